@@ -1,0 +1,38 @@
+import { MissingPeerError } from '../errors/FusionError.js';
+
+const cache = new Map<string, Promise<unknown>>();
+const injected = new Map<string, unknown>();
+
+/** Optional peers mcp-fusion may load, and what they are for. */
+const PURPOSE: Record<string, string> = {
+  xstate: 'the FSM State Gate XState engine',
+};
+
+/** Lets users hand over a module instead of having it imported (bundlers, tests). */
+export function provideOptional(name: string, module: unknown): void {
+  injected.set(name, module);
+  cache.delete(name);
+}
+
+/**
+ * Imports an optional peer once, lazily, with a dynamic `import()`. Resolves `undefined` when it is not
+ * installed, so callers can fall back.
+ */
+export function loadOptional<T>(name: 'xstate'): Promise<T | undefined> {
+  if (injected.has(name)) return Promise.resolve(injected.get(name) as T);
+  let pending = cache.get(name);
+  if (pending === undefined) {
+    pending = import(name).catch(() => undefined);
+    cache.set(name, pending);
+  }
+  return pending as Promise<T | undefined>;
+}
+
+/** Like {@link loadOptional}, but throws a {@link MissingPeerError} saying what to install. */
+export async function requireOptional<T>(name: 'xstate'): Promise<T> {
+  const mod = await loadOptional<T>(name);
+  if (mod === undefined) {
+    throw new MissingPeerError('MISSING_PEER', `${PURPOSE[name] ?? name} needs the optional package "${name}"; run \`npm install ${name}\` or choose the built-in engine.`, { package: name });
+  }
+  return mod;
+}

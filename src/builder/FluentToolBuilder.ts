@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { DefinitionError, FrozenBuilderError } from '../errors/FusionError.js';
+import type { CacheDirective } from '../state-sync/types.js';
+import type { FsmBinding } from '../fsm/types.js';
+import { buildFusionTool, type ToolDefinitionInput } from './buildFusionTool.js';
+import type { FusionTool, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from './types.js';
+
+type Fields = Record<string, z.ZodType>;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+interface FluentState<Ctx> extends Omit<ToolDefinitionInput<Ctx>, 'handler' | 'inputZod' | 'inputJson'> {
+  readonly fields: Fields;
+  readonly input: z.ZodType | JsonObjectSchema | undefined;
+}
+
+const DEFAULT_ANNOTATIONS: Record<ToolKind, ToolAnnotations> = {
+  query: { readOnlyHint: true },
+  action: { readOnlyHint: false, destructiveHint: false },
+  mutation: { readOnlyHint: false, destructiveHint: true },
+};
+
+/**
+ * The fluent builder behind `f.query`, `f.action` and `f.mutation`. Every step returns a new builder;
+ * `.handle(fn)` returns the built, frozen {@link FusionTool}, after which this builder refuses changes.
+ * @see docs/tools.md
+ */
+export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Record<never, never>> {
+  #state: FluentState<Ctx>;
+  #built = false;
+
+  /** @internal use `f.query(name)`, `f.action(name)` or `f.mutation(name)`. */
+  constructor(kind: ToolKind, name: string, middlewares: readonly Middleware<Ctx>[] = [], state?: FluentState<Ctx>) {
+    this.#state = state ?? {
+      kind,
+      name,
+      title: undefined,
+      description: undefined,
+      fields: {},
+      input: undefined,
+      outputZod: undefined,
+      tags: [],
+      annotations: DEFAULT_ANNOTATIONS[kind],
+      meta: undefined,
+      middlewares,
+      sync: undefined,
+      fsm: undefined,
+      timeoutMs: undefined,
+      presenter: undefined,
+      group: undefined,
+    };
+  }
+
+  /** The tool's description, as the model reads it. */
+  describe(description: string): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ description });
+  }
+
+  /** A human-readable title (also sent as `annotations.title`). */
+  title(title: string): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ title });
+  }
+
+  withString<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: string }>> {
+    return this.#field(name, z.string(), description);
+  }
+  withOptionalString<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: string }>> {
+    return this.#field(name, z.string().optional(), description);
+  }
+  withNumber<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: number }>> {
+    return this.#field(name, z.number(), description);
+  }
+  withOptionalNumber<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: number }>> {
+    return this.#field(name, z.number().optional(), description);
+  }
+  withBoolean<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: boolean }>> {
+    return this.#field(name, z.boolean(), description);
+  }
+  withOptionalBoolean<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: boolean }>> {
+    return this.#field(name, z.boolean().optional(), description);
+  }
+  withEnum<K extends string, const V extends readonly [string, ...string[]]>(
+    name: K,
+    values: V,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: V[number] }>> {
+    return this.#field(name, z.enum(values), description);
+  }
+  withArray<K extends string, T extends 'string' | 'number' | 'boolean'>(
+    name: K,
+    itemType: T,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: Array<T extends 'string' ? string : T extends 'number' ? number : boolean> }>> {
+    const item = itemType === 'string' ? z.string() : itemType === 'number' ? z.number() : z.boolean();
+    return this.#field(name, z.array(item), description);
+  }
+
+  /**
+   * The whole input at once: a zod object (made strict), or a raw JSON Schema object (draft 2020-12)
+   * that is listed unchanged and validated as written.
+   */
+  input<S extends z.ZodType<Record<string, unknown>>>(schema: S): FluentToolBuilder<Ctx, Simplify<Input & z.input<S>>>;
+  input(schema: JsonObjectSchema): FluentToolBuilder<Ctx, Input & Record<string, unknown>>;
+  input(schema: z.ZodType | JsonObjectSchema): FluentToolBuilder<Ctx, any> {
+    return this.#next({ input: schema });
+  }
+
+  /** A zod schema for `structuredContent`; listed as `outputSchema`. */
+  output(schema: z.ZodType): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ outputZod: schema });
+  }
+
+  /** Tags for registry filters (`filter: { tags, exclude }`). */
+  tags(...tags: string[]): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ tags: [...this.#state.tags, ...tags] });
+  }
+
+  /** Overrides the default annotations (query ⇒ readOnlyHint, mutation ⇒ destructiveHint). */
+  annotations(annotations: ToolAnnotations): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ annotations: { ...this.#state.annotations, ...annotations } });
+  }
+
+  /** Extra `_meta` listed with the tool. */
+  meta(meta: Record<string, unknown>): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /** Adds a middleware; middlewares run in the order they were added, around the handler. */
+  use(middleware: Middleware<Ctx>): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ middlewares: [...this.#state.middlewares, middleware] });
+  }
+
+  /** State Sync: the data never changes (`[Cache-Control: immutable]`). */
+  cached(): FluentToolBuilder<Ctx, Input> {
+    return this.#sync('immutable');
+  }
+
+  /** State Sync: the data may change at any time (`[Cache-Control: no-store]`). */
+  stale(): FluentToolBuilder<Ctx, Input> {
+    return this.#sync('no-store');
+  }
+
+  /** State Sync: a successful call invalidates these domains (globs such as `sprints.*`). */
+  invalidates(...patterns: string[]): FluentToolBuilder<Ctx, Input> {
+    if (patterns.length === 0) {
+      throw new DefinitionError('STATE_SYNC_INLINE', `Tool "${this.#state.name}" calls .invalidates() with no pattern; pass at least one glob such as "sprints.*".`, { tool: this.#state.name });
+    }
+    return this.#next({ sync: { ...this.#state.sync, invalidates: [...(this.#state.sync?.invalidates ?? []), ...patterns] } });
+  }
+
+  /** FSM gate: visible only in `states`; a successful call sends `event` to the machine. */
+  bindState(states: string | string[], event?: string): FluentToolBuilder<Ctx, Input> {
+    const list = Array.isArray(states) ? [...states] : [states];
+    if (list.length === 0) {
+      throw new DefinitionError('FSM_BINDING', `Tool "${this.#state.name}" calls .bindState() with no state; name at least one state.`, { tool: this.#state.name });
+    }
+    const binding: FsmBinding = event === undefined ? { states: list } : { states: list, event };
+    return this.#next({ fsm: binding });
+  }
+
+  /** Per-tool timeout in milliseconds (the attach option `timeoutMs` is the default). */
+  timeout(ms: number): FluentToolBuilder<Ctx, Input> {
+    if (!Number.isFinite(ms) || ms <= 0) {
+      throw new DefinitionError('TOOL_TIMEOUT', `Tool "${this.#state.name}" has timeout ${ms}; give a positive number of milliseconds.`, { tool: this.#state.name });
+    }
+    return this.#next({ timeoutMs: ms });
+  }
+
+  /** A presenter that validates the handler's data and appends suggested next actions. */
+  returns(presenter: unknown): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ presenter });
+  }
+
+  /** Sets the handler and returns the built, frozen tool. */
+  handle(handler: ToolHandler<Ctx, Input>): FusionTool<Ctx> {
+    this.#assertOpen('handle');
+    this.#built = true;
+    const { fields, input, ...rest } = this.#state;
+    const hasFields = Object.keys(fields).length > 0;
+    let inputZod: z.ZodType | undefined;
+    let inputJson: JsonObjectSchema | undefined;
+    if (input === undefined) inputZod = z.object(fields);
+    else if ('_zod' in input) inputZod = hasFields ? extend(input as z.ZodType, fields, rest.name) : (input as z.ZodType);
+    else if (hasFields) {
+      throw new DefinitionError('TOOL_SCHEMA', `Tool "${rest.name}" combines a raw JSON Schema with .withX() fields; put every field in the JSON Schema or use a zod schema.`, { tool: rest.name });
+    } else inputJson = input as JsonObjectSchema;
+    return buildFusionTool<Ctx>({ ...rest, inputZod, inputJson, handler: handler as ToolHandler<Ctx, any> });
+  }
+
+  #field(name: string, schema: z.ZodType, description?: string): FluentToolBuilder<Ctx, any> {
+    if (name in this.#state.fields) {
+      throw new DefinitionError('TOOL_SCHEMA', `Tool "${this.#state.name}" declares the field "${name}" twice; remove one of them.`, { tool: this.#state.name, field: name });
+    }
+    const described = description === undefined ? schema : schema.describe(description);
+    return this.#next({ fields: { ...this.#state.fields, [name]: described } });
+  }
+
+  #sync(cacheControl: CacheDirective): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ sync: { ...this.#state.sync, cacheControl } });
+  }
+
+  #next(patch: Partial<FluentState<Ctx>>): FluentToolBuilder<Ctx, any> {
+    this.#assertOpen('change');
+    return new FluentToolBuilder<Ctx, any>(this.#state.kind, this.#state.name, [], { ...this.#state, ...patch });
+  }
+
+  #assertOpen(what: string): void {
+    if (this.#built) {
+      throw new FrozenBuilderError('BUILDER_FROZEN', `Tool "${this.#state.name}" is already built; cannot ${what} it. Start a new builder with f.${this.#state.kind}("${this.#state.name}") instead.`, { tool: this.#state.name });
+    }
+  }
+}
+
+function extend(schema: z.ZodType, fields: Fields, name: string): z.ZodType {
+  const ext = (schema as { extend?: (f: Fields) => z.ZodType }).extend;
+  if (typeof ext !== 'function') {
+    throw new DefinitionError('TOOL_SCHEMA', `Tool "${name}" combines a non-object input schema with .withX() fields; use z.object({ ... }).`, { tool: name });
+  }
+  return ext.call(schema, fields);
+}

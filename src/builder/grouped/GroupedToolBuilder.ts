@@ -1,0 +1,259 @@
+import type { z } from 'zod';
+import { DefinitionError, FrozenBuilderError } from '../../errors/FusionError.js';
+import type { WireTool } from '../../pipeline/compileSurface.js';
+import { messages } from '../../pipeline/messages.js';
+import { errorResult } from '../normalizeResult.js';
+import type { FusionTool, Middleware, ToolExtra, ToolResponse } from '../types.js';
+import { validateToolName } from '../validateToolName.js';
+import { buildGroupedTool, describeGroupedTool, type BuiltGroupedTool, type GroupedState } from './buildGroupedTool.js';
+import { GroupBuilder, groupState } from './GroupBuilder.js';
+import { checkSegment, isZodObject, toActionDef } from './toActionDef.js';
+import type { ActionConfig, ActionMetadata, ToonOptions, ZodObjectSchema } from './types.js';
+
+const DISCRIMINATOR = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Many operations behind one MCP tool: a discriminator field (`action`) selects the operation,
+ * `.group()` nests them (`users.create`). Every step returns a new builder; building
+ * (`.buildToolDefinition()`, `.toFusionTools()`, `.execute()`) computes everything once and freezes it.
+ * Register it like any tool: `registry.register(platform)`.
+ * @example
+ * const platform = createTool<AppContext>('platform')
+ *   .describe('Platform administration')
+ *   .commonSchema(z.object({ workspaceId: z.string() }))
+ *   .group('users', 'User accounts', (g) => g
+ *     .action({ name: 'list', readOnly: true, handler: (input, ctx) => ctx.db.users(input.workspaceId) })
+ *     .action({ name: 'delete', destructive: true, schema: z.object({ id: z.string() }), handler: … }));
+ * @see docs/grouped-tools.md
+ */
+export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
+  readonly #state: GroupedState<Ctx>;
+  #built: BuiltGroupedTool<Ctx> | undefined;
+
+  /** @internal use `createTool(name)` or `f.tool(name)`. */
+  constructor(name: string, middlewares: readonly Middleware<Ctx>[] = [], state?: GroupedState<Ctx>) {
+    if (state === undefined) validateToolName(name);
+    this.#state = state ?? {
+      name,
+      description: undefined,
+      discriminator: 'action',
+      common: undefined,
+      middlewares: Object.freeze([...middlewares]),
+      tags: Object.freeze([]),
+      toon: undefined,
+      perActionSchemas: false,
+      groups: Object.freeze([]),
+      actions: Object.freeze([]),
+    };
+  }
+
+  /** The tool's description; the action list and module summary are appended to it. */
+  describe(description: string): GroupedToolBuilder<Ctx, Common> {
+    return this.#next('change its description', { description });
+  }
+
+  /** The field that selects the action (`action` by default). */
+  discriminator(field: string): GroupedToolBuilder<Ctx, Common> {
+    if (typeof field !== 'string' || !DISCRIMINATOR.test(field)) {
+      throw new DefinitionError('TOOL_SCHEMA', `Tool "${this.#state.name}" has the discriminator ${JSON.stringify(field)}; use a field name such as "action" or "op".`, { tool: this.#state.name });
+    }
+    return this.#next('change its discriminator', { discriminator: field });
+  }
+
+  /** Fields every action takes (merged into each action's schema); call it before the first action. */
+  commonSchema<S extends ZodObjectSchema>(schema: S): GroupedToolBuilder<Ctx, z.output<S>> {
+    const { name } = this.#state;
+    if (!isZodObject(schema)) {
+      throw new DefinitionError('TOOL_SCHEMA', `Tool "${name}" got a common schema that is not a zod object; pass z.object({ … }).`, { tool: name });
+    }
+    if (this.#state.actions.length > 0) {
+      throw new DefinitionError('TOOL_SCHEMA', `Tool "${name}" calls .commonSchema() after its first action; call it before .action() and .group() so that every handler's input includes the common fields.`, { tool: name });
+    }
+    return this.#next('set its common schema', { common: schema });
+  }
+
+  /** A middleware for every action, outside the group middlewares (in the order added). */
+  use(middleware: Middleware<Ctx>): GroupedToolBuilder<Ctx, Common> {
+    if (typeof middleware !== 'function') {
+      throw new DefinitionError('TOOL_MIDDLEWARE', `Tool "${this.#state.name}" got ${String(middleware)} in .use(); pass a function (ctx, args, next, extra) => ….`, { tool: this.#state.name });
+    }
+    return this.#next('add a middleware', { middlewares: Object.freeze([...this.#state.middlewares, middleware]) });
+  }
+
+  /** Tags of every action, for registry filters. */
+  tags(...tags: string[]): GroupedToolBuilder<Ctx, Common> {
+    return this.#next('add tags', { tags: Object.freeze([...this.#state.tags, ...tags]) });
+  }
+
+  /** Opt-in: describe the actions as a dense TOON table (needs `@toon-format/toon`). */
+  toonDescription(options: ToonOptions = {}): GroupedToolBuilder<Ctx, Common> {
+    return this.#next('enable TOON descriptions', { toon: Object.freeze({ ...options }) });
+  }
+
+  /** Opt-in: list the input schema as a `oneOf` with one exact branch per action. */
+  perActionSchemas(enabled = true): GroupedToolBuilder<Ctx, Common> {
+    return this.#next('enable per-action schemas', { perActionSchemas: enabled });
+  }
+
+  /** Adds an ungrouped action (key = its name). A tool has either ungrouped actions or groups. */
+  action<S extends ZodObjectSchema | undefined = undefined>(config: ActionConfig<Ctx, Common, S>): GroupedToolBuilder<Ctx, Common> {
+    this.#assertOpen('add an action');
+    const { name, groups, actions } = this.#state;
+    const def = toActionDef(name, undefined, config);
+    if (groups.length > 0) {
+      throw new DefinitionError('TOOL_ACTION', `Tool "${name}" mixes groups with the ungrouped action "${def.key}"; put it in a group (.group("…", g => g.action(…))) or declare no groups.`, { tool: name, action: def.key });
+    }
+    this.#assertNewKey(def.key);
+    return this.#next('add an action', { actions: Object.freeze([...actions, def]) });
+  }
+
+  /** Adds a group (module) of actions keyed `<group>.<action>`, with its own middlewares. */
+  group(name: string, description: string | undefined, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>): GroupedToolBuilder<Ctx, Common>;
+  group(name: string, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>): GroupedToolBuilder<Ctx, Common>;
+  group(
+    name: string,
+    descriptionOrConfigure: string | undefined | ((group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>),
+    maybeConfigure?: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>,
+  ): GroupedToolBuilder<Ctx, Common> {
+    this.#assertOpen('add a group');
+    const tool = this.#state.name;
+    checkSegment(tool, 'group', name);
+    const configure = typeof descriptionOrConfigure === 'function' ? descriptionOrConfigure : maybeConfigure;
+    const description = typeof descriptionOrConfigure === 'function' ? undefined : descriptionOrConfigure;
+    if (typeof configure !== 'function') {
+      throw new DefinitionError('TOOL_ACTION', `Group "${name}" of tool "${tool}" has no callback; pass g => g.action({ … }).`, { tool, group: name });
+    }
+    if (this.#state.groups.some((g) => g.name === name)) {
+      throw new DefinitionError('TOOL_ACTION', `Tool "${tool}" declares the group "${name}" twice; put all of its actions in one .group() call.`, { tool, group: name });
+    }
+    const ungrouped = this.#state.actions.find((a) => a.group === undefined);
+    if (ungrouped !== undefined) {
+      throw new DefinitionError('TOOL_ACTION', `Tool "${tool}" mixes the ungrouped action "${ungrouped.key}" with groups; put it in a group or declare no groups.`, { tool, action: ungrouped.key });
+    }
+    const result: unknown = configure(new GroupBuilder<Ctx, Common>({ tool, name, middlewares: [], actions: [] }));
+    const state = result instanceof GroupBuilder ? (result as GroupBuilder<Ctx, Common>)[groupState] : undefined;
+    if (state === undefined || state.actions.length === 0) {
+      throw new DefinitionError('TOOL_ACTION', `Group "${name}" of tool "${tool}" has no actions; return the chained builder from the callback: g => g.action({ … }).`, { tool, group: name });
+    }
+    for (const a of state.actions) this.#assertNewKey(a.key);
+    const added = state.actions.map((a) => Object.freeze({ ...a, middlewares: Object.freeze([...state.middlewares]) }));
+    return this.#next('add a group', {
+      groups: Object.freeze([...this.#state.groups, Object.freeze({ name, description })]),
+      actions: Object.freeze([...this.#state.actions, ...added]),
+    });
+  }
+
+  /** The MCP tool definition under grouped exposition (built once, frozen). */
+  buildToolDefinition(): WireTool {
+    return this.#build().definition;
+  }
+
+  /** One built tool per action, named `<tool>.<key>`; what `registry.register(builder)` adds. */
+  toFusionTools(): readonly FusionTool<Ctx>[] {
+    return this.#build().tools;
+  }
+
+  /**
+   * Runs one call as the grouped tool would: picks the action from the discriminator, validates the rest
+   * strictly (common fields + the action's), then runs the compiled chain. Problems are `isError` results.
+   */
+  async execute(ctx: Ctx, args: Record<string, unknown> | undefined, extra: ToolExtra = standaloneExtra()): Promise<ToolResponse> {
+    const built = this.#build();
+    const { name, discriminator } = this.#state;
+    const { [discriminator]: key, ...rest } = isRecord(args) ? args : {};
+    const tool = typeof key === 'string' ? built.byKey.get(key) : undefined;
+    if (tool === undefined) return errorResult(messages.unknownAction(name, discriminator, key, [...built.byKey.keys()]));
+    const parsed = tool.validate(rest);
+    if (!parsed.ok) {
+      return errorResult(messages.invalidActionArguments(name, discriminator, key as string, parsed.issues, Object.keys(tool.inputSchema.properties ?? {})));
+    }
+    return tool.run(parsed.value, ctx, extra);
+  }
+
+  getName(): string {
+    return this.#state.name;
+  }
+
+  getDiscriminator(): string {
+    return this.#state.discriminator;
+  }
+
+  /** The action keys in declaration order (`users.create`, …). */
+  getActionNames(): string[] {
+    return this.#state.actions.map((a) => a.key);
+  }
+
+  /** Key, names, hints and required fields of every action; does not build the tool. */
+  getActionMetadata(): ActionMetadata[] {
+    const spec = this.#built?.spec ?? describeGroupedTool(this.#state, undefined);
+    const common = spec.common?.required ?? [];
+    return spec.actions.map((a) => ({
+      key: a.key,
+      canonicalName: `${spec.name}.${a.key}`,
+      name: a.name,
+      group: a.group,
+      description: a.description,
+      readOnly: a.readOnly,
+      destructive: a.destructive,
+      idempotent: a.idempotent,
+      requiredFields: [...common, ...a.required],
+    }));
+  }
+
+  /** True once built; a built builder refuses changes. */
+  get built(): boolean {
+    return this.#built !== undefined;
+  }
+
+  #build(): BuiltGroupedTool<Ctx> {
+    this.#built ??= buildGroupedTool(this.#state);
+    return this.#built;
+  }
+
+  #assertNewKey(key: string): void {
+    if (this.#state.actions.some((a) => a.key === key)) {
+      throw new DefinitionError('TOOL_ACTION', `Tool "${this.#state.name}" declares the action "${key}" twice; remove one of them or rename it.`, { tool: this.#state.name, action: key });
+    }
+  }
+
+  #next(what: string, patch: Partial<GroupedState<Ctx>>): GroupedToolBuilder<Ctx, any> {
+    this.#assertOpen(what);
+    return new GroupedToolBuilder<Ctx, any>(this.#state.name, [], { ...this.#state, ...patch });
+  }
+
+  #assertOpen(what: string): void {
+    if (this.#built === undefined) return;
+    const { name } = this.#state;
+    throw new FrozenBuilderError(
+      'BUILDER_FROZEN',
+      `Grouped tool "${name}" is already built; cannot ${what}. Declare everything before .buildToolDefinition(), .toFusionTools() or .execute(), or start a new builder with createTool("${name}").`,
+      { tool: name },
+    );
+  }
+}
+
+/**
+ * Starts a grouped tool: one MCP tool, many actions selected by a discriminator. Also `f.tool(name)`,
+ * which adds `initFusion`'s middlewares and fixes the context type.
+ * @see docs/grouped-tools.md
+ */
+export function createTool<Ctx = any>(name: string): GroupedToolBuilder<Ctx> {
+  return new GroupedToolBuilder<Ctx>(name);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function standaloneExtra(): ToolExtra {
+  return {
+    signal: new AbortController().signal,
+    sessionId: undefined,
+    era: 'modern',
+    requestId: 0,
+    authInfo: undefined,
+    meta: undefined,
+    progress: async () => {},
+    raw: undefined,
+  };
+}

@@ -1,0 +1,39 @@
+import type { ToolResponse } from './types.js';
+
+/** True for values already shaped as an MCP `CallToolResult`. */
+export function isToolResponse(value: unknown): value is ToolResponse {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
+}
+
+/**
+ * Turns whatever a handler returned into a `ToolResponse`: strings become one text block,
+ * results pass through, `undefined` becomes an empty text block and anything else is sent as JSON text.
+ */
+export function normalizeResult(value: unknown): ToolResponse {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (isToolResponse(value)) return value;
+  if (value === undefined) return { content: [{ type: 'text', text: '' }] };
+  return { content: [{ type: 'text', text: safeJson(value) }] };
+}
+
+/** The `isError` result for a thrown error, carrying its message. */
+export function errorResult(text: string, meta?: Record<string, unknown>): ToolResponse {
+  const result: ToolResponse = { content: [{ type: 'text', text }], isError: true };
+  if (meta !== undefined) result._meta = meta;
+  return result;
+}
+
+/** Message of anything thrown. */
+export function describeThrown(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === 'string' ? error : safeJson(error);
+}
+
+function safeJson(value: unknown): string {
+  try {
+    const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    return text ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,129 @@
+import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
+import type { FsmBinding } from '../fsm/types.js';
+
+/** A JSON Schema object as listed in `tools/list` (`type: 'object'` at the root). */
+export interface JsonObjectSchema {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** One content block of a tool result (the MCP `ContentBlock` union, kept structural). */
+export type ContentBlock =
+  | { type: 'text'; text: string; _meta?: Record<string, unknown>; annotations?: Record<string, unknown> }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; _meta?: Record<string, unknown>; annotations?: Record<string, unknown> }
+  | { type: 'resource'; resource: Record<string, unknown>; _meta?: Record<string, unknown>; annotations?: Record<string, unknown> }
+  | { type: 'resource_link'; uri: string; name: string; [key: string]: unknown };
+
+/** An MCP `CallToolResult`, the plain shape every tool call resolves to. */
+export interface ToolResponse {
+  content: ContentBlock[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The MCP tool annotations (hints for hosts). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** The protocol era a request arrived on. */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/**
+ * The third argument of every handler and the argument of `contextFactory`: what the framework knows
+ * about the request, independent of the SDK.
+ */
+export interface ToolExtra {
+  /** Aborted on timeout, cancellation or shutdown. */
+  readonly signal: AbortSignal;
+  /** The legacy `Mcp-Session-Id` (or the connection's id over stdio/in-memory); undefined on modern requests. */
+  readonly sessionId: string | undefined;
+  readonly era: ProtocolEra;
+  readonly requestId: string | number;
+  /** Auth info the transport validated (HTTP), if any. */
+  readonly authInfo: unknown;
+  /** The request's `_meta`. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** Sends `notifications/progress` when the client asked for progress; otherwise a no-op. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
+  readonly raw: unknown;
+}
+
+/** What a handler may return: a string (sent as text), a `ToolResponse` (as is), anything else (as JSON text). */
+export type HandlerReturn = string | ToolResponse | unknown;
+
+/** `(input, ctx, extra)` */
+export type ToolHandler<Ctx, Input> = (input: Input, ctx: Ctx, extra: ToolExtra) => HandlerReturn | Promise<HandlerReturn>;
+
+/**
+ * Runs around a handler: call `next()` to continue the chain, or return early to short-circuit.
+ * Compiled once at build time into a single closure.
+ */
+export type Middleware<Ctx> = (
+  ctx: Ctx,
+  args: Record<string, unknown>,
+  next: () => Promise<ToolResponse>,
+  extra: ToolExtra,
+) => HandlerReturn | Promise<HandlerReturn>;
+
+/** One field problem found by validation. */
+export interface ValidationIssue {
+  /** Dotted path, or '' for the arguments object itself. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ValidationOutcome =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+
+/** Kinds of fluent tools: their default annotations differ. */
+export type ToolKind = 'query' | 'action' | 'mutation';
+
+/** How a grouped builder's action is exposed under `toolExposition: 'grouped'`. */
+export interface GroupMembership {
+  /** The MCP tool the action lives in, e.g. `platform`. */
+  readonly tool: string;
+  /** The discriminator value, e.g. `users.create`. */
+  readonly key: string;
+  readonly discriminator: string;
+}
+
+/**
+ * A built, frozen tool: everything `tools/list` and `tools/call` need, computed once.
+ * Produced by `f.query(...).handle(...)` and by grouped builders (one per action).
+ */
+export interface FusionTool<Ctx = any> {
+  readonly kind: ToolKind;
+  /** Canonical name used by policies, tags and FSM bindings (`sprints.list`, `platform.users.create`). */
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string | undefined;
+  /** Frozen JSON Schema, exactly as listed. */
+  readonly inputSchema: Readonly<JsonObjectSchema>;
+  readonly outputSchema: Readonly<JsonObjectSchema> | undefined;
+  readonly annotations: Readonly<ToolAnnotations>;
+  readonly tags: readonly string[];
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly sync: InlineSyncDeclaration | undefined;
+  readonly fsm: FsmBinding | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly group: GroupMembership | undefined;
+  /** Strict validation of raw arguments. */
+  readonly validate: (args: unknown) => ValidationOutcome;
+  /** The compiled middleware chain + handler + result shaping; never throws. */
+  readonly run: (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<ToolResponse>;
+  /** Optional presenter applied to the handler's data (suggestActions). */
+  readonly presenter: unknown;
+}
+
+export type { CacheDirective };

@@ -1,0 +1,159 @@
+import { FusionError } from '../errors/FusionError.js';
+import type { FsmStateStore } from './FsmStateStore.js';
+import type { StateMachineGate } from './StateMachineGate.js';
+import type { FsmSnapshot, TransitionResult } from './types.js';
+
+/** The workflow state of a session could not be read or written. */
+export class WorkflowStateError extends FusionError {}
+
+/** Outcome of {@link GateSessions.run}. */
+export type GateOutcome<R> =
+  | { outcome: 'refused'; state: string }
+  | { outcome: 'ran'; result: R; transition?: TransitionResult; persistError?: Error };
+
+/** Options of {@link GateSessions}. */
+export interface GateSessionsOptions {
+  store?: FsmStateStore;
+  /** A burst of transitions within this window yields one `onListChanged` (trailing edge). Default 50 ms. */
+  debounceMs?: number;
+  onListChanged?: (key: string) => void | Promise<void>;
+  onError?: (error: unknown) => void;
+  now?: () => number;
+}
+
+/**
+ * Per-session workflow state over one gate: what a session may see, and gated runs that are serialized
+ * per session so that concurrent calls never lose a transition or run in a forbidden state.
+ *
+ * Save-failure rule: when the new state cannot be persisted, the session keeps its previous state (the
+ * one every earlier answer described) and the outcome carries `persistError` for the caller to report.
+ * @see docs/fsm-state-gate.md
+ */
+export class GateSessions {
+  readonly #gate: StateMachineGate;
+  readonly #store: FsmStateStore | undefined;
+  readonly #debounceMs: number;
+  readonly #onListChanged: GateSessionsOptions['onListChanged'];
+  readonly #onError: (error: unknown) => void;
+  readonly #now: () => number;
+  readonly #memory = new Map<string, FsmSnapshot>();
+  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(gate: StateMachineGate, options: GateSessionsOptions = {}) {
+    this.#gate = gate;
+    this.#store = options.store;
+    this.#debounceMs = options.debounceMs ?? 50;
+    this.#onListChanged = options.onListChanged;
+    this.#onError = options.onError ?? (() => {});
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The session's current snapshot (the initial state when it has none). */
+  async snapshot(key: string): Promise<FsmSnapshot> {
+    if (this.#store === undefined) return this.#memory.get(key) ?? { state: this.#gate.config.initial, updatedAt: 0 };
+    let snap: FsmSnapshot | undefined;
+    try {
+      snap = await this.#store.load(key);
+    } catch (error) {
+      throw new WorkflowStateError('FSM_STORE_LOAD', `the workflow state store failed to load (${(error as Error)?.message ?? String(error)})`, { key });
+    }
+    if (snap !== undefined && !(snap.state in this.#gate.config.states)) {
+      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state "${snap.state}" is not a state of the machine`, { key, state: snap.state });
+    }
+    return snap ?? { state: this.#gate.config.initial, updatedAt: 0 };
+  }
+
+  /** The names of `names` visible to the session now. */
+  async visible(key: string, names: readonly string[]): Promise<string[]> {
+    return this.#gate.visibleIn((await this.snapshot(key)).state, names);
+  }
+
+  /**
+   * Runs a call of `tool` for the session. Unbound tools run directly. Bound tools run under the
+   * session's lock: refused (without running) outside their states, and after a non-error result the
+   * tool's event is sent, the new state persisted and `onListChanged` scheduled.
+   */
+  run<R extends { isError?: boolean }>(key: string, tool: string, fn: () => Promise<R>): Promise<GateOutcome<R>> {
+    const binding = this.#gate.bindings.get(tool);
+    if (binding === undefined) return fn().then((result) => ({ outcome: 'ran', result }));
+    return this.#locked(key, async (): Promise<GateOutcome<R>> => {
+      const snap = await this.snapshot(key);
+      if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state };
+      const result = await fn();
+      if (result.isError === true || binding.event === undefined) return { outcome: 'ran', result };
+      const currentState = await this.#gate.next(snap.state, binding.event);
+      const transition = { changed: currentState !== snap.state, previousState: snap.state, currentState };
+      if (!transition.changed) return { outcome: 'ran', result, transition };
+      try {
+        await this.#save(key, snap, { state: currentState, updatedAt: this.#now(), version: (snap.version ?? 0) + 1 });
+      } catch (error) {
+        const persistError = error instanceof Error ? error : new Error(String(error));
+        return { outcome: 'ran', result, transition: { changed: false, previousState: snap.state, currentState: snap.state }, persistError };
+      }
+      this.#schedule(key);
+      return { outcome: 'ran', result, transition };
+    });
+  }
+
+  /** Forgets a closed session's in-memory state and pending notification. */
+  release(key: string): void {
+    this.#memory.delete(key);
+    const timer = this.#timers.get(key);
+    if (timer !== undefined) clearTimeout(timer);
+    this.#timers.delete(key);
+  }
+
+  /** Sessions with in-memory state, locks or pending notifications (for leak checks). */
+  get size(): number {
+    return new Set([...this.#memory.keys(), ...this.#locks.keys(), ...this.#timers.keys()]).size;
+  }
+
+  /** Cancels every pending notification. */
+  dispose(): void {
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  async #save(key: string, previous: FsmSnapshot, next: FsmSnapshot): Promise<void> {
+    const store = this.#store;
+    if (store === undefined) {
+      this.#memory.set(key, next);
+      return;
+    }
+    if (store.compareAndSet !== undefined) {
+      if (!(await store.compareAndSet(key, previous.version, next))) {
+        throw new WorkflowStateError('FSM_STORE_CONFLICT', 'the workflow state changed concurrently in another process', { key });
+      }
+      return;
+    }
+    await store.save(key, next);
+  }
+
+  #schedule(key: string): void {
+    const pending = this.#timers.get(key);
+    if (pending !== undefined) clearTimeout(pending);
+    const timer = setTimeout(() => {
+      this.#timers.delete(key);
+      try {
+        const sent = this.#onListChanged?.(key);
+        if (sent !== undefined) void Promise.resolve(sent).catch(this.#onError);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }, this.#debounceMs);
+    timer.unref?.();
+    this.#timers.set(key, timer);
+  }
+
+  #locked<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#locks.get(key) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => {});
+    this.#locks.set(key, tail);
+    void tail.then(() => {
+      if (this.#locks.get(key) === tail) this.#locks.delete(key);
+    });
+    return run;
+  }
+}

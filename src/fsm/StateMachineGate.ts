@@ -1,0 +1,156 @@
+import { loadOptional } from '../_internal/loadOptional.js';
+import { builtinEngine, type FsmEngine } from './builtinEngine.js';
+import type { FsmBinding, FsmConfig, FsmSnapshot, TransitionResult } from './types.js';
+import { assertKnownStates, validateFsmConfig } from './validateFsmConfig.js';
+import { xstateEngine } from './xstateEngine.js';
+
+/** Which engine computes transitions: XState when installed (`auto`), or a fixed choice. */
+export type FsmEngineChoice = 'auto' | 'xstate' | 'builtin';
+
+/** Options of {@link StateMachineGate}. */
+export interface GateOptions {
+  engine?: FsmEngineChoice;
+  now?: () => number;
+}
+
+/**
+ * A workflow gate: tools bound to states are visible only there, and a successful call sends the
+ * tool's event. This object's own state is the standalone, single-instance state; the framework keeps
+ * per-session state apart and uses the pure `isAllowedIn` / `next` methods.
+ * @see docs/fsm-state-gate.md
+ */
+export class StateMachineGate {
+  readonly config: Readonly<FsmConfig>;
+  readonly #bindings = new Map<string, FsmBinding>();
+  readonly #listeners = new Set<(result: TransitionResult) => void>();
+  readonly #choice: FsmEngineChoice;
+  readonly #now: () => number;
+  #engine: Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> | undefined;
+  #state: string;
+  #updatedAt: number;
+
+  constructor(config: FsmConfig, options: GateOptions = {}) {
+    validateFsmConfig(config);
+    this.config = Object.freeze(structuredClone(config));
+    this.#choice = options.engine ?? 'auto';
+    this.#now = options.now ?? Date.now;
+    this.#state = config.initial;
+    this.#updatedAt = this.#now();
+  }
+
+  get id(): string | undefined {
+    return this.config.id;
+  }
+
+  /** Binds a tool to the states where it is visible; `event` is sent after a successful call. */
+  bindTool(name: string, states: string[], event?: string): this {
+    assertKnownStates(this.config, states, `Tool "${name}"`);
+    this.#bindings.set(name, Object.freeze(event === undefined ? { states: Object.freeze([...states]) } : { states: Object.freeze([...states]), event }));
+    return this;
+  }
+
+  /** Every binding, by tool name. */
+  get bindings(): ReadonlyMap<string, FsmBinding> {
+    return this.#bindings;
+  }
+
+  get hasBindings(): boolean {
+    return this.#bindings.size > 0;
+  }
+
+  get currentState(): string {
+    return this.#state;
+  }
+
+  /** Unbound tools are always allowed; bound tools only in their states (standalone state). */
+  isToolAllowed(name: string): boolean {
+    return this.isAllowedIn(this.#state, name);
+  }
+
+  /** Pure visibility check in any state. */
+  isAllowedIn(state: string, name: string): boolean {
+    const binding = this.#bindings.get(name);
+    return binding === undefined || binding.states.includes(state);
+  }
+
+  /** The names of `allTools` visible in `state`, in order. */
+  visibleIn(state: string, allTools: readonly string[]): string[] {
+    return allTools.filter((name) => this.isAllowedIn(state, name));
+  }
+
+  getVisibleToolNames(allTools: readonly string[]): string[] {
+    return this.visibleIn(this.#state, allTools);
+  }
+
+  getTransitionEvent(name: string): string | undefined {
+    return this.#bindings.get(name)?.event;
+  }
+
+  /** True for states of `type: 'final'`. */
+  isFinal(state: string): boolean {
+    return this.config.states[state]?.type === 'final';
+  }
+
+  /** Pure: the state `event` leads to from `state` (the same state when unhandled). */
+  async next(state: string, event: string): Promise<string> {
+    return (await this.#resolveEngine()).next(state, event);
+  }
+
+  /** The engine in use (`xstate` or `builtin`), resolving the lazy import on first use. */
+  async engine(): Promise<'xstate' | 'builtin'> {
+    return (await this.#resolveEngine()).name;
+  }
+
+  /** Sends an event to the standalone state and notifies listeners when it changed. */
+  async transition(event: string): Promise<TransitionResult> {
+    const previousState = this.#state;
+    const currentState = await this.next(previousState, event);
+    const result = { changed: currentState !== previousState, previousState, currentState };
+    if (result.changed) {
+      this.#state = currentState;
+      this.#updatedAt = this.#now();
+      for (const listener of this.#listeners) listener(result);
+    }
+    return result;
+  }
+
+  /** Registers a listener for state changes; returns the unsubscribe function. */
+  onTransition(callback: (result: TransitionResult) => void): () => void {
+    this.#listeners.add(callback);
+    return () => {
+      this.#listeners.delete(callback);
+    };
+  }
+
+  snapshot(): FsmSnapshot {
+    return { state: this.#state, updatedAt: this.#updatedAt };
+  }
+
+  /** Restores a persisted snapshot; an unknown state throws. */
+  restore(snapshot: FsmSnapshot): void {
+    assertKnownStates(this.config, [snapshot.state], 'restore()');
+    this.#state = snapshot.state;
+    this.#updatedAt = snapshot.updatedAt;
+  }
+
+  /** Removes listeners. */
+  dispose(): void {
+    this.#listeners.clear();
+  }
+
+  #resolveEngine(): Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> {
+    this.#engine ??= (async () => {
+      if (this.#choice === 'builtin') return { name: 'builtin' as const, next: builtinEngine(this.config) };
+      const xstate = await loadOptional('xstate');
+      if (xstate === undefined) {
+        if (this.#choice === 'xstate') {
+          const { requireOptional } = await import('../_internal/loadOptional.js');
+          await requireOptional('xstate');
+        }
+        return { name: 'builtin' as const, next: builtinEngine(this.config) };
+      }
+      return { name: 'xstate' as const, next: xstateEngine(xstate, this.config) };
+    })();
+    return this.#engine;
+  }
+}

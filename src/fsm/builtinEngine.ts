@@ -1,0 +1,13 @@
+import type { FsmConfig } from './types.js';
+
+/** A pure transition function over an {@link FsmConfig}. */
+export type FsmEngine = (state: string, event: string) => string;
+
+/** The built-in engine: the target of `event` in `state`, or the same state when unhandled or final. */
+export function builtinEngine(config: FsmConfig): FsmEngine {
+  return (state, event) => {
+    const def = config.states[state];
+    if (def === undefined || def.type === 'final') return state;
+    return def.on?.[event] ?? state;
+  };
+}

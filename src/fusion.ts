@@ -1,0 +1,47 @@
+import { FluentToolBuilder } from './builder/FluentToolBuilder.js';
+import { GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
+import type { Middleware } from './builder/types.js';
+import { StateMachineGate } from './fsm/StateMachineGate.js';
+import type { FsmConfig } from './fsm/types.js';
+import { ToolRegistry } from './registry/ToolRegistry.js';
+
+/** Options of {@link initFusion}. */
+export interface FusionOptions<Ctx> {
+  /** Middlewares every tool built from this `f` runs first (outermost). */
+  middleware?: Middleware<Ctx>[];
+}
+
+/** The typed toolkit returned by {@link initFusion}. */
+export interface Fusion<Ctx> {
+  /** A read-only tool (`readOnlyHint: true`). */
+  query(name: string): FluentToolBuilder<Ctx>;
+  /** A tool that changes something but is not destructive. */
+  action(name: string): FluentToolBuilder<Ctx>;
+  /** A destructive tool (`destructiveHint: true` unless overridden). */
+  mutation(name: string): FluentToolBuilder<Ctx>;
+  /** A grouped tool: many actions behind one MCP tool, selected by a discriminator. */
+  tool(name: string): GroupedToolBuilder<Ctx>;
+  /** A new, empty registry typed with this context. */
+  registry(): ToolRegistry<Ctx>;
+  /** A workflow gate over `config` (XState v5 when installed, the built-in engine otherwise). */
+  fsm(config: FsmConfig): StateMachineGate;
+}
+
+/**
+ * Entry point: `const f = initFusion<AppContext>()` fixes the handler context type once for every tool.
+ * @example
+ * const f = initFusion<{ db: Db }>();
+ * const list = f.query('sprints.list').describe('List sprints').stale().handle((_, ctx) => ctx.db.sprints());
+ * @see docs/getting-started.md
+ */
+export function initFusion<Ctx = void>(options: FusionOptions<Ctx> = {}): Fusion<Ctx> {
+  const base = Object.freeze([...(options.middleware ?? [])]);
+  return Object.freeze({
+    query: (name: string) => new FluentToolBuilder<Ctx>('query', name, base),
+    action: (name: string) => new FluentToolBuilder<Ctx>('action', name, base),
+    mutation: (name: string) => new FluentToolBuilder<Ctx>('mutation', name, base),
+    tool: (name: string) => new GroupedToolBuilder<Ctx>(name, base),
+    registry: () => new ToolRegistry<Ctx>(),
+    fsm: (config: FsmConfig) => new StateMachineGate(config),
+  });
+}

@@ -1,0 +1,37 @@
+// mcp-fusion — the public API (one barrel; a test pins this list).
+export { initFusion, type Fusion, type FusionOptions } from './fusion.js';
+export { FluentToolBuilder } from './builder/FluentToolBuilder.js';
+export type {
+  ContentBlock,
+  FusionTool,
+  HandlerReturn,
+  JsonObjectSchema,
+  Middleware,
+  ProtocolEra,
+  ToolAnnotations,
+  ToolExtra,
+  ToolHandler,
+  ToolKind,
+  ToolResponse,
+  ValidationIssue,
+} from './builder/types.js';
+export { createTool, GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
+export { GroupBuilder } from './builder/grouped/GroupBuilder.js';
+export type { ActionConfig, ActionInput, ActionMetadata, ToonOptions } from './builder/grouped/types.js';
+export type { ToonEncode } from './builder/strategies/types.js';
+export type { WireTool } from './pipeline/compileSurface.js';
+export { ToolRegistry } from './registry/ToolRegistry.js';
+export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
+export type { Attachment } from './pipeline/attach.js';
+export { RequestPipeline } from './pipeline/RequestPipeline.js';
+
+export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError } from './errors/FusionError.js';
+export { WireError, JsonRpcCode } from './errors/WireError.js';
+
+export * from './state-sync/index.js';
+export * from './fsm/index.js';
+
+export { startServer, type RunningServer } from './server/startServer.js';
+export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
+export { serveStdio, type StdioHandle } from './server/serveStdio.js';
+export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';

@@ -1,0 +1,199 @@
+import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
+import { errorResult } from '../builder/normalizeResult.js';
+import { WireError, JsonRpcCode } from '../errors/WireError.js';
+import { GateSessions } from '../fsm/GateSessions.js';
+import { fsmWarnings } from '../fsm/analyzeFsm.js';
+import type { AttachOptions, DebugEvent } from '../registry/types.js';
+import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
+import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
+import type { InlineSyncDeclaration } from '../state-sync/types.js';
+import { decorateDescription } from '../state-sync/DescriptionDecorator.js';
+import { META } from '../state-sync/metaKeys.js';
+import { compileSurface, type Route, type Surface, type WireTool } from './compileSurface.js';
+import { groupTools } from './groupedExposition.js';
+import { gateRefusal, persistFailure } from './gateTexts.js';
+import { messages } from './messages.js';
+import { runWithTimeout } from './runWithTimeout.js';
+import type { RequestScope, ToolListResult } from './types.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * The SDK-independent heart of an attachment: built once per registry and options, it answers
+ * `tools/list` from frozen data and runs `tools/call` through routing, the FSM gate, validation,
+ * the compiled handler chain and State Sync.
+ */
+export class RequestPipeline<Ctx> {
+  readonly surface: Surface;
+  readonly #options: AttachOptions<Ctx>;
+  readonly #sync: StateSyncLayer | undefined;
+  readonly #gate: GateSessions | undefined;
+  readonly #list: ToolListResult;
+  readonly #listed: readonly WireTool[];
+  readonly #notifiers = new Map<string, () => Promise<void>>();
+  readonly #debug: ((event: DebugEvent) => void) | undefined;
+  readonly #timeoutMs: number;
+
+  constructor(tools: readonly FusionTool<Ctx>[], options: AttachOptions<Ctx>, surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined })) {
+    this.#options = options;
+    this.surface = surface;
+    this.#debug = debugSink(options.debug);
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const names = surface.tools.map((t) => t.name);
+    const inline = new Map<string, InlineSyncDeclaration>();
+    for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
+    const sync = new StateSyncLayer(options.stateSync, inline);
+    this.#sync = sync.hasAnything ? sync : undefined;
+    const warnings = this.#sync === undefined ? [] : stateSyncWarnings(options.stateSync, inline, names);
+    if (options.fsm !== undefined) {
+      const gate = options.fsm;
+      for (const t of surface.tools) {
+        if (t.fsm !== undefined && !gate.bindings.has(t.name)) gate.bindTool(t.name, [...t.fsm.states], t.fsm.event);
+      }
+      warnings.push(...fsmWarnings(gate));
+      this.#gate = new GateSessions(gate, {
+        ...(options.fsmStore !== undefined ? { store: options.fsmStore } : {}),
+        debounceMs: options.listChangedDebounceMs ?? 50,
+        onListChanged: (key: string) => this.#notifiers.get(key)?.(),
+        onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
+      });
+    }
+    for (const message of warnings) this.#warn(message);
+    this.#listed = this.#sync === undefined ? surface.wire : decorateSurface(surface, this.#sync);
+    this.#list = Object.freeze({ tools: this.#listed as unknown as Array<Record<string, unknown>> });
+  }
+
+  /** True when a workflow gate filters this surface per session. */
+  get gated(): boolean {
+    return this.#gate !== undefined;
+  }
+
+  /** Routes list_changed notifications of one session (legacy) or connection to its server. */
+  registerSession(key: string, notifyToolsChanged: () => Promise<void>): void {
+    this.#notifiers.set(key, notifyToolsChanged);
+  }
+
+  /** Drops the per-session state of a closed session or connection. */
+  releaseSession(key: string): void {
+    this.#notifiers.delete(key);
+    this.#gate?.release(key);
+  }
+
+  /** Number of sessions holding in-memory state (for leak checks). */
+  get sessionCount(): number {
+    return Math.max(this.#notifiers.size, this.#gate?.size ?? 0);
+  }
+
+  /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
+  async listTools(scope: RequestScope): Promise<ToolListResult> {
+    if (this.#gate === undefined || scope.stateKey === undefined) return this.#list;
+    const visible = new Set(await this.#gate.visible(scope.stateKey, this.surface.tools.map((t) => t.name)));
+    const tools = this.#listed.filter((w) => {
+      const route = this.surface.routes.get(w.name);
+      if (route === undefined) return true;
+      if (route.kind === 'flat') return visible.has(route.tool.name);
+      for (const t of route.actions.values()) if (visible.has(t.name)) return true;
+      return false;
+    });
+    this.#emit({ type: 'list', count: tools.length, sessionId: scope.stateKey });
+    return { tools: tools as unknown as Array<Record<string, unknown>> };
+  }
+
+  /** `tools/call`: resolves to exactly one result; protocol problems throw a {@link WireError}. */
+  async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
+    const route = this.surface.routes.get(name);
+    if (route === undefined) {
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.surface.routes.keys()]));
+    }
+    const picked = pickAction(route, args);
+    if ('error' in picked) return picked.error;
+    const { tool, rest } = picked;
+    const started = this.#debug === undefined ? 0 : performance.now();
+    const result = await this.#gatedRun(tool, rest, scope, route);
+    this.#emit({ type: 'call', tool: tool.name, ok: result.isError !== true, durationMs: performance.now() - started, sessionId: scope.stateKey });
+    return result;
+  }
+
+  #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
+    if (this.#gate === undefined || tool.fsm === undefined || scope.stateKey === undefined) return this.#execute(tool, args, scope.extra, route);
+    return this.#gate.run(scope.stateKey, tool.name, () => this.#execute(tool, args, scope.extra, route)).then(
+      (outcome) => {
+        if (outcome.outcome === 'refused') return gateRefusal(this.#options.fsm!, tool, outcome.state, this.surface);
+        if (outcome.persistError !== undefined) return persistFailure(tool, outcome.result, outcome.persistError, this.#options.fsm!);
+        return outcome.result;
+      },
+      (error: unknown) => errorResult(`Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`),
+    );
+  }
+
+  async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
+    const parsed = tool.validate(args);
+    if (!parsed.ok) {
+      const accepted = Object.keys(tool.inputSchema.properties ?? {});
+      return errorResult(
+        route.kind === 'flat'
+          ? messages.invalidArguments(route.exposed, parsed.issues, accepted)
+          : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted),
+      );
+    }
+    const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, extra.signal, async (signal) => {
+      const scoped: ToolExtra = signal === extra.signal ? extra : { ...extra, signal };
+      let ctx: Ctx;
+      try {
+        ctx = this.#options.contextFactory === undefined ? (undefined as Ctx) : await this.#options.contextFactory(scoped);
+      } catch (error) {
+        return errorResult(messages.contextFailed(tool.name, error instanceof Error ? error.message : String(error)));
+      }
+      return tool.run(parsed.value, ctx, scoped);
+    });
+    return this.#sync === undefined ? result : (this.#sync.decorateResult(tool.name, result) as ToolResponse);
+  }
+
+  /** Stops timers; the pipeline can no longer send notifications. */
+  dispose(): void {
+    this.#gate?.dispose();
+    this.#notifiers.clear();
+  }
+
+  #warn(message: string): void {
+    this.#emit({ type: 'warning', message });
+    if (this.#options.onWarning !== undefined) this.#options.onWarning(message);
+    else if (this.#debug === undefined) console.warn(`[mcp-fusion] ${message}`);
+  }
+
+  #emit(event: DebugEvent): void {
+    this.#debug?.(event);
+  }
+}
+
+function pickAction(route: Route, args: Record<string, unknown> | undefined): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
+  const given = args ?? {};
+  if (route.kind === 'flat') return { tool: route.tool, rest: given };
+  const { [route.discriminator]: key, ...rest } = given;
+  const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
+  if (tool === undefined) return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, [...route.actions.keys()])) };
+  return { tool, rest };
+}
+
+/** Appends each exposed tool's directive (a grouped tool: no-store if any action is, immutable if all are). */
+function decorateSurface(surface: Surface, sync: StateSyncLayer): WireTool[] {
+  return surface.wire.map((wire) => {
+    const route = surface.routes.get(wire.name);
+    const tools = route === undefined ? [] : route.kind === 'flat' ? [route.tool] : [...route.actions.values()];
+    const directives = tools.map((t) => sync.resolve(t.name)?.cacheControl);
+    const directive = directives.includes('no-store') ? 'no-store' : directives.length > 0 && directives.every((d) => d === 'immutable') ? 'immutable' : undefined;
+    if (directive === undefined) return wire;
+    return { ...wire, description: decorateDescription(wire.description, directive), _meta: { ...wire._meta, [META.cacheControl]: directive } };
+  });
+}
+
+function actionKey(route: Route, tool: FusionTool): string {
+  if (route.kind === 'grouped') for (const [key, t] of route.actions) if (t === tool) return key;
+  return tool.name;
+}
+
+function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) => void) | undefined {
+  if (debug === undefined || debug === false) return undefined;
+  if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
+  return debug;
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { ProtocolEra, ToolExtra } from '../builder/types.js';
+import { AttachError } from '../errors/FusionError.js';
+import type { RequestPipeline } from './RequestPipeline.js';
+import type { RequestScope } from './types.js';
+
+/** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
+interface ServerLike {
+  setRequestHandler(method: unknown, handler: (request: any, ctx: any) => unknown): void;
+  registerCapabilities?(capabilities: Record<string, unknown>): void;
+  sendToolListChanged?(): Promise<void>;
+  notification?(notification: unknown): Promise<void>;
+  onclose?: (() => void) | undefined;
+  projectCallToolResult?: unknown;
+  assertCanSetRequestHandler?(method: string): void;
+}
+
+/** What `attachToServer` returns. */
+export interface Attachment {
+  /** `v2` (the current SDK line) or `v1` (`@modelcontextprotocol/sdk`). */
+  readonly sdk: 'v1' | 'v2';
+  /** Sends `notifications/tools/list_changed` to this server's client(s). */
+  notifyToolListChanged(): Promise<void>;
+  /** Releases the per-session state this attachment created. */
+  detach(): void;
+}
+
+/** Finds the low-level server behind an SDK `McpServer` or `Server`, v1 or v2; throws a clear error otherwise. */
+export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2' } {
+  const candidate = (server as { server?: unknown } | null)?.server;
+  const low = isServerLike(candidate) ? candidate : isServerLike(server) ? server : undefined;
+  if (low === undefined) {
+    throw new AttachError(
+      'ATTACH_SERVER',
+      'attachToServer() needs an MCP SDK server: a `McpServer` or low-level `Server` from @modelcontextprotocol/server (v2) or @modelcontextprotocol/sdk (v1). The value given has no setRequestHandler().',
+    );
+  }
+  return { low, sdk: typeof low.projectCallToolResult === 'function' ? 'v2' : 'v1' };
+}
+
+/**
+ * Installs `tools/list` and `tools/call` on a server over a prebuilt pipeline. Cheap by design:
+ * the modern era builds one server per request.
+ */
+export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<Ctx>, era?: ProtocolEra): Attachment {
+  const { low, sdk } = resolveServer(server);
+  try {
+    low.registerCapabilities?.({ tools: { listChanged: true } });
+  } catch (error) {
+    throw new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): the server refused to add the tools capability (${(error as Error).message}).`);
+  }
+  const connectionId = randomUUID();
+  const keys = new Set<string>();
+  const notify = async (): Promise<void> => {
+    try {
+      if (low.sendToolListChanged !== undefined) await low.sendToolListChanged();
+      else await low.notification?.({ method: 'notifications/tools/list_changed' });
+    } catch {
+      // The connection is gone; nothing to notify.
+    }
+  };
+  const scopeOf = sdk === 'v2' ? (ctx: any) => scopeV2(ctx, connectionId, era) : (extra: any) => scopeV1(extra, connectionId);
+  const track = (scope: RequestScope): RequestScope => {
+    if (scope.stateKey !== undefined && pipeline.gated && !keys.has(scope.stateKey)) {
+      keys.add(scope.stateKey);
+      pipeline.registerSession(scope.stateKey, notify);
+    }
+    return scope;
+  };
+  const listHandler = (_request: unknown, ctx: unknown) => pipeline.listTools(track(scopeOf(ctx)));
+  const callHandler = (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx: unknown) =>
+    pipeline.callTool(request.params.name, request.params.arguments, track(scopeOf(ctx)));
+  try {
+    low.assertCanSetRequestHandler?.('tools/list');
+    low.assertCanSetRequestHandler?.('tools/call');
+    if (sdk === 'v2') {
+      low.setRequestHandler('tools/list', listHandler);
+      low.setRequestHandler('tools/call', callHandler);
+    } else {
+      low.setRequestHandler(v1Schema('tools/list'), listHandler);
+      low.setRequestHandler(v1Schema('tools/call'), callHandler);
+    }
+  } catch (error) {
+    throw new AttachError(
+      'ATTACH_HANDLERS',
+      `attachToServer() could not install tools/list and tools/call (${(error as Error).message}). mcp-fusion must own the tools of a server: register every tool with the registry instead of McpServer.registerTool().`,
+    );
+  }
+  const detach = (): void => {
+    for (const key of keys) pipeline.releaseSession(key);
+    keys.clear();
+  };
+  const previous = low.onclose;
+  low.onclose = () => {
+    previous?.();
+    detach();
+  };
+  return { sdk, notifyToolListChanged: notify, detach };
+}
+
+function scopeV2(ctx: any, connectionId: string, era: ProtocolEra | undefined): RequestScope {
+  const req = ctx?.mcpReq ?? {};
+  const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
+  const meta = req._meta as Record<string, unknown> | undefined;
+  const token = meta?.progressToken;
+  const extra: ToolExtra = {
+    signal: req.signal ?? new AbortController().signal,
+    sessionId: ctx?.sessionId,
+    era: modern ? 'modern' : 'legacy',
+    requestId: req.id,
+    authInfo: ctx?.http?.authInfo,
+    meta,
+    progress: progressSender(token, (n) => req.notify(n)),
+    raw: ctx,
+  };
+  return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
+}
+
+function scopeV1(extra1: any, connectionId: string): RequestScope {
+  const meta = extra1?._meta as Record<string, unknown> | undefined;
+  const extra: ToolExtra = {
+    signal: extra1?.signal ?? new AbortController().signal,
+    sessionId: extra1?.sessionId,
+    era: 'legacy',
+    requestId: extra1?.requestId,
+    authInfo: extra1?.authInfo,
+    meta,
+    progress: progressSender(meta?.progressToken, (n) => extra1.sendNotification(n)),
+    raw: extra1,
+  };
+  return { stateKey: extra1?.sessionId ?? connectionId, extra };
+}
+
+const noProgress = async (): Promise<void> => {};
+
+function progressSender(token: unknown, send: (n: unknown) => Promise<void>): ToolExtra['progress'] {
+  if (typeof token !== 'string' && typeof token !== 'number') return noProgress;
+  return async (progress, total, message) => {
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    try {
+      await send({ method: 'notifications/progress', params });
+    } catch {
+      // Progress is best effort: a closed stream must not fail the tool.
+    }
+  };
+}
+
+function v1Schema(method: string): z.ZodType {
+  return z.looseObject({ method: z.literal(method), params: z.any().optional() });
+}
+
+function isServerLike(value: unknown): value is ServerLike {
+  return typeof value === 'object' && value !== null && typeof (value as ServerLike).setRequestHandler === 'function';
+}

@@ -1,0 +1,55 @@
+import type { FusionTool, ToolResponse } from '../builder/types.js';
+import { errorResult } from '../builder/normalizeResult.js';
+import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { Surface } from './compileSurface.js';
+
+/**
+ * Shortest sequence of bound tools that leads from `from` to a state where `target` is visible,
+ * following each tool's event through the machine definition. Empty when none exists.
+ */
+export function pathTo(gate: StateMachineGate, from: string, target: string): string[] {
+  const goal = gate.bindings.get(target)?.states ?? [];
+  const queue: Array<{ state: string; path: string[] }> = [{ state: from, path: [] }];
+  const seen = new Set([from]);
+  while (queue.length > 0) {
+    const { state, path } = queue.shift()!;
+    if (goal.includes(state)) return path;
+    for (const [tool, binding] of gate.bindings) {
+      if (binding.event === undefined || !binding.states.includes(state)) continue;
+      const next = gate.config.states[state]?.on?.[binding.event];
+      if (next === undefined || seen.has(next)) continue;
+      seen.add(next);
+      queue.push({ state: next, path: [...path, tool] });
+    }
+  }
+  return [];
+}
+
+/** Names (exposed) of the tools visible in `state`, in surface order. */
+export function availableIn(gate: StateMachineGate, state: string, surface: Surface): string[] {
+  const out: string[] = [];
+  for (const t of surface.tools) {
+    if (t.fsm !== undefined && !gate.isAllowedIn(state, t.name)) continue;
+    const exposed = surface.exposedName.get(t.name) ?? t.name;
+    if (!out.includes(exposed)) out.push(exposed);
+  }
+  return out;
+}
+
+/** The `isError` result of a call refused by the gate: what the tool needs and what to do now. */
+export function gateRefusal(gate: StateMachineGate, tool: FusionTool, state: string, surface: Surface): ToolResponse {
+  const states = tool.fsm?.states ?? [];
+  const available = availableIn(gate, state, surface);
+  const path = pathTo(gate, state, tool.name).map((n) => surface.exposedName.get(n) ?? n);
+  const first = path.length > 0 ? ` Call first: ${path.join(' → ')}.` : ' No sequence of calls from this state makes it available.';
+  const text =
+    `Tool "${tool.name}" is not available in the current workflow state "${state}"${gate.id !== undefined ? ` (workflow "${gate.id}")` : ''}. ` +
+    `It works in: ${states.join(', ')}.${first} Available now: ${available.join(', ')}.`;
+  return errorResult(text, { 'fusion/refusal': { tool: tool.name, state, requiredStates: [...states], callFirst: path, available } });
+}
+
+/** The result when the handler ran but the new workflow state could not be saved. */
+export function persistFailure(tool: FusionTool, result: ToolResponse, error: Error, gate: StateMachineGate): ToolResponse {
+  const note = `Warning: "${tool.name}" ran, but the workflow state could not be saved (${error.message}); the workflow${gate.id !== undefined ? ` "${gate.id}"` : ''} stays in its previous state. Re-check the data before continuing.`;
+  return { ...result, isError: true, content: [...result.content, { type: 'text', text: note }] };
+}

@@ -1,0 +1,28 @@
+import type { ValidationIssue } from '../builder/types.js';
+
+/** Texts written for the agent: what went wrong and what to do next. */
+export const messages = {
+  invalidArguments(tool: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {
+    const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);
+    const fields = accepted.length > 0 ? `Accepted fields: ${accepted.join(', ')}.` : 'This tool takes no arguments.';
+    return `Invalid arguments for tool "${tool}":\n${lines.join('\n')}\n${fields} Fix the arguments and call "${tool}" again.`;
+  },
+  unknownTool(name: string, available: readonly string[]): string {
+    const shown = available.slice(0, 50).join(', ');
+    return `Unknown tool "${name}". ${available.length > 0 ? `Available tools: ${shown}${available.length > 50 ? ', …' : ''}.` : 'This server has no tools.'} Call tools/list to see them.`;
+  },
+  timedOut(tool: string, ms: number): string {
+    return `Tool "${tool}" timed out after ${ms} ms and was cancelled. Its effects may be partial: check the current state before retrying.`;
+  },
+  contextFailed(tool: string, reason: string): string {
+    return `Tool "${tool}" could not run: the server failed to prepare the request context (${reason}). Try again later.`;
+  },
+  invalidActionArguments(tool: string, discriminator: string, key: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {
+    const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);
+    return `Invalid arguments for tool "${tool}" ("${discriminator}": "${key}"):\n${lines.join('\n')}\nAccepted fields for "${key}": ${[discriminator, ...accepted].join(', ')}. Fix the arguments and call "${tool}" again.`;
+  },
+  unknownAction(tool: string, discriminator: string, value: unknown, valid: readonly string[]): string {
+    const given = value === undefined ? `no "${discriminator}"` : `"${discriminator}": ${JSON.stringify(value)}`;
+    return `Tool "${tool}" was called with ${given}. Valid values of "${discriminator}": ${valid.join(', ')}. Call "${tool}" again with one of them.`;
+  },
+};

@@ -1,0 +1,17 @@
+import type { ToolExtra } from '../builder/types.js';
+
+/** What the SDK adapter tells the pipeline about one request. */
+export interface RequestScope {
+  /**
+   * Key of the per-session workflow state: the legacy `Mcp-Session-Id`, or the connection's own id over
+   * stdio and in-memory transports. Undefined on modern (2026-07-28) requests, which have no session.
+   */
+  readonly stateKey: string | undefined;
+  readonly extra: ToolExtra;
+}
+
+/** `tools/list` result as the pipeline returns it. */
+export interface ToolListResult {
+  tools: Array<Record<string, unknown>>;
+  [key: string]: unknown;
+}

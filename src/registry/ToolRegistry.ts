@@ -1,0 +1,89 @@
+import type { FusionTool } from '../builder/types.js';
+import { DefinitionError } from '../errors/FusionError.js';
+import { attachPipeline, type Attachment } from '../pipeline/attach.js';
+import { RequestPipeline } from '../pipeline/RequestPipeline.js';
+import type { AttachOptions, ToolSource } from './types.js';
+
+/**
+ * Holds built tools and attaches them to SDK servers. The same tools may live in several registries.
+ * @see docs/tools.md
+ */
+export class ToolRegistry<Ctx = any> {
+  readonly #tools = new Map<string, FusionTool<Ctx>>();
+  #pipelines = new WeakMap<object, RequestPipeline<Ctx>>();
+
+  /** Adds a built tool (or every action of a grouped builder); a duplicate name throws. */
+  register(source: ToolSource<Ctx>): this {
+    for (const tool of toTools(source)) {
+      const existing = this.#tools.get(tool.name);
+      if (existing !== undefined) {
+        throw new DefinitionError(
+          'TOOL_DUPLICATE',
+          `Tool "${tool.name}" is registered twice: first a ${existing.kind}${describeTool(existing)}, then a ${tool.kind}${describeTool(tool)}. Give one of them another name.`,
+          { name: tool.name },
+        );
+      }
+      this.#tools.set(tool.name, tool);
+    }
+    this.#pipelines = new WeakMap();
+    return this;
+  }
+
+  /** Registers several sources in order. */
+  registerAll(...sources: ToolSource<Ctx>[]): this {
+    for (const source of sources) this.register(source);
+    return this;
+  }
+
+  /** The registered tools in registration order. */
+  get tools(): readonly FusionTool<Ctx>[] {
+    return [...this.#tools.values()];
+  }
+
+  getTool(name: string): FusionTool<Ctx> | undefined {
+    return this.#tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /**
+   * The prebuilt request pipeline for `options`, derived once per options object and reused by every
+   * attach with the same object (the modern era attaches once per request).
+   */
+  pipeline(options: AttachOptions<Ctx> = EMPTY): RequestPipeline<Ctx> {
+    let pipeline = this.#pipelines.get(options);
+    if (pipeline === undefined) {
+      pipeline = new RequestPipeline(this.tools, options);
+      this.#pipelines.set(options, pipeline);
+    }
+    return pipeline;
+  }
+
+  /**
+   * Installs `tools/list` and `tools/call` on an SDK `McpServer` or `Server` (v2, or v1 for legacy
+   * deployments) and declares the tools capability. Call before `server.connect()`.
+   */
+  attachToServer(server: unknown, options: AttachOptions<Ctx> = EMPTY): Attachment {
+    return attachPipeline(server, this.pipeline(options));
+  }
+}
+
+const EMPTY: AttachOptions<any> = Object.freeze({});
+
+function toTools<Ctx>(source: ToolSource<Ctx>): readonly FusionTool<Ctx>[] {
+  if (typeof (source as { toFusionTools?: unknown }).toFusionTools === 'function') {
+    return (source as { toFusionTools(): readonly FusionTool<Ctx>[] }).toFusionTools();
+  }
+  if (typeof (source as FusionTool).run === 'function' && typeof (source as FusionTool).name === 'string') return [source as FusionTool<Ctx>];
+  throw new DefinitionError('TOOL_SOURCE', 'register() takes a built tool (the result of .handle()) or a grouped tool builder; did you forget to call .handle()?');
+}
+
+function describeTool(tool: FusionTool): string {
+  return tool.description === undefined ? '' : ` ("${tool.description.slice(0, 40)}")`;
+}

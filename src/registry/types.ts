@@ -1,0 +1,45 @@
+import type { FusionTool, ToolExtra } from '../builder/types.js';
+import type { StateSyncConfig } from '../state-sync/types.js';
+import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+
+/** Anything that contributes tools to a registry: a built tool, or a builder of several (grouped tools). */
+export type ToolSource<Ctx = any> = FusionTool<Ctx> | { toFusionTools(): readonly FusionTool<Ctx>[] };
+
+/** Which tools an attachment exposes. A tool passes when it has every tag of `tags` and none of `exclude`. */
+export interface ToolFilter {
+  tags?: string[];
+  exclude?: string[];
+}
+
+/** How names are rendered on the wire; policies, tags and bindings always use the declared name. */
+export type NameStyle = 'dots' | 'underscores' | ((declaredName: string) => string);
+
+/** What the debug observer receives. */
+export type DebugEvent =
+  | { type: 'warning'; message: string }
+  | { type: 'list'; count: number; sessionId: string | undefined }
+  | { type: 'call'; tool: string; ok: boolean; durationMs: number; sessionId: string | undefined }
+  | { type: 'error'; message: string; error: unknown };
+
+/** Options of `registry.attachToServer(server, options)` and of the serving entry points. */
+export interface AttachOptions<Ctx> {
+  /** Builds the handler context per request (may be async). */
+  contextFactory?: (extra: ToolExtra) => Ctx | Promise<Ctx>;
+  filter?: ToolFilter;
+  stateSync?: StateSyncConfig;
+  fsm?: StateMachineGate;
+  fsmStore?: FsmStateStore;
+  /** `true` logs to stderr; a function receives every event. */
+  debug?: boolean | ((event: DebugEvent) => void);
+  /** `flat` (default): one MCP tool per action. `grouped`: tools sharing a prefix become one tool with a discriminator. */
+  toolExposition?: 'flat' | 'grouped';
+  /** Renders declared names for clients that reject dots (`underscores` ⇒ `sprints_list`). */
+  nameStyle?: NameStyle;
+  /** Default timeout of a tool call in ms (30,000); `.timeout(ms)` overrides per tool. */
+  timeoutMs?: number;
+  /** Window in which a burst of FSM transitions yields one `list_changed` (50 ms). */
+  listChangedDebounceMs?: number;
+  /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
+  onWarning?: (message: string) => void;
+}

@@ -1,0 +1,33 @@
+import type { AttachOptions } from '../registry/types.js';
+
+/** Options shared by every serving entry point. */
+export interface ServeOptions<Ctx> extends AttachOptions<Ctx> {
+  /** `serverInfo.name` (default `mcp-fusion-server`). */
+  name?: string;
+  /** `serverInfo.version` (default `1.0.0`). */
+  version?: string;
+  /** Text the server returns as `instructions`. */
+  instructions?: string;
+}
+
+/** Options of the HTTP app and of `startServer` over HTTP. */
+export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
+  /** Path of the MCP endpoint (default `/mcp`). */
+  path?: string;
+  /** Hostnames allowed in the `Host` header (default: localhost, 127.0.0.1, [::1]). */
+  allowedHosts?: string[];
+  /** Hostnames allowed in a browser's `Origin` header (default: localhost names). Requests without Origin pass. */
+  allowedOrigins?: string[];
+  /** Largest accepted request body in bytes (default 4 MiB); larger bodies get 413. */
+  maxBodyBytes?: number;
+}
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions<Ctx> extends HttpOptions<Ctx> {
+  /** `http` (default) or `stdio`. */
+  transport?: 'http' | 'stdio';
+  /** TCP port (default 3000; 0 picks a free one). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { compileMiddleware } from '../../../src/builder/strategies/compileMiddleware.js';
+import type { Middleware, ToolExtra } from '../../../src/builder/types.js';
+
+const extra = { signal: new AbortController().signal } as ToolExtra;
+
+function tracer(order: string[], name: string): Middleware<unknown> {
+  return async (_ctx, _args, next) => {
+    order.push(`${name}>`);
+    const result = await next();
+    order.push(`<${name}`);
+    return result;
+  };
+}
+
+describe('compileMiddleware', () => {
+  it('compiles one chain per action key: global → group → handler', async () => {
+    const order: string[] = [];
+    const chains = compileMiddleware(
+      [
+        { key: 'users.create', middlewares: [tracer(order, 'group1'), tracer(order, 'group2')], handler: () => { order.push('create'); return 'created'; } },
+        { key: 'ping', middlewares: [], handler: () => { order.push('ping'); return 'pong'; } },
+      ],
+      [tracer(order, 'global1'), tracer(order, 'global2')],
+    );
+    expect([...chains.keys()]).toEqual(['users.create', 'ping']);
+    expect(await chains.get('users.create')!({}, undefined, extra)).toEqual({ content: [{ type: 'text', text: 'created' }] });
+    expect(order).toEqual(['global1>', 'global2>', 'group1>', 'group2>', 'create', '<group2', '<group1', '<global2', '<global1']);
+    order.length = 0;
+    await chains.get('ping')!({}, undefined, extra);
+    expect(order).toEqual(['global1>', 'global2>', 'ping', '<global2', '<global1']);
+  });
+
+  it('lets a middleware short-circuit and turns a throw into an isError result', async () => {
+    const deny: Middleware<{ admin: boolean }> = (ctx, _args, next) => (ctx.admin ? next() : 'Only admins may do this.');
+    const chains = compileMiddleware<{ admin: boolean }>([{ key: 'wipe', middlewares: [deny], handler: () => { throw new Error('disk busy; retry later'); } }], []);
+    const wipe = chains.get('wipe')!;
+    expect(await wipe({}, { admin: false }, extra)).toEqual({ content: [{ type: 'text', text: 'Only admins may do this.' }] });
+    expect(await wipe({}, { admin: true }, extra)).toEqual({ content: [{ type: 'text', text: 'disk busy; retry later' }], isError: true });
+  });
+});

@@ -1,0 +1,19 @@
+import { afterEach, beforeEach, vi } from 'vitest';
+import { consoleGuard } from './_helpers/console.js';
+
+// Stray console output hides real warnings: a test that expects output calls allowConsole().
+const methods = ['log', 'info', 'warn', 'error', 'debug'] as const;
+let spies: Array<ReturnType<typeof vi.spyOn>> = [];
+
+beforeEach(() => {
+  consoleGuard.allowed = false;
+  spies = methods.map((m) => vi.spyOn(console, m));
+});
+
+afterEach(() => {
+  const stray = spies.flatMap((s, i) => s.mock.calls.map((c: unknown[]) => `console.${methods[i]}: ${c.map(String).join(' ')}`));
+  for (const s of spies) s.mockRestore();
+  if (stray.length > 0 && !consoleGuard.allowed) {
+    throw new Error(`Unexpected console output (call allowConsole() if the test expects it):\n${stray.join('\n')}`);
+  }
+});
