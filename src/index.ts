@@ -31,6 +31,7 @@ export { WireError, JsonRpcCode } from './errors/WireError.js';
 export * from './state-sync/index.js';
 export * from './fsm/index.js';
 
+export * from './session/index.js';
 export { startServer, type RunningServer } from './server/startServer.js';
 export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';

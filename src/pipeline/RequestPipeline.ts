@@ -33,6 +33,10 @@ export class RequestPipeline<Ctx> {
   readonly #notifiers = new Map<string, () => Promise<void>>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #timeoutMs: number;
+  readonly #shutdown = new AbortController();
+  readonly #running = new Map<string, number>();
+  #inFlight = 0;
+  #drained: (() => void) | undefined;
 
   constructor(tools: readonly FusionTool<Ctx>[], options: AttachOptions<Ctx>, surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined })) {
     this.#options = options;
@@ -108,10 +112,51 @@ export class RequestPipeline<Ctx> {
     const picked = pickAction(route, args);
     if ('error' in picked) return picked.error;
     const { tool, rest } = picked;
+    const limit = this.#options.maxConcurrentCalls;
+    const owner = limit === undefined ? undefined : ownerOf(scope);
+    if (owner !== undefined) {
+      const running = this.#running.get(owner) ?? 0;
+      if (running >= limit!) return errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined));
+      this.#running.set(owner, running + 1);
+    }
     const started = this.#debug === undefined ? 0 : performance.now();
-    const result = await this.#gatedRun(tool, rest, scope, route);
-    this.#emit({ type: 'call', tool: tool.name, ok: result.isError !== true, durationMs: performance.now() - started, sessionId: scope.stateKey });
-    return result;
+    this.#inFlight++;
+    try {
+      const result = await this.#gatedRun(tool, rest, scope, route);
+      this.#emit({ type: 'call', tool: tool.name, ok: result.isError !== true, durationMs: performance.now() - started, sessionId: scope.stateKey });
+      return result;
+    } finally {
+      if (--this.#inFlight === 0) this.#drained?.();
+      if (owner !== undefined) {
+        const left = this.#running.get(owner)! - 1;
+        if (left === 0) this.#running.delete(owner);
+        else this.#running.set(owner, left);
+      }
+    }
+  }
+
+  /** Tool calls running now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /**
+   * Graceful shutdown: waits up to `deadlineMs` for running calls to finish, then aborts the rest
+   * (their handlers see an aborted signal).
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    if (this.#inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deadlineMs);
+        timer.unref?.();
+        this.#drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.#drained = undefined;
+    if (this.#inFlight > 0) this.#shutdown.abort(new Error('server shutting down'));
   }
 
   #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
@@ -136,7 +181,7 @@ export class RequestPipeline<Ctx> {
           : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted),
       );
     }
-    const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, extra.signal, async (signal) => {
+    const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, [extra.signal, this.#shutdown.signal], async (signal) => {
       const scoped: ToolExtra = signal === extra.signal ? extra : { ...extra, signal };
       let ctx: Ctx;
       try {
@@ -185,6 +230,13 @@ function decorateSurface(surface: Surface, sync: StateSyncLayer): WireTool[] {
     if (directive === undefined) return wire;
     return { ...wire, description: decorateDescription(wire.description, directive), _meta: { ...wire._meta, [META.cacheControl]: directive } };
   });
+}
+
+/** Who a concurrency limit counts against: the session (legacy) or the authenticated principal (modern). */
+function ownerOf(scope: RequestScope): string {
+  if (scope.stateKey !== undefined) return `s:${scope.stateKey}`;
+  const auth = scope.extra.authInfo as { clientId?: string } | undefined;
+  return `p:${auth?.clientId ?? 'anonymous'}`;
 }
 
 function actionKey(route: Route, tool: FusionTool): string {

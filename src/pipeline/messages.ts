@@ -21,6 +21,9 @@ export const messages = {
     const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);
     return `Invalid arguments for tool "${tool}" ("${discriminator}": "${key}"):\n${lines.join('\n')}\nAccepted fields for "${key}": ${[discriminator, ...accepted].join(', ')}. Fix the arguments and call "${tool}" again.`;
   },
+  tooManyCalls(tool: string, limit: number, session: boolean): string {
+    return `Tool "${tool}" was not run: ${limit} calls are already running for this ${session ? 'session' : 'client'}, the most allowed at once. Wait for one to finish, then call it again.`;
+  },
   unknownAction(tool: string, discriminator: string, value: unknown, valid: readonly string[]): string {
     const given = value === undefined ? `no "${discriminator}"` : `"${discriminator}": ${JSON.stringify(value)}`;
     return `Tool "${tool}" was called with ${given}. Valid values of "${discriminator}": ${valid.join(', ')}. Call "${tool}" again with one of them.`;

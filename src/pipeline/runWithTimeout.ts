@@ -3,18 +3,18 @@ import { errorResult } from '../builder/normalizeResult.js';
 import { messages } from './messages.js';
 
 /**
- * Runs `fn` with an AbortSignal that fires on timeout or when `parent` aborts.
+ * Runs `fn` with an AbortSignal that fires on timeout or when any parent signal aborts.
  * Resolves exactly once: with fn's result, or with a timeout `isError` result (fn's later result is dropped).
  */
 export function runWithTimeout(
   tool: string,
   ms: number,
-  parent: AbortSignal | undefined,
+  parents: readonly AbortSignal[],
   fn: (signal: AbortSignal) => Promise<ToolResponse>,
 ): Promise<ToolResponse> {
   const controller = new AbortController();
-  const onParentAbort = (): void => controller.abort(parent?.reason);
-  if (parent !== undefined) {
+  const onParentAbort = (event: Event): void => controller.abort((event.target as AbortSignal).reason);
+  for (const parent of parents) {
     if (parent.aborted) controller.abort(parent.reason);
     else parent.addEventListener('abort', onParentAbort, { once: true });
   }
@@ -26,7 +26,7 @@ export function runWithTimeout(
     timer.unref?.();
     fn(controller.signal).then(resolve, (error: unknown) => resolve(errorResult(error instanceof Error ? error.message : String(error)))).finally(() => {
       clearTimeout(timer);
-      parent?.removeEventListener('abort', onParentAbort);
+      for (const parent of parents) parent.removeEventListener('abort', onParentAbort);
     });
   });
 }

@@ -40,6 +40,8 @@ export interface AttachOptions<Ctx> {
   timeoutMs?: number;
   /** Window in which a burst of FSM transitions yields one `list_changed` (50 ms). */
   listChangedDebounceMs?: number;
+  /** Most tool calls running at once per legacy session, or per authenticated principal on modern requests (unlimited). */
+  maxConcurrentCalls?: number;
   /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
   onWarning?: (message: string) => void;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors/WireError.js';
+import type { SessionManager } from '../session/SessionManager.js';
+import type { SessionRecord } from '../session/types.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 
 /** One live legacy session: its own server and transport. */
@@ -9,21 +11,25 @@ interface LiveSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
 }
 
+const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
+
 /**
  * The sessionful legacy leg (revisions up to 2025-11-25): one low-level server and one transport per
- * `Mcp-Session-Id`. An unknown id gets 404; a request without one that is not `initialize` gets 400.
+ * `Mcp-Session-Id`, driven by a {@link SessionManager}. A session that is not live here (idle, or opened
+ * on another process or before a restart) is restored from the store by replaying its `initialize`.
  */
 export class LegacySessions {
   readonly #live = new Map<string, LiveSession>();
+  readonly #restoring = new Map<string, Promise<LiveSession | undefined>>();
   readonly #create: () => Server;
-  readonly #hosts: string[] | undefined;
+  readonly manager: SessionManager;
 
-  constructor(create: () => Server, options: { allowedHosts?: string[] } = {}) {
+  constructor(create: () => Server, manager: SessionManager) {
     this.#create = create;
-    this.#hosts = options.allowedHosts;
+    this.manager = manager;
   }
 
-  /** Number of open sessions. */
+  /** Sessions whose server is in memory. */
   get size(): number {
     return this.#live.size;
   }
@@ -37,8 +43,9 @@ export class LegacySessions {
     const id = request.headers.get('mcp-session-id');
     const options = { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) };
     if (id !== null) {
-      const live = this.#live.get(id);
+      const live = this.#live.get(id) ?? (await this.#restore(id, request.url));
       if (live === undefined) return jsonRpcErrorResponse(404, JsonRpcCode.SessionNotFound, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
       return live.transport.handleRequest(request, options);
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options);
@@ -46,35 +53,70 @@ export class LegacySessions {
   }
 
   async #open(request: Request, options: { parsedBody: unknown }): Promise<Response> {
-    const server = this.#create();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => {
-        this.#live.set(sid, { server, transport });
-      },
-      onsessionclosed: (sid) => {
-        this.#close(sid);
-      },
-      ...(this.#hosts !== undefined ? { allowedHosts: this.#hosts } : {}),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) this.#live.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    return transport.handleRequest(request, options);
+    const params = (options.parsedBody as { params: Pick<SessionRecord, 'protocolVersion' | 'clientInfo'> & { capabilities?: Record<string, unknown> } }).params;
+    const live = await this.#connect(randomUUID(), (id) =>
+      this.manager.create(id, { protocolVersion: params.protocolVersion, clientInfo: params.clientInfo, clientCapabilities: params.capabilities ?? {} }),
+    );
+    return live.transport.handleRequest(request, options);
   }
 
-  #close(id: string): void {
+  /** Rebuilds a live session from its stored record: a replayed `initialize` and `notifications/initialized`. */
+  #restore(id: string, url: string): Promise<LiveSession | undefined> {
+    let pending = this.#restoring.get(id);
+    if (pending === undefined) {
+      pending = (async () => {
+        const record = await this.manager.resume(id);
+        if (record === undefined) return undefined;
+        const live = await this.#connect(id, async () => {});
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        const init = { jsonrpc: '2.0', id: `restore-${id}`, method: 'initialize', params: { protocolVersion: record.protocolVersion, capabilities: record.clientCapabilities, clientInfo: record.clientInfo } };
+        await (await live.transport.handleRequest(new Request(url, { method: 'POST', headers, body: JSON.stringify(init) }), { parsedBody: init })).text();
+        const done = { jsonrpc: '2.0', method: 'notifications/initialized' };
+        const sessionHeaders = { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': record.protocolVersion };
+        await (await live.transport.handleRequest(new Request(url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify(done) }), { parsedBody: done })).text();
+        return live;
+      })().finally(() => this.#restoring.delete(id));
+      this.#restoring.set(id, pending);
+    }
+    return pending;
+  }
+
+  async #connect(id: string, onInitialized: (id: string) => Promise<unknown>): Promise<LiveSession> {
+    const server = this.#create();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: async (sid) => {
+        this.#live.set(sid, live);
+        await onInitialized(sid);
+      },
+      onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
+    });
+    const live: LiveSession = { server, transport };
+    server.oninitialized = () => void this.manager.initialized(id);
+    transport.onclose = () => {
+      if (this.#live.get(id) === live) this.#live.delete(id);
+    };
+    await server.connect(transport);
+    return live;
+  }
+
+  /** Releases a session's server (idle: it can be restored; destroyed: it cannot). */
+  release(id: string): void {
     const live = this.#live.get(id);
     if (live === undefined) return;
     this.#live.delete(id);
     void live.server.close().catch(() => {});
   }
 
-  /** Closes every session. */
+  /** Shutdown: closes every live server; the records stay in the store for a restart to resume. */
   async closeAll(): Promise<void> {
+    this.manager.stop();
     const all = [...this.#live.values()];
     this.#live.clear();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
+}
+
+function isHandshake(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && HANDSHAKE.has((body as { method?: string }).method ?? '');
 }

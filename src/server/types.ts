@@ -1,4 +1,6 @@
 import type { AttachOptions } from '../registry/types.js';
+import type { SessionStore } from '../session/SessionStore.js';
+import type { SessionEvent, SessionTimeouts } from '../session/types.js';
 
 /** Options shared by every serving entry point. */
 export interface ServeOptions<Ctx> extends AttachOptions<Ctx> {
@@ -20,6 +22,14 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   allowedOrigins?: string[];
   /** Largest accepted request body in bytes (default 4 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
+  /** Where legacy session metadata (and, without an `fsmStore`, workflow state) lives; in memory by default. */
+  sessionStore?: SessionStore;
+  /** Legacy session lifecycle timeouts (initialize 30 s, never used 5 min, idle 30 min, TTL 24 h). */
+  sessionTimeouts?: SessionTimeouts;
+  /** Every legacy session lifecycle transition, for logs and metrics. */
+  onSessionEvent?: (event: SessionEvent) => void;
+  /** How long `close()` waits for running tool calls before aborting them (10 s). */
+  drainMs?: number;
 }
 
 /** Options of {@link startServer}. */

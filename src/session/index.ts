@@ -1,0 +1,5 @@
+export { SessionManager, type SessionManagerOptions } from './SessionManager.js';
+export { MemorySessionStore } from './MemorySessionStore.js';
+export { sessionFsmStore } from './sessionFsmStore.js';
+export type { SessionStore } from './SessionStore.js';
+export type { SessionEvent, SessionPhase, SessionRecord, SessionTimeouts } from './types.js';
