@@ -58,7 +58,7 @@ export class GateSessions {
     } catch (error) {
       throw new WorkflowStateError('FSM_STORE_LOAD', `the workflow state store failed to load (${(error as Error)?.message ?? String(error)})`, { key });
     }
-    if (snap !== undefined && !(snap.state in this.#gate.config.states)) {
+    if (snap !== undefined && !Object.hasOwn(this.#gate.config.states, snap.state)) {
       throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state "${snap.state}" is not a state of the machine`, { key, state: snap.state });
     }
     return snap ?? { state: this.#gate.config.initial, updatedAt: 0 };
@@ -96,8 +96,16 @@ export class GateSessions {
     });
   }
 
-  /** Forgets a closed session's in-memory state and pending notification. */
+  /**
+   * Forgets a closed session's in-memory state and pending notification; a run still in flight is
+   * forgotten again when it settles, so it cannot leave state behind.
+   */
   release(key: string): void {
+    this.#forget(key);
+    void this.#locks.get(key)?.then(() => this.#forget(key));
+  }
+
+  #forget(key: string): void {
     this.#memory.delete(key);
     const timer = this.#timers.get(key);
     if (timer !== undefined) clearTimeout(timer);

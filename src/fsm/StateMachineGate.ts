@@ -103,8 +103,10 @@ export class StateMachineGate {
 
   /** Sends an event to the standalone state and notifies listeners when it changed. */
   async transition(event: string): Promise<TransitionResult> {
+    const engine = await this.#resolveEngine();
+    // Read the state only after the await, so concurrent transitions apply in call order and none is lost.
     const previousState = this.#state;
-    const currentState = await this.next(previousState, event);
+    const currentState = engine.next(previousState, event);
     const result = { changed: currentState !== previousState, previousState, currentState };
     if (result.changed) {
       this.#state = currentState;

@@ -1,5 +1,6 @@
 import type { FusionTool, ToolResponse } from '../builder/types.js';
 import { errorResult } from '../builder/normalizeResult.js';
+import { WorkflowStateError } from '../fsm/GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { Surface } from './compileSurface.js';
 
@@ -16,8 +17,9 @@ export function pathTo(gate: StateMachineGate, from: string, target: string): st
     if (goal.includes(state)) return path;
     for (const [tool, binding] of gate.bindings) {
       if (binding.event === undefined || !binding.states.includes(state)) continue;
-      const next = gate.config.states[state]?.on?.[binding.event];
-      if (next === undefined || seen.has(next)) continue;
+      const on = gate.config.states[state]?.on;
+      const next = on !== undefined && Object.hasOwn(on, binding.event) ? on[binding.event] : undefined;
+      if (next === undefined || seen.has(next) || gate.isFinal(state)) continue;
       seen.add(next);
       queue.push({ state: next, path: [...path, tool] });
     }
@@ -50,6 +52,11 @@ export function gateRefusal(gate: StateMachineGate, tool: FusionTool, state: str
 
 /** The result when the handler ran but the new workflow state could not be saved. */
 export function persistFailure(tool: FusionTool, result: ToolResponse, error: Error, gate: StateMachineGate): ToolResponse {
-  const note = `Warning: "${tool.name}" ran, but the workflow state could not be saved (${error.message}); the workflow${gate.id !== undefined ? ` "${gate.id}"` : ''} stays in its previous state. Re-check the data before continuing.`;
+  const workflow = `the workflow${gate.id !== undefined ? ` "${gate.id}"` : ''}`;
+  const outcome =
+    error instanceof WorkflowStateError && error.code === 'FSM_STORE_CONFLICT'
+      ? `${workflow} did not take this call's transition. Call tools/list to see what is available now`
+      : `${workflow} stays in its previous state. Re-check the data before continuing`;
+  const note = `Warning: "${tool.name}" ran, but the workflow state could not be saved (${error.message}); ${outcome}.`;
   return { ...result, isError: true, content: [...result.content, { type: 'text', text: note }] };
 }

@@ -22,7 +22,11 @@ export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<
 export async function v2FetchClient(app: { fetch(r: Request): Promise<Response> }, mode: Mode = 'legacy'): Promise<Client & AsyncDisposable> {
   const client = new Client({ name: 'test-v2', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
   const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
-    fetch: (url, init) => app.fetch(new Request(url, init)),
+    fetch: (url, init) => {
+      const request = new Request(url, init);
+      request.headers.set('host', '127.0.0.1');
+      return app.fetch(request);
+    },
   });
   await client.connect(transport);
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });

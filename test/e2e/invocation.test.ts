@@ -1,0 +1,155 @@
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { createFusionApp, initFusion } from '../../src/index.js';
+import { texts, v2FetchClient } from '../_helpers/clients.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function fixture() {
+  const f = initFusion();
+  const seen = { aborted: 0, finished: 0 };
+  const registry = f.registry().registerAll(
+    f.query('work.wait').handle(async (_i, _c, extra) => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2_000);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          seen.aborted++;
+          resolve();
+        });
+      });
+      return 'woke';
+    }),
+    f.query('work.progress').handle(async (_i, _c, extra) => {
+      for (let i = 1; i <= 3; i++) await extra.progress(i, 3, `step ${i}`);
+      return 'done';
+    }),
+    f.query('work.late').timeout(20).handle(async () => {
+      await sleep(60);
+      seen.finished++;
+      return 'too late';
+    }),
+  );
+  return { registry, seen };
+}
+
+/** A legacy in-memory pair whose server-side messages are recorded. */
+async function recorded(registry: ReturnType<typeof fixture>['registry']) {
+  const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+  registry.attachToServer(server);
+  const [c, s] = InMemoryTransport.createLinkedPair();
+  const sent: any[] = [];
+  const send = s.send.bind(s);
+  s.send = async (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+  await server.connect(s);
+  const client = new Client({ name: 'c', version: '1' });
+  await client.connect(c);
+  return { client, sent };
+}
+
+describe('tool invocation, legacy era', () => {
+  it('aborts the handler on notifications/cancelled and sends no result for it', async () => {
+    const { registry, seen } = fixture();
+    const { client, sent } = await recorded(registry);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'work.wait', arguments: {} }, { signal: controller.signal });
+    await sleep(20);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await sleep(50);
+    expect(seen.aborted).toBe(1);
+    const responses = sent.filter((m) => 'id' in m && ('result' in m || 'error' in m) && m.id !== 0);
+    expect(responses).toEqual([]);
+    await client.close();
+  });
+
+  it('sends progress notifications in order when the client asks', async () => {
+    const { registry } = fixture();
+    const { client } = await recorded(registry);
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    const result = await client.callTool({ name: 'work.progress', arguments: {} }, { onprogress: (p) => progress.push(p) });
+    expect(texts(result)).toEqual(['done']);
+    expect(progress).toEqual([
+      { progress: 1, total: 3, message: 'step 1' },
+      { progress: 2, total: 3, message: 'step 2' },
+      { progress: 3, total: 3, message: 'step 3' },
+    ]);
+    await client.close();
+  });
+
+  it('answers exactly once when a handler finishes after its timeout', async () => {
+    const { registry, seen } = fixture();
+    const { client, sent } = await recorded(registry);
+    const result = await client.callTool({ name: 'work.late', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toBe('Tool "work.late" timed out after 20 ms and was cancelled. Its effects may be partial: check the current state before retrying.');
+    await sleep(80);
+    expect(seen.finished).toBe(1);
+    const answers = sent.filter((m) => 'result' in m && m.result?.content !== undefined);
+    expect(answers).toHaveLength(1);
+    await client.close();
+  });
+
+  it('refuses calls over the per-session concurrency limit with a clear error', async () => {
+    const { registry } = fixture();
+    const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+    registry.attachToServer(server, { maxConcurrentCalls: 2 });
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await server.connect(s);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(c);
+    const controllers = [new AbortController(), new AbortController()];
+    const busy = controllers.map((ctl) => client.callTool({ name: 'work.wait', arguments: {} }, { signal: ctl.signal }).catch(() => undefined));
+    await sleep(20);
+    const third = await client.callTool({ name: 'work.progress', arguments: {} });
+    expect(third.isError).toBe(true);
+    expect(texts(third)[0]).toBe('Tool "work.progress" was not run: 2 calls are already running for this session, the most allowed at once. Wait for one to finish, then call it again.');
+    for (const ctl of controllers) ctl.abort();
+    await Promise.all(busy);
+    await client.close();
+  });
+});
+
+describe('tool invocation, modern era', () => {
+  it('times out with one isError result and an aborted signal', async () => {
+    const { registry, seen } = fixture();
+    const app = createFusionApp(registry, {});
+    await using client = await v2FetchClient(app, 'auto');
+    expect(client.getProtocolEra()).toBe('modern');
+    const result = await client.callTool({ name: 'work.late', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toMatch(/timed out after 20 ms/);
+    await sleep(80);
+    expect(seen.finished).toBe(1);
+    await app.close();
+  });
+
+  it('aborts the handler when the request is cancelled', async () => {
+    const { registry, seen } = fixture();
+    const app = createFusionApp(registry, {});
+    await using client = await v2FetchClient(app, 'auto');
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'work.wait', arguments: {} }, { signal: controller.signal });
+    await sleep(30);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await sleep(50);
+    expect(seen.aborted).toBe(1);
+    await app.close();
+  });
+
+  it('sends progress in order on the request stream', async () => {
+    const { registry } = fixture();
+    const app = createFusionApp(registry, {});
+    await using client = await v2FetchClient(app, 'auto');
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'work.progress', arguments: {} }, { onprogress: (p) => progress.push(p.progress) });
+    expect(texts(result)).toEqual(['done']);
+    expect(progress).toEqual([1, 2, 3]);
+    await app.close();
+  });
+});
