@@ -1,10 +1,10 @@
-import { initFusion } from 'mcp-fusion';
+import { initFusion, type ToolExtra } from 'mcp-fusion';
 import { WorkspaceDb } from './db.js';
 
 /** The handler context of the workspace server. */
 export interface AppContext {
   db: WorkspaceDb;
-  /** Whose cart: the session (legacy) or connection. */
+  /** Whose cart: the workflow instance (session or handle), else the session. */
   cartKey: string;
 }
 
@@ -110,6 +110,6 @@ export function workspaceOptions(db = new WorkspaceDb()) {
     name: 'mcp-fusion-workspace',
     version: '1.0.0',
     fsm: checkout,
-    contextFactory: (extra: { sessionId: string | undefined }): AppContext => ({ db, cartKey: extra.sessionId ?? 'default' }),
+    contextFactory: (extra: ToolExtra): AppContext => ({ db, cartKey: extra.workflow?.key ?? extra.sessionId ?? 'default' }),
   };
 }

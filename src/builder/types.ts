@@ -56,6 +56,11 @@ export interface ToolExtra {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
   readonly raw: unknown;
+  /**
+   * For calls of FSM-bound tools: which workflow instance the call acts on — the session (legacy) or
+   * the handle (modern). Use `key` to keep per-instance data such as a cart.
+   */
+  readonly workflow?: { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
 }
 
 /** What a handler may return: a string (sent as text), a `ToolResponse` (as is), anything else (as JSON text). */

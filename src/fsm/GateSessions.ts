@@ -9,7 +9,8 @@ export class WorkflowStateError extends FusionError {}
 /** Outcome of {@link GateSessions.run}. */
 export type GateOutcome<R> =
   | { outcome: 'refused'; state: string }
-  | { outcome: 'ran'; result: R; transition?: TransitionResult; persistError?: Error };
+  /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
+  | { outcome: 'ran'; result: R; state?: string; transition?: TransitionResult; persistError?: Error };
 
 /** Options of {@link GateSessions}. */
 export interface GateSessionsOptions {
@@ -19,6 +20,8 @@ export interface GateSessionsOptions {
   onListChanged?: (key: string) => void | Promise<void>;
   onError?: (error: unknown) => void;
   now?: () => number;
+  /** When set, saved snapshots carry `expiresAt = now + ttlMs` (handle-keyed instances). */
+  ttlMs?: number;
 }
 
 /**
@@ -36,6 +39,7 @@ export class GateSessions {
   readonly #onListChanged: GateSessionsOptions['onListChanged'];
   readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
+  readonly #ttlMs: number | undefined;
   readonly #memory = new Map<string, FsmSnapshot>();
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -47,6 +51,7 @@ export class GateSessions {
     this.#onListChanged = options.onListChanged;
     this.#onError = options.onError ?? (() => {});
     this.#now = options.now ?? Date.now;
+    this.#ttlMs = options.ttlMs;
   }
 
   /** The session's current snapshot (the initial state when it has none). */
@@ -54,7 +59,8 @@ export class GateSessions {
     if (this.#store === undefined) return this.#memory.get(key) ?? { state: this.#gate.config.initial, updatedAt: 0 };
     let snap: FsmSnapshot | undefined;
     try {
-      snap = await this.#store.load(key);
+      // `?? undefined`: many stores answer a missing key with null (`JSON.parse(await redis.get(k))`).
+      snap = (await this.#store.load(key)) ?? undefined;
     } catch (error) {
       throw new WorkflowStateError('FSM_STORE_LOAD', `the workflow state store failed to load (${(error as Error)?.message ?? String(error)})`, { key });
     }
@@ -81,18 +87,20 @@ export class GateSessions {
       const snap = await this.snapshot(key);
       if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state };
       const result = await fn();
-      if (result.isError === true || binding.event === undefined) return { outcome: 'ran', result };
+      if (result.isError === true || binding.event === undefined) return { outcome: 'ran', result, state: snap.state };
       const currentState = await this.#gate.next(snap.state, binding.event);
       const transition = { changed: currentState !== snap.state, previousState: snap.state, currentState };
-      if (!transition.changed) return { outcome: 'ran', result, transition };
+      if (!transition.changed) return { outcome: 'ran', result, state: currentState, transition };
       try {
-        await this.#save(key, snap, { state: currentState, updatedAt: this.#now(), version: (snap.version ?? 0) + 1 });
+        const now = this.#now();
+        const next = { state: currentState, updatedAt: now, version: (snap.version ?? 0) + 1 };
+        await this.#save(key, snap, this.#ttlMs === undefined ? next : { ...next, expiresAt: now + this.#ttlMs });
       } catch (error) {
         const persistError = error instanceof Error ? error : new Error(String(error));
-        return { outcome: 'ran', result, transition: { changed: false, previousState: snap.state, currentState: snap.state }, persistError };
+        return { outcome: 'ran', result, state: snap.state, transition: { changed: false, previousState: snap.state, currentState: snap.state }, persistError };
       }
       this.#schedule(key);
-      return { outcome: 'ran', result, transition };
+      return { outcome: 'ran', result, state: currentState, transition };
     });
   }
 

@@ -12,6 +12,12 @@ export class MemoryFsmStore implements FsmStateStore {
 
   async save(key: string, snapshot: FsmSnapshot): Promise<void> {
     this.#data.set(key, { ...snapshot });
+    if (this.#data.size % 1024 === 0) this.purgeExpired();
+  }
+
+  /** Drops handle-keyed instances whose `expiresAt` has passed (also run every 1,024 writes). */
+  purgeExpired(now = Date.now()): void {
+    for (const [key, snap] of this.#data) if (snap.expiresAt !== undefined && snap.expiresAt <= now) this.#data.delete(key);
   }
 
   async compareAndSet(key: string, expectedVersion: number | undefined, snapshot: FsmSnapshot): Promise<boolean> {

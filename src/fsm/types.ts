@@ -9,6 +9,19 @@ export interface FsmConfig {
   id?: string;
   initial: string;
   states: Record<string, FsmStateConfig>;
+  /**
+   * What names a workflow instance on modern (2026-07-28) requests: a server-minted handle the client
+   * passes back (`'handle'`, default), or the caller's auth subject (`'subject'`, one per user).
+   */
+  key?: 'handle' | 'subject';
+  /** Name of the handle argument (default `<id>_id`, e.g. `checkout_id`). */
+  handleArg?: string;
+  /** Prefix of minted handles (default: the first three letters of the id and `_`). */
+  handlePrefix?: string;
+  /** Sliding idle expiry of a workflow instance in ms (default 24 h). */
+  idleTtlMs?: number;
+  /** How legacy clients are served: per-session state (`'session'`, the seeds) or handles like modern ones. */
+  legacy?: 'session' | 'handle';
 }
 
 /** What a store persists for one session or workflow instance. */
@@ -17,6 +30,8 @@ export interface FsmSnapshot {
   updatedAt: number;
   /** Incremented on every saved transition; stores with compare-and-set use it to stay atomic. */
   version?: number;
+  /** Handle-keyed instances: when the instance expires unless used again (ms since epoch). */
+  expiresAt?: number;
 }
 
 /** Outcome of `gate.transition(event)`. */

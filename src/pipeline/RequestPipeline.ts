@@ -1,7 +1,6 @@
 import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
 import { errorResult } from '../builder/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
-import { GateSessions } from '../fsm/GateSessions.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
 import type { AttachOptions, DebugEvent } from '../registry/types.js';
 import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
@@ -11,7 +10,8 @@ import { decorateDescription } from '../state-sync/DescriptionDecorator.js';
 import { META } from '../state-sync/metaKeys.js';
 import { compileSurface, type Route, type Surface, type WireTool } from './compileSurface.js';
 import { groupTools } from './groupedExposition.js';
-import { gateRefusal, persistFailure } from './gateTexts.js';
+import { modernSurface } from './modernSurface.js';
+import { WorkflowRuntime } from './WorkflowRuntime.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
 import type { RequestScope, ToolListResult } from './types.js';
@@ -27,8 +27,9 @@ export class RequestPipeline<Ctx> {
   readonly surface: Surface;
   readonly #options: AttachOptions<Ctx>;
   readonly #sync: StateSyncLayer | undefined;
-  readonly #gate: GateSessions | undefined;
+  readonly #workflow: WorkflowRuntime | undefined;
   readonly #list: ToolListResult;
+  readonly #modernList: ToolListResult;
   readonly #listed: readonly WireTool[];
   readonly #notifiers = new Map<string, () => Promise<void>>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
@@ -55,21 +56,31 @@ export class RequestPipeline<Ctx> {
         if (t.fsm !== undefined && !gate.bindings.has(t.name)) gate.bindTool(t.name, [...t.fsm.states], t.fsm.event);
       }
       warnings.push(...fsmWarnings(gate));
-      this.#gate = new GateSessions(gate, {
-        ...(options.fsmStore !== undefined ? { store: options.fsmStore } : {}),
+      this.#workflow = new WorkflowRuntime(gate, surface, {
+        store: options.fsmStore,
+        handleStore: options.workflowStore ?? options.fsmStore,
         debounceMs: options.listChangedDebounceMs ?? 50,
         onListChanged: (key: string) => this.#notifiers.get(key)?.(),
+        onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
       });
     }
     for (const message of warnings) this.#warn(message);
     this.#listed = this.#sync === undefined ? surface.wire : decorateSurface(surface, this.#sync);
     this.#list = Object.freeze({ tools: this.#listed as unknown as Array<Record<string, unknown>> });
+    const cache = options.listCache ?? { ttlMs: 60_000, cacheScope: 'public' as const };
+    const modern = this.#workflow === undefined ? this.#listed : modernSurface(this.#listed, surface, this.#workflow.gate, this.#workflow.handles.settings);
+    this.#modernList = Object.freeze({ tools: modern as unknown as Array<Record<string, unknown>>, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope });
+  }
+
+  /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
+  get workflow(): WorkflowRuntime | undefined {
+    return this.#workflow;
   }
 
   /** True when a workflow gate filters this surface per session. */
   get gated(): boolean {
-    return this.#gate !== undefined;
+    return this.#workflow !== undefined;
   }
 
   /** Routes list_changed notifications of one session (legacy) or connection to its server. */
@@ -80,18 +91,20 @@ export class RequestPipeline<Ctx> {
   /** Drops the per-session state of a closed session or connection. */
   releaseSession(key: string): void {
     this.#notifiers.delete(key);
-    this.#gate?.release(key);
+    this.#workflow?.sessions.release(key);
   }
 
   /** Number of sessions holding in-memory state (for leak checks). */
   get sessionCount(): number {
-    return Math.max(this.#notifiers.size, this.#gate?.size ?? 0);
+    return Math.max(this.#notifiers.size, this.#workflow?.sessions.size ?? 0);
   }
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
-    if (this.#gate === undefined || scope.stateKey === undefined) return this.#list;
-    const visible = new Set(await this.#gate.visible(scope.stateKey, this.surface.tools.map((t) => t.name)));
+    if (scope.extra.era === 'modern') return this.#modernList;
+    if (this.#workflow === undefined) return this.#list;
+    if (this.#workflow.usesHandles(scope)) return this.#modernList;
+    const visible = new Set(await this.#workflow.sessions.visible(scope.stateKey!, this.surface.tools.map((t) => t.name)));
     const tools = this.#listed.filter((w) => {
       const route = this.surface.routes.get(w.name);
       if (route === undefined) return true;
@@ -160,15 +173,8 @@ export class RequestPipeline<Ctx> {
   }
 
   #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
-    if (this.#gate === undefined || tool.fsm === undefined || scope.stateKey === undefined) return this.#execute(tool, args, scope.extra, route);
-    return this.#gate.run(scope.stateKey, tool.name, () => this.#execute(tool, args, scope.extra, route)).then(
-      (outcome) => {
-        if (outcome.outcome === 'refused') return gateRefusal(this.#options.fsm!, tool, outcome.state, this.surface);
-        if (outcome.persistError !== undefined) return persistFailure(tool, outcome.result, outcome.persistError, this.#options.fsm!);
-        return outcome.result;
-      },
-      (error: unknown) => errorResult(`Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`),
-    );
+    if (this.#workflow === undefined || tool.fsm === undefined) return this.#execute(tool, args, scope.extra, route);
+    return this.#workflow.run(tool, args, scope, route, (rest, workflow) => this.#execute(tool, rest, { ...scope.extra, workflow }, route));
   }
 
   async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
@@ -196,7 +202,8 @@ export class RequestPipeline<Ctx> {
 
   /** Stops timers; the pipeline can no longer send notifications. */
   dispose(): void {
-    this.#gate?.dispose();
+    this.#workflow?.sessions.dispose();
+    this.#workflow?.handles.sessions.dispose();
     this.#notifiers.clear();
   }
 

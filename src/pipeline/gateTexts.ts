@@ -60,3 +60,29 @@ export function persistFailure(tool: FusionTool, result: ToolResponse, error: Er
   const note = `Warning: "${tool.name}" ran, but the workflow state could not be saved (${error.message}); ${outcome}.`;
   return { ...result, isError: true, content: [...result.content, { type: 'text', text: note }] };
 }
+
+/**
+ * The line a successful transition ends with: the new state and the workflow's tools available now
+ * (bound tools allowed in it and unbound tools of the same domains), so the model never needs to re-list.
+ */
+export function nextLine(gate: StateMachineGate, state: string, surface: Surface): string {
+  const domains = new Set([...gate.bindings.keys()].map((n) => n.split('.')[0]));
+  const names: string[] = [];
+  for (const t of surface.tools) {
+    const relevant = t.fsm !== undefined ? gate.isAllowedIn(state, t.name) : domains.has(t.name.split('.')[0]);
+    const exposed = surface.exposedName.get(t.name) ?? t.name;
+    if (relevant && !names.includes(exposed)) names.push(exposed);
+  }
+  const machine = gate.id === undefined ? 'The workflow' : `Workflow "${gate.id}"`;
+  if (gate.isFinal(state)) return `${machine} is now in its final state "${state}". Next: ${names.length > 0 ? names.join(', ') : 'nothing more to do'}.`;
+  return `${machine} is now in state "${state}". Next: ${names.join(', ')}`;
+}
+
+/** Appends a text block and merges `_meta` into a result without mutating it. */
+export function appendToResult(result: ToolResponse, text: string, meta?: Record<string, unknown>): ToolResponse {
+  return {
+    ...result,
+    content: [...result.content, { type: 'text', text }],
+    ...(meta !== undefined ? { _meta: { ...result._meta, ...meta } } : {}),
+  };
+}

@@ -2,6 +2,7 @@ import type { FusionTool, ToolExtra } from '../builder/types.js';
 import type { StateSyncConfig } from '../state-sync/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
 
 /** Anything that contributes tools to a registry: a built tool, or a builder of several (grouped tools). */
 export type ToolSource<Ctx = any> = FusionTool<Ctx> | { toFusionTools(): readonly FusionTool<Ctx>[] };
@@ -29,7 +30,10 @@ export interface AttachOptions<Ctx> {
   filter?: ToolFilter;
   stateSync?: StateSyncConfig;
   fsm?: StateMachineGate;
+  /** Where per-session (legacy) workflow state lives; in memory by default (the HTTP app keeps it in the session). */
   fsmStore?: FsmStateStore;
+  /** Where handle-keyed (modern) workflow instances live; defaults to `fsmStore`, else memory. */
+  workflowStore?: FsmStateStore;
   /** `true` logs to stderr; a function receives every event. */
   debug?: boolean | ((event: DebugEvent) => void);
   /** `flat` (default): one MCP tool per action. `grouped`: tools sharing a prefix become one tool with a discriminator. */
@@ -42,6 +46,10 @@ export interface AttachOptions<Ctx> {
   listChangedDebounceMs?: number;
   /** Most tool calls running at once per legacy session, or per authenticated principal on modern requests (unlimited). */
   maxConcurrentCalls?: number;
+  /** `ttlMs` / `cacheScope` of modern `tools/list` results (60 s, public); use `private` when the list depends on authorization. */
+  listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
+  /** A handle-keyed workflow instance changed state (the HTTP app publishes `resources/updated` for its URI). */
+  onWorkflowChange?: (change: WorkflowChange) => void;
   /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
   onWarning?: (message: string) => void;
 }

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { JsonRpcCode } from '../errors/WireError.js';
+import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
 import { buildServer } from './buildServer.js';
@@ -47,7 +48,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   });
   // Without an explicit store, workflow state lives in the session record: it follows the session
   // through idle and resume, and goes away with it.
-  const attach = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager) } : options;
+  const attach = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore() } : options;
   const pipeline = registry.pipeline(attach);
   sessions = new LegacySessions(() => buildServer(pipeline, attach, 'legacy').server, manager);
   const legacy = sessions;

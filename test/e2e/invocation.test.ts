@@ -70,7 +70,7 @@ describe('tool invocation, legacy era', () => {
   it('sends progress notifications in order when the client asks', async () => {
     const { registry } = fixture();
     const { client } = await recorded(registry);
-    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    const progress: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = [];
     const result = await client.callTool({ name: 'work.progress', arguments: {} }, { onprogress: (p) => progress.push(p) });
     expect(texts(result)).toEqual(['done']);
     expect(progress).toEqual([

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import type { FusionTool } from '../builder/types.js';
+import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import { GateSessions } from '../fsm/GateSessions.js';
+import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { FsmSnapshot } from '../fsm/types.js';
+
+const DAY = 24 * 60 * 60_000;
+
+/** How one machine names its instances on the modern surface. */
+export interface WorkflowSettings {
+  readonly machine: string;
+  readonly mode: 'handle' | 'subject';
+  readonly handleArg: string;
+  readonly prefix: string;
+  readonly idleTtlMs: number;
+  readonly legacy: 'session' | 'handle';
+}
+
+/** The settings of a gate, with defaults (`checkout` ⇒ `checkout_id`, prefix `che_`, 24 h). */
+export function workflowSettings(gate: StateMachineGate): WorkflowSettings {
+  const { config } = gate;
+  const machine = config.id ?? 'workflow';
+  return Object.freeze({
+    machine,
+    mode: config.key ?? 'handle',
+    handleArg: config.handleArg ?? `${machine.replace(/[^A-Za-z0-9_]/g, '_')}_id`,
+    prefix: config.handlePrefix ?? `${machine.replace(/[^A-Za-z0-9]/g, '').slice(0, 3).toLowerCase() || 'wf'}_`,
+    idleTtlMs: config.idleTtlMs ?? DAY,
+    legacy: config.legacy ?? 'session',
+  });
+}
+
+/** Where a modern call of a bound tool runs, or why it cannot. */
+export type HandleResolution =
+  | { kind: 'run'; key: string; handle: string | undefined; minted: boolean }
+  | { kind: 'unknown'; handle: string }
+  | { kind: 'missing' }
+  | { kind: 'anonymous' }
+  | { kind: 'finished'; handle: string | undefined; state: string };
+
+/**
+ * Handle-keyed workflow instances for requests without a session: each instance lives in the store under
+ * `<machine>:<owner>:<handle>`, owned by the caller's auth subject, with a sliding idle expiry.
+ */
+export class WorkflowHandles {
+  readonly settings: WorkflowSettings;
+  readonly sessions: GateSessions;
+  readonly #gate: StateMachineGate;
+  readonly #store: FsmStateStore;
+  readonly #now: () => number;
+
+  constructor(gate: StateMachineGate, store: FsmStateStore, options: { now?: () => number; onError?: (e: unknown) => void } = {}) {
+    this.#gate = gate;
+    this.#store = store;
+    this.#now = options.now ?? Date.now;
+    this.settings = workflowSettings(gate);
+    this.sessions = new GateSessions(gate, { store, ttlMs: this.settings.idleTtlMs, now: this.#now, ...(options.onError !== undefined ? { onError: options.onError } : {}) });
+  }
+
+  /** True for tools bound to the initial state: called without a handle, they start an instance. */
+  isEntry(tool: FusionTool): boolean {
+    return tool.fsm?.states.includes(this.#gate.config.initial) === true;
+  }
+
+  /** A fresh handle: the prefix and 128 random bits, URL-safe. */
+  mint(): string {
+    return `${this.settings.prefix}${randomBytes(16).toString('base64url')}`;
+  }
+
+  /** The resource URI of an instance. */
+  uri(handle: string): string {
+    return `fusion://fsm/${this.settings.machine}/${handle}`;
+  }
+
+  keyOf(owner: string, handle: string): string {
+    return `${this.settings.machine}:${owner}:${handle}`;
+  }
+
+  /** Finds (or, for an entry tool called without a handle, mints) the instance a call names. */
+  async resolve(tool: FusionTool, handleValue: unknown, owner: string | undefined): Promise<HandleResolution> {
+    if (this.settings.mode === 'subject') {
+      if (owner === undefined) return { kind: 'anonymous' };
+      return this.#existing(this.keyOf(owner, 'subject'), undefined, true);
+    }
+    const who = owner ?? 'anonymous';
+    if (handleValue === undefined || handleValue === null || handleValue === '') {
+      if (!this.isEntry(tool)) return { kind: 'missing' };
+      const handle = this.mint();
+      return { kind: 'run', key: this.keyOf(who, handle), handle, minted: true };
+    }
+    if (typeof handleValue !== 'string' || !handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: String(handleValue) };
+    return this.#existing(this.keyOf(who, handleValue), handleValue, false);
+  }
+
+  /** Reads an instance for its resource (`undefined` when unknown, expired or foreign). */
+  async read(owner: string | undefined, handle: string): Promise<FsmSnapshot | undefined> {
+    const snap = await this.#live(this.keyOf(owner ?? 'anonymous', handle));
+    return snap;
+  }
+
+  /** Keeps an instance alive after a successful call that did not change its state. */
+  async touch(key: string): Promise<void> {
+    const snap = await this.#store.load(key);
+    if (snap !== undefined) await this.#store.save(key, { ...snap, expiresAt: this.#now() + this.settings.idleTtlMs });
+  }
+
+  /** Stores a freshly minted instance in the initial state (an entry tool that did not transition). */
+  async create(key: string): Promise<void> {
+    const now = this.#now();
+    await this.#store.save(key, { state: this.#gate.config.initial, updatedAt: now, version: 0, expiresAt: now + this.settings.idleTtlMs });
+  }
+
+  async #existing(key: string, handle: string | undefined, createIfMissing: boolean): Promise<HandleResolution> {
+    const snap = await this.#live(key);
+    if (snap === undefined) return createIfMissing ? { kind: 'run', key, handle, minted: false } : { kind: 'unknown', handle: handle ?? '' };
+    if (this.#gate.isFinal(snap.state)) return { kind: 'finished', handle, state: snap.state };
+    return { kind: 'run', key, handle, minted: false };
+  }
+
+  async #live(key: string): Promise<FsmSnapshot | undefined> {
+    const snap = await this.#store.load(key);
+    if (snap === undefined) return undefined;
+    if (snap.expiresAt !== undefined && snap.expiresAt <= this.#now()) {
+      await this.#store.delete?.(key);
+      return undefined;
+    }
+    return snap;
+  }
+}

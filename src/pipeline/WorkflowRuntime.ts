@@ -1,0 +1,147 @@
+import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
+import { errorResult } from '../builder/normalizeResult.js';
+import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
+import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
+import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { Route, Surface } from './compileSurface.js';
+import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTexts.js';
+import { handleTexts } from './handleTexts.js';
+import { WORKFLOW_META } from './modernSurface.js';
+import type { RequestScope } from './types.js';
+import { WorkflowHandles } from './WorkflowHandles.js';
+
+/** Runs the handler part of a call with the instance it acts on. */
+type Execute = (args: Record<string, unknown>, workflow: NonNullable<ToolExtra['workflow']>) => Promise<ToolResponse>;
+
+/** A change of a handle-keyed instance, for `resources/updated` on its URI. */
+export interface WorkflowChange {
+  machine: string;
+  handle: string;
+  uri: string;
+  state: string;
+}
+
+/** Options of {@link WorkflowRuntime}. */
+export interface WorkflowRuntimeOptions {
+  store?: FsmStateStore | undefined;
+  handleStore?: FsmStateStore | undefined;
+  debounceMs: number;
+  onListChanged: (key: string) => unknown;
+  onChange?: ((change: WorkflowChange) => void) | undefined;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * The FSM gate in both eras. Legacy requests keep per-session state (the seeds); modern requests — and
+ * legacy ones of a machine with `legacy: 'handle'` — name their instance with a handle the client passes.
+ */
+export class WorkflowRuntime {
+  readonly gate: StateMachineGate;
+  readonly sessions: GateSessions;
+  readonly handles: WorkflowHandles;
+  readonly #surface: Surface;
+  readonly #entries: string[];
+  readonly #onChange: WorkflowRuntimeOptions['onChange'];
+
+  constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
+    this.gate = gate;
+    this.#surface = surface;
+    this.#onChange = options.onChange;
+    this.sessions = new GateSessions(gate, {
+      ...(options.store !== undefined ? { store: options.store } : {}),
+      debounceMs: options.debounceMs,
+      onListChanged: (key) => void options.onListChanged(key),
+      onError: options.onError,
+    });
+    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError });
+    this.#entries = surface.tools.filter((t) => this.handles.isEntry(t)).map((t) => surface.exposedName.get(t.name) ?? t.name);
+  }
+
+  /** True when this request is served with handles rather than session state. */
+  usesHandles(scope: RequestScope): boolean {
+    return scope.stateKey === undefined || this.handles.settings.legacy === 'handle';
+  }
+
+  /** Runs a call of a bound tool; `execute` validates and runs the handler. */
+  run(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
+    if (!this.usesHandles(scope)) {
+      const key = scope.stateKey!;
+      return this.#runSession(tool, key, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
+    }
+    return this.#runHandle(tool, args, scope, route, execute);
+  }
+
+  async #runSession(tool: FusionTool, key: string, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
+    let outcome: GateOutcome<ToolResponse>;
+    try {
+      outcome = await this.sessions.run(key, tool.name, fn);
+    } catch (error) {
+      return loadFailure(tool, error);
+    }
+    if (outcome.outcome === 'refused') return gateRefusal(this.gate, tool, outcome.state, this.#surface);
+    if (outcome.persistError !== undefined) return persistFailure(tool, outcome.result, outcome.persistError, this.gate);
+    if (outcome.transition?.changed === true) return appendToResult(outcome.result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
+    return outcome.result;
+  }
+
+  async #runHandle(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
+    const s = this.handles.settings;
+    const { [s.handleArg]: handleValue, ...rest } = args;
+    const owner = ownerOf(scope);
+    let resolved;
+    try {
+      resolved = await this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
+    } catch (error) {
+      return loadFailure(tool, error);
+    }
+    if (resolved.kind === 'missing') return handleTexts.missing(tool, s, this.#entries);
+    if (resolved.kind === 'unknown') return handleTexts.unknown(tool, s, resolved.handle, this.#entries);
+    if (resolved.kind === 'anonymous') return handleTexts.anonymous(tool, s);
+    if (resolved.kind === 'finished') return handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries);
+    const { key, handle, minted } = resolved;
+    let outcome: GateOutcome<ToolResponse>;
+    try {
+      outcome = await this.handles.sessions.run(key, tool.name, () => execute(s.mode === 'handle' ? rest : args, { machine: s.machine, key, handle }));
+    } catch (error) {
+      return loadFailure(tool, error);
+    }
+    if (outcome.outcome === 'refused') {
+      const refusal = gateRefusal(this.gate, tool, outcome.state, this.#surface);
+      return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
+    }
+    if (outcome.persistError !== undefined) return persistFailure(tool, outcome.result, outcome.persistError, this.gate);
+    let result = outcome.result;
+    if (result.isError === true) return result;
+    const changed = outcome.transition?.changed === true;
+    const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.config.initial);
+    try {
+      if (minted && !changed) await this.handles.create(key);
+      else if (!changed) await this.handles.touch(key);
+    } catch (error) {
+      return persistFailure(tool, result, error instanceof Error ? error : new Error(String(error)), this.gate);
+    }
+    const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.gate.visibleIn(state, [...this.gate.bindings.keys()]) } };
+    if (minted && handle !== undefined) {
+      result = appendToResult(result, handleTexts.minted(s, handle), meta);
+      if (route.kind === 'flat' && route.tool.outputSchema !== undefined && result.structuredContent !== undefined) {
+        result = { ...result, structuredContent: { ...result.structuredContent, [s.handleArg]: handle } };
+      }
+    }
+    if (changed) {
+      result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
+      if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state });
+    } else if (!minted) result = { ...result, _meta: { ...result._meta, ...meta } };
+    return result;
+  }
+}
+
+/** The auth subject of a request, if any (the client id the transport validated). */
+export function ownerOf(scope: RequestScope): string | undefined {
+  const auth = scope.extra.authInfo as { clientId?: string; extra?: { sub?: string } } | undefined;
+  return auth?.extra?.sub ?? auth?.clientId;
+}
+
+function loadFailure(tool: FusionTool, error: unknown): ToolResponse {
+  return errorResult(`Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`);
+}

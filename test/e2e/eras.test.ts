@@ -1,0 +1,135 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
+import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
+import { texts, v2FetchClient } from '../_helpers/clients.js';
+
+/** A modern client whose requests carry `authInfo` for `clientId` (the owner of its handles). */
+async function modernClientAs(app: FusionApp, clientId?: string): Promise<Client & AsyncDisposable> {
+  const client = new Client({ name: 'modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+    fetch: (url, init) => {
+      const request = new Request(url, init);
+      request.headers.set('host', '127.0.0.1');
+      return app.fetch(request, clientId === undefined ? {} : { authInfo: { token: 't', clientId, scopes: [] } });
+    },
+  });
+  await client.connect(transport);
+  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
+}
+
+const handleOf = (result: { content?: unknown }) => /checkout_id: (che_[\w-]+)/.exec(texts(result).join('\n'))?.[1];
+
+describe('one definition, modern era: workflow handles', () => {
+  it('lists every tool, the same whatever the state, with the handle argument on bound tools', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    await using client = await v2FetchClient(app, 'auto');
+    expect(client.getProtocolEra()).toBe('modern');
+    const before = await client.listTools();
+    const names = before.tools.map((t) => t.name);
+    expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.pay', 'cart.clear', 'cart.view']);
+    const pay = before.tools.find((t) => t.name === 'cart.pay')!;
+    expect(pay.description).toBe('Process payment Workflow "checkout": works in state payment; pass the checkout_id returned by cart.add_item.');
+    expect(pay.inputSchema.required).toEqual(['payment_method', 'checkout_id']);
+    expect(pay._meta?.['fusion/workflow']).toEqual({ machine: 'checkout', states: ['payment'], handleArg: 'checkout_id', entry: false });
+    const add = before.tools.find((t) => t.name === 'cart.add_item')!;
+    expect(add.inputSchema.required).toEqual(['product_id']);
+    expect(add.description).toMatch(/Omit checkout_id to start a new checkout \(the result returns it\); pass it to continue one\. Unused checkouts expire after 24 h\./);
+
+    const first = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
+    await client.callTool({ name: 'cart.checkout', arguments: { checkout_id: handleOf(first) } });
+    expect(await client.listTools()).toEqual(before);
+    await app.close();
+  });
+
+  it('mints a handle at the entry tool, refuses out-of-order calls without running them, and ends with a Next line', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    await using client = await v2FetchClient(app, 'auto');
+    const noHandle = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card' } });
+    expect(noHandle.isError).toBe(true);
+    expect(texts(noHandle)[0]).toBe('Tool "cart.pay" needs checkout_id: it continues a checkout workflow. Start one with cart.add_item (called without checkout_id) and pass the checkout_id it returns.');
+
+    const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
+    const handle = handleOf(added)!;
+    expect(handle).toMatch(/^che_[A-Za-z0-9_-]{22}$/);
+    expect(added._meta?.['fusion/workflow']).toMatchObject({ machine: 'checkout', handle, state: 'has_items' });
+    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view');
+
+    const early = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
+    expect(early.isError).toBe(true);
+    expect(texts(early)[0]).toMatch(/^Tool "cart.pay" is not available in the current workflow state "has_items" \(workflow "checkout"\)\. It works in: payment\. Call first: cart.checkout\./);
+    expect(texts(early).at(-1)).toBe(`(checkout_id "${handle}")`);
+
+    await client.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
+    const paid = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
+    expect(paid.isError).not.toBe(true);
+    expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in its final state "confirmed". Next: cart.view.');
+    const again = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p2', checkout_id: handle } });
+    expect(texts(again)[0]).toBe(`The checkout "${handle}" is finished (final state "confirmed"); "cart.add_item" cannot change it. Start a new checkout with cart.add_item (called without checkout_id).`);
+    await app.close();
+  });
+
+  it('keeps two handles independent and refuses foreign or unknown handles alike', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    await using alice = await modernClientAs(app, 'alice');
+    await using mallory = await modernClientAs(app, 'mallory');
+    const a = handleOf(await alice.callTool({ name: 'cart.add_item', arguments: { product_id: 'a' } }))!;
+    const b = handleOf(await alice.callTool({ name: 'cart.add_item', arguments: { product_id: 'b' } }))!;
+    expect(a).not.toBe(b);
+    expect((await alice.callTool({ name: 'cart.checkout', arguments: { checkout_id: a } })).isError).not.toBe(true);
+    const bPay = await alice.callTool({ name: 'cart.pay', arguments: { payment_method: 'x', checkout_id: b } });
+    expect(texts(bPay)[0]).toMatch(/current workflow state "has_items"/);
+    const foreign = await mallory.callTool({ name: 'cart.pay', arguments: { payment_method: 'x', checkout_id: a } });
+    const unknown = await mallory.callTool({ name: 'cart.pay', arguments: { payment_method: 'x', checkout_id: 'che_doesnotexist' } });
+    expect(texts(foreign)[0]).toBe(`Unknown or expired checkout_id "${a}". Start a new checkout with cart.add_item (called without checkout_id) and use the checkout_id it returns.`);
+    expect(texts(unknown)[0]).toBe(texts(foreign)[0]!.replace(a, 'che_doesnotexist'));
+    await app.close();
+  });
+
+  it('refuses an expired handle', async () => {
+    const f = initFusion();
+    const flow = f.fsm({ id: 'job', initial: 'new', idleTtlMs: 40, states: { new: { on: { START: 'running' } }, running: { on: { STOP: 'new' } } } });
+    const start = f.mutation('job.start').bindState('new', 'START').handle(() => 'started');
+    const stop = f.mutation('job.stop').bindState('running', 'STOP').handle(() => 'stopped');
+    const app = createFusionApp(f.registry().registerAll(start, stop), { fsm: flow });
+    await using client = await v2FetchClient(app, 'auto');
+    const started = await client.callTool({ name: 'job.start', arguments: {} });
+    const handle = /job_id: (job_[\w-]+)/.exec(texts(started).join('\n'))![1];
+    await new Promise((r) => setTimeout(r, 80));
+    const late = await client.callTool({ name: 'job.stop', arguments: { job_id: handle } });
+    expect(texts(late)[0]).toMatch(/^Unknown or expired job_id/);
+    await app.close();
+  });
+
+  it('runs a once-only step exactly once under 100 concurrent calls on one handle', async () => {
+    const f = initFusion();
+    let paid = 0;
+    const flow = f.fsm({ id: 'order', initial: 'open', states: { open: { on: { PAY: 'paid' } }, paid: { type: 'final' } } });
+    const open = f.action('order.open').bindState('open').handle(() => 'opened');
+    const pay = f.mutation('order.pay').bindState('open', 'PAY').handle(async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      paid++;
+      return 'paid';
+    });
+    const app = createFusionApp(f.registry().registerAll(open, pay), { fsm: flow });
+    await using client = await v2FetchClient(app, 'auto');
+    const handle = /order_id: (ord_[\w-]+)/.exec(texts(await client.callTool({ name: 'order.open', arguments: {} })).join('\n'))![1];
+    const results = await Promise.all(Array.from({ length: 100 }, () => client.callTool({ name: 'order.pay', arguments: { order_id: handle } })));
+    expect(results.filter((r) => r.isError !== true)).toHaveLength(1);
+    expect(paid).toBe(1);
+    await app.close();
+  });
+});
+
+describe('one definition, legacy era at the same endpoint', () => {
+  it('filters the list per session and ends transitions with the Next line', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    await using client = await v2FetchClient(app);
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('cart.pay');
+    const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
+    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('cart.checkout');
+    await app.close();
+  });
+});
