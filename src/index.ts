@@ -1,11 +1,14 @@
 // mcp-fusion — the public API (one barrel; a test pins this list).
 export { initFusion, type Fusion, type FusionOptions } from './fusion.js';
 export { FluentToolBuilder } from './builder/FluentToolBuilder.js';
+export { detachedExtra } from './builder/detachedExtra.js';
+export { isInputRequired } from './builder/normalizeResult.js';
 export type {
   ContentBlock,
   FusionTool,
   HandlerReturn,
   JsonObjectSchema,
+  LogLevel,
   Middleware,
   ProtocolEra,
   ToolAnnotations,

@@ -11,9 +11,17 @@ export function isToolResponse(value: unknown): value is ToolResponse {
  */
 export function normalizeResult(value: unknown): ToolResponse {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  if (isToolResponse(value)) return value;
+  if (isToolResponse(value) || isInputRequired(value)) return value as ToolResponse;
   if (value === undefined) return { content: [{ type: 'text', text: '' }] };
   return { content: [{ type: 'text', text: safeJson(value) }] };
+}
+
+/**
+ * True for a multi-round-trip `input_required` return (the SDK's `inputRequired(...)`): not a final result,
+ * so it passes through unchanged and triggers no invalidation or workflow transition.
+ */
+export function isInputRequired(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === 'input_required';
 }
 
 /** The `isError` result for a thrown error, carrying its message. */

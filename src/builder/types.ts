@@ -34,6 +34,9 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** MCP log levels (RFC 5424). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
 /** The protocol era a request arrived on. */
 export type ProtocolEra = 'legacy' | 'modern';
 
@@ -54,6 +57,17 @@ export interface ToolExtra {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** Sends `notifications/progress` when the client asked for progress; otherwise a no-op. */
   progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message to the client (legacy `notifications/message`, filtered by its log level). */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Asks the client for input (legacy era, push style). Throws a clear error when the client did not
+   * declare the `elicitation` capability. For both eras, return the SDK's `inputRequired(...)` instead.
+   */
+  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Asks the client's model for a completion (legacy era); throws when the client lacks `sampling`. */
+  sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Answers to an earlier `input_required` return (multi-round-trip), keyed as requested. */
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
   readonly raw: unknown;
   /**

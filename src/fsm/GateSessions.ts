@@ -8,20 +8,27 @@ export class WorkflowStateError extends FusionError {}
 
 /** Outcome of {@link GateSessions.run}. */
 export type GateOutcome<R> =
-  | { outcome: 'refused'; state: string }
+  /** `allowed`: the bound tools allowed in `state` (the caller adds the unbound ones it exposes). */
+  | { outcome: 'refused'; state: string; allowed: string[] }
   /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
   | { outcome: 'ran'; result: R; state?: string; transition?: TransitionResult; persistError?: Error };
 
 /** Options of {@link GateSessions}. */
 export interface GateSessionsOptions {
+  /** External persistence; without it each key's state lives in memory until `release(key)`. */
   store?: FsmStateStore;
   /** A burst of transitions within this window yields one `onListChanged` (trailing edge). Default 50 ms. */
   debounceMs?: number;
+  /** Called once per burst of changing transitions of `key` (emit `notifications/tools/list_changed`). */
   onListChanged?: (key: string) => void | Promise<void>;
+  /** Receives failures of `onListChanged` and of release-time deletes; they never reach a caller. */
   onError?: (error: unknown) => void;
+  /** Clock for `updatedAt` / `expiresAt` (default `Date.now`). */
   now?: () => number;
   /** When set, saved snapshots carry `expiresAt = now + ttlMs` (handle-keyed instances). */
   ttlMs?: number;
+  /** `release(key)` also deletes the key from the store (errors go to `onError`). Default false. */
+  deleteOnRelease?: boolean;
 }
 
 /**
@@ -40,6 +47,7 @@ export class GateSessions {
   readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
   readonly #ttlMs: number | undefined;
+  readonly #deleteOnRelease: boolean;
   readonly #memory = new Map<string, FsmSnapshot>();
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -52,6 +60,7 @@ export class GateSessions {
     this.#onError = options.onError ?? (() => {});
     this.#now = options.now ?? Date.now;
     this.#ttlMs = options.ttlMs;
+    this.#deleteOnRelease = options.deleteOnRelease ?? false;
   }
 
   /** The session's current snapshot (the initial state when it has none). */
@@ -79,13 +88,20 @@ export class GateSessions {
    * Runs a call of `tool` for the session. Unbound tools run directly. Bound tools run under the
    * session's lock: refused (without running) outside their states, and after a non-error result the
    * tool's event is sent, the new state persisted and `onListChanged` scheduled.
+   *
+   * Resolves `{ outcome: 'refused', state, allowed }` without running `fn` when the tool is hidden in the
+   * key's state, else `{ outcome: 'ran', result, state, transition? }`. When the new state cannot be saved
+   * (store error or compare-and-set conflict), the key keeps its previous state, `transition` says
+   * `changed: false`, no notification is scheduled, and `persistError` carries the cause: the action ran,
+   * but the workflow is still in `state`. Rejects with {@link WorkflowStateError} when the state cannot be
+   * loaded (then `fn` has not run), and with whatever `fn` throws.
    */
   run<R extends { isError?: boolean }>(key: string, tool: string, fn: () => Promise<R>): Promise<GateOutcome<R>> {
     const binding = this.#gate.bindings.get(tool);
-    if (binding === undefined) return fn().then((result) => ({ outcome: 'ran', result }));
+    if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
     return this.#locked(key, async (): Promise<GateOutcome<R>> => {
       const snap = await this.snapshot(key);
-      if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state };
+      if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
       const result = await fn();
       if (result.isError === true || binding.event === undefined) return { outcome: 'ran', result, state: snap.state };
       const currentState = await this.#gate.next(snap.state, binding.event);
@@ -111,6 +127,15 @@ export class GateSessions {
   release(key: string): void {
     this.#forget(key);
     void this.#locks.get(key)?.then(() => this.#forget(key));
+    const store = this.#store;
+    if (this.#deleteOnRelease && store?.delete !== undefined) {
+      const run = () => store.delete!(key).catch(this.#onError);
+      void (this.#locks.get(key)?.then(run) ?? run());
+    }
+  }
+
+  #allowedIn(state: string): string[] {
+    return [...this.#gate.bindings].filter(([, b]) => b.states.includes(state)).map(([name]) => name);
   }
 
   #forget(key: string): void {

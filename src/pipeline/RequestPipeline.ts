@@ -1,5 +1,5 @@
 import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
-import { errorResult } from '../builder/normalizeResult.js';
+import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
 import type { AttachOptions, DebugEvent } from '../registry/types.js';
@@ -197,7 +197,7 @@ export class RequestPipeline<Ctx> {
       }
       return tool.run(parsed.value, ctx, scoped);
     });
-    return this.#sync === undefined ? result : (this.#sync.decorateResult(tool.name, result) as ToolResponse);
+    return this.#sync === undefined || isInputRequired(result) ? result : (this.#sync.decorateResult(tool.name, result) as ToolResponse);
   }
 
   /** Stops timers; the pipeline can no longer send notifications. */

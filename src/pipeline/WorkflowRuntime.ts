@@ -1,5 +1,5 @@
 import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
-import { errorResult } from '../builder/normalizeResult.js';
+import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
@@ -112,7 +112,7 @@ export class WorkflowRuntime {
     }
     if (outcome.persistError !== undefined) return persistFailure(tool, outcome.result, outcome.persistError, this.gate);
     let result = outcome.result;
-    if (result.isError === true) return result;
+    if (result.isError === true || isInputRequired(result)) return result;
     const changed = outcome.transition?.changed === true;
     const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.config.initial);
     try {

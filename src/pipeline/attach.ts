@@ -60,7 +60,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
       // The connection is gone; nothing to notify.
     }
   };
-  const scopeOf = sdk === 'v2' ? (ctx: any) => scopeV2(ctx, connectionId, era) : (extra: any) => scopeV1(extra, connectionId);
+  const scopeOf = sdk === 'v2' ? (ctx: any) => scopeV2(ctx, low, connectionId, era) : (extra: any) => scopeV1(extra, low, connectionId);
   const track = (scope: RequestScope): RequestScope => {
     if (scope.stateKey !== undefined && pipeline.gated && !keys.has(scope.stateKey)) {
       keys.add(scope.stateKey);
@@ -99,7 +99,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   return { sdk, notifyToolListChanged: notify, detach };
 }
 
-function scopeV2(ctx: any, connectionId: string, era: ProtocolEra | undefined): RequestScope {
+function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolEra | undefined): RequestScope {
   const req = ctx?.mcpReq ?? {};
   const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
   const meta = req._meta as Record<string, unknown> | undefined;
@@ -112,13 +112,24 @@ function scopeV2(ctx: any, connectionId: string, era: ProtocolEra | undefined): 
     authInfo: ctx?.http?.authInfo,
     meta,
     progress: progressSender(token, (n) => req.notify(n)),
+    log: async (level, data, logger) => {
+      try {
+        await req.log?.(level, data, logger);
+      } catch {
+        // Logging is best effort.
+      }
+    },
+    elicit: (params) => clientRequest(low, modern, 'elicitation', () => req.elicitInput(params)),
+    sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
+    inputResponses: req.inputResponses,
     raw: ctx,
   };
   return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
 }
 
-function scopeV1(extra1: any, connectionId: string): RequestScope {
+function scopeV1(extra1: any, low: ServerLike, connectionId: string): RequestScope {
   const meta = extra1?._meta as Record<string, unknown> | undefined;
+  const server = low as any;
   const extra: ToolExtra = {
     signal: extra1?.signal ?? new AbortController().signal,
     sessionId: extra1?.sessionId,
@@ -127,9 +138,34 @@ function scopeV1(extra1: any, connectionId: string): RequestScope {
     authInfo: extra1?.authInfo,
     meta,
     progress: progressSender(meta?.progressToken, (n) => extra1.sendNotification(n)),
+    log: async (level, data, logger) => {
+      try {
+        await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra1?.sessionId);
+      } catch {
+        // Logging is best effort.
+      }
+    },
+    elicit: (params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra1?.requestId })),
+    sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
+    inputResponses: undefined,
     raw: extra1,
   };
   return { stateKey: extra1?.sessionId ?? connectionId, extra };
+}
+
+/**
+ * A server→client request from a handler: refused with a clear error when the era has no such channel
+ * or the client did not declare the capability, instead of a protocol failure on the wire.
+ */
+async function clientRequest(low: ServerLike, modern: boolean, capability: 'elicitation' | 'sampling', send: () => Promise<any>): Promise<Record<string, unknown>> {
+  if (modern) {
+    throw new Error(`${capability} requests cannot be pushed on a 2026-07-28 request; return inputRequired({ inputRequests: { … } }) from the handler instead (the client answers and calls again).`);
+  }
+  const declared = (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.();
+  if (declared?.[capability] === undefined) {
+    throw new Error(`The client did not declare the "${capability}" capability, so the server cannot ask it for ${capability === 'sampling' ? 'a model completion' : 'input'}; continue without it or ask the user to use a client that supports it.`);
+  }
+  return (await send()) as Record<string, unknown>;
 }
 
 const noProgress = async (): Promise<void> => {};

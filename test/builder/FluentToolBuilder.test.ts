@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DefinitionError, FrozenBuilderError, initFusion, type ToolExtra } from '../../src/index.js';
+import { DefinitionError, detachedExtra, FrozenBuilderError, initFusion, type ToolExtra } from '../../src/index.js';
 
 const f = initFusion<{ user: string }>();
-const extra: ToolExtra = {
-  signal: new AbortController().signal,
-  sessionId: undefined,
-  era: 'legacy',
-  requestId: 1,
-  authInfo: undefined,
-  meta: undefined,
-  progress: async () => {},
-  raw: undefined,
-};
+const extra: ToolExtra = detachedExtra({ requestId: 1 });
 
 describe('fluent tools', () => {
   it('derives a strict JSON Schema once from the with* fields', () => {

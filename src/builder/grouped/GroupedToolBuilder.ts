@@ -1,3 +1,4 @@
+import { detachedExtra } from '../detachedExtra.js';
 import type { z } from 'zod';
 import { DefinitionError, FrozenBuilderError } from '../../errors/FusionError.js';
 import type { WireTool } from '../../pipeline/compileSurface.js';
@@ -246,14 +247,5 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function standaloneExtra(): ToolExtra {
-  return {
-    signal: new AbortController().signal,
-    sessionId: undefined,
-    era: 'modern',
-    requestId: 0,
-    authInfo: undefined,
-    meta: undefined,
-    progress: async () => {},
-    raw: undefined,
-  };
+  return detachedExtra();
 }

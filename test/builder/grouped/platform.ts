@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createTool } from '../../../src/builder/grouped/GroupedToolBuilder.js';
+import { detachedExtra } from '../../../src/builder/detachedExtra.js';
 import type { Middleware, ToolExtra } from '../../../src/builder/types.js';
 
 export interface AppContext {
@@ -7,16 +8,7 @@ export interface AppContext {
   readonly log: string[];
 }
 
-export const extra: ToolExtra = {
-  signal: new AbortController().signal,
-  sessionId: undefined,
-  era: 'legacy',
-  requestId: 1,
-  authInfo: undefined,
-  meta: undefined,
-  progress: async () => {},
-  raw: undefined,
-};
+export const extra: ToolExtra = detachedExtra({ requestId: 1 });
 
 /** Records `name` in ctx.log around the rest of the chain. */
 export function trace(name: string): Middleware<AppContext> {

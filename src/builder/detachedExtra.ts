@@ -1,0 +1,27 @@
+import type { ToolExtra } from './types.js';
+
+const notInRequest = async (): Promise<never> => {
+  throw new Error('No client is connected: this call runs outside an MCP request, so it cannot ask the client anything.');
+};
+
+/**
+ * A {@link ToolExtra} for running a tool outside an MCP request (tests, scripts, the CLI): a live
+ * signal, no-op progress and logging, and client requests that fail with a clear error.
+ */
+export function detachedExtra(overrides: Partial<ToolExtra> = {}): ToolExtra {
+  return {
+    signal: new AbortController().signal,
+    sessionId: undefined,
+    era: 'legacy',
+    requestId: 0,
+    authInfo: undefined,
+    meta: undefined,
+    progress: async () => {},
+    log: async () => {},
+    elicit: notInRequest,
+    sample: notInRequest,
+    inputResponses: undefined,
+    raw: undefined,
+    ...overrides,
+  };
+}
