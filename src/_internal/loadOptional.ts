@@ -28,11 +28,14 @@ export function loadOptional<T>(name: 'xstate'): Promise<T | undefined> {
   return pending as Promise<T | undefined>;
 }
 
-/** Like {@link loadOptional}, but throws a {@link MissingPeerError} saying what to install. */
-export async function requireOptional<T>(name: 'xstate'): Promise<T> {
+/**
+ * Like {@link loadOptional}, but throws a {@link MissingPeerError} saying what to install.
+ * `purpose` names what needs the package (default: the known purpose of `name`).
+ */
+export async function requireOptional<T>(name: 'xstate', purpose: string = PURPOSE[name] ?? name): Promise<T> {
   const mod = await loadOptional<T>(name);
   if (mod === undefined) {
-    throw new MissingPeerError('MISSING_PEER', `${PURPOSE[name] ?? name} needs the optional package "${name}"; run \`npm install ${name}\` or choose the built-in engine.`, { package: name });
+    throw new MissingPeerError('MISSING_PEER', `${purpose} needs the optional package "${name}"; run \`npm install ${name}\` or choose the built-in engine.`, { package: name });
   }
   return mod;
 }

@@ -1,4 +1,4 @@
-import { loadOptional } from '../_internal/loadOptional.js';
+import { loadOptional, requireOptional } from '../_internal/loadOptional.js';
 import { builtinEngine, type FsmEngine } from './builtinEngine.js';
 import type { FsmBinding, FsmConfig, FsmSnapshot, TransitionResult } from './types.js';
 import { assertKnownStates, validateFsmConfig } from './validateFsmConfig.js';
@@ -38,6 +38,7 @@ export class StateMachineGate {
     this.#updatedAt = this.#now();
   }
 
+  /** The machine's `id`, when the config names one. */
   get id(): string | undefined {
     return this.config.id;
   }
@@ -54,10 +55,12 @@ export class StateMachineGate {
     return this.#bindings;
   }
 
+  /** Whether any tool is bound to a state. */
   get hasBindings(): boolean {
     return this.#bindings.size > 0;
   }
 
+  /** The standalone (single-instance) state. */
   get currentState(): string {
     return this.#state;
   }
@@ -78,10 +81,12 @@ export class StateMachineGate {
     return allTools.filter((name) => this.isAllowedIn(state, name));
   }
 
+  /** The names of `allTools` visible in the standalone state, in order. */
   getVisibleToolNames(allTools: readonly string[]): string[] {
     return this.visibleIn(this.#state, allTools);
   }
 
+  /** The event a successful call of `name` sends, if it sends one. */
   getTransitionEvent(name: string): string | undefined {
     return this.#bindings.get(name)?.event;
   }
@@ -124,6 +129,7 @@ export class StateMachineGate {
     };
   }
 
+  /** The standalone state, serializable for persistence. */
   snapshot(): FsmSnapshot {
     return { state: this.#state, updatedAt: this.#updatedAt };
   }
@@ -145,10 +151,7 @@ export class StateMachineGate {
       if (this.#choice === 'builtin') return { name: 'builtin' as const, next: builtinEngine(this.config) };
       const xstate = await loadOptional('xstate');
       if (xstate === undefined) {
-        if (this.#choice === 'xstate') {
-          const { requireOptional } = await import('../_internal/loadOptional.js');
-          await requireOptional('xstate');
-        }
+        if (this.#choice === 'xstate') await requireOptional('xstate');
         return { name: 'builtin' as const, next: builtinEngine(this.config) };
       }
       return { name: 'xstate' as const, next: xstateEngine(xstate, this.config) };

@@ -1,19 +1,27 @@
 import type { FsmEngine } from './builtinEngine.js';
 import type { FsmConfig } from './types.js';
 
+type Snapshot = { value: unknown };
+type Machine = { resolveState(state: { value: string }): Snapshot };
+
+/** The part of XState v5 the engine uses; `transition` from 5.19, `getNextSnapshot` before. */
 interface XStateModule {
-  createMachine(config: unknown): { resolveState(s: { value: string }): unknown };
-  getNextSnapshot(machine: unknown, snapshot: unknown, event: { type: string }): { value: unknown };
+  createMachine(config: unknown): Machine;
+  transition?(machine: Machine, snapshot: Snapshot, event: { type: string }): [Snapshot, unknown[]];
+  getNextSnapshot(machine: Machine, snapshot: Snapshot, event: { type: string }): Snapshot;
 }
 
-/** An engine backed by XState v5's pure `getNextSnapshot` (no actor). */
+/** An engine backed by XState v5's pure transition function (no actor is started). */
 export function xstateEngine(xstate: unknown, config: FsmConfig): FsmEngine {
   const x = xstate as XStateModule;
   const machine = x.createMachine({ id: config.id ?? 'fusion', initial: config.initial, states: config.states });
+  const step = x.transition !== undefined
+    ? (snap: Snapshot, type: string) => x.transition!(machine, snap, { type })[0]
+    : (snap: Snapshot, type: string) => x.getNextSnapshot(machine, snap, { type });
   return (state, event) => {
-    // getNextSnapshot still follows the `on` of a final state it was resolved into; a done machine must not move.
+    // XState still follows the `on` of a final state it was resolved into; a done machine must not move.
     if (config.states[state]?.type === 'final') return state;
-    const next = x.getNextSnapshot(machine, machine.resolveState({ value: state }), { type: event });
+    const next = step(machine.resolveState({ value: state }), event);
     return typeof next.value === 'string' ? next.value : state;
   };
 }

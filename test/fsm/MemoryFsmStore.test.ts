@@ -1,0 +1,14 @@
+import { expect, it } from 'vitest';
+import { MemoryFsmStore } from '../../src/index.js';
+import { runFsmStoreContract } from './fsmStoreContract.js';
+
+runFsmStoreContract('MemoryFsmStore', () => new MemoryFsmStore());
+
+it('MemoryFsmStore counts its keys', async () => {
+  const store = new MemoryFsmStore();
+  await store.save('a', { state: 'x', updatedAt: 0 });
+  await store.compareAndSet('b', undefined, { state: 'x', updatedAt: 0, version: 1 });
+  expect(store.size).toBe(2);
+  await store.delete('a');
+  expect(store.size).toBe(1);
+});
