@@ -33,6 +33,7 @@ export { WireError, JsonRpcCode } from './errors/WireError.js';
 
 export * from './state-sync/index.js';
 export * from './fsm/index.js';
+export * from './presenter/index.js';
 
 export * from './session/index.js';
 export { startServer, type RunningServer } from './server/startServer.js';

@@ -1,4 +1,5 @@
-import { initFusion, type ToolExtra } from 'mcp-fusion';
+import { createPresenter, initFusion, type ToolExtra } from 'mcp-fusion';
+import { z } from 'zod';
 import { WorkspaceDb } from './db.js';
 
 /** The handler context of the workspace server. */
@@ -56,10 +57,19 @@ export const checkout = f.fsm({
   },
 });
 
+// suggestActions (HATEOAS) on top of the gate: suggestions of tools hidden in the new state are left out.
+const cartPresenter = createPresenter('Cart')
+  .schema(z.object({ items: z.array(z.object({ productId: z.string(), quantity: z.number() })) }))
+  .suggestActions((cart) => [
+    { tool: 'cart.checkout', reason: `Ready to pay for ${cart.items.length} item(s)?` },
+    { tool: 'cart.pay', reason: 'Pay once the checkout has started.' },
+  ]);
+
 const addItem = f
   .mutation('cart.add_item')
   .describe('Add a product to the cart')
   .bindState(['empty', 'has_items'], 'ADD_ITEM')
+  .returns(cartPresenter)
   .withString('product_id', 'Product ID')
   .withOptionalNumber('quantity', 'How many (default 1)')
   .handle((input, ctx) => {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { DefinitionError } from '../errors/FusionError.js';
 import type { FsmBinding } from '../fsm/types.js';
 import type { InlineSyncDeclaration } from '../state-sync/types.js';
+import { withPresenter } from '../presenter/withPresenter.js';
 import { compileChain } from './compileChain.js';
 import { strictSchema, validatorFromJsonSchema, validatorFromZod, zodToJsonSchema } from './createValidator.js';
 import type { FusionTool, GroupMembership, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from './types.js';
@@ -67,7 +68,7 @@ export function buildFusionTool<Ctx>(def: ToolDefinitionInput<Ctx>): FusionTool<
     timeoutMs: def.timeoutMs,
     group: def.group === undefined ? undefined : Object.freeze({ ...def.group }),
     validate,
-    run: compileChain(def.middlewares, def.handler),
+    run: compileChain(def.middlewares, def.presenter === undefined ? def.handler : withPresenter(def.presenter, def.handler, def.name)),
     presenter: def.presenter,
   };
   return Object.freeze(tool);

@@ -15,4 +15,11 @@ export interface FsmStateStore {
   compareAndSet?(sessionId: string, expectedVersion: number | undefined, snapshot: FsmSnapshot): Promise<boolean>;
   /** Optional: forget a session's state when the session ends. */
   delete?(sessionId: string): Promise<void>;
+  /**
+   * Optional mutual exclusion across processes, for stores shared by several server instances: held while
+   * a bound tool runs and its transition is saved, so that a concurrent call on another instance waits and
+   * then sees the new state (in-process calls are already serialized). Resolves a release function, or
+   * rejects when the lock cannot be taken within `waitMs` (the call is then refused without running).
+   */
+  lock?(sessionId: string, options: { waitMs: number }): Promise<() => Promise<void>>;
 }

@@ -29,6 +29,8 @@ export interface GateSessionsOptions {
   ttlMs?: number;
   /** `release(key)` also deletes the key from the store (errors go to `onError`). Default false. */
   deleteOnRelease?: boolean;
+  /** How long a run waits for the store's cross-process lock (`FsmStateStore.lock`) before it is refused (10 s). */
+  lockWaitMs?: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export class GateSessions {
   readonly #now: () => number;
   readonly #ttlMs: number | undefined;
   readonly #deleteOnRelease: boolean;
+  readonly #lockWaitMs: number;
   readonly #memory = new Map<string, FsmSnapshot>();
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -61,6 +64,7 @@ export class GateSessions {
     this.#now = options.now ?? Date.now;
     this.#ttlMs = options.ttlMs;
     this.#deleteOnRelease = options.deleteOnRelease ?? false;
+    this.#lockWaitMs = options.lockWaitMs ?? 10_000;
   }
 
   /** The session's current snapshot (the initial state when it has none). */
@@ -99,7 +103,7 @@ export class GateSessions {
   run<R extends { isError?: boolean }>(key: string, tool: string, fn: () => Promise<R>): Promise<GateOutcome<R>> {
     const binding = this.#gate.bindings.get(tool);
     if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
-    return this.#locked(key, async (): Promise<GateOutcome<R>> => {
+    return this.#locked(key, () => this.#exclusive(key, async (): Promise<GateOutcome<R>> => {
       const snap = await this.snapshot(key);
       if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
       const result = await fn();
@@ -117,7 +121,7 @@ export class GateSessions {
       }
       this.#schedule(key);
       return { outcome: 'ran', result, state: currentState, transition };
-    });
+    }));
   }
 
   /**
@@ -169,6 +173,22 @@ export class GateSessions {
       return;
     }
     await store.save(key, next);
+  }
+
+  /** Holds the store's cross-process lock (when it has one) around a gated run; compare-and-set still fences the save. */
+  async #exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
+    if (this.#store?.lock === undefined) return task();
+    let release: () => Promise<void>;
+    try {
+      release = await this.#store.lock(key, { waitMs: this.#lockWaitMs });
+    } catch (error) {
+      throw new WorkflowStateError('FSM_STORE_LOCK', `the workflow state store could not lock the workflow (${(error as Error)?.message ?? String(error)})`, { key });
+    }
+    try {
+      return await task();
+    } finally {
+      await release().catch(this.#onError);
+    }
   }
 
   #schedule(key: string): void {

@@ -10,6 +10,7 @@ import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
 import { WorkflowHandles } from './WorkflowHandles.js';
+import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
 
 /** Runs the handler part of a call with the instance it acts on. */
 type Execute = (args: Record<string, unknown>, workflow: NonNullable<ToolExtra['workflow']>) => Promise<ToolResponse>;
@@ -42,6 +43,7 @@ export class WorkflowRuntime {
   readonly handles: WorkflowHandles;
   readonly #surface: Surface;
   readonly #entries: string[];
+  readonly #known: Set<string>;
   readonly #onChange: WorkflowRuntimeOptions['onChange'];
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
@@ -56,6 +58,21 @@ export class WorkflowRuntime {
     });
     this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError });
     this.#entries = surface.tools.filter((t) => this.handles.isEntry(t)).map((t) => surface.exposedName.get(t.name) ?? t.name);
+    this.#known = new Set(surface.tools.map((t) => t.name));
+  }
+
+  /** Keeps only the suggested next actions the gate shows in `state` (unbound tools when it is unknown). */
+  suggest(result: ToolResponse, state: string | undefined): ToolResponse {
+    if (!hasSuggestions(result)) return result;
+    return filterSuggestions(result, (t) => this.#known.has(t) && (state === undefined ? !this.gate.bindings.has(t) : this.gate.isAllowedIn(state, t)), {
+      displayName: (t) => this.#surface.exposedName.get(t) ?? t,
+    });
+  }
+
+  /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
+  async stateFor(scope: RequestScope): Promise<string | undefined> {
+    if (scope.stateKey === undefined || this.usesHandles(scope)) return undefined;
+    return this.sessions.snapshot(scope.stateKey).then((s) => s.state, () => undefined);
   }
 
   /** True when this request is served with handles rather than session state. */
@@ -80,9 +97,10 @@ export class WorkflowRuntime {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'refused') return gateRefusal(this.gate, tool, outcome.state, this.#surface);
-    if (outcome.persistError !== undefined) return persistFailure(tool, outcome.result, outcome.persistError, this.gate);
-    if (outcome.transition?.changed === true) return appendToResult(outcome.result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
-    return outcome.result;
+    if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
+    const result = this.suggest(outcome.result, outcome.state);
+    if (outcome.transition?.changed === true) return appendToResult(result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
+    return result;
   }
 
   async #runHandle(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
@@ -110,7 +128,7 @@ export class WorkflowRuntime {
       const refusal = gateRefusal(this.gate, tool, outcome.state, this.#surface);
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
-    if (outcome.persistError !== undefined) return persistFailure(tool, outcome.result, outcome.persistError, this.gate);
+    if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
     const changed = outcome.transition?.changed === true;
@@ -119,8 +137,9 @@ export class WorkflowRuntime {
       if (minted && !changed) await this.handles.create(key);
       else if (!changed) await this.handles.touch(key);
     } catch (error) {
-      return persistFailure(tool, result, error instanceof Error ? error : new Error(String(error)), this.gate);
+      return this.suggest(persistFailure(tool, result, error instanceof Error ? error : new Error(String(error)), this.gate), state);
     }
+    result = this.suggest(result, state);
     const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.gate.visibleIn(state, [...this.gate.bindings.keys()]) } };
     if (minted && handle !== undefined) {
       result = appendToResult(result, handleTexts.minted(s, handle), meta);

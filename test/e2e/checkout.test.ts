@@ -42,6 +42,14 @@ describe('checkout flow through the SDK client (legacy era)', () => {
     expect(t.listChangedCount).toBe(3);
   });
 
+  it('suggests only next actions the gate shows in the new state', async () => {
+    await using t = await createTestClient(registry, workspaceOptions());
+    const added = await t.callTool('cart.add_item', { product_id: 'p1' });
+    const text = added.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+    expect(text).toContain('Suggested next actions:\n- cart.checkout: Ready to pay for 1 item(s)?');
+    expect(text).not.toContain('cart.pay: Pay once');
+  });
+
   it('never runs a refused handler and sends no notification for it', async () => {
     await using t = await createTestClient(registry, workspaceOptions());
     const before = (await t.call('cart.view')).content[0];
