@@ -1,10 +1,13 @@
 import type { ResolvedPolicy } from './types.js';
 
 /**
- * The patterns a finished call invalidates: none when the call failed (`isError: true`) — a failed
- * mutation changed nothing — or when its policy declares none.
+ * The patterns a finished call invalidates, in declaration order, or `null` for none: a failed call
+ * (`isError: true`) changed nothing, and a tool whose policy declares no `invalidates` signals nothing.
+ * @example resolveInvalidation({ invalidates: ['sprints.*'] }, { isError: true }); // null
+ * @see docs/state-sync.md
  */
-export function resolveInvalidation(policy: ResolvedPolicy | null, result: { isError?: boolean }): readonly string[] | null {
-  if (result.isError === true || policy?.invalidates === undefined || policy.invalidates.length === 0) return null;
-  return policy.invalidates;
+export function resolveInvalidation(policy: ResolvedPolicy | null, result: { readonly isError?: unknown }): readonly string[] | null {
+  if (result.isError === true) return null;
+  const patterns = policy?.invalidates;
+  return patterns === undefined || patterns.length === 0 ? null : patterns;
 }

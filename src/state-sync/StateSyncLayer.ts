@@ -1,16 +1,20 @@
 import { resolveInvalidation } from './CausalEngine.js';
 import { decorateDescription } from './DescriptionDecorator.js';
 import { META } from './metaKeys.js';
-import { PolicyEngine } from './PolicyEngine.js';
+import { MAX_CACHE_ENTRIES, PolicyEngine } from './PolicyEngine.js';
+import { validateInlineDeclaration, validateStateSyncConfig } from './PolicyValidator.js';
 import { decorateResult } from './ResponseDecorator.js';
-import type { CacheDirective, InlineSyncDeclaration, ResolvedPolicy, StateSyncConfig } from './types.js';
+import { resolveSyncPolicy } from './resolveSyncPolicy.js';
+import type { InlineSyncDeclaration, ResolvedPolicy, StateSyncConfig, StateSyncLayerOptions } from './types.js';
 
+/** The parts of a listed tool State Sync reads; other fields are copied through. */
 interface ToolLike {
   name: string;
   description?: string;
   _meta?: Record<string, unknown>;
 }
 
+/** The parts of a tool result State Sync reads; other fields are copied through. */
 interface ResultLike {
   content: unknown[];
   isError?: boolean;
@@ -19,67 +23,74 @@ interface ResultLike {
 }
 
 /**
- * Orchestrates State Sync for one attachment: decorates `tools/list` descriptions with cache directives
- * and prepends causal invalidation signals to successful results.
+ * State Sync for one attachment: appends cache directives to `tools/list` descriptions and prepends
+ * causal invalidation signals to successful results, telling observers and the notification sink.
+ * Configuration (policies, defaults, callbacks, inline declarations) is validated here, at construction.
  *
- * Precedence for a tool with both an inline declaration and a registry policy: per field, the inline
- * declaration (`.cached()`, `.stale()`, `.invalidates()`) wins; the first matching policy fills the fields
- * the tool left undefined; `defaults.cacheControl` applies only when neither gives a directive.
+ * A tool's policy combines its inline declaration with the registry policies as {@link resolveSyncPolicy}
+ * documents: inline wins per field, the first matching policy fills the rest, `defaults.cacheControl`
+ * applies only when neither gives a directive. When {@link StateSyncLayer.hasAnything} is false callers
+ * should drop the layer so that no State Sync code runs.
+ * @example
+ * const sync = new StateSyncLayer({ policies: [{ match: 'tasks.update', invalidates: ['tasks.*', 'sprints.*'] }] });
+ * sync.decorateResult('tasks.update', { content: [{ type: 'text', text: '{"ok":true}' }] });
+ * // content[0].text === '[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]'
  * @see docs/state-sync.md
  */
 export class StateSyncLayer {
+  /** False when nothing is configured (no policy, no default directive, no inline declaration). */
+  readonly hasAnything: boolean;
   readonly #engine: PolicyEngine | undefined;
   readonly #config: StateSyncConfig | undefined;
   readonly #inline: ReadonlyMap<string, InlineSyncDeclaration>;
-  readonly #resolved = new Map<string, ResolvedPolicy | null>();
-  readonly #decorated = new WeakMap<object, ToolLike>();
   readonly #now: () => number;
+  readonly #resolved = new Map<string, ResolvedPolicy | null>();
+  readonly #decorated = new Map<string, { readonly input: ToolLike; readonly source: string | undefined; readonly output: ToolLike }>();
 
-  constructor(config?: StateSyncConfig, inline: ReadonlyMap<string, InlineSyncDeclaration> = new Map(), options: { now?: () => number } = {}) {
+  constructor(config?: StateSyncConfig, inline: ReadonlyMap<string, InlineSyncDeclaration> = new Map(), options: StateSyncLayerOptions = {}) {
+    if (config !== undefined) validateStateSyncConfig(config);
+    for (const [tool, declaration] of inline) validateInlineDeclaration(tool, declaration);
     this.#config = config;
     this.#engine = config === undefined ? undefined : new PolicyEngine(config.policies, config.defaults);
-    this.#inline = inline;
+    this.#inline = new Map(inline);
     this.#now = options.now ?? Date.now;
+    const declared = [...inline.values()].some((d) => d.cacheControl !== undefined || (d.invalidates?.length ?? 0) > 0);
+    this.hasAnything = declared || (config !== undefined && (config.policies.length > 0 || config.defaults?.cacheControl !== undefined));
   }
 
-  /** False when nothing is configured: callers skip the layer entirely (zero overhead). */
-  get hasAnything(): boolean {
-    return this.#engine !== undefined || this.#inline.size > 0;
-  }
-
-  /** The combined policy of a tool (inline declaration over registry policy over defaults), or `null`. */
+  /** The combined, frozen policy of a tool (inline over first matching policy over defaults), or `null`. */
   resolve(name: string): ResolvedPolicy | null {
     const hit = this.#resolved.get(name);
-    if (hit !== undefined || this.#resolved.has(name)) return hit ?? null;
-    const inline = this.#inline.get(name);
-    const policy = this.#engine?.resolve(name) ?? null;
-    let out: ResolvedPolicy | null;
-    if (inline === undefined) out = policy;
-    else {
-      const merged: { cacheControl?: CacheDirective; invalidates?: readonly string[] } = {};
-      const directive = inline.cacheControl ?? policy?.cacheControl;
-      const invalidates = inline.invalidates ?? policy?.invalidates;
-      if (directive !== undefined) merged.cacheControl = directive;
-      if (invalidates !== undefined) merged.invalidates = Object.freeze([...invalidates]);
-      out = Object.freeze(merged);
-    }
-    if (this.#resolved.size < 4096) this.#resolved.set(name, out);
+    if (hit !== undefined) return hit;
+    const out = resolveSyncPolicy(this.#inline.get(name), this.#engine?.resolve(name) ?? null);
+    if (this.#resolved.size >= MAX_CACHE_ENTRIES) this.#resolved.clear();
+    this.#resolved.set(name, out);
     return out;
   }
 
-  /** Tools with ` [Cache-Control: x]` appended and `_meta['fusion/cacheControl']`; each tool decorated once. */
+  /**
+   * New tool objects whose description ends with ` [Cache-Control: <directive>]` and whose `_meta` holds
+   * `'fusion/cacheControl': <directive>`; tools without a directive are returned unchanged. Each tool is
+   * decorated once: the same input object (with the same description) yields the same output object.
+   */
   decorateTools<T extends ToolLike>(tools: readonly T[]): T[] {
     return tools.map((tool) => {
-      const cached = this.#decorated.get(tool);
-      if (cached !== undefined) return cached as T;
+      const cached = this.#decorated.get(tool.name);
+      if (cached !== undefined && cached.input === tool && cached.source === tool.description) return cached.output as T;
       const directive = this.resolve(tool.name)?.cacheControl;
-      const out: T = directive === undefined ? tool : { ...tool, description: decorateDescription(tool.description, directive), _meta: { ...tool._meta, [META.cacheControl]: directive } };
-      this.#decorated.set(tool, out);
-      return out;
+      const output = directive === undefined ? tool : { ...tool, description: decorateDescription(tool.description, directive), _meta: { ...tool._meta, [META.cacheControl]: directive } };
+      if (this.#decorated.size >= MAX_CACHE_ENTRIES) this.#decorated.clear();
+      this.#decorated.set(tool.name, { input: tool, source: tool.description, output });
+      return output;
     });
   }
 
-  /** Prepends the invalidation signal to a successful result of `name` and notifies observers. */
+  /**
+   * After a successful call of `name` that invalidates something: a new result with the signal block first
+   * and `_meta['fusion/invalidation']`, after telling `onInvalidation` and sending one
+   * `notifications/resources/updated` per pattern to `notificationSink`. Callback failures (thrown or
+   * rejected) are swallowed: they never break the call. Any other result is returned as is.
+   */
   decorateResult<R extends ResultLike>(name: string, result: R): R {
     const patterns = resolveInvalidation(this.resolve(name), result);
     if (patterns === null) return result;
@@ -90,22 +101,22 @@ export class StateSyncLayer {
 
   #observe(causedBy: string, patterns: readonly string[], timestamp: string): void {
     const { onInvalidation, notificationSink } = this.#config ?? {};
-    if (onInvalidation !== undefined) {
-      try {
-        onInvalidation({ causedBy, patterns, timestamp });
-      } catch {
-        // Observers must never break a call.
-      }
+    if (onInvalidation !== undefined) settle(() => onInvalidation({ causedBy, patterns: Object.freeze([...patterns]), timestamp }));
+    if (notificationSink === undefined) return;
+    for (const pattern of patterns) {
+      settle(() => notificationSink({ method: 'notifications/resources/updated', params: { uri: `fusion://stale/${pattern}` } }));
     }
-    if (notificationSink !== undefined) {
-      for (const pattern of patterns) {
-        try {
-          const pending = notificationSink({ method: 'notifications/resources/updated', params: { uri: `fusion://stale/${pattern}` } });
-          if (pending !== undefined) void Promise.resolve(pending).catch(() => {});
-        } catch {
-          // Fire-and-forget: a failing sink must not break the call.
-        }
-      }
+  }
+}
+
+/** Runs an observer fire-and-forget: a throw or a rejected promise must never reach the call. */
+function settle(run: () => unknown): void {
+  try {
+    const pending = run();
+    if (typeof (pending as PromiseLike<unknown> | undefined)?.then === 'function') {
+      Promise.resolve(pending).catch(() => undefined);
     }
+  } catch {
+    // Swallowed by contract: observers and sinks cannot fail a tool call.
   }
 }

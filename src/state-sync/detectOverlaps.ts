@@ -1,49 +1,30 @@
-import type { SyncPolicy } from './types.js';
-
-/** One shadowed policy: `shadowingIndex` matches every name `shadowedIndex` could match, and comes first. */
-export interface OverlapWarning {
-  shadowingIndex: number;
-  shadowedIndex: number;
-  message: string;
-}
+import { globCovers } from './globCovers.js';
+import type { OverlapWarning, SyncPolicy } from './types.js';
 
 /**
- * Finds policies that can never win because an earlier, broader policy matches every name they match.
- * @example detectOverlaps([{ match: 'sprints.*' }, { match: 'sprints.update' }]) // [0] shadows [1]
+ * Finds policies that can never apply because an earlier policy matches every name they match (first
+ * match wins): `sprints.*` before `sprints.update`, `**` before anything, `sprints.**` before `sprints.*`.
+ * Each shadowed policy is reported once, against the first policy that shadows it. Partial overlaps
+ * (`sprints.*` before `*.get`) are legitimate ordering and are not reported. Run it at startup.
+ * @example
+ * detectOverlaps([{ match: 'sprints.*' }, { match: 'sprints.update' }]);
+ * // [{ shadowingIndex: 0, shadowedIndex: 1, message: 'Policy [0] "sprints.*" shadows policy [1] …' }]
  * @see docs/state-sync.md
  */
 export function detectOverlaps(policies: readonly SyncPolicy[]): OverlapWarning[] {
   const out: OverlapWarning[] = [];
   policies.forEach((later, j) => {
-    const i = policies.findIndex((earlier, k) => k < j && covers(earlier.match, later.match));
-    if (i === -1) return;
-    const earlier = policies[i]!;
-    out.push({
-      shadowingIndex: i,
-      shadowedIndex: j,
-      message: `Policy [${i}] "${earlier.match}" shadows policy [${j}] "${later.match}": first match wins, so [${j}] never applies. Move [${j}] above [${i}] or narrow [${i}].`,
-    });
+    const i = policies.findIndex((earlier, k) => k < j && globCovers(earlier.match, later.match));
+    const earlier = policies[i];
+    if (earlier === undefined) return;
+    out.push({ shadowingIndex: i, shadowedIndex: j, message: describe(earlier.match, i, later.match, j) });
   });
   return out;
 }
 
-/** True when every name matched by glob `b` is also matched by glob `a`. */
-export function covers(a: string, b: string): boolean {
-  const as = a.split('.');
-  const bs = b.split('.');
-  const memo = new Map<number, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = i * (bs.length + 1) + j;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let result: boolean;
-    if (i === as.length) result = j === bs.length;
-    else if (as[i] === '**') result = go(i + 1, j) || (j < bs.length && go(i, j + 1));
-    else if (j === bs.length || bs[j] === '**') result = false;
-    else if (as[i] === '*') result = go(i + 1, j + 1);
-    else result = as[i] === bs[j] && go(i + 1, j + 1);
-    memo.set(key, result);
-    return result;
-  };
-  return go(0, 0);
+function describe(broad: string, i: number, narrow: string, j: number): string {
+  if (broad === narrow) {
+    return `Policy [${j}] repeats the match "${narrow}" of policy [${i}], so it never applies; merge it into [${i}] or remove it.`;
+  }
+  return `Policy [${i}] "${broad}" shadows policy [${j}] "${narrow}": first match wins, so [${j}] never applies. Move [${j}] above [${i}] or narrow [${i}].`;
 }

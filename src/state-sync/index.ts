@@ -1,9 +1,20 @@
-export { matchGlob, isValidGlob, MAX_ITERATIONS } from './matchGlob.js';
-export { PolicyEngine, MAX_CACHE_ENTRIES } from './PolicyEngine.js';
+// State Sync: the public names (the root barrel re-exports this list).
+export { matchGlob } from './matchGlob.js';
+export { PolicyEngine } from './PolicyEngine.js';
 export { validatePolicies } from './PolicyValidator.js';
-export { detectOverlaps, type OverlapWarning } from './detectOverlaps.js';
+export { detectOverlaps } from './detectOverlaps.js';
+export { resolveSyncPolicy } from './resolveSyncPolicy.js';
 export { StateSyncLayer } from './StateSyncLayer.js';
-export { invalidationBlock } from './ResponseDecorator.js';
-export { decorateDescription } from './DescriptionDecorator.js';
 export { META } from './metaKeys.js';
-export type { CacheDirective, InlineSyncDeclaration, InvalidationEvent, ResolvedPolicy, ResourceNotification, StateSyncConfig, SyncPolicy } from './types.js';
+export type {
+  CacheDirective,
+  InlineSyncDeclaration,
+  InvalidationEvent,
+  InvalidationMeta,
+  OverlapWarning,
+  ResolvedPolicy,
+  ResourceNotification,
+  StateSyncConfig,
+  StateSyncLayerOptions,
+  SyncPolicy,
+} from './types.js';

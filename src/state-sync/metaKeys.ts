@@ -1,10 +1,11 @@
 /**
- * `_meta` keys mcp-fusion writes, under one prefix (`fusion/`) that is not reserved by MCP.
+ * The `_meta` keys State Sync writes, under one prefix (`fusion/`) that MCP does not reserve, so hosts
+ * and clients can act on cache facts without parsing prose:
+ * - `fusion/cacheControl` on a listed tool: its directive, `'no-store'` or `'immutable'`;
+ * - `fusion/invalidation` on an invalidating result: `{ patterns, causedBy, at }` (see `InvalidationMeta`).
  * @see docs/state-sync.md
  */
-export const META = {
-  /** On a listed tool: its cache directive. */
+export const META = Object.freeze({
   cacheControl: 'fusion/cacheControl',
-  /** On an invalidating result: `{ patterns, causedBy, at }`. */
   invalidation: 'fusion/invalidation',
-} as const;
+} as const);

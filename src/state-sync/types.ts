@@ -44,3 +44,27 @@ export interface InlineSyncDeclaration {
   readonly cacheControl?: CacheDirective;
   readonly invalidates?: readonly string[];
 }
+
+/** One shadowed policy found by `detectOverlaps`: `shadowingIndex` comes first and matches every name `shadowedIndex` could. */
+export interface OverlapWarning {
+  readonly shadowingIndex: number;
+  readonly shadowedIndex: number;
+  /** Names both policies and says how to fix the order. */
+  readonly message: string;
+}
+
+/** Options of `new StateSyncLayer(config, inline, options)`. */
+export interface StateSyncLayerOptions {
+  /** Clock for invalidation timestamps (milliseconds since the epoch); defaults to `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The value of `_meta['fusion/invalidation']` on a result that invalidated something. */
+export interface InvalidationMeta {
+  /** Invalidated globs, in declaration order. */
+  readonly patterns: readonly string[];
+  /** The tool whose successful call caused it. */
+  readonly causedBy: string;
+  /** ISO-8601 time of the call. */
+  readonly at: string;
+}
