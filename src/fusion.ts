@@ -3,7 +3,10 @@ import { GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
 import type { Middleware } from './builder/types.js';
 import { StateMachineGate } from './fsm/StateMachineGate.js';
 import type { FsmConfig } from './fsm/types.js';
+import { PromptBuilder } from './prompts/PromptBuilder.js';
 import { ToolRegistry } from './registry/ToolRegistry.js';
+import { ResourceBuilder } from './resources/ResourceBuilder.js';
+import { ResourceTemplateBuilder } from './resources/ResourceTemplateBuilder.js';
 
 /** Options of {@link initFusion}. */
 export interface FusionOptions<Ctx> {
@@ -21,6 +24,12 @@ export interface Fusion<Ctx> {
   mutation(name: string): FluentToolBuilder<Ctx>;
   /** A grouped tool: many actions behind one MCP tool, selected by a discriminator. */
   tool(name: string): GroupedToolBuilder<Ctx>;
+  /** A prompt: a message template clients list and fetch with arguments. */
+  prompt(name: string): PromptBuilder<Ctx>;
+  /** A resource at one fixed URI. */
+  resource(uri: string): ResourceBuilder<Ctx>;
+  /** Resources addressed by an RFC 6570 level-1 URI template; the handler's variables are typed from it. */
+  resourceTemplate<const T extends string>(uriTemplate: T): ResourceTemplateBuilder<Ctx, T>;
   /** A new, empty registry typed with this context. */
   registry(): ToolRegistry<Ctx>;
   /** A workflow gate over `config` (XState v5 when installed, the built-in engine otherwise). */
@@ -41,6 +50,9 @@ export function initFusion<Ctx = void>(options: FusionOptions<Ctx> = {}): Fusion
     action: (name: string) => new FluentToolBuilder<Ctx>('action', name, base),
     mutation: (name: string) => new FluentToolBuilder<Ctx>('mutation', name, base),
     tool: (name: string) => new GroupedToolBuilder<Ctx>(name, base),
+    prompt: (name: string) => new PromptBuilder<Ctx>(name),
+    resource: (uri: string) => new ResourceBuilder<Ctx>(uri),
+    resourceTemplate: <const T extends string>(uriTemplate: T) => new ResourceTemplateBuilder<Ctx, T>(uriTemplate),
     registry: () => new ToolRegistry<Ctx>(),
     fsm: (config: FsmConfig) => new StateMachineGate(config),
   });

@@ -22,7 +22,6 @@ export { createTool, GroupedToolBuilder } from './builder/grouped/GroupedToolBui
 export { GroupBuilder } from './builder/grouped/GroupBuilder.js';
 export type { ActionConfig, ActionInput, ActionMetadata, ToonOptions } from './builder/grouped/types.js';
 export type { ToonEncode } from './builder/strategies/types.js';
-export type { WireTool } from './pipeline/compileSurface.js';
 export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './pipeline/attach.js';
@@ -30,6 +29,16 @@ export { RequestPipeline } from './pipeline/RequestPipeline.js';
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
+
+export * from './domain/index.js';
+export { PromptBuilder, type PromptArgumentConfig } from './prompts/PromptBuilder.js';
+export type { FusionPrompt, GetPromptResult, PromptHandler, PromptMessage, PromptMessageInput, PromptResultInput, PromptReturn, PromptRole } from './prompts/types.js';
+export { ResourceBuilder } from './resources/ResourceBuilder.js';
+export { ResourceTemplateBuilder } from './resources/ResourceTemplateBuilder.js';
+export { compileUriTemplate, type CompiledUriTemplate } from './resources/compileUriTemplate.js';
+export type { BlobResourceContents, FusionResource, FusionResourceTemplate, ListedResource, ReadResourceResult, ResourceContentsInput, ResourceHandler, ResourceReturn, TemplateHandler, TemplateLister, TemplateVariables, TextResourceContents } from './resources/types.js';
+export type { ContentItem } from './registry/ContentCatalog.js';
+export { ContentPipeline, type ContentSource, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './pipeline/ContentPipeline.js';
 
 export * from './state-sync/index.js';
 export * from './fsm/index.js';

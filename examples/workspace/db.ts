@@ -26,6 +26,7 @@ export class WorkspaceDb {
   readonly sprints = new Map<string, Sprint>([['s1', { id: 's1', name: 'Sprint 1', taskIds: ['t1'] }]]);
   readonly tasks = new Map<string, Task>([['t1', { id: 't1', title: 'Write the README', sprintId: 's1' }]]);
   readonly carts = new Map<string, CartItem[]>();
+  readonly users = new Map<string, { id: string; email: string }>([['u1', { id: 'u1', email: 'ana@example.com' }]]);
   readonly orders: Array<{ id: string; items: CartItem[]; paidWith?: string }> = [];
   #next = 2;
 
@@ -48,6 +49,12 @@ export class WorkspaceDb {
     }
     if (patch.title !== undefined) task.title = patch.title;
     return task;
+  }
+
+  createUser(email: string): { id: string; email: string } {
+    const user = { id: `u${this.users.size + 1}`, email };
+    this.users.set(user.id, user);
+    return user;
   }
 
   cart(key: string): CartItem[] {

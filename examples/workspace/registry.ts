@@ -110,9 +110,46 @@ const viewCart = f
   .describe('View current cart contents')
   .handle((_input, ctx) => ({ items: ctx.db.cart(ctx.cartKey) }));
 
-/** Every tool of the workspace server, registered once. */
+// Grouped tool: many operations behind one MCP tool, selected by `action` (architecture.md).
+const platform = f
+  .tool('platform')
+  .describe('Workspace administration.')
+  .group('users', 'User accounts', (g) =>
+    g
+      .action({ name: 'list', description: 'List users', readOnly: true, handler: (_input, ctx) => [...ctx.db.users.values()] })
+      .action({
+        name: 'create',
+        description: 'Invite a user',
+        schema: z.object({ email: z.string().describe('Email address') }),
+        handler: (input, ctx) => ctx.db.createUser(input.email),
+      })
+      .action({
+        name: 'delete',
+        description: 'Remove a user',
+        destructive: true,
+        schema: z.object({ id: z.string().describe('User ID') }),
+        handler: (input, ctx) => ({ deleted: ctx.db.users.delete(input.id) }),
+      }),
+  );
+
+// A prompt and a resource that mirrors the sprints domain.
+const planSprint = f
+  .prompt('plan_sprint')
+  .describe('Draft a plan for the next sprint')
+  .argument('goal', { description: 'What the sprint should achieve', required: true })
+  .handle(({ goal }, ctx) => `Plan a sprint to ${goal}. Current sprints: ${[...ctx.db.sprints.values()].map((s) => s.name).join(', ')}.`);
+
+const sprintsResource = f
+  .resource('workspace://sprints')
+  .name('sprints')
+  .describe('Every sprint, as JSON')
+  .mimeType('application/json')
+  .reflects('sprints.*')
+  .handle((_uri, ctx) => JSON.stringify([...ctx.db.sprints.values()]));
+
+/** Every tool, prompt and resource of the workspace server, registered once. */
 export const registry = f.registry();
-registry.registerAll(listCountries, listSprints, createSprint, updateTask, addItem, checkoutCart, pay, clear, viewCart);
+registry.registerAll(listCountries, listSprints, createSprint, updateTask, addItem, checkoutCart, pay, clear, viewCart, platform, planSprint, sprintsResource);
 
 /** Builds the attach/serve options over one database. */
 export function workspaceOptions(db = new WorkspaceDb()) {

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ProtocolEra, ToolExtra } from '../builder/types.js';
 import { AttachError } from '../errors/FusionError.js';
+import { capabilitiesFor } from './capabilitiesFor.js';
+import { contentHandlers, type MethodHandler } from './contentHandlers.js';
+import { contentOf } from './contentLink.js';
 import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
 
@@ -10,6 +13,8 @@ interface ServerLike {
   setRequestHandler(method: unknown, handler: (request: any, ctx: any) => unknown): void;
   registerCapabilities?(capabilities: Record<string, unknown>): void;
   sendToolListChanged?(): Promise<void>;
+  sendPromptListChanged?(): Promise<void>;
+  sendResourceListChanged?(): Promise<void>;
   notification?(notification: unknown): Promise<void>;
   onclose?: (() => void) | undefined;
   projectCallToolResult?: unknown;
@@ -22,6 +27,10 @@ export interface Attachment {
   readonly sdk: 'v1' | 'v2';
   /** Sends `notifications/tools/list_changed` to this server's client(s). */
   notifyToolListChanged(): Promise<void>;
+  /** Sends `notifications/prompts/list_changed` (declared when the registry has prompts). */
+  notifyPromptListChanged(): Promise<void>;
+  /** Sends `notifications/resources/list_changed`, e.g. when what a template's `.list()` reports changed. */
+  notifyResourceListChanged(): Promise<void>;
   /** Releases the per-session state this attachment created. */
   detach(): void;
 }
@@ -40,26 +49,29 @@ export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | '
 }
 
 /**
- * Installs `tools/list` and `tools/call` on a server over a prebuilt pipeline. Cheap by design:
- * the modern era builds one server per request.
+ * Installs `tools/list` and `tools/call` on a server over a prebuilt pipeline, plus the prompt and
+ * resource methods when its registry has any, and declares exactly those capabilities. Cheap by
+ * design: the modern era builds one server per request.
  */
 export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<Ctx>, era?: ProtocolEra): Attachment {
   const { low, sdk } = resolveServer(server);
+  const content = contentOf(pipeline);
   try {
-    low.registerCapabilities?.({ tools: { listChanged: true } });
+    low.registerCapabilities?.({ ...capabilitiesFor(pipeline) });
   } catch (error) {
-    throw new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): the server refused to add the tools capability (${(error as Error).message}).`);
+    throw new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): the server refused to add its capabilities (${(error as Error).message}).`);
   }
   const connectionId = randomUUID();
   const keys = new Set<string>();
-  const notify = async (): Promise<void> => {
+  const notifier = (send: 'sendToolListChanged' | 'sendPromptListChanged' | 'sendResourceListChanged', method: string) => async (): Promise<void> => {
     try {
-      if (low.sendToolListChanged !== undefined) await low.sendToolListChanged();
-      else await low.notification?.({ method: 'notifications/tools/list_changed' });
+      if (low[send] !== undefined) await low[send]!();
+      else await low.notification?.({ method });
     } catch {
       // The connection is gone; nothing to notify.
     }
   };
+  const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
   const scopeOf = sdk === 'v2' ? (ctx: any) => scopeV2(ctx, low, connectionId, era) : (extra: any) => scopeV1(extra, low, connectionId);
   const track = (scope: RequestScope): RequestScope => {
     if (scope.stateKey !== undefined && pipeline.gated && !keys.has(scope.stateKey)) {
@@ -68,23 +80,19 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     }
     return scope;
   };
-  const listHandler = (_request: unknown, ctx: unknown) => pipeline.listTools(track(scopeOf(ctx)));
-  const callHandler = (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx: unknown) =>
-    pipeline.callTool(request.params.name, request.params.arguments, track(scopeOf(ctx)));
+  const handlers: Array<readonly [string, MethodHandler]> = [
+    ['tools/list', (_request, ctx) => pipeline.listTools(track(scopeOf(ctx)))],
+    ['tools/call', (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => pipeline.callTool(request.params.name, request.params.arguments, track(scopeOf(ctx)))],
+    ...(content === undefined ? [] : contentHandlers(content, (ctx) => scopeOf(ctx).extra)),
+  ];
   try {
-    low.assertCanSetRequestHandler?.('tools/list');
-    low.assertCanSetRequestHandler?.('tools/call');
-    if (sdk === 'v2') {
-      low.setRequestHandler('tools/list', listHandler);
-      low.setRequestHandler('tools/call', callHandler);
-    } else {
-      low.setRequestHandler(v1Schema('tools/list'), listHandler);
-      low.setRequestHandler(v1Schema('tools/call'), callHandler);
-    }
+    for (const [method] of handlers) low.assertCanSetRequestHandler?.(method);
+    for (const [method, handler] of handlers) low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), handler);
   } catch (error) {
+    const extra = content === undefined ? '' : ', prompt and resource';
     throw new AttachError(
       'ATTACH_HANDLERS',
-      `attachToServer() could not install tools/list and tools/call (${(error as Error).message}). mcp-fusion must own the tools of a server: register every tool with the registry instead of McpServer.registerTool().`,
+      `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))} (${(error as Error).message}). mcp-fusion must own the tools of a server${content === undefined ? '' : ' and the prompts and resources it declares'}: register every tool${extra} with the registry instead of McpServer.registerTool()${content === undefined ? '' : ', registerPrompt() or registerResource()'}.`,
     );
   }
   const detach = (): void => {
@@ -96,7 +104,13 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     previous?.();
     detach();
   };
-  return { sdk, notifyToolListChanged: notify, detach };
+  return {
+    sdk,
+    notifyToolListChanged: notify,
+    notifyPromptListChanged: notifier('sendPromptListChanged', 'notifications/prompts/list_changed'),
+    notifyResourceListChanged: notifier('sendResourceListChanged', 'notifications/resources/list_changed'),
+    detach,
+  };
 }
 
 function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolEra | undefined): RequestScope {
@@ -182,6 +196,10 @@ function progressSender(token: unknown, send: (n: unknown) => Promise<void>): To
       // Progress is best effort: a closed stream must not fail the tool.
     }
   };
+}
+
+function listMethods(methods: readonly string[]): string {
+  return methods.length <= 2 ? methods.join(' and ') : `${methods.slice(0, -1).join(', ')} and ${methods.at(-1)}`;
 }
 
 function v1Schema(method: string): z.ZodType {

@@ -1,17 +1,9 @@
 import type { FusionTool } from '../builder/types.js';
+import type { WireTool } from '../domain/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import type { NameStyle, ToolFilter } from '../registry/types.js';
 
-/** One tool as `tools/list` shows it. */
-export interface WireTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-}
+export type { WireTool };
 
 /** A flat route: one exposed name, one tool. */
 export interface FlatRoute {

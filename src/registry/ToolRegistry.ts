@@ -1,19 +1,35 @@
 import type { FusionTool } from '../builder/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import { attachPipeline, type Attachment } from '../pipeline/attach.js';
+import { ContentPipeline } from '../pipeline/ContentPipeline.js';
+import { linkContent } from '../pipeline/contentLink.js';
 import { RequestPipeline } from '../pipeline/RequestPipeline.js';
+import type { FusionPrompt } from '../prompts/types.js';
+import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
+import { ContentCatalog, isContentItem, type ContentItem } from './ContentCatalog.js';
 import type { AttachOptions, ToolSource } from './types.js';
 
 /**
- * Holds built tools and attaches them to SDK servers. The same tools may live in several registries.
+ * Holds built tools, prompts and resources and attaches them to SDK servers. The same items may live in
+ * several registries.
  * @see docs/tools.md
+ * @see docs/prompts-and-resources.md
  */
 export class ToolRegistry<Ctx = any> {
   readonly #tools = new Map<string, FusionTool<Ctx>>();
+  readonly #content = new ContentCatalog<Ctx>();
   #pipelines = new WeakMap<object, RequestPipeline<Ctx>>();
 
-  /** Adds a built tool (or every action of a grouped builder); a duplicate name throws. */
-  register(source: ToolSource<Ctx>): this {
+  /**
+   * Adds a built tool (or every action of a grouped builder), prompt, resource or resource template;
+   * a duplicate of the same kind (tool or prompt name, resource URI, template) throws, naming both.
+   */
+  register(source: ToolSource<Ctx> | ContentItem<Ctx>): this {
+    if (isContentItem(source)) {
+      this.#content.add(source);
+      this.#pipelines = new WeakMap();
+      return this;
+    }
     for (const tool of toTools(source)) {
       const existing = this.#tools.get(tool.name);
       if (existing !== undefined) {
@@ -30,7 +46,7 @@ export class ToolRegistry<Ctx = any> {
   }
 
   /** Registers several sources in order. */
-  registerAll(...sources: ToolSource<Ctx>[]): this {
+  registerAll(...sources: Array<ToolSource<Ctx> | ContentItem<Ctx>>): this {
     for (const source of sources) this.register(source);
     return this;
   }
@@ -38,6 +54,21 @@ export class ToolRegistry<Ctx = any> {
   /** The registered tools in registration order. */
   get tools(): readonly FusionTool<Ctx>[] {
     return [...this.#tools.values()];
+  }
+
+  /** The registered prompts in registration order. */
+  get prompts(): readonly FusionPrompt<Ctx>[] {
+    return this.#content.prompts;
+  }
+
+  /** The registered fixed-URI resources in registration order. */
+  get resources(): readonly FusionResource<Ctx>[] {
+    return this.#content.resources;
+  }
+
+  /** The registered resource templates in registration order. */
+  get resourceTemplates(): readonly FusionResourceTemplate<Ctx>[] {
+    return this.#content.resourceTemplates;
   }
 
   getTool(name: string): FusionTool<Ctx> | undefined {
@@ -60,14 +91,16 @@ export class ToolRegistry<Ctx = any> {
     let pipeline = this.#pipelines.get(options);
     if (pipeline === undefined) {
       pipeline = new RequestPipeline(this.tools, options);
+      if (!this.#content.isEmpty) linkContent(pipeline, new ContentPipeline(this.#content, options));
       this.#pipelines.set(options, pipeline);
     }
     return pipeline;
   }
 
   /**
-   * Installs `tools/list` and `tools/call` on an SDK `McpServer` or `Server` (v2, or v1 for legacy
-   * deployments) and declares the tools capability. Call before `server.connect()`.
+   * Installs `tools/list` and `tools/call` (and the prompt and resource methods when there are any) on an
+   * SDK `McpServer` or `Server` (v2, or v1 for legacy deployments) and declares exactly those
+   * capabilities. Call before `server.connect()`.
    */
   attachToServer(server: unknown, options: AttachOptions<Ctx> = EMPTY): Attachment {
     return attachPipeline(server, this.pipeline(options));
@@ -81,7 +114,7 @@ function toTools<Ctx>(source: ToolSource<Ctx>): readonly FusionTool<Ctx>[] {
     return (source as { toFusionTools(): readonly FusionTool<Ctx>[] }).toFusionTools();
   }
   if (typeof (source as FusionTool).run === 'function' && typeof (source as FusionTool).name === 'string') return [source as FusionTool<Ctx>];
-  throw new DefinitionError('TOOL_SOURCE', 'register() takes a built tool (the result of .handle()) or a grouped tool builder; did you forget to call .handle()?');
+  throw new DefinitionError('TOOL_SOURCE', 'register() takes a built tool, prompt or resource (the result of .handle()) or a grouped tool builder; did you forget to call .handle()?');
 }
 
 function describeTool(tool: FusionTool): string {

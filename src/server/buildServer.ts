@@ -1,10 +1,14 @@
 import { Server } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../builder/types.js';
 import { attachPipeline, type Attachment } from '../pipeline/attach.js';
+import { capabilitiesFor } from '../pipeline/capabilitiesFor.js';
 import type { RequestPipeline } from '../pipeline/RequestPipeline.js';
 import type { ServeOptions } from './types.js';
 
-/** A fresh low-level v2 `Server` over a prebuilt pipeline: construction plus two handler installs. */
+/**
+ * A fresh low-level v2 `Server` over a prebuilt pipeline: construction with exactly the capabilities
+ * the registry needs (tools, plus prompts and resources when it has them), then the handler installs.
+ */
 export function buildServer<Ctx>(
   pipeline: RequestPipeline<Ctx>,
   options: ServeOptions<Ctx>,
@@ -13,7 +17,7 @@ export function buildServer<Ctx>(
   const server = new Server(
     { name: options.name ?? 'mcp-fusion-server', version: options.version ?? '1.0.0' },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { ...capabilitiesFor(pipeline) },
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     },
   );

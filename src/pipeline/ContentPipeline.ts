@@ -1,0 +1,159 @@
+import type { ToolExtra } from '../builder/types.js';
+import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
+import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
+import type { AttachOptions } from '../registry/types.js';
+import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
+import { contentMessages as messages } from './contentMessages.js';
+
+/** What a {@link ContentPipeline} serves: the registry's content at the time it was built. */
+export interface ContentSource<Ctx> {
+  readonly prompts: readonly FusionPrompt<Ctx>[];
+  readonly resources: readonly FusionResource<Ctx>[];
+  readonly resourceTemplates: readonly FusionResourceTemplate<Ctx>[];
+}
+
+/** `prompts/list` result. */
+export interface PromptListResult {
+  prompts: WirePrompt[];
+  [key: string]: unknown;
+}
+
+/** `resources/list` result. */
+export interface ResourceListResult {
+  resources: WireResource[];
+  [key: string]: unknown;
+}
+
+/** `resources/templates/list` result. */
+export interface ResourceTemplateListResult {
+  resourceTemplates: WireResourceTemplate[];
+  [key: string]: unknown;
+}
+
+/**
+ * The SDK-independent server side of prompts and resources, built once per registry and options:
+ * lists come from frozen data, `prompts/get` validates arguments before the handler runs, and
+ * `resources/read` tries the exact URI, then each template in registration order. Protocol problems
+ * throw a {@link WireError} (-32602 for a bad name or argument, -32002 "Resource not found" with
+ * `data: { uri }`, -32603 for a failing handler).
+ * @see docs/prompts-and-resources.md
+ */
+export class ContentPipeline<Ctx> {
+  readonly #prompts: ReadonlyMap<string, FusionPrompt<Ctx>>;
+  readonly #resources: ReadonlyMap<string, FusionResource<Ctx>>;
+  readonly #templates: readonly FusionResourceTemplate<Ctx>[];
+  readonly #listers: readonly FusionResourceTemplate<Ctx>[];
+  readonly #promptList: PromptListResult;
+  readonly #resourceList: ResourceListResult;
+  readonly #templateList: ResourceTemplateListResult;
+  readonly #contextFactory: AttachOptions<Ctx>['contextFactory'];
+
+  constructor(source: ContentSource<Ctx>, options: Pick<AttachOptions<Ctx>, 'contextFactory'> = {}) {
+    this.#prompts = new Map(source.prompts.map((p) => [p.name, p]));
+    this.#resources = new Map(source.resources.map((r) => [r.uri, r]));
+    this.#templates = Object.freeze([...source.resourceTemplates]);
+    this.#listers = this.#templates.filter((t) => t.list !== undefined);
+    this.#promptList = Object.freeze({ prompts: Object.freeze(source.prompts.map((p) => p.definition)) as WirePrompt[] });
+    this.#resourceList = Object.freeze({ resources: Object.freeze(source.resources.map((r) => r.definition)) as WireResource[] });
+    this.#templateList = Object.freeze({ resourceTemplates: Object.freeze(this.#templates.map((t) => t.definition)) as WireResourceTemplate[] });
+    this.#contextFactory = options.contextFactory;
+  }
+
+  /** True when there is at least one prompt (the `prompts` capability). */
+  get hasPrompts(): boolean {
+    return this.#prompts.size > 0;
+  }
+
+  /** True when there is at least one resource or template (the `resources` capability). */
+  get hasResources(): boolean {
+    return this.#resources.size > 0 || this.#templates.length > 0;
+  }
+
+  /** True when `uri` names a fixed resource or matches a template (for subscription checks). */
+  hasResource(uri: string): boolean {
+    return this.#resources.has(uri) || this.#templates.some((t) => t.compiled.match(uri) !== undefined);
+  }
+
+  /** `prompts/list`: the frozen list. */
+  listPrompts(): PromptListResult {
+    return this.#promptList;
+  }
+
+  /** `prompts/get`: finds the prompt, validates the arguments, runs the handler. */
+  async getPrompt(name: unknown, args: unknown, extra: ToolExtra): Promise<GetPromptResult> {
+    if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing([...this.#prompts.keys()]));
+    const prompt = this.#prompts.get(name);
+    if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, [...this.#prompts.keys()]));
+    const parsed = prompt.validate(args);
+    if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
+    const label = `Prompt "${name}"`;
+    const ctx = await this.#context(label, extra);
+    return guard(label, () => prompt.run(parsed.value, ctx, extra));
+  }
+
+  /** `resources/list`: the fixed resources, then what each template's `.list()` reports. */
+  async listResources(extra: ToolExtra): Promise<ResourceListResult> {
+    if (this.#listers.length === 0) return this.#resourceList;
+    const ctx = await this.#context('resources/list', extra);
+    const listed = await Promise.all(this.#listers.map((t) => guard(`Resource template "${t.uriTemplate}"`, () => t.list!(ctx, extra), messages.listFailed.bind(null, t.uriTemplate))));
+    return { resources: [...this.#resourceList.resources, ...listed.flat()] };
+  }
+
+  /** `resources/templates/list`: the frozen list. */
+  listResourceTemplates(): ResourceTemplateListResult {
+    return this.#templateList;
+  }
+
+  /** `resources/read`: the exact URI first, then the first template that matches it. */
+  async readResource(uri: unknown, extra: ToolExtra): Promise<ReadResourceResult> {
+    if (typeof uri !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriMissing());
+    let result: ReadResourceResult | undefined;
+    const resource = this.#resources.get(uri);
+    if (resource !== undefined) {
+      const label = `Resource "${uri}"`;
+      const ctx = await this.#context(label, extra);
+      result = await guard(label, () => resource.read(uri, ctx, extra));
+    } else {
+      for (const template of this.#templates) {
+        const vars = template.compiled.match(uri);
+        if (vars === undefined) continue;
+        const label = `Resource "${uri}"`;
+        const ctx = await this.#context(label, extra);
+        result = await guard(label, () => template.read(uri, vars, ctx, extra));
+        break;
+      }
+    }
+    if (result === undefined) {
+      throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, [...this.#resources.keys()], this.#templates.map((t) => t.uriTemplate)), { uri });
+    }
+    return result;
+  }
+
+  async #context(label: string, extra: ToolExtra): Promise<Ctx> {
+    if (this.#contextFactory === undefined) return undefined as Ctx;
+    try {
+      return await this.#contextFactory(extra);
+    } catch (error) {
+      throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, reason(error)));
+    }
+  }
+}
+
+/** Runs a handler; errors carrying a JSON-RPC error code (-32768 to -32000) pass through, others become -32603 naming `label`. */
+async function guard<T>(label: string, run: () => Promise<T>, describe: (reason: string) => string = (r) => messages.handlerFailed(label, r)): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof WireError || isJsonRpcCode((error as { code?: unknown } | null)?.code)) throw error;
+    throw new WireError(JsonRpcCode.InternalError, describe(reason(error)));
+  }
+}
+
+function isJsonRpcCode(code: unknown): boolean {
+  return Number.isInteger(code) && (code as number) >= -32768 && (code as number) <= -32000;
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,29 @@
+/** Texts of the JSON-RPC errors of prompts and resources: what went wrong and what to do next. */
+export const contentMessages = {
+  unknownPrompt(name: string, available: readonly string[]): string {
+    return `Unknown prompt "${name}". ${available.length > 0 ? `Available prompts: ${list(available)}.` : 'This server has no prompts.'} Call prompts/list to see them.`;
+  },
+  promptNameMissing(available: readonly string[]): string {
+    return `prompts/get needs params.name, the name of a prompt.${available.length > 0 ? ` Available prompts: ${list(available)}.` : ''}`;
+  },
+  resourceNotFound(uri: string, resources: readonly string[], templates: readonly string[]): string {
+    const known = [resources.length > 0 ? `resources: ${list(resources)}` : '', templates.length > 0 ? `templates: ${list(templates)}` : ''].filter(Boolean);
+    return `Resource not found: "${uri}". ${known.length > 0 ? `Known ${known.join('; ')}.` : 'This server has no resources.'} Call resources/list or resources/templates/list to see them.`;
+  },
+  resourceUriMissing(): string {
+    return 'resources/read needs params.uri, the URI of a resource (a string).';
+  },
+  handlerFailed(what: string, reason: string): string {
+    return `${what} failed: ${reason}`;
+  },
+  contextFailed(what: string, reason: string): string {
+    return `${what} could not run: the server failed to prepare the request context (${reason}). Try again later.`;
+  },
+  listFailed(uriTemplate: string, reason: string): string {
+    return `Resource template "${uriTemplate}" failed to list its resources: ${reason}`;
+  },
+};
+
+function list(names: readonly string[]): string {
+  return `${names.slice(0, 50).join(', ')}${names.length > 50 ? ', …' : ''}`;
+}

@@ -1,0 +1,108 @@
+import type { ToolExtra } from '../builder/types.js';
+import type { Icon, ResourceAnnotations, WireResource, WireResourceTemplate } from '../domain/types.js';
+import type { CompiledUriTemplate } from './compileUriTemplate.js';
+
+/** One text item of a `resources/read` result. */
+export interface TextResourceContents {
+  uri: string;
+  mimeType?: string;
+  text: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** One binary item of a `resources/read` result (`blob` is base64). */
+export interface BlobResourceContents {
+  uri: string;
+  mimeType?: string;
+  blob: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** An MCP `ReadResourceResult`, the plain shape every `resources/read` resolves to. */
+export interface ReadResourceResult {
+  contents: Array<TextResourceContents | BlobResourceContents>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** One item as a handler may write it: `uri` and `mimeType` default to the resource's; bytes become base64. */
+export type ResourceContentsInput =
+  | string
+  | Uint8Array
+  | { text: string; uri?: string; mimeType?: string; _meta?: Record<string, unknown> }
+  | { blob: string | Uint8Array; uri?: string; mimeType?: string; _meta?: Record<string, unknown> };
+
+/**
+ * What a resource handler may return: text, bytes, `{ text }`, `{ blob }`, a list of those, or the whole
+ * `ReadResourceResult`. `undefined` or `null` answers "Resource not found" (useful in templates).
+ */
+export type ResourceReturn = ResourceContentsInput | readonly ResourceContentsInput[] | ReadResourceResult | null | undefined;
+
+/** `(uri, ctx, extra)` for a fixed resource. */
+export type ResourceHandler<Ctx> = (uri: string, ctx: Ctx, extra: ToolExtra) => ResourceReturn | Promise<ResourceReturn>;
+
+/** `(uri, vars, ctx, extra)` for a template: `vars` holds the decoded `{variables}` of the URI. */
+export type TemplateHandler<Ctx, Vars> = (uri: string, vars: Vars, ctx: Ctx, extra: ToolExtra) => ResourceReturn | Promise<ResourceReturn>;
+
+type VariableNames<T extends string> = T extends `${string}{${infer V}}${infer Rest}` ? V | VariableNames<Rest> : never;
+
+/** The variables of a URI template literal: `'app://{a}/{b}'` ⇒ `{ a: string; b: string }`. */
+export type TemplateVariables<T extends string> = string extends T ? Record<string, string> : { [K in VariableNames<T>]: string };
+
+/** A concrete resource a template's `.list()` reports; unset fields default to the template's. */
+export interface ListedResource {
+  uri: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: ResourceAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Enumerates the concrete resources behind a template, for `resources/list`. */
+export type TemplateLister<Ctx> = (ctx: Ctx, extra: ToolExtra) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
+
+/** Metadata shared by resources and templates, frozen at build time. */
+interface BuiltResourceBase {
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string | undefined;
+  readonly mimeType: string | undefined;
+  readonly annotations: Readonly<ResourceAnnotations> | undefined;
+  readonly icons: readonly Readonly<Icon>[] | undefined;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** Tool-domain globs this resource mirrors (`sprints.*`), declared with `.reflects()`; State Sync uses them. */
+  readonly reflects: readonly string[];
+}
+
+/**
+ * A built, frozen resource at a fixed URI. Produced by `f.resource(uri)…handle(fn)`; register it with
+ * `registry.register(resource)`.
+ */
+export interface FusionResource<Ctx = any> extends BuiltResourceBase {
+  readonly kind: 'resource';
+  readonly uri: string;
+  readonly size: number | undefined;
+  /** Frozen, exactly as listed. */
+  readonly definition: Readonly<WireResource>;
+  /** Runs the handler and shapes its return; undefined means "not found". Throws on a bad return. */
+  readonly read: (uri: string, ctx: Ctx, extra: ToolExtra) => Promise<ReadResourceResult | undefined>;
+}
+
+/**
+ * A built, frozen resource template (`app://items/{id}`). Produced by `f.resourceTemplate(t)…handle(fn)`.
+ */
+export interface FusionResourceTemplate<Ctx = any> extends BuiltResourceBase {
+  readonly kind: 'resourceTemplate';
+  readonly uriTemplate: string;
+  /** The template compiled once: `match(uri)` gives its variables. */
+  readonly compiled: CompiledUriTemplate;
+  /** Frozen, exactly as listed by `resources/templates/list`. */
+  readonly definition: Readonly<WireResourceTemplate>;
+  readonly read: (uri: string, vars: Record<string, string>, ctx: Ctx, extra: ToolExtra) => Promise<ReadResourceResult | undefined>;
+  /** The concrete resources for `resources/list`, when the template has a `.list()` callback. */
+  readonly list: ((ctx: Ctx, extra: ToolExtra) => Promise<WireResource[]>) | undefined;
+}
