@@ -1,9 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import type { ToolResponse } from '../builder/types.js';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { buildServer } from '../server/buildServer.js';
 import type { ServeOptions } from '../server/types.js';
+import type { Clock } from './createClock.js';
+import { sessionStateStore, type SessionStateStore } from './sessionStateStore.js';
+
+/** Options of {@link createTestClient}: the serve options, plus the test's own clock. */
+export type TestClientOptions<Ctx> = ServeOptions<Ctx> & {
+  /** Time source of the test session (timestamps written by `setState`); see {@link Clock}. */
+  clock?: Pick<Clock, 'now'>;
+};
+
+/** What {@link TestClient.call} resolves to. */
+export interface CallOutcome {
+  isError: boolean;
+  /** Every content block: text blocks JSON-parsed where they parse, other blocks as they came. */
+  content: unknown[];
+  /** The raw `tools/call` result. */
+  result: ToolResponse;
+}
 
 /** A connected SDK client over an in-memory link, with helpers for tests. */
 export interface TestClient {
@@ -14,7 +32,14 @@ export interface TestClient {
   /** Calls a tool; resolves to the raw result. */
   callTool(name: string, args?: Record<string, unknown>): Promise<ToolResponse>;
   /** Calls a tool and returns its text blocks, JSON-parsed where they parse. */
-  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; content: unknown[]; result: ToolResponse }>;
+  call(name: string, args?: Record<string, unknown>): Promise<CallOutcome>;
+  /**
+   * Puts this test session in workflow state `state` (FSM tests), as if earlier calls had led there.
+   * Takes effect on the next request. Sends `notifications/tools/list_changed` only with `{ notify: true }`.
+   */
+  setState(state: string, options?: { notify?: boolean }): Promise<void>;
+  /** This session's workflow state (the machine's initial state until a transition or `setState`). */
+  state(): Promise<string>;
   /** Count of `notifications/tools/list_changed` received so far. */
   readonly listChangedCount: number;
   /** Resolves on the next `notifications/tools/list_changed`. */
@@ -25,13 +50,22 @@ export interface TestClient {
 
 /**
  * Connects a real SDK `Client` to a registry in-process (legacy era: one connection = one session).
+ * With an `fsm`, the session's workflow state lives in a store the test client controls (wrapping your
+ * `fsmStore` if you pass one), which is what lets `setState` and `state` work without a session id.
  * @example
  * await using t = await createTestClient(registry, { fsm: gate });
- * expect(await t.listToolNames()).toContain('cart.add_item');
+ * await t.setState('payment');
+ * expect(await t.listToolNames()).toContain('cart.pay');
+ * @see docs/testing.md
  */
-export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx> = {}): Promise<TestClient> {
-  const pipeline = registry.pipeline(options);
-  const { server } = buildServer(pipeline, options, 'legacy');
+export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options: TestClientOptions<Ctx> = {}): Promise<TestClient> {
+  const { clock, ...serve } = options;
+  const now = clock?.now ?? Date.now;
+  const store: SessionStateStore | undefined = serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
+  // A fresh options object gives this client its own pipeline, so the store above sees only its session.
+  const attachOptions: ServeOptions<Ctx> = store === undefined ? serve : { ...serve, fsmStore: store };
+  const pipeline = registry.pipeline(attachOptions);
+  const { server, attachment } = buildServer(pipeline, attachOptions, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'mcp-fusion-test', version: '1.0.0' });
   let count = 0;
@@ -49,6 +83,13 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
   const close = async (): Promise<void> => {
     await client.close();
     await server.close();
+    if (store !== undefined) pipeline.dispose();
+  };
+  const requireGate = (method: string) => {
+    if (serve.fsm === undefined || store === undefined) {
+      throw new Error(`${method} needs a workflow gate: pass { fsm: gate } to createTestClient(registry, options).`);
+    }
+    return { gate: serve.fsm, store };
   };
   return {
     client,
@@ -60,6 +101,20 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
       const result = await callTool(name, args);
       const content = result.content.map((block) => (block.type === 'text' ? parseMaybe(block.text) : block));
       return { isError: result.isError === true, content, result };
+    },
+    async setState(state, { notify = false } = {}) {
+      const { gate, store: own } = requireGate(`setState("${state}")`);
+      const states = Object.keys(gate.config.states);
+      if (!states.includes(state)) {
+        const machine = gate.id === undefined ? 'the FSM' : `FSM "${gate.id}"`;
+        throw new Error(`setState("${state}"): ${machine} has no state "${state}"; use one of ${states.join(', ')}.`);
+      }
+      await own.write(state, now());
+      if (notify) await attachment.notifyToolListChanged();
+    },
+    async state() {
+      const { gate, store: own } = requireGate('state()');
+      return (await own.read())?.state ?? gate.config.initial;
     },
     get listChangedCount() {
       return count;

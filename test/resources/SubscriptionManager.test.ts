@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalUri, SubscriptionManager } from '../../src/resources/SubscriptionManager.js';
-import { WireError } from '../../src/errors/WireError.js';
+import type { WireError } from '../../src/errors/WireError.js';
 
 const known = new Set(['test://a', 'test://b', 'file:///data/report.txt']);
 const make = (now = () => 0) => new SubscriptionManager({ exists: (u) => known.has(u), idleMs: 100, now });

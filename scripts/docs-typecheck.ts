@@ -1,0 +1,51 @@
+// `npm run docs:check`: type-checks every ```ts block of README.md and docs/*.md against the package.
+// Rules (docs/contributing.md): each block sees the page's earlier blocks and may shadow their names;
+// names of "your app" come from scripts/docs-typecheck/app.d.ts; a block after `<!-- no-check -->` is skipped.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { extractBlocks } from './docs-typecheck/extractBlocks.js';
+import { pageModule } from './docs-typecheck/pageModule.js';
+
+const root = resolve(import.meta.dirname, '..');
+// Inside the repository, so that `mcp-fusion` resolves to this package (self-reference, "development" condition).
+const out = join(root, 'node_modules', '.cache', 'docs-typecheck');
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const generated = new Map<string, { page: string; pageLine: (line: number) => number }>();
+let blockCount = 0;
+for (const page of pages) {
+  const blocks = extractBlocks(readFileSync(join(root, page), 'utf8'));
+  if (blocks.length === 0) continue;
+  blockCount += blocks.length;
+  const { source, pageLine } = pageModule(blocks);
+  const file = join(out, `${page.replace(/[/.]/g, '_')}.ts`);
+  writeFileSync(file, source);
+  generated.set(file, { page, pageLine });
+}
+
+const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
+const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+const program = ts.createProgram([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')], { ...options, noEmit: true, noUnusedLocals: false });
+const own = new Set([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')]);
+// Errors inside the package itself are the type check's business; here only the docs' own count.
+const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || own.has(resolve(d.file.fileName)));
+
+for (const d of diagnostics) {
+  const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+  if (d.file === undefined || d.start === undefined) {
+    console.error(`error TS${d.code}: ${message}`);
+    continue;
+  }
+  const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+  const origin = generated.get(resolve(d.file.fileName));
+  const where = origin === undefined ? `${relative(root, d.file.fileName)}:${line + 1}` : `${origin.page}:${origin.pageLine(line + 1)}`;
+  console.error(`${where}:${character + 1} - error TS${d.code}: ${message}`);
+}
+if (diagnostics.length > 0) {
+  console.error(`\n${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'} in the docs' code blocks (generated modules: ${relative(root, out)}).`);
+  process.exit(1);
+}
+console.log(`docs: ${blockCount} ts blocks in ${generated.size} pages type-check`);

@@ -1,0 +1,104 @@
+import type { ToolAnnotations, ToolExtra } from '../builder/types.js';
+import { FusionError } from '../errors/FusionError.js';
+import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import type { Surface } from '../pipeline/compileSurface.js';
+import type { ToolListResult } from '../pipeline/types.js';
+import type { AttachOptions } from '../registry/types.js';
+import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
+import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
+import { CliError } from './CliError.js';
+import type { Target } from './loadTarget.js';
+
+/** One registered tool as `inspect` shows it. */
+export interface ToolRow {
+  /** Canonical name (policies, bindings and tags use it). */
+  name: string;
+  /** Name in `tools/list` (differs under `nameStyle` or grouped exposition). */
+  exposedAs: string;
+  kind: string;
+  annotations: ToolAnnotations;
+  cacheControl: CacheDirective | null;
+  invalidates: string[];
+  /** Workflow states where the tool is visible; `null` = every state (or no FSM). */
+  states: string[] | null;
+  /** Event a successful call sends to the FSM. */
+  event: string | null;
+}
+
+/** What the startup of a server over this target would compute and report. */
+export interface Analysis {
+  readonly surface: Surface;
+  /** The startup warnings, exactly as a server attaching these options would report them. */
+  readonly warnings: readonly string[];
+  readonly rows: readonly ToolRow[];
+}
+
+/**
+ * Builds the request pipeline a server would build for the target's options, collecting the startup
+ * warnings instead of printing them. Configuration errors (invalid policies, unknown states) throw.
+ */
+export function analyzeTarget(target: Target): Analysis {
+  const warnings: string[] = [];
+  const pipeline = buildPipeline(target, { onWarning: (message) => warnings.push(message) });
+  try {
+    const { surface } = pipeline;
+    const inline = new Map<string, InlineSyncDeclaration>();
+    for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
+    const sync = new StateSyncLayer(target.options.stateSync, inline);
+    const rows = surface.tools.map((tool): ToolRow => {
+      const policy = sync.resolve(tool.name);
+      const binding = target.gate?.bindings.get(tool.name);
+      return {
+        name: tool.name,
+        exposedAs: surface.exposedName.get(tool.name) ?? tool.name,
+        kind: tool.kind,
+        annotations: { ...tool.annotations },
+        cacheControl: policy?.cacheControl ?? null,
+        invalidates: [...(policy?.invalidates ?? [])],
+        states: binding === undefined ? null : [...binding.states],
+        event: binding?.event ?? null,
+      };
+    });
+    return { surface, warnings, rows };
+  } finally {
+    pipeline.dispose();
+  }
+}
+
+/** Exactly what `tools/list` returns to a session in workflow state `state`. */
+export async function listInState(target: Target, state: string): Promise<ToolListResult> {
+  const gate = target.gate;
+  if (gate === undefined) {
+    throw new CliError('CLI_NO_FSM', `"${target.path}" has no workflow gate, so --state has nothing to select. Export the gate as \`fsm\` (or put it in the options), or name it with --fsm <export>.`, { path: target.path });
+  }
+  const states = Object.keys(gate.config.states);
+  if (!states.includes(state)) {
+    throw new CliError('CLI_UNKNOWN_STATE', `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}.`, { state });
+  }
+  const fixed: FsmStateStore = { load: async () => ({ state, updatedAt: 0 }), save: async () => {} };
+  const pipeline = buildPipeline(target, { fsmStore: fixed, onWarning: () => {} });
+  try {
+    return await pipeline.listTools({ stateKey: 'mcp-fusion-inspect', extra: INSPECT_EXTRA });
+  } finally {
+    pipeline.dispose();
+  }
+}
+
+function buildPipeline(target: Target, extra: Partial<AttachOptions<any>>) {
+  // A fresh options object gets a fresh pipeline; `debug` is dropped so nothing is logged behind our back.
+  const options: AttachOptions<any> = { ...target.options, ...extra, debug: false };
+  try {
+    return target.registry.pipeline(options);
+  } catch (error) {
+    if (error instanceof FusionError) throw new CliError('CLI_CONFIG', `${target.path}: ${error.message}`, { path: target.path, cause: error.code });
+    throw error;
+  }
+}
+
+// tools/list reads only the state key; the request details are never looked at.
+const INSPECT_EXTRA = Object.freeze({
+  signal: new AbortController().signal,
+  sessionId: 'mcp-fusion-inspect',
+  era: 'legacy',
+  requestId: 0,
+}) as Partial<ToolExtra> as ToolExtra;

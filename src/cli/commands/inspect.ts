@@ -1,0 +1,74 @@
+import { Command } from 'commander';
+import type { ToolAnnotations } from '../../builder/types.js';
+import { analyzeTarget, listInState, type ToolRow } from '../analyzeTarget.js';
+import { selectorsOf, withTargetOptions, type CommandContext } from '../context.js';
+import { formatTable } from '../formatTable.js';
+import { loadTarget, type Target } from '../loadTarget.js';
+
+interface InspectOptions {
+  state?: string;
+  json?: boolean;
+  registry?: string;
+  options?: string;
+  fsm?: string;
+}
+
+/** `mcp-fusion inspect <module>`: the tool surface as a table, or what `tools/list` returns in one state. */
+export function inspectCommand({ io }: CommandContext): Command {
+  return withTargetOptions(new Command('inspect'))
+    .description('print the tool surface of a registry: annotations, cache directives, invalidations, FSM states')
+    .option('-s, --state <state>', 'print exactly what tools/list returns to a session in this workflow state')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  mcp-fusion inspect src/registry.ts\n  mcp-fusion inspect src/registry.ts --state payment --json\n')
+    .action(async (module: string, opts: InspectOptions) => {
+      const target = await loadTarget(module, io.cwd, selectorsOf(opts));
+      if (opts.state !== undefined) {
+        const list = await listInState(target, opts.state);
+        io.stdout.write(opts.json === true ? `${JSON.stringify(list, null, 2)}\n` : stateTable(target, opts.state, list.tools));
+        return;
+      }
+      const { rows, warnings } = analyzeTarget(target);
+      if (opts.json === true) {
+        io.stdout.write(`${JSON.stringify({ module, fsm: fsmSummary(target), tools: rows, warnings }, null, 2)}\n`);
+        return;
+      }
+      io.stdout.write(surfaceTable(target, rows));
+      if (warnings.length > 0) io.stderr.write(`\n${warnings.length} startup warning${warnings.length === 1 ? '' : 's'}; \`mcp-fusion lint ${module}\` explains them.\n`);
+    });
+}
+
+function fsmSummary(target: Target): { id: string | null; initial: string; states: string[] } | null {
+  const gate = target.gate;
+  return gate === undefined ? null : { id: gate.id ?? null, initial: gate.config.initial, states: Object.keys(gate.config.states) };
+}
+
+function surfaceTable(target: Target, rows: readonly ToolRow[]): string {
+  const fsm = fsmSummary(target);
+  const head = `${target.path}: ${rows.length} tool${rows.length === 1 ? '' : 's'}${fsm === null ? ', no FSM' : `, FSM ${fsm.id === null ? '' : `"${fsm.id}" `}(initial "${fsm.initial}"; states ${fsm.states.join(', ')})`}\n\n`;
+  const renamed = rows.some((r) => r.exposedAs !== r.name);
+  const headers = ['name', ...(renamed ? ['exposed as'] : []), 'kind', 'annotations', 'cache', 'invalidates', 'fsm states', 'sends'];
+  const body = rows.map((r) => [
+    r.name,
+    ...(renamed ? [r.exposedAs] : []),
+    r.kind,
+    hints(r.annotations),
+    r.cacheControl ?? '-',
+    r.invalidates.join(', ') || '-',
+    r.states === null ? (fsm === null ? '-' : '(all)') : r.states.join(', '),
+    r.event ?? '-',
+  ]);
+  return head + formatTable(headers, body);
+}
+
+function stateTable(target: Target, state: string, tools: ReadonlyArray<Record<string, unknown>>): string {
+  const gate = target.gate!;
+  const head = `tools/list in state "${state}"${gate.id === undefined ? '' : ` of FSM "${gate.id}"`}: ${tools.length} tool${tools.length === 1 ? '' : 's'}\n\n`;
+  const body = tools.map((t) => [String(t.name), hints((t.annotations ?? {}) as ToolAnnotations), String(t.description ?? '')]);
+  return head + formatTable(['name', 'annotations', 'description'], body);
+}
+
+/** The hints that are set: `readOnly`, `destructive`, `idempotent`, `openWorld`; `-` when none. */
+function hints(annotations: ToolAnnotations): string {
+  const set = (['readOnly', 'destructive', 'idempotent', 'openWorld'] as const).filter((h) => annotations[`${h}Hint`] === true);
+  return set.join(', ') || '-';
+}

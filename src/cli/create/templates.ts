@@ -1,0 +1,227 @@
+/** What the scaffold's files depend on. */
+export interface TemplateInput {
+  /** npm package name of the new project. */
+  readonly name: string;
+  /** The `mcp-fusion` dependency: a version range, or `file:<checkout>`. */
+  readonly fusion: string;
+  /** Linked to a checkout: TypeScript, tsx and vitest must resolve mcp-fusion's `development` condition (its sources). */
+  readonly linked: boolean;
+  /** Version ranges by package name. */
+  readonly ranges: Readonly<Record<string, string>>;
+}
+
+const FALLBACK: Record<string, string> = {
+  '@modelcontextprotocol/server': '^2.4.0',
+  '@modelcontextprotocol/node': '^2.1.2',
+  '@modelcontextprotocol/client': '^2.4.0',
+  zod: '^4.2.0',
+  '@types/node': '^20.19.0',
+  tsx: '^4.20.0',
+  typescript: '~5.9',
+  vitest: '^4.1.0',
+  '@viz-js/viz': '^3.31.0',
+};
+
+/** Pure: the scaffold's files, path → content. */
+export function scaffoldFiles(input: TemplateInput): Record<string, string> {
+  const range = (pkg: string): string => input.ranges[pkg] ?? FALLBACK[pkg]!;
+  const deps = (names: string[]): Record<string, string> => Object.fromEntries(names.map((n) => [n, range(n)]));
+  const dev = input.linked ? ' --conditions=development' : '';
+  const manifest = {
+    name: input.name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    scripts: {
+      start: `tsx${dev} src/server.ts`,
+      test: 'tsc --noEmit && vitest run',
+      inspect: 'mcp-fusion inspect src/registry.ts',
+      'lint:fusion': 'mcp-fusion lint src/registry.ts',
+      diagram: 'mcp-fusion diagram src/registry.ts --out diagrams',
+    },
+    dependencies: { 'mcp-fusion': input.fusion, ...deps(['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod']) },
+    devDependencies: deps(['@modelcontextprotocol/client', '@types/node', '@viz-js/viz', 'tsx', 'typescript', 'vitest']),
+  };
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      lib: input.linked ? ['ES2023', 'DOM'] : ['ES2023'],
+      types: ['node'],
+      strict: true,
+      verbatimModuleSyntax: true,
+      skipLibCheck: true,
+      noEmit: true,
+      ...(input.linked ? { customConditions: ['development'] } : {}),
+    },
+    include: ['src', 'test', 'vitest.config.ts'],
+  };
+  return {
+    'package.json': json(manifest),
+    'tsconfig.json': json(tsconfig),
+    'vitest.config.ts': vitestConfig(input.linked),
+    '.gitignore': 'node_modules/\ndiagrams/\n',
+    'src/registry.ts': REGISTRY,
+    'src/server.ts': SERVER,
+    'test/registry.test.ts': TEST,
+    'README.md': readme(input.name),
+  };
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function vitestConfig(linked: boolean): string {
+  if (!linked) return `import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n`;
+  return `import { defineConfig } from 'vitest/config';
+
+// mcp-fusion is linked from a checkout: load its TypeScript sources (its "development" export condition).
+export default defineConfig({
+  resolve: { conditions: ['development'] },
+  ssr: { resolve: { conditions: ['development'] } },
+  test: { include: ['test/**/*.test.ts'] },
+});
+`;
+}
+
+const REGISTRY = `import { initFusion, type ServeOptions, type StateSyncConfig } from 'mcp-fusion';
+
+/** What every handler receives: this session's task list. */
+export interface AppContext {
+  tasks: string[];
+}
+
+const f = initFusion<AppContext>();
+
+/** The workflow: \`tasks.clear\` exists only once there is something to clear. */
+export const fsm = f.fsm({
+  id: 'tasks',
+  initial: 'empty',
+  states: {
+    empty: { on: { ADD: 'has_tasks' } },
+    has_tasks: { on: { CLEAR: 'empty' } },
+  },
+});
+
+// A query: read-only.
+const listTasks = f
+  .query('tasks.list')
+  .describe('List the tasks of this session')
+  .handle((_input, ctx) => ctx.tasks);
+
+// An action: changes something, not destructive. Sends ADD to the workflow after it succeeds.
+const addTask = f
+  .action('tasks.add')
+  .describe('Add a task')
+  .bindState(['empty', 'has_tasks'], 'ADD')
+  .withString('title', 'What to do')
+  .handle((input, ctx) => {
+    ctx.tasks.push(input.title);
+    return { added: input.title, count: ctx.tasks.length };
+  });
+
+// A mutation: destructive. Visible only in "has_tasks"; sends CLEAR.
+const clearTasks = f
+  .mutation('tasks.clear')
+  .describe('Delete every task')
+  .bindState('has_tasks', 'CLEAR')
+  .handle((_input, ctx) => \`Deleted \${ctx.tasks.splice(0).length} tasks.\`);
+
+export const registry = f.registry().registerAll(listTasks, addTask, clearTasks);
+
+/** State Sync: the list is never cached, and every write tells the agent that tasks.* went stale. */
+export const stateSync: StateSyncConfig = {
+  policies: [
+    { match: 'tasks.list', cacheControl: 'no-store' },
+    { match: 'tasks.*', invalidates: ['tasks.*'] },
+  ],
+};
+
+/** Server options over a fresh in-memory store (tests call it once per client). */
+export function options(): ServeOptions<AppContext> {
+  const lists = new Map<string, string[]>();
+  return {
+    name: 'tasks-server',
+    version: '0.1.0',
+    fsm,
+    stateSync,
+    contextFactory: (extra) => {
+      const key = extra.sessionId ?? 'default';
+      let tasks = lists.get(key);
+      if (tasks === undefined) lists.set(key, (tasks = []));
+      return { tasks };
+    },
+  };
+}
+`;
+
+const SERVER = `import { startServer } from 'mcp-fusion';
+import { options, registry } from './registry.js';
+
+const stdio = process.argv.includes('--stdio');
+const server = await startServer(registry, {
+  ...options(),
+  transport: stdio ? 'stdio' : 'http',
+  port: Number(process.env.PORT ?? 3000),
+});
+// Over stdio, stdout belongs to the protocol: log to stderr.
+console.error(\`listening on \${server.url}\`);
+
+process.once('SIGINT', () => void server.close().then(() => process.exit(0)));
+`;
+
+const TEST = `import { describe, expect, it } from 'vitest';
+import { createTestClient, expectInvalidation } from 'mcp-fusion/testing';
+import { options, registry } from '../src/registry.js';
+
+describe('tasks server', () => {
+  it('shows tasks.clear only once there is something to clear', async () => {
+    await using t = await createTestClient(registry, options());
+    expect(await t.listToolNames()).toEqual(['tasks.list', 'tasks.add']);
+
+    const added = await t.call('tasks.add', { title: 'Write the docs' });
+    expect(added.content).toContainEqual({ added: 'Write the docs', count: 1 });
+    expect(await t.state()).toBe('has_tasks');
+    expect(await t.listToolNames()).toEqual(['tasks.list', 'tasks.add', 'tasks.clear']);
+  });
+
+  it('tells the agent what a write made stale', async () => {
+    await using t = await createTestClient(registry, options());
+    expectInvalidation(await t.call('tasks.add', { title: 'a' }), ['tasks.*']);
+    expectInvalidation(await t.call('tasks.list'), []);
+  });
+
+  it('lists tasks.list as never cacheable', async () => {
+    await using t = await createTestClient(registry, options());
+    const { tools } = await t.client.listTools();
+    expect(tools.find((tool) => tool.name === 'tasks.list')?.description).toContain('[Cache-Control: no-store]');
+  });
+
+  it('starts a test in any workflow state with setState', async () => {
+    await using t = await createTestClient(registry, options());
+    await t.setState('has_tasks');
+    const cleared = await t.call('tasks.clear');
+    expect(cleared.content).toContain('Deleted 0 tasks.');
+    expect(await t.state()).toBe('empty');
+  });
+});
+`;
+
+function readme(name: string): string {
+  return `# ${name}
+
+An MCP server built with [mcp-fusion](https://www.npmjs.com/package/mcp-fusion): a query, an action and a
+mutation over a per-session task list, a State Sync policy and a workflow FSM.
+
+\`\`\`bash
+npm test                 # type check and the tests in test/
+npm start                # serves http://127.0.0.1:3000/mcp (npm start -- --stdio for stdio)
+npm run inspect          # the tool surface: annotations, cache directives, FSM states
+npx mcp-fusion inspect src/registry.ts --state has_tasks   # what tools/list shows in that state
+npm run lint:fusion      # the startup checks, for CI
+npm run diagram          # diagrams/tasks.mmd and diagrams/tasks.svg
+\`\`\`
+`;
+}

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scaffoldFiles } from '../../src/cli/create/templates.js';
+import { cli, repo } from './_run.js';
+
+const run = promisify(execFile);
+const dirs: string[] = [];
+const tempDir = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), 'fusion-create-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** The environment of a nested `npm test`, without the variables of the vitest running this file. */
+function childEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
+}
+
+describe('mcp-fusion create', () => {
+  it('scaffolds a project that passes its own npm test right after npm install', { timeout: 240_000 }, async () => {
+    const dir = join(await tempDir(), 'my-server');
+    const { code, stdout, stderr } = await cli('create', dir);
+    expect({ code, stderr: stderr.replace(/\d+(\.\d+)?s/g, 'Ns') }).toMatchObject({ code: 0, stderr: expect.stringContaining('Installing dependencies (npm install)…\n') });
+    expect(stderr).toMatch(/✔ Installed in \d+\.\ds/);
+    expect(stdout).toContain(`(mcp-fusion file:${repo})`);
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    expect(manifest.dependencies['mcp-fusion']).toBe(`file:${repo}`);
+    const test = await run('npm', ['test'], { cwd: dir, env: childEnv(), timeout: 180_000 });
+    expect(test.stdout).toMatch(/Tests\s+.*4 passed/);
+    const lint = await run('npx', ['mcp-fusion', 'lint', 'src/registry.ts'], { cwd: dir, env: childEnv(), timeout: 60_000 });
+    expect(lint.stdout).toBe('✔ src/registry.ts: no problems\n');
+  });
+
+  it('--no-install writes the files and says what to run next', async () => {
+    const dir = join(await tempDir(), 'Tasks App');
+    const { code, stdout, stderr } = await cli('create', dir, '--no-install', '--fusion', '^9.9.9');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain('Next:\n');
+    expect(stdout).toContain('  npm install\n  npm test\n');
+    expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({ name: 'tasks-app', dependencies: { 'mcp-fusion': '^9.9.9' } });
+    expect(await readFile(join(dir, 'vitest.config.ts'), 'utf8')).not.toContain('development');
+  });
+
+  it('refuses a directory that is not empty', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'keep.txt'), 'mine');
+    const { code, stderr } = await cli('create', dir, '--no-install');
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: "${dir}" is not empty; choose a new directory, or pass --force to write into it anyway.\n`);
+  });
+
+  it('writes a server, three tool kinds, a State Sync policy, an FSM and a test', () => {
+    const files = scaffoldFiles({ name: 'x', fusion: '^1.0.0', linked: false, ranges: {} });
+    expect(Object.keys(files).sort()).toEqual(['.gitignore', 'README.md', 'package.json', 'src/registry.ts', 'src/server.ts', 'test/registry.test.ts', 'tsconfig.json', 'vitest.config.ts']);
+    const registry = files['src/registry.ts']!;
+    for (const piece of ['.query(', '.action(', '.mutation(', 'f.fsm(', 'policies:', '.bindState(']) expect(registry).toContain(piece);
+    expect(files['test/registry.test.ts']).toContain("from 'mcp-fusion/testing'");
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { registry } from '../../examples/workspace/registry.js';
+import { cli, example, fixture } from './_run.js';
+
+// The example grows; what the checkout workflow gates does not.
+const gated: Record<string, string[]> = {
+  empty: ['cart.add_item'],
+  has_items: ['cart.add_item', 'cart.checkout', 'cart.clear'],
+  payment: ['cart.pay'],
+  confirmed: [],
+};
+const ungated = registry.tools.filter((t) => t.fsm === undefined).map((t) => t.name);
+const columns = (stdout: string, name: string): string[] | undefined =>
+  stdout
+    .split('\n')
+    .find((line) => line.startsWith(`${name} `))
+    ?.split(/\s{2,}/);
+
+describe('mcp-fusion inspect', () => {
+  it('prints one row per tool: kind, annotations, cache directive, invalidations, FSM states', async () => {
+    const { code, stdout, stderr } = await cli('inspect', fixture('tasks-registry.ts'));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatchInlineSnapshot(`
+      "test/cli/fixtures/tasks-registry.ts: 3 tools, FSM "tasks" (initial "empty"; states empty, has_tasks)
+
+      NAME         KIND      ANNOTATIONS  CACHE     INVALIDATES  FSM STATES        SENDS
+      tasks.list   query     readOnly     no-store  -            (all)             -
+      tasks.add    action    -            -         tasks.*      empty, has_tasks  ADD
+      tasks.clear  mutation  destructive  -         tasks.*      has_tasks         CLEAR
+      "
+    `);
+  });
+
+  it('prints the example server, State Sync and checkout gate included', async () => {
+    const { code, stdout } = await cli('inspect', example);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(`examples/workspace/registry.ts: ${registry.size} tools, FSM "checkout" (initial "empty"; states empty, has_items, payment, confirmed)`);
+    expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
+    expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
+    expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
+    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'mutation', 'destructive', '-', '-', 'empty, has_items', 'ADD_ITEM']);
+    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'mutation', 'destructive', '-', '-', 'payment', 'PAY']);
+  });
+
+  it('--json gives every column as data', async () => {
+    const { code, stdout } = await cli('inspect', example, '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.fsm).toEqual({ id: 'checkout', initial: 'empty', states: ['empty', 'has_items', 'payment', 'confirmed'] });
+    expect(report.tools.map((t: { name: string }) => t.name)).toEqual(registry.tools.map((t) => t.name));
+    expect(report.tools.find((t: { name: string }) => t.name === 'tasks.update')).toEqual({
+      name: 'tasks.update',
+      exposedAs: 'tasks.update',
+      kind: 'action',
+      annotations: { readOnlyHint: false, destructiveHint: false },
+      cacheControl: null,
+      invalidates: ['tasks.*', 'sprints.*'],
+      states: null,
+      event: null,
+    });
+  });
+
+  it.each(Object.entries(gated))('--state %s --json prints exactly the tools/list of that state', async (state, names) => {
+    const { code, stdout } = await cli('inspect', example, '--state', state, '--json');
+    expect(code).toBe(0);
+    const list = JSON.parse(stdout) as { tools: Array<{ name: string; description?: string }> };
+    expect(list.tools.map((t) => t.name).sort()).toEqual([...ungated, ...names].sort());
+    expect(list.tools.find((t) => t.name === 'sprints.list')?.description).toBe('List workspace sprints [Cache-Control: no-store]');
+  });
+
+  it('--state prints the listed tools with their decorated descriptions', async () => {
+    const { stdout } = await cli('inspect', fixture('tasks-registry.ts'), '--state', 'has_tasks');
+    expect(stdout).toMatchInlineSnapshot(`
+      "tools/list in state "has_tasks" of FSM "tasks": 3 tools
+
+      NAME         ANNOTATIONS  DESCRIPTION
+      tasks.list   readOnly     List tasks [Cache-Control: no-store]
+      tasks.add    -            Add a task
+      tasks.clear  destructive  Delete every task
+      "
+    `);
+    expect((await cli('inspect', fixture('tasks-registry.ts'), '--state', 'empty')).stdout).not.toContain('tasks.clear');
+  });
+
+  it('names the states to choose from when --state is unknown', async () => {
+    const { code, stderr } = await cli('inspect', example, '--state', 'shipped');
+    expect(code).toBe(2);
+    expect(stderr).toBe('error: FSM "checkout" has no state "shipped"; use one of: empty, has_items, payment, confirmed.\n');
+  });
+
+  it('says where it looked for a missing module', async () => {
+    const { code, stderr } = await cli('inspect', 'src/nope.ts');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^error: Cannot find module "src\/nope\.ts" \(looked at .*src\/nope\.ts\)\. Pass the path of the file that exports your registry/);
+  });
+
+  it('lists the exports of a module without a registry', async () => {
+    const { code, stderr } = await cli('inspect', fixture('no-registry.ts'));
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'error: "test/cli/fixtures/no-registry.ts" exports no tool registry (exports: options, tools). Export it as `export const registry = f.registry()…` or as the default export, or name the export with --registry <name>.\n',
+    );
+  });
+
+  it('rejects a --registry export that is not a registry', async () => {
+    const { code, stderr } = await cli('inspect', example, '--registry', 'checkout');
+    expect(code).toBe(2);
+    expect(stderr).toBe('error: Export "checkout" of "examples/workspace/registry.ts" is not a ToolRegistry; check the name given with --registry.\n');
+  });
+});
