@@ -1,5 +1,6 @@
 import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
 import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
+import { hasSuggestions } from '../presenter/filterSuggestions.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
 import type { AttachOptions, DebugEvent } from '../registry/types.js';
@@ -37,6 +38,8 @@ export class RequestPipeline<Ctx> {
   readonly #shutdown = new AbortController();
   readonly #running = new Map<string, number>();
   #inFlight = 0;
+  readonly #lastInvalidation = new Map<string, { causedBy: string; at: string }>();
+  readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
   #drained: (() => void) | undefined;
 
   constructor(tools: readonly FusionTool<Ctx>[], options: AttachOptions<Ctx>, surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined })) {
@@ -47,7 +50,7 @@ export class RequestPipeline<Ctx> {
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
     for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
-    const sync = new StateSyncLayer(options.stateSync, inline);
+    const sync = new StateSyncLayer(options.stateSync, inline, options.now === undefined ? {} : { now: options.now });
     this.#sync = sync.hasAnything ? sync : undefined;
     const warnings = this.#sync === undefined ? [] : stateSyncWarnings(options.stateSync, inline, names);
     if (options.fsm !== undefined) {
@@ -57,10 +60,12 @@ export class RequestPipeline<Ctx> {
       }
       warnings.push(...fsmWarnings(gate));
       this.#workflow = new WorkflowRuntime(gate, surface, {
+        now: options.now,
         store: options.fsmStore,
         handleStore: options.workflowStore ?? options.fsmStore,
         debounceMs: options.listChangedDebounceMs ?? 50,
-        onListChanged: (key: string) => this.#notifiers.get(key)?.(),
+        // With a session bus, the instance that holds the session's GET stream sends it (any instance may run the call).
+        onListChanged: (key: string) => (options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' })),
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
       });
@@ -71,6 +76,22 @@ export class RequestPipeline<Ctx> {
     const cache = options.listCache ?? { ttlMs: 60_000, cacheScope: 'public' as const };
     const modern = this.#workflow === undefined ? this.#listed : modernSurface(this.#listed, surface, this.#workflow.gate, this.#workflow.handles.settings);
     this.#modernList = Object.freeze({ tools: modern as unknown as Array<Record<string, unknown>>, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope });
+  }
+
+  /** True when State Sync runs for this surface. */
+  get stateSyncEnabled(): boolean {
+    return this.#sync !== undefined;
+  }
+
+  /** The last invalidation of a pattern (read by `fusion://stale/{pattern}`). */
+  lastInvalidation(pattern: string): { causedBy: string; at: string } | undefined {
+    return this.#lastInvalidation.get(pattern);
+  }
+
+  /** Hears every invalidation (the HTTP app turns them into `resources/updated`); returns unsubscribe. */
+  onInvalidation(listener: (patterns: readonly string[], causedBy: string) => void): () => void {
+    this.#invalidationListeners.add(listener);
+    return () => this.#invalidationListeners.delete(listener);
   }
 
   /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
@@ -172,9 +193,12 @@ export class RequestPipeline<Ctx> {
     if (this.#inFlight > 0) this.#shutdown.abort(new Error('server shutting down'));
   }
 
-  #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
-    if (this.#workflow === undefined || tool.fsm === undefined) return this.#execute(tool, args, scope.extra, route);
-    return this.#workflow.run(tool, args, scope, route, (rest, workflow) => this.#execute(tool, rest, { ...scope.extra, workflow }, route));
+  async #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
+    const workflow = this.#workflow;
+    if (workflow === undefined) return this.#execute(tool, args, scope.extra, route);
+    if (tool.fsm !== undefined) return workflow.run(tool, args, scope, route, (rest, instance) => this.#execute(tool, rest, { ...scope.extra, workflow: instance }, route));
+    const result = await this.#execute(tool, args, scope.extra, route);
+    return hasSuggestions(result) ? workflow.suggest(result, await workflow.stateFor(scope)) : result;
   }
 
   async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
@@ -197,7 +221,26 @@ export class RequestPipeline<Ctx> {
       }
       return tool.run(parsed.value, ctx, scoped);
     });
-    return this.#sync === undefined || isInputRequired(result) ? result : (this.#sync.decorateResult(tool.name, result) as ToolResponse);
+    if (this.#sync === undefined || isInputRequired(result)) return result;
+    const decorated = this.#sync.decorateResult(tool.name, result) as ToolResponse;
+    if (decorated !== result) this.#recordInvalidation(decorated, tool.name);
+    // Results of cached/stale tools carry their directive too, for clients that act on _meta.
+    const directive = result.isError === true ? undefined : this.#sync.resolve(tool.name)?.cacheControl;
+    return directive === undefined ? decorated : { ...decorated, _meta: { ...decorated._meta, [META.cacheControl]: directive } };
+  }
+
+  #recordInvalidation(result: ToolResponse, causedBy: string): void {
+    const meta = result._meta?.[META.invalidation] as { patterns: string[]; at: string } | undefined;
+    if (meta === undefined) return;
+    if (this.#lastInvalidation.size > 4096) this.#lastInvalidation.clear();
+    for (const pattern of meta.patterns) this.#lastInvalidation.set(pattern, { causedBy, at: meta.at });
+    for (const listener of this.#invalidationListeners) {
+      try {
+        listener(meta.patterns, causedBy);
+      } catch (error) {
+        this.#emit({ type: 'error', message: 'invalidation listener failed', error });
+      }
+    }
   }
 
   /** Stops timers; the pipeline can no longer send notifications. */

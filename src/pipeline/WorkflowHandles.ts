@@ -102,7 +102,11 @@ export class WorkflowHandles {
   /** Keeps an instance alive after a successful call that did not change its state. */
   async touch(key: string): Promise<void> {
     const snap = await this.#store.load(key);
-    if (snap !== undefined) await this.#store.save(key, { ...snap, expiresAt: this.#now() + this.settings.idleTtlMs });
+    if (snap === undefined) return;
+    const next = { ...snap, expiresAt: this.#now() + this.settings.idleTtlMs };
+    // A transition that lands in between (another call, another process) wins: its save refreshed the expiry.
+    if (this.#store.compareAndSet !== undefined) await this.#store.compareAndSet(key, snap.version, next);
+    else await this.#store.save(key, next);
   }
 
   /** Stores a freshly minted instance in the initial state (an entry tool that did not transition). */

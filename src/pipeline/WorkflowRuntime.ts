@@ -27,6 +27,7 @@ export interface WorkflowChange {
 export interface WorkflowRuntimeOptions {
   store?: FsmStateStore | undefined;
   handleStore?: FsmStateStore | undefined;
+  now?: (() => number) | undefined;
   debounceMs: number;
   onListChanged: (key: string) => unknown;
   onChange?: ((change: WorkflowChange) => void) | undefined;
@@ -50,13 +51,15 @@ export class WorkflowRuntime {
     this.gate = gate;
     this.#surface = surface;
     this.#onChange = options.onChange;
+    const now = options.now ?? Date.now;
     this.sessions = new GateSessions(gate, {
+      now,
       ...(options.store !== undefined ? { store: options.store } : {}),
       debounceMs: options.debounceMs,
       onListChanged: (key) => void options.onListChanged(key),
       onError: options.onError,
     });
-    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError });
+    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError, now });
     this.#entries = surface.tools.filter((t) => this.handles.isEntry(t)).map((t) => surface.exposedName.get(t.name) ?? t.name);
     this.#known = new Set(surface.tools.map((t) => t.name));
   }

@@ -3,7 +3,9 @@ import { DefinitionError } from '../errors/FusionError.js';
 import { attachPipeline, type Attachment } from '../pipeline/attach.js';
 import { ContentPipeline } from '../pipeline/ContentPipeline.js';
 import { linkContent } from '../pipeline/contentLink.js';
+import { linkFeatures } from '../pipeline/features.js';
 import { RequestPipeline } from '../pipeline/RequestPipeline.js';
+import { systemResources } from '../pipeline/systemResources.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
 import { ContentCatalog, isContentItem, type ContentItem } from './ContentCatalog.js';
@@ -91,7 +93,11 @@ export class ToolRegistry<Ctx = any> {
     let pipeline = this.#pipelines.get(options);
     if (pipeline === undefined) {
       pipeline = new RequestPipeline(this.tools, options);
-      if (!this.#content.isEmpty) linkContent(pipeline, new ContentPipeline(this.#content, options));
+      const system = systemResources(pipeline);
+      const content = system.length === 0 ? this.#content : { prompts: this.#content.prompts, resources: this.#content.resources, resourceTemplates: [...this.#content.resourceTemplates, ...system] };
+      const served = !this.#content.isEmpty || system.length > 0 ? new ContentPipeline(content, options) : undefined;
+      if (served !== undefined) linkContent(pipeline, served);
+      linkFeatures(pipeline, options, served);
       this.#pipelines.set(options, pipeline);
     }
     return pipeline;

@@ -2,7 +2,10 @@ import type { FusionTool, ToolExtra } from '../builder/types.js';
 import type { StateSyncConfig } from '../state-sync/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { RequestStateOptions } from '../pipeline/RequestStateSeal.js';
 import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
+import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
+import type { SessionBus } from '../session/SessionBus.js';
 
 /** Anything that contributes tools to a registry: a built tool, or a builder of several (grouped tools). */
 export type ToolSource<Ctx = any> = FusionTool<Ctx> | { toFusionTools(): readonly FusionTool<Ctx>[] };
@@ -50,6 +53,37 @@ export interface AttachOptions<Ctx> {
   listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
   /** A handle-keyed workflow instance changed state (the HTTP app publishes `resources/updated` for its URI). */
   onWorkflowChange?: (change: WorkflowChange) => void;
+  /**
+   * Carries per-session `list_changed` to other processes: transitions are published on the bus instead of
+   * being sent by the local server, and whoever holds the session's stream delivers them. The HTTP app
+   * subscribes for its sessions (`createFusionApp` derives it from a `bus` with `sessions`, such as
+   * `RedisEventBus`); without it, notifications go straight to the local server.
+   * @see docs/scaling.md
+   */
+  sessionBus?: SessionBus;
+  /**
+   * Offers the `logging` capability: legacy clients may set a level with `logging/setLevel`, and `extra.log()`
+   * sends `notifications/message` at or above it; a modern request gets log messages only when it names a
+   * log level in its `_meta`. Off by default (`extra.log()` is then a no-op).
+   * @see docs/protocol-lifecycle.md
+   */
+  logging?: boolean;
+  /**
+   * Offers `resources.subscribe`: legacy sessions may `resources/subscribe` to registered resources (URIs
+   * validated, idle expiry, released with the session), and `notifyResourceUpdated(uri)` on the app or the
+   * attachment reaches exactly the subscribers; modern clients subscribe on `subscriptions/listen` streams.
+   * @see docs/prompts-and-resources.md#subscriptions
+   */
+  resourceSubscriptions?: boolean | ResourceSubscriptionOptions;
+  /**
+   * Integrity protection of multi-round-trip `requestState` (`extra.sealState()` / `extra.requestState`):
+   * the HMAC key shared by every instance, and the lifetime of a sealed state. Default: a random key per
+   * process, 600 s.
+   * @see docs/protocol-eras.md#multi-round-trip-input
+   */
+  requestState?: RequestStateOptions;
+  /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
+  now?: () => number;
   /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
   onWarning?: (message: string) => void;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors/WireError.js';
+import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import type { SessionRecord } from '../session/types.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
@@ -12,6 +13,8 @@ interface LiveSession {
 }
 
 const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
+/** Session-bus control message (never sent to a client): the session ended on another instance. */
+const SESSION_ENDED = 'fusion/session-ended';
 
 /**
  * The sessionful legacy leg (revisions up to 2025-11-25): one low-level server and one transport per
@@ -22,11 +25,13 @@ export class LegacySessions {
   readonly #live = new Map<string, LiveSession>();
   readonly #restoring = new Map<string, Promise<LiveSession | undefined>>();
   readonly #create: () => Server;
+  readonly #bus: SessionBus | undefined;
   readonly manager: SessionManager;
 
-  constructor(create: () => Server, manager: SessionManager) {
+  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined } = {}) {
     this.#create = create;
     this.manager = manager;
+    this.#bus = options.sessionBus;
   }
 
   /** Sessions whose server is in memory. */
@@ -43,7 +48,14 @@ export class LegacySessions {
     const id = request.headers.get('mcp-session-id');
     const options = { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) };
     if (id !== null) {
-      const live = this.#live.get(id) ?? (await this.#restore(id, request.url));
+      let live = this.#live.get(id);
+      if (live === undefined) {
+        try {
+          live = await this.#restore(id, request.url);
+        } catch (error) {
+          return storeUnavailable(error, parsedBody, 'Retry shortly with the same Mcp-Session-Id.');
+        }
+      }
       if (live === undefined) return jsonRpcErrorResponse(404, JsonRpcCode.SessionNotFound, 'Session not found: it expired or was closed. Start a new session with initialize.');
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
       return live.transport.handleRequest(request, options);
@@ -54,9 +66,14 @@ export class LegacySessions {
 
   async #open(request: Request, options: { parsedBody: unknown }): Promise<Response> {
     const params = (options.parsedBody as { params: Pick<SessionRecord, 'protocolVersion' | 'clientInfo'> & { capabilities?: Record<string, unknown> } }).params;
-    const live = await this.#connect(randomUUID(), (id) =>
-      this.manager.create(id, { protocolVersion: params.protocolVersion, clientInfo: params.clientInfo, clientCapabilities: params.capabilities ?? {} }),
-    );
+    const id = randomUUID();
+    // The record is stored before the session exists anywhere, so a store outage refuses the handshake cleanly.
+    try {
+      await this.manager.create(id, { protocolVersion: params.protocolVersion, clientInfo: params.clientInfo, clientCapabilities: params.capabilities ?? {} });
+    } catch (error) {
+      return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
+    }
+    const live = await this.#connect(id, async () => {});
     return live.transport.handleRequest(request, options);
   }
 
@@ -92,7 +109,8 @@ export class LegacySessions {
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
     const live: LiveSession = { server, transport };
-    server.oninitialized = () => void this.manager.initialized(id);
+    // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
+    server.oninitialized = () => void this.manager.initialized(id).catch(() => {});
     transport.onclose = () => {
       if (this.#live.get(id) === live) this.#live.delete(id);
     };
@@ -100,8 +118,23 @@ export class LegacySessions {
     return live;
   }
 
-  /** Releases a session's server (idle: it can be restored; destroyed: it cannot). */
-  release(id: string): void {
+  /**
+   * A notification for a session from the session bus: sent by this process's server of that session,
+   * if it has one (on its GET stream, if open here; otherwise the transport drops it).
+   */
+  deliver(id: string, notification: SessionNotification): void {
+    if (notification.method === SESSION_ENDED) {
+      this.manager.forget(id);
+      return;
+    }
+    const live = this.#live.get(id);
+    if (live === undefined) return;
+    live.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => {});
+  }
+
+  /** Releases a session's server (idle: it can be restored; destroyed: it cannot, and other instances are told). */
+  release(id: string, phase: 'idle' | 'destroyed' = 'idle'): void {
+    if (phase === 'destroyed') this.#bus?.publish(id, { method: SESSION_ENDED });
     const live = this.#live.get(id);
     if (live === undefined) return;
     this.#live.delete(id);
@@ -115,6 +148,13 @@ export class LegacySessions {
     this.#live.clear();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
+}
+
+/** 503 with a JSON-RPC error: the session could not be read or written, so the request was not served. */
+function storeUnavailable(error: unknown, body: unknown, retry: string): Response {
+  const reason = error instanceof Error ? error.message : String(error);
+  const id = (body as { id?: string | number } | undefined)?.id ?? null;
+  return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`, { 'Retry-After': '1' }, id);
 }
 
 function isHandshake(body: unknown): boolean {

@@ -11,6 +11,8 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
+import { featuresOf } from '../pipeline/features.js';
+import { staleResourceUris } from '../pipeline/systemResources.js';
 import { buildServer } from './buildServer.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { LegacySessions } from './LegacySessions.js';
@@ -24,6 +26,12 @@ export interface FusionApp {
   fetch(request: Request, options?: { authInfo?: unknown }): Promise<Response>;
   /** Live legacy sessions (servers in memory). */
   readonly sessions: LegacySessions;
+  /**
+   * Announces that the resource at `uri` changed: `notifications/resources/updated` to the legacy sessions
+   * subscribed to it (`resourceSubscriptions` option) and to the modern `subscriptions/listen` streams that
+   * named it — nobody else.
+   */
+  notifyResourceUpdated(uri: string): Promise<void>;
   /** Stops accepting requests (503), drains running calls up to `drainMs`, then closes every session. */
   close(): Promise<void>;
 }
@@ -39,20 +47,50 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  let sessions: LegacySessions | undefined;
   const manager = new SessionManager({
     ...(options.sessionStore !== undefined ? { store: options.sessionStore } : {}),
     ...(options.sessionTimeouts !== undefined ? { timeouts: options.sessionTimeouts } : {}),
     ...(options.onSessionEvent !== undefined ? { onEvent: options.onSessionEvent } : {}),
-    onRelease: (id) => sessions?.release(id),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+    onRelease: (id, phase) => {
+      legacy.release(id, phase);
+      if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(() => {});
+    },
   });
+  const sessionBus = options.sessionBus ?? options.bus?.sessions;
+  if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
+    (options.onWarning ?? console.warn)(
+      '[mcp-fusion] several instances share sessions (a session bus is set) but legacy workflow state lives in each session record, which is not atomic across processes; pass fsmStore (e.g. new RedisFsmStore({ client })) as well.',
+    );
+  }
   // Without an explicit store, workflow state lives in the session record: it follows the session
   // through idle and resume, and goes away with it.
-  const attach = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore() } : options;
+  const stores = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore() } : options;
+  const attach: HttpOptions<Ctx> = {
+    ...stores,
+    ...(sessionBus !== undefined ? { sessionBus } : {}),
+    onWorkflowChange: (change) => {
+      modern.notify.resourceUpdated(change.uri);
+      options.onWorkflowChange?.(change);
+    },
+  };
   const pipeline = registry.pipeline(attach);
-  sessions = new LegacySessions(() => buildServer(pipeline, attach, 'legacy').server, manager);
-  const legacy = sessions;
-  const modern = createMcpHandler((ctx) => buildServer(pipeline, attach, ctx.era).server, { legacy: 'reject', maxRequestBodySize: limit });
+  const legacy = new LegacySessions(() => buildServer(pipeline, attach, 'legacy').server, manager, { sessionBus });
+  const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
+  const modern = createMcpHandler(
+    (ctx) => {
+      const { server } = buildServer(pipeline, attach, ctx.era);
+      // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
+      if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
+      return server;
+    },
+    { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
+  );
+  // State Sync meets resources: an invalidation updates fusion://stale/<pattern> and every resource that
+  // reflects the invalidated domain, for modern listen streams that named them.
+  const stopInvalidations = pipeline.onInvalidation((patterns) => {
+    for (const uri of staleResourceUris(patterns, registry.resources)) modern.notify.resourceUpdated(uri);
+  });
   let closing = false;
 
   const fetch = async (request: Request, extra: { authInfo?: unknown } = {}): Promise<Response> => {
@@ -78,11 +116,17 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   return {
     fetch,
     sessions: legacy,
+    async notifyResourceUpdated(uri: string) {
+      modern.notify.resourceUpdated(uri);
+      await featuresOf(pipeline).subscriptions?.publish(uri);
+    },
     async close() {
       closing = true;
       await pipeline.drain(options.drainMs ?? 10_000);
       // Let the transports write the responses of the calls that just finished.
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      unsubscribe?.();
+      stopInvalidations();
       await legacy.closeAll();
       await modern.close();
     },

@@ -1,4 +1,6 @@
+import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { AttachOptions } from '../registry/types.js';
+import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
 import type { SessionEvent, SessionTimeouts } from '../session/types.js';
 
@@ -30,6 +32,13 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   onSessionEvent?: (event: SessionEvent) => void;
   /** How long `close()` waits for running tool calls before aborting them (10 s). */
   drainMs?: number;
+  /**
+   * The change-event bus of modern `subscriptions/listen` streams (default: in-process). Give every
+   * instance the same cross-process bus (`RedisEventBus`) so that a change raised on one reaches streams
+   * open on another; when it also has `sessions` (a {@link SessionBus}), legacy sessions use that too.
+   * @see docs/scaling.md
+   */
+  bus?: ServerEventBus & { sessions?: SessionBus };
 }
 
 /** Options of {@link startServer}. */

@@ -69,7 +69,12 @@ export class SessionManager {
     const record: SessionRecord = { id, createdAt: now, lastAccessAt: now, phase: 'created', initialized: false, ...init };
     this.#tracked.set(id, { record, lastAccessAt: now });
     this.#startSweeping();
-    await this.#persist(record);
+    try {
+      await this.#persist(record);
+    } catch (error) {
+      this.#tracked.delete(id);
+      throw error;
+    }
     this.#emit(id, undefined, 'created', 'initialize');
     return record;
   }
@@ -136,14 +141,44 @@ export class SessionManager {
     for (const [id, tracked] of [...this.#tracked]) {
       const { record } = tracked;
       if (now - record.createdAt >= t.ttlMs) await this.destroy(id, 'ttl');
-      else if (record.phase === 'created' && !record.initialized && now - record.createdAt >= t.initializeMs) await this.destroy(id, 'handshake-timeout');
-      else if (record.phase === 'created' && now - tracked.lastAccessAt >= t.neverUsedMs) await this.destroy(id, 'never-used');
-      else if (record.phase === 'active' && now - tracked.lastAccessAt >= t.idleMs) {
+      else if (record.phase === 'created' && !record.initialized && now - record.createdAt >= t.initializeMs) {
+        if (!(await this.#advancedElsewhere(tracked, (r) => r.initialized))) await this.destroy(id, 'handshake-timeout');
+      } else if (record.phase === 'created' && now - tracked.lastAccessAt >= t.neverUsedMs) {
+        if (!(await this.#advancedElsewhere(tracked, (r) => r.phase !== 'created'))) await this.destroy(id, 'never-used');
+      } else if (record.phase === 'active' && now - tracked.lastAccessAt >= t.idleMs) {
         this.#setPhase(tracked, 'idle', 'idle');
         this.#onRelease(id, 'idle');
       }
     }
     if (this.#tracked.size === 0) this.#stopSweeping();
+  }
+
+  /**
+   * Another process ended the session (its DELETE landed there): drops it from this process and
+   * releases its server, without touching the store or emitting lifecycle events.
+   */
+  forget(id: string): void {
+    if (!this.#tracked.delete(id)) return;
+    this.#onRelease(id, 'idle');
+    if (this.#tracked.size === 0) this.#stopSweeping();
+  }
+
+  /**
+   * Several processes may serve one session (a shared store): before a handshake or never-used timeout
+   * destroys it, check whether another process completed the handshake or used it, and adopt that record.
+   * A store that cannot be read postpones the decision to the next sweep.
+   */
+  async #advancedElsewhere(tracked: Tracked, advanced: (stored: SessionRecord) => boolean): Promise<boolean> {
+    let stored: SessionRecord | undefined;
+    try {
+      stored = await this.store.get(tracked.record.id);
+    } catch (error) {
+      this.#onError(error);
+      return true;
+    }
+    if (stored === undefined || !advanced(stored)) return false;
+    tracked.record = { ...stored, phase: stored.phase === 'created' ? 'created' : 'active' };
+    return true;
   }
 
   /**

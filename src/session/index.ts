@@ -3,3 +3,4 @@ export { MemorySessionStore } from './MemorySessionStore.js';
 export { sessionFsmStore } from './sessionFsmStore.js';
 export type { SessionStore } from './SessionStore.js';
 export type { SessionEvent, SessionPhase, SessionRecord, SessionTimeouts } from './types.js';
+export type { SessionBus, SessionNotification } from './SessionBus.js';

@@ -63,7 +63,8 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
   const now = clock?.now ?? Date.now;
   const store: SessionStateStore | undefined = serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
   // A fresh options object gives this client its own pipeline, so the store above sees only its session.
-  const attachOptions: ServeOptions<Ctx> = store === undefined ? serve : { ...serve, fsmStore: store };
+  const withClock: ServeOptions<Ctx> = clock === undefined ? serve : { ...serve, now: clock.now };
+  const attachOptions: ServeOptions<Ctx> = store === undefined ? withClock : { ...withClock, fsmStore: store };
   const pipeline = registry.pipeline(attachOptions);
   const { server, attachment } = buildServer(pipeline, attachOptions, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -133,3 +133,54 @@ describe('one definition, legacy era at the same endpoint', () => {
     await app.close();
   });
 });
+
+describe('announcing changes as resources', () => {
+  it('serves each workflow instance as an owner-checked resource', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    await using alice = await modernClientAs(app, 'alice');
+    await using mallory = await modernClientAs(app, 'mallory');
+    const templates = (await alice.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    expect(templates).toEqual(expect.arrayContaining(['fusion://fsm/checkout/{handle}', 'fusion://stale/{pattern}']));
+    const handle = handleOf(await alice.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } }))!;
+    const read = await alice.readResource({ uri: `fusion://fsm/checkout/${handle}` });
+    const body = JSON.parse((read.contents[0] as { text: string }).text);
+    expect(body).toEqual({ state: 'has_items', allowed: ['cart.add_item', 'cart.checkout', 'cart.clear'], version: 1, expiresAt: expect.any(Number) });
+    await expect(mallory.readResource({ uri: `fusion://fsm/checkout/${handle}` })).rejects.toThrow(/not found/i);
+    await app.close();
+  });
+
+  it('serves the last invalidation of a pattern', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    await using client = await v2FetchClient(app, 'auto');
+    const before = JSON.parse(((await client.readResource({ uri: 'fusion://stale/sprints.*' })).contents[0] as { text: string }).text);
+    expect(before).toEqual({ pattern: 'sprints.*', invalidated: false });
+    await client.callTool({ name: 'tasks.update', arguments: { id: 't1', title: 'Renamed' } });
+    const after = JSON.parse(((await client.readResource({ uri: 'fusion://stale/sprints.*' })).contents[0] as { text: string }).text);
+    expect(after).toEqual({ pattern: 'sprints.*', causedBy: 'tasks.update', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    await app.close();
+  });
+});
+
+describe('modern listen streams', () => {
+  it('deliver resources/updated for a named instance URI only, and for stale patterns', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    await using alice = await modernClientAs(app, 'alice');
+    await using bob = await modernClientAs(app, 'bob');
+    const mine = handleOf(await alice.callTool({ name: 'cart.add_item', arguments: { product_id: 'a' } }))!;
+    const other = handleOf(await bob.callTool({ name: 'cart.add_item', arguments: { product_id: 'b' } }))!;
+    const seen = { alice: [] as string[], bob: [] as string[] };
+    alice.setNotificationHandler('notifications/resources/updated', (n) => void seen.alice.push(n.params.uri));
+    bob.setNotificationHandler('notifications/resources/updated', (n) => void seen.bob.push(n.params.uri));
+    const aliceSub = await alice.listen({ resourceSubscriptions: [`fusion://fsm/checkout/${mine}`, 'fusion://stale/sprints.*'] });
+    const bobSub = await bob.listen({ resourceSubscriptions: [`fusion://fsm/checkout/${other}`] });
+    expect(aliceSub.honoredFilter.resourceSubscriptions).toHaveLength(2);
+    await alice.callTool({ name: 'cart.checkout', arguments: { checkout_id: mine } });
+    await alice.callTool({ name: 'sprints.create', arguments: { name: 'S' } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen.alice).toEqual([`fusion://fsm/checkout/${mine}`, 'fusion://stale/sprints.*']);
+    expect(seen.bob).toEqual([]);
+    await aliceSub.close();
+    await bobSub.close();
+    await app.close();
+  });
+});
