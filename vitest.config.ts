@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
+    // A private redis-server for the Redis stores, bus and multi-process tests (scripts/test.sh installs it).
+    globalSetup: ['test/redis/globalSetup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -1,27 +1,74 @@
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { InMemoryTransport, McpServer, Server, type Tool } from '@modelcontextprotocol/server';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { initFusion, type ToolRegistry } from '../src/index.js';
+import { initFusion, type AttachOptions, type Middleware, type StateSyncConfig, type ToolRegistry } from '../src/index.js';
 
-export const f = initFusion<object>();
+/** The tool every call benchmark invokes; in the FSM fixtures it flips the machine on every call. */
+export const CALLED = 'domain1.tool1';
+/** The argument the called tool echoes back; every contender's first answer is checked for it. */
+export const ECHO = 'bench-echo-7f3a';
+export const callArgs = { name: CALLED, arguments: { id: ECHO } };
+export const groupedCallArgs = { name: 'domain1', arguments: { action: 'tool1', id: ECHO } };
 
-/** N trivial tools with two fields each, as mcp-fusion tools. */
-export function fusionRegistry(n: number): ToolRegistry<object> {
+const passThrough: Middleware<object> = (_ctx, _args, next) => next();
+/** Three trivial middlewares, each a real link of the compiled chain. */
+export const threeMiddlewares: Middleware<object>[] = [passThrough, passThrough, passThrough];
+
+/**
+ * N trivial tools with two fields each (`domain<i % 50>.tool<i>`), as mcp-fusion tools. Even tools are
+ * bound to both states of {@link toggleMachine}; the called tool sends `toggle`, so every call transitions.
+ * Bindings only act when an attachment passes a gate (`fsm`), so the same tools serve every variant.
+ */
+export function fusionRegistry(n: number, middleware: Middleware<object>[] = []): ToolRegistry<object> {
+  const f = initFusion<object>({ middleware });
   const registry = f.registry();
   for (let i = 0; i < n; i++) {
-    registry.register(
-      f.query(`domain${i % 50}.tool${i}`).describe(`Tool number ${i}`).withString('id', 'Identifier').withOptionalNumber('limit', 'Limit').handle((input) => input.id),
-    );
+    let tool = f.query(`domain${i % 50}.tool${i}`).describe(`Tool number ${i}`).withString('id', 'Identifier').withOptionalNumber('limit', 'Limit');
+    if (i % 2 === 0 || `domain${i % 50}.tool${i}` === CALLED) tool = tool.bindState(['idle', 'busy'], `domain${i % 50}.tool${i}` === CALLED ? 'toggle' : undefined);
+    registry.register(tool.handle((input) => input.id));
   }
   return registry;
 }
 
-/** The same N tools registered on the bare SDK's McpServer (v2). */
+/** A two-state machine the called tool flips on every successful call. */
+export const toggleMachine = { id: 'bench', initial: 'idle', states: { idle: { on: { toggle: 'busy' } }, busy: { on: { toggle: 'idle' } } } };
+
+/**
+ * State Sync with a policy per domain (even domains `no-store`, odd ones `immutable`: every tool is
+ * decorated) and the called tool invalidating `domain0.*`: up to 51 policies, first match wins.
+ */
+export function stateSync(n: number): StateSyncConfig {
+  const policies: StateSyncConfig['policies'] = [{ match: CALLED, invalidates: ['domain0.*'] }];
+  for (let d = 0; d < Math.min(n, 50); d++) policies.push({ match: `domain${d}.*`, cacheControl: d % 2 === 0 ? 'no-store' : 'immutable' });
+  return { policies };
+}
+
+export type Variant = 'plain' | 'sync' | 'fsm' | 'sync+fsm' | 'grouped';
+
+/** Attach options of one variant for N tools; each call builds a fresh gate, since attaching binds tools to it. */
+export function variantOptions(variant: Variant, n: number): AttachOptions<object> {
+  const f = initFusion<object>();
+  const gate = () => f.fsm(toggleMachine);
+  switch (variant) {
+    case 'plain':
+      return {};
+    case 'sync':
+      return { stateSync: stateSync(n) };
+    case 'fsm':
+      return { fsm: gate() };
+    case 'sync+fsm':
+      return { stateSync: stateSync(n), fsm: gate() };
+    case 'grouped':
+      return { toolExposition: 'grouped' };
+  }
+}
+
+/** The same N tools registered on the bare SDK's McpServer (v2), one schema per tool as a user writes them. */
 export function registerBare(server: McpServer, n: number): McpServer {
-  const schema = z.object({ id: z.string().describe('Identifier'), limit: z.number().optional().describe('Limit') });
   for (let i = 0; i < n; i++) {
-    server.registerTool(`domain${i % 50}.tool${i}`, { description: `Tool number ${i}`, inputSchema: schema }, async ({ id }) => ({
+    const schema = z.object({ id: z.string().describe('Identifier'), limit: z.number().optional().describe('Limit') });
+    server.registerTool(`domain${i % 50}.tool${i}`, { description: `Tool number ${i}`, inputSchema: schema, annotations: { readOnlyHint: true } }, async ({ id }) => ({
       content: [{ type: 'text', text: id }],
     }));
   }
@@ -30,22 +77,122 @@ export function registerBare(server: McpServer, n: number): McpServer {
 
 /** The same N tools on the v1 SDK's McpServer. */
 export function registerV1(server: V1McpServer, n: number): V1McpServer {
-  const schema = z.object({ id: z.string().describe('Identifier'), limit: z.number().optional().describe('Limit') });
   for (let i = 0; i < n; i++) {
-    server.registerTool(`domain${i % 50}.tool${i}`, { description: `Tool number ${i}`, inputSchema: schema as never }, (async ({ id }: { id: string }) => ({
+    const schema = z.object({ id: z.string().describe('Identifier'), limit: z.number().optional().describe('Limit') });
+    server.registerTool(`domain${i % 50}.tool${i}`, { description: `Tool number ${i}`, inputSchema: schema as never, annotations: { readOnlyHint: true } }, (async ({ id }: { id: string }) => ({
       content: [{ type: 'text' as const, text: id }],
     })) as never);
   }
   return server;
 }
 
-/** Connects a v2 SDK client to any SDK server over the in-memory pair. */
-export async function connectV2(server: { connect(t: unknown): Promise<void> }): Promise<Client> {
+export const bareV2 = (n: number): McpServer => registerBare(new McpServer({ name: 'bare-v2', version: '1' }), n);
+export const bareV1 = (n: number): V1McpServer => registerV1(new V1McpServer({ name: 'bare-v1', version: '1' }), n);
+
+/** The precomputed wire list of the N tools (what the floor server answers with). */
+export function wireList(n: number): Tool[] {
+  const tools: Tool[] = [];
+  for (let i = 0; i < n; i++) {
+    tools.push({
+      name: `domain${i % 50}.tool${i}`,
+      description: `Tool number ${i}`,
+      inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Identifier' }, limit: { type: 'number', description: 'Limit' } }, required: ['id'], additionalProperties: false },
+      annotations: { readOnlyHint: true },
+    });
+  }
+  return tools;
+}
+
+/**
+ * The floor a framework can approach: a low-level v2 `Server` answering `tools/list` from a precomputed
+ * object and `tools/call` by a name switch, without argument validation.
+ */
+export function floorServer(n: number, tools: Tool[] = wireList(n)): Server {
+  const server = new Server({ name: 'floor', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+  const names = new Set(tools.map((t) => t.name));
+  const list = Object.freeze({ tools });
+  server.setRequestHandler('tools/list', () => list);
+  server.setRequestHandler('tools/call', (request) => {
+    if (!names.has(request.params.name)) throw new Error(`unknown tool ${request.params.name}`);
+    return { content: [{ type: 'text', text: String(request.params.arguments?.id) }] };
+  });
+  return server;
+}
+
+/** A fresh low-level v2 `Server` with a registry attached (what mcp-fusion does per connection or request). */
+export function fusionServer(registry: ToolRegistry<object>, options: AttachOptions<object>): Server {
+  const server = new Server({ name: 'fusion', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+  registry.attachToServer(server, options);
+  return server;
+}
+
+/** Connects a v2 SDK client (default, legacy mode) to any SDK server, v1 or v2, over the in-memory pair. */
+export async function connectV2(server: { connect(t: never): Promise<void> }): Promise<Client> {
   const [c, s] = InMemoryTransport.createLinkedPair();
-  await server.connect(s);
+  await server.connect(s as never);
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(c);
   return client;
+}
+
+/**
+ * Raw JSON-RPC over the in-memory pair, without an SDK client: what the server alone costs
+ * (no client-side result validation).
+ */
+export class RawClient {
+  readonly #pending = new Map<number, (message: any) => void>();
+  readonly #transport: InMemoryTransport;
+  #id = 0;
+
+  private constructor(transport: InMemoryTransport) {
+    this.#transport = transport;
+    transport.onmessage = (message: any) => this.#pending.get(message.id)?.(message);
+  }
+
+  static async connect(server: { connect(t: never): Promise<void> }): Promise<RawClient> {
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await server.connect(s as never);
+    const raw = new RawClient(c);
+    await c.start();
+    await raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    await c.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return raw;
+  }
+
+  request(method: string, params: unknown): Promise<any> {
+    const id = ++this.#id;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, (message) => {
+        this.#pending.delete(id);
+        if (message.error !== undefined) reject(new Error(`${method}: ${message.error.message}`));
+        else resolve(message.result);
+      });
+      void this.#transport.send({ jsonrpc: '2.0', id, method, params } as never);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+}
+
+/** Texts of a tool result. */
+export function textsOf(result: unknown): string[] {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.filter((b) => b.type === 'text').map((b) => b.text ?? '');
+}
+
+/** Throws unless a tool result echoes {@link ECHO}: a contender that answers an error would look fast. */
+export function assertEcho(label: string, result: unknown): void {
+  if ((result as { isError?: boolean }).isError === true || !textsOf(result).includes(ECHO)) {
+    throw new Error(`${label}: the tool call did not return the echoed text; got ${JSON.stringify(result).slice(0, 300)}`);
+  }
+}
+
+/** Throws unless a tools/list result has `count` tools. */
+export function assertListed(label: string, result: unknown, count: number): void {
+  const got = (result as { tools?: unknown[] }).tools?.length;
+  if (got !== count) throw new Error(`${label}: tools/list returned ${String(got)} tools, expected ${count}`);
 }
 
 export { McpServer, V1McpServer };

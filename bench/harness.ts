@@ -1,35 +1,46 @@
-/** A tiny side-by-side harness: contenders alternate every round, medians in microseconds. */
+/**
+ * A small side-by-side harness: contenders alternate every round (so drift, GC and thermal effects
+ * spread evenly), medians are taken over all samples, and every ratio is against the first contender
+ * of its case (the bare SDK v2 `McpServer`).
+ */
 export interface Contender {
   name: string;
   /** One operation; awaited. */
   run: () => Promise<unknown> | unknown;
+  /** Runs once before the warm-up; use it to check that the contender answers correctly. */
   setup?: () => Promise<void> | void;
   teardown?: () => Promise<void> | void;
 }
 
-export interface Row {
-  case: string;
-  contender: string;
-  medianUs: number;
-  p99Us: number;
-  ratio: number;
-  samples: number;
+export interface Budget {
+  rounds: number;
+  perRound: number;
+  warmup: number;
 }
 
-/** Runs `contenders` alternately for `rounds` rounds of `perRound` operations after a warm-up. */
-export async function compare(
-  caseName: string,
-  contenders: Contender[],
-  { rounds = 20, perRound = 50, warmup = 50 }: { rounds?: number; perRound?: number; warmup?: number } = {},
-): Promise<Row[]> {
+/** One measured cell. `value` is a median in `unit`; `ratio` is value ÷ the first contender's value. */
+export interface Row {
+  table: string;
+  column: string;
+  contender: string;
+  value: number;
+  p99?: number;
+  ratio: number;
+  samples: number;
+  unit: 'µs' | 'calls/s' | 'ns' | 'KB' | 'ms';
+}
+
+/** Sequential latency: `rounds` × `perRound` operations per contender after `warmup`, alternating. */
+export async function latency(table: string, column: string, contenders: Contender[], budget: Budget): Promise<Row[]> {
   for (const c of contenders) await c.setup?.();
-  for (const c of contenders) for (let i = 0; i < warmup; i++) await c.run();
+  for (const c of contenders) for (let i = 0; i < budget.warmup; i++) await c.run();
   const samples = contenders.map(() => [] as number[]);
-  for (let r = 0; r < rounds; r++) {
+  for (let r = 0; r < budget.rounds; r++) {
     for (let k = 0; k < contenders.length; k++) {
-      const c = contenders[(k + r) % contenders.length]!;
-      const bucket = samples[(k + r) % contenders.length]!;
-      for (let i = 0; i < perRound; i++) {
+      const index = (k + r) % contenders.length;
+      const c = contenders[index]!;
+      const bucket = samples[index]!;
+      for (let i = 0; i < budget.perRound; i++) {
         const t0 = performance.now();
         await c.run();
         bucket.push((performance.now() - t0) * 1000);
@@ -38,29 +49,104 @@ export async function compare(
   }
   for (const c of contenders) await c.teardown?.();
   const medians = samples.map((s) => quantile(s, 0.5));
-  const base = medians[0]!;
   return contenders.map((c, i) => ({
-    case: caseName,
+    table,
+    column,
     contender: c.name,
-    medianUs: medians[i]!,
-    p99Us: quantile(samples[i]!, 0.99),
-    ratio: medians[i]! / base,
+    value: medians[i]!,
+    p99: quantile(samples[i]!, 0.99),
+    ratio: medians[i]! / medians[0]!,
     samples: samples[i]!.length,
+    unit: 'µs' as const,
   }));
 }
 
-export function quantile(values: number[], q: number): number {
+/**
+ * Throughput with `inFlight` operations outstanding at all times (a closed loop of `inFlight` workers),
+ * in slices of `sliceMs`; the value is the median of the slices' calls per second.
+ */
+export async function throughput(table: string, column: string, contenders: Contender[], options: { inFlight: number; rounds: number; sliceMs: number; warmupMs: number }): Promise<Row[]> {
+  for (const c of contenders) await c.setup?.();
+  for (const c of contenders) await slice(c, options.inFlight, options.warmupMs);
+  const rates = contenders.map(() => [] as number[]);
+  for (let r = 0; r < options.rounds; r++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const index = (k + r) % contenders.length;
+      rates[index]!.push(await slice(contenders[index]!, options.inFlight, options.sliceMs));
+    }
+  }
+  for (const c of contenders) await c.teardown?.();
+  const medians = rates.map((s) => quantile(s, 0.5));
+  return contenders.map((c, i) => ({
+    table,
+    column,
+    contender: c.name,
+    value: medians[i]!,
+    ratio: medians[i]! / medians[0]!,
+    samples: rates[i]!.length,
+    unit: 'calls/s' as const,
+  }));
+}
+
+async function slice(c: Contender, inFlight: number, ms: number): Promise<number> {
+  let done = 0;
+  const t0 = performance.now();
+  const deadline = t0 + ms;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      await c.run();
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return done / ((performance.now() - t0) / 1000);
+}
+
+export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
-/** A markdown table of rows (ratio against the first contender of each case). */
-export function table(rows: Row[]): string {
-  const lines = ['| case | contender | median µs | p99 µs | ratio |', '|---|---|---:|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.case} | ${r.contender} | ${fmt(r.medianUs)} | ${fmt(r.p99Us)} | ${r.ratio.toFixed(3)} |`);
+/** Formats a value for a table: thousands separators, two decimals below 100. */
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return 'n/a';
+  if (Math.abs(n) >= 100) return Math.round(n).toLocaleString('en-US');
+  return n.toFixed(n >= 10 ? 1 : 2);
+}
+
+export function fmtRatio(r: number): string {
+  if (!Number.isFinite(r)) return 'n/a';
+  return r >= 10 ? `${r.toFixed(1)}×` : r >= 0.1 ? `${r.toFixed(2)}×` : `${r.toFixed(3)}×`;
+}
+
+/**
+ * A markdown matrix of one table's rows: a line per contender, a column per `column` value, each cell
+ * `value (ratio)`.
+ */
+export function matrix(rows: readonly Row[], table: string): string {
+  const mine = rows.filter((r) => r.table === table);
+  const columns = [...new Set(mine.map((r) => r.column))];
+  const contenders = [...new Set(mine.map((r) => r.contender))];
+  const unit = mine[0]?.unit ?? '';
+  const lines = [`| ${unit === 'calls/s' ? 'calls/s (× bare v2)' : `median ${unit} (× bare v2)`} | ${columns.join(' | ')} |`, `|---|${columns.map(() => '---:').join('|')}|`];
+  for (const name of contenders) {
+    const cells = columns.map((col) => {
+      const r = mine.find((x) => x.contender === name && x.column === col);
+      return r === undefined ? '—' : `${fmt(r.value)} (${fmtRatio(r.ratio)})`;
+    });
+    lines.push(`| ${name} | ${cells.join(' | ')} |`);
+  }
   return lines.join('\n');
 }
 
-function fmt(n: number): string {
-  return n >= 100 ? n.toFixed(0) : n.toFixed(2);
+/** Every row with its p99 and sample count (the appendix of the report). */
+export function detail(rows: readonly Row[]): string {
+  const lines = ['| table | column | contender | median | p99 | unit | ratio | samples |', '|---|---|---|---:|---:|---|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.table} | ${r.column} | ${r.contender} | ${fmt(r.value)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${r.unit} | ${fmtRatio(r.ratio)} | ${r.samples} |`);
+  return lines.join('\n');
+}
+
+/** Lets timers, microtasks and pending I/O settle between phases. */
+export function settle(ms = 20): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

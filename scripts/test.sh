@@ -2,6 +2,20 @@
 # `npm test`: type check, lint, then every test (unit, type tests, end to end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== redis-server"
+# The Redis tests run against a real redis-server (started privately on a free port): make sure one is installed.
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "redis-server is missing; installing Debian's redis-server with apt"
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server
+  else
+    echo "redis-server is missing. Install it, then run npm test again:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y redis-server" >&2
+    exit 1
+  fi
+fi
+redis-server --version
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "== lint"; npx eslint .
+echo "== docs (type-check every ts block of README.md and docs/*.md)"; npx tsx scripts/docs-typecheck.ts
 echo "== tests"; npx vitest run "$@"

@@ -2,17 +2,21 @@ import { startServer } from 'mcp-fusion';
 import { registry, workspaceOptions } from './registry.js';
 
 const stdio = process.argv.includes('--stdio');
+// REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
+const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
 const server = await startServer(registry, {
   ...workspaceOptions(),
+  ...redis?.options,
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',
 });
 // stdout belongs to the protocol over stdio: log to stderr.
-console.error(`mcp-fusion workspace server listening on ${server.url}`);
+console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? ' (Redis)' : ''}`);
 
 const stop = async (): Promise<void> => {
   await server.close();
+  await redis?.close();
   process.exit(0);
 };
 process.once('SIGINT', () => void stop());

@@ -18,10 +18,19 @@ export function xstateEngine(xstate: unknown, config: FsmConfig): FsmEngine {
   const step = x.transition !== undefined
     ? (snap: Snapshot, type: string) => x.transition!(machine, snap, { type })[0]
     : (snap: Snapshot, type: string) => x.getNextSnapshot(machine, snap, { type });
+  // FsmConfig has no guards, actions or context: the target depends on (state, event) alone, so each
+  // pair is computed by XState once (its transition() builds an actor scope on every call).
+  const memo = new Map<string, string>();
   return (state, event) => {
     // XState still follows the `on` of a final state it was resolved into; a done machine must not move.
     if (config.states[state]?.type === 'final') return state;
-    const next = step(machine.resolveState({ value: state }), event);
-    return typeof next.value === 'string' ? next.value : state;
+    const key = `${state}\u0000${event}`;
+    let target = memo.get(key);
+    if (target === undefined) {
+      const next = step(machine.resolveState({ value: state }), event);
+      target = typeof next.value === 'string' ? next.value : state;
+      if (memo.size < 10_000) memo.set(key, target);
+    }
+    return target;
   };
 }

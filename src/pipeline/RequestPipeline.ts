@@ -31,11 +31,17 @@ export class RequestPipeline<Ctx> {
   readonly #workflow: WorkflowRuntime | undefined;
   readonly #list: ToolListResult;
   readonly #modernList: ToolListResult;
+  /** The legacy list of each workflow state, built on first use (a state's list never changes). */
+  readonly #listByState = new Map<string, ToolListResult>();
   readonly #listed: readonly WireTool[];
   readonly #notifiers = new Map<string, () => Promise<void>>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #timeoutMs: number;
-  readonly #shutdown = new AbortController();
+  readonly #aborts = new Set<(reason: Error) => void>();
+  readonly #register = (abort: (reason: Error) => void): (() => void) => {
+    this.#aborts.add(abort);
+    return () => this.#aborts.delete(abort);
+  };
   readonly #running = new Map<string, number>();
   #inFlight = 0;
   readonly #lastInvalidation = new Map<string, { causedBy: string; at: string }>();
@@ -125,16 +131,22 @@ export class RequestPipeline<Ctx> {
     if (scope.extra.era === 'modern') return this.#modernList;
     if (this.#workflow === undefined) return this.#list;
     if (this.#workflow.usesHandles(scope)) return this.#modernList;
-    const visible = new Set(await this.#workflow.sessions.visible(scope.stateKey!, this.surface.tools.map((t) => t.name)));
-    const tools = this.#listed.filter((w) => {
-      const route = this.surface.routes.get(w.name);
-      if (route === undefined) return true;
-      if (route.kind === 'flat') return visible.has(route.tool.name);
-      for (const t of route.actions.values()) if (visible.has(t.name)) return true;
-      return false;
-    });
-    this.#emit({ type: 'list', count: tools.length, sessionId: scope.stateKey });
-    return { tools: tools as unknown as Array<Record<string, unknown>> };
+    const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
+    let list = this.#listByState.get(state);
+    if (list === undefined) {
+      const gate = this.#workflow.gate;
+      const tools = this.#listed.filter((w) => {
+        const route = this.surface.routes.get(w.name);
+        if (route === undefined) return true;
+        if (route.kind === 'flat') return gate.isAllowedIn(state, route.tool.name);
+        for (const t of route.actions.values()) if (gate.isAllowedIn(state, t.name)) return true;
+        return false;
+      });
+      list = Object.freeze({ tools: tools as unknown as Array<Record<string, unknown>> });
+      this.#listByState.set(state, list);
+    }
+    this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
+    return list;
   }
 
   /** `tools/call`: resolves to exactly one result; protocol problems throw a {@link WireError}. */
@@ -190,7 +202,7 @@ export class RequestPipeline<Ctx> {
       });
     }
     this.#drained = undefined;
-    if (this.#inFlight > 0) this.#shutdown.abort(new Error('server shutting down'));
+    if (this.#inFlight > 0) for (const abort of [...this.#aborts]) abort(new Error('server shutting down'));
   }
 
   async #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
@@ -211,8 +223,13 @@ export class RequestPipeline<Ctx> {
           : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted),
       );
     }
-    const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, [extra.signal, this.#shutdown.signal], async (signal) => {
-      const scoped: ToolExtra = signal === extra.signal ? extra : { ...extra, signal };
+    const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, extra.signal, async (lazy) => {
+      const scoped: ToolExtra = {
+        ...extra,
+        get signal() {
+          return lazy.signal;
+        },
+      };
       let ctx: Ctx;
       try {
         ctx = this.#options.contextFactory === undefined ? (undefined as Ctx) : await this.#options.contextFactory(scoped);
@@ -220,7 +237,7 @@ export class RequestPipeline<Ctx> {
         return errorResult(messages.contextFailed(tool.name, error instanceof Error ? error.message : String(error)));
       }
       return tool.run(parsed.value, ctx, scoped);
-    });
+    }, this.#register);
     if (this.#sync === undefined || isInputRequired(result)) return result;
     const decorated = this.#sync.decorateResult(tool.name, result) as ToolResponse;
     if (decorated !== result) this.#recordInvalidation(decorated, tool.name);

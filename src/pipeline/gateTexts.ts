@@ -61,21 +61,34 @@ export function persistFailure(tool: FusionTool, result: ToolResponse, error: Er
   return { ...result, isError: true, content: [...result.content, { type: 'text', text: note }] };
 }
 
+/** Transition lines by surface, gate and state: a pipeline's surface and the gate's bindings are fixed once it is built. */
+const nextLines = new WeakMap<Surface, WeakMap<StateMachineGate, Map<string, string>>>();
+
 /**
  * The line a successful transition ends with: the new state and the workflow's tools available now
  * (bound tools allowed in it and unbound tools of the same domains), so the model never needs to re-list.
+ * Computed once per state (the machine's states are finite), then looked up.
  */
 export function nextLine(gate: StateMachineGate, state: string, surface: Surface): string {
+  let byGate = nextLines.get(surface);
+  if (byGate === undefined) nextLines.set(surface, (byGate = new WeakMap()));
+  let byState = byGate.get(gate);
+  if (byState === undefined) byGate.set(gate, (byState = new Map()));
+  let line = byState.get(state);
+  if (line === undefined) byState.set(state, (line = composeNextLine(gate, state, surface)));
+  return line;
+}
+
+function composeNextLine(gate: StateMachineGate, state: string, surface: Surface): string {
   const domains = new Set([...gate.bindings.keys()].map((n) => n.split('.')[0]));
-  const names: string[] = [];
+  const names = new Set<string>();
   for (const t of surface.tools) {
     const relevant = t.fsm !== undefined ? gate.isAllowedIn(state, t.name) : domains.has(t.name.split('.')[0]);
-    const exposed = surface.exposedName.get(t.name) ?? t.name;
-    if (relevant && !names.includes(exposed)) names.push(exposed);
+    if (relevant) names.add(surface.exposedName.get(t.name) ?? t.name);
   }
   const machine = gate.id === undefined ? 'The workflow' : `Workflow "${gate.id}"`;
-  if (gate.isFinal(state)) return `${machine} is now in its final state "${state}". Next: ${names.length > 0 ? names.join(', ') : 'nothing more to do'}.`;
-  return `${machine} is now in state "${state}". Next: ${names.join(', ')}`;
+  if (gate.isFinal(state)) return `${machine} is now in its final state "${state}". Next: ${names.size > 0 ? [...names].join(', ') : 'nothing more to do'}.`;
+  return `${machine} is now in state "${state}". Next: ${[...names].join(', ')}`;
 }
 
 /** Appends a text block and merges `_meta` into a result without mutating it. */

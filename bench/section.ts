@@ -1,0 +1,16 @@
+import type { Row } from './harness.js';
+
+/** What every section of the benchmark receives. */
+export interface SectionOptions {
+  /** The CI smoke run: fewer sizes and samples, no thresholds. */
+  quick: boolean;
+  /** Progress lines (stderr), so that stdout carries only the report. */
+  log: (line: string) => void;
+}
+
+/** One section's output: its markdown (tables and notes) and its raw rows, for the targets. */
+export interface Section {
+  title: string;
+  markdown: string;
+  rows: Row[];
+}

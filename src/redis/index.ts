@@ -1,0 +1,5 @@
+// mcp-fusion/redis — Redis-backed stores and the cross-instance notification bus (peer: ioredis).
+export { RedisFsmStore, type RedisFsmStoreOptions } from './RedisFsmStore.js';
+export { RedisSessionStore, type RedisSessionStoreOptions } from './RedisSessionStore.js';
+export { RedisEventBus, type RedisEventBusOptions } from './RedisEventBus.js';
+export { failFastRedisOptions } from './failFastRedisOptions.js';

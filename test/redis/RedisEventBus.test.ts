@@ -1,0 +1,101 @@
+import type { ServerEvent } from '@modelcontextprotocol/server';
+import { describe, expect, it, vi } from 'vitest';
+import { RedisEventBus } from '../../src/redis/index.js';
+import type { SessionNotification } from '../../src/index.js';
+import { ready, redisClient, uniquePrefix } from './clients.js';
+import { freePort } from './redisServer.js';
+
+async function bus(prefix: string, onError?: (e: unknown) => void): Promise<RedisEventBus> {
+  const b = new RedisEventBus({ publisher: await ready(redisClient()), subscriber: redisClient(), prefix, ...(onError ? { onError } : {}) });
+  await b.ready();
+  return b;
+}
+
+const until = async (check: () => boolean, ms = 2_000): Promise<void> => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+describe('RedisEventBus', () => {
+  it('delivers a listen-stream event once to every instance: here synchronously, elsewhere through Redis', async () => {
+    const prefix = uniquePrefix('bus');
+    const [a, b, c] = await Promise.all([bus(prefix), bus(prefix), bus(prefix)]);
+    const seen: Record<string, ServerEvent[]> = { a: [], b: [], c: [] };
+    a.subscribe((e) => seen.a!.push(e));
+    b.subscribe((e) => seen.b!.push(e));
+    const unsubscribe = c.subscribe((e) => seen.c!.push(e));
+    a.publish({ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' });
+    expect(seen.a).toEqual([{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }]);
+    await until(() => seen.b!.length === 1 && seen.c!.length === 1);
+    unsubscribe();
+    unsubscribe();
+    b.publish({ kind: 'tools_list_changed' });
+    await until(() => seen.a!.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual({
+      a: [{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }, { kind: 'tools_list_changed' }],
+      b: [{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }, { kind: 'tools_list_changed' }],
+      c: [{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }],
+    });
+    await Promise.all([a.close(), b.close(), c.close()]);
+  });
+
+  it('carries legacy session notifications on their own channel, and the sessions view is the same bus', async () => {
+    const prefix = uniquePrefix('bus');
+    const [a, b] = await Promise.all([bus(prefix), bus(prefix)]);
+    const events: ServerEvent[] = [];
+    const got: Array<[string, SessionNotification]> = [];
+    b.subscribe((e) => events.push(e));
+    b.sessions.subscribe((id, n) => got.push([id, n]));
+    a.publishSession('sid-1', { method: 'notifications/tools/list_changed' });
+    a.sessions.publish('sid-2', { method: 'notifications/resources/updated', params: { uri: 'x://y' } });
+    await until(() => got.length === 2);
+    expect(got).toEqual([
+      ['sid-1', { method: 'notifications/tools/list_changed' }],
+      ['sid-2', { method: 'notifications/resources/updated', params: { uri: 'x://y' } }],
+    ]);
+    expect(events).toEqual([]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('keeps prefixes apart', async () => {
+    const [a, other] = await Promise.all([bus(uniquePrefix('bus')), bus(uniquePrefix('bus'))]);
+    const seen = vi.fn();
+    other.subscribe(seen);
+    a.publish({ kind: 'tools_list_changed' });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(seen).not.toHaveBeenCalled();
+    await Promise.all([a.close(), other.close()]);
+  });
+
+  it('never throws while Redis is unreachable: local listeners still get events, the failure goes to onError', async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const onError = vi.fn();
+    const b = new RedisEventBus({ publisher: redisClient(url), subscriber: redisClient(url), onError });
+    const local = vi.fn();
+    b.subscribe(local);
+    b.sessions.subscribe(local);
+    expect(() => b.publish({ kind: 'tools_list_changed' })).not.toThrow();
+    expect(() => b.publishSession('s', { method: 'notifications/tools/list_changed' })).not.toThrow();
+    expect(local).toHaveBeenCalledTimes(2);
+    await until(() => onError.mock.calls.length >= 2);
+    await b.close();
+  });
+
+  it('isolates a throwing listener from the others', async () => {
+    const onError = vi.fn();
+    const b = await bus(uniquePrefix('bus'), onError);
+    const after = vi.fn();
+    b.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    b.subscribe(after);
+    b.publish({ kind: 'tools_list_changed' });
+    expect(after).toHaveBeenCalledOnce();
+    expect(onError).toHaveBeenCalledWith(new Error('listener bug'));
+    await b.close();
+  });
+});

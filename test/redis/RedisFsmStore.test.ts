@@ -1,0 +1,138 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { GateSessions, StateMachineGate, type FsmConfig } from '../../src/index.js';
+import { failFastRedisOptions, RedisFsmStore } from '../../src/redis/index.js';
+import { ready, redisClient, uniquePrefix } from './clients.js';
+import { freePort } from './redisServer.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A chain s0 → s1 → … → s{n} on NEXT: every lost transition shows in the final state. */
+function chain(n: number): FsmConfig {
+  const states: FsmConfig['states'] = {};
+  for (let i = 0; i < n; i++) states[`s${i}`] = { on: { NEXT: `s${i + 1}` } };
+  states[`s${n}`] = { type: 'final' };
+  return { id: 'chain', initial: 's0', states };
+}
+
+describe('RedisFsmStore', () => {
+  let client: Redis;
+  beforeAll(async () => {
+    client = await ready(redisClient());
+  });
+
+  it('keeps each snapshot in one hash under the prefix, and turns expiresAt into PEXPIREAT', async () => {
+    const prefix = uniquePrefix('fsm');
+    const store = new RedisFsmStore({ client, prefix });
+    const expiresAt = Date.now() + 150;
+    await store.save('checkout:alice:che_1', { state: 'has_items', updatedAt: 1, version: 1, expiresAt });
+    expect(await client.hgetall(`${prefix}state:checkout:alice:che_1`)).toEqual({ v: '1', d: JSON.stringify({ state: 'has_items', updatedAt: 1, version: 1, expiresAt }) });
+    expect(await client.pexpiretime(`${prefix}state:checkout:alice:che_1`)).toBe(expiresAt);
+    await sleep(250);
+    expect(await store.load('checkout:alice:che_1')).toBeUndefined();
+  });
+
+  it('gives snapshots without expiresAt the ttlMs of the store, or no expiry', async () => {
+    const prefix = uniquePrefix('fsm');
+    await new RedisFsmStore({ client, prefix, ttlMs: 60_000 }).save('s', { state: 'a', updatedAt: 0 });
+    const pttl = await client.pttl(`${prefix}state:s`);
+    expect(pttl).toBeGreaterThan(55_000);
+    expect(pttl).toBeLessThanOrEqual(60_000);
+    await new RedisFsmStore({ client, prefix }).save('s', { state: 'a', updatedAt: 0 });
+    expect(await client.pttl(`${prefix}state:s`)).toBe(-1);
+  });
+
+  it('lock excludes a second holder until release, then hands over', async () => {
+    const store = new RedisFsmStore({ client, prefix: uniquePrefix('lock') });
+    const release = await store.lock('k', { waitMs: 1_000 });
+    const order: string[] = [];
+    const second = store.lock('k', { waitMs: 2_000 }).then((r) => {
+      order.push('second');
+      return r;
+    });
+    await sleep(60);
+    order.push('first releases');
+    await release();
+    await (await second)();
+    expect(order).toEqual(['first releases', 'second']);
+  });
+
+  it('lock gives up after waitMs with a message naming the key', async () => {
+    const store = new RedisFsmStore({ client, prefix: uniquePrefix('lock') });
+    const release = await store.lock('k', { waitMs: 100 });
+    await expect(store.lock('k', { waitMs: 80 })).rejects.toThrow('another call held the lock of "k" for more than 80 ms');
+    await release();
+  });
+
+  it('lock of a crashed holder frees itself after the lease, and a long holder keeps it by renewal', async () => {
+    const prefix = uniquePrefix('lock');
+    const crashed = new RedisFsmStore({ client, prefix, lockLeaseMs: 150 });
+    await client.set(`${prefix}lock:gone`, 'token-of-a-dead-process', 'PX', 150);
+    const started = Date.now();
+    await (await crashed.lock('gone', { waitMs: 2_000 }))();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+
+    const release = await crashed.lock('long', { waitMs: 100 });
+    await sleep(400);
+    await expect(crashed.lock('long', { waitMs: 50 })).rejects.toThrow(/held the lock/);
+    await release();
+    expect(await client.exists(`${prefix}lock:long`)).toBe(0);
+  });
+
+  it('release never deletes a lock another holder took after the lease expired', async () => {
+    const prefix = uniquePrefix('lock');
+    const store = new RedisFsmStore({ client, prefix, lockLeaseMs: 60 });
+    const release = await store.lock('k', { waitMs: 100 });
+    await client.set(`${prefix}lock:k`, 'someone-else', 'PX', 5_000);
+    await release();
+    expect(await client.get(`${prefix}lock:k`)).toBe('someone-else');
+  });
+
+  it('fails fast when Redis is unreachable, with the client options it recommends', async () => {
+    const dead = redisClient(`redis://127.0.0.1:${await freePort()}`, failFastRedisOptions());
+    const store = new RedisFsmStore({ client: dead, prefix: uniquePrefix('dead') });
+    const started = Date.now();
+    await expect(store.load('k')).rejects.toThrow();
+    await expect(store.compareAndSet('k', undefined, { state: 'a', updatedAt: 0, version: 1 })).rejects.toThrow();
+    await expect(store.lock('k', { waitMs: 5_000 })).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  describe('two processes on one Redis (two stores, two clients, one key)', () => {
+    const twoInstances = async (config: FsmConfig, tools: Record<string, { states: string[]; event?: string }>) => {
+      const prefix = uniquePrefix('gate');
+      return Promise.all(
+        [0, 1].map(async () => {
+          const gate = new StateMachineGate(config, { engine: 'builtin' });
+          for (const [name, b] of Object.entries(tools)) gate.bindTool(name, b.states, b.event);
+          const own = await ready(redisClient());
+          return new GateSessions(gate, { store: new RedisFsmStore({ client: own, prefix }) });
+        }),
+      );
+    };
+
+    it('never loses a transition: 2 × 15 concurrent NEXT calls end in s30 at version 30', async () => {
+      const states = Array.from({ length: 30 }, (_, i) => `s${i}`);
+      const [a, b] = await twoInstances(chain(30), { next: { states, event: 'NEXT' } });
+      const runs = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a! : b!).run('k', 'next', async () => ({ isError: false })));
+      const outcomes = await Promise.all(runs);
+      expect(outcomes.every((o) => o.outcome === 'ran' && o.persistError === undefined)).toBe(true);
+      expect(await a!.snapshot('k')).toMatchObject({ state: 's30', version: 30 });
+    });
+
+    it('runs a once-only step exactly once when both instances race for it', async () => {
+      const config: FsmConfig = { id: 'order', initial: 'open', states: { open: { on: { PAY: 'paid' } }, paid: { type: 'final' } } };
+      const [a, b] = await twoInstances(config, { pay: { states: ['open'], event: 'PAY' } });
+      let ran = 0;
+      const pay = async () => {
+        ran++;
+        await sleep(5);
+        return { isError: false };
+      };
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a! : b!).run('order-1', 'pay', pay)));
+      expect(ran).toBe(1);
+      expect(outcomes.filter((o) => o.outcome === 'ran')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.outcome === 'refused')).toHaveLength(19);
+    });
+  });
+});

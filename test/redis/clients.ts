@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import { afterAll, inject } from 'vitest';
+import { failFastRedisOptions } from '../../src/redis/index.js';
+
+const opened: Redis[] = [];
+
+/** A fail-fast ioredis client to the run's private redis-server (or `url`), closed after the file's tests. */
+export function redisClient(url: string = inject('redisUrl'), overrides: RedisOptions = {}): Redis {
+  // With the offline queue off, commands issued before the connection is ready would fail: wait for it.
+  const client = new Redis(url, failFastRedisOptions({ ...overrides }));
+  client.on('error', () => {});
+  opened.push(client);
+  return client;
+}
+
+/** Resolves once the client is connected. */
+export async function ready(client: Redis): Promise<Redis> {
+  if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+  return client;
+}
+
+/** A key prefix no other test uses, so tests share one Redis without seeing each other's keys. */
+export function uniquePrefix(name = 't'): string {
+  return `test:${name}:${randomUUID().slice(0, 8)}:`;
+}
+
+afterAll(() => {
+  for (const client of opened.splice(0)) client.disconnect();
+});

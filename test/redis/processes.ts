@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { freePort } from './redisServer.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** One example-server process (`examples/workspace/main.ts`) on its own port. */
+export interface Instance {
+  readonly port: number;
+  readonly proc: ChildProcess;
+  /** Everything it wrote to stderr. */
+  readonly log: () => string;
+  /** SIGKILL: the process dies mid-whatever, without closing anything. */
+  kill(): Promise<void>;
+}
+
+/** Starts the example server the way `npm start` does, with REDIS_URL set, and waits until it listens. */
+export async function startInstance(redisUrl: string, prefix: string): Promise<Instance> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), REDIS_URL: redisUrl, REDIS_PREFIX: prefix, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`example server on port ${port} did not start within 30 s:\n${log}`)), 30_000);
+    const check = (): void => {
+      if (!log.includes('listening on')) return;
+      clearTimeout(timer);
+      proc.stderr!.off('data', check);
+      resolve();
+    };
+    proc.stderr!.on('data', check);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`example server exited with ${code}:\n${log}`));
+    });
+  });
+  const kill = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGKILL');
+    await exited;
+  };
+  return { port, proc, log: () => log, kill };
+}
+
+/**
+ * A v2 SDK client over real HTTP whose every request goes to the next live port in turn, as a load
+ * balancer without affinity would; `route` pins the first requests to given ports.
+ */
+export async function balancedClient(ports: number[], options: { mode?: 'legacy' | 'auto'; route?: number[] } = {}): Promise<Client & { sent: Array<{ method: string; port: number }>; ports: number[] }> {
+  const client = new Client({ name: 'balanced', version: '1.0.0' }, options.mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+  const route = [...(options.route ?? [])];
+  const sent: Array<{ method: string; port: number }> = [];
+  let next = 0;
+  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+    fetch: (url, init) => {
+      const port = route.shift() ?? ports[next++ % ports.length]!;
+      const target = new URL(url);
+      target.port = String(port);
+      sent.push({ method: init?.method ?? 'GET', port });
+      return fetch(target, init);
+    },
+  });
+  await client.connect(transport);
+  return Object.assign(client, { sent, ports });
+}

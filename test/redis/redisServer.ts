@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; a race with another process is unlikely and fails loudly). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const INSTALL = process.getuid?.() === 0 ? 'apt-get update && apt-get install -y redis-server' : 'sudo apt-get update && sudo apt-get install -y redis-server';
+
+/** A private `redis-server` on 127.0.0.1, for tests. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the server (SIGTERM, then SIGKILL after 2 s). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (for outage tests). */
+  start(): Promise<void>;
+}
+
+/**
+ * Starts `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no`. With `persistDir`, a
+ * stop (SIGTERM) writes a snapshot there that the next start loads, as a restarted production Redis would.
+ */
+export async function startRedisServer(options: { persistDir?: string } = {}): Promise<RedisServer> {
+  const chosen = await freePort();
+  const persistence = options.persistDir === undefined ? ['--save', ''] : ['--save', '3600 1', '--dir', options.persistDir];
+  let child: ChildProcess | undefined;
+  const start = async (): Promise<void> => {
+    const proc = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', ...persistence, '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${chosen} within 10 s:\n${output}`)), 10_000);
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          proc.stdout!.off('data', onData);
+          proc.stdout!.resume();
+          resolve();
+        }
+      };
+      proc.stdout!.on('data', onData);
+      proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      proc.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new Error(`could not run redis-server (${error.message}); install it: ${INSTALL}`));
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`));
+      });
+    });
+  };
+  const stop = async (): Promise<void> => {
+    const proc = child;
+    child = undefined;
+    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 2_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await start();
+  return { port: chosen, url: `redis://127.0.0.1:${chosen}`, stop, start };
+}
