@@ -11,6 +11,7 @@ import { httpSection } from './http.js';
 import { LIST_CLIENT, LIST_RAW, listSection } from './list.js';
 import { MEMORY_SESSIONS, memorySection } from './memory.js';
 import { POLICY, policySection } from './policy.js';
+import { scaleSection } from './scale.js';
 import type { Section, SectionOptions } from './section.js';
 
 const quick = process.argv.includes('--quick');
@@ -23,6 +24,7 @@ const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
   call: callSection,
   http: httpSection,
   memory: memorySection,
+  scale: scaleSection,
 };
 
 const started = performance.now();
