@@ -7,6 +7,7 @@ export type {
   ContentBlock,
   FusionTool,
   HandlerReturn,
+  InputRequiredReturn,
   JsonObjectSchema,
   LogLevel,
   Middleware,
@@ -39,6 +40,12 @@ export { compileUriTemplate, type CompiledUriTemplate } from './resources/compil
 export type { BlobResourceContents, FusionResource, FusionResourceTemplate, ListedResource, ReadResourceResult, ResourceContentsInput, ResourceHandler, ResourceReturn, TemplateHandler, TemplateLister, TemplateVariables, TextResourceContents } from './resources/types.js';
 export type { ContentItem } from './registry/ContentCatalog.js';
 export { ContentPipeline, type ContentSource, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './pipeline/ContentPipeline.js';
+
+export type { Completer, CompletionContext, CompletionReturn, CompleteResult, Completion } from './completion/types.js';
+export type { RequestStateOptions } from './pipeline/RequestStateSeal.js';
+export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
+export { staleUri } from './pipeline/systemResources.js';
+export type { WorkflowChange } from './pipeline/WorkflowRuntime.js';
 
 export * from './state-sync/index.js';
 export * from './fsm/index.js';

@@ -16,11 +16,16 @@ export function detachedExtra(overrides: Partial<ToolExtra> = {}): ToolExtra {
     requestId: 0,
     authInfo: undefined,
     meta: undefined,
+    clientCapabilities: undefined,
     progress: async () => {},
     log: async () => {},
     elicit: notInRequest,
     sample: notInRequest,
     inputResponses: undefined,
+    requestState: undefined,
+    sealState: async () => {
+      throw new Error('No MCP request: sealState() binds the state to a request and its caller, so it only works inside a handler serving one.');
+    },
     raw: undefined,
     ...overrides,
   };

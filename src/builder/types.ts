@@ -55,6 +55,13 @@ export interface ToolExtra {
   readonly authInfo: unknown;
   /** The request's `_meta`. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * What the client declared it can do (`sampling`, `elicitation`, `roots`, …): on a modern request the
+   * capabilities its envelope carries, on a legacy session those of its `initialize`. Check it before
+   * returning an `inputRequired(...)` that needs one, since asking for an undeclared capability fails with
+   * -32021. Undefined when unknown.
+   */
+  readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   /** Sends `notifications/progress` when the client asked for progress; otherwise a no-op. */
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message to the client (legacy `notifications/message`, filtered by its log level). */
@@ -68,6 +75,19 @@ export interface ToolExtra {
   sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Answers to an earlier `input_required` return (multi-round-trip), keyed as requested. */
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The state an earlier round of this call sealed with {@link ToolExtra.sealState}, verified: unaltered,
+   * minted for this same tool, prompt or resource and caller, and not expired (a state failing any check is
+   * refused with -32602 before the handler runs). Undefined on a first round.
+   */
+  readonly requestState: unknown;
+  /**
+   * Seals `payload` (JSON) into an integrity-protected `requestState` string to return with
+   * `inputRequired({ inputRequests, requestState })`; the retried call gets it back as `extra.requestState`.
+   * @example
+   * if (extra.requestState === undefined) return inputRequired({ inputRequests: { step1: … }, requestState: await extra.sealState({ step: 1 }) });
+   */
+  sealState(payload: unknown): Promise<string>;
   /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
   readonly raw: unknown;
   /**
@@ -75,6 +95,18 @@ export interface ToolExtra {
    * the handle (modern). Use `key` to keep per-instance data such as a cart.
    */
   readonly workflow?: { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
+}
+
+/**
+ * A multi-round-trip `input_required` return, as the SDK's `inputRequired({ inputRequests, requestState })`
+ * builds it: the client fulfils the embedded requests and calls again with `inputResponses` (and the
+ * `requestState`). Tool, prompt and resource handlers may return one; it passes through untouched.
+ */
+export interface InputRequiredReturn {
+  resultType: 'input_required';
+  inputRequests?: Record<string, unknown>;
+  requestState?: string;
+  [key: string]: unknown;
 }
 
 /** What a handler may return: a string (sent as text), a `ToolResponse` (as is), anything else (as JSON text). */

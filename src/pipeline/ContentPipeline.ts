@@ -1,4 +1,6 @@
 import type { ToolExtra } from '../builder/types.js';
+import { normalizeCompletion } from '../completion/completers.js';
+import type { CompleteResult, Completer } from '../completion/types.js';
 import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
@@ -43,6 +45,8 @@ export class ContentPipeline<Ctx> {
   readonly #prompts: ReadonlyMap<string, FusionPrompt<Ctx>>;
   readonly #resources: ReadonlyMap<string, FusionResource<Ctx>>;
   readonly #templates: readonly FusionResourceTemplate<Ctx>[];
+  readonly #templatesByUri: ReadonlyMap<string, FusionResourceTemplate<Ctx>>;
+  readonly #hasCompletions: boolean;
   readonly #listers: readonly FusionResourceTemplate<Ctx>[];
   readonly #promptList: PromptListResult;
   readonly #resourceList: ResourceListResult;
@@ -53,6 +57,8 @@ export class ContentPipeline<Ctx> {
     this.#prompts = new Map(source.prompts.map((p) => [p.name, p]));
     this.#resources = new Map(source.resources.map((r) => [r.uri, r]));
     this.#templates = Object.freeze([...source.resourceTemplates]);
+    this.#templatesByUri = new Map(this.#templates.map((t) => [t.uriTemplate, t]));
+    this.#hasCompletions = source.prompts.some((p) => p.completers.size > 0) || this.#templates.some((t) => t.completers.size > 0);
     this.#listers = this.#templates.filter((t) => t.list !== undefined);
     this.#promptList = Object.freeze({ prompts: Object.freeze(source.prompts.map((p) => p.definition)) as WirePrompt[] });
     this.#resourceList = Object.freeze({ resources: Object.freeze(source.resources.map((r) => r.definition)) as WireResource[] });
@@ -68,6 +74,11 @@ export class ContentPipeline<Ctx> {
   /** True when there is at least one resource or template (the `resources` capability). */
   get hasResources(): boolean {
     return this.#resources.size > 0 || this.#templates.length > 0;
+  }
+
+  /** True when a prompt or template declares a completer (the `completions` capability). */
+  get hasCompletions(): boolean {
+    return this.#hasCompletions;
   }
 
   /** True when `uri` names a fixed resource or matches a template (for subscription checks). */
@@ -128,6 +139,42 @@ export class ContentPipeline<Ctx> {
       throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, [...this.#resources.keys()], this.#templates.map((t) => t.uriTemplate)), { uri });
     }
     return result;
+  }
+
+  /**
+   * `completion/complete`: finds the prompt (`ref/prompt` by name) or the template (`ref/resource` by its
+   * URI template, or a fixed resource's URI) and runs the completer of the argument. An argument without a
+   * completer gets no suggestions; an unknown prompt or template, or a malformed request, is -32602.
+   */
+  async complete(ref: unknown, argument: unknown, context: unknown, extra: ToolExtra): Promise<CompleteResult> {
+    const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+    const a = (argument ?? {}) as { name?: unknown; value?: unknown };
+    if (typeof a.name !== 'string' || typeof a.value !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.completionArgumentMissing());
+    let completers: ReadonlyMap<string, Completer<Ctx>>;
+    let label: string;
+    if (r.type === 'ref/prompt' && typeof r.name === 'string') {
+      const prompt = this.#prompts.get(r.name);
+      if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(r.name, [...this.#prompts.keys()]));
+      ({ completers } = prompt);
+      label = `Completion of "${a.name}" of prompt "${r.name}"`;
+    } else if (r.type === 'ref/resource' && typeof r.uri === 'string') {
+      const template = this.#templatesByUri.get(r.uri);
+      if (template === undefined && !this.#resources.has(r.uri)) {
+        throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, this.#templates.map((t) => t.uriTemplate)));
+      }
+      completers = template?.completers ?? new Map();
+      label = `Completion of "${a.name}" of resource template "${r.uri}"`;
+    } else {
+      throw new WireError(JsonRpcCode.InvalidParams, messages.completionRefInvalid());
+    }
+    const completer = completers.get(a.name);
+    if (completer === undefined) return { completion: { values: [] } };
+    const ctx = await this.#context(label, extra);
+    const given = (context as { arguments?: unknown } | undefined)?.arguments;
+    const args: Record<string, string> = {};
+    if (typeof given === 'object' && given !== null) for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
+    const value = a.value;
+    return { completion: await guard(label, async () => normalizeCompletion(await completer(value, { arguments: args }, ctx, extra), label)) };
   }
 
   async #context(label: string, extra: ToolExtra): Promise<Ctx> {

@@ -5,6 +5,9 @@ import { AttachError } from '../errors/FusionError.js';
 import { capabilitiesFor } from './capabilitiesFor.js';
 import { contentHandlers, type MethodHandler } from './contentHandlers.js';
 import { contentOf } from './contentLink.js';
+import { yieldsResourcesTo } from './systemResources.js';
+import { featuresOf } from './features.js';
+import type { RequestStateSeal } from './RequestStateSeal.js';
 import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
 
@@ -31,6 +34,11 @@ export interface Attachment {
   notifyPromptListChanged(): Promise<void>;
   /** Sends `notifications/resources/list_changed`, e.g. when what a template's `.list()` reports changed. */
   notifyResourceListChanged(): Promise<void>;
+  /**
+   * Sends `notifications/resources/updated` for `uri` to the sessions of this server that subscribed to it
+   * (`resources/subscribe`, with the `resourceSubscriptions` option), and to nobody else.
+   */
+  notifyResourceUpdated(uri: string): Promise<void>;
   /** Releases the per-session state this attachment created. */
   detach(): void;
 }
@@ -55,7 +63,8 @@ export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | '
  */
 export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<Ctx>, era?: ProtocolEra): Attachment {
   const { low, sdk } = resolveServer(server);
-  const content = contentOf(pipeline);
+  const content = yieldsResourcesTo(pipeline, low) ? undefined : contentOf(pipeline);
+  const features = featuresOf(pipeline);
   try {
     low.registerCapabilities?.({ ...capabilitiesFor(pipeline) });
   } catch (error) {
@@ -72,7 +81,22 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     }
   };
   const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
-  const scopeOf = sdk === 'v2' ? (ctx: any) => scopeV2(ctx, low, connectionId, era) : (extra: any) => scopeV1(extra, low, connectionId);
+  const seal = features.requestState;
+  const scopeOf = sdk === 'v2'
+    ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, low, connectionId, era, seal, target, state)
+    : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target);
+  // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
+  // (verified for this target and caller) before anything runs; a first round stays synchronous.
+  const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
+    const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
+    if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
+    return seal.open(raw, target, ctx).then((state) => scopeOf(ctx, target, state));
+  };
+  const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
+  const subscribed = new Set<string>();
+  const sendToClient = async (notification: unknown): Promise<void> => {
+    await low.notification?.(notification);
+  };
   const track = (scope: RequestScope): RequestScope => {
     if (scope.stateKey !== undefined && pipeline.gated && !keys.has(scope.stateKey)) {
       keys.add(scope.stateKey);
@@ -82,8 +106,41 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   };
   const handlers: Array<readonly [string, MethodHandler]> = [
     ['tools/list', (_request, ctx) => pipeline.listTools(track(scopeOf(ctx)))],
-    ['tools/call', (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => pipeline.callTool(request.params.name, request.params.arguments, track(scopeOf(ctx)))],
-    ...(content === undefined ? [] : contentHandlers(content, (ctx) => scopeOf(ctx).extra)),
+    [
+      'tools/call',
+      (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
+        const scope = scopeFor(ctx, `tools/call:${request.params.name}`);
+        const call = (s: RequestScope) => pipeline.callTool(request.params.name, request.params.arguments, track(s));
+        return scope instanceof Promise ? scope.then(call) : call(scope);
+      },
+    ],
+    ...(content === undefined
+      ? []
+      : contentHandlers(content, (ctx, target) => {
+          if (target === undefined) return scopeOf(ctx).extra;
+          const scope = scopeFor(ctx, target);
+          return scope instanceof Promise ? scope.then((s) => s.extra) : scope.extra;
+        })),
+    ...(subscriptions === undefined
+      ? []
+      : ([
+          [
+            'resources/subscribe',
+            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
+              const key = scopeOf(ctx).stateKey ?? connectionId;
+              subscriptions.subscribe(key, request?.params?.uri, sendToClient);
+              subscribed.add(key);
+              return {};
+            },
+          ],
+          [
+            'resources/unsubscribe',
+            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
+              subscriptions.unsubscribe(scopeOf(ctx).stateKey ?? connectionId, request?.params?.uri);
+              return {};
+            },
+          ],
+        ] as const)),
   ];
   try {
     for (const [method] of handlers) low.assertCanSetRequestHandler?.(method);
@@ -98,6 +155,8 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   const detach = (): void => {
     for (const key of keys) pipeline.releaseSession(key);
     keys.clear();
+    for (const key of subscribed) subscriptions?.release(key);
+    subscribed.clear();
   };
   const previous = low.onclose;
   low.onclose = () => {
@@ -109,11 +168,17 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     notifyToolListChanged: notify,
     notifyPromptListChanged: notifier('sendPromptListChanged', 'notifications/prompts/list_changed'),
     notifyResourceListChanged: notifier('sendResourceListChanged', 'notifications/resources/list_changed'),
+    notifyResourceUpdated: async (uri: string) => {
+      await subscriptions?.publish(uri, (session) => subscribed.has(session));
+    },
     detach,
   };
 }
 
-function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolEra | undefined): RequestScope {
+/** The envelope key of the client's capabilities on a modern request. */
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+
+function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolEra | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown): RequestScope {
   const req = ctx?.mcpReq ?? {};
   const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
   const meta = req._meta as Record<string, unknown> | undefined;
@@ -125,6 +190,7 @@ function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolE
     requestId: req.id,
     authInfo: ctx?.http?.authInfo,
     meta,
+    clientCapabilities: modern ? req.envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
     progress: progressSender(token, (n) => req.notify(n)),
     log: async (level, data, logger) => {
       try {
@@ -136,12 +202,14 @@ function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolE
     elicit: (params) => clientRequest(low, modern, 'elicitation', () => req.elicitInput(params)),
     sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
     inputResponses: req.inputResponses,
+    requestState: state,
+    sealState: (payload) => seal.seal(payload, target ?? String(req.method), ctx),
     raw: ctx,
   };
   return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
 }
 
-function scopeV1(extra1: any, low: ServerLike, connectionId: string): RequestScope {
+function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: RequestStateSeal, target: string | undefined): RequestScope {
   const meta = extra1?._meta as Record<string, unknown> | undefined;
   const server = low as any;
   const extra: ToolExtra = {
@@ -151,6 +219,7 @@ function scopeV1(extra1: any, low: ServerLike, connectionId: string): RequestSco
     requestId: extra1?.requestId,
     authInfo: extra1?.authInfo,
     meta,
+    clientCapabilities: server.getClientCapabilities?.(),
     progress: progressSender(meta?.progressToken, (n) => extra1.sendNotification(n)),
     log: async (level, data, logger) => {
       try {
@@ -162,6 +231,8 @@ function scopeV1(extra1: any, low: ServerLike, connectionId: string): RequestSco
     elicit: (params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra1?.requestId })),
     sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
     inputResponses: undefined,
+    requestState: undefined,
+    sealState: (payload) => seal.seal(payload, target ?? '', extra1),
     raw: extra1,
   };
   return { stateKey: extra1?.sessionId ?? connectionId, extra };

@@ -13,6 +13,15 @@ export const contentMessages = {
   resourceUriMissing(): string {
     return 'resources/read needs params.uri, the URI of a resource (a string).';
   },
+  completionArgumentMissing(): string {
+    return 'completion/complete needs params.argument with a string name (the argument to complete) and a string value (what the user typed so far).';
+  },
+  completionRefInvalid(): string {
+    return 'completion/complete needs params.ref: { type: "ref/prompt", name } for a prompt argument, or { type: "ref/resource", uri } naming a resource template.';
+  },
+  unknownCompletionResource(uri: string, templates: readonly string[]): string {
+    return `No resource template "${uri}" to complete. ${templates.length > 0 ? `Templates: ${list(templates)}.` : 'This server has no resource templates.'} Call resources/templates/list to see them.`;
+  },
   handlerFailed(what: string, reason: string): string {
     return `${what} failed: ${reason}`;
   },

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { addCompleter } from '../completion/completers.js';
+import type { Completer } from '../completion/types.js';
 import type { Icon, WirePromptArgument } from '../domain/types.js';
 import { DefinitionError, FrozenBuilderError } from '../errors/FusionError.js';
 import { buildFusionPrompt, type PromptDefinitionInput } from './buildFusionPrompt.js';
@@ -30,7 +32,7 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
 
   /** @internal use `f.prompt(name)`. */
   constructor(name: string, state?: PromptState) {
-    this.#state = state ?? { name, title: undefined, description: undefined, arguments: [], schema: undefined, icons: undefined, meta: undefined };
+    this.#state = state ?? { name, title: undefined, description: undefined, arguments: [], schema: undefined, icons: undefined, meta: undefined, completers: new Map() };
   }
 
   /** What the prompt is for, as clients list it. */
@@ -87,6 +89,21 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
   /** Extra `_meta` listed with the prompt. */
   meta(meta: Record<string, unknown>): PromptBuilder<Ctx, Args> {
     return this.#next({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * Suggests values for one argument as the user types (`completion/complete` with a `ref/prompt`): the
+   * completer gets the partial value and the arguments chosen so far, and returns suggestions, best first.
+   * Declaring one makes the server offer the `completions` capability.
+   * @example
+   * f.prompt('weather').argument('city', { required: true })
+   *   .complete('city', (value) => CITIES.filter((c) => c.startsWith(value)))
+   *   .handle(({ city }) => `What is the weather in ${city}?`);
+   * @see docs/prompts-and-resources.md#completion
+   */
+  complete<K extends Extract<keyof Args, string>>(name: K, completer: Completer<Ctx>): PromptBuilder<Ctx, Args> {
+    const completers = addCompleter(this.#state.completers as ReadonlyMap<string, Completer<Ctx>>, name, completer, `Prompt "${this.#state.name}"`);
+    return this.#next({ completers: completers as ReadonlyMap<string, Completer<unknown>> });
   }
 
   /** Sets the handler and returns the built, frozen prompt. */

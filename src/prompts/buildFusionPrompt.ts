@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { deepFreeze } from '../builder/buildFusionTool.js';
+import { freezeCompleters } from '../completion/completers.js';
+import type { Completer } from '../completion/types.js';
 import type { Icon, WirePrompt, WirePromptArgument } from '../domain/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import { createArgsValidator } from './createArgsValidator.js';
@@ -17,6 +19,8 @@ export interface PromptDefinitionInput<Ctx> {
   readonly schema: z.ZodType | undefined;
   readonly icons: readonly Icon[] | undefined;
   readonly meta: Record<string, unknown> | undefined;
+  /** Completers by argument name, from `.complete()`. */
+  readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   readonly handler: PromptHandler<Ctx, any>;
 }
 
@@ -41,6 +45,7 @@ export function buildFusionPrompt<Ctx>(def: PromptDefinitionInput<Ctx>): FusionP
   if (def.icons !== undefined) definition.icons = structuredClone([...def.icons]);
   if (def.meta !== undefined) definition._meta = structuredClone(def.meta);
   const { name, description, handler } = def;
+  const completers = freezeCompleters(def.completers, args.map((a) => a.name), `Prompt "${name}"`, 'argument');
   const prompt: FusionPrompt<Ctx> = {
     kind: 'prompt',
     name,
@@ -51,6 +56,7 @@ export function buildFusionPrompt<Ctx>(def: PromptDefinitionInput<Ctx>): FusionP
     meta: definition._meta,
     definition: deepFreeze(definition),
     validate: createArgsValidator(name, args, def.schema),
+    completers,
     run: async (input, ctx, extra) => normalizePromptResult(await handler(input, ctx, extra), name, description),
   };
   return Object.freeze(prompt);

@@ -1,4 +1,5 @@
 import { describeValue } from '../_internal/describeValue.js';
+import { isInputRequired } from '../builder/normalizeResult.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { GetPromptResult, PromptMessage, PromptReturn } from './types.js';
 
@@ -6,9 +7,10 @@ import type { GetPromptResult, PromptMessage, PromptReturn } from './types.js';
  * Shapes what a prompt handler returned into a `GetPromptResult`: a string becomes one user text message,
  * an array becomes the messages (strings and string `content` become text), an object with `messages`
  * is kept. The prompt's description is added when the result has none. Anything else throws an
- * internal error naming the prompt.
+ * internal error naming the prompt. An `input_required` return passes through untouched.
  */
 export function normalizePromptResult(value: PromptReturn, prompt: string, description: string | undefined): GetPromptResult {
+  if (isInputRequired(value)) return value as unknown as GetPromptResult;
   let result: GetPromptResult;
   if (typeof value === 'string') result = { messages: [userText(value)] };
   else if (Array.isArray(value)) result = { messages: value.map((m, i) => toMessage(m, prompt, i)) };

@@ -1,4 +1,5 @@
-import type { ContentBlock, ToolExtra } from '../builder/types.js';
+import type { ContentBlock, InputRequiredReturn, ToolExtra } from '../builder/types.js';
+import type { Completer } from '../completion/types.js';
 import type { Icon, WirePrompt, WirePromptArgument } from '../domain/types.js';
 
 /** Who speaks a prompt message. */
@@ -28,8 +29,11 @@ export interface PromptResultInput {
   _meta?: Record<string, unknown>;
 }
 
-/** What a prompt handler may return: one user text, a list of messages, or the whole result. */
-export type PromptReturn = string | readonly PromptMessageInput[] | PromptResultInput;
+/**
+ * What a prompt handler may return: one user text, a list of messages, the whole result, or an
+ * `inputRequired(...)` return asking the client for input first (passed through untouched).
+ */
+export type PromptReturn = string | readonly PromptMessageInput[] | PromptResultInput | InputRequiredReturn;
 
 /** `(args, ctx, extra)`: `args` are the validated arguments (strings, or what the `.args()` schema made of them). */
 export type PromptHandler<Ctx, Args> = (args: Args, ctx: Ctx, extra: ToolExtra) => PromptReturn | Promise<PromptReturn>;
@@ -55,6 +59,8 @@ export interface FusionPrompt<Ctx = any> {
   readonly definition: Readonly<WirePrompt>;
   /** Checks raw `prompts/get` arguments: required present, no unknown names, strings, then the `.args()` schema. */
   readonly validate: (args: unknown) => PromptArgsOutcome;
+  /** Completers by argument name (`.complete()`), for `completion/complete`. */
+  readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   /** Runs the handler on validated arguments and shapes its return into a `GetPromptResult`; throws on a bad return. */
   readonly run: (args: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<GetPromptResult>;
 }

@@ -65,7 +65,7 @@ export interface AttachOptions<Ctx> {
    * Offers the `logging` capability: legacy clients may set a level with `logging/setLevel`, and `extra.log()`
    * sends `notifications/message` at or above it; a modern request gets log messages only when it names a
    * log level in its `_meta`. Off by default (`extra.log()` is then a no-op).
-   * @see docs/protocol-lifecycle.md
+   * @see docs/asking-the-client.md#logging
    */
   logging?: boolean;
   /**
@@ -79,7 +79,7 @@ export interface AttachOptions<Ctx> {
    * Integrity protection of multi-round-trip `requestState` (`extra.sealState()` / `extra.requestState`):
    * the HMAC key shared by every instance, and the lifetime of a sealed state. Default: a random key per
    * process, 600 s.
-   * @see docs/protocol-eras.md#multi-round-trip-input
+   * @see docs/asking-the-client.md#state-across-rounds-extrasealstate
    */
   requestState?: RequestStateOptions;
   /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */

@@ -1,3 +1,5 @@
+import { addCompleter } from '../completion/completers.js';
+import type { Completer } from '../completion/types.js';
 import type { Icon, ResourceAnnotations } from '../domain/types.js';
 import { DefinitionError, FrozenBuilderError } from '../errors/FusionError.js';
 import { buildResourceTemplate, type ResourceTemplateDefinitionInput } from './buildResourceTemplate.js';
@@ -34,6 +36,7 @@ export class ResourceTemplateBuilder<Ctx, T extends string = string> {
       meta: undefined,
       reflects: [],
       lister: undefined,
+      completers: new Map(),
     };
   }
 
@@ -83,6 +86,20 @@ export class ResourceTemplateBuilder<Ctx, T extends string = string> {
       throw new DefinitionError('RESOURCE_TEMPLATE', `Resource template "${this.#state.uriTemplate}" passes .list() something that is not a function; pass (ctx, extra) => [{ uri, name }].`, { uriTemplate: this.#state.uriTemplate });
     }
     return this.#next({ lister });
+  }
+
+  /**
+   * Suggests values for one `{variable}` of the template as the user types (`completion/complete` with a
+   * `ref/resource` naming this template): the completer gets the partial value and the variables chosen
+   * so far. Declaring one makes the server offer the `completions` capability.
+   * @example
+   * f.resourceTemplate('app://items/{id}')
+   *   .complete('id', async (value, _context, ctx) => (await ctx.db.itemIds()).filter((id) => id.startsWith(value)))
+   *   .handle(async (_uri, { id }, ctx) => JSON.stringify(await ctx.db.item(id)));
+   * @see docs/prompts-and-resources.md#completion
+   */
+  complete(variable: Extract<keyof TemplateVariables<T>, string>, completer: Completer<Ctx>): ResourceTemplateBuilder<Ctx, T> {
+    return this.#next({ completers: addCompleter(this.#state.completers, variable, completer, `Resource template "${this.#state.uriTemplate}"`) });
   }
 
   /** Sets the handler and returns the built, frozen template. */

@@ -39,6 +39,16 @@ export class SubscriptionManager {
     sessions.add(session);
   }
 
+  /** True when `session` is subscribed to the canonical `uri`. */
+  has(session: string, uri: string): boolean {
+    return this.#bySession.get(session)?.has(uri) === true;
+  }
+
+  /** Number of URIs `session` is subscribed to. */
+  countFor(session: string): number {
+    return this.#bySession.get(session)?.size ?? 0;
+  }
+
   /** Removes one subscription; unknown ones are ignored (idempotent). */
   unsubscribe(session: string, uri: unknown): void {
     const canonical = canonicalUri(uri);

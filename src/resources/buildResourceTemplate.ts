@@ -1,4 +1,6 @@
 import { deepFreeze } from '../builder/buildFusionTool.js';
+import { freezeCompleters } from '../completion/completers.js';
+import type { Completer } from '../completion/types.js';
 import type { WireResource, WireResourceTemplate } from '../domain/types.js';
 import { describeValue } from '../_internal/describeValue.js';
 import { DefinitionError } from '../errors/FusionError.js';
@@ -12,6 +14,8 @@ import type { FusionResourceTemplate, ListedResource, TemplateHandler, TemplateL
 export interface ResourceTemplateDefinitionInput<Ctx> extends ResourceMetadataInput {
   readonly uriTemplate: string;
   readonly lister: TemplateLister<Ctx> | undefined;
+  /** Completers by variable name, from `.complete()`. */
+  readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   readonly handler: TemplateHandler<Ctx, any>;
 }
 
@@ -29,6 +33,7 @@ export function buildResourceTemplate<Ctx>(def: ResourceTemplateDefinitionInput<
   const metadata = listedMetadata(def, uriTemplate);
   const definition: WireResourceTemplate = deepFreeze({ uriTemplate, name: def.name ?? uriTemplate, ...metadata });
   const mimeType = def.mimeType;
+  const completers = freezeCompleters(def.completers, compiled.variables, `Resource template "${uriTemplate}"`, 'variable');
   const template: FusionResourceTemplate<Ctx> = {
     kind: 'resourceTemplate',
     uriTemplate,
@@ -43,6 +48,7 @@ export function buildResourceTemplate<Ctx>(def: ResourceTemplateDefinitionInput<
     reflects: Object.freeze([...def.reflects]),
     definition,
     read: async (uri, vars, ctx, extra) => normalizeReadResult(await handler(uri, vars, ctx, extra), uri, mimeType),
+    completers,
     list: lister === undefined ? undefined : async (ctx, extra) => toListed(await lister(ctx, extra), uriTemplate, mimeType),
   };
   return Object.freeze(template);

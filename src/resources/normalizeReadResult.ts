@@ -1,4 +1,5 @@
 import { describeValue } from '../_internal/describeValue.js';
+import { isInputRequired } from '../builder/normalizeResult.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { BlobResourceContents, ReadResourceResult, ResourceReturn, TextResourceContents } from './types.js';
 
@@ -7,10 +8,11 @@ import type { BlobResourceContents, ReadResourceResult, ResourceReturn, TextReso
  * `{ text }` / `{ blob }` objects and lists of them get the requested `uri` and the resource's
  * `mimeType` where they set none, a `{ contents }` result is completed the same way. `undefined` and
  * `null` give undefined (the caller answers "Resource not found"); anything else throws an internal
- * error naming the resource.
+ * error naming the resource. An `input_required` return passes through untouched.
  */
 export function normalizeReadResult(value: ResourceReturn, uri: string, mimeType: string | undefined): ReadResourceResult | undefined {
   if (value === undefined || value === null) return undefined;
+  if (isInputRequired(value)) return value as unknown as ReadResourceResult;
   if (Array.isArray(value)) return { contents: value.map((item, i) => toContents(item, uri, mimeType, i)) };
   if (isResult(value)) return { ...value, contents: (value.contents as unknown[]).map((item, i) => toContents(item, uri, mimeType, i)) };
   return { contents: [toContents(value, uri, mimeType, undefined)] };

@@ -1,4 +1,5 @@
-import type { ToolExtra } from '../builder/types.js';
+import type { InputRequiredReturn, ToolExtra } from '../builder/types.js';
+import type { Completer } from '../completion/types.js';
 import type { Icon, ResourceAnnotations, WireResource, WireResourceTemplate } from '../domain/types.js';
 import type { CompiledUriTemplate } from './compileUriTemplate.js';
 
@@ -34,9 +35,10 @@ export type ResourceContentsInput =
 
 /**
  * What a resource handler may return: text, bytes, `{ text }`, `{ blob }`, a list of those, or the whole
- * `ReadResourceResult`. `undefined` or `null` answers "Resource not found" (useful in templates).
+ * `ReadResourceResult`. `undefined` or `null` answers "Resource not found" (useful in templates). An
+ * `inputRequired(...)` return asks the client for input first and passes through untouched.
  */
-export type ResourceReturn = ResourceContentsInput | readonly ResourceContentsInput[] | ReadResourceResult | null | undefined;
+export type ResourceReturn = ResourceContentsInput | readonly ResourceContentsInput[] | ReadResourceResult | InputRequiredReturn | null | undefined;
 
 /** `(uri, ctx, extra)` for a fixed resource. */
 export type ResourceHandler<Ctx> = (uri: string, ctx: Ctx, extra: ToolExtra) => ResourceReturn | Promise<ResourceReturn>;
@@ -103,6 +105,8 @@ export interface FusionResourceTemplate<Ctx = any> extends BuiltResourceBase {
   /** Frozen, exactly as listed by `resources/templates/list`. */
   readonly definition: Readonly<WireResourceTemplate>;
   readonly read: (uri: string, vars: Record<string, string>, ctx: Ctx, extra: ToolExtra) => Promise<ReadResourceResult | undefined>;
+  /** Completers by variable name (`.complete()`), for `completion/complete`. */
+  readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   /** The concrete resources for `resources/list`, when the template has a `.list()` callback. */
   readonly list: ((ctx: Ctx, extra: ToolExtra) => Promise<WireResource[]>) | undefined;
 }

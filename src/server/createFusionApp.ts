@@ -71,6 +71,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     ...(sessionBus !== undefined ? { sessionBus } : {}),
     onWorkflowChange: (change) => {
       modern.notify.resourceUpdated(change.uri);
+      void featuresOf(pipeline).subscriptions?.publish(change.uri)?.catch(() => {});
       options.onWorkflowChange?.(change);
     },
   };
@@ -89,7 +90,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   // State Sync meets resources: an invalidation updates fusion://stale/<pattern> and every resource that
   // reflects the invalidated domain, for modern listen streams that named them.
   const stopInvalidations = pipeline.onInvalidation((patterns) => {
-    for (const uri of staleResourceUris(patterns, registry.resources)) modern.notify.resourceUpdated(uri);
+    for (const uri of staleResourceUris(patterns, registry.resources)) {
+      modern.notify.resourceUpdated(uri);
+      void featuresOf(pipeline).subscriptions?.publish(uri)?.catch(() => {});
+    }
   });
   let closing = false;
 

@@ -184,3 +184,23 @@ describe('modern listen streams', () => {
     await app.close();
   });
 });
+
+describe('legacy resource subscriptions', () => {
+  it('deliver resources/updated for a stale pattern and a reflecting resource to subscribers only', async () => {
+    const app = createFusionApp(registry, { ...workspaceOptions(), resourceSubscriptions: true });
+    await using subscriber = await v2FetchClient(app);
+    await using other = await v2FetchClient(app);
+    const seen = { subscriber: [] as string[], other: [] as string[] };
+    subscriber.setNotificationHandler('notifications/resources/updated', (n) => void seen.subscriber.push(n.params.uri));
+    other.setNotificationHandler('notifications/resources/updated', (n) => void seen.other.push(n.params.uri));
+    await subscriber.subscribeResource({ uri: 'fusion://stale/sprints.*' });
+    await subscriber.subscribeResource({ uri: 'workspace://sprints' });
+    await new Promise((r) => setTimeout(r, 50));
+    await other.callTool({ name: 'sprints.create', arguments: { name: 'S2' } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen.subscriber.sort()).toEqual(['fusion://stale/sprints.*', 'workspace://sprints']);
+    expect(seen.other).toEqual([]);
+    await expect(subscriber.subscribeResource({ uri: 'workspace://../etc/passwd' })).rejects.toThrow();
+    await app.close();
+  });
+});

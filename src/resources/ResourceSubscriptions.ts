@@ -1,0 +1,92 @@
+import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import { canonicalUri, SubscriptionManager } from './SubscriptionManager.js';
+
+/** Options of legacy resource subscriptions (attach option `resourceSubscriptions`). */
+export interface ResourceSubscriptionOptions {
+  /** A subscription that got no update for this long is dropped (30 min). */
+  idleMs?: number;
+  /** Most subscriptions one session may hold (1,000); one more is refused with -32602. */
+  maxPerSession?: number;
+}
+
+/** Sends one notification to a session's client. */
+export type NotificationSender = (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+
+/**
+ * Legacy `resources/subscribe` for every session of one registry and options: the bookkeeping of a
+ * {@link SubscriptionManager} (validated, canonical URIs of registered resources; idempotent; idle expiry)
+ * plus how to reach each session, so that {@link publish} sends `notifications/resources/updated` to the
+ * subscribers of a URI and to nobody else.
+ */
+export class ResourceSubscriptions {
+  readonly #manager: SubscriptionManager;
+  readonly #senders = new Map<string, NotificationSender>();
+  readonly #max: number;
+  readonly #sweepEveryMs: number;
+  #lastSweep = Date.now();
+
+  constructor(exists: (uri: string) => boolean, options: ResourceSubscriptionOptions = {}) {
+    const idleMs = options.idleMs ?? 30 * 60_000;
+    this.#manager = new SubscriptionManager({ exists, idleMs });
+    this.#max = options.maxPerSession ?? 1_000;
+    this.#sweepEveryMs = Math.max(1_000, Math.floor(idleMs / 4));
+  }
+
+  /** `resources/subscribe` of `session`: throws a {@link WireError} for a malformed or unknown URI, or past the limit. */
+  subscribe(session: string, uri: unknown, send: NotificationSender): void {
+    this.#maybeSweep();
+    const canonical = canonicalUri(uri);
+    if (!this.#manager.has(session, canonical) && this.#manager.countFor(session) >= this.#max) {
+      throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: this session already holds ${this.#max}. Unsubscribe from resources you no longer watch first.`, { uri: canonical });
+    }
+    this.#manager.subscribe(session, canonical);
+    this.#senders.set(session, send);
+  }
+
+  /** `resources/unsubscribe` of `session` (idempotent). */
+  unsubscribe(session: string, uri: unknown): void {
+    this.#manager.unsubscribe(session, uri);
+    if (this.#manager.countFor(session) === 0) this.#senders.delete(session);
+  }
+
+  /** Drops every subscription of a session that ended. */
+  release(session: string): void {
+    this.#manager.releaseSession(session);
+    this.#senders.delete(session);
+  }
+
+  /**
+   * Sends `notifications/resources/updated` for `uri` to every session subscribed to it (and accepted by
+   * `only`, when given); resolves to the number of sessions notified. A closed session is skipped.
+   */
+  async publish(uri: string, only?: (session: string) => boolean): Promise<number> {
+    const targets = this.#manager.subscribers(uri).filter((s) => only === undefined || only(s));
+    let sent = 0;
+    await Promise.all(
+      targets.map(async (session) => {
+        const send = this.#senders.get(session);
+        if (send === undefined) return;
+        try {
+          await send({ method: 'notifications/resources/updated', params: { uri } });
+          sent++;
+        } catch {
+          // The session's connection is gone; it is released when its server closes.
+        }
+      }),
+    );
+    return sent;
+  }
+
+  /** Number of (session, URI) subscriptions. */
+  get size(): number {
+    return this.#manager.size;
+  }
+
+  #maybeSweep(): void {
+    const now = Date.now();
+    if (now - this.#lastSweep < this.#sweepEveryMs) return;
+    this.#lastSweep = now;
+    this.#manager.sweep();
+    for (const session of [...this.#senders.keys()]) if (this.#manager.countFor(session) === 0) this.#senders.delete(session);
+  }
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ResourceSubscriptions } from '../../src/resources/ResourceSubscriptions.js';
+
+const known = new Set(['test://a', 'test://b']);
+
+function recorder() {
+  const got: unknown[] = [];
+  return { got, send: async (n: unknown) => void got.push(n) };
+}
+
+describe('ResourceSubscriptions', () => {
+  it('notifies exactly the subscribers of a URI, idempotently', async () => {
+    const subs = new ResourceSubscriptions((u) => known.has(u));
+    const one = recorder();
+    const two = recorder();
+    subs.subscribe('s1', 'test://a', one.send);
+    subs.subscribe('s1', 'test://a', one.send);
+    subs.subscribe('s2', 'test://b', two.send);
+    expect(await subs.publish('test://a')).toBe(1);
+    expect(one.got).toEqual([{ method: 'notifications/resources/updated', params: { uri: 'test://a' } }]);
+    expect(two.got).toEqual([]);
+    expect(await subs.publish('test://a', (s) => s !== 's1')).toBe(0);
+  });
+
+  it('stops after unsubscribe and when the session is released', async () => {
+    const subs = new ResourceSubscriptions((u) => known.has(u));
+    const one = recorder();
+    subs.subscribe('s1', 'test://a', one.send);
+    subs.subscribe('s1', 'test://b', one.send);
+    subs.unsubscribe('s1', 'test://a');
+    subs.unsubscribe('s1', 'test://never');
+    expect(await subs.publish('test://a')).toBe(0);
+    expect(subs.size).toBe(1);
+    subs.release('s1');
+    expect(subs.size).toBe(0);
+    expect(await subs.publish('test://b')).toBe(0);
+  });
+
+  it('refuses unknown and malformed URIs, and more than maxPerSession', () => {
+    const subs = new ResourceSubscriptions((u) => known.has(u), { maxPerSession: 1 });
+    const { send } = recorder();
+    expect(() => subs.subscribe('s1', 'test://nope', send)).toThrow(expect.objectContaining({ code: -32002 }));
+    expect(() => subs.subscribe('s1', 'test://a/../b', send)).toThrow(expect.objectContaining({ code: -32602 }));
+    expect(() => subs.subscribe('s1', 42, send)).toThrow(expect.objectContaining({ code: -32602 }));
+    subs.subscribe('s1', 'test://a', send);
+    subs.subscribe('s1', 'test://a', send);
+    expect(() => subs.subscribe('s1', 'test://b', send)).toThrow(/Too many resource subscriptions/);
+    subs.subscribe('s2', 'test://b', send);
+  });
+
+  it('keeps publishing to the others when one session is gone', async () => {
+    const subs = new ResourceSubscriptions((u) => known.has(u));
+    const ok = recorder();
+    subs.subscribe('gone', 'test://a', async () => {
+      throw new Error('Not connected');
+    });
+    subs.subscribe('live', 'test://a', ok.send);
+    expect(await subs.publish('test://a')).toBe(1);
+    expect(ok.got).toHaveLength(1);
+  });
+});
