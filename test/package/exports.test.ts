@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import * as root from '../../src/index.js';
+
+describe('the root entry', () => {
+  it('exports exactly this public API (update the list on purpose, never by accident)', () => {
+    expect(Object.keys(root).sort()).toEqual([
+      'AttachError', 'BaseModel', 'ContentPipeline', 'ConverterBase', 'DefinitionError', 'FluentToolBuilder', 'FrozenBuilderError',
+      'FusionError', 'GateSessions', 'Group', 'GroupBuilder', 'GroupItem', 'GroupedToolBuilder', 'JsonRpcCode', 'META', 'MemoryFsmStore',
+      'MemorySessionStore', 'MissingPeerError', 'PolicyEngine', 'PresenterBuilder', 'Prompt', 'PromptArgument', 'PromptBuilder',
+      'PromptConverter', 'RequestPipeline', 'Resource', 'ResourceBuilder', 'ResourceConverter', 'ResourceTemplateBuilder', 'SessionManager',
+      'StateMachineGate', 'StateSyncLayer', 'Tool', 'ToolConverter', 'ToolRegistry', 'WireError', 'WorkflowStateError', 'compileUriTemplate',
+      'createFusionApp', 'createPresenter', 'createTool', 'detachedExtra', 'detectOverlaps', 'fsmWarnings', 'initFsmEngine', 'initFusion',
+      'isInputRequired', 'matchGlob', 'presentResult', 'resolveSyncPolicy', 'serveStdio', 'sessionFsmStore', 'setXStateModule', 'staleUri',
+      'startServer', 'validatePolicies',
+    ]);
+  });
+
+  it('gives f every builder of the seeds', () => {
+    const f = root.initFusion();
+    expect(Object.keys(f).sort()).toEqual(['action', 'fsm', 'mutation', 'prompt', 'query', 'registry', 'resource', 'resourceTemplate', 'tool']);
+  });
+});
