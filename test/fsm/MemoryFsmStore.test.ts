@@ -1,8 +1,6 @@
 import { expect, it } from 'vitest';
 import { MemoryFsmStore } from '../../src/index.js';
-import { runFsmStoreContract } from './fsmStoreContract.js';
-
-runFsmStoreContract('MemoryFsmStore', () => new MemoryFsmStore());
+// The FsmStateStore contract itself runs in test/contracts/fsmStore.test.ts (memory and Redis).
 
 it('MemoryFsmStore counts its keys', async () => {
   const store = new MemoryFsmStore();
