@@ -77,6 +77,16 @@ export class ResourceSubscriptions {
     return sent;
   }
 
+  /**
+   * The resource at `uri` was deleted: its subscribers get a last `notifications/resources/updated` (a
+   * read now answers "Resource not found") and their subscriptions end.
+   */
+  async retire(uri: string): Promise<number> {
+    const sent = await this.publish(uri);
+    for (const session of this.#manager.subscribers(uri)) this.unsubscribe(session, uri);
+    return sent;
+  }
+
   /** Number of (session, URI) subscriptions. */
   get size(): number {
     return this.#manager.size;

@@ -14,6 +14,7 @@ import { sessionFsmStore } from '../session/sessionFsmStore.js';
 import { featuresOf } from '../pipeline/features.js';
 import { staleResourceUris } from '../pipeline/systemResources.js';
 import { buildServer } from './buildServer.js';
+import { isListen, ListenStreams } from './ListenStreams.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { LegacySessions } from './LegacySessions.js';
 import { readJsonBody } from './readJsonBody.js';
@@ -32,6 +33,8 @@ export interface FusionApp {
    * named it — nobody else.
    */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /** The resource at `uri` is gone: its subscribers hear it once more, and their subscriptions end. */
+  notifyResourceDeleted(uri: string): Promise<void>;
   /** Stops accepting requests (503), drains running calls up to `drainMs`, then closes every session. */
   close(): Promise<void>;
 }
@@ -95,6 +98,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       void featuresOf(pipeline).subscriptions?.publish(uri)?.catch(() => {});
     }
   });
+  const listens = new ListenStreams(options.maxListenStreamsPerPrincipal ?? 16);
   let closing = false;
 
   const fetch = async (request: Request, extra: { authInfo?: unknown } = {}): Promise<Response> => {
@@ -114,7 +118,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     }
     const authInfo = extra.authInfo;
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo);
-    return modern.fetch(request, { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
+    const listen = isListen(parsedBody) ? listens.open(authInfo) : undefined;
+    if (listen === null) return listens.refusal(parsedBody);
+    const response = await modern.fetch(request, { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
+    return listen === undefined ? response : listens.track(response, listen);
   };
 
   return {
@@ -123,6 +130,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
       await featuresOf(pipeline).subscriptions?.publish(uri);
+    },
+    async notifyResourceDeleted(uri: string) {
+      modern.notify.resourceUpdated(uri);
+      modern.notify.resourcesChanged();
+      await featuresOf(pipeline).subscriptions?.retire(uri);
     },
     async close() {
       closing = true;

@@ -30,6 +30,8 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   sessionTimeouts?: SessionTimeouts;
   /** Every legacy session lifecycle transition, for logs and metrics. */
   onSessionEvent?: (event: SessionEvent) => void;
+  /** Most open modern `subscriptions/listen` streams per authenticated principal (anonymous counts as one) (16). */
+  maxListenStreamsPerPrincipal?: number;
   /** How long `close()` waits for running tool calls before aborting them (10 s). */
   drainMs?: number;
   /**

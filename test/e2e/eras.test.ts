@@ -204,3 +204,52 @@ describe('legacy resource subscriptions', () => {
     await app.close();
   });
 });
+
+describe('listen stream cap, deleted resources and the legacy handle escape hatch', () => {
+  it('caps open listen streams per principal with a clear error and frees a slot when one closes', async () => {
+    const app = createFusionApp(registry, { ...workspaceOptions(), maxListenStreamsPerPrincipal: 1 });
+    await using alice = await modernClientAs(app, 'alice');
+    await using bob = await modernClientAs(app, 'bob');
+    const first = await alice.listen({ resourceSubscriptions: ['fusion://stale/sprints.*'] });
+    await expect(alice.listen({ resourceSubscriptions: ['fusion://stale/tasks.*'] })).rejects.toThrow(/Too many open subscription streams/);
+    const other = await bob.listen({ resourceSubscriptions: ['fusion://stale/tasks.*'] });
+    await first.close();
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await alice.listen({ resourceSubscriptions: ['fusion://stale/tasks.*'] });
+    await again.close();
+    await other.close();
+    await app.close();
+  });
+
+  it('tells legacy subscribers once that a resource was deleted, then ends their subscription', async () => {
+    const app = createFusionApp(registry, { ...workspaceOptions(), resourceSubscriptions: true });
+    await using client = await v2FetchClient(app);
+    const seen: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(n.params.uri));
+    await client.subscribeResource({ uri: 'workspace://sprints' });
+    await new Promise((r) => setTimeout(r, 50));
+    await app.notifyResourceDeleted('workspace://sprints');
+    await app.notifyResourceUpdated('workspace://sprints');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual(['workspace://sprints']);
+    await app.close();
+  });
+
+  it("serves legacy clients the handle shape with legacy: 'handle', never a shared state", async () => {
+    const f = initFusion();
+    const flow = f.fsm({ id: 'job', initial: 'new', legacy: 'handle', states: { new: { on: { START: 'running' } }, running: { on: { STOP: 'new' } } } });
+    const start = f.mutation('job.start').bindState('new', 'START').handle(() => 'started');
+    const stop = f.mutation('job.stop').bindState('running', 'STOP').handle(() => 'stopped');
+    const app = createFusionApp(f.registry().registerAll(start, stop), { fsm: flow });
+    await using a = await v2FetchClient(app);
+    await using b = await v2FetchClient(app);
+    expect(a.getProtocolEra()).toBe('legacy');
+    const listed = (await a.listTools()).tools.map((t) => t.name);
+    expect(listed).toEqual(['job.start', 'job.stop']);
+    const started = await a.callTool({ name: 'job.start', arguments: {} });
+    const handle = /job_id: (job_[\w-]+)/.exec(texts(started).join('\n'))![1]!;
+    expect(texts(await b.callTool({ name: 'job.stop', arguments: {} }))[0]).toMatch(/needs job_id/);
+    expect((await b.callTool({ name: 'job.stop', arguments: { job_id: handle } })).isError).not.toBe(true);
+    await app.close();
+  });
+});
