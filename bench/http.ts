@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { localhostHostValidation, localhostOriginValidation, NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport as V1Transport } from '@modelcontextproto
 import { startServer } from '../src/index.js';
 import { bareV1, bareV2, callArgs, ECHO, fusionRegistry } from './fixtures.js';
 import { fmt, fmtRatio, quantile, type Row } from './harness.js';
+import { post as postVia, type Reply } from './httpPost.js';
 import type { Section, SectionOptions } from './section.js';
 
 export const HTTP_N = 100;
@@ -85,33 +86,7 @@ async function serve(kind: Kind, n: number): Promise<void> {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
-interface Reply {
-  status: number;
-  headers: IncomingMessage['headers'];
-  messages: any[];
-}
-
-function post(port: number, body: unknown, headers: Record<string, string>): Promise<Reply> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(payload), ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const sse = (res.headers['content-type'] ?? '').includes('text/event-stream');
-          const messages = text === '' ? [] : sse ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5))) : [JSON.parse(text)];
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, messages });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> => postVia(agent, port, body, headers);
 
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 

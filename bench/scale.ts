@@ -7,11 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Row } from './harness.js';
+import { post as postVia, type Reply } from './httpPost.js';
 import type { Section, SectionOptions } from './section.js';
 
 export const SCALE = 'Scale-out on one Redis: independent clients, round-robin over instances (calls/s)';
@@ -51,33 +52,7 @@ async function spawnReady(command: string, args: string[], env: NodeJS.ProcessEn
   return proc;
 }
 
-interface Reply {
-  status: number;
-  headers: IncomingMessage['headers'];
-  messages: any[];
-}
-
-function post(port: number, body: unknown, headers: Record<string, string>): Promise<Reply> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(payload), ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const sse = (res.headers['content-type'] ?? '').includes('text/event-stream');
-          const messages = text === '' ? [] : sse ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5))) : [JSON.parse(text)];
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, messages });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> => postVia(agent, port, body, headers);
 
 export type Scenario = 'modern-stateful' | 'legacy-stateful' | 'modern-stateless';
 
