@@ -13,6 +13,7 @@ import { compileSurface, type Route, type Surface, type WireTool } from './compi
 import { groupTools } from './groupedExposition.js';
 import { modernSurface } from './modernSurface.js';
 import { WorkflowRuntime } from './WorkflowRuntime.js';
+import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
 import type { RequestScope, ToolListResult } from './types.js';
@@ -29,11 +30,16 @@ export class RequestPipeline<Ctx> {
   readonly #options: AttachOptions<Ctx>;
   readonly #sync: StateSyncLayer | undefined;
   readonly #workflow: WorkflowRuntime | undefined;
-  readonly #list: ToolListResult;
-  readonly #modernList: ToolListResult;
+  #list: ToolListResult;
+  #modernList: ToolListResult;
+  readonly #listedAll: readonly WireTool[];
+  readonly #modernAll: readonly WireTool[];
+  readonly #listCache: { ttlMs: number; cacheScope: 'public' | 'private' };
+  readonly #switch: ToolSwitch;
+  #applied = 0;
   /** The legacy list of each workflow state, built on first use (a state's list never changes). */
   readonly #listByState = new Map<string, ToolListResult>();
-  readonly #listed: readonly WireTool[];
+  #listed: readonly WireTool[];
   readonly #notifiers = new Map<string, () => Promise<void>>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #timeoutMs: number;
@@ -48,8 +54,14 @@ export class RequestPipeline<Ctx> {
   readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
   #drained: (() => void) | undefined;
 
-  constructor(tools: readonly FusionTool<Ctx>[], options: AttachOptions<Ctx>, surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined })) {
+  constructor(
+    tools: readonly FusionTool<Ctx>[],
+    options: AttachOptions<Ctx>,
+    surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined }),
+    toolSwitch: ToolSwitch = new ToolSwitch(),
+  ) {
     this.#options = options;
+    this.#switch = toolSwitch;
     this.surface = surface;
     this.#debug = debugSink(options.debug);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -77,11 +89,40 @@ export class RequestPipeline<Ctx> {
       });
     }
     for (const message of warnings) this.#warn(message);
-    this.#listed = this.#sync === undefined ? surface.wire : decorateSurface(surface, this.#sync);
-    this.#list = Object.freeze({ tools: this.#listed as unknown as Array<Record<string, unknown>> });
-    const cache = options.listCache ?? { ttlMs: 60_000, cacheScope: 'public' as const };
-    const modern = this.#workflow === undefined ? this.#listed : modernSurface(this.#listed, surface, this.#workflow.gate, this.#workflow.handles.settings);
-    this.#modernList = Object.freeze({ tools: modern as unknown as Array<Record<string, unknown>>, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope });
+    this.#listedAll = this.#sync === undefined ? surface.wire : decorateSurface(surface, this.#sync);
+    this.#modernAll = this.#workflow === undefined ? this.#listedAll : modernSurface(this.#listedAll, surface, this.#workflow.gate, this.#workflow.handles.settings);
+    this.#listCache = options.listCache ?? { ttlMs: 60_000, cacheScope: 'public' };
+    this.#listed = this.#listedAll;
+    this.#list = this.#freezeList(this.#listedAll);
+    this.#modernList = this.#freezeList(this.#modernAll, true);
+    this.#applied = toolSwitch.version;
+  }
+
+  /** Hears run-time enable/disable changes of the registry's tools; returns unsubscribe. */
+  onToolsChanged(listener: () => void): () => void {
+    return this.#switch.onChange(listener);
+  }
+
+  #freezeList(tools: readonly WireTool[], modern = false): ToolListResult {
+    const base = { tools: tools as unknown as Array<Record<string, unknown>> };
+    return Object.freeze(modern ? { ...base, ttlMs: this.#listCache.ttlMs, cacheScope: this.#listCache.cacheScope } : base);
+  }
+
+  /** Rebuilds the frozen lists after tools were enabled or disabled at run time (an integer compare otherwise). */
+  #refresh(): void {
+    if (this.#applied === this.#switch.version) return;
+    this.#applied = this.#switch.version;
+    const enabled = (wire: WireTool): boolean => {
+      const route = this.surface.routes.get(wire.name);
+      if (route === undefined) return true;
+      if (route.kind === 'flat') return !this.#switch.isDisabled(route.tool.name);
+      for (const t of route.actions.values()) if (!this.#switch.isDisabled(t.name)) return true;
+      return false;
+    };
+    this.#listed = this.#listedAll.filter(enabled);
+    this.#list = this.#freezeList(this.#listed);
+    this.#modernList = this.#freezeList(this.#modernAll.filter(enabled), true);
+    this.#listByState.clear();
   }
 
   /** True when State Sync runs for this surface. */
@@ -128,6 +169,7 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
+    this.#refresh();
     if (scope.extra.era === 'modern') return this.#modernList;
     if (this.#workflow === undefined) return this.#list;
     if (this.#workflow.usesHandles(scope)) return this.#modernList;
@@ -158,6 +200,10 @@ export class RequestPipeline<Ctx> {
     const picked = pickAction(route, args);
     if ('error' in picked) return picked.error;
     const { tool, rest } = picked;
+    if (this.#switch.isDisabled(tool.name)) {
+      this.#refresh();
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#listed.map((w) => w.name)));
+    }
     const limit = this.#options.maxConcurrentCalls;
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {

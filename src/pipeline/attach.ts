@@ -152,7 +152,11 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
       `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))} (${(error as Error).message}). mcp-fusion must own the tools of a server${content === undefined ? '' : ' and the prompts and resources it declares'}: register every tool${extra} with the registry instead of McpServer.registerTool()${content === undefined ? '' : ', registerPrompt() or registerResource()'}.`,
     );
   }
+  // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
+  // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.
+  const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());
   const detach = (): void => {
+    stopWatching?.();
     for (const key of keys) pipeline.releaseSession(key);
     keys.clear();
     for (const key of subscribed) subscriptions?.release(key);

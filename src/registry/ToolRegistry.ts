@@ -5,6 +5,7 @@ import { ContentPipeline } from '../pipeline/ContentPipeline.js';
 import { linkContent } from '../pipeline/contentLink.js';
 import { linkFeatures } from '../pipeline/features.js';
 import { RequestPipeline } from '../pipeline/RequestPipeline.js';
+import { ToolSwitch } from './ToolSwitch.js';
 import { markSystemOnly, systemResources } from '../pipeline/systemResources.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
@@ -21,6 +22,7 @@ export class ToolRegistry<Ctx = any> {
   readonly #tools = new Map<string, FusionTool<Ctx>>();
   readonly #content = new ContentCatalog<Ctx>();
   #pipelines = new WeakMap<object, RequestPipeline<Ctx>>();
+  readonly #switch = new ToolSwitch();
 
   /**
    * Adds a built tool (or every action of a grouped builder), prompt, resource or resource template;
@@ -86,13 +88,41 @@ export class ToolRegistry<Ctx = any> {
   }
 
   /**
+   * Disables a registered tool at run time: it leaves `tools/list` and its calls are answered as unknown.
+   * Every attached legacy session and modern listen stream gets `notifications/tools/list_changed`.
+   */
+  disable(name: string): this {
+    this.#assertKnown(name);
+    this.#switch.set(name, false);
+    return this;
+  }
+
+  /** Enables a tool disabled with {@link disable} again (and announces the change the same way). */
+  enable(name: string): this {
+    this.#assertKnown(name);
+    this.#switch.set(name, true);
+    return this;
+  }
+
+  /** False while a tool is disabled. */
+  isEnabled(name: string): boolean {
+    return !this.#switch.isDisabled(name);
+  }
+
+  #assertKnown(name: string): void {
+    if (!this.#tools.has(name)) {
+      throw new DefinitionError('TOOL_UNKNOWN', `No tool "${name}" is registered; enable() and disable() take the declared name of a registered tool (${[...this.#tools.keys()].slice(0, 10).join(', ')}).`, { name });
+    }
+  }
+
+  /**
    * The prebuilt request pipeline for `options`, derived once per options object and reused by every
    * attach with the same object (the modern era attaches once per request).
    */
   pipeline(options: AttachOptions<Ctx> = EMPTY): RequestPipeline<Ctx> {
     let pipeline = this.#pipelines.get(options);
     if (pipeline === undefined) {
-      pipeline = new RequestPipeline(this.tools, options);
+      pipeline = new RequestPipeline(this.tools, options, undefined, this.#switch);
       const system = systemResources(pipeline);
       const content = system.length === 0 ? this.#content : { prompts: this.#content.prompts, resources: this.#content.resources, resourceTemplates: [...this.#content.resourceTemplates, ...system] };
       const served = !this.#content.isEmpty || system.length > 0 ? new ContentPipeline(content, options) : undefined;

@@ -98,6 +98,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       void featuresOf(pipeline).subscriptions?.publish(uri)?.catch(() => {});
     }
   });
+  const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
   const listens = new ListenStreams(options.maxListenStreamsPerPrincipal ?? 16);
   let closing = false;
 
@@ -143,6 +144,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
       unsubscribe?.();
       stopInvalidations();
+      stopToolsChanged();
       await legacy.closeAll();
       await modern.close();
     },

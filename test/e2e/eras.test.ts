@@ -253,3 +253,31 @@ describe('listen stream cap, deleted resources and the legacy handle escape hatc
     await app.close();
   });
 });
+
+describe('registry changes at run time', () => {
+  it('disabling a tool removes it in both eras and announces list_changed to legacy sessions and listen streams', async () => {
+    const f = initFusion();
+    const reg = f.registry().registerAll(f.query('a.one').handle(() => '1'), f.query('a.two').handle(() => '2'));
+    const app = createFusionApp(reg, {});
+    await using legacy = await v2FetchClient(app);
+    await using modern = await v2FetchClient(app, 'auto');
+    let legacyChanged = 0;
+    let modernChanged = 0;
+    legacy.setNotificationHandler('notifications/tools/list_changed', () => void legacyChanged++);
+    modern.setNotificationHandler('notifications/tools/list_changed', () => void modernChanged++);
+    const sub = await modern.listen({ toolsListChanged: true });
+    await new Promise((r) => setTimeout(r, 100));
+    reg.disable('a.two');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(legacyChanged).toBe(1);
+    expect(modernChanged).toBe(1);
+    expect((await legacy.listTools()).tools.map((t) => t.name)).toEqual(['a.one']);
+    expect((await modern.listTools()).tools.map((t) => t.name)).toEqual(['a.one']);
+    await expect(modern.callTool({ name: 'a.two', arguments: {} })).rejects.toThrow(/Unknown tool "a.two". Available tools: a.one/);
+    reg.enable('a.two');
+    expect((await legacy.listTools()).tools.map((t) => t.name)).toEqual(['a.one', 'a.two']);
+    expect(() => reg.disable('nope')).toThrow(/No tool "nope" is registered/);
+    await sub.close();
+    await app.close();
+  });
+});
