@@ -212,6 +212,15 @@ const tools = [
     if (can.roots !== undefined) inputRequests.client_roots = inputRequired.listRoots();
     return Object.keys(inputRequests).length === 0 ? 'The client declared no capability to ask it anything.' : inputRequired({ inputRequests });
   }),
+  // Diagnostic hook of the 2026-07-28 `server-stateless` scenario: changing the tool list at run time
+  // (registry.disable/enable) announces tools/list_changed on listen streams.
+  f.action('test_trigger_tool_change').describe('Changes the tool list: shows or hides test_toggled_tool').handle(() => {
+    const shown = registry.isEnabled('test_toggled_tool');
+    if (shown) registry.disable('test_toggled_tool');
+    else registry.enable('test_toggled_tool');
+    return shown ? 'test_toggled_tool is now hidden.' : 'test_toggled_tool is now listed.';
+  }),
+  f.query('test_toggled_tool').describe('Listed or not, as test_trigger_tool_change decides').handle(() => 'here'),
 ];
 
 export const registry = f.registry().registerAll(
