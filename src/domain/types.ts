@@ -44,27 +44,25 @@ export interface WirePrompt {
   _meta?: Record<string, unknown>;
 }
 
-/** One resource as `resources/list` shows it (MCP `Resource`). */
-export interface WireResource {
-  uri: string;
-  name: string;
+/** The optional listed fields shared by resources and resource templates. */
+export interface ListedMetadata {
   title?: string;
   description?: string;
   mimeType?: string;
-  size?: number;
   annotations?: ResourceAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
 }
 
+/** One resource as `resources/list` shows it (MCP `Resource`). */
+export interface WireResource extends ListedMetadata {
+  uri: string;
+  name: string;
+  size?: number;
+}
+
 /** One resource template as `resources/templates/list` shows it (MCP `ResourceTemplate`). */
-export interface WireResourceTemplate {
+export interface WireResourceTemplate extends ListedMetadata {
   uriTemplate: string;
   name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: ResourceAnnotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
 }

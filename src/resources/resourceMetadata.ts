@@ -1,4 +1,4 @@
-import type { Icon, ResourceAnnotations } from '../domain/types.js';
+import type { Icon, ListedMetadata, ResourceAnnotations } from '../domain/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 
 /** The metadata steps shared by the resource and resource-template builders. */
@@ -14,15 +14,7 @@ export interface ResourceMetadataInput {
   readonly reflects: readonly string[];
 }
 
-/** The optional listed fields of a resource or template, checked once; absent fields stay absent. */
-export interface ListedMetadata {
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: ResourceAnnotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
-}
+export type { ListedMetadata };
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 

@@ -1,6 +1,6 @@
 import type { InputRequiredReturn, ToolExtra } from '../builder/types.js';
 import type { Completer } from '../completion/types.js';
-import type { Icon, ResourceAnnotations, WireResource, WireResourceTemplate } from '../domain/types.js';
+import type { Icon, ListedMetadata, ResourceAnnotations, WireResource, WireResourceTemplate } from '../domain/types.js';
 import type { CompiledUriTemplate } from './compileUriTemplate.js';
 
 /** One text item of a `resources/read` result. */
@@ -52,16 +52,10 @@ type VariableNames<T extends string> = T extends `${string}{${infer V}}${infer R
 export type TemplateVariables<T extends string> = string extends T ? Record<string, string> : { [K in VariableNames<T>]: string };
 
 /** A concrete resource a template's `.list()` reports; unset fields default to the template's. */
-export interface ListedResource {
+export interface ListedResource extends ListedMetadata {
   uri: string;
   name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
   size?: number;
-  annotations?: ResourceAnnotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
 }
 
 /** Enumerates the concrete resources behind a template, for `resources/list`. */
