@@ -1,0 +1,2 @@
+export type { AuthInfoLike, Principal } from './types.js';
+export { principalOf } from './principalOf.js';
