@@ -8,7 +8,7 @@ import { extractBlocks } from './docs-typecheck/extractBlocks.js';
 import { pageModule } from './docs-typecheck/pageModule.js';
 
 const root = resolve(import.meta.dirname, '..');
-// Inside the repository, so that `mcp-fusion` resolves to this package (self-reference, "development" condition).
+// Inside the repository, so that `mcp-fusion` resolves to this package (self-reference, "mcp-fusion-source" condition).
 const out = join(root, 'node_modules', '.cache', 'docs-typecheck');
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 

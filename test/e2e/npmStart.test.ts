@@ -10,7 +10,7 @@ async function stdioClient(mode: 'legacy' | 'auto'): Promise<Client> {
   const client = new Client({ name: 'stdio-test', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts', '--stdio'],
+    args: ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts', '--stdio'],
     cwd: root,
     stderr: 'pipe',
   });
@@ -36,7 +36,7 @@ describe('npm start -- --stdio', () => {
 describe('stdio lifecycle', () => {
   it('ends cleanly by itself when the client goes away (stdin closes)', async () => {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     const firstLine = new Promise<string>((resolve) => {
       let buffered = '';
       child.stdout.on('data', (chunk: Buffer) => {
@@ -58,7 +58,7 @@ describe('stdio lifecycle', () => {
 describe('npm start lifecycle', () => {
   it('logs where it listens and shuts down cleanly on SIGTERM', async () => {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const url = await new Promise<string>((resolve, reject) => {
       let text = '';
       child.stderr.on('data', (chunk: Buffer) => {
