@@ -1,7 +1,8 @@
 import { startServer } from 'mcp-fusion';
 import { registry, workspaceOptions } from './registry.js';
 
-const stdio = process.argv.includes('--stdio');
+// stdio for MCP hosts: the `--stdio` flag, or MCP_TRANSPORT=stdio where a launcher eats the arguments.
+const stdio = process.argv.includes('--stdio') || process.env.MCP_TRANSPORT === 'stdio';
 // REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
 const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
 const server = await startServer(registry, {
@@ -21,3 +22,9 @@ const stop = async (): Promise<void> => {
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
+// `npm start` runs this file under a shell that does not pass npm's SIGTERM on (it dies, and this process
+// would live on, orphaned): stop as well when the parent process goes away.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void stop();
+}, 250).unref();
