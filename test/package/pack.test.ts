@@ -212,12 +212,15 @@ const consumer = (kind: 'esm' | 'cjs'): string =>
     `const f = initFusion();`,
     `const hello = f.query('hello.say').describe('Say hello').withString('name', 'Who').handle((input) => ({ hello: input.name, from: '${kind}' }));`,
     `const registry = f.registry().registerAll(hello);`,
+    `const gate = f.fsm({ id: 'door', initial: 'closed', states: { closed: { on: { OPEN: 'open' } }, open: {} } });`,
     `const main = async () => {`,
+    `  const xstateBefore = ${kind === 'cjs' ? "Object.keys(require.cache).some((k) => k.includes('/node_modules/xstate/'))" : 'null'};`,
+    `  const engine = await gate.engine();`,
     `  const t = await createTestClient(registry);`,
     `  const outcome = await t.call('hello.say', { name: 'test client' });`,
     `  await t.close();`,
     `  const server = await startServer(registry, { port: 0 });`,
-    `  console.log(JSON.stringify({ resolved, redis: Object.keys(redis).sort(), outcome: outcome.content, xstateLoaded: ${kind === 'cjs' ? "Object.keys(require.cache).some((k) => k.includes('/node_modules/xstate/'))" : 'null'} }));`,
+    `  console.log(JSON.stringify({ resolved, redis: Object.keys(redis).sort(), outcome: outcome.content, xstateBefore, engine }));`,
     '  console.error(`listening on ${server.url}`);',
     `};`,
     `main();`,
@@ -240,12 +243,14 @@ describe('an ES module and a CommonJS file beside them', () => {
       });
       child.once('exit', (code) => reject(new Error(`${file} exited (${code}):\n${stdout}\n${stderr}`)));
     });
-    const report = JSON.parse(stdout.trim()) as { resolved: string; redis: string[]; outcome: unknown[]; xstateLoaded: boolean | null };
+    const report = JSON.parse(stdout.trim()) as { resolved: string; redis: string[]; outcome: unknown[]; xstateBefore: boolean | null; engine: string };
     expect(report.resolved).toMatch(kind === 'esm' ? /node_modules\/mcp-fusion\/dist\/index\.js$/ : /node_modules\/mcp-fusion\/dist\/cjs\/index\.js$/);
     expect(report.redis).toEqual(['RedisEventBus', 'RedisFsmStore', 'RedisSessionStore', 'failFastRedisOptions']);
     expect(report.outcome).toEqual([{ hello: 'test client', from: kind }]);
-    // Optional peers stay lazy in both builds: xstate is installed but nothing asked for it.
-    if (kind === 'cjs') expect(report.xstateLoaded).toBe(false);
+    // Optional peers stay lazy in both builds: xstate is installed, not loaded by the entries, and loaded
+    // (by import(), also from CommonJS) when the FSM gate first needs an engine.
+    if (kind === 'cjs') expect(report.xstateBefore).toBe(false);
+    expect(report.engine).toBe('xstate');
     for (const mode of ['legacy', 'auto'] as const) {
       const client = await connect(url, mode);
       try {
