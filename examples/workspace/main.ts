@@ -15,16 +15,20 @@ const server = await startServer(registry, {
 // stdout belongs to the protocol over stdio: log to stderr.
 console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? ' (Redis)' : ''}`);
 
-const stop = async (): Promise<void> => {
-  await server.close();
-  await redis?.close();
-  process.exit(0);
-};
+let stopping: Promise<void> | undefined;
+const stop = (): Promise<void> =>
+  (stopping ??= (async () => {
+    await server.close();
+    await redis?.close();
+    process.exit(0);
+  })());
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
-// `npm start` runs this file under a shell that does not pass npm's SIGTERM on (it dies, and this process
-// would live on, orphaned): stop as well when the parent process goes away.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) void stop();
-}, 250).unref();
+// `npm start` runs this file under a shell that does not pass npm's SIGTERM on (the shell dies, and this
+// process would live on, orphaned): under npm, stop as well when the parent process goes away.
+if (process.env.npm_lifecycle_event !== undefined) {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop();
+  }, 250).unref();
+}

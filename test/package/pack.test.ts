@@ -76,6 +76,7 @@ async function connect(url: string, mode: 'legacy' | 'auto'): Promise<Client> {
   const client = new Client({ name: `pack-${mode}`, version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   expect(client.getProtocolEra()).toBe(mode === 'auto' ? 'modern' : 'legacy');
+  if (mode === 'auto') expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
   return client;
 }
 
