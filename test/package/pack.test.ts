@@ -186,6 +186,34 @@ describe('docs/getting-started.md as written, in the fresh project', () => {
   }, 90_000);
 });
 
+describe('the installed types', () => {
+  it('type-check the documented programs (ESM) and a CommonJS module against dist/ and dist/cjs/', () => {
+    // The user's own TypeScript set-up, not part of the pages: the compiler and Node's types.
+    const version = (name: string): string => (JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    run('npm', ['install', '-D', `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`, ...npmFlags], project);
+    writeFileSync(
+      join(project, 'consumer-types.cts'),
+      [
+        "import { initFusion, type ToolRegistry } from 'mcp-fusion';",
+        "import { createTestClient, type TestClient } from 'mcp-fusion/testing';",
+        "import { failFastRedisOptions } from 'mcp-fusion/redis';",
+        'const f = initFusion<{ user: string }>();',
+        "const who = f.query('who.am_i').describe('Who').handle((_input, ctx) => ctx.user);",
+        'export const registry: ToolRegistry<{ user: string }> = f.registry().registerAll(who);',
+        "export const client: Promise<TestClient> = createTestClient(registry, { contextFactory: () => ({ user: 'u' }) });",
+        'export const options: object = failFastRedisOptions();',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: [...twentyLines.files, ...gettingStarted.files].map((f) => f.name).concat('consumer-types.cts') }),
+    );
+    expect(run('npx', ['tsc', '-p', 'tsconfig.json'], project)).toBe('');
+    expect(run('npx', ['tsc', '--traceResolution', '-p', 'tsconfig.json'], project)).toMatch(/'mcp-fusion\/testing' was successfully resolved to '[^']*\/node_modules\/mcp-fusion\/dist\/cjs\/testing\/index\.d\.ts'/);
+  }, 120_000);
+});
+
 describe("the README's twenty lines as written (placeholders filled), in the same project", () => {
   it('serves sprints in both eras', async () => {
     const port = await freePort();
