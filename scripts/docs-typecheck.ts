@@ -12,7 +12,8 @@ import { pageModule } from './docs-typecheck/pageModule.js';
 
 const root = resolve(import.meta.dirname, '..');
 // Inside the repository, so that `mcp-fusion` resolves to this package (self-reference, "mcp-fusion-source" condition).
-const out = join(root, 'node_modules', '.cache', 'docs-typecheck');
+// One directory per run: node_modules may be shared by several checkouts (worktrees) checking at once.
+const out = join(root, 'node_modules', '.cache', `docs-typecheck-${process.pid}`);
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 
 rmSync(out, { recursive: true, force: true });
@@ -65,4 +66,5 @@ if (diagnostics.length > 0) {
   console.error(`\n${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'} in the docs' code blocks (generated modules: ${relative(root, out)}).`);
   process.exit(1);
 }
+rmSync(out, { recursive: true, force: true });
 console.log(`docs: ${blockCount} ts blocks in ${generated.size - programFiles.size} pages and ${programFiles.size} program files type-check`);
