@@ -141,6 +141,18 @@ describe('the packed tarball', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'mcp-fusion', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     expect(JSON.stringify(manifest.exports)).not.toContain('"development"');
   });
+
+  it('loads no optional peer statically, in either build (only lazy import() or createRequire)', () => {
+    const installed = join(project, 'node_modules', 'mcp-fusion', 'dist');
+    const peers = '(?:xstate|ioredis|jose|@opentelemetry/api|@toon-format/toon|@viz-js/viz|@modelcontextprotocol/sdk(?:/[^"\']*)?)';
+    const staticLoad = new RegExp(`(?:require\\(|\\bfrom\\s*|^import\\s*)["']${peers}["']`, 'm');
+    const offenders = readdirSync(installed, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js'))
+      .filter((f) => staticLoad.test(readFileSync(join(installed, f), 'utf8')));
+    expect(offenders).toEqual([]);
+    // The lazy loader really is there, as import() in both builds.
+    for (const file of ['_internal/loadOptional.js', 'cjs/_internal/loadOptional.js']) expect(readFileSync(join(installed, file), 'utf8')).toMatch(/\bimport\(name\)/);
+  });
 });
 
 describe('docs/getting-started.md as written, in the fresh project', () => {
