@@ -145,7 +145,8 @@ describe('the packed tarball', () => {
   it('loads no optional peer statically, in either build (only lazy import() or createRequire)', () => {
     const installed = join(project, 'node_modules', 'mcp-fusion', 'dist');
     const peers = '(?:xstate|ioredis|jose|@opentelemetry/api|@toon-format/toon|@viz-js/viz|@modelcontextprotocol/sdk(?:/[^"\']*)?)';
-    const staticLoad = new RegExp(`(?:require\\(|\\bfrom\\s*|^import\\s*)["']${peers}["']`, 'm');
+    // `require("peer")`, or an import/export statement at the start of a line (not a message that says "from").
+    const staticLoad = new RegExp(`(?:\\brequire\\(\\s*|^\\s*(?:import|export)\\b[^'";]*?\\bfrom\\s*|^\\s*import\\s*)["']${peers}["']`, 'm');
     const offenders = readdirSync(installed, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.js'))
       .filter((f) => staticLoad.test(readFileSync(join(installed, f), 'utf8')));
