@@ -16,6 +16,7 @@ import { WorkflowRuntime } from './WorkflowRuntime.js';
 import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { RequestScope, ToolListResult } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -86,6 +87,7 @@ export class RequestPipeline<Ctx> {
         onListChanged: (key: string) => (options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' })),
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
+        handleLimits: options.workflowHandles,
       });
     }
     for (const message of warnings) this.#warn(message);
@@ -345,11 +347,9 @@ function decorateSurface(surface: Surface, sync: StateSyncLayer): WireTool[] {
   });
 }
 
-/** Who a concurrency limit counts against: the session (legacy) or the authenticated principal (modern). */
+/** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
 function ownerOf(scope: RequestScope): string {
-  if (scope.stateKey !== undefined) return `s:${scope.stateKey}`;
-  const auth = scope.extra.authInfo as { clientId?: string } | undefined;
-  return `p:${auth?.clientId ?? 'anonymous'}`;
+  return requestPrincipal(scope).key;
 }
 
 function actionKey(route: Route, tool: FusionTool): string {
