@@ -17,6 +17,7 @@ import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { protoKeyPath } from './protoKeys.js';
 import type { RequestScope, ToolListResult } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -210,7 +211,7 @@ export class RequestPipeline<Ctx> {
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined));
+      if (running >= limit!) return errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined));
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();
@@ -262,7 +263,8 @@ export class RequestPipeline<Ctx> {
   }
 
   async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
-    const parsed = tool.validate(args);
+    const proto = protoKeyPath(args);
+    const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
     if (!parsed.ok) {
       const accepted = Object.keys(tool.inputSchema.properties ?? {});
       return errorResult(

@@ -133,11 +133,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     }
     const { authInfo, peer } = extra;
     rememberPeer(request, peer);
-    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
-    if (request.method !== 'POST') {
+    if (request.method !== 'POST' && isModernWithoutSession(request)) {
       // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
       return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, `Method Not Allowed: protocol version ${request.headers.get('mcp-protocol-version') ?? '2026-07-28'} has no ${request.method} stream or session; send requests with POST (use subscriptions/listen for notifications).`, { Allow: 'POST' });
     }
+    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     if ((parsedBody as { method?: unknown } | null)?.method === 'tools/call' && pipeline.inFlight >= limits.maxInFlightCalls) {
       const id = (parsedBody as { id?: string | number }).id ?? null;
       return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server is running its maximum of ${limits.maxInFlightCalls} tool calls. Retry the call shortly.`, { 'Retry-After': '1' }, id);
@@ -178,4 +178,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       await modern.close();
     },
   };
+}
+
+/** A GET or DELETE that names a 2026-07-28 (or later) protocol version and no legacy session. */
+function isModernWithoutSession(request: Request): boolean {
+  const version = request.headers.get('mcp-protocol-version');
+  return request.headers.get('mcp-session-id') === null && version !== null && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
 }
