@@ -13,6 +13,8 @@ export interface ServeOptions<Ctx> extends AttachOptions<Ctx> {
   version?: string;
   /** Text the server returns as `instructions`. */
   instructions?: string;
+  /** Over stdio: the largest message line (10 MiB). A longer line is answered with an error and skipped; the connection goes on. */
+  stdioMaxLineBytes?: number;
 }
 
 /** Options of the HTTP app and of `startServer` over HTTP. */
