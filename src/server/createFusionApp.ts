@@ -151,7 +151,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     const response = await modern.fetch(request, { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
     return slot === undefined ? response : listens.track(response, slot);
   };
-  const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => withCors(request, await serve(request, extra));
+  const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
+    const response = await serve(request, extra);
+    // CORS headers only for a browser origin on the allow-list: a refused origin learns nothing more.
+    return request.headers.get('origin') !== null && originValidationResponse(request, origins) === undefined ? withCors(request, response) : response;
+  };
 
   return {
     fetch,

@@ -36,7 +36,9 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   // The adapter's own bound only stops runaway bodies; the app answers 413 with its own message.
   const adapterOptions = { maxRequestBodySize: limit + 65_536 };
-  const http = createServer((req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  // Timeouts are checked on this interval (Node's default, 30 s, would let a slow client hold on 3× longer).
+  const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, (req, res) => {
     // A Host the adapter cannot turn into a URL would end as a 500: answer it here.
     if (!isValidHostHeader(req.headers.host)) {
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCode.InvalidRequest, message: badHostMessage(req.headers.host ?? '') } }));
@@ -46,7 +48,7 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
     const handler = toNodeHandler({ fetch: (request, opts) => app.fetch(request, { ...(opts?.authInfo !== undefined ? { authInfo: opts.authInfo } : {}), ...(peer !== undefined ? { peer } : {}) }) }, adapterOptions);
     void handler(req as Parameters<typeof handler>[0], res);
   });
-  http.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  http.headersTimeout = headersTimeout;
   http.requestTimeout = options.requestTimeoutMs ?? 30_000;
   http.maxConnections = options.maxConnections ?? 1_024;
   const host = options.host ?? '127.0.0.1';
