@@ -22,6 +22,7 @@ import { preflightResponse, withCors } from './cors.js';
 import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { resolveHttpLimits } from './limits.js';
 import { rememberPeer } from '../principal/peers.js';
+import { protoKeyPath } from '../pipeline/protoKeys.js';
 import type { HttpOptions } from './types.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -137,6 +138,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
       return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, `Method Not Allowed: protocol version ${request.headers.get('mcp-protocol-version') ?? '2026-07-28'} has no ${request.method} stream or session; send requests with POST (use subscriptions/listen for notifications).`, { Allow: 'POST' });
     }
+    const proto = protoKeyOfCall(parsedBody);
+    if (proto !== undefined) {
+      // JSON.parse keeps a "__proto__" key as data, but the SDK's message schema drops it silently: refuse it here.
+      const call = parsedBody as { id?: string | number; params: { name?: unknown } };
+      return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid arguments for tool "${String(call.params.name)}": ${proto} is not an accepted field (unknown field). Remove it and call the tool again.`, {}, call.id ?? null);
+    }
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     if ((parsedBody as { method?: unknown } | null)?.method === 'tools/call' && pipeline.inFlight >= limits.maxInFlightCalls) {
       const id = (parsedBody as { id?: string | number }).id ?? null;
@@ -188,4 +195,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
 function isModernWithoutSession(request: Request): boolean {
   const version = request.headers.get('mcp-protocol-version');
   return request.headers.get('mcp-session-id') === null && version !== null && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
+}
+
+/** The path of a `__proto__` key in the arguments of a `tools/call` body, if any. */
+function protoKeyOfCall(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || (body as { method?: unknown }).method !== 'tools/call') return undefined;
+  return protoKeyPath((body as { params?: { arguments?: unknown } }).params?.arguments);
 }
