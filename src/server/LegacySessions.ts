@@ -87,7 +87,9 @@ export class LegacySessions {
     const id = randomUUID();
     const principal = principalOf(authInfo, id);
     const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peer}`) : principal.key;
-    const full = await this.#makeRoom(owner, options.parsedBody);
+    // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
+    // so concurrent handshakes cannot all pass a nearly full budget.
+    const full = this.#makeRoom(owner, options.parsedBody);
     if (full !== undefined) return full;
     // The record is stored before the session exists anywhere, so a store outage refuses the handshake cleanly.
     try {
@@ -103,23 +105,28 @@ export class LegacySessions {
    * Keeps the session budgets: past the per-principal (or per-peer) or total cap, the oldest session in that
    * scope that was never used is closed; when there is none, `429` (principal) or `503` (server).
    */
-  async #makeRoom(owner: string | undefined, body: unknown): Promise<Response | undefined> {
+  #makeRoom(owner: string | undefined, body: unknown): Response | undefined {
     const { maxSessionsPerPrincipal: perOwner, maxSessions: total } = this.#limits;
     if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
       const victim = this.manager.oldestUnused(owner);
       if (victim === undefined) {
         return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
       }
-      await this.manager.destroy(victim, 'evicted');
+      this.#evict(victim);
     }
     if (this.manager.count >= total) {
       const victim = this.manager.oldestUnused();
       if (victim === undefined) {
         return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
       }
-      await this.manager.destroy(victim, 'evicted');
+      this.#evict(victim);
     }
     return undefined;
+  }
+
+  /** Ends a never-used session to make room; it leaves the budget at once (the store delete follows). */
+  #evict(id: string): void {
+    void this.manager.destroy(id, 'evicted').catch(() => {});
   }
 
   /** Rebuilds a live session from its stored record: a replayed `initialize` and `notifications/initialized`. */

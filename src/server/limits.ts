@@ -15,7 +15,10 @@ export interface HttpLimits {
    * principal's oldest never-used session is closed to make room; otherwise `initialize` gets `429`.
    */
   maxSessionsPerPrincipal?: number;
-  /** Size of the `initialize` params a session keeps, serialized as JSON (32 KiB); larger gets `413`. */
+  /**
+   * Size of the `initialize` params a session keeps, serialized as JSON (8 KiB: real clients send well under
+   * 2 KiB); larger gets `413`. A session's memory grows with it: parsed objects cost several times their JSON.
+   */
   maxInitializeBytes?: number;
   /** Nesting depth of the `initialize` params (32); deeper gets `400`. */
   maxInitializeDepth?: number;
@@ -34,7 +37,7 @@ export type ResolvedHttpLimits = Required<HttpLimits>;
 export const DEFAULT_HTTP_LIMITS: ResolvedHttpLimits = Object.freeze({
   maxSessions: 1_000,
   maxSessionsPerPrincipal: 100,
-  maxInitializeBytes: 32 * 1024,
+  maxInitializeBytes: 8 * 1024,
   maxInitializeDepth: 32,
   maxListenStreams: 1_024,
   listenMaxLifetimeMs: 30 * 60_000,
