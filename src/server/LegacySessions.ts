@@ -3,7 +3,6 @@ import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Ser
 import { JsonRpcCode } from '../errors/WireError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
-import type { SessionRecord } from '../session/types.js';
 import { principalOf } from '../principal/principalOf.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { checkInitializeParams } from './initializeParams.js';

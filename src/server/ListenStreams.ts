@@ -58,11 +58,11 @@ export class ListenStreams {
   /** Releases the reservation when the stream's body ends, errors, is cancelled or outlives its lifetime. */
   track(response: Response, principal: string): Response {
     let released = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const lifetime: { timer?: ReturnType<typeof setTimeout> } = {};
     const release = (): void => {
       if (released) return;
       released = true;
-      if (timer !== undefined) clearTimeout(timer);
+      if (lifetime.timer !== undefined) clearTimeout(lifetime.timer);
       this.#closers.delete(end);
       this.#total--;
       const left = (this.#open.get(principal) ?? 1) - 1;
@@ -85,8 +85,8 @@ export class ListenStreams {
       }
     };
     this.#closers.add(end);
-    timer = setTimeout(end, this.#limits.maxLifetimeMs);
-    timer.unref?.();
+    lifetime.timer = setTimeout(end, this.#limits.maxLifetimeMs);
+    lifetime.timer.unref?.();
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controllerRef = controller;

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { inputRequired } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
-import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
+import { openSession, post, request } from '../_helpers/raw.js';
 
 const f = initFusion();
 const ask = (message: string) => inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
