@@ -21,6 +21,15 @@ export interface PrincipalSource {
  */
 export function requestPrincipal(source: PrincipalSource): Principal {
   const { extra } = source;
-  const fallback = extra.era === 'modern' ? peerOf(extra.raw) : (extra.sessionId ?? source.stateKey ?? peerOf(extra.raw));
-  return principalOf(extra.authInfo, fallback === undefined ? undefined : extra.era === 'modern' ? `peer:${fallback}` : fallback);
+  if (extra.era === 'modern') {
+    const peer = peerOf(extra.raw);
+    return principalOf(extra.authInfo, peer === undefined ? undefined : `peer:${peer}`);
+  }
+  const session = extra.sessionId ?? source.stateKey;
+  return principalOf(extra.authInfo, session === undefined ? undefined : sessionFallback(session));
+}
+
+/** The anonymous fallback key of a legacy session (or connection): namespaced so that it never equals a peer's. */
+export function sessionFallback(sessionId: string): string {
+  return `session:${sessionId}`;
 }

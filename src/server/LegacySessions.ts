@@ -4,6 +4,7 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import { principalOf } from '../principal/principalOf.js';
+import { sessionFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { checkInitializeParams } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
@@ -65,7 +66,7 @@ export class LegacySessions {
       }
       if (live === undefined) return jsonRpcErrorResponse(404, JsonRpcCode.SessionNotFound, 'Session not found: it expired or was closed. Start a new session with initialize.');
       const opener = this.manager.get(id)?.principal;
-      if (opener !== undefined && opener !== principalOf(authInfo, id).key) {
+      if (opener !== undefined && opener !== principalOf(authInfo, sessionFallback(id)).key) {
         return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', {}, idOf(parsedBody));
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
@@ -84,7 +85,7 @@ export class LegacySessions {
     const checked = checkInitializeParams(options.parsedBody, { maxBytes: this.#limits.maxInitializeBytes, maxDepth: this.#limits.maxInitializeDepth });
     if ('response' in checked) return checked.response;
     const id = randomUUID();
-    const principal = principalOf(authInfo, id);
+    const principal = principalOf(authInfo, sessionFallback(id));
     const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peer}`) : principal.key;
     // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
     // so concurrent handshakes cannot all pass a nearly full budget.

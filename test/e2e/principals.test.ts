@@ -102,6 +102,29 @@ describe('maxConcurrentCalls counts per principal (regression of #20)', () => {
   });
 });
 
+describe('running tool calls per process (limits.maxInFlightCalls)', () => {
+  it('answers one more tools/call with 503 and Retry-After while the budget is full, and serves it after', async () => {
+    const server = createFusionApp(f.registry().registerAll(slow, quick), { limits: { maxInFlightCalls: 1 } });
+    const running = modern(server, { authInfo: user('alice') }, 'tools/call', { name: 'slow', arguments: {} });
+    await new Promise((r) => setTimeout(r, 30));
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const refused = await server.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'quick' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'quick', arguments: {}, _meta: meta } }),
+      }),
+      { authInfo: user('bob') } as never,
+    );
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
+    expect((await refused.json()).error).toMatchObject({ code: -32603, message: expect.stringContaining('maximum of 1 tool calls') });
+    release();
+    await running;
+    expect((await modern(server, { authInfo: user('bob') }, 'tools/call', { name: 'quick', arguments: {} })).result.content[0].text).toBe('quick');
+    await server.close();
+  });
+});
+
 describe('workflow handles are owned by the principal key (regression of #20)', () => {
   it('refuses a handle minted for sub=alice to a client whose clientId is alice', async () => {
     const server = createFusionApp(workspace, workspaceOptions());
