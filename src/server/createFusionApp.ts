@@ -144,11 +144,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       const call = parsedBody as { id?: string | number; params: { name?: unknown } };
       return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid arguments for tool "${String(call.params.name)}": ${proto} is not an accepted field (unknown field). Remove it and call the tool again.`, {}, call.id ?? null);
     }
-    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     if ((parsedBody as { method?: unknown } | null)?.method === 'tools/call' && pipeline.inFlight >= limits.maxInFlightCalls) {
       const id = (parsedBody as { id?: string | number }).id ?? null;
       return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server is running its maximum of ${limits.maxInFlightCalls} tool calls. Retry the call shortly.`, { 'Retry-After': '1' }, id);
     }
+    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     let slot: string | undefined;
     if (isListen(parsedBody)) {
       const reserved = listens.open(authInfo, peer);
