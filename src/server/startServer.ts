@@ -36,7 +36,9 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   // The adapter's own bound only stops runaway bodies; the app answers 413 with its own message.
   const adapterOptions = { maxRequestBodySize: limit + 65_536 };
-  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  // Node requires headersTimeout <= requestTimeout.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Timeouts are checked on this interval (Node's default, 30 s, would let a slow client hold on 3× longer).
   const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, (req, res) => {
     // A Host the adapter cannot turn into a URL would end as a 500: answer it here.
@@ -49,7 +51,7 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
     void handler(req as Parameters<typeof handler>[0], res);
   });
   http.headersTimeout = headersTimeout;
-  http.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 3000;

@@ -200,6 +200,21 @@ describe('HTTP hardening of #19 and #20: Host, methods, CORS, listening', () => 
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
+  it('closes a connection that sends its body too slowly (requestTimeoutMs)', async () => {
+    await using srv = await httpServer(registry, { ...workspaceOptions(), requestTimeoutMs: 400 });
+    const socket = connect(srv.port!, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => void (text += chunk.toString('utf8')));
+      socket.once('close', () => resolve(text));
+      setTimeout(() => resolve('still open'), 5_000).unref();
+    });
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
   it('caps open connections (maxConnections): one more is closed without an answer', async () => {
     await using srv = await httpServer(registry, { ...workspaceOptions(), maxConnections: 2 });
     const open = async () => {
