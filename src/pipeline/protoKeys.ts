@@ -14,3 +14,9 @@ export function protoKeyPath(value: unknown, maxNodes = 10_000): string | undefi
   }
   return undefined;
 }
+
+/** The path of a `__proto__` key in the arguments of a parsed `tools/call` message, if any. */
+export function protoKeyOfCall(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') return undefined;
+  return protoKeyPath((message as { params?: { arguments?: unknown } }).params?.arguments);
+}

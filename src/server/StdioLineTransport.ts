@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors/WireError.js';
+import { protoKeyOfCall } from '../pipeline/protoKeys.js';
 
 /** Default largest stdio line: 10 MiB, the SDK's own stdio buffer limit. */
 export const DEFAULT_STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -98,6 +99,13 @@ export class StdioLineTransport implements Transport {
     if (text.trim() === '') return;
     let message: JSONRPCMessage;
     try {
+      const proto = protoKeyOfCall(JSON.parse(text) as unknown);
+      if (proto !== undefined) {
+        // The SDK's message schema would drop the key silently: refuse it, as the HTTP entry does.
+        const call = JSON.parse(text) as { id?: string | number; params?: { name?: unknown } };
+        void this.send({ jsonrpc: '2.0', id: call.id ?? null, error: { code: JsonRpcCode.InvalidParams, message: `Invalid arguments for tool "${String(call.params?.name)}": ${proto} is not an accepted field (unknown field). Remove it and call the tool again.` } } as unknown as JSONRPCMessage).catch(() => {});
+        return;
+      }
       message = deserializeMessage(text);
     } catch (error) {
       // Not JSON, or not a JSON-RPC message: dropped, as the SDK's own stdio transport does.

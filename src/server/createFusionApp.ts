@@ -22,7 +22,7 @@ import { preflightResponse, withCors } from './cors.js';
 import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { resolveHttpLimits } from './limits.js';
 import { rememberPeer } from '../principal/peers.js';
-import { protoKeyPath } from '../pipeline/protoKeys.js';
+import { protoKeyOfCall } from '../pipeline/protoKeys.js';
 import type { HttpOptions } from './types.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -195,10 +195,4 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
 function isModernWithoutSession(request: Request): boolean {
   const version = request.headers.get('mcp-protocol-version');
   return request.headers.get('mcp-session-id') === null && version !== null && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
-}
-
-/** The path of a `__proto__` key in the arguments of a `tools/call` body, if any. */
-function protoKeyOfCall(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null || (body as { method?: unknown }).method !== 'tools/call') return undefined;
-  return protoKeyPath((body as { params?: { arguments?: unknown } }).params?.arguments);
 }

@@ -63,4 +63,18 @@ describe('StdioLineTransport', () => {
     expect(JSON.parse(stdout.read().toString('utf8'))).toMatchObject({ id: null, error: { code: -32600 } });
     await transport.close();
   });
+
+  it('refuses a __proto__ argument key with -32602 instead of letting the schema drop it', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new StdioLineTransport({ stdin, stdout });
+    const received: unknown[] = [];
+    transport.onmessage = (m) => void received.push(m);
+    await transport.start();
+    stdin.write('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"__proto__":{"x":1}}}}\n');
+    await new Promise((r) => setImmediate(r));
+    expect(received).toEqual([]);
+    expect(JSON.parse(stdout.read().toString('utf8'))).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Invalid arguments for tool "echo": __proto__ is not an accepted field (unknown field). Remove it and call the tool again.' } });
+    await transport.close();
+  });
 });
