@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * against the default budgets, in a child process whose heap is capped at 256 MiB so that the ceiling is real.
  * Limits named: 3,000 sessions, 50 at a time, from 40 peers, params just under 8 KiB of tiny keys; the child
  * must finish within 60 s. Stated: heap peak under 160 MiB, a fresh client served (handshake and tools/list)
- * within 2 s in the middle of the flood, and after the timeouts no live session and the heap within 15 MiB of
+ * within 3 s in the middle of the flood, and after the timeouts no live session and the heap within 15 MiB of
  * its baseline.
  */
 describe('soak: a flood of maximal legacy sessions', () => {
@@ -37,7 +37,7 @@ describe('soak: a flood of maximal legacy sessions', () => {
     expect(report.atEnd.tracked).toBeLessThanOrEqual(1_000);
     expect(report.heapMiB.peak).toBeLessThan(160);
     expect(report.freshStatus).toBe(200);
-    expect(report.freshMs).toBeLessThan(2_000);
+    expect(report.freshMs).toBeLessThan(3_000);
     expect(report.afterTimeouts.live).toBe(0);
     expect(report.afterTimeouts.tracked).toBeLessThanOrEqual(1);
     expect(report.heapMiB.after - report.heapMiB.baseline).toBeLessThan(15);
