@@ -155,6 +155,11 @@ export class LegacySessions {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: async (sid) => {
+        // Evicted (or ended) while its handshake was running: do not keep a server nobody tracks.
+        if (this.manager.get(sid) === undefined) {
+          void server.close().catch(() => {});
+          return;
+        }
         this.#live.set(sid, live);
         await onInitialized(sid);
       },

@@ -35,6 +35,7 @@ describe('soak: a flood of maximal legacy sessions', () => {
     process.stderr.write(`soak flood: ${JSON.stringify(report)}\n`);
     expect(report.statuses).toEqual({ 200: 3_000 });
     expect(report.atEnd.tracked).toBeLessThanOrEqual(1_000);
+    expect(report.atEnd.live).toBeLessThanOrEqual(report.atEnd.tracked);
     expect(report.heapMiB.peak).toBeLessThan(160);
     expect(report.freshStatus).toBe(200);
     expect(report.freshMs).toBeLessThan(3_000);
