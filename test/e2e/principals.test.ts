@@ -3,7 +3,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
-import { messagesOf } from '../_helpers/raw.js';
+import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
 import { texts } from '../_helpers/clients.js';
 
 /** Verified tokens as #23's verifier would pass them: issuer and subject in `extra`, the OAuth client in `clientId`. */
@@ -121,6 +121,19 @@ describe('running tool calls per process (limits.maxInFlightCalls)', () => {
     release();
     await running;
     expect((await modern(server, { authInfo: user('bob') }, 'tools/call', { name: 'quick', arguments: {} })).result.content[0].text).toBe('quick');
+    await server.close();
+  });
+
+  it('counts legacy sessions’ calls against the same process budget', async () => {
+    const server = createFusionApp(f.registry().registerAll(slow, quick), { limits: { maxInFlightCalls: 1 } });
+    const sid = await openSession(server);
+    const running = request(server, sid, 1, 'tools/call', { name: 'slow', arguments: {} });
+    await new Promise((r) => setTimeout(r, 30));
+    const refused = await post(server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'quick', arguments: {} } }, sid);
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
+    expect((await refused.json()).id).toBe(2);
+    release();
+    await running;
     await server.close();
   });
 });
