@@ -1,5 +1,9 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as otel from '@opentelemetry/api';
 import { metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -192,6 +196,22 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     await client.close();
     const sessions = await histogram('mcp.server.session.duration');
     expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual([[{ 'mcp.protocol.version': '2025-11-25' }, 1]]);
+  });
+
+  it('traces behind a v1 SDK server too, with the module given as tracing.api', async () => {
+    const server = new V1McpServer({ name: 'v1', version: '1' });
+    const attachment = registry.attachToServer(server, { ...workspaceOptions(), tracing: { ...tracing, api: otel } });
+    const [c, s] = V1InMemoryTransport.createLinkedPair();
+    await server.connect(s);
+    const client = new V1Client({ name: 't', version: '1' });
+    await client.connect(c);
+    await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' }, _meta: { traceparent } });
+    await client.close();
+    attachment.detach();
+    const span = spanNamed('tools/call cart.add_item');
+    expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
+    expect(span.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'cart.add_item', 'jsonrpc.request.id': expect.stringMatching(/^\d+$/) });
+    expect(span.events.map((e) => e.name)).toEqual(['mcp_fusion.fsm.transition']);
   });
 
   it('with tracing: true, loads @opentelemetry/api lazily and uses the global providers', async () => {
