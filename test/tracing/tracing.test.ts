@@ -178,6 +178,17 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     const metric = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
     expect(metric.descriptor.unit).toBe('s');
   });
+
+  it(`records mcp.server.session.duration for ${era === 'legacy' ? 'the legacy session when it ends' : 'nothing: modern requests have no session'}`, async () => {
+    const srv = await httpServer(registry, { ...workspaceOptions(), tracing });
+    const client = await v2HttpClient(srv.url, mode);
+    await client.callTool({ name: 'countries.list', arguments: {} });
+    expect(await histogram('mcp.server.session.duration')).toEqual([]);
+    await client.close();
+    await srv.close();
+    const sessions = await histogram('mcp.server.session.duration');
+    expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual(era === 'legacy' ? [[{ 'mcp.protocol.version': version }, 1]] : []);
+  });
 });
 
 describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
