@@ -11,7 +11,7 @@ export interface WorkerEnv {
 
 const list = (value: string | undefined) => value?.split(',').map((s) => s.trim()).filter(Boolean);
 
-// Built on the first request, not at module scope: Workers forbid random values and timers during startup.
+// Built on the first request: the bindings (`env`) arrive with it.
 let app: FusionApp | undefined;
 
 /** The workspace example as a fetch handler: Cloudflare Workers, Deno, Bun, or any fetch-shaped host. */

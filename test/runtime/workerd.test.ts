@@ -2,12 +2,23 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { texts, v2HttpClient } from '../_helpers/clients.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** How a Workers deployment bundles the code (wrangler uses esbuild the same way). */
+const bundleOptions: BuildOptions = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  conditions: ['development', 'workerd', 'worker', 'import'],
+  mainFields: ['module', 'main'],
+  external: ['node:*'],
+  logLevel: 'silent',
+};
 const handleOf = (result: { content?: unknown }) => /checkout_id: (che_[\w-]+)/.exec(texts(result).join('\n'))?.[1];
 
 /**
@@ -22,18 +33,7 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fusion-workerd-'));
     const outfile = join(dir, 'worker.js');
-    await build({
-      entryPoints: [join(root, 'examples/workspace/worker.ts')],
-      absWorkingDir: root,
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      conditions: ['development', 'workerd', 'worker', 'import'],
-      mainFields: ['module', 'main'],
-      external: ['node:*'],
-      outfile,
-      logLevel: 'silent',
-    });
+    await build({ entryPoints: [join(root, 'examples/workspace/worker.ts')], ...bundleOptions, outfile });
     // The bundle is given as a module list: miniflare then leaves the lazy `import(name)` of optional peers alone.
     mf = new Miniflare({
       modulesRoot: dir,
@@ -85,6 +85,26 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
 
     const prompt = await client.getPrompt({ name: 'plan_sprint', arguments: { goal: 'ship' } });
     expect(JSON.stringify(prompt.messages)).toContain('Plan a sprint to ship.');
+  });
+
+  it('lets the app be created at module scope (Workers refuse random values and timers there)', async () => {
+    const entry = join(dir, 'global.js');
+    await build({
+      stdin: {
+        contents: "import { createFusionApp } from 'mcp-fusion';\nimport { registry, workspaceOptions } from './registry.js';\nconst app = createFusionApp(registry, workspaceOptions());\nexport default { fetch: (request) => app.fetch(request) };\n",
+        resolveDir: join(root, 'examples/workspace'),
+        loader: 'ts',
+      },
+      ...bundleOptions,
+      outfile: entry,
+    });
+    const global = new Miniflare({ modulesRoot: dir, modules: [{ type: 'ESModule', path: entry, contents: readFileSync(entry, 'utf8') }], compatibilityDate: '2025-09-01', compatibilityFlags: ['nodejs_compat'] });
+    try {
+      await using client = await v2HttpClient(new URL('/mcp', await global.ready).href, 'legacy');
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('sprints.create');
+    } finally {
+      await global.dispose();
+    }
   });
 
   it('keeps the HTTP checks of the app, configured from the worker bindings: a foreign Origin is refused', async () => {
