@@ -41,7 +41,7 @@ export class RequestTracing {
     }
     this.#ready = loadOptional<Api>('@opentelemetry/api').then((api) => {
       if (api === undefined) {
-        const error = new MissingPeerError('MISSING_PEER', 'The tracing option needs the optional package "@opentelemetry/api"; run `npm install @opentelemetry/api` (and an SDK that registers a provider), or pass it as tracing: { api }. Requests are served untraced until then.', { package: '@opentelemetry/api' });
+        const error = new MissingPeerError('MISSING_PEER', 'The tracing option needs the optional package "@opentelemetry/api"; run `npm install @opentelemetry/api` (and an SDK that registers a provider), or pass it as tracing: { api }. Requests are served untraced.', { package: '@opentelemetry/api' });
         warn(error.message);
       } else this.#instruments = instrumentsOf(api, given);
     });

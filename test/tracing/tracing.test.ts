@@ -9,6 +9,7 @@ import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, Periodic
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
+import { provideOptional } from '../../src/_internal/loadOptional.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import type { TracingOptions } from '../../src/tracing/types.js';
 import { httpServer, texts, v2HttpClient, type Mode } from '../_helpers/clients.js';
@@ -223,6 +224,42 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
     expect(span.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'cart.add_item', 'jsonrpc.request.id': expect.stringMatching(/^\d+$/) });
     expect(span.events.map((e) => e.name)).toEqual(['mcp_fusion.fsm.transition']);
+  });
+
+  it('records an unknown grouped action as a refusal event', async () => {
+    const { server } = buildServer(registry.pipeline({ ...workspaceOptions(), toolExposition: 'grouped', tracing }), { name: 'w', version: '1' });
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await server.connect(s);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(c);
+    const result = await client.callTool({ name: 'platform', arguments: { action: 'users.nope' } });
+    await client.close();
+    expect(result.isError).toBe(true);
+    const span = spanNamed('tools/call platform');
+    expect(span.attributes['error.type']).toBe('tool_error');
+    expect(span.events.map((e) => [e.name, e.attributes?.['mcp_fusion.refusal.reason']])).toEqual([['mcp_fusion.refusal', 'unknown_action']]);
+    expect(span.events[0]!.attributes?.['mcp_fusion.refusal.message']).toBe(texts(result)[0]);
+  });
+
+  it('without @opentelemetry/api, warns once with what to install and serves the requests untraced', async () => {
+    provideOptional('@opentelemetry/api', undefined);
+    try {
+      const warnings: string[] = [];
+      const { server } = buildServer(registry.pipeline({ ...workspaceOptions(), tracing: true, onWarning: (m) => warnings.push(m) }), { name: 'w', version: '1' });
+      const [c, s] = InMemoryTransport.createLinkedPair();
+      await server.connect(s);
+      const client = new Client({ name: 't', version: '1' });
+      await client.connect(c);
+      const result = await client.callTool({ name: 'countries.list', arguments: {} });
+      await client.callTool({ name: 'countries.list', arguments: {} });
+      await client.close();
+      expect(result.isError).not.toBe(true);
+      expect(warnings).toEqual([
+        'The tracing option needs the optional package "@opentelemetry/api"; run `npm install @opentelemetry/api` (and an SDK that registers a provider), or pass it as tracing: { api }. Requests are served untraced.',
+      ]);
+    } finally {
+      provideOptional('@opentelemetry/api', otel);
+    }
   });
 
   it('with tracing: true, loads @opentelemetry/api lazily and uses the global providers', async () => {
