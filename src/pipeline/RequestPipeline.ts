@@ -17,7 +17,7 @@ import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
 import type { RequestScope, ToolListResult } from './types.js';
-import type { RefusalReason } from '../tracing/types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -199,7 +199,7 @@ export class RequestPipeline<Ctx> {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.surface.routes.keys()]));
     }
     const picked = pickAction(route, args);
-    if ('error' in picked) return refused(scope, picked.error, 'unknown_action');
+    if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
       this.#refresh();
@@ -209,7 +209,7 @@ export class RequestPipeline<Ctx> {
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return refused(scope, errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined)), 'too_many_calls');
+      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined)), 'too_many_calls');
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();
@@ -323,12 +323,6 @@ export class RequestPipeline<Ctx> {
   #emit(event: DebugEvent): void {
     this.#debug?.(event);
   }
-}
-
-/** Tells the request's span (when traced) why the call was refused, and passes the refusal on. */
-function refused(scope: RequestScope, result: ToolResponse, reason: RefusalReason): ToolResponse {
-  scope.trace?.refusal(reason, String((result.content?.[0] as { text?: unknown } | undefined)?.text ?? ''));
-  return result;
 }
 
 function pickAction(route: Route, args: Record<string, unknown> | undefined): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {

@@ -9,7 +9,7 @@ import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTex
 import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
-import type { RefusalReason } from '../tracing/types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
 import type { TransitionResult } from '../fsm/types.js';
 import { WorkflowHandles } from './WorkflowHandles.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
@@ -101,7 +101,7 @@ export class WorkflowRuntime {
     } catch (error) {
       return loadFailure(tool, error);
     }
-    if (outcome.outcome === 'refused') return this.#refused(scope, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+    if (outcome.outcome === 'refused') return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
     this.#traceTransition(scope, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
@@ -119,10 +119,10 @@ export class WorkflowRuntime {
     } catch (error) {
       return loadFailure(tool, error);
     }
-    if (resolved.kind === 'missing') return this.#refused(scope, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
-    if (resolved.kind === 'unknown') return this.#refused(scope, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
-    if (resolved.kind === 'anonymous') return this.#refused(scope, handleTexts.anonymous(tool, s), 'workflow_handle');
-    if (resolved.kind === 'finished') return this.#refused(scope, handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'missing') return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
+    if (resolved.kind === 'finished') return traceRefusal(scope.trace, handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries), 'workflow_handle');
     const { key, handle, minted } = resolved;
     let outcome: GateOutcome<ToolResponse>;
     try {
@@ -131,7 +131,7 @@ export class WorkflowRuntime {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'refused') {
-      const refusal = this.#refused(scope, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
@@ -161,21 +161,10 @@ export class WorkflowRuntime {
     return result;
   }
 
-  /** Tells the request's span (when traced) that the gate refused it, and passes the refusal on. */
-  #refused(scope: RequestScope, refusal: ToolResponse, reason: RefusalReason): ToolResponse {
-    scope.trace?.refusal(reason, firstText(refusal));
-    return refusal;
-  }
-
   #traceTransition(scope: RequestScope, tool: FusionTool, transition: TransitionResult | undefined): void {
     if (scope.trace === undefined || transition?.changed !== true) return;
     scope.trace.transition(this.handles.settings.machine, transition.previousState, transition.currentState, this.gate.bindings.get(tool.name)?.event);
   }
-}
-
-function firstText(result: ToolResponse): string {
-  const block = result.content?.find((b) => b.type === 'text') as { text?: string } | undefined;
-  return block?.text ?? '';
 }
 
 /** The auth subject of a request, if any (the client id the transport validated). */
