@@ -176,6 +176,9 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     expect(ok?.value.sum).toBeGreaterThan(0);
     const failed = points.find((p) => p.attributes['gen_ai.tool.name'] === 'cart.pay');
     expect(failed?.attributes['error.type']).toBe('tool_error');
+    // Without a checkout: refused by the session's state (legacy) or for the missing handle (modern).
+    const refusal = spanNamed('tools/call cart.pay').events[0];
+    expect(refusal?.attributes?.['mcp_fusion.refusal.reason']).toBe(era === 'legacy' ? 'workflow_state' : 'workflow_handle');
     const metric = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
     expect(metric.descriptor.unit).toBe('s');
   });
