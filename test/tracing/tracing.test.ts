@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,9 +11,10 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { provideOptional } from '../../src/_internal/loadOptional.js';
+import { createFusionApp } from '../../src/server/createFusionApp.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import type { TracingOptions } from '../../src/tracing/types.js';
-import { httpServer, texts, v2HttpClient, type Mode } from '../_helpers/clients.js';
+import { httpServer, texts, v2FetchClient, v2HttpClient, type Mode } from '../_helpers/clients.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
@@ -192,6 +194,63 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     await srv.close();
     const sessions = await histogram('mcp.server.session.duration');
     expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual(era === 'legacy' ? [[{ 'mcp.protocol.version': version }, 1]] : []);
+  });
+});
+
+/** The context manager an OpenTelemetry Node SDK registers, reduced to what the test needs. */
+class AsyncLocalStorageContext implements otel.ContextManager {
+  readonly #storage = new AsyncLocalStorage<otel.Context>();
+  active(): otel.Context {
+    return this.#storage.getStore() ?? otel.ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: otel.Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    return this.#storage.run(ctx, () => fn.call(thisArg, ...args));
+  }
+  bind<T>(_ctx: otel.Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.#storage.disable();
+    return this;
+  }
+}
+
+describe('OpenTelemetry with an ambient (HTTP server) span', () => {
+  it.each(['legacy', 'auto'] as const)('%s: parents on _meta and links the ambient span; without _meta, parents on the ambient span', async (mode) => {
+    expect(otel.context.setGlobalContextManager(new AsyncLocalStorageContext())).toBe(true);
+    try {
+      const app = createFusionApp(registry, { ...workspaceOptions(), tracing });
+      const httpTracer = tracerProvider.getTracer('http');
+      let httpSpans: otel.SpanContext[] = [];
+      // What an HTTP server instrumentation does: the request is handled inside its SERVER span.
+      const instrumented = {
+        fetch: (request: Request) => {
+          const span = httpTracer.startSpan(`${request.method} /mcp`, { kind: SpanKind.SERVER });
+          if (request.method === 'POST') httpSpans.push(span.spanContext());
+          return otel.context.with(trace.setSpan(otel.ROOT_CONTEXT, span), () => app.fetch(request)).finally(() => span.end());
+        },
+      };
+      await using client = await v2FetchClient(instrumented, mode);
+      httpSpans = [];
+      await client.callTool({ name: 'countries.list', arguments: {}, _meta: { traceparent } });
+      const [first] = httpSpans;
+      await client.callTool({ name: 'sprints.list', arguments: {} });
+      const [, second] = httpSpans;
+
+      const remote = spanNamed('tools/call countries.list');
+      expect(remote.parentSpanContext?.spanId).toBe(PARENT_ID);
+      expect(remote.links.map((l) => l.context.spanId)).toEqual([first!.spanId]);
+      const ambient = spanNamed('tools/call sprints.list');
+      expect(ambient.parentSpanContext?.spanId).toBe(second!.spanId);
+      expect(ambient.spanContext().traceId).toBe(second!.traceId);
+      expect(ambient.links).toEqual([]);
+      await app.close();
+    } finally {
+      otel.context.disable();
+    }
   });
 });
 
