@@ -18,6 +18,8 @@ interface Instruments {
 }
 
 const SCOPE = 'mcp-fusion';
+/** The first protocol revision without sessions (revisions are dates, so they compare as strings). */
+const MODERN_REVISION = '2026-07-28';
 
 /**
  * OpenTelemetry for the MCP requests of one pipeline: a SERVER span per request, named and attributed
@@ -66,7 +68,10 @@ export class RequestTracing {
     return typeof ctx === 'object' && ctx !== null ? this.#traces.get(ctx) : undefined;
   }
 
-  /** Starts timing an MCP session (a connection); call the result when it ends to record its duration. */
+  /**
+   * Starts timing an MCP session (a legacy connection); call the result when it ends to record its
+   * duration. Connections that end without a legacy handshake record nothing.
+   */
   startSession(negotiated: () => string | undefined): () => void {
     const started = performance.now();
     let ended = false;
@@ -74,6 +79,8 @@ export class RequestTracing {
       if (ended || this.#instruments === undefined) return;
       ended = true;
       const version = negotiated();
+      // Only legacy connections are sessions: a server that never initialized, or served 2026-07-28, had none.
+      if (version === undefined || version >= MODERN_REVISION) return;
       this.#instruments.session.record((performance.now() - started) / 1000, version === undefined ? {} : { [ATTR.protocolVersion]: version });
     };
   }

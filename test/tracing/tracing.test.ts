@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -286,6 +286,25 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
     expect(span.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'cart.add_item', 'jsonrpc.request.id': expect.stringMatching(/^\d+$/) });
     expect(span.events.map((e) => e.name)).toEqual(['mcp_fusion.fsm.transition']);
+  });
+
+  it('records no session for modern (2026-07-28) requests served by your own per-request handler', async () => {
+    const options = { ...workspaceOptions(), tracing };
+    const handler = createMcpHandler(
+      () => {
+        const server = new Server({ name: 'w', version: '1' }, { capabilities: {} });
+        registry.attachToServer(server, options);
+        return server;
+      },
+      { legacy: 'reject' },
+    );
+    await using client = await v2FetchClient(handler, 'auto');
+    expect(client.getProtocolEra()).toBe('modern');
+    await client.callTool({ name: 'countries.list', arguments: {} });
+    await client.callTool({ name: 'countries.list', arguments: {} });
+    await handler.close();
+    expect(finished().filter((span) => span.name === 'tools/call countries.list').map((span) => span.attributes['mcp.protocol.version'])).toEqual(['2026-07-28', '2026-07-28']);
+    expect(await histogram('mcp.server.session.duration')).toEqual([]);
   });
 
   it('records an unknown grouped action as a refusal event', async () => {
