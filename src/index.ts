@@ -58,3 +58,4 @@ export { serveStdio, type StdioHandle } from './server/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
 export type { HttpLimits } from './server/limits.js';
 export type { WorkflowHandleLimits } from './pipeline/HandleBudget.js';
+export type { TracingOptions } from './tracing/types.js';

@@ -19,6 +19,7 @@ import { runWithTimeout } from './runWithTimeout.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { protoKeyPath } from './protoKeys.js';
 import type { RequestScope, ToolListResult } from './types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -201,7 +202,7 @@ export class RequestPipeline<Ctx> {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.surface.routes.keys()]));
     }
     const picked = pickAction(route, args);
-    if ('error' in picked) return picked.error;
+    if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
       this.#refresh();
@@ -211,7 +212,7 @@ export class RequestPipeline<Ctx> {
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined));
+      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined)), 'too_many_calls');
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();

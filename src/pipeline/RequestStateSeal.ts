@@ -43,15 +43,17 @@ const PREFIX = 'fs1.';
  * (or accept that a state may be replayed at most once per instance within its lifetime).
  */
 export class RequestStateSeal {
-  readonly #key: Buffer;
+  #key: Buffer | undefined;
   readonly #ttlSeconds: number;
   readonly #maxUsed: number;
   /** MAC → expiry (seconds) of every state already accepted; roughly in expiry order. */
   readonly #used = new Map<string, number>();
 
   constructor(options: RequestStateOptions = {}) {
-    const key = options.key === undefined ? randomBytes(32) : Buffer.from(typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key);
-    if (key.byteLength < 32) throw new RangeError(`requestState.key must be at least 32 bytes long (got ${key.byteLength}); use a random secret such as crypto.randomBytes(32).`);
+    // Without a configured key, a random one is drawn on first use: web runtimes such as Workers refuse
+    // random values while a module is being loaded, and an app may be created then.
+    const key = options.key === undefined ? undefined : Buffer.from(typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key);
+    if (key !== undefined && key.byteLength < 32) throw new RangeError(`requestState.key must be at least 32 bytes long (got ${key.byteLength}); use a random secret such as crypto.randomBytes(32).`);
     const ttl = options.ttlSeconds ?? 600;
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`);
     this.#key = key;
@@ -109,11 +111,16 @@ export class RequestStateSeal {
   }
 
   #mac(body: string): Buffer {
-    return createHmac('sha256', this.#key).update(`${PREFIX}${body}`).digest();
+    return createHmac('sha256', this.#secret()).update(`${PREFIX}${body}`).digest();
+  }
+
+  #secret(): Buffer {
+    this.#key ??= randomBytes(32);
+    return this.#key;
   }
 
   #callerTag(caller: string): string {
-    return createHmac('sha256', this.#key).update(`caller:${caller}`).digest().subarray(0, 16).toString('base64url');
+    return createHmac('sha256', this.#secret()).update(`caller:${caller}`).digest().subarray(0, 16).toString('base64url');
   }
 }
 
