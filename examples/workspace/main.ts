@@ -5,12 +5,20 @@ import { registry, workspaceOptions } from './registry.js';
 const stdio = process.argv.includes('--stdio') || process.env.MCP_TRANSPORT === 'stdio';
 // REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
 const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
+// MCP_TRACING=1: an OpenTelemetry span per MCP request, printed to stderr (the SDK is loaded only then).
+const tracing = process.env.MCP_TRACING === '1';
+if (tracing) (await import('./tracing.js')).traceToStderr();
 const server = await startServer(registry, {
   ...workspaceOptions(),
+  tracing,
   ...redis?.options,
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',
+}).catch((error: unknown) => {
+  // A busy port: one line naming the port and the fix (PORT=…), not a stack.
+  console.error(`mcp-fusion workspace server: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 });
 // stdout belongs to the protocol over stdio: log to stderr.
 console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? ' (Redis)' : ''}`);

@@ -8,6 +8,7 @@ import { contentOf } from './contentLink.js';
 import { yieldsResourcesTo } from './systemResources.js';
 import { featuresOf } from './features.js';
 import type { RequestStateSeal } from './RequestStateSeal.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
 
@@ -82,15 +83,19 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   };
   const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
   const seal = features.requestState;
-  const scopeOf = sdk === 'v2'
+  const untraced = sdk === 'v2'
     ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, low, connectionId, era, seal, target, state)
     : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target);
+  // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
+  const tracing = features.tracing;
+  const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestScope => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });
+  const negotiated = (): string | undefined => (low as { getNegotiatedProtocolVersion?: () => string | undefined }).getNegotiatedProtocolVersion?.();
   // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
   // (verified for this target and caller) before anything runs; a first round stays synchronous.
   const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
     const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
     if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
-    return seal.open(raw, target, ctx).then((state) => scopeOf(ctx, target, state));
+    return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
   };
   const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
   const subscribed = new Set<string>();
@@ -144,7 +149,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   ];
   try {
     for (const [method] of handlers) low.assertCanSetRequestHandler?.(method);
-    for (const [method, handler] of handlers) low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), handler);
+    for (const [method, handler] of handlers) low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), tracing === undefined ? handler : tracing.wrap(method, handler, negotiated));
   } catch (error) {
     const extra = content === undefined ? '' : ', prompt and resource';
     throw new AttachError(
@@ -155,7 +160,9 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.
   const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());
+  const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
   const detach = (): void => {
+    endSession?.();
     stopWatching?.();
     for (const key of keys) pipeline.releaseSession(key);
     keys.clear();
@@ -207,10 +214,11 @@ function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolE
     sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
     inputResponses: req.inputResponses,
     requestState: state,
-    sealState: (payload) => seal.seal(payload, target ?? String(req.method), ctx),
+    sealState: (payload) => seal.seal(payload, target ?? String(req.method), requestPrincipal(scope).key),
     raw: ctx,
   };
-  return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
+  const scope: RequestScope = { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
+  return scope;
 }
 
 function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: RequestStateSeal, target: string | undefined): RequestScope {
@@ -236,10 +244,11 @@ function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: Reque
     sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
     inputResponses: undefined,
     requestState: undefined,
-    sealState: (payload) => seal.seal(payload, target ?? '', extra1),
+    sealState: (payload) => seal.seal(payload, target ?? '', requestPrincipal(scope).key),
     raw: extra1,
   };
-  return { stateKey: extra1?.sessionId ?? connectionId, extra };
+  const scope: RequestScope = { stateKey: extra1?.sessionId ?? connectionId, extra };
+  return scope;
 }
 
 /**

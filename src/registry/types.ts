@@ -2,10 +2,12 @@ import type { FusionTool, ToolExtra } from '../builder/types.js';
 import type { StateSyncConfig } from '../state-sync/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { WorkflowHandleLimits } from '../pipeline/HandleBudget.js';
 import type { RequestStateOptions } from '../pipeline/RequestStateSeal.js';
 import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
 import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
 import type { SessionBus } from '../session/SessionBus.js';
+import type { TracingOptions } from '../tracing/types.js';
 
 /** Anything that contributes tools to a registry: a built tool, or a builder of several (grouped tools). */
 export type ToolSource<Ctx = any> = FusionTool<Ctx> | { toFusionTools(): readonly FusionTool<Ctx>[] };
@@ -47,8 +49,13 @@ export interface AttachOptions<Ctx> {
   timeoutMs?: number;
   /** Window in which a burst of FSM transitions yields one `list_changed` (50 ms). */
   listChangedDebounceMs?: number;
-  /** Most tool calls running at once per legacy session, or per authenticated principal on modern requests (unlimited). */
+  /**
+   * Most tool calls running at once per principal (unlimited): per verified user or client, and per
+   * session (legacy) or peer address (modern HTTP) for anonymous callers.
+   */
   maxConcurrentCalls?: number;
+  /** Budgets of live handle-keyed workflow instances: per principal (1,000) and per process (50,000). */
+  workflowHandles?: WorkflowHandleLimits;
   /** `ttlMs` / `cacheScope` of modern `tools/list` results (60 s, public); use `private` when the list depends on authorization. */
   listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
   /** A handle-keyed workflow instance changed state (the HTTP app publishes `resources/updated` for its URI). */
@@ -84,6 +91,15 @@ export interface AttachOptions<Ctx> {
   requestState?: RequestStateOptions;
   /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
   now?: () => number;
+  /**
+   * OpenTelemetry: every MCP request becomes a SERVER span (`tools/call notes.delete`) with the MCP semantic
+   * conventions' attributes, parented on the caller's `params._meta` trace context, plus the
+   * `mcp.server.operation.duration` and `mcp.server.session.duration` histograms. `true` uses the global
+   * tracer and meter providers; pass `{ tracer, meter, api }` to choose. Needs the optional peer
+   * `@opentelemetry/api`; off (and free) by default.
+   * @see docs/observability.md
+   */
+  tracing?: boolean | TracingOptions;
   /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
   onWarning?: (message: string) => void;
 }
