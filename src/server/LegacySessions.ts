@@ -4,12 +4,15 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import type { SessionRecord } from '../session/types.js';
+import { mayUseSession, sessionOwnerOf } from '../auth/sessionOwner.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The principal the session is bound to (undefined: opened without authentication). */
+  owner: string | undefined;
 }
 
 const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
@@ -57,23 +60,27 @@ export class LegacySessions {
         }
       }
       if (live === undefined) return jsonRpcErrorResponse(404, JsonRpcCode.SessionNotFound, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      if (!mayUseSession(live.owner, authInfo)) {
+        return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with another access token). Start your own session with initialize.');
+      }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
       return live.transport.handleRequest(request, options);
     }
-    if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options);
+    if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options, sessionOwnerOf(authInfo));
     return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, 'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.');
   }
 
-  async #open(request: Request, options: { parsedBody: unknown }): Promise<Response> {
+  async #open(request: Request, options: { parsedBody: unknown }, owner: string | undefined): Promise<Response> {
     const params = (options.parsedBody as { params: Pick<SessionRecord, 'protocolVersion' | 'clientInfo'> & { capabilities?: Record<string, unknown> } }).params;
     const id = randomUUID();
     // The record is stored before the session exists anywhere, so a store outage refuses the handshake cleanly.
     try {
-      await this.manager.create(id, { protocolVersion: params.protocolVersion, clientInfo: params.clientInfo, clientCapabilities: params.capabilities ?? {} });
+      await this.manager.create(id, { protocolVersion: params.protocolVersion, clientInfo: params.clientInfo, clientCapabilities: params.capabilities ?? {}, ...(owner === undefined ? {} : { principal: owner }) });
     } catch (error) {
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
     }
     const live = await this.#connect(id, async () => {});
+    live.owner = owner;
     return live.transport.handleRequest(request, options);
   }
 
@@ -85,6 +92,7 @@ export class LegacySessions {
         const record = await this.manager.resume(id);
         if (record === undefined) return undefined;
         const live = await this.#connect(id, async () => {});
+        live.owner = record.principal;
         const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
         const init = { jsonrpc: '2.0', id: `restore-${id}`, method: 'initialize', params: { protocolVersion: record.protocolVersion, capabilities: record.clientCapabilities, clientInfo: record.clientInfo } };
         await (await live.transport.handleRequest(new Request(url, { method: 'POST', headers, body: JSON.stringify(init) }), { parsedBody: init })).text();
@@ -108,7 +116,7 @@ export class LegacySessions {
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
-    const live: LiveSession = { server, transport };
+    const live: LiveSession = { server, transport, owner: undefined };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
     server.oninitialized = () => void this.manager.initialized(id).catch(() => {});
     transport.onclose = () => {

@@ -11,8 +11,12 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
+import { contentOf } from '../pipeline/contentLink.js';
 import { featuresOf } from '../pipeline/features.js';
 import { staleResourceUris } from '../pipeline/systemResources.js';
+import { AuthGate } from '../auth/AuthGate.js';
+import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
+import { ScopeGate } from '../auth/ScopeGate.js';
 import { buildServer } from './buildServer.js';
 import { isListen, ListenStreams } from './ListenStreams.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
@@ -100,14 +104,25 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
   const listens = new ListenStreams(options.maxListenStreamsPerPrincipal ?? 16);
+  const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
+  const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
+    method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (contentOf(pipeline)?.requiredScopesOf(method, params) ?? []);
   let closing = false;
 
   const fetch = async (request: Request, extra: { authInfo?: unknown } = {}): Promise<Response> => {
     if (closing) return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, 'Service Unavailable: the server is shutting down; retry on another instance or later.', { 'Retry-After': '1' });
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected !== undefined) return rejected;
+    const metadata = auth?.metadata(request);
+    if (metadata !== undefined) return metadata;
     if (new URL(request.url).pathname !== path) {
       return jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}.`);
+    }
+    let authInfo = extra.authInfo;
+    if (auth !== undefined) {
+      const verified = await auth.authenticate(request);
+      if (verified instanceof Response) return verified;
+      authInfo = verified;
     }
     let parsedBody: unknown;
     if (request.method === 'POST') {
@@ -117,7 +132,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     } else if (request.method !== 'GET' && request.method !== 'DELETE') {
       return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, 'Method Not Allowed: use POST, GET or DELETE.', { Allow: 'POST, GET, DELETE' });
     }
-    const authInfo = extra.authInfo;
+    if (authInfo !== undefined && parsedBody !== undefined) {
+      const challenge = scopeChallengeFor(parsedBody, ScopeGate.scopesOf(authInfo), requiredOf);
+      if (challenge !== undefined) return AuthGate.scopeChallenge(challenge, authInfo as never);
+    }
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo);
     const listen = isListen(parsedBody) ? listens.open(authInfo) : undefined;
     if (listen === null) return listens.refusal(parsedBody);

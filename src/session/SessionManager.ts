@@ -64,7 +64,7 @@ export class SessionManager {
   }
 
   /** Records a session opened by `initialize`. */
-  async create(id: string, init: Pick<SessionRecord, 'protocolVersion' | 'clientInfo' | 'clientCapabilities'>): Promise<SessionRecord> {
+  async create(id: string, init: Pick<SessionRecord, 'protocolVersion' | 'clientInfo' | 'clientCapabilities' | 'principal'>): Promise<SessionRecord> {
     const now = this.#now();
     const record: SessionRecord = { id, createdAt: now, lastAccessAt: now, phase: 'created', initialized: false, ...init };
     this.#tracked.set(id, { record, lastAccessAt: now });

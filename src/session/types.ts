@@ -16,6 +16,8 @@ export interface SessionRecord {
   clientInfo: { name: string; version: string; [key: string]: unknown };
   clientCapabilities: Record<string, unknown>;
   logLevel?: string;
+  /** The principal key (`principalOf`) of the verified token that opened the session; only it may use the session. */
+  principal?: string;
   /** Workflow state per machine key, when the FSM gate keeps it in the session. */
   fsm?: Record<string, FsmSnapshot>;
 }
