@@ -56,7 +56,8 @@ export class RateLimiter {
     if (refusal === undefined) return undefined;
     const { limit, scope: which, retryAfterMs } = refusal;
     const who = principal.kind === 'anonymous' ? (scope.stateKey === undefined ? 'unauthenticated callers' : 'this session') : principal.kind === 'user' ? 'this user' : 'this client';
-    const what = which === 'server' ? 'tool calls' : `calls of "${tool.name}"`;
+    const calls = limit.max === 1 ? 'call' : 'calls';
+    const what = which === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`;
     return errorResult(
       `Tool "${tool.name}" was not run: rate limit reached (${limit.max} ${what} per ${seconds(limit.windowMs)} for ${who}). Retry after ${seconds(retryAfterMs)}; nothing was done.`,
       { [RETRY_AFTER_META]: retryAfterMs, [RATE_LIMIT_META]: { max: limit.max, windowMs: limit.windowMs, scope: which, retryAfterMs } },
