@@ -1,12 +1,16 @@
 import { startServer } from 'mcp-fusion';
 import { registry, workspaceOptions } from './registry.js';
+import { securityOptions } from './security.js';
 
 const stdio = process.argv.includes('--stdio');
 // REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
 const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
+// AUTH_JWKS_URL/AUTH_ISSUER/AUTH_AUDIENCE: OAuth-protected endpoint; RATE_LIMIT=<max>/<seconds>: tool calls per principal.
+const security = securityOptions(process.env, redis?.rateLimitStore);
 const server = await startServer(registry, {
   ...workspaceOptions(),
   ...redis?.options,
+  ...security,
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',
