@@ -185,9 +185,9 @@ export class RequestPipeline<Ctx> {
   async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.surface.routes.keys()]));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#viewOf(scope).surface.routes.keys()]));
     }
-    const picked = pickAction(route, args);
+    const picked = pickAction(route, args, this.#viewOf(scope).surface.routes.get(name));
     if ('error' in picked) return picked.error;
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
@@ -317,12 +317,14 @@ export class RequestPipeline<Ctx> {
   }
 }
 
-function pickAction(route: Route, args: Record<string, unknown> | undefined): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
+/** The tool a call addresses; an unknown action's message lists the actions of `visible` (the caller's view of the route). */
+function pickAction(route: Route, args: Record<string, unknown> | undefined, visible: Route | undefined = route): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
   const given = args ?? {};
   if (route.kind === 'flat') return { tool: route.tool, rest: given };
   const { [route.discriminator]: key, ...rest } = given;
   const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
-  if (tool === undefined) return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, [...route.actions.keys()])) };
+  const valid = visible?.kind === 'grouped' ? [...visible.actions.keys()] : [];
+  if (tool === undefined) return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, valid)) };
   return { tool, rest };
 }
 

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { initFusion, jwksVerifier, type ToolExtra } from '../../src/index.js';
 import { httpServer, texts, type Mode } from '../_helpers/clients.js';
 import { startIssuer, type TestIssuer } from '../auth/issuer.js';
+import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
 
 /** Notes anyone may read; deleting needs notes:write; the admin tool's purge action needs admin. */
-function notesRegistry(seen: unknown[] = []) {
+function notesRegistry() {
   const f = initFusion<{ who: unknown }>();
   const list = f.query('notes.list').describe('List notes').handle((_i, ctx) => `notes of ${String(ctx.who)}`);
   const remove = f.mutation('notes.delete').describe('Delete a note').withString('id').requireScopes('notes:write').handle(({ id }) => `deleted ${id}`);
@@ -17,7 +18,7 @@ function notesRegistry(seen: unknown[] = []) {
     .action({ name: 'purge', destructive: true, requireScopes: ['admin'], schema: z.object({ days: z.number() }), handler: ({ days }) => `purged ${days}` });
   const registry = f.registry();
   registry.registerAll(list, remove, admin);
-  return { registry, contextFactory: (extra: ToolExtra) => (seen.push(extra.authInfo), { who: (extra.authInfo as { extra?: { sub?: string } } | undefined)?.extra?.sub }) };
+  return { registry, contextFactory: (extra: ToolExtra) => ({ who: (extra.authInfo as { extra?: { sub?: string } } | undefined)?.extra?.sub }) };
 }
 
 async function serve(issuer: TestIssuer, port: number, options: Record<string, unknown> = {}) {
@@ -142,4 +143,27 @@ describe('an OAuth-protected endpoint (resource server)', () => {
     const own = await post(srv.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, authorization: `Bearer ${alice}` });
     expect(own.status).toBe(202);
   });
+
+  it('modern: a workflow handle belongs to the verified user that minted it; another token cannot use it', async () => {
+    const port = await freePort();
+    await using issuer = await startIssuer(`http://127.0.0.1:${port}/mcp`);
+    await using srv = await httpServer(workspace, {
+      ...workspaceOptions(),
+      port,
+      auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resourceUrl(port) }) },
+    });
+    await using alice = await clientWith(srv.url, await issuer.token({ sub: 'alice' }), 'auto');
+    await using bob = await clientWith(srv.url, await issuer.token({ sub: 'bob' }), 'auto');
+    const added = await alice.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
+    const handle = /checkout_id: (che_[\w-]+)/.exec(texts(added).join('\n'))?.[1];
+    expect(handle).toBeDefined();
+    const stolen = await bob.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
+    expect(stolen.isError).toBe(true);
+    const own = await alice.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
+    expect(own.isError, texts(own).join('\n')).not.toBe(true);
+  });
 });
+
+function resourceUrl(port: number): string {
+  return `http://127.0.0.1:${port}/mcp`;
+}
