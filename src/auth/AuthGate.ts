@@ -50,10 +50,10 @@ export class AuthGate {
 
   /** The verified `AuthInfo` of `request`, or the 401/403 challenge to answer with. */
   async authenticate(request: Request): Promise<AuthInfo | Response> {
-    const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(this.#resourceOf(request));
+    // Name the metadata document in challenges only when it is served.
     const options = {
       verifier: this.#options.verifier,
-      resourceMetadataUrl,
+      ...(this.#options.resourceMetadata === undefined ? {} : { resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(this.#resourceOf(request)) }),
       ...(this.#options.requiredScopes === undefined ? {} : { requiredScopes: this.#options.requiredScopes }),
       ...(this.#resource === undefined ? {} : { expectedResource: this.#resource }),
     };

@@ -80,6 +80,19 @@ describe('an OAuth-protected endpoint (resource server)', () => {
     expect(await doc.json()).toEqual({ resource: `http://127.0.0.1:${port}/mcp`, authorization_servers: [issuer.issuer], scopes_supported: ['notes:write', 'admin'] });
   });
 
+  it('refuses a token without the scopes every request needs (requiredScopes) with 403, and names no metadata document it does not serve', async () => {
+    const port = await freePort();
+    await using issuer = await startIssuer(resourceUrl(port));
+    const { registry } = notesRegistry();
+    await using srv = await httpServer(registry, { port, auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resourceUrl(port) }), requiredScopes: ['mcp'] } });
+    const without = await post(srv.url, initialize, { authorization: `Bearer ${await issuer.token({ sub: 'alice', scope: 'notes:read' })}` });
+    expect(without.status).toBe(403);
+    expect(without.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", error_description="Insufficient scope", scope="mcp"');
+    const withScope = await post(srv.url, initialize, { authorization: `Bearer ${await issuer.token({ sub: 'alice', scope: 'mcp' })}` });
+    expect(withScope.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`)).status).toBe(404);
+  });
+
   for (const mode of ['legacy', 'auto'] as const) {
     it(`${mode}: shows a principal only the tools and actions its scopes allow, and refuses the others with a 403 scope challenge`, async () => {
       const port = await freePort();
