@@ -1,22 +1,16 @@
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { initFusion, StateMachineGate, type ServeOptions, type ToolRegistry } from '../../src/index.js';
-import { buildServer } from '../../src/server/buildServer.js';
+import { createTestClient } from '../../src/testing/index.js';
 import { texts } from '../_helpers/clients.js';
 import { checkout } from '../fsm/fixtures.js';
 
 /** A legacy in-memory connection (no HTTP) whose every message carries `scopes` as a verified token would. */
 async function connectAs<Ctx>(registry: ToolRegistry<Ctx>, scopes: string[], options: ServeOptions<Ctx> = {}): Promise<Client & AsyncDisposable> {
   const authInfo: AuthInfo = { token: 't', clientId: 'app', scopes, expiresAt: Math.floor(Date.now() / 1000) + 60, extra: { sub: `user-${scopes.join('+')}`, iss: 'https://id.example' } };
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const send = clientSide.send.bind(clientSide);
-  clientSide.send = (message, opts) => send(message, { ...opts, authInfo });
-  const { server } = buildServer(registry.pipeline(options), options);
-  await server.connect(serverSide);
-  const client = new Client({ name: 'scoped', version: '1.0.0' });
-  await client.connect(clientSide);
-  return Object.assign(client, { [Symbol.asyncDispose]: async () => (await client.close(), await server.close()) });
+  const t = await createTestClient(registry, { ...options, authInfo });
+  return Object.assign(t.client, { [Symbol.asyncDispose]: () => t.close() });
 }
 
 function workspace() {
