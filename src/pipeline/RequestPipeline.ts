@@ -187,7 +187,7 @@ export class RequestPipeline<Ctx> {
     if (route === undefined) {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#viewOf(scope).surface.routes.keys()]));
     }
-    const picked = pickAction(route, args, this.#viewOf(scope).surface.routes.get(name));
+    const picked = pickAction(route, args, () => this.#viewOf(scope).surface.routes.get(name));
     if ('error' in picked) return picked.error;
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
@@ -318,13 +318,15 @@ export class RequestPipeline<Ctx> {
 }
 
 /** The tool a call addresses; an unknown action's message lists the actions of `visible` (the caller's view of the route). */
-function pickAction(route: Route, args: Record<string, unknown> | undefined, visible: Route | undefined = route): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
+function pickAction(route: Route, args: Record<string, unknown> | undefined, visibleRoute: () => Route | undefined = () => route): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
   const given = args ?? {};
   if (route.kind === 'flat') return { tool: route.tool, rest: given };
   const { [route.discriminator]: key, ...rest } = given;
   const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
-  const valid = visible?.kind === 'grouped' ? [...visible.actions.keys()] : [];
-  if (tool === undefined) return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, valid)) };
+  if (tool === undefined) {
+    const visible = visibleRoute();
+    return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, visible?.kind === 'grouped' ? [...visible.actions.keys()] : [])) };
+  }
   return { tool, rest };
 }
 

@@ -76,6 +76,18 @@ describe('per-item scopes without HTTP', () => {
     expect((await admin.readResource({ uri: 'workspace://secrets' })).contents[0]).toMatchObject({ text: 'secret' });
   });
 
+  it('names only the tools and actions the caller may see in unknown-tool and unknown-action answers', async () => {
+    const f = initFusion();
+    const admin = f
+      .tool('admin')
+      .action({ name: 'stats', readOnly: true, handler: () => 'stats' })
+      .action({ name: 'purge', destructive: true, requireScopes: ['admin'], handler: () => 'purged' });
+    const registry = f.registry().registerAll(admin, f.query('secret.list').requireScopes('admin').handle(() => []));
+    await using reader = await connectAs(registry, [], { toolExposition: 'grouped' });
+    expect(texts(await reader.callTool({ name: 'admin', arguments: { action: 'nope' } }))).toEqual(['Tool "admin" was called with "action": "nope". Valid values of "action": stats. Call "admin" again with one of them.']);
+    await expect(reader.callTool({ name: 'nope', arguments: {} })).rejects.toThrow('Unknown tool "nope". Available tools: admin. Call tools/list to see them.');
+  });
+
   it('refuses a scope that is not an OAuth scope token when the tool is built', () => {
     const f = initFusion();
     expect(() => f.query('x').requireScopes('has space')).toThrow('Tool "x" requires the scope "has space", which is not an OAuth scope token; use printable ASCII without spaces, quotes or backslashes, e.g. "notes:write".');
