@@ -109,7 +109,7 @@ export class RequestPipeline<Ctx> {
     return this.#scopes.view(ScopeGate.scopesOf(scope.extra.authInfo), (allowed) => this.#view(narrowSurface(this.surface, allowed)));
   }
 
-  /** The scopes a `tools/call` of `name` with `args` needs and the verified token lacks (for the HTTP scope challenge). */
+  /** The scopes a `tools/call` of `name` with `args` requires (the HTTP entry answers a token lacking one with a scope challenge). */
   requiredScopesOf(name: string, args: Record<string, unknown> | undefined): readonly string[] {
     const route = this.surface.routes.get(name);
     if (route === undefined) return [];
@@ -193,7 +193,7 @@ export class RequestPipeline<Ctx> {
     if (this.#switch.isDisabled(tool.name)) {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#viewOf(scope).listed.map((w) => w.name)));
     }
-    const missing = this.#scopes.missing(tool, ScopeGate.scopesOf(scope.extra.authInfo));
+    const missing = this.#scopes.active ? this.#scopes.missing(tool, ScopeGate.scopesOf(scope.extra.authInfo)) : [];
     if (missing.length > 0) return insufficientScope(route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`, tool.requiredScopes!, missing);
     const limited = this.#limits === undefined ? undefined : await this.#limits.hit(tool, scope);
     if (limited !== undefined) return limited;
