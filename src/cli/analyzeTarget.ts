@@ -23,6 +23,8 @@ export interface ToolRow {
   states: string[] | null;
   /** Event a successful call sends to the FSM. */
   event: string | null;
+  /** OAuth scopes a principal needs to see and call the tool (empty: everyone). */
+  scopes: string[];
 }
 
 /** What the startup of a server over this target would compute and report. */
@@ -57,6 +59,7 @@ export function analyzeTarget(target: Target): Analysis {
         invalidates: [...(policy?.invalidates ?? [])],
         states: binding === undefined ? null : [...binding.states],
         event: binding?.event ?? null,
+        scopes: [...(tool.requiredScopes ?? [])],
       };
     });
     return { surface, warnings, rows };

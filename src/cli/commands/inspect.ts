@@ -49,7 +49,8 @@ function surfaceTable(target: Target, rows: readonly ToolRow[]): string {
   const fsm = fsmSummary(target);
   const head = `${target.path}: ${rows.length} tool${rows.length === 1 ? '' : 's'}${fsm === null ? ', no FSM' : `, FSM ${fsm.id === null ? '' : `"${fsm.id}" `}(initial "${fsm.initial}"; states ${fsm.states.join(', ')})`}\n\n`;
   const renamed = rows.some((r) => r.exposedAs !== r.name);
-  const headers = ['name', ...(renamed ? ['exposed as'] : []), 'kind', 'annotations', 'cache', 'invalidates', 'fsm states', 'sends'];
+  const scoped = rows.some((r) => r.scopes.length > 0);
+  const headers = ['name', ...(renamed ? ['exposed as'] : []), 'kind', 'annotations', 'cache', 'invalidates', 'fsm states', 'sends', ...(scoped ? ['scopes'] : [])];
   const body = rows.map((r) => [
     r.name,
     ...(renamed ? [r.exposedAs] : []),
@@ -59,6 +60,7 @@ function surfaceTable(target: Target, rows: readonly ToolRow[]): string {
     r.invalidates.join(', ') || '-',
     r.states === null ? (fsm === null ? '-' : '(all)') : r.states.join(', '),
     r.event ?? '-',
+    ...(scoped ? [r.scopes.join(' ') || '-'] : []),
   ]);
   return head + formatTable(headers, body);
 }
