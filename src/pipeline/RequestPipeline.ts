@@ -117,6 +117,11 @@ export class RequestPipeline<Ctx> {
     return 'tool' in picked ? (picked.tool.requiredScopes ?? []) : [];
   }
 
+  /** Tools that require a scope (their listing and calls depend on the caller's token). */
+  get scopedTools(): readonly string[] {
+    return this.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
+  }
+
   /** Hears run-time enable/disable changes of the registry's tools; returns unsubscribe. */
   onToolsChanged(listener: () => void): () => void {
     return this.#switch.onChange(listener);

@@ -105,6 +105,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
   const listens = new ListenStreams(options.maxListenStreamsPerPrincipal ?? 16);
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
+  const scoped = pipeline.scopedTools;
+  if (auth === undefined && scoped.length > 0) {
+    (options.onWarning ?? console.warn)(
+      `[mcp-fusion] ${scoped.join(', ')} require${scoped.length === 1 ? 's' : ''} OAuth scopes but the app has no auth option: unless your host passes a verified authInfo to app.fetch, no caller holds a scope and they stay hidden. Set auth: { verifier } (see docs/auth.md).`,
+    );
+  }
   const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
     method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (contentOf(pipeline)?.requiredScopesOf(method, params) ?? []);
   let closing = false;

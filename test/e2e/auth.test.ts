@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { initFusion, jwksVerifier, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, jwksVerifier, type ToolExtra } from '../../src/index.js';
 import { httpServer, texts, type Mode } from '../_helpers/clients.js';
 import { startIssuer, type TestIssuer } from '../auth/issuer.js';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
@@ -91,6 +91,13 @@ describe('an OAuth-protected endpoint (resource server)', () => {
     const withScope = await post(srv.url, initialize, { authorization: `Bearer ${await issuer.token({ sub: 'alice', scope: 'mcp' })}` });
     expect(withScope.status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`)).status).toBe(404);
+  });
+
+  it('warns at startup when tools require scopes but nothing authenticates the callers', async () => {
+    const warnings: string[] = [];
+    const app = createFusionApp(notesRegistry().registry, { onWarning: (m) => warnings.push(m) });
+    await app.close();
+    expect(warnings).toEqual(['[mcp-fusion] notes.delete, admin.purge require OAuth scopes but the app has no auth option: unless your host passes a verified authInfo to app.fetch, no caller holds a scope and they stay hidden. Set auth: { verifier } (see docs/auth.md).']);
   });
 
   for (const mode of ['legacy', 'auto'] as const) {
