@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { initFusion, StateMachineGate, type ServeOptions, type ToolRegistry } from '../../src/index.js';
+import { detachedExtra, initFusion, StateMachineGate, type ServeOptions, type ToolRegistry } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { texts } from '../_helpers/clients.js';
 import { checkout } from '../fsm/fixtures.js';
@@ -86,6 +86,18 @@ describe('per-item scopes without HTTP', () => {
     await using reader = await connectAs(registry, [], { toolExposition: 'grouped' });
     expect(texts(await reader.callTool({ name: 'admin', arguments: { action: 'nope' } }))).toEqual(['Tool "admin" was called with "action": "nope". Valid values of "action": stats. Call "admin" again with one of them.']);
     await expect(reader.callTool({ name: 'nope', arguments: {} })).rejects.toThrow('Unknown tool "nope". Available tools: admin. Call tools/list to see them.');
+  });
+
+  it('builds each list once per distinct set of relevant scopes and state, and shares it between principals', async () => {
+    const pipeline = workspace().pipeline({ fsm: new StateMachineGate(checkout) });
+    const scopeOf = (sub: string, scopes: string[]) => ({ stateKey: `session-${sub}`, extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }) });
+    const alice = await pipeline.listTools(scopeOf('alice', ['notes:write', 'unrelated']));
+    const bob = await pipeline.listTools(scopeOf('bob', ['notes:write']));
+    const carol = await pipeline.listTools(scopeOf('carol', []));
+    expect(bob).toBe(alice);
+    expect(carol).not.toBe(alice);
+    expect(alice.tools.map((t) => t.name)).toEqual(['notes.list', 'notes.delete', 'cart.add_item']);
+    expect(Object.isFrozen(alice)).toBe(true);
   });
 
   it('refuses a scope that is not an OAuth scope token when the tool is built', () => {
