@@ -5,10 +5,14 @@ import { securityOptions } from './security.js';
 const stdio = process.argv.includes('--stdio');
 // REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
 const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
+// MCP_TRACING=1: an OpenTelemetry span per MCP request, printed to stderr (the SDK is loaded only then).
+const tracing = process.env.MCP_TRACING === '1';
+if (tracing) (await import('./tracing.js')).traceToStderr();
 // AUTH_JWKS_URL/AUTH_ISSUER/AUTH_AUDIENCE: OAuth-protected endpoint; RATE_LIMIT=<max>/<seconds>: tool calls per principal.
 const security = securityOptions(process.env, redis?.rateLimitStore);
 const server = await startServer(registry, {
   ...workspaceOptions(),
+  tracing,
   ...redis?.options,
   ...security,
   transport: stdio ? 'stdio' : 'http',

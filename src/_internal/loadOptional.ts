@@ -7,10 +7,11 @@ const injected = new Map<string, unknown>();
 const PURPOSE: Record<string, string> = {
   xstate: 'the FSM State Gate XState engine',
   jose: 'jwksVerifier (JWT access tokens checked against a JWKS)',
+  '@opentelemetry/api': 'the tracing option (OpenTelemetry spans and metrics)',
 };
 
-/** The optional peers this helper loads. */
-type OptionalPeer = 'xstate' | 'jose';
+/** The optional peers loaded through this helper. */
+type OptionalPeer = 'xstate' | 'jose' | '@opentelemetry/api';
 
 /** Lets users hand over a module instead of having it imported (bundlers, tests). */
 export function provideOptional(name: string, module: unknown): void {

@@ -22,6 +22,7 @@ import { narrowSurface } from '../auth/narrowSurface.js';
 import { insufficientScope } from '../auth/insufficientScope.js';
 import { runWithTimeout } from './runWithTimeout.js';
 import type { RequestScope, ToolListResult } from './types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -193,20 +194,20 @@ export class RequestPipeline<Ctx> {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#viewOf(scope).surface.routes.keys()]));
     }
     const picked = pickAction(route, args, () => this.#viewOf(scope).surface.routes.get(name));
-    if ('error' in picked) return picked.error;
+    if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#viewOf(scope).listed.map((w) => w.name)));
     }
     const missing = this.#scopes.active ? this.#scopes.missing(tool, ScopeGate.scopesOf(scope.extra.authInfo)) : [];
-    if (missing.length > 0) return insufficientScope(route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`, tool.requiredScopes!, missing);
+    if (missing.length > 0) return traceRefusal(scope.trace, insufficientScope(route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`, tool.requiredScopes!, missing), 'insufficient_scope');
     const limited = this.#limits === undefined ? undefined : await this.#limits.hit(tool, scope);
-    if (limited !== undefined) return limited;
+    if (limited !== undefined) return traceRefusal(scope.trace, limited, 'rate_limited');
     const limit = this.#options.maxConcurrentCalls;
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined));
+      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined)), 'too_many_calls');
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();
