@@ -1,7 +1,7 @@
 import { errorResult } from '../builder/normalizeResult.js';
 import type { FusionTool, ToolResponse } from '../builder/types.js';
 import type { RequestScope } from '../pipeline/types.js';
-import { principalOf } from '../principal/principalOf.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { checkRateLimit } from './checkRateLimit.js';
 import { MemoryRateLimitStore } from './MemoryRateLimitStore.js';
 import type { RateLimit, RateLimitRefusal, RateLimitStore } from './types.js';
@@ -22,7 +22,8 @@ export interface RateLimitOptions {
 
 /**
  * The rate-limit stage of `tools/call`: counts each call against the server-wide limit and the tool's own,
- * per principal (`principalOf`: the verified user or client, else the legacy session or connection), and
+ * per principal (`requestPrincipal`: the verified user or client, else the legacy session, the modern peer
+ * address or the stdio process), and
  * refuses with an `isError` result saying when to retry (`_meta["fusion/retryAfterMs"]`).
  * @see docs/security.md#rate-limits
  */
@@ -44,7 +45,7 @@ export class RateLimiter {
 
   /** Counts one call of `tool`; resolves to the refusal to return, or `undefined` to go on. Never rejects. */
   async hit(tool: FusionTool, scope: RequestScope): Promise<ToolResponse | undefined> {
-    const principal = principalOf(scope.extra.authInfo, scope.stateKey);
+    const principal = requestPrincipal(scope);
     let refusal: RateLimitRefusal | undefined;
     try {
       if (this.#server !== undefined) refusal = await this.#count(`server:${principal.key}`, this.#server, 'server');
@@ -55,7 +56,7 @@ export class RateLimiter {
     }
     if (refusal === undefined) return undefined;
     const { limit, scope: which, retryAfterMs } = refusal;
-    const who = principal.kind === 'anonymous' ? (scope.stateKey === undefined ? 'unauthenticated callers' : 'this session') : principal.kind === 'user' ? 'this user' : 'this client';
+    const who = principal.kind === 'anonymous' ? (scope.stateKey === undefined ? 'this caller' : 'this session') : principal.kind === 'user' ? 'this user' : 'this client';
     const calls = limit.max === 1 ? 'call' : 'calls';
     const what = which === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`;
     return errorResult(

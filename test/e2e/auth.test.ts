@@ -159,7 +159,7 @@ describe('an OAuth-protected endpoint (resource server)', () => {
     const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     const hijack = await post(srv.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { ...headers, authorization: `Bearer ${mallory}` });
     expect(hijack.status).toBe(403);
-    expect(((await hijack.json()) as { error: { message: string } }).error.message).toBe('Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with another access token). Start your own session with initialize.');
+    expect(((await hijack.json()) as { error: { message: string } }).error.message).toBe('Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.');
     const own = await post(srv.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, authorization: `Bearer ${alice}` });
     expect(own.status).toBe(202);
   });
