@@ -43,6 +43,11 @@ export class RateLimiter {
     return new RateLimiter(server, options.rateLimitStore ?? new MemoryRateLimitStore(options.now === undefined ? {} : { now: options.now }));
   }
 
+  /** True when a limit counts calls of `tool` (the server-wide one, or the tool's own). */
+  applies(tool: FusionTool): boolean {
+    return this.#server !== undefined || tool.rateLimit !== undefined;
+  }
+
   /** Counts one call of `tool`; resolves to the refusal to return, or `undefined` to go on. Never rejects. */
   async hit(tool: FusionTool, scope: RequestScope): Promise<ToolResponse | undefined> {
     const principal = requestPrincipal(scope);

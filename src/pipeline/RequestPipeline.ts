@@ -1,30 +1,24 @@
-import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
-import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
-import { hasSuggestions } from '../presenter/filterSuggestions.js';
+import type { FusionTool, ToolResponse } from '../builder/types.js';
+import { errorResult } from '../builder/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
 import type { AttachOptions, DebugEvent } from '../registry/types.js';
+import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
 import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
 import type { InlineSyncDeclaration } from '../state-sync/types.js';
-import { decorateDescription } from '../state-sync/DescriptionDecorator.js';
 import { META } from '../state-sync/metaKeys.js';
-import { compileSurface, type Route, type Surface, type WireTool } from './compileSurface.js';
-import { groupTools } from './groupedExposition.js';
-import { modernSurface } from './modernSurface.js';
-import { WorkflowRuntime } from './WorkflowRuntime.js';
-import { ToolSwitch } from '../registry/ToolSwitch.js';
-import { ScopeGate } from '../auth/ScopeGate.js';
 import { RateLimiter } from '../limits/RateLimiter.js';
-import { ListView } from './ListView.js';
-import { messages } from './messages.js';
-import { narrowSurface } from '../auth/narrowSurface.js';
-import { insufficientScope } from '../auth/insufficientScope.js';
-import { runWithTimeout } from './runWithTimeout.js';
-import { requestPrincipal } from '../principal/requestPrincipal.js';
-import { protoKeyPath } from './protoKeys.js';
-import type { RequestScope, ToolListResult } from './types.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
+import { composeStages, type CallStage, type NextStage, type ToolCall } from './callStages.js';
+import { CallTracker } from './CallTracker.js';
+import { compileSurface, type Route, type Surface } from './compileSurface.js';
+import { groupTools } from './groupedExposition.js';
+import { messages } from './messages.js';
+import { concurrencyStage, rateStage, runStage, scopeStage, switchStage, syncStage, trackStage, validateStage, workflowStage } from './toolStages.js';
+import type { RequestScope, ToolListResult } from './types.js';
+import { Visibility } from './Visibility.js';
+import { WorkflowRuntime } from './WorkflowRuntime.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -38,25 +32,17 @@ export class RequestPipeline<Ctx> {
   readonly #options: AttachOptions<Ctx>;
   readonly #sync: StateSyncLayer | undefined;
   readonly #workflow: WorkflowRuntime | undefined;
-  readonly #listCache: { ttlMs: number; cacheScope: 'public' | 'private' };
   readonly #switch: ToolSwitch;
-  /** The lists of the whole surface; with per-tool scopes, {@link ScopeGate} holds one per scope set. */
-  readonly #base: ListView;
-  readonly #scopes: ScopeGate<ListView>;
+  /** What each caller may list and call: one frozen list per (scopes, workflow state, switch version). */
+  readonly #visibility: Visibility;
   readonly #limits: RateLimiter | undefined;
   readonly #notifiers = new Map<string, () => Promise<void>>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #timeoutMs: number;
-  readonly #aborts = new Set<(reason: Error) => void>();
-  readonly #register = (abort: (reason: Error) => void): (() => void) => {
-    this.#aborts.add(abort);
-    return () => this.#aborts.delete(abort);
-  };
-  readonly #running = new Map<string, number>();
-  #inFlight = 0;
+  readonly #tracker = new CallTracker();
+  readonly #plans = new Map<object, NextStage>();
   readonly #lastInvalidation = new Map<string, { causedBy: string; at: string }>();
   readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
-  #drained: (() => void) | undefined;
 
   constructor(
     tools: readonly FusionTool<Ctx>[],
@@ -94,23 +80,8 @@ export class RequestPipeline<Ctx> {
       });
     }
     for (const message of warnings) this.#warn(message);
-    this.#scopes = new ScopeGate(surface.tools);
-    // Lists that depend on who asks must not be shared by caches between principals.
-    this.#listCache = options.listCache ?? { ttlMs: 60_000, cacheScope: this.#scopes.active ? 'private' : 'public' };
-    this.#base = this.#view(surface);
+    this.#visibility = new Visibility(surface, { switch: toolSwitch, sync: this.#sync, workflow: this.#workflow, listCache: options.listCache });
     this.#limits = RateLimiter.for(surface.tools, options);
-  }
-
-  #view(surface: Surface): ListView {
-    const listed = this.#sync === undefined ? surface.wire : decorateSurface(surface, this.#sync);
-    const modern = this.#workflow === undefined ? listed : modernSurface(listed, surface, this.#workflow.gate, this.#workflow.handles.settings);
-    return new ListView(surface, { listed, modern }, this.#switch, (tools, isModern) => this.#freezeList(tools, isModern));
-  }
-
-  /** The lists the caller of `scope` may see: the whole surface, or the part its scopes allow. */
-  #viewOf(scope: RequestScope): ListView {
-    if (!this.#scopes.active) return this.#base;
-    return this.#scopes.view(ScopeGate.scopesOf(scope.extra.authInfo), (allowed) => this.#view(narrowSurface(this.surface, allowed)));
   }
 
   /** The scopes a `tools/call` of `name` with `args` requires (the HTTP entry answers a token lacking one with a scope challenge). */
@@ -129,11 +100,6 @@ export class RequestPipeline<Ctx> {
   /** Hears run-time enable/disable changes of the registry's tools; returns unsubscribe. */
   onToolsChanged(listener: () => void): () => void {
     return this.#switch.onChange(listener);
-  }
-
-  #freezeList(tools: readonly WireTool[], modern = false): ToolListResult {
-    const base = { tools: tools as unknown as Array<Record<string, unknown>> };
-    return Object.freeze(modern ? { ...base, ttlMs: this.#listCache.ttlMs, cacheScope: this.#listCache.cacheScope } : base);
   }
 
   /** True when State Sync runs for this surface. */
@@ -180,7 +146,7 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
-    const view = this.#viewOf(scope);
+    const view = this.#visibility.viewOf(scope);
     if (scope.extra.era === 'modern') return view.modern;
     if (this.#workflow === undefined) return view.legacy;
     if (this.#workflow.usesHandles(scope)) return view.modern;
@@ -194,105 +160,52 @@ export class RequestPipeline<Ctx> {
   async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#viewOf(scope).surface.routes.keys()]));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#visibility.viewOf(scope).surface.routes.keys()]));
     }
-    const picked = pickAction(route, args, () => this.#viewOf(scope).surface.routes.get(name));
+    const picked = pickAction(route, args, () => this.#visibility.viewOf(scope).surface.routes.get(name));
     if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
-    if (this.#switch.isDisabled(tool.name)) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#viewOf(scope).listed.map((w) => w.name)));
+    let run = this.#plans.get(tool);
+    if (run === undefined) {
+      run = this.#compile(tool);
+      this.#plans.set(tool, run);
     }
-    const missing = this.#scopes.active ? this.#scopes.missing(tool, ScopeGate.scopesOf(scope.extra.authInfo)) : [];
-    if (missing.length > 0) return traceRefusal(scope.trace, insufficientScope(route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`, tool.requiredScopes!, missing), 'insufficient_scope');
-    const limited = this.#limits === undefined ? undefined : await this.#limits.hit(tool, scope);
-    if (limited !== undefined) return traceRefusal(scope.trace, limited, 'rate_limited');
-    const limit = this.#options.maxConcurrentCalls;
-    const owner = limit === undefined ? undefined : ownerOf(scope);
-    if (owner !== undefined) {
-      const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined)), 'too_many_calls');
-      this.#running.set(owner, running + 1);
-    }
-    const started = this.#debug === undefined ? 0 : performance.now();
-    this.#inFlight++;
-    try {
-      const result = await this.#gatedRun(tool, rest, scope, route);
-      this.#emit({ type: 'call', tool: tool.name, ok: result.isError !== true, durationMs: performance.now() - started, sessionId: scope.stateKey });
-      return result;
-    } finally {
-      if (--this.#inFlight === 0) this.#drained?.();
-      if (owner !== undefined) {
-        const left = this.#running.get(owner)! - 1;
-        if (left === 0) this.#running.delete(owner);
-        else this.#running.set(owner, left);
-      }
-    }
+    return run({ route, tool, args: rest, scope, extra: scope.extra });
+  }
+
+  /**
+   * The call path of one tool, compiled on its first call: only the stages it needs (scopes when it
+   * requires some, rate limits when one applies to it, State Sync when a policy names it, ...).
+   */
+  #compile(tool: FusionTool): NextStage {
+    const stages: CallStage[] = [switchStage((n) => this.#switch.isDisabled(n), (call) => this.#hidden(call))];
+    if ((tool.requiredScopes ?? []).length > 0) stages.push(scopeStage(this.#visibility.scopes));
+    if (this.#limits?.applies(tool) === true) stages.push(rateStage(this.#limits));
+    if (this.#options.maxConcurrentCalls !== undefined) stages.push(concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls));
+    const debug = this.#debug;
+    stages.push(trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey })));
+    if (this.#workflow !== undefined) stages.push(workflowStage(this.#workflow));
+    stages.push(validateStage);
+    if (this.#sync !== undefined && this.#sync.resolve(tool.name) !== null) stages.push(syncStage(this.#sync, (result, causedBy) => this.#recordInvalidation(result, causedBy)));
+    return composeStages(stages, runStage(this.#timeoutMs, this.#tracker.register, this.#options.contextFactory));
+  }
+
+  #hidden(call: ToolCall): never {
+    const name = call.route.exposed;
+    throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#visibility.viewOf(call.scope).listed.map((w) => w.name)));
   }
 
   /** Tool calls running now. */
   get inFlight(): number {
-    return this.#inFlight;
+    return this.#tracker.inFlight;
   }
 
   /**
    * Graceful shutdown: waits up to `deadlineMs` for running calls to finish, then aborts the rest
    * (their handlers see an aborted signal).
    */
-  async drain(deadlineMs: number): Promise<void> {
-    if (this.#inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadlineMs);
-        timer.unref?.();
-        this.#drained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    this.#drained = undefined;
-    if (this.#inFlight > 0) for (const abort of [...this.#aborts]) abort(new Error('server shutting down'));
-  }
-
-  async #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
-    const workflow = this.#workflow;
-    if (workflow === undefined) return this.#execute(tool, args, scope.extra, route);
-    if (tool.fsm !== undefined) return workflow.run(tool, args, scope, route, (rest, instance) => this.#execute(tool, rest, { ...scope.extra, workflow: instance }, route));
-    const result = await this.#execute(tool, args, scope.extra, route);
-    return hasSuggestions(result) ? workflow.suggest(result, await workflow.stateFor(scope)) : result;
-  }
-
-  async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
-    const proto = protoKeyPath(args);
-    const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
-    if (!parsed.ok) {
-      const accepted = Object.keys(tool.inputSchema.properties ?? {});
-      return errorResult(
-        route.kind === 'flat'
-          ? messages.invalidArguments(route.exposed, parsed.issues, accepted)
-          : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted),
-      );
-    }
-    const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, extra.signal, async (lazy) => {
-      const scoped: ToolExtra = {
-        ...extra,
-        get signal() {
-          return lazy.signal;
-        },
-      };
-      let ctx: Ctx;
-      try {
-        ctx = this.#options.contextFactory === undefined ? (undefined as Ctx) : await this.#options.contextFactory(scoped);
-      } catch (error) {
-        return errorResult(messages.contextFailed(tool.name, error instanceof Error ? error.message : String(error)));
-      }
-      return tool.run(parsed.value, ctx, scoped);
-    }, this.#register);
-    if (this.#sync === undefined || isInputRequired(result)) return result;
-    const decorated = this.#sync.decorateResult(tool.name, result) as ToolResponse;
-    if (decorated !== result) this.#recordInvalidation(decorated, tool.name);
-    // Results of cached/stale tools carry their directive too, for clients that act on _meta.
-    const directive = result.isError === true ? undefined : this.#sync.resolve(tool.name)?.cacheControl;
-    return directive === undefined ? decorated : { ...decorated, _meta: { ...decorated._meta, [META.cacheControl]: directive } };
+  drain(deadlineMs: number): Promise<void> {
+    return this.#tracker.drain(deadlineMs);
   }
 
   #recordInvalidation(result: ToolResponse, causedBy: string): void {
@@ -338,28 +251,6 @@ function pickAction(route: Route, args: Record<string, unknown> | undefined, vis
     return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, visible?.kind === 'grouped' ? [...visible.actions.keys()] : [])) };
   }
   return { tool, rest };
-}
-
-/** Appends each exposed tool's directive (a grouped tool: no-store if any action is, immutable if all are). */
-function decorateSurface(surface: Surface, sync: StateSyncLayer): WireTool[] {
-  return surface.wire.map((wire) => {
-    const route = surface.routes.get(wire.name);
-    const tools = route === undefined ? [] : route.kind === 'flat' ? [route.tool] : [...route.actions.values()];
-    const directives = tools.map((t) => sync.resolve(t.name)?.cacheControl);
-    const directive = directives.includes('no-store') ? 'no-store' : directives.length > 0 && directives.every((d) => d === 'immutable') ? 'immutable' : undefined;
-    if (directive === undefined) return wire;
-    return { ...wire, description: decorateDescription(wire.description, directive), _meta: { ...wire._meta, [META.cacheControl]: directive } };
-  });
-}
-
-/** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
-function ownerOf(scope: RequestScope): string {
-  return requestPrincipal(scope).key;
-}
-
-function actionKey(route: Route, tool: FusionTool): string {
-  if (route.kind === 'grouped') for (const [key, t] of route.actions) if (t === tool) return key;
-  return tool.name;
 }
 
 function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) => void) | undefined {
