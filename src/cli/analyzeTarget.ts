@@ -36,14 +36,14 @@ export interface Analysis {
 }
 
 /**
- * Builds the request pipeline a server would build for the target's options, collecting the startup
+ * Builds the runtime a server would build for the target's options, collecting the startup
  * warnings instead of printing them. Configuration errors (invalid policies, unknown states) throw.
  */
 export function analyzeTarget(target: Target): Analysis {
   const warnings: string[] = [];
-  const pipeline = buildPipeline(target, { onWarning: (message) => warnings.push(message) });
+  const runtime = buildRuntime(target, { onWarning: (message) => warnings.push(message) });
   try {
-    const { surface } = pipeline;
+    const { surface } = runtime;
     const inline = new Map<string, InlineSyncDeclaration>();
     for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
     const sync = new StateSyncLayer(target.options.stateSync, inline);
@@ -64,7 +64,7 @@ export function analyzeTarget(target: Target): Analysis {
     });
     return { surface, warnings, rows };
   } finally {
-    pipeline.dispose();
+    runtime.dispose();
   }
 }
 
@@ -90,20 +90,20 @@ export async function listFor(target: Target, view: { state?: string | undefined
     }
   }
   const fixed: FsmStateStore = { load: async () => (state === undefined ? undefined : { state, updatedAt: 0 }), save: async () => {} };
-  const pipeline = buildPipeline(target, { fsmStore: fixed, onWarning: () => {} });
+  const runtime = buildRuntime(target, { fsmStore: fixed, onWarning: () => {} });
   const extra = view.scopes === undefined ? INSPECT_EXTRA : { ...INSPECT_EXTRA, authInfo: { token: 'mcp-fusion-inspect', clientId: 'mcp-fusion-inspect', scopes: [...view.scopes] } };
   try {
-    return await pipeline.listTools({ stateKey: 'mcp-fusion-inspect', extra });
+    return await runtime.tools.listTools({ stateKey: 'mcp-fusion-inspect', extra });
   } finally {
-    pipeline.dispose();
+    runtime.dispose();
   }
 }
 
-function buildPipeline(target: Target, extra: Partial<AttachOptions<any>>) {
-  // A fresh options object gets a fresh pipeline; `debug` is dropped so nothing is logged behind our back.
+function buildRuntime(target: Target, extra: Partial<AttachOptions<any>>) {
+  // A fresh options object gets a fresh runtime; `debug` is dropped so nothing is logged behind our back.
   const options: AttachOptions<any> = { ...target.options, ...extra, debug: false };
   try {
-    return target.registry.pipeline(options);
+    return target.registry.runtime(options);
   } catch (error) {
     if (error instanceof FusionError) throw new CliError('CLI_CONFIG', `${target.path}: ${error.message}`, { path: target.path, cause: error.code });
     throw error;

@@ -67,7 +67,7 @@ function resolveOptions(raw: unknown, path: string, chosen: string | undefined):
 }
 
 function isRegistry(value: unknown): value is ToolRegistry {
-  return typeof value === 'object' && value !== null && Array.isArray((value as ToolRegistry).tools) && typeof (value as ToolRegistry).pipeline === 'function';
+  return typeof value === 'object' && value !== null && Array.isArray((value as ToolRegistry).tools) && typeof (value as ToolRegistry).runtime === 'function';
 }
 
 function isGate(value: unknown): value is StateMachineGate {

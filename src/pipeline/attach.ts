@@ -4,12 +4,10 @@ import type { ProtocolEra, ToolExtra } from '../builder/types.js';
 import { AttachError } from '../errors/FusionError.js';
 import { capabilitiesFor } from './capabilitiesFor.js';
 import { contentHandlers, type MethodHandler } from './contentHandlers.js';
-import { contentOf } from './contentLink.js';
 import { yieldsResourcesTo } from './systemResources.js';
-import { featuresOf } from './features.js';
+import type { FusionRuntime } from './FusionRuntime.js';
 import type { RequestStateSeal } from './RequestStateSeal.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
-import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
@@ -62,12 +60,13 @@ export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | '
  * resource methods when its registry has any, and declares exactly those capabilities. Cheap by
  * design: the modern era builds one server per request.
  */
-export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<Ctx>, era?: ProtocolEra): Attachment {
+export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>, era?: ProtocolEra): Attachment {
   const { low, sdk } = resolveServer(server);
-  const content = yieldsResourcesTo(pipeline, low) ? undefined : contentOf(pipeline);
-  const features = featuresOf(pipeline);
+  const pipeline = runtime.tools;
+  const content = yieldsResourcesTo(runtime, low) ? undefined : runtime.content;
+  const features = runtime.features;
   try {
-    low.registerCapabilities?.({ ...capabilitiesFor(pipeline) });
+    low.registerCapabilities?.({ ...capabilitiesFor(runtime) });
   } catch (error) {
     throw new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): the server refused to add its capabilities (${(error as Error).message}).`);
   }
@@ -105,7 +104,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   const track = (scope: RequestScope): RequestScope => {
     if (scope.stateKey !== undefined && pipeline.gated && !keys.has(scope.stateKey)) {
       keys.add(scope.stateKey);
-      pipeline.registerSession(scope.stateKey, notify);
+      runtime.registerSession(scope.stateKey, notify);
     }
     return scope;
   };
@@ -164,7 +163,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   const detach = (): void => {
     endSession?.();
     stopWatching?.();
-    for (const key of keys) pipeline.releaseSession(key);
+    for (const key of keys) runtime.releaseSession(key);
     keys.clear();
     for (const key of subscribed) subscriptions?.release(key);
     subscribed.clear();

@@ -1,6 +1,4 @@
-import { contentOf } from './contentLink.js';
-import { featuresOf } from './features.js';
-import type { RequestPipeline } from './RequestPipeline.js';
+import type { FusionRuntime } from './FusionRuntime.js';
 
 /** The server capabilities mcp-fusion declares (a plain object the SDK's `ServerCapabilities` accepts). */
 export interface FusionCapabilities {
@@ -12,14 +10,13 @@ export interface FusionCapabilities {
 }
 
 /**
- * Exactly the capabilities a server needs for what `pipeline` serves: tools always, prompts when its
+ * Exactly the capabilities a server needs for what `runtime` serves: tools always, prompts when its
  * registry has a prompt, resources when it has a resource or a resource template (with `subscribe` when
  * `resourceSubscriptions` is on), `completions` when a prompt or template declares a completer, and
  * `logging` when the `logging` option is on.
  */
-export function capabilitiesFor(pipeline: RequestPipeline<any>): FusionCapabilities {
-  const content = contentOf(pipeline);
-  const features = featuresOf(pipeline);
+export function capabilitiesFor(runtime: FusionRuntime<any>): FusionCapabilities {
+  const { content, features } = runtime;
   const capabilities: FusionCapabilities = { tools: { listChanged: true } };
   if (content?.hasPrompts === true) capabilities.prompts = { listChanged: true };
   if (content?.hasResources === true) capabilities.resources = features.subscriptions !== undefined ? { listChanged: true, subscribe: true } : { listChanged: true };

@@ -1,7 +1,6 @@
 import type { AttachOptions } from '../registry/types.js';
 import { ResourceSubscriptions } from '../resources/ResourceSubscriptions.js';
 import type { ContentPipeline } from './ContentPipeline.js';
-import type { RequestPipeline } from './RequestPipeline.js';
 import { RequestTracing } from '../tracing/RequestTracing.js';
 import { RequestStateSeal } from './RequestStateSeal.js';
 
@@ -17,12 +16,10 @@ export interface PipelineFeatures {
   readonly tracing: RequestTracing | undefined;
 }
 
-const links = new WeakMap<RequestPipeline<any>, PipelineFeatures>();
-
-/** Builds the features `options` ask for and pairs them with `pipeline` (and the content it serves). */
-export function linkFeatures<Ctx>(pipeline: RequestPipeline<Ctx>, options: AttachOptions<Ctx>, content: ContentPipeline<Ctx> | undefined): PipelineFeatures {
+/** Builds the features `options` ask for, once per runtime (subscriptions only where there is content to subscribe to). */
+export function buildFeatures<Ctx>(options: AttachOptions<Ctx>, content: ContentPipeline<Ctx> | undefined): PipelineFeatures {
   const subscribe = options.resourceSubscriptions;
-  const features: PipelineFeatures = Object.freeze({
+  return Object.freeze({
     logging: options.logging === true,
     subscriptions:
       subscribe === undefined || subscribe === false || content?.hasResources !== true
@@ -31,11 +28,4 @@ export function linkFeatures<Ctx>(pipeline: RequestPipeline<Ctx>, options: Attac
     requestState: new RequestStateSeal(options.requestState),
     tracing: options.tracing === undefined || options.tracing === false ? undefined : new RequestTracing(options.tracing, options.onWarning ?? ((m) => console.warn(`[mcp-fusion] ${m}`))),
   });
-  links.set(pipeline, features);
-  return features;
-}
-
-/** The features of `pipeline`; a pipeline built without a registry gets the defaults (no logging, no subscriptions). */
-export function featuresOf<Ctx>(pipeline: RequestPipeline<Ctx>): PipelineFeatures {
-  return links.get(pipeline) ?? linkFeatures(pipeline, {}, undefined);
 }

@@ -1,21 +1,15 @@
 import type { FusionResourceTemplate } from '../resources/types.js';
 import { ResourceTemplateBuilder } from '../resources/ResourceTemplateBuilder.js';
 import type { RequestPipeline } from './RequestPipeline.js';
+import type { FusionRuntime } from './FusionRuntime.js';
 import { ownerOf } from './WorkflowRuntime.js';
 
-const systemOnly = new WeakSet<RequestPipeline<any>>();
-
-/** Records that a pipeline's only resources are mcp-fusion's own (no user prompts or resources). */
-export function markSystemOnly(pipeline: RequestPipeline<any>): void {
-  systemOnly.add(pipeline);
-}
-
 /**
- * True when `pipeline` serves only mcp-fusion's own resources and `server` already handles
+ * True when `runtime` serves only mcp-fusion's own resources and `server` already handles
  * `resources/list` itself: those resources are an extra, so attaching leaves the server's resources alone.
  */
-export function yieldsResourcesTo(pipeline: RequestPipeline<any>, server: { assertCanSetRequestHandler?(method: string): void }): boolean {
-  if (!systemOnly.has(pipeline) || server.assertCanSetRequestHandler === undefined) return false;
+export function yieldsResourcesTo(runtime: FusionRuntime<any>, server: { assertCanSetRequestHandler?(method: string): void }): boolean {
+  if (!runtime.systemOnly || server.assertCanSetRequestHandler === undefined) return false;
   try {
     server.assertCanSetRequestHandler('resources/list');
     return false;

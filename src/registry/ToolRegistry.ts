@@ -1,12 +1,9 @@
 import type { FusionTool } from '../builder/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import { attachPipeline, type Attachment } from '../pipeline/attach.js';
-import { ContentPipeline } from '../pipeline/ContentPipeline.js';
-import { linkContent } from '../pipeline/contentLink.js';
-import { linkFeatures } from '../pipeline/features.js';
-import { RequestPipeline } from '../pipeline/RequestPipeline.js';
+import { FusionRuntime } from '../pipeline/FusionRuntime.js';
+import type { RequestPipeline } from '../pipeline/RequestPipeline.js';
 import { ToolSwitch } from './ToolSwitch.js';
-import { markSystemOnly, systemResources } from '../pipeline/systemResources.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
 import { ContentCatalog, isContentItem, type ContentItem } from './ContentCatalog.js';
@@ -21,7 +18,7 @@ import type { AttachOptions, ToolSource } from './types.js';
 export class ToolRegistry<Ctx = any> {
   readonly #tools = new Map<string, FusionTool<Ctx>>();
   readonly #content = new ContentCatalog<Ctx>();
-  #pipelines = new WeakMap<object, RequestPipeline<Ctx>>();
+  #runtimes = new WeakMap<object, FusionRuntime<Ctx>>();
   readonly #switch = new ToolSwitch();
 
   /**
@@ -31,7 +28,7 @@ export class ToolRegistry<Ctx = any> {
   register(source: ToolSource<Ctx> | ContentItem<Ctx>): this {
     if (isContentItem(source)) {
       this.#content.add(source);
-      this.#pipelines = new WeakMap();
+      this.#runtimes = new WeakMap();
       return this;
     }
     for (const tool of toTools(source)) {
@@ -45,7 +42,7 @@ export class ToolRegistry<Ctx = any> {
       }
       this.#tools.set(tool.name, tool);
     }
-    this.#pipelines = new WeakMap();
+    this.#runtimes = new WeakMap();
     return this;
   }
 
@@ -116,22 +113,23 @@ export class ToolRegistry<Ctx = any> {
   }
 
   /**
-   * The prebuilt request pipeline for `options`, derived once per options object and reused by every
-   * attach with the same object (the modern era attaches once per request).
+   * The runtime for `options`: everything a server needs to serve this registry (compiled surfaces, call
+   * paths, features, workflow runtime), built once per options object and reused by every attach with the
+   * same object (the modern era attaches once per request). Registering anything starts afresh.
    */
-  pipeline(options: AttachOptions<Ctx> = EMPTY): RequestPipeline<Ctx> {
-    let pipeline = this.#pipelines.get(options);
-    if (pipeline === undefined) {
-      pipeline = new RequestPipeline(this.tools, options, undefined, this.#switch);
-      const system = systemResources(pipeline);
-      const content = system.length === 0 ? this.#content : { prompts: this.#content.prompts, resources: this.#content.resources, resourceTemplates: [...this.#content.resourceTemplates, ...system] };
-      const served = !this.#content.isEmpty || system.length > 0 ? new ContentPipeline(content, options) : undefined;
-      if (served !== undefined) linkContent(pipeline, served);
-      if (served !== undefined && this.#content.isEmpty) markSystemOnly(pipeline);
-      linkFeatures(pipeline, options, served);
-      this.#pipelines.set(options, pipeline);
+  runtime(options: AttachOptions<Ctx> = EMPTY): FusionRuntime<Ctx> {
+    let runtime = this.#runtimes.get(options);
+    if (runtime === undefined) {
+      const { prompts, resources, resourceTemplates } = this.#content;
+      runtime = FusionRuntime.build({ tools: this.tools, prompts, resources, resourceTemplates, toolSwitch: this.#switch }, options);
+      this.#runtimes.set(options, runtime);
     }
-    return pipeline;
+    return runtime;
+  }
+
+  /** The tool call path of {@link runtime}`(options)`: `tools/list` and `tools/call` without an SDK server. */
+  pipeline(options: AttachOptions<Ctx> = EMPTY): RequestPipeline<Ctx> {
+    return this.runtime(options).tools;
   }
 
   /**
@@ -140,7 +138,7 @@ export class ToolRegistry<Ctx = any> {
    * capabilities. Call before `server.connect()`.
    */
   attachToServer(server: unknown, options: AttachOptions<Ctx> = EMPTY): Attachment {
-    return attachPipeline(server, this.pipeline(options));
+    return attachPipeline(server, this.runtime(options));
   }
 }
 

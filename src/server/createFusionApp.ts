@@ -11,8 +11,6 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
-import { contentOf } from '../pipeline/contentLink.js';
-import { featuresOf } from '../pipeline/features.js';
 import { staleResourceUris } from '../pipeline/systemResources.js';
 import { AuthGate } from '../auth/AuthGate.js';
 import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
@@ -90,16 +88,17 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     ...(sessionBus !== undefined ? { sessionBus } : {}),
     onWorkflowChange: (change) => {
       modern.notify.resourceUpdated(change.uri);
-      void featuresOf(pipeline).subscriptions?.publish(change.uri)?.catch(() => {});
+      void runtime.features.subscriptions?.publish(change.uri)?.catch(() => {});
       options.onWorkflowChange?.(change);
     },
   };
-  const pipeline = registry.pipeline(attach);
-  const legacy = new LegacySessions(() => buildServer(pipeline, attach, 'legacy').server, manager, { sessionBus, limits });
+  const runtime = registry.runtime(attach);
+  const pipeline = runtime.tools;
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
-      const { server } = buildServer(pipeline, attach, ctx.era);
+      const { server } = buildServer(runtime, attach, ctx.era);
       // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
       if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
       return server;
@@ -111,7 +110,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const stopInvalidations = pipeline.onInvalidation((patterns) => {
     for (const uri of staleResourceUris(patterns, registry.resources)) {
       modern.notify.resourceUpdated(uri);
-      void featuresOf(pipeline).subscriptions?.publish(uri)?.catch(() => {});
+      void runtime.features.subscriptions?.publish(uri)?.catch(() => {});
     }
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
@@ -124,7 +123,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     );
   }
   const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
-    method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (contentOf(pipeline)?.requiredScopesOf(method, params) ?? []);
+    method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (runtime.content?.requiredScopesOf(method, params) ?? []);
   let closing = false;
 
   const serve = async (request: Request, extra: { authInfo?: unknown; peer?: string }): Promise<Response> => {
@@ -195,12 +194,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     sessions: legacy,
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
-      await featuresOf(pipeline).subscriptions?.publish(uri);
+      await runtime.features.subscriptions?.publish(uri);
     },
     async notifyResourceDeleted(uri: string) {
       modern.notify.resourceUpdated(uri);
       modern.notify.resourcesChanged();
-      await featuresOf(pipeline).subscriptions?.retire(uri);
+      await runtime.features.subscriptions?.retire(uri);
     },
     async close() {
       closing = true;

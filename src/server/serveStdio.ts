@@ -15,14 +15,14 @@ export interface StdioHandle {
  * `stdioMaxLineBytes` (10 MiB) is answered with a JSON-RPC error and skipped; the connection goes on.
  */
 export function serveStdio<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx> = {}): StdioHandle {
-  const pipeline = registry.pipeline(options);
+  const runtime = registry.runtime(options);
   // An oversized line is answered and skipped instead of ending the connection (see StdioLineTransport).
   const transport = new StdioLineTransport(options.stdioMaxLineBytes === undefined ? {} : { maxLineBytes: options.stdioMaxLineBytes });
-  const handle = sdkServeStdio((ctx) => buildServer(pipeline, options, ctx.era).server, { transport });
+  const handle = sdkServeStdio((ctx) => buildServer(runtime, options, ctx.era).server, { transport });
   return {
     async close() {
       await handle.close();
-      pipeline.dispose();
+      runtime.dispose();
     },
   };
 }

@@ -68,11 +68,11 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
   const { clock, authInfo, ...serve } = options;
   const now = clock?.now ?? Date.now;
   const store: SessionStateStore | undefined = serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
-  // A fresh options object gives this client its own pipeline, so the store above sees only its session.
+  // A fresh options object gives this client its own runtime, so the store above sees only its session.
   const withClock: ServeOptions<Ctx> = clock === undefined ? serve : { ...serve, now: clock.now };
   const attachOptions: ServeOptions<Ctx> = store === undefined ? withClock : { ...withClock, fsmStore: store };
-  const pipeline = registry.pipeline(attachOptions);
-  const { server, attachment } = buildServer(pipeline, attachOptions, 'legacy');
+  const runtime = registry.runtime(attachOptions);
+  const { server, attachment } = buildServer(runtime, attachOptions, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   if (authInfo !== undefined) {
     const send = clientSide.send.bind(clientSide);
@@ -94,7 +94,7 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
   const close = async (): Promise<void> => {
     await client.close();
     await server.close();
-    if (store !== undefined) pipeline.dispose();
+    if (store !== undefined) runtime.dispose();
   };
   const requireGate = (method: string) => {
     if (serve.fsm === undefined || store === undefined) {

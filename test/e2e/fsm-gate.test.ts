@@ -37,7 +37,7 @@ const table = {
 /** A real SDK client on a shared pipeline; `sessionId` fixes the state key (as an HTTP session id would). */
 async function connect<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx>, sessionId?: string) {
   const pipeline = registry.pipeline(options);
-  const { server } = buildServer(pipeline, options, 'legacy');
+  const { server } = buildServer(registry.runtime(options), options, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   if (sessionId !== undefined) serverSide.sessionId = sessionId;
   const client = new Client({ name: 'fsm-e2e', version: '1.0.0' });

@@ -2,7 +2,6 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { acceptedContent, InMemoryTransport, inputRequired, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { initFusion, type ToolExtra } from '../../src/index.js';
-import { featuresOf } from '../../src/pipeline/features.js';
 import type { AttachOptions } from '../../src/registry/types.js';
 import { createFusionApp, type FusionApp } from '../../src/server/createFusionApp.js';
 import { messagesOf } from '../_helpers/raw.js';
@@ -201,7 +200,7 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     await c.subscribeResource({ uri: 'test://watched' });
     await attachment.notifyResourceUpdated('test://watched');
     await until(() => updates.length === 1);
-    const subscriptions = featuresOf(registry.pipeline(options)).subscriptions!;
+    const subscriptions = registry.runtime(options).features.subscriptions!;
     expect(subscriptions.size).toBe(1);
     await c.close();
     await until(() => subscriptions.size === 0);

@@ -257,7 +257,7 @@ describe('OpenTelemetry with an ambient (HTTP server) span', () => {
 
 describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
   it('traces a legacy connection and records mcp.server.session.duration when it closes', async () => {
-    const { server } = buildServer(registry.pipeline({ ...workspaceOptions(), tracing }), { name: 'w', version: '1' });
+    const { server } = buildServer(registry.runtime({ ...workspaceOptions(), tracing }), { name: 'w', version: '1' });
     const [c, s] = InMemoryTransport.createLinkedPair();
     await server.connect(s);
     const client = new Client({ name: 't', version: '1' });
@@ -309,7 +309,7 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
   });
 
   it('records an unknown grouped action as a refusal event', async () => {
-    const { server } = buildServer(registry.pipeline({ ...workspaceOptions(), toolExposition: 'grouped', tracing }), { name: 'w', version: '1' });
+    const { server } = buildServer(registry.runtime({ ...workspaceOptions(), toolExposition: 'grouped', tracing }), { name: 'w', version: '1' });
     const [c, s] = InMemoryTransport.createLinkedPair();
     await server.connect(s);
     const client = new Client({ name: 't', version: '1' });
@@ -326,7 +326,7 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
   it('records a call refused for its scopes or its rate limit as a refusal event', async () => {
     const f = initFusion();
     const scoped = f.registry().registerAll(f.mutation('notes.delete').requireScopes('notes:write').handle(() => 'deleted'), f.query('notes.list').rateLimit({ max: 1, windowMs: 60_000 }).handle(() => 'notes'));
-    const { server } = buildServer(scoped.pipeline({ tracing }), { name: 'w', version: '1' });
+    const { server } = buildServer(scoped.runtime({ tracing }), { name: 'w', version: '1' });
     const [c, s] = InMemoryTransport.createLinkedPair();
     await server.connect(s);
     const client = new Client({ name: 't', version: '1' });
@@ -345,7 +345,7 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     provideOptional('@opentelemetry/api', undefined);
     try {
       const warnings: string[] = [];
-      const { server } = buildServer(registry.pipeline({ ...workspaceOptions(), tracing: true, onWarning: (m) => warnings.push(m) }), { name: 'w', version: '1' });
+      const { server } = buildServer(registry.runtime({ ...workspaceOptions(), tracing: true, onWarning: (m) => warnings.push(m) }), { name: 'w', version: '1' });
       const [c, s] = InMemoryTransport.createLinkedPair();
       await server.connect(s);
       const client = new Client({ name: 't', version: '1' });
@@ -366,7 +366,7 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     expect(trace.setGlobalTracerProvider(tracerProvider)).toBe(true);
     expect(metrics.setGlobalMeterProvider(meterProvider)).toBe(true);
     try {
-      const { server } = buildServer(registry.pipeline({ ...workspaceOptions(), tracing: true }), { name: 'w', version: '1' });
+      const { server } = buildServer(registry.runtime({ ...workspaceOptions(), tracing: true }), { name: 'w', version: '1' });
       const [c, s] = InMemoryTransport.createLinkedPair();
       await server.connect(s);
       const client = new Client({ name: 't', version: '1' });
@@ -384,7 +384,7 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
   it('without the option nothing is traced, even with a registered global provider', async () => {
     trace.setGlobalTracerProvider(tracerProvider);
     try {
-      const { server } = buildServer(registry.pipeline(workspaceOptions()), { name: 'w', version: '1' });
+      const { server } = buildServer(registry.runtime(workspaceOptions()), { name: 'w', version: '1' });
       const [c, s] = InMemoryTransport.createLinkedPair();
       await server.connect(s);
       const client = new Client({ name: 't', version: '1' });
