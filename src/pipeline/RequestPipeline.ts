@@ -10,7 +10,7 @@ import type { InlineSyncDeclaration } from '../state-sync/types.js';
 import { META } from '../state-sync/metaKeys.js';
 import { RateLimiter } from '../limits/RateLimiter.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
-import { composeStages, type CallStage, type NextStage, type ToolCall } from './callStages.js';
+import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
 import { compileSurface, type Route, type Surface } from './compileSurface.js';
 import { groupTools } from './groupedExposition.js';
@@ -178,16 +178,32 @@ export class RequestPipeline<Ctx> {
    * requires some, rate limits when one applies to it, State Sync when a policy names it, ...).
    */
   #compile(tool: FusionTool): NextStage {
-    const stages: CallStage[] = [switchStage((n) => this.#switch.isDisabled(n), (call) => this.#hidden(call))];
-    if ((tool.requiredScopes ?? []).length > 0) stages.push(scopeStage(this.#visibility.scopes));
-    if (this.#limits?.applies(tool) === true) stages.push(rateStage(this.#limits));
-    if (this.#options.maxConcurrentCalls !== undefined) stages.push(concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls));
+    const stages = this.#stagesFor(tool);
+    return composeStages(stages.map(([, stage]) => stage), runStage(this.#timeoutMs, this.#tracker.register, this.#options.contextFactory));
+  }
+
+  /** The named stages of `tool`'s call path, in order (the handler runs after the last). */
+  #stagesFor(tool: FusionTool): Array<readonly [StageName, CallStage]> {
+    const stages: Array<readonly [StageName, CallStage]> = [['switch', switchStage((n) => this.#switch.isDisabled(n), (call) => this.#hidden(call))]];
+    if ((tool.requiredScopes ?? []).length > 0) stages.push(['scopes', scopeStage(this.#visibility.scopes)]);
+    if (this.#limits?.applies(tool) === true) stages.push(['rateLimit', rateStage(this.#limits)]);
+    if (this.#options.maxConcurrentCalls !== undefined) stages.push(['concurrency', concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls)]);
     const debug = this.#debug;
-    stages.push(trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey })));
-    if (this.#workflow !== undefined) stages.push(workflowStage(this.#workflow));
-    stages.push(validateStage);
-    if (this.#sync !== undefined && this.#sync.resolve(tool.name) !== null) stages.push(syncStage(this.#sync, (result, causedBy) => this.#recordInvalidation(result, causedBy)));
-    return composeStages(stages, runStage(this.#timeoutMs, this.#tracker.register, this.#options.contextFactory));
+    stages.push(['track', trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey }))]);
+    if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow)]);
+    stages.push(['validate', validateStage]);
+    if (this.#sync !== undefined && this.#sync.resolve(tool.name) !== null) stages.push(['stateSync', syncStage(this.#sync, (result, causedBy) => this.#recordInvalidation(result, causedBy))]);
+    return stages;
+  }
+
+  /**
+   * The stages a call of the registered tool `name` goes through, in order, before its handler runs
+   * (`switch`, `scopes`, `rateLimit`, `concurrency`, `track`, `workflow`, `validate`, `stateSync`);
+   * undefined for a tool outside this surface.
+   */
+  stagesOf(name: string): readonly StageName[] | undefined {
+    const tool = this.surface.tools.find((t) => t.name === name);
+    return tool === undefined ? undefined : this.#stagesFor(tool).map(([stage]) => stage);
   }
 
   #hidden(call: ToolCall): never {

@@ -15,6 +15,9 @@ export interface ToolCall {
   readonly extra: ToolExtra;
 }
 
+/** The stages of the `tools/call` path, in the order they run. */
+export type StageName = 'switch' | 'scopes' | 'rateLimit' | 'concurrency' | 'track' | 'workflow' | 'validate' | 'stateSync';
+
 /** Runs the rest of the stages. */
 export type NextStage = (call: ToolCall) => Promise<ToolResponse>;
 
