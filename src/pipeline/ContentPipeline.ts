@@ -4,7 +4,7 @@ import type { CompleteResult, Completer } from '../completion/types.js';
 import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
-import type { AttachOptions } from '../registry/types.js';
+import type { AttachOptions } from './options.js';
 import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
 import { contentMessages as messages } from './contentMessages.js';
 import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';

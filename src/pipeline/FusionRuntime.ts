@@ -1,6 +1,6 @@
 import type { FusionTool } from '../builder/types.js';
 import type { FusionPrompt } from '../prompts/types.js';
-import type { AttachOptions } from '../registry/types.js';
+import type { AttachOptions } from './options.js';
 import type { ToolSwitch } from '../registry/ToolSwitch.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
 import type { Surface } from './compileSurface.js';

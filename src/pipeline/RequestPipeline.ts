@@ -2,7 +2,7 @@ import type { FusionTool, ToolResponse } from '../builder/types.js';
 import { errorResult } from '../builder/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
-import type { AttachOptions, DebugEvent } from '../registry/types.js';
+import type { AttachOptions, DebugEvent } from './options.js';
 import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
 import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
@@ -80,7 +80,7 @@ export class RequestPipeline<Ctx> {
       });
     }
     for (const message of warnings) this.#warn(message);
-    this.#visibility = new Visibility(surface, { switch: toolSwitch, sync: this.#sync, workflow: this.#workflow, listCache: options.listCache });
+    this.#visibility = new Visibility(surface, { switch: toolSwitch, sync: this.#sync, workflow: this.#workflow === undefined ? undefined : { gate: this.#workflow.gate, settings: this.#workflow.handles.settings }, listCache: options.listCache });
     this.#limits = RateLimiter.for(surface.tools, options);
   }
 

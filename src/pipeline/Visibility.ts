@@ -8,7 +8,8 @@ import type { Surface, WireTool } from './compileSurface.js';
 import { ListView } from './ListView.js';
 import { modernSurface } from './modernSurface.js';
 import type { RequestScope, ToolListResult } from './types.js';
-import type { WorkflowRuntime } from './WorkflowRuntime.js';
+import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { WorkflowSettings } from '../fsm/workflowSettings.js';
 
 /** How the modern list may be cached by clients (`ttlMs`, `cacheScope`). */
 export interface ListCache {
@@ -29,7 +30,7 @@ export class Visibility {
   readonly #base: ListView;
   readonly #build: (surface: Surface) => ListView;
 
-  constructor(surface: Surface, parts: { switch: ToolSwitch; sync: StateSyncLayer | undefined; workflow: WorkflowRuntime | undefined; listCache: ListCache | undefined }) {
+  constructor(surface: Surface, parts: { switch: ToolSwitch; sync: StateSyncLayer | undefined; workflow: { readonly gate: StateMachineGate; readonly settings: WorkflowSettings } | undefined; listCache: ListCache | undefined }) {
     this.surface = surface;
     this.#scopes = new ScopeGate(surface.tools);
     // Lists that depend on who asks must not be shared by caches between principals.
@@ -41,7 +42,7 @@ export class Visibility {
     };
     this.#build = (s) => {
       const listed = parts.sync === undefined ? s.wire : decorateSurface(s, parts.sync);
-      const modern = parts.workflow === undefined ? listed : modernSurface(listed, s, parts.workflow.gate, parts.workflow.handles.settings);
+      const modern = parts.workflow === undefined ? listed : modernSurface(listed, s, parts.workflow.gate, parts.workflow.settings);
       return new ListView(s, { listed, modern }, parts.switch, freeze);
     };
     this.#base = this.#build(surface);

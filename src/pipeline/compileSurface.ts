@@ -1,7 +1,7 @@
 import type { FusionTool } from '../builder/types.js';
 import type { WireTool } from '../domain/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
-import type { NameStyle, ToolFilter } from '../registry/types.js';
+import type { NameStyle, ToolFilter } from './types.js';
 
 export type { WireTool };
 

@@ -1,4 +1,4 @@
-import type { AttachOptions } from '../registry/types.js';
+import type { AttachOptions } from './options.js';
 import { ResourceSubscriptions } from '../resources/ResourceSubscriptions.js';
 import type { ContentPipeline } from './ContentPipeline.js';
 import { RequestTracing } from '../tracing/RequestTracing.js';

@@ -1,6 +1,6 @@
 import type { FusionTool, ToolResponse } from '../builder/types.js';
 import { errorResult } from '../builder/normalizeResult.js';
-import type { WorkflowSettings } from './WorkflowHandles.js';
+import type { WorkflowSettings } from '../fsm/workflowSettings.js';
 
 /** Refusals of modern (handle-keyed) workflow calls, written for the agent. */
 export const handleTexts = {

@@ -1,7 +1,7 @@
 import type { FusionTool } from '../builder/types.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { Surface, WireTool } from './compileSurface.js';
-import type { WorkflowSettings } from './WorkflowHandles.js';
+import type { WorkflowSettings } from '../fsm/workflowSettings.js';
 
 /** `_meta` key of a bound tool on the modern surface: `{ machine, states, handleArg }`. */
 export const WORKFLOW_META = 'fusion/workflow';

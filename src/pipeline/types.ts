@@ -18,3 +18,12 @@ export interface ToolListResult {
   tools: Array<Record<string, unknown>>;
   [key: string]: unknown;
 }
+
+/** Which tools an attachment exposes. A tool passes when it has every tag of `tags` and none of `exclude`. */
+export interface ToolFilter {
+  tags?: string[];
+  exclude?: string[];
+}
+
+/** How names are rendered on the wire; policies, tags and bindings always use the declared name. */
+export type NameStyle = 'dots' | 'underscores' | ((declaredName: string) => string);

@@ -1,7 +1,7 @@
 import { detachedExtra } from '../detachedExtra.js';
 import type { z } from 'zod';
 import { DefinitionError, FrozenBuilderError } from '../../errors/FusionError.js';
-import type { WireTool } from '../../pipeline/compileSurface.js';
+import type { WireTool } from '../../domain/types.js';
 import { messages } from '../../pipeline/messages.js';
 import { errorResult } from '../normalizeResult.js';
 import type { FusionTool, Middleware, ToolExtra, ToolResponse } from '../types.js';

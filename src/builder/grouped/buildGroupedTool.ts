@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DefinitionError } from '../../errors/FusionError.js';
-import type { WireTool } from '../../pipeline/compileSurface.js';
+import type { WireTool } from '../../domain/types.js';
 import { buildFusionTool, deepFreeze } from '../buildFusionTool.js';
 import { zodToJsonSchema } from '../createValidator.js';
 import { compileMiddleware } from '../strategies/compileMiddleware.js';

@@ -1,4 +1,4 @@
-import type { WireTool } from '../../pipeline/compileSurface.js';
+import type { WireTool } from '../../domain/types.js';
 import { deepFreeze } from '../buildFusionTool.js';
 import { aggregateAnnotations } from '../strategies/aggregateAnnotations.js';
 import { generateDescription } from '../strategies/generateDescription.js';

@@ -1,0 +1,104 @@
+import type { ToolExtra } from '../builder/types.js';
+import type { StateSyncConfig } from '../state-sync/types.js';
+import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { WorkflowHandleLimits } from './HandleBudget.js';
+import type { RequestStateOptions } from './RequestStateSeal.js';
+import type { WorkflowChange } from './WorkflowRuntime.js';
+import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
+import type { SessionBus } from '../session/SessionBus.js';
+import type { RateLimit, RateLimitStore } from '../limits/types.js';
+import type { TracingOptions } from '../tracing/types.js';
+import type { NameStyle, ToolFilter } from './types.js';
+
+/** What the debug observer receives. */
+export type DebugEvent =
+  | { type: 'warning'; message: string }
+  | { type: 'list'; count: number; sessionId: string | undefined }
+  | { type: 'call'; tool: string; ok: boolean; durationMs: number; sessionId: string | undefined }
+  | { type: 'error'; message: string; error: unknown };
+
+/** Options of `registry.attachToServer(server, options)` and of the serving entry points. */
+export interface AttachOptions<Ctx> {
+  /** Builds the handler context per request (may be async). */
+  contextFactory?: (extra: ToolExtra) => Ctx | Promise<Ctx>;
+  filter?: ToolFilter;
+  stateSync?: StateSyncConfig;
+  fsm?: StateMachineGate;
+  /** Where per-session (legacy) workflow state lives; in memory by default (the HTTP app keeps it in the session). */
+  fsmStore?: FsmStateStore;
+  /** Where handle-keyed (modern) workflow instances live; defaults to `fsmStore`, else memory. */
+  workflowStore?: FsmStateStore;
+  /** `true` logs to stderr; a function receives every event. */
+  debug?: boolean | ((event: DebugEvent) => void);
+  /** `flat` (default): one MCP tool per action. `grouped`: tools sharing a prefix become one tool with a discriminator. */
+  toolExposition?: 'flat' | 'grouped';
+  /** Renders declared names for clients that reject dots (`underscores` ⇒ `sprints_list`). */
+  nameStyle?: NameStyle;
+  /** Default timeout of a tool call in ms (30,000); `.timeout(ms)` overrides per tool. */
+  timeoutMs?: number;
+  /** Window in which a burst of FSM transitions yields one `list_changed` (50 ms). */
+  listChangedDebounceMs?: number;
+  /**
+   * Most tool calls running at once per principal (unlimited): per verified user or client, and per
+   * session (legacy) or peer address (modern HTTP) for anonymous callers.
+   */
+  maxConcurrentCalls?: number;
+  /** Budgets of live handle-keyed workflow instances: per principal (1,000) and per process (50,000). */
+  workflowHandles?: WorkflowHandleLimits;
+  /**
+   * Tool calls allowed per principal (the verified user or client; the session or connection without
+   * authentication) in each window, over every tool; `.rateLimit()` adds a limit per tool. A refused call
+   * is an `isError` result saying when to retry (`_meta["fusion/retryAfterMs"]`).
+   * @see docs/security.md#rate-limits
+   */
+  rateLimit?: RateLimit;
+  /** Where rate-limit counts live: memory by default; `RedisRateLimitStore` shares them between instances. */
+  rateLimitStore?: RateLimitStore;
+  /** `ttlMs` / `cacheScope` of modern `tools/list` results (60 s; `private` when a tool requires scopes, else `public`). */
+  listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
+  /** A handle-keyed workflow instance changed state (the HTTP app publishes `resources/updated` for its URI). */
+  onWorkflowChange?: (change: WorkflowChange) => void;
+  /**
+   * Carries per-session `list_changed` to other processes: transitions are published on the bus instead of
+   * being sent by the local server, and whoever holds the session's stream delivers them. The HTTP app
+   * subscribes for its sessions (`createFusionApp` derives it from a `bus` with `sessions`, such as
+   * `RedisEventBus`); without it, notifications go straight to the local server.
+   * @see docs/scaling.md
+   */
+  sessionBus?: SessionBus;
+  /**
+   * Offers the `logging` capability: legacy clients may set a level with `logging/setLevel`, and `extra.log()`
+   * sends `notifications/message` at or above it; a modern request gets log messages only when it names a
+   * log level in its `_meta`. Off by default (`extra.log()` is then a no-op).
+   * @see docs/asking-the-client.md#logging
+   */
+  logging?: boolean;
+  /**
+   * Offers `resources.subscribe`: legacy sessions may `resources/subscribe` to registered resources (URIs
+   * validated, idle expiry, released with the session), and `notifyResourceUpdated(uri)` on the app or the
+   * attachment reaches exactly the subscribers; modern clients subscribe on `subscriptions/listen` streams.
+   * @see docs/prompts-and-resources.md#subscriptions
+   */
+  resourceSubscriptions?: boolean | ResourceSubscriptionOptions;
+  /**
+   * Integrity protection of multi-round-trip `requestState` (`extra.sealState()` / `extra.requestState`):
+   * the HMAC key shared by every instance, and the lifetime of a sealed state. Default: a random key per
+   * process, 600 s.
+   * @see docs/asking-the-client.md#state-across-rounds-extrasealstate
+   */
+  requestState?: RequestStateOptions;
+  /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
+  now?: () => number;
+  /**
+   * OpenTelemetry: every MCP request becomes a SERVER span (`tools/call notes.delete`) with the MCP semantic
+   * conventions' attributes, parented on the caller's `params._meta` trace context, plus the
+   * `mcp.server.operation.duration` and `mcp.server.session.duration` histograms. `true` uses the global
+   * tracer and meter providers; pass `{ tracer, meter, api }` to choose. Needs the optional peer
+   * `@opentelemetry/api`; off (and free) by default.
+   * @see docs/observability.md
+   */
+  tracing?: boolean | TracingOptions;
+  /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
+  onWarning?: (message: string) => void;
+}
