@@ -9,7 +9,7 @@ import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTex
 import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
-import { WorkflowHandles } from './WorkflowHandles.js';
+import { WorkflowHandles, type HandleRejection } from './WorkflowHandles.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
 
 /** Runs the handler part of a call with the instance it acts on. */
@@ -110,22 +110,24 @@ export class WorkflowRuntime {
     const s = this.handles.settings;
     const { [s.handleArg]: handleValue, ...rest } = args;
     const owner = ownerOf(scope);
-    let resolved;
-    try {
-      resolved = await this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
-    } catch (error) {
-      return loadFailure(tool, error);
-    }
+    const resolved = this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
     if (resolved.kind === 'missing') return handleTexts.missing(tool, s, this.#entries);
     if (resolved.kind === 'unknown') return handleTexts.unknown(tool, s, resolved.handle, this.#entries);
     if (resolved.kind === 'anonymous') return handleTexts.anonymous(tool, s);
-    if (resolved.kind === 'finished') return handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries);
     const { key, handle, minted } = resolved;
-    let outcome: GateOutcome<ToolResponse>;
+    let outcome: GateOutcome<ToolResponse, HandleRejection>;
     try {
-      outcome = await this.handles.sessions.run(key, tool.name, () => execute(s.mode === 'handle' ? rest : args, { machine: s.machine, key, handle }));
+      outcome = await this.handles.sessions.run(key, tool.name, () => execute(s.mode === 'handle' ? rest : args, { machine: s.machine, key, handle }), {
+        admit: (stored) => this.handles.admit(resolved, stored),
+        // A successful call that does not transition slides the instance's expiry (and stores a minted one).
+        keepAlive: (result) => result.isError !== true && !isInputRequired(result),
+      });
     } catch (error) {
       return loadFailure(tool, error);
+    }
+    if (outcome.outcome === 'rejected') {
+      const { reason } = outcome;
+      return reason.kind === 'unknown' ? handleTexts.unknown(tool, s, reason.handle, this.#entries) : handleTexts.finished(tool, s, reason.handle, reason.state, this.#entries);
     }
     if (outcome.outcome === 'refused') {
       const refusal = gateRefusal(this.gate, tool, outcome.state, this.#surface);
@@ -135,13 +137,7 @@ export class WorkflowRuntime {
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
     const changed = outcome.transition?.changed === true;
-    const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.config.initial);
-    try {
-      if (minted && !changed) await this.handles.create(key);
-      else if (!changed) await this.handles.touch(key);
-    } catch (error) {
-      return this.suggest(persistFailure(tool, result, error instanceof Error ? error : new Error(String(error)), this.gate), state);
-    }
+    const state = changed ? outcome.transition!.currentState : (outcome.state ?? this.gate.config.initial);
     result = this.suggest(result, state);
     const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.gate.visibleIn(state, [...this.gate.bindings.keys()]) } };
     if (minted && handle !== undefined) {
