@@ -88,6 +88,49 @@ describe('RedisFsmStore', () => {
     expect(await client.get(`${prefix}lock:{k}`)).toBe('someone-else');
   });
 
+  it('acquire takes the lock and reads the snapshot in one script; end writes and releases in another', async () => {
+    const prefix = uniquePrefix('lease');
+    const store = new RedisFsmStore({ client, prefix, lockLeaseMs: 2_000 });
+    await store.save('k', { state: 'a', updatedAt: 0, version: 1 });
+    const lease = await store.acquire('k', { waitMs: 500 });
+    expect(lease.snapshot).toEqual({ state: 'a', updatedAt: 0, version: 1 });
+    expect(await client.pttl(`${prefix}lock:{k}`)).toBeGreaterThan(1_000);
+    expect(await lease.end({ state: 'b', updatedAt: 1, version: 2, expiresAt: Date.now() + 60_000 })).toBe('saved');
+    expect(await client.exists(`${prefix}lock:{k}`)).toBe(0);
+    expect(await client.pttl(`${prefix}state:{k}`)).toBeGreaterThan(55_000);
+    expect(await store.load('k')).toMatchObject({ state: 'b', version: 2 });
+  });
+
+  it('fences a save whose lease expired: nothing is written, whether another holder took the lock or nobody did', async () => {
+    const prefix = uniquePrefix('fence');
+    const store = new RedisFsmStore({ client, prefix });
+    await store.save('k', { state: 'a', updatedAt: 0, version: 1 });
+    const stalled = await store.acquire('k', { waitMs: 500 });
+    // The lease ran out (the holder stalled) and another instance holds the key now.
+    await client.set(`${prefix}lock:{k}`, 'another-holder', 'PX', 5_000);
+    expect(await stalled.end({ state: 'b', updatedAt: 1, version: 2 })).toBe('expired');
+    expect(await store.load('k')).toEqual({ state: 'a', updatedAt: 0, version: 1 });
+    expect(await client.get(`${prefix}lock:{k}`)).toBe('another-holder');
+    await client.del(`${prefix}lock:{k}`);
+    const lapsed = await store.acquire('k', { waitMs: 500 });
+    await client.del(`${prefix}lock:{k}`);
+    expect(await lapsed.end({ state: 'b', updatedAt: 1, version: 2 })).toBe('expired');
+    expect(await store.load('k')).toEqual({ state: 'a', updatedAt: 0, version: 1 });
+  });
+
+  it('keys of one workflow share a cluster slot even when the key contains braces', async () => {
+    const prefix = uniquePrefix('slot');
+    const store = new RedisFsmStore({ client, prefix });
+    const key = 'checkout:u:["https://id.example","}{x"]:che_1';
+    const lease = await store.acquire(key, { waitMs: 500 });
+    const keys = await client.keys(`${prefix}*`);
+    expect(keys).toEqual([`${prefix}lock:{checkout:u:["https://id.example","%7D%7Bx"]:che_1}`]);
+    await lease.end({ state: 'a', updatedAt: 0, version: 1 });
+    const [state] = await client.keys(`${prefix}*`);
+    expect(state).toBe(`${prefix}state:{checkout:u:["https://id.example","%7D%7Bx"]:che_1}`);
+    expect(() => new RedisFsmStore({ client, prefix: 'app:{x}:' })).toThrow(/the key prefix "app:\{x\}:" contains "\{" or "\}"; remove them/);
+  });
+
   it('fails fast when Redis is unreachable, with the client options it recommends', async () => {
     const dead = redisClient(`redis://127.0.0.1:${await freePort()}`, failFastRedisOptions());
     const store = new RedisFsmStore({ client: dead, prefix: uniquePrefix('dead') });

@@ -49,3 +49,17 @@ export async function until(check: () => boolean, ms = 3_000, what = 'condition'
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+
+/** One modern (2026-07-28, sessionless) `tools/call` over raw HTTP; resolves the JSON-RPC answer. */
+export async function modernCall(app: FetchApp, id: number, name: string, args: Record<string, unknown>): Promise<{ status: number; message: any }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: MODERN_META } });
+  const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+  const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }));
+  const text = await res.text();
+  const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)))
+    : [JSON.parse(text)].flat();
+  return { status: res.status, message: messages.find((m: { id?: number }) => m.id === id) ?? messages[0] };
+}
