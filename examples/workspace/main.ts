@@ -2,8 +2,11 @@ import { startServer } from 'mcp-fusion';
 import { registry, workspaceOptions } from './registry.js';
 
 const stdio = process.argv.includes('--stdio');
-// REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
-const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
+// REDIS_URL (one Redis) or REDIS_CLUSTER_NODES=host:port,host:port,… (Redis Cluster / Valkey cluster): several
+// processes share sessions, workflow state and notifications (ioredis is loaded only then).
+const { REDIS_URL, REDIS_CLUSTER_NODES } = process.env;
+const redisTarget = REDIS_CLUSTER_NODES ? { clusterNodes: REDIS_CLUSTER_NODES } : REDIS_URL ? { url: REDIS_URL } : undefined;
+const redis = redisTarget ? await (await import('./redis.js')).connectRedis(redisTarget, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
 const server = await startServer(registry, {
   ...workspaceOptions(),
   ...redis?.options,
@@ -12,7 +15,7 @@ const server = await startServer(registry, {
   host: process.env.HOST ?? '127.0.0.1',
 });
 // stdout belongs to the protocol over stdio: log to stderr.
-console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? ' (Redis)' : ''}`);
+console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? (REDIS_CLUSTER_NODES ? ' (Redis Cluster)' : ' (Redis)') : ''}`);
 
 const stop = async (): Promise<void> => {
   await server.close();

@@ -10,6 +10,8 @@ import { jsonRpcErrorResponse } from './httpErrors.js';
 interface LiveSession {
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** Ends the session bus's watch of this session (set once it is live here). */
+  unwatch: () => void;
 }
 
 const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
@@ -104,14 +106,17 @@ export class LegacySessions {
       sessionIdGenerator: () => id,
       onsessioninitialized: async (sid) => {
         this.#live.set(sid, live);
+        live.unwatch();
+        live.unwatch = this.#bus?.watch?.(sid) ?? (() => {});
         await onInitialized(sid);
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
-    const live: LiveSession = { server, transport };
+    const live: LiveSession = { server, transport, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
     server.oninitialized = () => void this.manager.initialized(id).catch(() => {});
     transport.onclose = () => {
+      live.unwatch();
       if (this.#live.get(id) === live) this.#live.delete(id);
     };
     await server.connect(transport);
@@ -138,6 +143,7 @@ export class LegacySessions {
     const live = this.#live.get(id);
     if (live === undefined) return;
     this.#live.delete(id);
+    live.unwatch();
     void live.server.close().catch(() => {});
   }
 
@@ -146,6 +152,7 @@ export class LegacySessions {
     this.manager.stop();
     const all = [...this.#live.values()];
     this.#live.clear();
+    for (const live of all) live.unwatch();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
 }

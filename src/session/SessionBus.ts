@@ -17,4 +17,10 @@ export interface SessionBus {
   publish(sessionId: string, notification: SessionNotification): void;
   /** Receives every published notification (this process's too); returns an idempotent unsubscribe. */
   subscribe(listener: (sessionId: string, notification: SessionNotification) => void): () => void;
+  /**
+   * Optional: this process holds a live server for `sessionId` until the returned function is called. A bus
+   * that routes per session (sharded pub/sub on a Redis Cluster) receives a session's notifications only
+   * while it is watched; a bus with one channel for every session needs no hint.
+   */
+  watch?(sessionId: string): () => void;
 }

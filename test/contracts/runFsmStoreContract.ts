@@ -133,8 +133,9 @@ export function runFsmStoreContract(make: () => FsmStateStore | Promise<FsmState
     const store = await make();
     if (store.acquire === undefined) return expect(store.acquire).toBeUndefined();
     let ran = 0;
+    const acquire = store.acquire.bind(store);
     const step = async (): Promise<void> => {
-      const lease = await store.acquire('once', { waitMs: 5_000 });
+      const lease = await acquire('once', { waitMs: 5_000 });
       if (lease.snapshot?.state === 'paid') return void (await lease.end());
       ran++;
       expect(await lease.end({ state: 'paid', updatedAt: 1, version: (lease.snapshot?.version ?? 0) + 1 })).toBe('saved');

@@ -2,13 +2,25 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, type FusionApp } from '../../src/index.js';
 import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
-import { ready, redisClient } from './clients.js';
+import type { RedisClient } from '../../src/redis/_internal/redisClient.js';
+import { clusterClient, ready, redisClient } from './clients.js';
 
-/** One "instance" of the workspace server in this process, wired to Redis like the example with REDIS_URL. */
-export async function workspaceInstance(prefix: string, url?: string, extra: { lockLeaseMs?: number } = {}): Promise<{ app: FusionApp; bus: RedisEventBus; close(): Promise<void> }> {
-  const client = redisClient(url);
-  await ready(client);
-  const bus = new RedisEventBus({ publisher: client, subscriber: redisClient(url), prefix: `${prefix}bus:` });
+/** Where an instance's Redis is: the run's redis-server (default), another URL, or a cluster's nodes. */
+export type RedisTarget = string | { nodes: Array<{ host: string; port: number }> } | undefined;
+
+/** A connected client (and a subscriber client) for a target. */
+export async function connect(target: RedisTarget): Promise<{ client: RedisClient; subscriber: RedisClient }> {
+  if (typeof target === 'object') {
+    const client = await ready(clusterClient(target.nodes));
+    return { client, subscriber: client };
+  }
+  return { client: await ready(redisClient(target)), subscriber: redisClient(target) };
+}
+
+/** One "instance" of the workspace server in this process, wired to Redis like the example with REDIS_URL (or REDIS_CLUSTER_NODES). */
+export async function workspaceInstance(prefix: string, target?: RedisTarget, extra: { lockLeaseMs?: number } = {}): Promise<{ app: FusionApp; bus: RedisEventBus; close(): Promise<void> }> {
+  const { client, subscriber } = await connect(target);
+  const bus = new RedisEventBus({ publisher: client, subscriber, prefix: `${prefix}bus:` });
   await bus.ready();
   const app = createFusionApp(registry, {
     ...workspaceOptions(),
