@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import type { Cluster } from 'ioredis';
 import { FusionError } from '../errors/FusionError.js';
+import type { failFastClusterOptions } from './failFastClusterOptions.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import { checkPrefix, hashTag, isCluster, type RedisClient } from './_internal/redisClient.js';
 
@@ -10,7 +12,8 @@ export interface RedisEventBusOptions {
   publisher: RedisClient;
   /**
    * A client for this bus alone: Redis puts a subscribed connection in subscriber mode. On a cluster, a
-   * `Cluster` built with `shardedSubscribers: true` (it may be the publisher itself).
+   * `Cluster` built with `shardedSubscribers: true` and a `slotsRefreshInterval` (it may be the publisher
+   * itself; {@link failFastClusterOptions} sets both), so that subscriptions follow a slot that moved.
    */
   subscriber: RedisClient;
   /**
@@ -64,6 +67,8 @@ export class RedisEventBus implements ServerEventBus {
   readonly #ready: Promise<void>;
   #markReady: () => void = () => {};
   #closed = false;
+  /** Sharded mode: which master owned which slots when the subscriptions were last made. */
+  #layout = '';
 
   /** The legacy side of this bus, as the `sessionBus` option takes it. */
   readonly sessions: SessionBus = {
@@ -87,6 +92,9 @@ export class RedisEventBus implements ServerEventBus {
     this.#subscriber.on(this.#sharded ? 'smessage' : 'message', this.#onMessage);
     // ioredis re-subscribes by itself after a reconnect, but only to channels whose SUBSCRIBE succeeded.
     this.#subscriber.on('ready', this.#subscribe);
+    // A master that gives a slot away drops the sharded subscriptions of its channels: subscribe again
+    // (on the new owner) whenever the cluster client learns a new slot layout.
+    if (this.#sharded) this.#subscriber.on('refresh', this.#onRefresh);
     this.#subscribe();
   }
 
@@ -146,6 +154,7 @@ export class RedisEventBus implements ServerEventBus {
     this.#sessionListeners.clear();
     this.#subscriber.off(this.#sharded ? 'smessage' : 'message', this.#onMessage);
     this.#subscriber.off('ready', this.#subscribe);
+    this.#subscriber.off('refresh', this.#onRefresh);
     if (this.#sharded) {
       const channels = [this.#events, ...this.#watched.keys()];
       this.#watched.clear();
@@ -160,8 +169,13 @@ export class RedisEventBus implements ServerEventBus {
       this.#subscriber.subscribe(this.#events, this.#sessionChannel).then(() => this.#markReady(), this.#onError);
       return;
     }
+    this.#layout = layoutOf(this.#subscriber as Cluster);
     this.#subscriber.ssubscribe(this.#events).then(() => this.#markReady(), this.#onError);
     for (const channel of this.#watched.keys()) this.#subscriber.ssubscribe(channel).catch(this.#onError);
+  };
+
+  readonly #onRefresh = (): void => {
+    if (layoutOf(this.#subscriber as Cluster) !== this.#layout) this.#subscribe();
   };
 
   readonly #onMessage = (channel: string, raw: string): void => {
@@ -210,4 +224,18 @@ export class RedisEventBus implements ServerEventBus {
       this.#onError(error);
     }
   }
+}
+
+/** The slot → master map of a cluster client, as ranges (`0-5460:host:port,…`): equal strings, equal layouts. */
+function layoutOf(cluster: Cluster): string {
+  const slots = (cluster as { slots?: string[][] }).slots ?? [];
+  const ranges: string[] = [];
+  let start = 0;
+  for (let slot = 1; slot <= slots.length; slot++) {
+    if (slot === slots.length || slots[slot]?.[0] !== slots[start]?.[0]) {
+      ranges.push(`${start}-${slot - 1}:${slots[start]?.[0] ?? ''}`);
+      start = slot;
+    }
+  }
+  return ranges.join(',');
 }

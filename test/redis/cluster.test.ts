@@ -103,6 +103,32 @@ describe('Redis Cluster layout', () => {
     await Promise.all([a.close(), b.close(), c.close()]);
   });
 
+  it('keeps delivering a watched session\'s notifications after its slot moved to another master', async () => {
+    const prefix = uniquePrefix('cmove');
+    const make = async () => {
+      const c = await fresh();
+      const bus = new RedisEventBus({ publisher: c, subscriber: c, prefix });
+      await bus.ready();
+      return bus;
+    };
+    const [a, b] = await Promise.all([make(), make()]);
+    const got: string[] = [];
+    b.sessions.subscribe((_id, n) => void got.push(n.method));
+    b.sessions.watch!('moving-session');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    a.sessions.publish('moving-session', { method: 'before' });
+    await until(() => got.length === 1, 3_000, 'delivery before the move');
+    await moveSlot(cluster, Number(await client.cluster('KEYSLOT', `${prefix}session:{moving-session}`)));
+    // Delivery is at most once: a message published while the subscription moves may be lost, so publish until one arrives.
+    const started = Date.now();
+    for (let i = 0; !got.includes('after') && Date.now() - started < 12_000; i++) {
+      a.sessions.publish('moving-session', { method: 'after' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(got).toContain('after');
+    await Promise.all([a.close(), b.close()]);
+  }, 20_000);
+
   it('refuses a cluster subscriber without sharded subscribers, and a prefix with braces', () => {
     const plain = clusterClient(cluster.nodes, { shardedSubscribers: false, lazyConnect: true });
     expect(() => new RedisEventBus({ publisher: plain, subscriber: plain })).toThrow(/needs a subscriber Cluster built with \{ shardedSubscribers: true \}/);
