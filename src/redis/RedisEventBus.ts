@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Cluster } from 'ioredis';
 import { FusionError } from '../errors/FusionError.js';
-import type { failFastClusterOptions } from './failFastClusterOptions.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import { checkPrefix, hashTag, isCluster, type RedisClient } from './_internal/redisClient.js';
 
@@ -13,7 +12,7 @@ export interface RedisEventBusOptions {
   /**
    * A client for this bus alone: Redis puts a subscribed connection in subscriber mode. On a cluster, a
    * `Cluster` built with `shardedSubscribers: true` and a `slotsRefreshInterval` (it may be the publisher
-   * itself; {@link failFastClusterOptions} sets both), so that subscriptions follow a slot that moved.
+   * itself; `failFastClusterOptions()` sets both), so that subscriptions follow a slot that moved.
    */
   subscriber: RedisClient;
   /**
