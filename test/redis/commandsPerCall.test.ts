@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, request } from '../_helpers/raw.js';
-import { countCommands, perCall } from './commandCount.js';
+import { countCommands, perCall } from '../../bench/commandCount.js';
 import { modernCall, workspaceInstance } from './helpers.js';
 import { uniquePrefix } from './clients.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';

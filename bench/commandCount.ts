@@ -17,7 +17,9 @@ const OWN = new Set(['monitor', 'info', 'config', 'config|resetstat', 'echo']);
  */
 export async function countCommands(url: string, task: () => Promise<void>): Promise<CommandCount> {
   const admin = new Redis(url);
-  const monitor = await admin.duplicate().monitor();
+  admin.on('error', () => {});
+  const monitor = await admin.monitor();
+  monitor.on('error', () => {});
   const sent: Record<string, number> = {};
   const marker = `count-done-${Math.random()}`;
   let seenMarker!: () => void;
