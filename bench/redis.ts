@@ -217,15 +217,20 @@ export async function redisSection(options: SectionOptions): Promise<Section> {
     const n = options.quick ? 5_000 : 100_000;
     const load0 = os.loadavg()[0]!.toFixed(1);
     await client.script('LOAD', ACQUIRE.source);
-    const measured: Array<[string, number]> = [
-      ['EVALSHA of the acquire script (SET NX PX + HGET), random keys', await redisBenchmark(redis.port, n, ['EVALSHA', ACQUIRE.sha, '2', 'b:{__rand_int__}:s', 'b:{__rand_int__}:l', 'tok', '5000', '1'])],
-      ['HGET (a legacy gated `tools/list`)', await redisBenchmark(redis.port, n, ['HGET', 'b:{__rand_int__}:s', 'd'])],
-      ['PUBLISH, 1 subscriber (a notification)', await redisBenchmark(redis.port, n, ['PUBLISH', `${prefix}bus:sessions`, '{"o":"x","s":"session","n":{"method":"notifications/tools/list_changed"}}'])],
+    const bench = async (args: string[]): Promise<[number, number]> => {
+      const cpu0 = cpuMs(redis.proc.pid);
+      const rate = await redisBenchmark(redis.port, n, args);
+      return [rate, ((cpuMs(redis.proc.pid) - cpu0) * 1000) / n];
+    };
+    const measured: Array<[string, [number, number]]> = [
+      ['EVALSHA of the acquire script (SET NX PX + HGET), random keys', await bench(['EVALSHA', ACQUIRE.sha, '2', 'b:{__rand_int__}:s', 'b:{__rand_int__}:l', 'tok', '5000', '1'])],
+      ['HGET (a legacy gated `tools/list`)', await bench(['HGET', 'b:{__rand_int__}:s', 'd'])],
+      ['PUBLISH, 1 subscriber (a notification)', await bench(['PUBLISH', `${prefix}bus:sessions`, '{"o":"x","s":"session","n":{"method":"notifications/tools/list_changed"}}'])],
     ];
     const pair = await pairs(redis.url, redis.proc.pid, options.quick ? 2 : 4, options.quick ? 400 : 2_000);
     capacity.push('| operation | measured ops/s | Redis CPU per op |', '|---|---:|---:|');
-    for (const [name, rate] of measured) {
-      capacity.push(`| ${name} (redis-benchmark, 50 connections) | ${Math.round(rate).toLocaleString('en-US')} | — |`);
+    for (const [name, [rate, cpuUs]] of measured) {
+      capacity.push(`| ${name} (redis-benchmark, 50 connections) | ${Math.round(rate).toLocaleString('en-US')} | ${cpuUs.toFixed(1)} µs |`);
       rows.push({ table: REDIS_CAPACITY, column: 'ops/s', contender: name, value: rate, ratio: 1, samples: n, unit: 'ops/s' });
     }
     capacity.push(`| a gated call's pair: acquire + end with a write (pipelined, ${options.quick ? 2 : 4} ioredis connections) | ${Math.round(pair.rate).toLocaleString('en-US')} pairs/s | ${pair.cpuUsPerPair.toFixed(1)} µs |`);
