@@ -62,7 +62,7 @@ export class RedisEventBus implements ServerEventBus {
   readonly #eventListeners = new Set<EventListener>();
   readonly #sessionListeners = new Set<SessionListener>();
   /** Sharded mode: watched sessions (how many watchers each) by channel. */
-  readonly #watched = new Map<string, { id: string; count: number }>();
+  readonly #watched = new Map<string, { id: string; count: number; subscribed: Promise<void> }>();
   readonly #ready: Promise<void>;
   #markReady: () => void = () => {};
   #closed = false;
@@ -123,18 +123,21 @@ export class RedisEventBus implements ServerEventBus {
   }
 
   /**
-   * This process holds `sessionId` live: on a cluster, subscribe to its channel until the returned
-   * function is called (calls nest). On one node every session shares one channel, so this does nothing.
+   * This process holds `sessionId` live: on a cluster, subscribe to its channel until the function this
+   * resolves is called (calls nest). Resolves once subscribed (or after the subscription failed or took
+   * over a second: delivery is best effort). On one node every session shares one channel: resolves at once.
    */
-  watchSession(sessionId: string): () => void {
+  async watchSession(sessionId: string): Promise<() => void> {
     if (!this.#sharded) return () => {};
     const channel = this.#channelOf(sessionId);
-    const entry = this.#watched.get(channel);
+    let entry = this.#watched.get(channel);
     if (entry !== undefined) entry.count++;
     else {
-      this.#watched.set(channel, { id: sessionId, count: 1 });
-      if (!this.#closed) this.#subscriber.ssubscribe(channel).catch(this.#onError);
+      const subscribed = this.#closed ? Promise.resolve() : this.#subscriber.ssubscribe(channel).then(() => {}, this.#onError);
+      entry = { id: sessionId, count: 1, subscribed };
+      this.#watched.set(channel, entry);
     }
+    await Promise.race([entry.subscribed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     let done = false;
     return () => {
       if (done) return;

@@ -106,8 +106,11 @@ export class LegacySessions {
       sessionIdGenerator: () => id,
       onsessioninitialized: async (sid) => {
         this.#live.set(sid, live);
-        live.unwatch();
-        live.unwatch = this.#bus?.watch?.(sid) ?? (() => {});
+        // Subscribed before the session serves anything here, so its notifications (and the signal that it
+        // ended elsewhere) are not published into a gap.
+        const unwatch = (await this.#bus?.watch?.(sid)) ?? (() => {});
+        if (this.#live.get(sid) === live) live.unwatch = unwatch;
+        else unwatch();
         await onInitialized(sid);
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),

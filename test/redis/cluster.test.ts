@@ -78,9 +78,8 @@ describe('Redis Cluster layout', () => {
     c.sessions.subscribe((id, n) => void got.c!.push([id, n]));
     const events: string[] = [];
     c.subscribe((e) => void events.push(e.kind));
-    const unwatch = b.sessions.watch!('sess-1');
-    b.sessions.watch!('sess-2');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const unwatch = await b.sessions.watch!('sess-1');
+    await b.sessions.watch!('sess-2');
     a.sessions.publish('sess-1', { method: 'notifications/tools/list_changed' });
     a.sessions.publish('sess-2', { method: 'notifications/tools/list_changed' });
     a.publish({ kind: 'tools_list_changed' });
@@ -114,8 +113,7 @@ describe('Redis Cluster layout', () => {
     const [a, b] = await Promise.all([make(), make()]);
     const got: string[] = [];
     b.sessions.subscribe((_id, n) => void got.push(n.method));
-    b.sessions.watch!('moving-session');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await b.sessions.watch!('moving-session');
     a.sessions.publish('moving-session', { method: 'before' });
     await until(() => got.length === 1, 3_000, 'delivery before the move');
     await moveSlot(cluster, Number(await client.cluster('KEYSLOT', `${prefix}session:{moving-session}`)));
