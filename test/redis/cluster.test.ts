@@ -6,7 +6,7 @@ import { openSession, request } from '../_helpers/raw.js';
 import { runFsmStoreContract } from '../contracts/runFsmStoreContract.js';
 import { runSessionStoreContract } from '../contracts/runSessionStoreContract.js';
 import { clusterClient, ready, uniquePrefix } from './clients.js';
-import { until, workspaceInstance } from './helpers.js';
+import { modernCall, until, workspaceInstance } from './helpers.js';
 import { moveSlot, startRedisCluster, type RedisCluster } from './redisCluster.js';
 
 let cluster: RedisCluster;
@@ -132,6 +132,32 @@ describe('Redis Cluster layout', () => {
     expect(() => new RedisEventBus({ publisher: plain, subscriber: plain })).toThrow(/needs a subscriber Cluster built with \{ shardedSubscribers: true \}/);
     expect(() => new RedisSessionStore({ client, prefix: 'x:{y}:' })).toThrow(/contains "\{" or "\}"/);
     plain.disconnect();
+  });
+});
+
+describe('Redis commands per call on a cluster', () => {
+  it('a modern gated call with its handle costs the same 2 scripts as on one node; a transition adds 1 SPUBLISH (INFO commandstats summed over the masters)', async () => {
+    const instance = await workspaceInstance(uniquePrefix('ccount'), { nodes: cluster.nodes });
+    const handles: string[] = [];
+    for (let i = 0; i < 4; i++) handles.push(/checkout_id: (che_[\w-]+)/.exec(JSON.stringify((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message.result))![1]!);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stats = async (): Promise<Record<string, number>> => {
+      const sum: Record<string, number> = {};
+      for (const node of cluster.nodes) {
+        for (const [, name, calls] of (await cluster.cli(node.port, 'info', 'commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) sum[name!] = (sum[name!] ?? 0) + Number(calls);
+      }
+      return sum;
+    };
+    const counted = ['evalsha', 'eval', 'spublish', 'publish', 'hget', 'hset', 'set', 'get', 'del', 'pexpireat'];
+    const delta = (before: Record<string, number>, after: Record<string, number>) => Object.fromEntries(counted.map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]).filter(([, v]) => v !== 0));
+    const before = await stats();
+    for (let i = 0; i < 4; i++) expect((await modernCall(instance.app, 10 + i, 'cart.add_item', { product_id: 'p', checkout_id: handles[i] })).message.result.isError).not.toBe(true);
+    const middle = await stats();
+    expect(delta(before, middle)).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4 });
+    for (let i = 0; i < 4; i++) expect((await modernCall(instance.app, 20 + i, 'cart.checkout', { checkout_id: handles[i] })).message.result.isError).not.toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(delta(middle, await stats())).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4, spublish: 4 });
+    await instance.close();
   });
 });
 
