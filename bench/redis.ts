@@ -244,12 +244,12 @@ export async function redisSection(options: SectionOptions): Promise<Section> {
     subscriber.disconnect();
     redis.proc.kill('SIGKILL');
   }
-  const markdown = [`## ${REDIS_COMMANDS}`, '', lines.join('\n'), '', `Per call, averaged over ${calls} calls of each kind. Round trips are what the server sends (MONITOR, commands not issued by a script); "executed" adds what the scripts run inside (INFO commandstats after CONFIG RESETSTAT).`, '', `## ${REDIS_CAPACITY}`, '', capacity.join('\n'), ''].join('\n');
+  const markdown = [lines.join('\n'), '', `Per call, averaged over ${calls} calls of each kind. Round trips are what the server sends (MONITOR, commands not issued by a script); "executed" adds what the scripts run inside (INFO commandstats after CONFIG RESETSTAT).`, '', `### ${REDIS_CAPACITY}`, '', capacity.join('\n'), ''].join('\n');
   return { title: REDIS_COMMANDS, markdown, rows };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
   const section = await redisSection({ quick, log: (line) => process.stderr.write(`${line}\n`) });
-  process.stdout.write(`Machine: ${os.cpus()[0]?.model ?? 'unknown'} ×${os.cpus().length}; Node ${process.version}\n\n${section.markdown}`);
+  process.stdout.write(`Machine: ${os.cpus()[0]?.model ?? 'unknown'} ×${os.cpus().length}; Node ${process.version}\n\n## ${section.title}\n\n${section.markdown}`);
 }
