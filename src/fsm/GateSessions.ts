@@ -1,5 +1,6 @@
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmLease, FsmStateStore } from './FsmStateStore.js';
+import { memoryLease, storeLease } from './storeLease.js';
 import type { StateMachineGate } from './StateMachineGate.js';
 import type { FsmSnapshot, TransitionResult } from './types.js';
 
@@ -210,52 +211,9 @@ export class GateSessions {
   }
 
   /** The key's lease: the store's own `acquire`, or one built from `lock`, `load` and `compareAndSet`. */
-  async #acquire(key: string): Promise<FsmLease> {
-    const store = this.#store;
-    if (store === undefined) return memoryLease(this.#memory, key);
-    const wrap = (code: 'FSM_STORE_LOCK' | 'FSM_STORE_LOAD', error: unknown): WorkflowStateError => {
-      const what = code === 'FSM_STORE_LOCK' ? 'could not lock the workflow' : 'failed to load';
-      return new WorkflowStateError(code, `the workflow state store ${what} (${(error as Error)?.message ?? String(error)})`, { key });
-    };
-    if (store.acquire !== undefined) {
-      try {
-        return await store.acquire(key, { waitMs: this.#lockWaitMs });
-      } catch (error) {
-        throw wrap(/held the lock/.test(String((error as Error)?.message)) ? 'FSM_STORE_LOCK' : 'FSM_STORE_LOAD', error);
-      }
-    }
-    let release: () => Promise<void> = async () => {};
-    if (store.lock !== undefined) {
-      try {
-        release = await store.lock(key, { waitMs: this.#lockWaitMs });
-      } catch (error) {
-        throw wrap('FSM_STORE_LOCK', error);
-      }
-    }
-    let snapshot: FsmSnapshot | undefined;
-    try {
-      // `?? undefined`: many stores answer a missing key with null (`JSON.parse(await redis.get(k))`).
-      snapshot = (await store.load(key)) ?? undefined;
-    } catch (error) {
-      await release().catch(this.#onError);
-      throw wrap('FSM_STORE_LOAD', error);
-    }
-    let ended = false;
-    return {
-      snapshot,
-      end: async (next) => {
-        if (ended) return 'released';
-        ended = true;
-        try {
-          if (next === undefined) return 'released';
-          if (store.compareAndSet !== undefined) return (await store.compareAndSet(key, snapshot?.version, next)) ? 'saved' : 'conflict';
-          await store.save(key, next);
-          return 'saved';
-        } finally {
-          await release().catch(this.#onError);
-        }
-      },
-    };
+  #acquire(key: string): Promise<FsmLease> {
+    if (this.#store === undefined) return Promise.resolve(memoryLease(this.#memory, key));
+    return storeLease(this.#store, key, this.#lockWaitMs, this.#onError, (code, message) => new WorkflowStateError(code, message, { key }));
   }
 
   /** A stored snapshot past its `expiresAt` counts as none (handle-keyed instances whose store kept it a little longer). */
@@ -298,17 +256,3 @@ export class GateSessions {
   }
 }
 
-/** Without a store, a lease over this process's map (runs of one key are already serialized by `#locked`). */
-function memoryLease(memory: Map<string, FsmSnapshot>, key: string): FsmLease {
-  let ended = false;
-  return {
-    snapshot: memory.get(key),
-    end: async (next) => {
-      if (ended) return 'released';
-      ended = true;
-      if (next === undefined) return 'released';
-      memory.set(key, next);
-      return 'saved';
-    },
-  };
-}
