@@ -7,8 +7,12 @@ const stdio = process.argv.includes('--stdio');
 const { REDIS_URL, REDIS_CLUSTER_NODES } = process.env;
 const redisTarget = REDIS_CLUSTER_NODES ? { clusterNodes: REDIS_CLUSTER_NODES } : REDIS_URL ? { url: REDIS_URL } : undefined;
 const redis = redisTarget ? await (await import('./redis.js')).connectRedis(redisTarget, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
+// MCP_TRACING=1: an OpenTelemetry span per MCP request, printed to stderr (the SDK is loaded only then).
+const tracing = process.env.MCP_TRACING === '1';
+if (tracing) (await import('./tracing.js')).traceToStderr();
 const server = await startServer(registry, {
   ...workspaceOptions(),
+  tracing,
   ...redis?.options,
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),
