@@ -133,9 +133,9 @@ export class RedisEventBus implements ServerEventBus {
     let entry = this.#watched.get(channel);
     if (entry !== undefined) entry.count++;
     else {
-      const subscribed = this.#closed ? Promise.resolve() : this.#subscriber.ssubscribe(channel).then(() => {}, this.#onError);
-      entry = { id: sessionId, count: 1, subscribed };
+      entry = { id: sessionId, count: 1, subscribed: Promise.resolve() };
       this.#watched.set(channel, entry);
+      if (!this.#closed) entry.subscribed = this.#ssubscribe(channel);
     }
     await Promise.race([entry.subscribed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     let done = false;
@@ -168,13 +168,36 @@ export class RedisEventBus implements ServerEventBus {
   readonly #subscribe = (): void => {
     if (this.#closed) return;
     if (!this.#sharded) {
-      this.#subscriber.subscribe(this.#events, this.#sessionChannel).then(() => this.#markReady(), this.#onError);
+      this.#subscriber.subscribe(this.#events, this.#sessionChannel).then(() => this.#markReady(), (error) => {
+        this.#onError(error);
+        this.#retry(this.#subscribe);
+      });
       return;
     }
     this.#layout = layoutOf(this.#subscriber as Cluster);
-    this.#subscriber.ssubscribe(this.#events).then(() => this.#markReady(), this.#onError);
-    for (const channel of this.#watched.keys()) this.#subscriber.ssubscribe(channel).catch(this.#onError);
+    void this.#ssubscribe(this.#events).then(() => this.#markReady());
+    for (const channel of this.#watched.keys()) void this.#ssubscribe(channel);
   };
+
+  /**
+   * SSUBSCRIBE one channel, again after a failure (a timeout under load, a shard that is not connected yet)
+   * for as long as it is wanted: ioredis itself re-subscribes only channels whose SSUBSCRIBE succeeded.
+   */
+  async #ssubscribe(channel: string): Promise<void> {
+    for (let delay = 100; !this.#closed && (channel === this.#events || this.#watched.has(channel)); delay = Math.min(delay * 2, 2_000)) {
+      try {
+        await this.#subscriber.ssubscribe(channel);
+        return;
+      } catch (error) {
+        this.#onError(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+    }
+  }
+
+  #retry(task: () => void): void {
+    if (!this.#closed) setTimeout(task, 500).unref();
+  }
 
   readonly #onRefresh = (): void => {
     if (layoutOf(this.#subscriber as Cluster) !== this.#layout) this.#subscribe();
