@@ -131,7 +131,9 @@ export class GateSessions {
         const snap = stored ?? { state: this.#gate.config.initial, updatedAt: 0 };
         if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
         const result = await fn();
-        const currentState = result.isError === true || binding.event === undefined ? snap.state : await this.#gate.next(snap.state, binding.event);
+        // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
+        const moves = result.isError !== true && binding.event !== undefined && (result as { resultType?: unknown }).resultType !== 'input_required';
+        const currentState = moves ? await this.#gate.next(snap.state, binding.event!) : snap.state;
         const transition = { changed: currentState !== snap.state, previousState: snap.state, currentState };
         const now = this.#now();
         if (!transition.changed) {
@@ -142,7 +144,7 @@ export class GateSessions {
               return { outcome: 'ran', result, state: snap.state, persistError: error instanceof Error ? error : new Error(String(error)) };
             }
           }
-          return { outcome: 'ran', result, state: snap.state, ...(result.isError === true || binding.event === undefined ? {} : { transition }) };
+          return { outcome: 'ran', result, state: snap.state, ...(moves ? { transition } : {}) };
         }
         try {
           const next = { state: currentState, updatedAt: now, version: (snap.version ?? 0) + 1 };
