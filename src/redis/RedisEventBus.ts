@@ -170,7 +170,8 @@ export class RedisEventBus implements ServerEventBus {
     if (!this.#sharded) {
       this.#subscriber.subscribe(this.#events, this.#sessionChannel).then(() => this.#markReady(), (error) => {
         this.#onError(error);
-        this.#retry(this.#subscribe);
+        // Not connected: the 'ready' event subscribes. Connected but failed (a timeout): try again.
+        if (this.#subscriber.status === 'ready') this.#retry(this.#subscribe);
       });
       return;
     }
@@ -190,6 +191,8 @@ export class RedisEventBus implements ServerEventBus {
         return;
       } catch (error) {
         this.#onError(error);
+        // Not connected: the 'ready' event subscribes every wanted channel again.
+        if (this.#subscriber.status !== 'ready') return;
       }
       await new Promise((resolve) => setTimeout(resolve, delay).unref());
     }
