@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Cluster, Redis } from 'ioredis';
-import { failFastClusterOptions, failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisSessionStore } from 'mcp-fusion/redis';
+import { failFastClusterOptions, failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } from 'mcp-fusion/redis';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -47,6 +47,8 @@ export async function connectRedis(target: RedisTarget, prefix: string) {
       workflowStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:handle:` }),
       bus,
     },
+    /** Rate-limit counts every instance shares (used when RATE_LIMIT is set). */
+    rateLimitStore: new RedisRateLimitStore({ client, prefix: `${prefix}ratelimit:` }),
     async close(): Promise<void> {
       await bus.close();
       client.disconnect();

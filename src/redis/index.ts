@@ -4,3 +4,4 @@ export { RedisSessionStore, type RedisSessionStoreOptions } from './RedisSession
 export { RedisEventBus, type RedisEventBusOptions } from './RedisEventBus.js';
 export { failFastRedisOptions } from './failFastRedisOptions.js';
 export { failFastClusterOptions } from './failFastClusterOptions.js';
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './RedisRateLimitStore.js';

@@ -1,9 +1,10 @@
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GateSessions, StateMachineGate, type FsmConfig, type SessionNotification } from '../../src/index.js';
-import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
+import { RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } from '../../src/redis/index.js';
 import { openSession, request } from '../_helpers/raw.js';
 import { runFsmStoreContract } from '../contracts/runFsmStoreContract.js';
+import { runRateLimitStoreContract } from '../contracts/runRateLimitStoreContract.js';
 import { runSessionStoreContract } from '../contracts/runSessionStoreContract.js';
 import { clusterClient, ready, uniquePrefix } from './clients.js';
 import { modernCall, until, workspaceInstance } from './helpers.js';
@@ -41,6 +42,23 @@ describe('RedisFsmStore on a 3-master Redis Cluster (FsmStateStore contract)', (
 
 describe('RedisSessionStore on a 3-master Redis Cluster (SessionStore contract)', () => {
   runSessionStoreContract(() => new RedisSessionStore({ client, prefix: uniquePrefix('csession') }));
+});
+
+describe('RedisRateLimitStore on a 3-master Redis Cluster (RateLimitStore contract)', () => {
+  runRateLimitStoreContract(() => new RedisRateLimitStore({ client, prefix: uniquePrefix('cratelimit') }));
+
+  it('counts one limit exactly across two instances (two cluster clients), with counters spread over the shards', async () => {
+    const prefix = uniquePrefix('cshared');
+    const [a, b] = [new RedisRateLimitStore({ client: await fresh(), prefix }), new RedisRateLimitStore({ client: await fresh(), prefix })];
+    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).hit('u:["iss","alice"]:tools/call', 60_000)));
+    expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const slots = new Set<number>();
+    for (let i = 0; i < 12; i++) {
+      await a.hit(`principal-${i}`, 60_000);
+      slots.add(Number(await client.cluster('KEYSLOT', `${prefix}principal-${i}`)));
+    }
+    expect(slots.size).toBeGreaterThan(6);
+  });
 });
 
 describe('Redis Cluster layout', () => {
