@@ -37,7 +37,14 @@ export async function connectRedis(target: RedisTarget, prefix: string) {
     if (down) console.error('[workspace] Redis is back');
     down = false;
   });
-  const bus = new RedisEventBus({ publisher: client, subscriber, prefix: `${prefix}bus:` });
+  let busErrors = 0;
+  const bus = new RedisEventBus({
+    publisher: client,
+    subscriber,
+    prefix: `${prefix}bus:`,
+    // Delivery is best effort; say so when it fails (the first few times), so a lost notification has a cause.
+    onError: (error) => void (busErrors++ < 5 && console.error(`[workspace] notification bus: ${(error as Error)?.message ?? String(error)}`)),
+  });
   await Promise.race([Promise.all([once(client, 'ready'), bus.ready()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   return {
     options: {

@@ -64,7 +64,9 @@ describe.each([
     const checkedOut = await modern.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
     expect(checkedOut.isError, texts(checkedOut).join('\n')).not.toBe(true);
     expect(modern.sent.at(-1)!.port).not.toBe(b.port);
-    await until(() => updated.length === 1, 5_000, 'resources/updated raised on another process');
+    await until(() => updated.length === 1, 5_000, 'resources/updated raised on another process').catch((error) => {
+      throw new Error(`${(error as Error).message}; instance logs:\n${instances.map((i) => i.log()).join('\n---\n')}`);
+    });
 
     // A dies: it created the legacy session, holds its GET stream and minted the handle.
     await a.kill();
