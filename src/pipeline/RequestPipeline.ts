@@ -169,6 +169,19 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
+    const list = await this.#visibleList(scope);
+    if (scope.extra.era !== 'modern' && this.#workflow !== undefined && !this.#workflow.usesHandles(scope)) {
+      this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
+    }
+    return list;
+  }
+
+  /** The exposed names of the tools this caller may see now (workflow state, run-time switch, filter). */
+  async visibleToolNames(scope: RequestScope): Promise<string[]> {
+    return (await this.#visibleList(scope)).tools.map((t) => t.name as string);
+  }
+
+  async #visibleList(scope: RequestScope): Promise<ToolListResult> {
     this.#refresh();
     if (scope.extra.era === 'modern') return this.#modernList;
     if (this.#workflow === undefined) return this.#list;
@@ -187,7 +200,6 @@ export class RequestPipeline<Ctx> {
       list = Object.freeze({ tools: tools as unknown as Array<Record<string, unknown>> });
       this.#listByState.set(state, list);
     }
-    this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
     return list;
   }
 
@@ -195,14 +207,13 @@ export class RequestPipeline<Ctx> {
   async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.surface.routes.keys()]));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
     }
     const picked = pickAction(route, args);
     if ('error' in picked) return picked.error;
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
-      this.#refresh();
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#listed.map((w) => w.name)));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
     }
     const limit = this.#options.maxConcurrentCalls;
     const owner = limit === undefined ? undefined : ownerOf(scope);
@@ -224,6 +235,15 @@ export class RequestPipeline<Ctx> {
         if (left === 0) this.#running.delete(owner);
         else this.#running.set(owner, left);
       }
+    }
+  }
+
+  /** The caller's visible tools for an unknown-tool error; a store failure must not hide the real error. */
+  async #visibleNamesOrNone(scope: RequestScope): Promise<string[]> {
+    try {
+      return await this.visibleToolNames(scope);
+    } catch {
+      return [];
     }
   }
 

@@ -5,7 +5,8 @@ import { AttachError } from '../errors/FusionError.js';
 import { capabilitiesFor } from './capabilitiesFor.js';
 import { contentHandlers, type MethodHandler } from './contentHandlers.js';
 import { contentOf } from './contentLink.js';
-import { yieldsResourcesTo } from './systemResources.js';
+import { compose, type Member, type ServedNames } from './composeServer.js';
+import { installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
 import { featuresOf } from './features.js';
 import type { RequestStateSeal } from './RequestStateSeal.js';
 import type { RequestPipeline } from './RequestPipeline.js';
@@ -22,6 +23,7 @@ interface ServerLike {
   onclose?: (() => void) | undefined;
   projectCallToolResult?: unknown;
   assertCanSetRequestHandler?(method: string): void;
+  removeRequestHandler?(method: string): void;
 }
 
 /** What `attachToServer` returns. */
@@ -44,7 +46,7 @@ export interface Attachment {
 }
 
 /** Finds the low-level server behind an SDK `McpServer` or `Server`, v1 or v2; throws a clear error otherwise. */
-export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2' } {
+export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2'; mcp: object | undefined } {
   const candidate = (server as { server?: unknown } | null)?.server;
   const low = isServerLike(candidate) ? candidate : isServerLike(server) ? server : undefined;
   if (low === undefined) {
@@ -53,22 +55,39 @@ export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | '
       'attachToServer() needs an MCP SDK server: a `McpServer` or low-level `Server` from @modelcontextprotocol/server (v2) or @modelcontextprotocol/sdk (v1). The value given has no setRequestHandler().',
     );
   }
-  return { low, sdk: typeof low.projectCallToolResult === 'function' ? 'v2' : 'v1' };
+  return { low, sdk: typeof low.projectCallToolResult === 'function' ? 'v2' : 'v1', mcp: low === candidate && isMcpServer(server) ? server : undefined };
 }
+
+const NO_NAMES: ServedNames = Object.freeze({ tools: [], prompts: [], resources: [], templates: [] });
 
 /**
  * Installs `tools/list` and `tools/call` on a server over a prebuilt pipeline, plus the prompt and
- * resource methods when its registry has any, and declares exactly those capabilities. Cheap by
- * design: the modern era builds one server per request.
+ * resource methods when its registry has any, and declares exactly those capabilities. What the server
+ * serves itself (an `McpServer`'s `registerTool()` entries, a low-level server's own handlers) and what
+ * other registries attached to it serve stays listed and callable beside the registry's; a name both
+ * serve is refused. Cheap by design: the modern era builds one server per request.
  */
 export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<Ctx>, era?: ProtocolEra): Attachment {
-  const { low, sdk } = resolveServer(server);
-  const content = yieldsResourcesTo(pipeline, low) ? undefined : contentOf(pipeline);
+  const { low, sdk, mcp } = resolveServer(server);
+  const content = contentOf(pipeline);
   const features = featuresOf(pipeline);
+  const capabilities = capabilitiesFor(pipeline);
+  let own = NO_NAMES;
   try {
-    low.registerCapabilities?.({ ...capabilitiesFor(pipeline) });
+    if (mcp !== undefined) {
+      // The McpServer installs its own handlers first, so that its registerTool() keeps working after attach.
+      for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const) if (kind in capabilities) installMcpServerHandlers(mcp, kind);
+      own = mcpServerNames(mcp);
+    }
+    low.registerCapabilities?.({ ...capabilities });
   } catch (error) {
-    throw new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): the server refused to add its capabilities (${(error as Error).message}).`);
+    const connected = /connect/i.test((error as Error).message);
+    throw new AttachError(
+      connected ? 'ATTACH_CONNECTED' : 'ATTACH_HANDLERS',
+      connected
+        ? `attachToServer() must run before server.connect(): the server refused to add its capabilities (${(error as Error).message}).`
+        : `attachToServer() could not prepare this server: ${(error as Error).message}.`,
+    );
   }
   const connectionId = randomUUID();
   const keys = new Set<string>();
@@ -142,15 +161,33 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
           ],
         ] as const)),
   ];
+  const prompts = new Set(content?.hasPrompts === true ? content.listPrompts().prompts.map((p) => p.name) : []);
+  const templates = new Set(content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : []);
+  const fixed = content?.hasResources === true ? content.resourceUris : [];
+  const ownsUri = (uri: unknown): boolean => typeof uri === 'string' && content?.hasResource(uri) === true;
+  const member: Member = {
+    handlers: new Map(handlers),
+    names: { tools: [...pipeline.surface.routes.keys()], prompts: [...prompts], resources: fixed, templates: [...templates] },
+    owns(method, request) {
+      const params = request?.params;
+      if (method === 'tools/call') return pipeline.surface.routes.has(params?.name);
+      if (method === 'prompts/get') return prompts.has(params?.name);
+      if (method === 'completion/complete') return params?.ref?.type === 'ref/prompt' ? prompts.has(params.ref.name) : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
+      return ownsUri(params?.uri);
+    },
+    visibleTools: (ctx) => pipeline.visibleToolNames(scopeOf(ctx)),
+  };
   try {
-    for (const [method] of handlers) low.assertCanSetRequestHandler?.(method);
-    for (const [method, handler] of handlers) low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), handler);
-  } catch (error) {
-    const extra = content === undefined ? '' : ', prompt and resource';
-    throw new AttachError(
-      'ATTACH_HANDLERS',
-      `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))} (${(error as Error).message}). mcp-fusion must own the tools of a server${content === undefined ? '' : ' and the prompts and resources it declares'}: register every tool${extra} with the registry instead of McpServer.registerTool()${content === undefined ? '' : ', registerPrompt() or registerResource()'}.`,
+    compose(
+      low,
+      member,
+      own,
+      (method, handler) => low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), handler),
+      (method) => low.removeRequestHandler?.(method),
     );
+  } catch (error) {
+    if (error instanceof AttachError) throw error;
+    throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))}: ${(error as Error).message}.`);
   }
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.

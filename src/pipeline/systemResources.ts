@@ -3,27 +3,6 @@ import { ResourceTemplateBuilder } from '../resources/ResourceTemplateBuilder.js
 import type { RequestPipeline } from './RequestPipeline.js';
 import { ownerOf } from './WorkflowRuntime.js';
 
-const systemOnly = new WeakSet<RequestPipeline<any>>();
-
-/** Records that a pipeline's only resources are mcp-fusion's own (no user prompts or resources). */
-export function markSystemOnly(pipeline: RequestPipeline<any>): void {
-  systemOnly.add(pipeline);
-}
-
-/**
- * True when `pipeline` serves only mcp-fusion's own resources and `server` already handles
- * `resources/list` itself: those resources are an extra, so attaching leaves the server's resources alone.
- */
-export function yieldsResourcesTo(pipeline: RequestPipeline<any>, server: { assertCanSetRequestHandler?(method: string): void }): boolean {
-  if (!systemOnly.has(pipeline) || server.assertCanSetRequestHandler === undefined) return false;
-  try {
-    server.assertCanSetRequestHandler('resources/list');
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 /** URI of the resource that describes the last invalidation of a State Sync pattern. */
 export function staleUri(pattern: string): string {
   return `fusion://stale/${pattern}`;

@@ -14,7 +14,7 @@ export interface StdioHandle {
  */
 export function serveStdio<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx> = {}): StdioHandle {
   const pipeline = registry.pipeline(options);
-  const handle = sdkServeStdio((ctx) => buildServer(pipeline, options, ctx.era).server);
+  const handle = sdkServeStdio((ctx) => buildServer(pipeline, options, ctx.era).instance);
   return {
     async close() {
       await handle.close();
