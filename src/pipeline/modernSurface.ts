@@ -1,6 +1,7 @@
 import type { FusionTool } from '../builder/types.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { Surface, WireTool } from './compileSurface.js';
+import { joinSentences } from './messages.js';
 import type { WorkflowSettings } from './WorkflowHandles.js';
 
 /** `_meta` key of a bound tool on the modern surface: `{ machine, states, handleArg }`. */
@@ -23,7 +24,7 @@ export function modernSurface(listed: readonly WireTool[], surface: Surface, gat
     const inputSchema = settings.mode === 'handle' ? withHandle(wire.inputSchema, settings.handleArg, route?.kind === 'flat' && !entry, handleDescription(settings, entry, entries)) : wire.inputSchema;
     return {
       ...wire,
-      description: wire.description === undefined ? sentence.trim() : `${wire.description}${sentence}`,
+      description: joinSentences(wire.description, sentence),
       inputSchema,
       _meta: { ...wire._meta, [WORKFLOW_META]: { machine: settings.machine, states, handleArg: settings.mode === 'handle' ? settings.handleArg : null, entry } },
     };

@@ -123,7 +123,7 @@ export class ToolRegistry<Ctx = any> {
     let pipeline = this.#pipelines.get(options);
     if (pipeline === undefined) {
       pipeline = new RequestPipeline(this.tools, options, undefined, this.#switch);
-      const system = systemResources(pipeline);
+      const system = systemResources(pipeline, options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false);
       const content = system.length === 0 ? this.#content : { prompts: this.#content.prompts, resources: this.#content.resources, resourceTemplates: [...this.#content.resourceTemplates, ...system] };
       const served = !this.#content.isEmpty || system.length > 0 ? new ContentPipeline(content, options) : undefined;
       if (served !== undefined) linkContent(pipeline, served);

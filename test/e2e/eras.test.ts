@@ -29,7 +29,7 @@ describe('one definition, modern era: workflow handles', () => {
     const names = before.tools.map((t) => t.name);
     expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.pay', 'cart.clear', 'cart.view', 'platform.users.list', 'platform.users.create', 'platform.users.delete']);
     const pay = before.tools.find((t) => t.name === 'cart.pay')!;
-    expect(pay.description).toBe('Process payment Workflow "checkout": works in state payment; pass the checkout_id returned by cart.add_item.');
+    expect(pay.description).toBe('Process payment. Workflow "checkout": works in state payment; pass the checkout_id returned by cart.add_item.');
     expect(pay.inputSchema.required).toEqual(['payment_method', 'checkout_id']);
     expect(pay._meta?.['fusion/workflow']).toEqual({ machine: 'checkout', states: ['payment'], handleArg: 'checkout_id', entry: false });
     const add = before.tools.find((t) => t.name === 'cart.add_item')!;
