@@ -1,5 +1,6 @@
 import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
 import type { FsmBinding } from '../fsm/types.js';
+import type { Principal } from '../principal/types.js';
 
 /** A JSON Schema object as listed in `tools/list` (`type: 'object'` at the root). */
 export interface JsonObjectSchema {
@@ -90,6 +91,13 @@ export interface ToolExtra {
   sealState(payload: unknown): Promise<string>;
   /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
   readonly raw: unknown;
+  /**
+   * Who is calling (`principalOf(authInfo, fallback)`): a verified user or client, else an anonymous caller
+   * keyed by its legacy session or connection — on a 2026-07-28 request without credentials, by that one
+   * request, so anonymous callers are never merged. Key per-caller app data by `principal.key` (and
+   * per-workflow data by `workflow.key`), never by a shared default.
+   */
+  readonly principal: Principal;
   /**
    * For calls of FSM-bound tools: which workflow instance the call acts on — the session (legacy) or
    * the handle (modern). Use `key` to keep per-instance data such as a cart.

@@ -81,7 +81,7 @@ export class WorkflowHandles {
   async resolve(tool: FusionTool, handleValue: unknown, owner: string | undefined): Promise<HandleResolution> {
     if (this.settings.mode === 'subject') {
       if (owner === undefined) return { kind: 'anonymous' };
-      return this.#existing(this.keyOf(owner, 'subject'), undefined, true);
+      return this.#existing(this.keyOf(owner, 'subject'), undefined, true, readsOnly(tool));
     }
     const who = owner ?? 'anonymous';
     if (handleValue === undefined || handleValue === null || handleValue === '') {
@@ -90,7 +90,7 @@ export class WorkflowHandles {
       return { kind: 'run', key: this.keyOf(who, handle), handle, minted: true };
     }
     if (typeof handleValue !== 'string' || !handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: String(handleValue) };
-    return this.#existing(this.keyOf(who, handleValue), handleValue, false);
+    return this.#existing(this.keyOf(who, handleValue), handleValue, false, readsOnly(tool));
   }
 
   /** Reads an instance for its resource (`undefined` when unknown, expired or foreign). */
@@ -115,10 +115,10 @@ export class WorkflowHandles {
     await this.#store.save(key, { state: this.#gate.config.initial, updatedAt: now, version: 0, expiresAt: now + this.settings.idleTtlMs });
   }
 
-  async #existing(key: string, handle: string | undefined, createIfMissing: boolean): Promise<HandleResolution> {
+  async #existing(key: string, handle: string | undefined, createIfMissing: boolean, reader: boolean): Promise<HandleResolution> {
     const snap = await this.#live(key);
     if (snap === undefined) return createIfMissing ? { kind: 'run', key, handle, minted: false } : { kind: 'unknown', handle: handle ?? '' };
-    if (this.#gate.isFinal(snap.state)) return { kind: 'finished', handle, state: snap.state };
+    if (this.#gate.isFinal(snap.state) && !reader) return { kind: 'finished', handle, state: snap.state };
     return { kind: 'run', key, handle, minted: false };
   }
 
@@ -131,4 +131,9 @@ export class WorkflowHandles {
     }
     return snap;
   }
+}
+
+/** A `.bindState('*')` tool: joins the workflow in every state without moving it, so it may read a finished instance. */
+function readsOnly(tool: FusionTool): boolean {
+  return tool.fsm?.event === undefined && tool.fsm?.states.length === 1 && tool.fsm.states[0] === '*';
 }

@@ -11,6 +11,7 @@ import { featuresOf } from './features.js';
 import type { RequestStateSeal } from './RequestStateSeal.js';
 import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
+import { principalOf } from '../principal/principalOf.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
 interface ServerLike {
@@ -246,6 +247,7 @@ function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolE
     requestState: state,
     sealState: (payload) => seal.seal(payload, target ?? String(req.method), ctx),
     raw: ctx,
+    principal: principalOf(ctx?.http?.authInfo, ctx?.sessionId ?? connectionId),
   };
   return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
 }
@@ -275,6 +277,7 @@ function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: Reque
     requestState: undefined,
     sealState: (payload) => seal.seal(payload, target ?? '', extra1),
     raw: extra1,
+    principal: principalOf(extra1?.authInfo, extra1?.sessionId ?? connectionId),
   };
   return { stateKey: extra1?.sessionId ?? connectionId, extra };
 }

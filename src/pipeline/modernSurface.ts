@@ -18,8 +18,9 @@ export function modernSurface(listed: readonly WireTool[], surface: Surface, gat
     const tools = route === undefined ? [] : route.kind === 'flat' ? [route.tool] : [...route.actions.values()];
     const bound = tools.filter((t): t is FusionTool & { fsm: NonNullable<FusionTool['fsm']> } => t.fsm !== undefined);
     if (bound.length === 0) return wire;
-    const states = [...new Set(bound.flatMap((t) => t.fsm.states))];
-    const entry = states.includes(gate.config.initial);
+    // `.bindState('*')` readers work in every state (as bound on the gate) but never start an instance.
+    const states = [...new Set(bound.flatMap((t) => gate.bindings.get(t.name)?.states ?? t.fsm.states))];
+    const entry = bound.some((t) => t.fsm.states.includes(gate.config.initial));
     const sentence = describeBinding(settings, states, entry, entries);
     const inputSchema = settings.mode === 'handle' ? withHandle(wire.inputSchema, settings.handleArg, route?.kind === 'flat' && !entry, handleDescription(settings, entry, entries)) : wire.inputSchema;
     return {

@@ -66,7 +66,7 @@ describe('texts for the agent', () => {
       f.mutation('cart.add_item').bindState(['empty', 'has_items'], 'ADD_ITEM').handle(() => 'added'),
       f.action('sprints.create').invalidates('sprints.*').handle(() => 'created'),
     );
-    const describe = async (options: Parameters<typeof createTestClient>[1]) => {
+    const describe = async (options: { fsm: StateMachineGate; resourceSubscriptions?: boolean }) => {
       await using t = await createTestClient(registry, options);
       return (await t.client.listResourceTemplates()).resourceTemplates.map((r) => r.description);
     };
