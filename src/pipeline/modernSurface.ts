@@ -35,14 +35,14 @@ export function modernSurface(listed: readonly WireTool[], surface: Surface, gat
 function describeBinding(s: WorkflowSettings, states: string[], entry: boolean, entries: string[]): string {
   const where = `works in state${states.length > 1 ? 's' : ''} ${states.join(', ')}`;
   if (s.mode === 'subject') return ` Workflow "${s.machine}" (one per user): ${where}.`;
-  if (entry) return ` Workflow "${s.machine}": ${where}. Omit ${s.handleArg} to start a new ${s.machine} (the result returns it); pass it to continue one. Unused ${s.machine}s expire after ${hours(s.idleTtlMs)}.`;
+  if (entry) return ` Workflow "${s.machine}": ${where}. Omit ${s.handleArg} to start a new ${s.machine} workflow (the result returns it); pass it to continue one. Unused ${s.machine} workflows expire after ${hours(s.idleTtlMs)}.`;
   return ` Workflow "${s.machine}": ${where}; pass the ${s.handleArg} returned by ${entries.join(' or ')}.`;
 }
 
 function handleDescription(s: WorkflowSettings, entry: boolean, entries: string[]): string {
   return entry
-    ? `The ${s.machine} to continue, as returned by an earlier call. Omit it to start a new ${s.machine}.`
-    : `The ${s.machine} this call belongs to: the ${s.handleArg} returned by ${entries.join(' or ')}.`;
+    ? `The ${s.machine} workflow to continue, as returned by an earlier call. Omit it to start a new one.`
+    : `The ${s.machine} workflow this call belongs to: the ${s.handleArg} returned by ${entries.join(' or ')}.`;
 }
 
 function withHandle(schema: Record<string, unknown>, arg: string, required: boolean, description: string): Record<string, unknown> {

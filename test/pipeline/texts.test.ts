@@ -52,7 +52,7 @@ describe('texts for the agent', () => {
       const described = Object.fromEntries((await client.listTools()).tools.map((tool) => [tool.name, tool.description]));
       expect(described).toMatchInlineSnapshot(`
         {
-          "cart.add_item": "Add a product to the cart. Workflow "checkout": works in states empty, has_items. Omit checkout_id to start a new checkout (the result returns it); pass it to continue one. Unused checkouts expire after 24 h.",
+          "cart.add_item": "Add a product to the cart. Workflow "checkout": works in states empty, has_items. Omit checkout_id to start a new checkout workflow (the result returns it); pass it to continue one. Unused checkout workflows expire after 24 h.",
           "cart.pay": "Pay. Workflow "checkout": works in state payment; pass the checkout_id returned by cart.add_item.",
         }
       `);
