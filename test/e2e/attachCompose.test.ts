@@ -153,6 +153,15 @@ describe('attachToServer composes with what the server already serves', () => {
     await client.close();
   });
 
+  it('names a tool the server registered after the attach under a name the registry serves, on the first list', async () => {
+    const server = new McpServer({ name: 'x', version: '1' });
+    greetings().attachToServer(server);
+    server.registerTool('greet.hello', { inputSchema: z.object({}) }, async () => ({ content: [] }));
+    const client = await connectV2(server);
+    await expect(client.listTools()).rejects.toThrow('Tool "greet.hello" is served twice on this server (by the server\'s own entries and by an attached mcp-fusion registry, or by two registries). Rename one of them.');
+    await client.close();
+  });
+
   it('names every tool the caller may call when one is unknown: the server\'s and the registry\'s', async () => {
     const server = v2Mcp({ tools: {} });
     greetings().attachToServer(server);
