@@ -65,7 +65,9 @@ export function compose(low: object, member: Member, own: ServedNames, install: 
   }
   members.push(member);
   for (const method of member.handlers.keys()) composition.methods.add(method);
-  for (const method of composition.methods) install(method, dispatcher(method, composition));
+  // The common case (one registry on a server of its own) installs the registry's handlers as they are.
+  const alone = composition.base.size === 0 && members.length === 1;
+  for (const method of composition.methods) install(method, alone ? member.handlers.get(method)! : dispatcher(method, composition));
 }
 
 function assertDistinct(mine: ServedNames, theirs: ServedNames, who: string): void {

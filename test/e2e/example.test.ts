@@ -83,19 +83,22 @@ describe('the workspace example', () => {
     }
   });
 
-  it('marks only destructive tools destructive, and lists the grouped platform tool as one tool', async () => {
-    const app = createFusionApp(registry, workspaceOptions());
+  it('marks only destructive tools destructive: clearing a cart and removing a user, not adding or paying', async () => {
+    const options = workspaceOptions();
+    const app = createFusionApp(registry, options);
+    // The exposed name of the user-removal action: "platform" once a grouped builder is one tool (#22), else its own.
+    const removeUser = registry.pipeline(options).surface.exposedName.get('platform.users.delete')!;
     try {
       await using client = await v2FetchClient(app);
-      const tools = (await client.listTools()).tools;
-      const destructive = tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name);
-      expect(destructive).toEqual(['platform']);
-      const platform = tools.filter((t) => t.name.startsWith('platform'));
-      expect(platform.map((t) => t.name)).toEqual(['platform']);
+      const destructive = async () => (await client.listTools()).tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name);
+      expect(await destructive()).toEqual([removeUser]);
       await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
-      const now = (await client.listTools()).tools;
-      expect(now.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name)).toEqual(['cart.clear', 'platform']);
-      expect(now.find((t) => t.name === 'cart.add_item')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      expect(await destructive()).toEqual(['cart.clear', removeUser]);
+      const tools = (await client.listTools()).tools;
+      for (const name of ['cart.add_item', 'cart.checkout']) expect(tools.find((t) => t.name === name)?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      await client.callTool({ name: 'cart.checkout', arguments: {} });
+      const atPayment = (await client.listTools()).tools;
+      for (const name of ['cart.pay', 'cart.cancel']) expect(atPayment.find((t) => t.name === name)?.annotations).toMatchObject({ destructiveHint: false });
     } finally {
       await app.close();
     }
