@@ -6,7 +6,7 @@ import { capabilitiesFor } from './capabilitiesFor.js';
 import { contentHandlers, type MethodHandler } from './contentHandlers.js';
 import { contentOf } from './contentLink.js';
 import { compose, type Member, type ServedNames } from './composeServer.js';
-import { installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
+import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
 import { featuresOf } from './features.js';
 import type { RequestStateSeal } from './RequestStateSeal.js';
 import type { RequestPipeline } from './RequestPipeline.js';
@@ -102,9 +102,11 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   };
   const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
   const seal = features.requestState;
+  // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
+  const v1Levels = sdk === 'v1' && features.logging && installedHandler(low, 'logging/setLevel') === undefined ? new Map<string, string>() : undefined;
   const scopeOf = sdk === 'v2'
     ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, low, connectionId, era, seal, target, state)
-    : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target);
+    : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target, v1Levels);
   // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
   // (verified for this target and caller) before anything runs; a first round stays synchronous.
   const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
@@ -125,6 +127,17 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     return scope;
   };
   const handlers: Array<readonly [string, MethodHandler]> = [
+    ...(v1Levels === undefined
+      ? []
+      : ([
+          [
+            'logging/setLevel',
+            (request: { params?: { level?: unknown } }, extra: any) => {
+              if (typeof request?.params?.level === 'string' && LOG_LEVELS.includes(request.params.level)) v1Levels.set(extra?.sessionId ?? connectionId, request.params.level);
+              return {};
+            },
+          ],
+        ] as const)),
     ['tools/list', (_request, ctx) => pipeline.listTools(track(scopeOf(ctx)))],
     [
       'tools/call',
@@ -252,7 +265,10 @@ function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolE
   return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
 }
 
-function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: RequestStateSeal, target: string | undefined): RequestScope {
+/** Log levels from least to most severe (RFC 5424, as MCP names them). */
+const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined): RequestScope {
   const meta = extra1?._meta as Record<string, unknown> | undefined;
   const server = low as any;
   const extra: ToolExtra = {
@@ -265,6 +281,8 @@ function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: Reque
     clientCapabilities: server.getClientCapabilities?.(),
     progress: progressSender(meta?.progressToken, (n) => extra1.sendNotification(n)),
     log: async (level, data, logger) => {
+      const floor = levels?.get(extra1?.sessionId ?? connectionId);
+      if (floor !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
       try {
         await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra1?.sessionId);
       } catch {

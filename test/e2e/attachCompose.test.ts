@@ -4,7 +4,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AttachError, initFusion, StateMachineGate } from '../../src/index.js';
@@ -127,6 +127,29 @@ describe('attachToServer composes with what the server already serves', () => {
       expect(await call(client, 'late.tool', {})).toEqual(['late']);
       await client.close();
     }
+  });
+
+  it('offers logging on a v1 server constructed without the capability (levels filtered per session)', async () => {
+    const logs: unknown[] = [];
+    const registry = f.registry().register(
+      f.query('noisy').handle(async (_input, _ctx, extra) => {
+        await extra.log('debug', 'too low');
+        await extra.log('warning', 'shown');
+        return 'ok';
+      }),
+    );
+    const server = v1Mcp();
+    registry.attachToServer(server, { logging: true });
+    const [c, s] = V1InMemoryTransport.createLinkedPair();
+    await server.connect(s);
+    const client = new V1Client({ name: 't', version: '1' });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+    await client.connect(c);
+    await client.setLoggingLevel('info');
+    expect(texts((await client.callTool({ name: 'noisy', arguments: {} })) as { content: unknown })).toEqual(['ok']);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(logs).toEqual(['shown']);
+    await client.close();
   });
 
   it('refuses a tool, prompt or resource both define, naming it', () => {
