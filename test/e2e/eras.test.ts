@@ -53,7 +53,7 @@ describe('one definition, modern era: workflow handles', () => {
     const handle = handleOf(added)!;
     expect(handle).toMatch(/^che_[A-Za-z0-9_-]{22}$/);
     expect(added._meta?.['fusion/workflow']).toMatchObject({ machine: 'checkout', handle, state: 'has_items' });
-    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view');
+    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
 
     const early = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
     expect(early.isError).toBe(true);
@@ -63,10 +63,10 @@ describe('one definition, modern era: workflow handles', () => {
     await client.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
     const paid = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
     expect(paid.isError).not.toBe(true);
-    expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in state "confirmed". Next: cart.add_item, cart.view');
+    expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in state "confirmed". Next: cart.add_item, cart.view.');
     // The example's checkout goes on after paying: the same checkout_id takes the next purchase.
     const again = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p2', checkout_id: handle } });
-    expect(texts(again).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view');
+    expect(texts(again).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
     await app.close();
   });
 
@@ -152,7 +152,7 @@ describe('one definition, legacy era at the same endpoint', () => {
     expect(client.getProtocolEra()).toBe('legacy');
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('cart.pay');
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
-    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view');
+    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('cart.checkout');
     await app.close();
   });
