@@ -17,6 +17,7 @@ import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
 import type { RequestScope, ToolListResult } from './types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -210,7 +211,7 @@ export class RequestPipeline<Ctx> {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
     }
     const picked = pickAction(route, args);
-    if ('error' in picked) return picked.error;
+    if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
@@ -219,7 +220,7 @@ export class RequestPipeline<Ctx> {
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined));
+      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined)), 'too_many_calls');
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();

@@ -9,6 +9,8 @@ import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTex
 import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
+import type { TransitionResult } from '../fsm/types.js';
 import { WorkflowHandles } from './WorkflowHandles.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
 
@@ -87,20 +89,21 @@ export class WorkflowRuntime {
   run(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
     if (!this.usesHandles(scope)) {
       const key = scope.stateKey!;
-      return this.#runSession(tool, key, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
+      return this.#runSession(tool, key, scope, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
     }
     return this.#runHandle(tool, args, scope, route, execute);
   }
 
-  async #runSession(tool: FusionTool, key: string, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
+  async #runSession(tool: FusionTool, key: string, scope: RequestScope, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
     let outcome: GateOutcome<ToolResponse>;
     try {
       outcome = await this.sessions.run(key, tool.name, fn);
     } catch (error) {
       return loadFailure(tool, error);
     }
-    if (outcome.outcome === 'refused') return gateRefusal(this.gate, tool, outcome.state, this.#surface);
+    if (outcome.outcome === 'refused') return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
+    this.#traceTransition(scope, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
     if (outcome.transition?.changed === true) return appendToResult(result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
     return result;
@@ -116,10 +119,10 @@ export class WorkflowRuntime {
     } catch (error) {
       return loadFailure(tool, error);
     }
-    if (resolved.kind === 'missing') return handleTexts.missing(tool, s, this.#entries);
-    if (resolved.kind === 'unknown') return handleTexts.unknown(tool, s, resolved.handle, this.#entries);
-    if (resolved.kind === 'anonymous') return handleTexts.anonymous(tool, s);
-    if (resolved.kind === 'finished') return handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries);
+    if (resolved.kind === 'missing') return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
+    if (resolved.kind === 'finished') return traceRefusal(scope.trace, handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries), 'workflow_handle');
     const { key, handle, minted } = resolved;
     let outcome: GateOutcome<ToolResponse>;
     try {
@@ -128,12 +131,13 @@ export class WorkflowRuntime {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'refused') {
-      const refusal = gateRefusal(this.gate, tool, outcome.state, this.#surface);
+      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
+    this.#traceTransition(scope, tool, outcome.transition);
     const changed = outcome.transition?.changed === true;
     const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.config.initial);
     try {
@@ -155,6 +159,11 @@ export class WorkflowRuntime {
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state });
     } else if (!minted) result = { ...result, _meta: { ...result._meta, ...meta } };
     return result;
+  }
+
+  #traceTransition(scope: RequestScope, tool: FusionTool, transition: TransitionResult | undefined): void {
+    if (scope.trace === undefined || transition?.changed !== true) return;
+    scope.trace.transition(this.handles.settings.machine, transition.previousState, transition.currentState, this.gate.bindings.get(tool.name)?.event);
   }
 }
 

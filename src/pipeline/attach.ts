@@ -103,9 +103,13 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   const seal = features.requestState;
   // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
   const v1Levels = sdk === 'v1' && features.logging && installedHandler(low, 'logging/setLevel') === undefined ? new Map<string, string>() : undefined;
-  const scopeOf = sdk === 'v2'
+  const untraced = sdk === 'v2'
     ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, low, connectionId, era, seal, target, state)
     : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target, v1Levels);
+  // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
+  const tracing = features.tracing;
+  const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestScope => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });
+  const negotiated = (): string | undefined => (low as { getNegotiatedProtocolVersion?: () => string | undefined }).getNegotiatedProtocolVersion?.();
   // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
   // (verified for this target and caller) before anything runs; a first round stays synchronous.
   const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
@@ -179,7 +183,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   const fixed = content?.hasResources === true ? content.resourceUris : [];
   const ownsUri = (uri: unknown): boolean => typeof uri === 'string' && content?.hasResource(uri) === true;
   const member: Member = {
-    handlers: new Map(handlers),
+    handlers: new Map(handlers.map(([method, handler]) => [method, tracing === undefined ? handler : tracing.wrap(method, handler, negotiated)] as const)),
     names: { tools: [...pipeline.surface.routes.keys()], prompts: [...prompts], resources: fixed, templates: [...templates] },
     owns(method, request) {
       const params = request?.params;
@@ -205,7 +209,9 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.
   const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());
+  const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
   const detach = (): void => {
+    endSession?.();
     stopWatching?.();
     for (const key of keys) pipeline.releaseSession(key);
     keys.clear();
