@@ -36,6 +36,9 @@ function defaultServer<Ctx>(pipeline: RequestPipeline<Ctx>, options: ServeOption
   );
 }
 
+/** Servers a `server` option returned already: each session, request and connection needs its own. */
+const served = new WeakSet<object>();
+
 function userServer(factory: NonNullable<ServeOptions<unknown>['server']>, era: ProtocolEra | undefined): McpServer | Server {
   const made: unknown = factory({ era });
   if (!(made instanceof McpServer) && !(made instanceof Server)) {
@@ -44,5 +47,9 @@ function userServer(factory: NonNullable<ServeOptions<unknown>['server']>, era: 
       'The server option must return a new McpServer or Server of @modelcontextprotocol/server (v2) on every call; it returned something else. A v1 server can only be attached with registry.attachToServer(server).',
     );
   }
+  if (served.has(made)) {
+    throw new AttachError('ATTACH_SERVER', 'The server option returned a server it had returned before; build a new McpServer or Server inside the function on every call (each legacy session, modern request and stdio connection needs its own).');
+  }
+  served.add(made);
   return made;
 }

@@ -7,7 +7,8 @@ import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AttachError, initFusion, StateMachineGate } from '../../src/index.js';
+import { AttachError, initFusion, StateMachineGate, type ServeOptions } from '../../src/index.js';
+import { buildServer } from '../../src/server/buildServer.js';
 import { httpServer, texts, v1HttpClient, v2HttpClient } from '../_helpers/clients.js';
 import { approval, checkout } from '../fsm/fixtures.js';
 
@@ -213,6 +214,19 @@ function twoWorkflows() {
   const approvalOptions = { fsm: new StateMachineGate(approval) };
   return { checkoutRegistry, approvalRegistry, checkoutOptions, approvalOptions };
 }
+
+describe('the server option', () => {
+  it('refuses a factory that returns the same server twice, saying to build one per call', () => {
+    const shared = new McpServer({ name: 'shared', version: '1' });
+    const registry = greetings();
+    const options: ServeOptions<void> = { server: () => shared };
+    expect(buildServer(registry.pipeline(options), options, 'legacy').instance).toBe(shared);
+    expect(() => buildServer(registry.pipeline(options), options, 'legacy')).toThrow(
+      'The server option returned a server it had returned before; build a new McpServer or Server inside the function on every call (each legacy session, modern request and stdio connection needs its own).',
+    );
+    expect(() => buildServer(registry.pipeline(options), { server: () => ({}) as never }, 'modern')).toThrow(/must return a new McpServer or Server/);
+  });
+});
 
 describe('several registries on one server', () => {
   it('merges their lists and keeps each gate\'s state apart (in-memory, v2 McpServer)', async () => {
