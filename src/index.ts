@@ -28,7 +28,7 @@ export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } fro
 export type { Attachment } from './pipeline/attach.js';
 export { RequestPipeline } from './pipeline/RequestPipeline.js';
 
-export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError } from './errors/FusionError.js';
+export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
 
 export * from './domain/index.js';
@@ -57,4 +57,6 @@ export { startServer, type RunningServer } from './server/startServer.js';
 export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
+export type { HttpLimits } from './server/limits.js';
+export type { WorkflowHandleLimits } from './pipeline/HandleBudget.js';
 export type { TracingOptions } from './tracing/types.js';

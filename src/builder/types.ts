@@ -92,10 +92,11 @@ export interface ToolExtra {
   /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
   readonly raw: unknown;
   /**
-   * Who is calling (`principalOf(authInfo, fallback)`): a verified user or client, else an anonymous caller
-   * keyed by its legacy session or connection — on a 2026-07-28 request without credentials, by that one
-   * request, so anonymous callers are never merged. Key per-caller app data by `principal.key` (and
-   * per-workflow data by `workflow.key`), never by a shared default.
+   * Who is calling: the same principal that owns workflow handles, sealed state and budgets
+   * (`requestPrincipal`): a verified user or client, else an anonymous caller keyed by its legacy session
+   * or connection — on a 2026-07-28 request without credentials, by its peer address (anonymous clients on
+   * one host share it). Key per-caller app data by `principal.key` behind authentication, per-workflow data
+   * by `workflow.key`, never by a shared default.
    */
   readonly principal: Principal;
   /**

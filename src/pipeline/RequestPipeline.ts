@@ -16,6 +16,8 @@ import { WorkflowRuntime } from './WorkflowRuntime.js';
 import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { protoKeyPath } from './protoKeys.js';
 import type { RequestScope, ToolListResult } from './types.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 
@@ -87,6 +89,7 @@ export class RequestPipeline<Ctx> {
         onListChanged: (key: string) => (options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' })),
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
+        handleLimits: options.workflowHandles,
       });
     }
     for (const message of warnings) this.#warn(message);
@@ -220,7 +223,7 @@ export class RequestPipeline<Ctx> {
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined)), 'too_many_calls');
+      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined)), 'too_many_calls');
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();
@@ -281,7 +284,8 @@ export class RequestPipeline<Ctx> {
   }
 
   async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
-    const parsed = tool.validate(args);
+    const proto = protoKeyPath(args);
+    const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
     if (!parsed.ok) {
       const accepted = Object.keys(tool.inputSchema.properties ?? {});
       return errorResult(
@@ -366,11 +370,9 @@ function decorateSurface(surface: Surface, sync: StateSyncLayer): WireTool[] {
   });
 }
 
-/** Who a concurrency limit counts against: the session (legacy) or the authenticated principal (modern). */
+/** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
 function ownerOf(scope: RequestScope): string {
-  if (scope.stateKey !== undefined) return `s:${scope.stateKey}`;
-  const auth = scope.extra.authInfo as { clientId?: string } | undefined;
-  return `p:${auth?.clientId ?? 'anonymous'}`;
+  return requestPrincipal(scope).key;
 }
 
 function actionKey(route: Route, tool: FusionTool): string {

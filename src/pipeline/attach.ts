@@ -11,6 +11,7 @@ import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames
 import { featuresOf } from './features.js';
 import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
 interface ServerLike {
@@ -115,7 +116,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
     const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
     if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
-    return seal.open(raw, target, ctx).then((state) => scopeOf(ctx, target, state));
+    return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
   };
   const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
   const subscribed = new Set<string>();

@@ -1,5 +1,6 @@
 import type { ProtocolEra, ToolExtra } from '../builder/types.js';
-import { principalOf } from '../principal/principalOf.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+import type { Principal } from '../principal/types.js';
 import type { RequestStateSeal } from './RequestStateSeal.js';
 import type { RequestScope } from './types.js';
 
@@ -14,6 +15,7 @@ const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 /** The framework's request scope for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
 export function scopeV2(ctx: any, low: ScopeServer, connectionId: string, era: ProtocolEra | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown): RequestScope {
   const req = ctx?.mcpReq ?? {};
+  let principal: Principal | undefined;
   const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
   const meta = req._meta as Record<string, unknown> | undefined;
   const token = meta?.progressToken;
@@ -37,11 +39,14 @@ export function scopeV2(ctx: any, low: ScopeServer, connectionId: string, era: P
     sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
     inputResponses: req.inputResponses,
     requestState: state,
-    sealState: (payload) => seal.seal(payload, target ?? String(req.method), ctx),
+    sealState: (payload) => seal.seal(payload, target ?? String(req.method), requestPrincipal(scope).key),
     raw: ctx,
-    principal: principalOf(ctx?.http?.authInfo, ctx?.sessionId ?? connectionId),
+    get principal() {
+      return (principal ??= requestPrincipal(scope));
+    },
   };
-  return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
+  const scope: RequestScope = { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
+  return scope;
 }
 
 /** Log levels from least to most severe (RFC 5424, as MCP names them). */
@@ -51,6 +56,7 @@ export const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warnin
 export function scopeV1(extra1: any, low: ScopeServer, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined): RequestScope {
   const meta = extra1?._meta as Record<string, unknown> | undefined;
   const server = low as any;
+  let principal: Principal | undefined;
   const extra: ToolExtra = {
     signal: extra1?.signal ?? new AbortController().signal,
     sessionId: extra1?.sessionId,
@@ -73,11 +79,14 @@ export function scopeV1(extra1: any, low: ScopeServer, connectionId: string, sea
     sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
     inputResponses: undefined,
     requestState: undefined,
-    sealState: (payload) => seal.seal(payload, target ?? '', extra1),
+    sealState: (payload) => seal.seal(payload, target ?? '', requestPrincipal(scope).key),
     raw: extra1,
-    principal: principalOf(extra1?.authInfo, extra1?.sessionId ?? connectionId),
+    get principal() {
+      return (principal ??= requestPrincipal(scope));
+    },
   };
-  return { stateKey: extra1?.sessionId ?? connectionId, extra };
+  const scope: RequestScope = { stateKey: extra1?.sessionId ?? connectionId, extra };
+  return scope;
 }
 
 /**
