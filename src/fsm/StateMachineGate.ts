@@ -43,8 +43,9 @@ export class StateMachineGate {
     return this.config.id;
   }
 
-  /** Binds a tool to the states where it is visible; `event` is sent after a successful call. */
-  bindTool(name: string, states: string[], event?: string): this {
+  /** Binds a tool to the states where it is visible (`['*']`: every state); `event` is sent after a successful call. */
+  bindTool(name: string, given: string[], event?: string): this {
+    const states = given.length === 1 && given[0] === '*' ? Object.keys(this.config.states) : given;
     assertKnownStates(this.config, states, `Tool "${name}"`);
     this.#bindings.set(name, Object.freeze(event === undefined ? { states: Object.freeze([...states]) } : { states: Object.freeze([...states]), event }));
     return this;

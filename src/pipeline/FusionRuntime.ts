@@ -34,28 +34,22 @@ export class FusionRuntime<Ctx = any> {
   /** Prompts and resources (the registry's and mcp-fusion's own); undefined when there are none. */
   readonly content: ContentPipeline<Ctx> | undefined;
   readonly features: PipelineFeatures;
-  /**
-   * True when the only resources served are mcp-fusion's own: attaching to a server that already
-   * handles `resources/list` then leaves that server's resources alone.
-   */
-  readonly systemOnly: boolean;
 
-  private constructor(options: AttachOptions<Ctx>, tools: RequestPipeline<Ctx>, content: ContentPipeline<Ctx> | undefined, systemOnly: boolean) {
+  private constructor(options: AttachOptions<Ctx>, tools: RequestPipeline<Ctx>, content: ContentPipeline<Ctx> | undefined) {
     this.options = options;
     this.tools = tools;
     this.content = content;
-    this.systemOnly = systemOnly;
     this.features = buildFeatures(options, content);
   }
 
   /** Builds the runtime of `parts` under `options` (validating the options and the workflow bindings). */
   static build<Ctx>(parts: RuntimeParts<Ctx>, options: AttachOptions<Ctx>): FusionRuntime<Ctx> {
     const tools = new RequestPipeline(parts.tools, options, undefined, parts.toolSwitch);
-    const system = systemResources(tools);
+    const system = systemResources(tools, options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false);
     const own = parts.prompts.length + parts.resources.length + parts.resourceTemplates.length > 0;
     const catalog = { prompts: parts.prompts, resources: parts.resources, resourceTemplates: [...parts.resourceTemplates, ...system] };
     const content = own || system.length > 0 ? new ContentPipeline(catalog, options) : undefined;
-    return new FusionRuntime(options, tools, content, content !== undefined && !own);
+    return new FusionRuntime(options, tools, content);
   }
 
   /** The compiled tool surface (routes, wire definitions). */

@@ -16,7 +16,7 @@ import { runWithTimeout } from './runWithTimeout.js';
 import type { WorkflowRuntime } from './WorkflowRuntime.js';
 
 /** Run-time switch: a disabled tool is answered as unknown, with what is available now (`hidden` throws that). */
-export function switchStage(isDisabled: (name: string) => boolean, hidden: (call: ToolCall) => never): CallStage {
+export function switchStage(isDisabled: (name: string) => boolean, hidden: (call: ToolCall) => Promise<never>): CallStage {
   return (call, next) => (isDisabled(call.tool.name) ? hidden(call) : next(call));
 }
 

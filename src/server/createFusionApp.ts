@@ -98,10 +98,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
-      const { server } = buildServer(runtime, attach, ctx.era);
+      const { server, instance } = buildServer(runtime, attach, ctx.era);
       // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
       if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
-      return server;
+      return instance;
     },
     { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
   );

@@ -4,10 +4,10 @@ import { cli, example, fixture } from './_run.js';
 
 // The example grows; what the checkout workflow gates does not.
 const gated: Record<string, string[]> = {
-  empty: ['cart.add_item'],
-  has_items: ['cart.add_item', 'cart.checkout', 'cart.clear'],
-  payment: ['cart.pay'],
-  confirmed: [],
+  empty: ['cart.add_item', 'cart.view'],
+  has_items: ['cart.add_item', 'cart.checkout', 'cart.clear', 'cart.view'],
+  payment: ['cart.cancel', 'cart.pay', 'cart.view'],
+  confirmed: ['cart.add_item', 'cart.view'],
 };
 const ungated = registry.tools.filter((t) => t.fsm === undefined).map((t) => t.name);
 const columns = (stdout: string, name: string): string[] | undefined =>
@@ -38,8 +38,11 @@ describe('mcp-fusion inspect', () => {
     expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
     expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
     expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
-    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'mutation', 'destructive', '-', '-', 'empty, has_items', 'ADD_ITEM']);
-    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'mutation', 'destructive', '-', '-', 'payment', 'PAY']);
+    // Only what destroys data is marked destructive: adding to a cart or paying is not; clearing it is.
+    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'action', '-', '-', '-', 'empty, has_items, confirmed', 'ADD_ITEM']);
+    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'action', '-', '-', '-', 'payment', 'PAY']);
+    expect(columns(stdout, 'cart.clear')).toEqual(['cart.clear', 'mutation', 'destructive', '-', '-', 'has_items', 'CLEAR']);
+    expect(columns(stdout, 'cart.view')).toEqual(['cart.view', 'query', 'readOnly', '-', '-', 'empty, has_items, payment, confirmed', '-']);
   });
 
   it('--json gives every column as data', async () => {

@@ -79,8 +79,7 @@ describe('registry.runtime', () => {
     expect(runtime.features.logging).toBe(true);
     expect(tools.runtime({}).features.logging).toBe(false);
     const synced = tools.runtime({ stateSync: { policies: [{ match: 'a', cacheControl: 'no-store' }] }, onWarning: () => {} });
-    expect(synced.systemOnly, 'only fusion://stale/{pattern} is served').toBe(true);
-    expect(synced.content?.hasResources).toBe(true);
+    expect(synced.content?.hasResources, 'fusion://stale/{pattern} is served').toBe(true);
     tools.register(f.prompt('p').handle(() => 'p'));
     expect(tools.runtime(options), 'registering starts afresh').not.toBe(runtime);
     expect(tools.runtime(options).content?.hasPrompts).toBe(true);
