@@ -27,6 +27,7 @@ export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './pipeline/attach.js';
 export { RequestPipeline } from './pipeline/RequestPipeline.js';
+export type { FusionRuntime } from './pipeline/FusionRuntime.js';
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
