@@ -140,7 +140,7 @@ export type ValidationOutcome =
 /** Kinds of fluent tools: their default annotations differ. */
 export type ToolKind = 'query' | 'action' | 'mutation';
 
-/** How a grouped builder's action is exposed under `toolExposition: 'grouped'`. */
+/** How a grouped builder's action is exposed as one tool with a discriminator (the default `toolExposition`). */
 export interface GroupMembership {
   /** The MCP tool the action lives in, e.g. `platform`. */
   readonly tool: string;

@@ -10,7 +10,7 @@ import type { InlineSyncDeclaration } from '../state-sync/types.js';
 import { decorateDescription } from '../state-sync/DescriptionDecorator.js';
 import { META } from '../state-sync/metaKeys.js';
 import { compileSurface, type Route, type Surface, type WireTool } from './compileSurface.js';
-import { groupTools } from './groupedExposition.js';
+import { groupingFor } from './groupedExposition.js';
 import { modernSurface } from './modernSurface.js';
 import { WorkflowRuntime } from './WorkflowRuntime.js';
 import { ToolSwitch } from '../registry/ToolSwitch.js';
@@ -57,7 +57,7 @@ export class RequestPipeline<Ctx> {
   constructor(
     tools: readonly FusionTool<Ctx>[],
     options: AttachOptions<Ctx>,
-    surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined }),
+    surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: groupingFor(options.toolExposition) }),
     toolSwitch: ToolSwitch = new ToolSwitch(),
   ) {
     this.#options = options;

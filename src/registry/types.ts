@@ -39,8 +39,15 @@ export interface AttachOptions<Ctx> {
   workflowStore?: FsmStateStore;
   /** `true` logs to stderr; a function receives every event. */
   debug?: boolean | ((event: DebugEvent) => void);
-  /** `flat` (default): one MCP tool per action. `grouped`: tools sharing a prefix become one tool with a discriminator. */
-  toolExposition?: 'flat' | 'grouped';
+  /**
+   * How tools appear in `tools/list`. `builder` (default): exposition follows the builder, so a grouped
+   * builder (`createTool`, `f.tool`) is one MCP tool with its discriminator and every fluent tool is one tool.
+   * `flat`: one MCP tool per action (`platform.users.create`). `grouped`: like `builder`, and fluent tools
+   * sharing a prefix become one tool with a discriminator. Canonical names, policies, bindings and filters
+   * are the same in every mode.
+   * @see docs/grouped-tools.md
+   */
+  toolExposition?: 'builder' | 'flat' | 'grouped';
   /** Renders declared names for clients that reject dots (`underscores` ⇒ `sprints_list`). */
   nameStyle?: NameStyle;
   /** Default timeout of a tool call in ms (30,000); `.timeout(ms)` overrides per tool. */

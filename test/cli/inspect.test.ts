@@ -9,7 +9,8 @@ const gated: Record<string, string[]> = {
   payment: ['cart.pay'],
   confirmed: [],
 };
-const ungated = registry.tools.filter((t) => t.fsm === undefined).map((t) => t.name);
+// What tools/list shows: a grouped builder (the example's `platform`) is one tool by default.
+const ungated = [...new Set(registry.tools.filter((t) => t.fsm === undefined).map((t) => t.group?.tool ?? t.name))];
 const columns = (stdout: string, name: string): string[] | undefined =>
   stdout
     .split('\n')
@@ -35,11 +36,14 @@ describe('mcp-fusion inspect', () => {
     const { code, stdout } = await cli('inspect', example);
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe(`examples/workspace/registry.ts: ${registry.size} tools, FSM "checkout" (initial "empty"; states empty, has_items, payment, confirmed)`);
-    expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
-    expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
-    expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
-    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'mutation', 'destructive', '-', '-', 'empty, has_items', 'ADD_ITEM']);
-    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'mutation', 'destructive', '-', '-', 'payment', 'PAY']);
+    expect(stdout.split('\n')[2]!.split(/\s{2,}/)).toEqual(['NAME', 'EXPOSED AS', 'KIND', 'ANNOTATIONS', 'CACHE', 'INVALIDATES', 'FSM STATES', 'SENDS']);
+    expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
+    expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
+    expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
+    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'cart.add_item', 'mutation', 'destructive', '-', '-', 'empty, has_items', 'ADD_ITEM']);
+    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'cart.pay', 'mutation', 'destructive', '-', '-', 'payment', 'PAY']);
+    // The grouped builder's actions keep their canonical names and are listed as the one tool "platform".
+    expect(columns(stdout, 'platform.users.create')?.slice(0, 3)).toEqual(['platform.users.create', 'platform', 'action']);
   });
 
   it('--json gives every column as data', async () => {
