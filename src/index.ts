@@ -27,6 +27,7 @@ export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './pipeline/attach.js';
 export { RequestPipeline } from './pipeline/RequestPipeline.js';
+export { createDebugObserver, formatDebugEvent } from './pipeline/createDebugObserver.js';
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';

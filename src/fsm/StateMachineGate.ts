@@ -1,11 +1,14 @@
 import { loadOptional, requireOptional } from '../_internal/loadOptional.js';
 import { builtinEngine, type FsmEngine } from './builtinEngine.js';
-import type { FsmBinding, FsmConfig, FsmSnapshot, TransitionResult } from './types.js';
+import type { FsmBinding, FsmConfig, FsmSnapshot, TransitionEvent, TransitionResult } from './types.js';
 import { assertKnownStates, validateFsmConfig } from './validateFsmConfig.js';
 import { xstateEngine } from './xstateEngine.js';
 
 /** Which engine computes transitions: XState when installed (`auto`), or a fixed choice. */
 export type FsmEngineChoice = 'auto' | 'xstate' | 'builtin';
+
+/** @internal how the server reports a transition a served call made (see {@link StateMachineGate.onTransition}). */
+export const reportTransition: unique symbol = Symbol('mcp-fusion.reportTransition');
 
 /** Options of {@link StateMachineGate}. */
 export interface GateOptions {
@@ -22,7 +25,7 @@ export interface GateOptions {
 export class StateMachineGate {
   readonly config: Readonly<FsmConfig>;
   readonly #bindings = new Map<string, FsmBinding>();
-  readonly #listeners = new Set<(result: TransitionResult) => void>();
+  readonly #listeners = new Set<(event: TransitionEvent) => void>();
   readonly #choice: FsmEngineChoice;
   readonly #now: () => number;
   #engine: Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> | undefined;
@@ -116,13 +119,18 @@ export class StateMachineGate {
     if (result.changed) {
       this.#state = currentState;
       this.#updatedAt = this.#now();
-      for (const listener of this.#listeners) listener(result);
+      this.#notify({ ...result, event });
     }
     return result;
   }
 
-  /** Registers a listener for state changes; returns the unsubscribe function. */
-  onTransition(callback: (result: TransitionResult) => void): () => void {
+  /**
+   * Registers a listener for state changes; returns the unsubscribe function. It hears the standalone
+   * `transition(event)` and every transition a served call makes, in both eras: `previousState`,
+   * `currentState`, `event`, the `tool` that sent it, and `sessionId` (legacy per-session state) or
+   * `workflowKey`/`handle` (handle- or subject-keyed instances). A listener that throws is ignored.
+   */
+  onTransition(callback: (event: TransitionEvent) => void): () => void {
     this.#listeners.add(callback);
     return () => {
       this.#listeners.delete(callback);
@@ -139,6 +147,21 @@ export class StateMachineGate {
     assertKnownStates(this.config, [snapshot.state], 'restore()');
     this.#state = snapshot.state;
     this.#updatedAt = snapshot.updatedAt;
+  }
+
+  /** @internal the server reports a transition of one session or instance (not the standalone state). */
+  [reportTransition](event: TransitionEvent): void {
+    this.#notify(event);
+  }
+
+  #notify(event: TransitionEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener must not break a call or a transition; it is observability only.
+      }
+    }
   }
 
   /** Removes listeners. */

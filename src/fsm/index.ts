@@ -5,4 +5,4 @@ export { MemoryFsmStore } from './MemoryFsmStore.js';
 export { GateSessions, WorkflowStateError, type GateOutcome, type GateSessionsOptions } from './GateSessions.js';
 export { fsmWarnings } from './analyzeFsm.js';
 export type { FsmStateStore } from './FsmStateStore.js';
-export type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateConfig, TransitionResult } from './types.js';
+export type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateConfig, TransitionEvent, TransitionResult } from './types.js';

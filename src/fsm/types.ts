@@ -41,6 +41,19 @@ export interface TransitionResult {
   currentState: string;
 }
 
+/**
+ * What `gate.onTransition(cb)` receives: the change, the event that caused it and, for a transition a
+ * served call made, the tool and whose workflow moved (`sessionId` for legacy per-session state,
+ * `workflowKey` — and `handle` when one was minted — for handle- or subject-keyed instances).
+ */
+export interface TransitionEvent extends TransitionResult {
+  event: string;
+  tool?: string;
+  sessionId?: string;
+  workflowKey?: string;
+  handle?: string;
+}
+
 /** A tool's binding to the machine, as `.bindState(states, event)` declares it. */
 export interface FsmBinding {
   readonly states: readonly string[];

@@ -83,7 +83,11 @@ export class RequestPipeline<Ctx> {
         handleStore: options.workflowStore ?? options.fsmStore,
         debounceMs: options.listChangedDebounceMs ?? 50,
         // With a session bus, the instance that holds the session's GET stream sends it (any instance may run the call).
-        onListChanged: (key: string) => (options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' })),
+        onListChanged: (key: string) => {
+          this.#emit({ type: 'list_changed', reason: 'transition', sessionId: key });
+          return options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' });
+        },
+        onEvent: this.#debug,
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
       });
@@ -96,6 +100,8 @@ export class RequestPipeline<Ctx> {
     this.#list = this.#freezeList(this.#listedAll);
     this.#modernList = this.#freezeList(this.#modernAll, true);
     this.#applied = toolSwitch.version;
+    // One listener per pipeline (pipelines are cached per options object), only when someone listens.
+    if (this.#debug !== undefined) toolSwitch.onChange(() => this.#emit({ type: 'list_changed', reason: 'tools-changed' }));
   }
 
   /** Hears run-time enable/disable changes of the registry's tools; returns unsubscribe. */
@@ -208,7 +214,10 @@ export class RequestPipeline<Ctx> {
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined));
+      if (running >= limit!) {
+        this.#emit({ type: 'refusal', tool: tool.name, reason: 'budget', sessionId: scope.stateKey });
+        return errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined));
+      }
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();
@@ -297,6 +306,7 @@ export class RequestPipeline<Ctx> {
     if (meta === undefined) return;
     if (this.#lastInvalidation.size > 4096) this.#lastInvalidation.clear();
     for (const pattern of meta.patterns) this.#lastInvalidation.set(pattern, { causedBy, at: meta.at });
+    this.#emit({ type: 'invalidation', patterns: meta.patterns, causedBy });
     for (const listener of this.#invalidationListeners) {
       try {
         listener(meta.patterns, causedBy);

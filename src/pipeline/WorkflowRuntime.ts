@@ -3,7 +3,9 @@ import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
-import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import { reportTransition, type StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { TransitionResult } from '../fsm/types.js';
+import type { DebugEvent } from '../registry/types.js';
 import type { Route, Surface } from './compileSurface.js';
 import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTexts.js';
 import { handleTexts } from './handleTexts.js';
@@ -32,6 +34,8 @@ export interface WorkflowRuntimeOptions {
   onListChanged: (key: string) => unknown;
   onChange?: ((change: WorkflowChange) => void) | undefined;
   onError: (error: unknown) => void;
+  /** Hears refusals and transitions (the debug observer). */
+  onEvent?: ((event: DebugEvent) => void) | undefined;
 }
 
 /**
@@ -46,11 +50,13 @@ export class WorkflowRuntime {
   readonly #entries: string[];
   readonly #known: Set<string>;
   readonly #onChange: WorkflowRuntimeOptions['onChange'];
+  readonly #onEvent: WorkflowRuntimeOptions['onEvent'];
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
     this.#surface = surface;
     this.#onChange = options.onChange;
+    this.#onEvent = options.onEvent;
     const now = options.now ?? Date.now;
     this.sessions = new GateSessions(gate, {
       now,
@@ -99,10 +105,16 @@ export class WorkflowRuntime {
     } catch (error) {
       return loadFailure(tool, error);
     }
-    if (outcome.outcome === 'refused') return gateRefusal(this.gate, tool, outcome.state, this.#surface);
+    if (outcome.outcome === 'refused') {
+      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: outcome.state, sessionId: key });
+      return gateRefusal(this.gate, tool, outcome.state, this.#surface);
+    }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
     const result = this.suggest(outcome.result, outcome.state);
-    if (outcome.transition?.changed === true) return appendToResult(result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
+    if (outcome.transition?.changed === true) {
+      this.#reported(tool, outcome.transition, { sessionId: key });
+      return appendToResult(result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
+    }
     return result;
   }
 
@@ -128,6 +140,7 @@ export class WorkflowRuntime {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'refused') {
+      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: outcome.state, sessionId: scope.stateKey, workflowKey: key });
       const refusal = gateRefusal(this.gate, tool, outcome.state, this.#surface);
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
@@ -151,10 +164,34 @@ export class WorkflowRuntime {
       }
     }
     if (changed) {
+      this.#reported(tool, outcome.transition!, { sessionId: scope.stateKey, workflowKey: key, handle });
       result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state });
     } else if (!minted) result = { ...result, _meta: { ...result._meta, ...meta } };
     return result;
+  }
+
+  /** Tells the gate's `onTransition` listeners and the debug observer about a served transition. */
+  #reported(tool: FusionTool, transition: TransitionResult, who: { sessionId: string | undefined; workflowKey?: string; handle?: string | undefined }): void {
+    const event = tool.fsm?.event ?? this.gate.bindings.get(tool.name)?.event ?? '';
+    const { sessionId, workflowKey, handle } = who;
+    this.gate[reportTransition]({
+      ...transition,
+      event,
+      tool: tool.name,
+      ...(workflowKey === undefined ? (sessionId !== undefined ? { sessionId } : {}) : { workflowKey }),
+      ...(handle !== undefined ? { handle } : {}),
+    });
+    this.#onEvent?.({
+      type: 'transition',
+      tool: tool.name,
+      event,
+      from: transition.previousState,
+      to: transition.currentState,
+      machine: this.handles.settings.machine,
+      sessionId,
+      ...(workflowKey !== undefined ? { workflowKey } : {}),
+    });
   }
 }
 

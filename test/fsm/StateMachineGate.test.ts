@@ -92,7 +92,7 @@ describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
       const off = gate.onTransition((r) => seen.push(r));
       await gate.transition('PAY');
       await gate.transition('ADD_ITEM');
-      expect(seen).toEqual([{ changed: true, previousState: 'empty', currentState: 'has_items' }]);
+      expect(seen).toEqual([{ changed: true, previousState: 'empty', currentState: 'has_items', event: 'ADD_ITEM' }]);
       off();
       await gate.transition('CHECKOUT');
       expect(seen).toHaveLength(1);

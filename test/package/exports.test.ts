@@ -9,7 +9,7 @@ describe('the root entry', () => {
       'MemorySessionStore', 'MissingPeerError', 'PolicyEngine', 'PresenterBuilder', 'Prompt', 'PromptArgument', 'PromptBuilder',
       'PromptConverter', 'RequestPipeline', 'Resource', 'ResourceBuilder', 'ResourceConverter', 'ResourceTemplateBuilder', 'SessionManager',
       'StateMachineGate', 'StateSyncLayer', 'Tool', 'ToolConverter', 'ToolRegistry', 'WireError', 'WorkflowStateError', 'compileUriTemplate',
-      'createFusionApp', 'createPresenter', 'createTool', 'detachedExtra', 'detectOverlaps', 'fsmWarnings', 'initFsmEngine', 'initFusion',
+      'createDebugObserver', 'createFusionApp', 'createPresenter', 'createTool', 'detachedExtra', 'detectOverlaps', 'formatDebugEvent', 'fsmWarnings', 'initFsmEngine', 'initFusion',
       'isInputRequired', 'matchGlob', 'presentResult', 'resolveSyncPolicy', 'serveStdio', 'sessionFsmStore', 'setXStateModule', 'staleUri',
       'startServer', 'validatePolicies',
     ]);
