@@ -39,6 +39,12 @@ export interface Attachment {
    * (`resources/subscribe`, with the `resourceSubscriptions` option), and to nobody else.
    */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * The resource at `uri` was deleted: its subscribers on this server get a last
+   * `notifications/resources/updated` (a read now answers "Resource not found"), their subscriptions end,
+   * and the client gets `notifications/resources/list_changed`.
+   */
+  notifyResourceDeleted(uri: string): Promise<void>;
   /** Releases the per-session state this attachment created. */
   detach(): void;
 }
@@ -174,6 +180,10 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     notifyResourceListChanged: notifier('sendResourceListChanged', 'notifications/resources/list_changed'),
     notifyResourceUpdated: async (uri: string) => {
       await subscriptions?.publish(uri, (session) => subscribed.has(session));
+    },
+    notifyResourceDeleted: async (uri: string) => {
+      await subscriptions?.retire(uri, (session) => subscribed.has(session));
+      await notifier('sendResourceListChanged', 'notifications/resources/list_changed')();
     },
     detach,
   };

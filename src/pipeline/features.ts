@@ -24,7 +24,7 @@ export function linkFeatures<Ctx>(pipeline: RequestPipeline<Ctx>, options: Attac
     subscriptions:
       subscribe === undefined || subscribe === false || content?.hasResources !== true
         ? undefined
-        : new ResourceSubscriptions((uri) => content.hasResource(uri), subscribe === true ? {} : subscribe),
+        : new ResourceSubscriptions((uri) => content.hasResource(uri), { ...(options.now !== undefined ? { now: options.now } : {}), ...(subscribe === true ? {} : subscribe) }),
     requestState: new RequestStateSeal(options.requestState),
   });
   links.set(pipeline, features);
