@@ -31,6 +31,8 @@ export { createDebugObserver, formatDebugEvent } from './pipeline/createDebugObs
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
+export { SessionDataError } from './errors/SessionDataError.js';
+export { memorySessionData, storeSessionData, type SessionData, type SessionDataBackend } from './session/sessionData.js';
 
 export * from './domain/index.js';
 export { PromptBuilder, type PromptArgumentConfig } from './prompts/PromptBuilder.js';

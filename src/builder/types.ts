@@ -1,3 +1,4 @@
+import type { SessionData } from '../session/sessionData.js';
 import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
 import type { FsmBinding } from '../fsm/types.js';
 
@@ -95,6 +96,13 @@ export interface ToolExtra {
    * the handle (modern). Use `key` to keep per-instance data such as a cart.
    */
   readonly workflow?: { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
+  /**
+   * Per-session data for handlers (the seeds' `set_session_data` / `get_session_data`): per session on
+   * legacy calls, per workflow instance (bound tools) or authenticated principal on modern ones. Kept in
+   * the configured session store, capped in size. Present on every served tool call.
+   * @example await extra.session?.set('locale', 'pt-BR'); const locale = await extra.session?.get<string>('locale');
+   */
+  readonly session?: SessionData | undefined;
 }
 
 /**

@@ -16,6 +16,9 @@ import { WorkflowRuntime } from './WorkflowRuntime.js';
 import { ToolSwitch } from '../registry/ToolSwitch.js';
 import { messages } from './messages.js';
 import { runWithTimeout } from './runWithTimeout.js';
+import { principalOf } from '../principal/principalOf.js';
+import { memorySessionData, sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
+import { SessionDataError } from '../errors/SessionDataError.js';
 import type { RequestScope, ToolListResult } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -53,6 +56,8 @@ export class RequestPipeline<Ctx> {
   readonly #lastInvalidation = new Map<string, { causedBy: string; at: string }>();
   readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
   #drained: (() => void) | undefined;
+  readonly #sessionData: SessionDataBackend;
+  readonly #ownsSessionData: boolean;
 
   constructor(
     tools: readonly FusionTool<Ctx>[],
@@ -65,6 +70,8 @@ export class RequestPipeline<Ctx> {
     this.surface = surface;
     this.#debug = debugSink(options.debug);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#ownsSessionData = options.sessionData === undefined;
+    this.#sessionData = options.sessionData ?? memorySessionData();
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
     for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
@@ -165,6 +172,8 @@ export class RequestPipeline<Ctx> {
   /** Drops the per-session state of a closed session or connection. */
   releaseSession(key: string): void {
     this.#notifiers.delete(key);
+    // In-memory data cannot outlive its session; a configured store keeps it until the session is destroyed.
+    if (this.#ownsSessionData) void this.#sessionData.delete(`s:${key}`).catch(() => {});
     this.#workflow?.sessions.release(key);
   }
 
@@ -262,13 +271,13 @@ export class RequestPipeline<Ctx> {
 
   async #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
     const workflow = this.#workflow;
-    if (workflow === undefined) return this.#execute(tool, args, scope.extra, route);
-    if (tool.fsm !== undefined) return workflow.run(tool, args, scope, route, (rest, instance) => this.#execute(tool, rest, { ...scope.extra, workflow: instance }, route));
-    const result = await this.#execute(tool, args, scope.extra, route);
+    if (workflow === undefined) return this.#execute(tool, args, scope.extra, route, scope.stateKey);
+    if (tool.fsm !== undefined) return workflow.run(tool, args, scope, route, (rest, instance) => this.#execute(tool, rest, { ...scope.extra, workflow: instance }, route, scope.stateKey));
+    const result = await this.#execute(tool, args, scope.extra, route, scope.stateKey);
     return hasSuggestions(result) ? workflow.suggest(result, await workflow.stateFor(scope)) : result;
   }
 
-  async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
+  async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route, stateKey: string | undefined): Promise<ToolResponse> {
     const parsed = tool.validate(args);
     if (!parsed.ok) {
       const accepted = Object.keys(tool.inputSchema.properties ?? {});
@@ -279,8 +288,10 @@ export class RequestPipeline<Ctx> {
       );
     }
     const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, extra.signal, async (lazy) => {
+      const session = this.#sessionFor(extra, stateKey);
       const scoped: ToolExtra = {
         ...extra,
+        session,
         get signal() {
           return lazy.signal;
         },
@@ -299,6 +310,16 @@ export class RequestPipeline<Ctx> {
     // Results of cached/stale tools carry their directive too, for clients that act on _meta.
     const directive = result.isError === true ? undefined : this.#sync.resolve(tool.name)?.cacheControl;
     return directive === undefined ? decorated : { ...decorated, _meta: { ...decorated._meta, [META.cacheControl]: directive } };
+  }
+
+  /** Whose data `extra.session` is: the legacy session, else the modern workflow instance, else the authenticated principal. */
+  #sessionFor(extra: ToolExtra, stateKey: string | undefined): SessionData {
+    const max = this.#options.sessionDataMaxBytes;
+    if (stateKey !== undefined) return sessionDataFor(this.#sessionData, `s:${stateKey}`, max);
+    if (extra.workflow !== undefined) return sessionDataFor(this.#sessionData, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, max);
+    const principal = principalOf(extra.authInfo);
+    if (principal.kind !== 'anonymous') return sessionDataFor(this.#sessionData, principal.key, max);
+    return unkeyedSessionData();
   }
 
   #recordInvalidation(result: ToolResponse, causedBy: string): void {
@@ -371,4 +392,12 @@ function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent)
   if (debug === undefined || debug === false) return undefined;
   if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
   return debug;
+}
+
+/** `extra.session` of a request with nothing to key data by (an anonymous modern call outside a workflow). */
+function unkeyedSessionData(): SessionData {
+  const refuse = async (): Promise<never> => {
+    throw new SessionDataError('SESSION_DATA_NO_KEY', 'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.');
+  };
+  return Object.freeze({ key: '', get: refuse, set: refuse, delete: refuse });
 }

@@ -6,6 +6,7 @@ import type { RequestStateOptions } from '../pipeline/RequestStateSeal.js';
 import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
 import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
 import type { SessionBus } from '../session/SessionBus.js';
+import type { SessionDataBackend } from '../session/sessionData.js';
 
 /** Anything that contributes tools to a registry: a built tool, or a builder of several (grouped tools). */
 export type ToolSource<Ctx = any> = FusionTool<Ctx> | { toFusionTools(): readonly FusionTool<Ctx>[] };
@@ -103,6 +104,13 @@ export interface AttachOptions<Ctx> {
    * @see docs/asking-the-client.md#state-across-rounds-extrasealstate
    */
   requestState?: RequestStateOptions;
+  /**
+   * Where handlers' per-session data (`extra.session`) lives; in memory by default (released with the
+   * session). The HTTP app keeps it in its session store, so it survives restarts and moves across instances.
+   */
+  sessionData?: SessionDataBackend;
+  /** Cap of one session's (or principal's, or workflow instance's) data as JSON, in bytes (64 KiB). */
+  sessionDataMaxBytes?: number;
   /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
   now?: () => number;
   /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
