@@ -32,10 +32,27 @@ export function loadOptional<T>(name: 'xstate'): Promise<T | undefined> {
  * Like {@link loadOptional}, but throws a {@link MissingPeerError} saying what to install.
  * `purpose` names what needs the package (default: the known purpose of `name`).
  */
-export async function requireOptional<T>(name: 'xstate', purpose: string = PURPOSE[name] ?? name): Promise<T> {
+export async function requireOptional<T>(name: 'xstate', purpose: string | undefined = PURPOSE[name] ?? name): Promise<T> {
+  purpose ??= PURPOSE[name] ?? name;
   const mod = await loadOptional<T>(name);
   if (mod === undefined) {
     throw new MissingPeerError('MISSING_PEER', `${purpose} needs the optional package "${name}"; run \`npm install ${name}\` or choose the built-in engine.`, { package: name });
   }
   return mod;
+}
+
+/**
+ * Synchronously: `true` when the peer was handed over or resolves (Node's `import.meta.resolve`), `false`
+ * when it was handed over as `undefined` or does not resolve, `undefined` when this runtime cannot tell.
+ */
+export function optionalAvailable(name: 'xstate'): boolean | undefined {
+  if (injected.has(name)) return injected.get(name) !== undefined;
+  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
+  if (typeof resolve !== 'function') return undefined;
+  try {
+    resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,5 @@
+import { allPaths } from '../fsm/stateValue.js';
+import { parseStateArg } from './fsm/parseStateArg.js';
 import type { ToolAnnotations, ToolExtra } from '../builder/types.js';
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -71,11 +73,12 @@ export async function listInState(target: Target, state: string): Promise<ToolLi
   if (gate === undefined) {
     throw new CliError('CLI_NO_FSM', `"${target.path}" has no workflow gate, so --state has nothing to select. Export the gate as \`fsm\` (or put it in the options), or name it with --fsm <export>.`, { path: target.path });
   }
-  const states = Object.keys(gate.config.states);
-  if (!states.includes(state)) {
-    throw new CliError('CLI_UNKNOWN_STATE', `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}.`, { state });
+  const value = parseStateArg(gate.config, state);
+  if (value === undefined) {
+    const states = allPaths(gate.config);
+    throw new CliError('CLI_UNKNOWN_STATE', `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}${gate.statechart ? ' (dotted paths for nested states; several paths separated by commas, or a JSON state value, for parallel ones)' : ''}.`, { state });
   }
-  const fixed: FsmStateStore = { load: async () => ({ state, updatedAt: 0 }), save: async () => {} };
+  const fixed: FsmStateStore = { load: async () => ({ state: value, updatedAt: 0 }), save: async () => {} };
   const pipeline = buildPipeline(target, { fsmStore: fixed, onWarning: () => {} });
   try {
     return await pipeline.listTools({ stateKey: 'mcp-fusion-inspect', extra: INSPECT_EXTRA });

@@ -1,7 +1,8 @@
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmStateStore } from './FsmStateStore.js';
 import type { StateMachineGate } from './StateMachineGate.js';
-import type { FsmSnapshot, TransitionResult } from './types.js';
+import { isKnownValue, sameState } from './stateValue.js';
+import type { FsmSnapshot, FsmStateValue, TransitionResult } from './types.js';
 
 /** The workflow state of a session could not be read or written. */
 export class WorkflowStateError extends FusionError {}
@@ -9,9 +10,9 @@ export class WorkflowStateError extends FusionError {}
 /** Outcome of {@link GateSessions.run}. */
 export type GateOutcome<R> =
   /** `allowed`: the bound tools allowed in `state` (the caller adds the unbound ones it exposes). */
-  | { outcome: 'refused'; state: string; allowed: string[] }
+  | { outcome: 'refused'; state: FsmStateValue; allowed: string[] }
   /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
-  | { outcome: 'ran'; result: R; state?: string; transition?: TransitionResult; persistError?: Error };
+  | { outcome: 'ran'; result: R; state?: FsmStateValue; transition?: TransitionResult; persistError?: Error };
 
 /** Options of {@link GateSessions}. */
 export interface GateSessionsOptions {
@@ -69,7 +70,7 @@ export class GateSessions {
 
   /** The session's current snapshot (the initial state when it has none). */
   async snapshot(key: string): Promise<FsmSnapshot> {
-    if (this.#store === undefined) return this.#memory.get(key) ?? { state: this.#gate.config.initial, updatedAt: 0 };
+    if (this.#store === undefined) return this.#memory.get(key) ?? { state: this.#gate.initialState, updatedAt: 0 };
     let snap: FsmSnapshot | undefined;
     try {
       // `?? undefined`: many stores answer a missing key with null (`JSON.parse(await redis.get(k))`).
@@ -77,10 +78,10 @@ export class GateSessions {
     } catch (error) {
       throw new WorkflowStateError('FSM_STORE_LOAD', `the workflow state store failed to load (${(error as Error)?.message ?? String(error)})`, { key });
     }
-    if (snap !== undefined && !Object.hasOwn(this.#gate.config.states, snap.state)) {
-      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state "${snap.state}" is not a state of the machine`, { key, state: snap.state });
+    if (snap !== undefined && !isKnownValue(this.#gate.config, snap.state)) {
+      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`, { key, state: snap.state });
     }
-    return snap ?? { state: this.#gate.config.initial, updatedAt: 0 };
+    return snap ?? { state: this.#gate.initialState, updatedAt: 0 };
   }
 
   /** The names of `names` visible to the session now. */
@@ -105,11 +106,11 @@ export class GateSessions {
     if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
     return this.#locked(key, () => this.#exclusive(key, async (): Promise<GateOutcome<R>> => {
       const snap = await this.snapshot(key);
-      if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
+      if (!this.#gate.isAllowedIn(snap.state, tool)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
       const result = await fn();
       if (result.isError === true || binding.event === undefined) return { outcome: 'ran', result, state: snap.state };
       const currentState = await this.#gate.next(snap.state, binding.event);
-      const transition = { changed: currentState !== snap.state, previousState: snap.state, currentState };
+      const transition = { changed: !sameState(currentState, snap.state), previousState: snap.state, currentState };
       if (!transition.changed) return { outcome: 'ran', result, state: currentState, transition };
       try {
         const now = this.#now();
@@ -138,8 +139,8 @@ export class GateSessions {
     }
   }
 
-  #allowedIn(state: string): string[] {
-    return [...this.#gate.bindings].filter(([, b]) => b.states.includes(state)).map(([name]) => name);
+  #allowedIn(state: FsmStateValue): string[] {
+    return [...this.#gate.bindings.keys()].filter((name) => this.#gate.isAllowedIn(state, name));
   }
 
   #forget(key: string): void {

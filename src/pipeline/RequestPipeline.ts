@@ -3,6 +3,7 @@ import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
 import { hasSuggestions } from '../presenter/filterSuggestions.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
+import { stateKey } from '../fsm/stateValue.js';
 import type { AttachOptions, DebugEvent } from '../registry/types.js';
 import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
 import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
@@ -189,7 +190,7 @@ export class RequestPipeline<Ctx> {
     if (this.#workflow === undefined) return this.#list;
     if (this.#workflow.usesHandles(scope)) return this.#modernList;
     const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
-    let list = this.#listByState.get(state);
+    let list = this.#listByState.get(stateKey(state));
     if (list === undefined) {
       const gate = this.#workflow.gate;
       const tools = this.#listed.filter((w) => {
@@ -200,7 +201,7 @@ export class RequestPipeline<Ctx> {
         return false;
       });
       list = Object.freeze({ tools: tools as unknown as Array<Record<string, unknown>> });
-      this.#listByState.set(state, list);
+      this.#listByState.set(stateKey(state), list);
     }
     this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
     return list;

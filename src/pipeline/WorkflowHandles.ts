@@ -1,3 +1,4 @@
+import type { FsmStateValue } from '../fsm/types.js';
 import { randomBytes } from 'node:crypto';
 import type { FusionTool } from '../builder/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -37,7 +38,7 @@ export type HandleResolution =
   | { kind: 'unknown'; handle: string }
   | { kind: 'missing' }
   | { kind: 'anonymous' }
-  | { kind: 'finished'; handle: string | undefined; state: string };
+  | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
 
 /**
  * Handle-keyed workflow instances for requests without a session: each instance lives in the store under
@@ -60,7 +61,7 @@ export class WorkflowHandles {
 
   /** True for tools bound to the initial state: called without a handle, they start an instance. */
   isEntry(tool: FusionTool): boolean {
-    return tool.fsm?.states.includes(this.#gate.config.initial) === true;
+    return tool.fsm !== undefined && this.#gate.isAllowedIn(this.#gate.initialState, tool.name);
   }
 
   /** A fresh handle: the prefix and 128 random bits, URL-safe. */
@@ -112,7 +113,7 @@ export class WorkflowHandles {
   /** Stores a freshly minted instance in the initial state (an entry tool that did not transition). */
   async create(key: string): Promise<void> {
     const now = this.#now();
-    await this.#store.save(key, { state: this.#gate.config.initial, updatedAt: now, version: 0, expiresAt: now + this.settings.idleTtlMs });
+    await this.#store.save(key, { state: this.#gate.initialState, updatedAt: now, version: 0, expiresAt: now + this.settings.idleTtlMs });
   }
 
   async #existing(key: string, handle: string | undefined, createIfMissing: boolean): Promise<HandleResolution> {

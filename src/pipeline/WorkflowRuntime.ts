@@ -4,7 +4,8 @@ import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { reportTransition, type StateMachineGate } from '../fsm/StateMachineGate.js';
-import type { TransitionResult } from '../fsm/types.js';
+import type { FsmStateValue, TransitionResult } from '../fsm/types.js';
+import { describeState } from '../fsm/stateValue.js';
 import type { DebugEvent } from '../registry/types.js';
 import type { Route, Surface } from './compileSurface.js';
 import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTexts.js';
@@ -22,7 +23,7 @@ export interface WorkflowChange {
   machine: string;
   handle: string;
   uri: string;
-  state: string;
+  state: FsmStateValue;
 }
 
 /** Options of {@link WorkflowRuntime}. */
@@ -71,7 +72,7 @@ export class WorkflowRuntime {
   }
 
   /** Keeps only the suggested next actions the gate shows in `state` (unbound tools when it is unknown). */
-  suggest(result: ToolResponse, state: string | undefined): ToolResponse {
+  suggest(result: ToolResponse, state: FsmStateValue | undefined): ToolResponse {
     if (!hasSuggestions(result)) return result;
     return filterSuggestions(result, (t) => this.#known.has(t) && (state === undefined ? !this.gate.bindings.has(t) : this.gate.isAllowedIn(state, t)), {
       displayName: (t) => this.#surface.exposedName.get(t) ?? t,
@@ -79,7 +80,7 @@ export class WorkflowRuntime {
   }
 
   /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
-  async stateFor(scope: RequestScope): Promise<string | undefined> {
+  async stateFor(scope: RequestScope): Promise<FsmStateValue | undefined> {
     if (scope.stateKey === undefined || this.usesHandles(scope)) return undefined;
     return this.sessions.snapshot(scope.stateKey).then((s) => s.state, () => undefined);
   }
@@ -106,7 +107,7 @@ export class WorkflowRuntime {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'refused') {
-      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: outcome.state, sessionId: key });
+      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: key });
       return gateRefusal(this.gate, tool, outcome.state, this.#surface);
     }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
@@ -140,7 +141,7 @@ export class WorkflowRuntime {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'refused') {
-      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: outcome.state, sessionId: scope.stateKey, workflowKey: key });
+      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.stateKey, workflowKey: key });
       const refusal = gateRefusal(this.gate, tool, outcome.state, this.#surface);
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
@@ -148,7 +149,7 @@ export class WorkflowRuntime {
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
     const changed = outcome.transition?.changed === true;
-    const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.config.initial);
+    const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.initialState);
     try {
       if (minted && !changed) await this.handles.create(key);
       else if (!changed) await this.handles.touch(key);
@@ -186,8 +187,8 @@ export class WorkflowRuntime {
       type: 'transition',
       tool: tool.name,
       event,
-      from: transition.previousState,
-      to: transition.currentState,
+      from: describeState(transition.previousState),
+      to: describeState(transition.currentState),
       machine: this.handles.settings.machine,
       sessionId,
       ...(workflowKey !== undefined ? { workflowKey } : {}),

@@ -153,7 +153,7 @@ describe('StateMachineGate fails fast, naming the culprit', () => {
 
   it('rejects a transition to an unknown state', () => {
     const config: FsmConfig = { initial: 'a', states: { a: { on: { GO: 'b' } } } };
-    expect(thrown(() => new StateMachineGate(config)).message).toMatchInlineSnapshot(`"The FSM: state "a" sends event "GO" to unknown state "b"; add the state or fix the target."`);
+    expect(thrown(() => new StateMachineGate(config)).message).toMatchInlineSnapshot(`"The FSM: state "a" sends event "GO" to unknown state "b"; add the state or fix the target (known: a)."`);
   });
 
   it('rejects a tool bound to an unknown state', () => {
