@@ -105,6 +105,10 @@ function leafPaths(value: FsmStateValue, prefix = ''): string[] {
 }
 
 function flattenKeys(value: FsmStateValue, acc: Record<string, true> = {}): Record<string, true> {
-  if (typeof value !== 'string') for (const [k, v] of Object.entries(value)) (acc[k] = true, flattenKeys(v, acc));
+  if (typeof value === 'string') return acc;
+  for (const [k, v] of Object.entries(value)) {
+    acc[k] = true;
+    flattenKeys(v, acc);
+  }
   return acc;
 }
