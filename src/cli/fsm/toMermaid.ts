@@ -28,9 +28,9 @@ export function toMermaid(graph: FsmGraph, options: DrawOptions = {}): string {
       for (const tool of lines) out.push(`${indent}${alias} : ${text(tool)}`);
       if (state.composite === true) {
         out.push(`${indent}state ${alias} {`);
+        draw(state.name, `${indent}  `, state.parallel === true);
         const first = graph.states.find((s) => s.parent === state.name && s.initial);
         if (first !== undefined) out.push(`${indent}  [*] --> ${id(first.name)}`);
-        draw(state.name, `${indent}  `, state.parallel === true);
         out.push(`${indent}}`);
       }
     });
