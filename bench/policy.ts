@@ -1,9 +1,14 @@
-import { matchGlob, PolicyEngine, type SyncPolicy } from '../src/index.js';
+import { detectOverlaps, matchGlob, PolicyEngine, type SyncPolicy } from '../src/index.js';
+import { stateSyncWarnings } from '../src/state-sync/checkStateSync.js';
+import { compileGlob } from '../src/state-sync/compileGlob.js';
+import { globCovers } from '../src/state-sync/globCovers.js';
 import { fmt, quantile, type Row } from './harness.js';
 import type { Section, SectionOptions } from './section.js';
 
 export const POLICY = 'State Sync policy resolution';
 export const GLOB = 'matchGlob';
+export const ATTACH_POLICIES = 'State Sync at attach time';
+export const ATTACH_INDEXED = 'mcp-fusion: compiled globs, indexed by first segment';
 
 let sink = 0;
 
@@ -66,8 +71,13 @@ export async function policySection({ quick, log }: SectionOptions): Promise<Sec
     ['`a.**.z` vs `a.b.c.d.e.z`', 'a.**.z', 'a.b.c.d.e.z'],
   ];
   for (const [label, pattern, name] of globs) {
-    rows.push({ table: GLOB, column: 'ns per call', contender: label, ...toValue(nsPerOp(() => (matchGlob(pattern, name) ? 1 : null), batches, 20_000)), ratio: 1, samples: batches, unit: 'ns' });
+    const direct = nsPerOp(() => (matchGlob(pattern, name) ? 1 : null), batches, 20_000);
+    const glob = compileGlob(pattern);
+    const compiled = nsPerOp(() => (glob.test(name) ? 1 : null), batches, 20_000);
+    rows.push({ table: GLOB, column: 'matchGlob', contender: label, ...toValue(direct), ratio: 1, samples: batches, unit: 'ns' });
+    rows.push({ table: GLOB, column: 'compiled', contender: label, ...toValue(compiled), ratio: compiled.median / direct.median, samples: batches, unit: 'ns' });
   }
+  rows.push(...attachRows(quick));
   if (sink === 42) log('');
 
   const columns = [...new Set(rows.filter((r) => r.table === POLICY).map((r) => r.column))];
@@ -76,7 +86,11 @@ export async function policySection({ quick, log }: SectionOptions): Promise<Sec
   const lines = [`| median ns per resolve | ${columns.join(' | ')} |`, `|---|${columns.map(() => '---:').join('|')}|`];
   for (const name of names) lines.push(`| ${name} | ${columns.map((c) => fmt(cell(name, c).value)).join(' | ')} |`);
   lines.push(`| cold, no match: ns per policy scanned | ${columns.map((c) => fmt(cell('cold: no policy matches', c).value / Number(c.split(' ')[0]!.replace(/,/g, '')))).join(' | ')} |`);
-  const globLines = ['| pattern vs name | median ns |', '|---|---:|', ...rows.filter((r) => r.table === GLOB).map((r) => `| ${r.contender} | ${fmt(r.value)} |`)];
+  const attach = rows.filter((r) => r.table === ATTACH_POLICIES);
+  const attachLines = ['| tools × policies | contender | ms | ratio |', '|---|---|---:|---:|', ...attach.map((r) => `| ${r.column} | ${r.contender} | ${fmt(r.value)} | ${r.ratio.toFixed(3)}× |`)];
+  const globRows = rows.filter((r) => r.table === GLOB && r.column === 'compiled');
+  const globCell = (label: string) => rows.find((r) => r.table === GLOB && r.column === 'matchGlob' && r.contender === label)!;
+  const globLines = ['| pattern vs name | `matchGlob` ns | `compileGlob(p).test` ns | ratio |', '|---|---:|---:|---:|', ...globRows.map((r) => `| ${r.contender} | ${fmt(globCell(r.contender).value)} | ${fmt(r.value)} | ${r.ratio.toFixed(3)}× |`)];
   const markdown = [
     `### ${POLICY}`,
     '',
@@ -84,11 +98,44 @@ export async function policySection({ quick, log }: SectionOptions): Promise<Sec
     '',
     lines.join('\n'),
     '',
+    `### ${ATTACH_POLICIES}`,
+    '',
+    'What attaching a registry costs State Sync: every tool resolved once (first match wins), shadowed policies detected, and every pattern checked against the registered tools. The reference is the same work done the direct way (each name scanned against every policy with `matchGlob`, every pair of policies compared), in the same process.',
+    '',
+    attachLines.join('\n'),
+    '',
     `### ${GLOB}`,
     '',
     globLines.join('\n'),
   ].join('\n');
   return { title: 'Policy resolution', markdown, rows };
+}
+
+/** Attach-time State Sync work for `tools` names over `policies` `ns<i>.*` policies: indexed against the direct way. */
+function attachRows(quick: boolean): Row[] {
+  const [tools, count] = quick ? [2_000, 200] : [10_000, 1_000];
+  const column = `${tools.toLocaleString('en-US')} × ${count.toLocaleString('en-US')}`;
+  const list = policies(count);
+  const names = Array.from({ length: tools }, (_, i) => `ns${(i * 7) % count}.t${i}`);
+  const indexed = timeMs(() => {
+    const engine = new PolicyEngine(list);
+    for (const n of names) engine.resolve(n);
+    stateSyncWarnings({ policies: list }, new Map(), names);
+  });
+  const direct = timeMs(() => {
+    for (const n of names) sink ^= list.findIndex((p) => matchGlob(p.match, n));
+    list.forEach((later, j) => (sink ^= list.findIndex((earlier, k) => k < j && globCovers(earlier.match, later.match))));
+    for (const p of list) sink ^= names.some((n) => matchGlob(p.match, n)) ? 1 : 0;
+  });
+  if (detectOverlaps(list).length !== 0) throw new Error('bench policies must not overlap');
+  const row = (contender: string, value: number): Row => ({ table: ATTACH_POLICIES, column, contender, value, p99: value, ratio: value / direct, samples: 1, unit: 'ms' });
+  return [row(ATTACH_INDEXED, indexed), row('direct: every name × every policy', direct)];
+}
+
+function timeMs(run: () => void): number {
+  const t0 = performance.now();
+  run();
+  return performance.now() - t0;
 }
 
 function toValue(m: { median: number; p99: number }): { value: number; p99: number } {

@@ -59,3 +59,4 @@ export { startServer, type RunningServer } from './server/startServer.js';
 export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
+export type { TracingOptions } from './tracing/types.js';

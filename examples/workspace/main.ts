@@ -4,8 +4,12 @@ import { registry, workspaceOptions } from './registry.js';
 const stdio = process.argv.includes('--stdio');
 // REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
 const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
+// MCP_TRACING=1: an OpenTelemetry span per MCP request, printed to stderr (the SDK is loaded only then).
+const tracing = process.env.MCP_TRACING === '1';
+if (tracing) (await import('./tracing.js')).traceToStderr();
 const server = await startServer(registry, {
   ...workspaceOptions(),
+  tracing,
   ...redis?.options,
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),

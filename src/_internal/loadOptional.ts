@@ -6,7 +6,11 @@ const injected = new Map<string, unknown>();
 /** Optional peers mcp-fusion may load, and what they are for. */
 const PURPOSE: Record<string, string> = {
   xstate: 'the FSM State Gate XState engine',
+  '@opentelemetry/api': 'the tracing option (OpenTelemetry spans and metrics)',
 };
+
+/** The optional peers loaded through this helper. */
+type OptionalPeer = 'xstate' | '@opentelemetry/api';
 
 /** Lets users hand over a module instead of having it imported (bundlers, tests). */
 export function provideOptional(name: string, module: unknown): void {
@@ -18,7 +22,7 @@ export function provideOptional(name: string, module: unknown): void {
  * Imports an optional peer once, lazily, with a dynamic `import()`. Resolves `undefined` when it is not
  * installed, so callers can fall back.
  */
-export function loadOptional<T>(name: 'xstate'): Promise<T | undefined> {
+export function loadOptional<T>(name: OptionalPeer): Promise<T | undefined> {
   if (injected.has(name)) return Promise.resolve(injected.get(name) as T);
   let pending = cache.get(name);
   if (pending === undefined) {
@@ -32,7 +36,7 @@ export function loadOptional<T>(name: 'xstate'): Promise<T | undefined> {
  * Like {@link loadOptional}, but throws a {@link MissingPeerError} saying what to install.
  * `purpose` names what needs the package (default: the known purpose of `name`).
  */
-export async function requireOptional<T>(name: 'xstate', purpose: string | undefined = PURPOSE[name] ?? name): Promise<T> {
+export async function requireOptional<T>(name: OptionalPeer, purpose: string | undefined = PURPOSE[name] ?? name): Promise<T> {
   purpose ??= PURPOSE[name] ?? name;
   const mod = await loadOptional<T>(name);
   if (mod === undefined) {

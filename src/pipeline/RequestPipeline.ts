@@ -21,6 +21,7 @@ import { principalOf } from '../principal/principalOf.js';
 import { memorySessionData, sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
 import { SessionDataError } from '../errors/SessionDataError.js';
 import type { RequestScope, ToolListResult } from './types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -214,7 +215,7 @@ export class RequestPipeline<Ctx> {
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.surface.routes.keys()]));
     }
     const picked = pickAction(route, args);
-    if ('error' in picked) return picked.error;
+    if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
       this.#refresh();
@@ -226,7 +227,7 @@ export class RequestPipeline<Ctx> {
       const running = this.#running.get(owner) ?? 0;
       if (running >= limit!) {
         this.#emit({ type: 'refusal', tool: tool.name, reason: 'budget', sessionId: scope.stateKey });
-        return errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined));
+        return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined)), 'too_many_calls');
       }
       this.#running.set(owner, running + 1);
     }

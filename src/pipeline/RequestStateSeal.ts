@@ -32,12 +32,14 @@ const PREFIX = 'fs1.';
  * `-32602` answer whatever the reason.
  */
 export class RequestStateSeal {
-  readonly #key: Buffer;
+  #key: Buffer | undefined;
   readonly #ttlSeconds: number;
 
   constructor(options: RequestStateOptions = {}) {
-    const key = options.key === undefined ? randomBytes(32) : Buffer.from(typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key);
-    if (key.byteLength < 32) throw new RangeError(`requestState.key must be at least 32 bytes long (got ${key.byteLength}); use a random secret such as crypto.randomBytes(32).`);
+    // Without a configured key, a random one is drawn on first use: web runtimes such as Workers refuse
+    // random values while a module is being loaded, and an app may be created then.
+    const key = options.key === undefined ? undefined : Buffer.from(typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key);
+    if (key !== undefined && key.byteLength < 32) throw new RangeError(`requestState.key must be at least 32 bytes long (got ${key.byteLength}); use a random secret such as crypto.randomBytes(32).`);
     const ttl = options.ttlSeconds ?? 600;
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`);
     this.#key = key;
@@ -71,11 +73,16 @@ export class RequestStateSeal {
   }
 
   #mac(body: string): Buffer {
-    return createHmac('sha256', this.#key).update(`${PREFIX}${body}`).digest();
+    return createHmac('sha256', this.#secret()).update(`${PREFIX}${body}`).digest();
+  }
+
+  #secret(): Buffer {
+    this.#key ??= randomBytes(32);
+    return this.#key;
   }
 
   #callerTag(ctx: unknown): string {
-    return createHmac('sha256', this.#key).update(`caller:${principalOf(ctx)}`).digest().subarray(0, 16).toString('base64url');
+    return createHmac('sha256', this.#secret()).update(`caller:${principalOf(ctx)}`).digest().subarray(0, 16).toString('base64url');
   }
 }
 

@@ -12,6 +12,7 @@ import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTex
 import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
 import { WorkflowHandles } from './WorkflowHandles.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
 
@@ -94,12 +95,12 @@ export class WorkflowRuntime {
   run(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
     if (!this.usesHandles(scope)) {
       const key = scope.stateKey!;
-      return this.#runSession(tool, key, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
+      return this.#runSession(tool, key, scope, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
     }
     return this.#runHandle(tool, args, scope, route, execute);
   }
 
-  async #runSession(tool: FusionTool, key: string, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
+  async #runSession(tool: FusionTool, key: string, scope: RequestScope, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
     let outcome: GateOutcome<ToolResponse>;
     try {
       outcome = await this.sessions.run(key, tool.name, fn);
@@ -108,9 +109,10 @@ export class WorkflowRuntime {
     }
     if (outcome.outcome === 'refused') {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: key });
-      return gateRefusal(this.gate, tool, outcome.state, this.#surface);
+      return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
     }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
+    this.#traceTransition(scope, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
     if (outcome.transition?.changed === true) {
       this.#reported(tool, outcome.transition, { sessionId: key });
@@ -129,10 +131,10 @@ export class WorkflowRuntime {
     } catch (error) {
       return loadFailure(tool, error);
     }
-    if (resolved.kind === 'missing') return handleTexts.missing(tool, s, this.#entries);
-    if (resolved.kind === 'unknown') return handleTexts.unknown(tool, s, resolved.handle, this.#entries);
-    if (resolved.kind === 'anonymous') return handleTexts.anonymous(tool, s);
-    if (resolved.kind === 'finished') return handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries);
+    if (resolved.kind === 'missing') return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
+    if (resolved.kind === 'finished') return traceRefusal(scope.trace, handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries), 'workflow_handle');
     const { key, handle, minted } = resolved;
     let outcome: GateOutcome<ToolResponse>;
     try {
@@ -142,12 +144,13 @@ export class WorkflowRuntime {
     }
     if (outcome.outcome === 'refused') {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.stateKey, workflowKey: key });
-      const refusal = gateRefusal(this.gate, tool, outcome.state, this.#surface);
+      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
+    this.#traceTransition(scope, tool, outcome.transition);
     const changed = outcome.transition?.changed === true;
     const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.initialState);
     try {
@@ -193,6 +196,11 @@ export class WorkflowRuntime {
       sessionId,
       ...(workflowKey !== undefined ? { workflowKey } : {}),
     });
+  }
+
+  #traceTransition(scope: RequestScope, tool: FusionTool, transition: TransitionResult | undefined): void {
+    if (scope.trace === undefined || transition?.changed !== true) return;
+    scope.trace.transition(this.handles.settings.machine, describeState(transition.previousState), describeState(transition.currentState), this.gate.bindings.get(tool.name)?.event);
   }
 }
 

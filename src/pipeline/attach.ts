@@ -88,9 +88,13 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   };
   const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
   const seal = features.requestState;
-  const scopeOf = sdk === 'v2'
+  const untraced = sdk === 'v2'
     ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, low, connectionId, era, seal, target, state)
     : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target);
+  // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
+  const tracing = features.tracing;
+  const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestScope => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });
+  const negotiated = (): string | undefined => (low as { getNegotiatedProtocolVersion?: () => string | undefined }).getNegotiatedProtocolVersion?.();
   // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
   // (verified for this target and caller) before anything runs; a first round stays synchronous.
   const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
@@ -150,7 +154,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   ];
   try {
     for (const [method] of handlers) low.assertCanSetRequestHandler?.(method);
-    for (const [method, handler] of handlers) low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), handler);
+    for (const [method, handler] of handlers) low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), tracing === undefined ? handler : tracing.wrap(method, handler, negotiated));
   } catch (error) {
     const extra = content === undefined ? '' : ', prompt and resource';
     throw new AttachError(
@@ -161,7 +165,9 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.
   const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());
+  const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
   const detach = (): void => {
+    endSession?.();
     stopWatching?.();
     for (const key of keys) pipeline.releaseSession(key);
     keys.clear();

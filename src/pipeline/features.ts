@@ -2,6 +2,7 @@ import type { AttachOptions } from '../registry/types.js';
 import { ResourceSubscriptions } from '../resources/ResourceSubscriptions.js';
 import type { ContentPipeline } from './ContentPipeline.js';
 import type { RequestPipeline } from './RequestPipeline.js';
+import { RequestTracing } from '../tracing/RequestTracing.js';
 import { RequestStateSeal } from './RequestStateSeal.js';
 
 /** The optional protocol features the servers of one registry and options offer, built once. */
@@ -12,6 +13,8 @@ export interface PipelineFeatures {
   readonly subscriptions: ResourceSubscriptions | undefined;
   /** Seals and opens multi-round-trip `requestState`. */
   readonly requestState: RequestStateSeal;
+  /** OpenTelemetry spans and metrics of every request, when the `tracing` option is set. */
+  readonly tracing: RequestTracing | undefined;
 }
 
 const links = new WeakMap<RequestPipeline<any>, PipelineFeatures>();
@@ -26,6 +29,7 @@ export function linkFeatures<Ctx>(pipeline: RequestPipeline<Ctx>, options: Attac
         ? undefined
         : new ResourceSubscriptions((uri) => content.hasResource(uri), { ...(options.now !== undefined ? { now: options.now } : {}), ...(subscribe === true ? {} : subscribe) }),
     requestState: new RequestStateSeal(options.requestState),
+    tracing: options.tracing === undefined || options.tracing === false ? undefined : new RequestTracing(options.tracing, options.onWarning ?? ((m) => console.warn(`[mcp-fusion] ${m}`))),
   });
   links.set(pipeline, features);
   return features;

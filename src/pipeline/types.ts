@@ -1,4 +1,5 @@
 import type { ToolExtra } from '../builder/types.js';
+import type { RequestTrace } from '../tracing/types.js';
 
 /** What the SDK adapter tells the pipeline about one request. */
 export interface RequestScope {
@@ -8,6 +9,8 @@ export interface RequestScope {
    */
   readonly stateKey: string | undefined;
   readonly extra: ToolExtra;
+  /** The span of this request, when tracing is on: FSM transitions and refusals become its events. */
+  readonly trace?: RequestTrace | undefined;
 }
 
 /** `tools/list` result as the pipeline returns it. */

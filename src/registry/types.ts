@@ -7,6 +7,7 @@ import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
 import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionDataBackend } from '../session/sessionData.js';
+import type { TracingOptions } from '../tracing/types.js';
 
 /** Anything that contributes tools to a registry: a built tool, or a builder of several (grouped tools). */
 export type ToolSource<Ctx = any> = FusionTool<Ctx> | { toFusionTools(): readonly FusionTool<Ctx>[] };
@@ -113,6 +114,15 @@ export interface AttachOptions<Ctx> {
   sessionDataMaxBytes?: number;
   /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
   now?: () => number;
+  /**
+   * OpenTelemetry: every MCP request becomes a SERVER span (`tools/call notes.delete`) with the MCP semantic
+   * conventions' attributes, parented on the caller's `params._meta` trace context, plus the
+   * `mcp.server.operation.duration` and `mcp.server.session.duration` histograms. `true` uses the global
+   * tracer and meter providers; pass `{ tracer, meter, api }` to choose. Needs the optional peer
+   * `@opentelemetry/api`; off (and free) by default.
+   * @see docs/observability.md
+   */
+  tracing?: boolean | TracingOptions;
   /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
   onWarning?: (message: string) => void;
 }

@@ -1,5 +1,5 @@
 import { detectOverlaps } from './detectOverlaps.js';
-import { matchGlob } from './matchGlob.js';
+import { compileGlob } from './compileGlob.js';
 import type { InlineSyncDeclaration, StateSyncConfig } from './types.js';
 
 /**
@@ -18,7 +18,10 @@ export function stateSyncWarnings(config: StateSyncConfig | undefined, inline: R
   const known = new Map<string, boolean>();
   const matchesAny = (pattern: string): boolean => {
     let hit = known.get(pattern);
-    if (hit === undefined) known.set(pattern, (hit = toolNames.some((n) => matchGlob(pattern, n))));
+    if (hit === undefined) {
+      const glob = compileGlob(pattern);
+      known.set(pattern, (hit = toolNames.some((n) => glob.test(n))));
+    }
     return hit;
   };
   const policies = config?.policies ?? [];

@@ -1,3 +1,4 @@
+import { compileGlob } from './compileGlob.js';
 import { globCovers } from './globCovers.js';
 import type { OverlapWarning, SyncPolicy } from './types.js';
 
@@ -13,13 +14,38 @@ import type { OverlapWarning, SyncPolicy } from './types.js';
  */
 export function detectOverlaps(policies: readonly SyncPolicy[]): OverlapWarning[] {
   const out: OverlapWarning[] = [];
+  // A glob whose first segment is a literal can only cover globs with the same literal first segment, so
+  // each policy is checked against its own bucket and the wildcard-headed policies before it, not all.
+  const byHead = new Map<string, number[]>();
+  const anyHead: number[] = [];
   policies.forEach((later, j) => {
-    const i = policies.findIndex((earlier, k) => k < j && globCovers(earlier.match, later.match));
+    const head = compileGlob(later.match).firstLiteral;
+    const bucket = head === undefined ? undefined : byHead.get(head);
+    let i = -1;
+    for (const k of mergeOrdered(bucket ?? [], anyHead)) {
+      if (globCovers(policies[k]!.match, later.match)) {
+        i = k;
+        break;
+      }
+    }
+    if (head === undefined) anyHead.push(j);
+    else if (bucket === undefined) byHead.set(head, [j]);
+    else bucket.push(j);
     const earlier = policies[i];
     if (earlier === undefined) return;
     out.push({ shadowingIndex: i, shadowedIndex: j, message: describe(earlier.match, i, later.match, j) });
   });
   return out;
+}
+
+/** The indexes of two ascending lists, in ascending order. */
+function* mergeOrdered(a: readonly number[], b: readonly number[]): Generator<number> {
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) yield a[i++]!;
+    else yield b[j++]!;
+  }
 }
 
 function describe(broad: string, i: number, narrow: string, j: number): string {

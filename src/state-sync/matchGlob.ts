@@ -22,8 +22,11 @@ const SEGMENT = /^(?:\*\*?|[A-Za-z0-9_-]+)$/;
  * @see docs/state-sync.md
  */
 export function matchGlob(pattern: string, name: string): boolean {
-  if (pattern === name) return true;
-  const p = pattern.split('.');
+  return pattern === name || matchSegments(pattern.split('.'), name);
+}
+
+/** {@link matchGlob} over a pattern already split into its segments (what `compileGlob` keeps). */
+export function matchSegments(p: readonly string[], name: string): boolean {
   const s = name.split('.');
   if (p.length > MAX_GLOB_SEGMENTS || s.length > MAX_GLOB_SEGMENTS) return false;
   // reached[i] = 1 when p[0..i) matches the name segments read so far.

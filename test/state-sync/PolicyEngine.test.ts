@@ -138,3 +138,22 @@ describe('PolicyEngine', () => {
     );
   });
 });
+
+describe('PolicyEngine: indexed first-match', () => {
+  it('resolves as a plain first-match scan would, whatever the mix of literal and wildcard heads', () => {
+    const seg = fc.constantFrom('a', 'b', 'c', '*', '**');
+    const glob = fc.array(seg, { minLength: 1, maxLength: 4 }).map((s) => s.join('.'));
+    const name = fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 5 }).map((s) => s.join('.'));
+    fc.assert(
+      fc.property(fc.array(glob, { minLength: 1, maxLength: 8 }), fc.array(name, { minLength: 1, maxLength: 10 }), (globs, names) => {
+        const policies = globs.map((match, i) => ({ match, invalidates: [`p${i}.*`] }));
+        const engine = new PolicyEngine(policies);
+        for (const n of names) {
+          const first = policies.findIndex((p) => matchGlob(p.match, n));
+          expect(engine.resolve(n)?.invalidates?.[0] ?? null, `${n} in ${globs.join(' ')}`).toBe(first === -1 ? null : `p${first}.*`);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectOverlaps } from '../../src/state-sync/detectOverlaps.js';
+import { globCovers } from '../../src/state-sync/globCovers.js';
 
 describe('detectOverlaps', () => {
   it('flags sprints.* before sprints.update, with the seeds’ fields and a message that gives the fix', () => {
@@ -56,5 +58,22 @@ describe('detectOverlaps', () => {
     expect(detectOverlaps([{ match: 'sprints.*' }, { match: 'tasks.*' }, { match: 'countries.**' }])).toEqual([]);
     expect(detectOverlaps([{ match: '*.get' }, { match: 'sprints.**' }])).toEqual([]);
     expect(detectOverlaps([])).toEqual([]);
+  });
+});
+
+describe('detectOverlaps: bucketed by first segment', () => {
+  it('reports what checking every earlier policy with globCovers would', () => {
+    const glob = fc.array(fc.constantFrom('a', 'b', '*', '**'), { minLength: 1, maxLength: 4 }).map((s) => s.join('.'));
+    fc.assert(
+      fc.property(fc.array(glob, { minLength: 1, maxLength: 10 }), (globs) => {
+        const policies = globs.map((match) => ({ match, cacheControl: 'no-store' as const }));
+        const brute = policies.flatMap((later, j) => {
+          const i = policies.findIndex((earlier, k) => k < j && globCovers(earlier.match, later.match));
+          return i === -1 ? [] : [[i, j]];
+        });
+        expect(detectOverlaps(policies).map((o) => [o.shadowingIndex, o.shadowedIndex])).toEqual(brute);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,0 +1,36 @@
+/**
+ * Options of the `tracing` attach/serve option. The tracer, meter and module are typed structurally so
+ * that the public types of mcp-fusion never name `@opentelemetry/api` (an optional peer): pass the values
+ * you got from it.
+ * @see docs/observability.md
+ */
+export interface TracingOptions {
+  /** The tracer spans are started on (default: `trace.getTracer('mcp-fusion')` of the global provider). */
+  tracer?: { startSpan(name: string, ...rest: any[]): unknown };
+  /** The meter the duration histograms are created on (default: `metrics.getMeter('mcp-fusion')`). */
+  meter?: { createHistogram(name: string, ...rest: any[]): unknown };
+  /**
+   * The `@opentelemetry/api` module itself, for bundles that cannot resolve a lazy `import()` (Workers,
+   * single-file builds): `import * as otel from '@opentelemetry/api'` then `tracing: { api: otel }`.
+   */
+  api?: object;
+}
+
+/** Why a call was refused before (or instead of) running its handler; low cardinality, for span events. */
+export type RefusalReason =
+  | 'workflow_state'
+  | 'workflow_handle'
+  | 'unknown_action'
+  | 'too_many_calls'
+  | (string & {});
+
+/**
+ * What the request path tells the span of the MCP request it serves. Present on a request scope only
+ * when tracing is on, so the untraced path costs an `undefined` check.
+ */
+export interface RequestTrace {
+  /** An FSM transition caused by this request. */
+  transition(machine: string, from: string, to: string, event: string | undefined): void;
+  /** The request was refused with an `isError` result the agent reads (`reason` is low-cardinality). */
+  refusal(reason: RefusalReason, message: string): void;
+}
