@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { createFusionApp, initFusion, MemoryFsmStore, type FusionApp } from '../../src/index.js';
+import { createFusionApp, initFusion, MemoryFsmStore, MemorySessionStore, type FusionApp } from '../../src/index.js';
+import { openSession, request } from '../_helpers/raw.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { texts } from '../_helpers/clients.js';
 import { statechart } from '../fsm/fixtures.js';
@@ -72,5 +73,21 @@ describe('nested and parallel workflow states through the SDK client', () => {
     expect(texts(refused)[0]).toMatch(/^Tool "pay.card" is not available in the current workflow state "payment.wallet"/);
     expect(texts(await c.callTool({ name: 'pay.cancel', arguments: { order_id: handle } }))[0]).toBe('cancelled');
     await app.close();
+  });
+
+  it('legacy over HTTP: the session record keeps the nested value across a restart of the server', async () => {
+    const sessionStore = new MemorySessionStore();
+    const first = orderServer();
+    const a = createFusionApp(first.registry, { fsm: first.gate, sessionStore });
+    const sid = await openSession(a);
+    await request(a, sid, 1, 'tools/call', { name: 'order.pay', arguments: {} });
+    await request(a, sid, 2, 'tools/call', { name: 'pay.switch', arguments: {} });
+    expect((await sessionStore.get(sid))?.fsm?.workflow?.state).toEqual({ payment: 'wallet' });
+    await a.close();
+    const second = orderServer();
+    const b = createFusionApp(second.registry, { fsm: second.gate, sessionStore });
+    const listed = await request(b, sid, 3, 'tools/list');
+    expect(listed.message.result.tools.map((t: { name: string }) => t.name)).toEqual(['pay.switch', 'pay.cancel', 'order.view']);
+    await b.close();
   });
 });
