@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { allowConsole } from '../_helpers/console.js';
 import { createDebugObserver, createFusionApp, initFusion, type DebugEvent, type TransitionEvent } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
@@ -84,5 +85,20 @@ describe('gates and the debug observer report what the server does', () => {
     gate.restore({ state: 'empty', updatedAt: 1 });
     expect(gate.currentState).toBe('empty');
     expect(heard).toEqual([{ changed: true, previousState: 'empty', currentState: 'full', event: 'ADD' }]);
+  });
+
+  it('debug: true still logs every event as JSON to stderr; createDebugObserver() defaults to console.debug', async () => {
+    allowConsole();
+    const { gate, registry } = workspace();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const debugs = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    {
+      await using t = await createTestClient(registry, { fsm: gate, debug: true });
+      await t.call('cart.add');
+    }
+    const logged = errors.mock.calls.map((c) => String(c[0]));
+    expect(logged).toContainEqual(expect.stringMatching(/^\[mcp-fusion\] \{"type":"transition","tool":"cart.add","event":"ADD","from":"empty","to":"full"/));
+    createDebugObserver()({ type: 'invalidation', patterns: ['a.*'], causedBy: 'a.set' });
+    expect(debugs.mock.calls.at(-1)).toEqual(['[mcp-fusion] invalidated a.* by a.set']);
   });
 });
