@@ -29,7 +29,26 @@ export interface SessionData {
 /** Default cap of one key's data, as JSON (64 KiB). */
 export const DEFAULT_SESSION_DATA_MAX_BYTES = 64 * 1024;
 
-/** The {@link SessionData} of `key` over a backend. Each write reads, changes and saves the whole object. */
+/** Writes in flight per backend and key: writes of one key in this process run one after another, so none is lost. */
+const queues = new WeakMap<SessionDataBackend, Map<string, Promise<unknown>>>();
+
+function serialized<T>(backend: SessionDataBackend, key: string, task: () => Promise<T>): Promise<T> {
+  let byKey = queues.get(backend);
+  if (byKey === undefined) queues.set(backend, (byKey = new Map()));
+  const run = (byKey.get(key) ?? Promise.resolve()).then(task, task);
+  const tail = run.catch(() => {});
+  byKey.set(key, tail);
+  void tail.then(() => {
+    if (byKey.get(key) === tail) byKey.delete(key);
+  });
+  return run;
+}
+
+/**
+ * The {@link SessionData} of `key` over a backend. Each write reads, changes and saves the whole object;
+ * writes of one key are serialized in this process (concurrent calls never lose each other's values).
+ * Across processes the last write of the whole object wins.
+ */
 export function sessionDataFor(backend: SessionDataBackend, key: string, maxBytes = DEFAULT_SESSION_DATA_MAX_BYTES): SessionData {
   const load = async (): Promise<Record<string, unknown>> => {
     try {
@@ -50,28 +69,34 @@ export function sessionDataFor(backend: SessionDataBackend, key: string, maxByte
     async get<T>(name: string): Promise<T | undefined> {
       return (await load())[name] as T | undefined;
     },
-    async set(name: string, value: unknown): Promise<void> {
-      let json: string | undefined;
-      try {
-        json = JSON.stringify(value);
-      } catch (error) {
-        throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (${describe(error)}); store plain objects, arrays, strings, numbers or booleans.`, { key, name });
-      }
-      if (json === undefined) throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (undefined or a function); use delete("${name}") to remove a value.`, { key, name });
-      const data = { ...(await load()), [name]: JSON.parse(json) as unknown };
-      const size = new TextEncoder().encode(JSON.stringify(data)).length;
-      if (size > maxBytes) {
-        throw new SessionDataError('SESSION_DATA_TOO_LARGE', `Session data of "${key}" would be ${size} bytes with "${name}", over the cap of ${maxBytes}; store less (or a reference to data kept elsewhere), or delete values no longer needed.`, { key, name, size, maxBytes });
-      }
-      await save(data);
+    set(name: string, value: unknown): Promise<void> {
+      return serialized(backend, key, () => write(name, value));
     },
-    async delete(name: string): Promise<void> {
-      const data = await load();
-      if (!Object.hasOwn(data, name)) return;
-      delete data[name];
-      await save(data);
+    delete(name: string): Promise<void> {
+      return serialized(backend, key, async () => {
+        const data = await load();
+        if (!Object.hasOwn(data, name)) return;
+        delete data[name];
+        await save(data);
+      });
     },
   });
+
+  async function write(name: string, value: unknown): Promise<void> {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch (error) {
+      throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (${describe(error)}); store plain objects, arrays, strings, numbers or booleans.`, { key, name });
+    }
+    if (json === undefined) throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (undefined or a function); use delete("${name}") to remove a value.`, { key, name });
+    const data = { ...(await load()), [name]: JSON.parse(json) as unknown };
+    const size = new TextEncoder().encode(JSON.stringify(data)).length;
+    if (size > maxBytes) {
+      throw new SessionDataError('SESSION_DATA_TOO_LARGE', `Session data of "${key}" would be ${size} bytes with "${name}", over the cap of ${maxBytes}; store less (or a reference to data kept elsewhere), or delete values no longer needed.`, { key, name, size, maxBytes });
+    }
+    await save(data);
+  }
 }
 
 /** In-process data (attachments without a session store); at most `maxKeys` keys, the oldest written dropped first. */
