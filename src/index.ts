@@ -29,7 +29,7 @@ export type { Attachment } from './pipeline/attach.js';
 export { RequestPipeline } from './pipeline/RequestPipeline.js';
 export { createDebugObserver, formatDebugEvent } from './pipeline/createDebugObserver.js';
 
-export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError } from './errors/FusionError.js';
+export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
 export { SessionDataError } from './errors/SessionDataError.js';
 export { memorySessionData, storeSessionData, type SessionData, type SessionDataBackend } from './session/sessionData.js';
@@ -59,4 +59,6 @@ export { startServer, type RunningServer } from './server/startServer.js';
 export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
+export type { HttpLimits } from './server/limits.js';
+export type { WorkflowHandleLimits } from './pipeline/HandleBudget.js';
 export type { TracingOptions } from './tracing/types.js';

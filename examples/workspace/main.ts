@@ -14,6 +14,10 @@ const server = await startServer(registry, {
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',
+}).catch((error: unknown) => {
+  // A busy port: one line naming the port and the fix (PORT=…), not a stack.
+  console.error(`mcp-fusion workspace server: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 });
 // stdout belongs to the protocol over stdio: log to stderr.
 console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? ' (Redis)' : ''}`);

@@ -25,3 +25,10 @@ export class AttachError extends FusionError {}
 
 /** An optional peer dependency (xstate, ioredis, @toon-format/toon, the v1 SDK) could not be loaded. */
 export class MissingPeerError extends FusionError {}
+
+/** `startServer()` could not listen (the port is in use or needs privileges); the message names the port and the fix. */
+export class ServerStartError extends FusionError {
+  constructor(message: string, cause?: unknown) {
+    super('SERVER_START', message, { cause: (cause as { code?: unknown } | undefined)?.code });
+  }
+}

@@ -108,7 +108,8 @@ export class GateSessions {
       const snap = await this.snapshot(key);
       if (!this.#gate.isAllowedIn(snap.state, tool)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
       const result = await fn();
-      if (result.isError === true || binding.event === undefined) return { outcome: 'ran', result, state: snap.state };
+      // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
+      if (result.isError === true || binding.event === undefined || (result as { resultType?: unknown }).resultType === 'input_required') return { outcome: 'ran', result, state: snap.state };
       const currentState = await this.#gate.next(snap.state, binding.event);
       const transition = { changed: !sameState(currentState, snap.state), previousState: snap.state, currentState };
       if (!transition.changed) return { outcome: 'ran', result, state: currentState, transition };

@@ -8,6 +8,9 @@ import type { AttachOptions } from '../registry/types.js';
 import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
 import { contentMessages as messages } from './contentMessages.js';
 
+
+/** The longest resource URI `resources/read` accepts (docs/security.md). */
+const MAX_URI_LENGTH = 2_048;
 /** What a {@link ContentPipeline} serves: the registry's content at the time it was built. */
 export interface ContentSource<Ctx> {
   readonly prompts: readonly FusionPrompt<Ctx>[];
@@ -119,6 +122,7 @@ export class ContentPipeline<Ctx> {
   /** `resources/read`: the exact URI first, then the first template that matches it. */
   async readResource(uri: unknown, extra: ToolExtra): Promise<ReadResourceResult> {
     if (typeof uri !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriMissing());
+    if (uri.length > MAX_URI_LENGTH) throw new WireError(JsonRpcCode.InvalidParams, `Invalid resource URI: it is ${uri.length} characters long, over the limit of ${MAX_URI_LENGTH}. Read a resource listed by resources/list or resources/templates/list.`);
     let result: ReadResourceResult | undefined;
     const resource = this.#resources.get(uri);
     if (resource !== undefined) {

@@ -20,6 +20,8 @@ import { runWithTimeout } from './runWithTimeout.js';
 import { principalOf } from '../principal/principalOf.js';
 import { memorySessionData, sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
 import { SessionDataError } from '../errors/SessionDataError.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { protoKeyPath } from './protoKeys.js';
 import type { RequestScope, ToolListResult } from './types.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 
@@ -99,6 +101,7 @@ export class RequestPipeline<Ctx> {
         onEvent: this.#debug,
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
+        handleLimits: options.workflowHandles,
       });
     }
     for (const message of warnings) this.#warn(message);
@@ -227,7 +230,7 @@ export class RequestPipeline<Ctx> {
       const running = this.#running.get(owner) ?? 0;
       if (running >= limit!) {
         this.#emit({ type: 'refusal', tool: tool.name, reason: 'budget', sessionId: scope.stateKey });
-        return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, scope.stateKey !== undefined)), 'too_many_calls');
+        return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined)), 'too_many_calls');
       }
       this.#running.set(owner, running + 1);
     }
@@ -280,7 +283,8 @@ export class RequestPipeline<Ctx> {
   }
 
   async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route, stateKey: string | undefined): Promise<ToolResponse> {
-    const parsed = tool.validate(args);
+    const proto = protoKeyPath(args);
+    const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
     if (!parsed.ok) {
       const accepted = Object.keys(tool.inputSchema.properties ?? {});
       return errorResult(
@@ -378,11 +382,9 @@ function decorateSurface(surface: Surface, sync: StateSyncLayer): WireTool[] {
   });
 }
 
-/** Who a concurrency limit counts against: the session (legacy) or the authenticated principal (modern). */
+/** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
 function ownerOf(scope: RequestScope): string {
-  if (scope.stateKey !== undefined) return `s:${scope.stateKey}`;
-  const auth = scope.extra.authInfo as { clientId?: string } | undefined;
-  return `p:${auth?.clientId ?? 'anonymous'}`;
+  return requestPrincipal(scope).key;
 }
 
 function actionKey(route: Route, tool: FusionTool): string {

@@ -11,6 +11,11 @@ export interface RequestStateOptions {
   key?: string | Uint8Array;
   /** How long a sealed state stays valid, in seconds (600). */
   ttlSeconds?: number;
+  /**
+   * Most sealed states remembered as used until they expire (100,000): a state is accepted once, and past
+   * this many unexpired used states further ones are refused until some expire.
+   */
+  maxUsed?: number;
 }
 
 /** What one sealed state carries: the target, the caller's tag, the expiry and the handler's payload. */
@@ -18,6 +23,8 @@ interface Envelope {
   readonly t: string;
   readonly c: string;
   readonly exp: number;
+  /** 96 random bits: two seals of the same payload never look alike, so each is accepted once on its own. */
+  readonly n: string;
   readonly p?: unknown;
 }
 
@@ -26,14 +33,21 @@ const PREFIX = 'fs1.';
 /**
  * Seals and opens the `requestState` of multi-round-trip calls: `fs1.<body>.<mac>`, an HMAC-SHA256 over a
  * JSON body that binds the handler's payload to the request it was minted for (method and tool, prompt or
- * resource), to the caller (a keyed tag of the auth principal, never the raw id) and to an expiry. A
- * client can read the payload (it is signed, not encrypted) but can neither forge nor alter it, replay it
- * on another target or as another caller, nor use it after it expired. Opening fails with one fixed
- * `-32602` answer whatever the reason.
+ * resource), to the caller (a keyed tag of its principal key — issuer and `sub`, client id, or the anonymous
+ * session or peer — never the raw id) and to an expiry. A client can read the payload (it is signed, not
+ * encrypted) but can neither forge nor alter it, replay it on another target or as another principal, use it
+ * twice, nor use it after it expired. Opening fails with one fixed `-32602` answer whatever the reason.
+ *
+ * Once-only: the MAC of every opened state is kept until the state expires (at most `maxUsed`). The set is
+ * per process: instances sharing a key each accept a state once, so route a flow's rounds to one instance
+ * (or accept that a state may be replayed at most once per instance within its lifetime).
  */
 export class RequestStateSeal {
   #key: Buffer | undefined;
   readonly #ttlSeconds: number;
+  readonly #maxUsed: number;
+  /** MAC → expiry (seconds) of every state already accepted; roughly in expiry order. */
+  readonly #used = new Map<string, number>();
 
   constructor(options: RequestStateOptions = {}) {
     // Without a configured key, a random one is drawn on first use: web runtimes such as Workers refuse
@@ -44,17 +58,26 @@ export class RequestStateSeal {
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`);
     this.#key = key;
     this.#ttlSeconds = ttl;
+    this.#maxUsed = options.maxUsed ?? 100_000;
   }
 
-  /** Seals `payload` (JSON; `undefined` is sealed as `null`) for `target` (e.g. `tools/call:checkout`) and the caller of `ctx` (the SDK handler context). */
-  async seal(payload: unknown, target: string, ctx: unknown): Promise<string> {
-    const envelope: Envelope = { t: target, c: this.#callerTag(ctx), exp: Math.floor(Date.now() / 1000) + this.#ttlSeconds, p: payload ?? null };
+  /** Sealed states accepted and not yet expired (for tests and metrics). */
+  get usedCount(): number {
+    return this.#used.size;
+  }
+
+  /** Seals `payload` (JSON; `undefined` is sealed as `null`) for `target` (e.g. `tools/call:checkout`) and the principal `caller` (its key). */
+  async seal(payload: unknown, target: string, caller: string): Promise<string> {
+    const envelope: Envelope = { t: target, c: this.#callerTag(caller), exp: Math.floor(Date.now() / 1000) + this.#ttlSeconds, n: randomBytes(12).toString('base64url'), p: payload ?? null };
     const body = Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64url');
     return `${PREFIX}${body}.${this.#mac(body).toString('base64url')}`;
   }
 
-  /** The payload of a state this seal minted for `target` and this caller; a {@link WireError} -32602 otherwise. */
-  async open(state: string, target: string, ctx: unknown): Promise<unknown> {
+  /**
+   * The payload of a state this seal minted for `target` and the principal `caller`, the first time it is
+   * presented; a {@link WireError} -32602 otherwise.
+   */
+  async open(state: string, target: string, caller: string): Promise<unknown> {
     const dot = state.lastIndexOf('.');
     if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw invalid();
     const body = state.slice(PREFIX.length, dot);
@@ -67,9 +90,24 @@ export class RequestStateSeal {
     } catch {
       throw invalid();
     }
-    if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== this.#callerTag(ctx)) throw invalid();
-    if (typeof envelope.exp !== 'number' || envelope.exp < Math.floor(Date.now() / 1000)) throw invalid();
+    if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== this.#callerTag(caller)) throw invalid();
+    const now = Math.floor(Date.now() / 1000);
+    if (typeof envelope.exp !== 'number' || envelope.exp < now) throw invalid();
+    const mac = given.toString('base64url');
+    this.#forgetExpired(now);
+    if (this.#used.has(mac)) throw invalid();
+    if (this.#used.size >= this.#maxUsed) {
+      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress on this server (${this.#maxUsed}); requestState was not accepted. Call again without requestState and inputResponses a little later.`, { reason: 'request_state_budget' });
+    }
+    this.#used.set(mac, envelope.exp);
     return envelope.p;
+  }
+
+  #forgetExpired(now: number): void {
+    for (const [mac, exp] of this.#used) {
+      if (exp >= now) break;
+      this.#used.delete(mac);
+    }
   }
 
   #mac(body: string): Buffer {
@@ -81,22 +119,15 @@ export class RequestStateSeal {
     return this.#key;
   }
 
-  #callerTag(ctx: unknown): string {
-    return createHmac('sha256', this.#secret()).update(`caller:${principalOf(ctx)}`).digest().subarray(0, 16).toString('base64url');
+  #callerTag(caller: string): string {
+    return createHmac('sha256', this.#secret()).update(`caller:${caller}`).digest().subarray(0, 16).toString('base64url');
   }
 }
 
 function invalid(): WireError {
   return new WireError(
     JsonRpcCode.InvalidParams,
-    'Invalid or expired requestState: it was altered, belongs to another request or caller, or is too old. Call again without requestState and inputResponses to start over.',
+    'Invalid or expired requestState: it was altered, belongs to another request or caller, was already used, or is too old. Call again without requestState and inputResponses to start over.',
     { reason: 'invalid_request_state' },
   );
-}
-
-/** The authenticated caller of an SDK handler context (v2 `ctx.http.authInfo`, v1 `extra.authInfo`), or '' when anonymous. */
-function principalOf(ctx: unknown): string {
-  const c = ctx as { http?: { authInfo?: { clientId?: unknown } }; authInfo?: { clientId?: unknown } } | undefined;
-  const id = (c?.http?.authInfo ?? c?.authInfo)?.clientId;
-  return typeof id === 'string' ? id : '';
 }

@@ -5,6 +5,7 @@ import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { GateSessions } from '../fsm/GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmSnapshot } from '../fsm/types.js';
+import { HandleBudget, type WorkflowHandleLimits } from './HandleBudget.js';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -38,11 +39,13 @@ export type HandleResolution =
   | { kind: 'unknown'; handle: string }
   | { kind: 'missing' }
   | { kind: 'anonymous' }
-  | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
+  | { kind: 'finished'; handle: string | undefined; state: FsmStateValue }
+  | { kind: 'full'; budget: 'owner' | 'total'; max: number };
 
 /**
  * Handle-keyed workflow instances for requests without a session: each instance lives in the store under
- * `<machine>:<owner>:<handle>`, owned by the caller's auth subject, with a sliding idle expiry.
+ * `<machine>:<owner>:<handle>`, owned by the caller's principal key (`u:`/`c:`/`a:`, see `requestPrincipal`),
+ * with a sliding idle expiry. Live instances are budgeted per principal and per process ({@link HandleBudget}).
  */
 export class WorkflowHandles {
   readonly settings: WorkflowSettings;
@@ -50,11 +53,14 @@ export class WorkflowHandles {
   readonly #gate: StateMachineGate;
   readonly #store: FsmStateStore;
   readonly #now: () => number;
+  /** Live instances per principal and in total (this process). */
+  readonly budget: HandleBudget;
 
-  constructor(gate: StateMachineGate, store: FsmStateStore, options: { now?: () => number; onError?: (e: unknown) => void } = {}) {
+  constructor(gate: StateMachineGate, store: FsmStateStore, options: { now?: () => number; onError?: (e: unknown) => void; limits?: WorkflowHandleLimits | undefined } = {}) {
     this.#gate = gate;
     this.#store = store;
     this.#now = options.now ?? Date.now;
+    this.budget = new HandleBudget(options.limits, this.#now);
     this.settings = workflowSettings(gate);
     this.sessions = new GateSessions(gate, { store, ttlMs: this.settings.idleTtlMs, now: this.#now, ...(options.onError !== undefined ? { onError: options.onError } : {}) });
   }
@@ -79,14 +85,16 @@ export class WorkflowHandles {
   }
 
   /** Finds (or, for an entry tool called without a handle, mints) the instance a call names. */
-  async resolve(tool: FusionTool, handleValue: unknown, owner: string | undefined): Promise<HandleResolution> {
+  async resolve(tool: FusionTool, handleValue: unknown, owner: string): Promise<HandleResolution> {
     if (this.settings.mode === 'subject') {
-      if (owner === undefined) return { kind: 'anonymous' };
+      if (owner.startsWith('a:')) return { kind: 'anonymous' };
       return this.#existing(this.keyOf(owner, 'subject'), undefined, true);
     }
-    const who = owner ?? 'anonymous';
+    const who = owner;
     if (handleValue === undefined || handleValue === null || handleValue === '') {
       if (!this.isEntry(tool)) return { kind: 'missing' };
+      const full = this.budget.check(owner);
+      if (full !== 'ok') return { kind: 'full', budget: full, max: full === 'owner' ? this.budget.maxPerPrincipal : this.budget.maxTotal };
       const handle = this.mint();
       return { kind: 'run', key: this.keyOf(who, handle), handle, minted: true };
     }
@@ -95,8 +103,8 @@ export class WorkflowHandles {
   }
 
   /** Reads an instance for its resource (`undefined` when unknown, expired or foreign). */
-  async read(owner: string | undefined, handle: string): Promise<FsmSnapshot | undefined> {
-    const snap = await this.#live(this.keyOf(owner ?? 'anonymous', handle));
+  async read(owner: string, handle: string): Promise<FsmSnapshot | undefined> {
+    const snap = await this.#live(this.keyOf(owner, handle));
     return snap;
   }
 

@@ -14,7 +14,9 @@ import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import { WorkflowHandles } from './WorkflowHandles.js';
+import type { WorkflowHandleLimits } from './HandleBudget.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 
 /** Runs the handler part of a call with the instance it acts on. */
 type Execute = (args: Record<string, unknown>, workflow: NonNullable<ToolExtra['workflow']>) => Promise<ToolResponse>;
@@ -38,6 +40,8 @@ export interface WorkflowRuntimeOptions {
   onError: (error: unknown) => void;
   /** Hears refusals and transitions (the debug observer). */
   onEvent?: ((event: DebugEvent) => void) | undefined;
+  /** Budgets of live handle-keyed instances (attach option `workflowHandles`). */
+  handleLimits?: WorkflowHandleLimits | undefined;
 }
 
 /**
@@ -53,6 +57,7 @@ export class WorkflowRuntime {
   readonly #known: Set<string>;
   readonly #onChange: WorkflowRuntimeOptions['onChange'];
   readonly #onEvent: WorkflowRuntimeOptions['onEvent'];
+  readonly #now: () => number;
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
@@ -60,6 +65,7 @@ export class WorkflowRuntime {
     this.#onChange = options.onChange;
     this.#onEvent = options.onEvent;
     const now = options.now ?? Date.now;
+    this.#now = now;
     this.sessions = new GateSessions(gate, {
       now,
       ...(options.store !== undefined ? { store: options.store } : {}),
@@ -67,7 +73,7 @@ export class WorkflowRuntime {
       onListChanged: (key) => void options.onListChanged(key),
       onError: options.onError,
     });
-    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError, now });
+    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError, now, limits: options.handleLimits });
     this.#entries = surface.tools.filter((t) => this.handles.isEntry(t)).map((t) => surface.exposedName.get(t.name) ?? t.name);
     this.#known = new Set(surface.tools.map((t) => t.name));
   }
@@ -135,6 +141,7 @@ export class WorkflowRuntime {
     if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
     if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
     if (resolved.kind === 'finished') return traceRefusal(scope.trace, handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'full') return traceRefusal(scope.trace, errorResult(`Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`, { 'fusion/budget': { kind: 'workflowHandles', scope: resolved.budget === 'owner' ? 'principal' : 'global', max: resolved.max } }), 'workflow_handle');
     const { key, handle, minted } = resolved;
     let outcome: GateOutcome<ToolResponse>;
     try {
@@ -153,6 +160,10 @@ export class WorkflowRuntime {
     this.#traceTransition(scope, tool, outcome.transition);
     const changed = outcome.transition?.changed === true;
     const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.initialState);
+    if (handle !== undefined) {
+      if (this.gate.isFinal(state)) this.handles.budget.drop(owner, handle);
+      else this.handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs);
+    }
     try {
       if (minted && !changed) await this.handles.create(key);
       else if (!changed) await this.handles.touch(key);
@@ -204,10 +215,9 @@ export class WorkflowRuntime {
   }
 }
 
-/** The auth subject of a request, if any (the client id the transport validated). */
-export function ownerOf(scope: RequestScope): string | undefined {
-  const auth = scope.extra.authInfo as { clientId?: string; extra?: { sub?: string } } | undefined;
-  return auth?.extra?.sub ?? auth?.clientId;
+/** The owner of the instances a request may use: its principal's key (see `requestPrincipal`). */
+export function ownerOf(scope: RequestScope): string {
+  return requestPrincipal(scope).key;
 }
 
 function loadFailure(tool: FusionTool, error: unknown): ToolResponse {

@@ -8,6 +8,7 @@ import { contentOf } from './contentLink.js';
 import { yieldsResourcesTo } from './systemResources.js';
 import { featuresOf } from './features.js';
 import type { RequestStateSeal } from './RequestStateSeal.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
 
@@ -100,7 +101,7 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
     const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
     if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
-    return seal.open(raw, target, ctx).then((state) => scopeOf(ctx, target, state));
+    return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
   };
   const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
   const subscribed = new Set<string>();
@@ -223,10 +224,11 @@ function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolE
     sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
     inputResponses: req.inputResponses,
     requestState: state,
-    sealState: (payload) => seal.seal(payload, target ?? String(req.method), ctx),
+    sealState: (payload) => seal.seal(payload, target ?? String(req.method), requestPrincipal(scope).key),
     raw: ctx,
   };
-  return { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
+  const scope: RequestScope = { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
+  return scope;
 }
 
 function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: RequestStateSeal, target: string | undefined): RequestScope {
@@ -252,10 +254,11 @@ function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: Reque
     sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
     inputResponses: undefined,
     requestState: undefined,
-    sealState: (payload) => seal.seal(payload, target ?? '', extra1),
+    sealState: (payload) => seal.seal(payload, target ?? '', requestPrincipal(scope).key),
     raw: extra1,
   };
-  return { stateKey: extra1?.sessionId ?? connectionId, extra };
+  const scope: RequestScope = { stateKey: extra1?.sessionId ?? connectionId, extra };
+  return scope;
 }
 
 /**

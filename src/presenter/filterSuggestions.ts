@@ -4,7 +4,8 @@ import type { PresentOptions, SuggestedAction } from './types.js';
 
 /** True when `result` carries a suggestions block (lets a caller skip loading the state otherwise). */
 export function hasSuggestions(result: ToolResponse): boolean {
-  return result.content.some((b) => b.type === 'text' && Array.isArray(suggestionsOf(b)));
+  // An `input_required` round carries no content.
+  return Array.isArray(result.content) && result.content.some((b) => b.type === 'text' && Array.isArray(suggestionsOf(b)));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FusionTool, ToolExtra } from '../builder/types.js';
 import type { StateSyncConfig } from '../state-sync/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { WorkflowHandleLimits } from '../pipeline/HandleBudget.js';
 import type { RequestStateOptions } from '../pipeline/RequestStateSeal.js';
 import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
 import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
@@ -70,8 +71,13 @@ export interface AttachOptions<Ctx> {
   timeoutMs?: number;
   /** Window in which a burst of FSM transitions yields one `list_changed` (50 ms). */
   listChangedDebounceMs?: number;
-  /** Most tool calls running at once per legacy session, or per authenticated principal on modern requests (unlimited). */
+  /**
+   * Most tool calls running at once per principal (unlimited): per verified user or client, and per
+   * session (legacy) or peer address (modern HTTP) for anonymous callers.
+   */
   maxConcurrentCalls?: number;
+  /** Budgets of live handle-keyed workflow instances: per principal (1,000) and per process (50,000). */
+  workflowHandles?: WorkflowHandleLimits;
   /** `ttlMs` / `cacheScope` of modern `tools/list` results (60 s, public); use `private` when the list depends on authorization. */
   listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
   /** A handle-keyed workflow instance changed state (the HTTP app publishes `resources/updated` for its URI). */

@@ -3,8 +3,11 @@ import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Ser
 import { JsonRpcCode } from '../errors/WireError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
-import type { SessionRecord } from '../session/types.js';
+import { principalOf } from '../principal/principalOf.js';
+import { sessionFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
+import { checkInitializeParams } from './initializeParams.js';
+import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
@@ -26,12 +29,14 @@ export class LegacySessions {
   readonly #restoring = new Map<string, Promise<LiveSession | undefined>>();
   readonly #create: () => Server;
   readonly #bus: SessionBus | undefined;
+  readonly #limits: ResolvedHttpLimits;
   readonly manager: SessionManager;
 
-  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined } = {}) {
+  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits } = {}) {
     this.#create = create;
     this.manager = manager;
     this.#bus = options.sessionBus;
+    this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
   }
 
   /** Sessions whose server is in memory. */
@@ -43,8 +48,11 @@ export class LegacySessions {
     return this.#live.has(id);
   }
 
-  /** Serves one legacy HTTP request (POST with a parsed body, GET or DELETE). */
-  async handle(request: Request, parsedBody: unknown, authInfo: unknown): Promise<Response> {
+  /**
+   * Serves one legacy HTTP request (POST with a parsed body, GET or DELETE). `peer` is the remote address
+   * (for the per-peer budget of anonymous openers).
+   */
+  async handle(request: Request, parsedBody: unknown, authInfo: unknown, peer?: string): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     const options = { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) };
     if (id !== null) {
@@ -57,24 +65,68 @@ export class LegacySessions {
         }
       }
       if (live === undefined) return jsonRpcErrorResponse(404, JsonRpcCode.SessionNotFound, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      const opener = this.manager.get(id)?.principal;
+      if (opener !== undefined && opener !== principalOf(authInfo, sessionFallback(id)).key) {
+        return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', {}, idOf(parsedBody));
+      }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
       return live.transport.handleRequest(request, options);
     }
-    if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options);
+    if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options, authInfo, peer);
+    if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize') {
+      // Not a valid initialize request (the SDK's check failed): say which field, not "send initialize first".
+      const checked = checkInitializeParams(parsedBody, { maxBytes: this.#limits.maxInitializeBytes, maxDepth: this.#limits.maxInitializeDepth });
+      return 'response' in checked ? checked.response : jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, 'Invalid initialize: the request does not match the initialize schema of the protocol version it names.', {}, idOf(parsedBody));
+    }
     return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, 'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.');
   }
 
-  async #open(request: Request, options: { parsedBody: unknown }): Promise<Response> {
-    const params = (options.parsedBody as { params: Pick<SessionRecord, 'protocolVersion' | 'clientInfo'> & { capabilities?: Record<string, unknown> } }).params;
+  async #open(request: Request, options: { parsedBody: unknown }, authInfo: unknown, peer: string | undefined): Promise<Response> {
+    const checked = checkInitializeParams(options.parsedBody, { maxBytes: this.#limits.maxInitializeBytes, maxDepth: this.#limits.maxInitializeDepth });
+    if ('response' in checked) return checked.response;
     const id = randomUUID();
+    const principal = principalOf(authInfo, sessionFallback(id));
+    const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peer}`) : principal.key;
+    // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
+    // so concurrent handshakes cannot all pass a nearly full budget.
+    const full = this.#makeRoom(owner, options.parsedBody);
+    if (full !== undefined) return full;
     // The record is stored before the session exists anywhere, so a store outage refuses the handshake cleanly.
     try {
-      await this.manager.create(id, { protocolVersion: params.protocolVersion, clientInfo: params.clientInfo, clientCapabilities: params.capabilities ?? {} });
+      await this.manager.create(id, { ...checked.init, principal: principal.key, ...(owner !== undefined ? { owner } : {}) });
     } catch (error) {
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
     }
     const live = await this.#connect(id, async () => {});
     return live.transport.handleRequest(request, options);
+  }
+
+  /**
+   * Keeps the session budgets: past the per-principal (or per-peer) or total cap, the oldest session in that
+   * scope that was never used is closed; when there is none, `429` (principal) or `503` (server).
+   */
+  #makeRoom(owner: string | undefined, body: unknown): Response | undefined {
+    const { maxSessionsPerPrincipal: perOwner, maxSessions: total } = this.#limits;
+    if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
+      const victim = this.manager.oldestUnused(owner);
+      if (victim === undefined) {
+        return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
+      }
+      this.#evict(victim);
+    }
+    if (this.manager.count >= total) {
+      const victim = this.manager.oldestUnused();
+      if (victim === undefined) {
+        return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
+      }
+      this.#evict(victim);
+    }
+    return undefined;
+  }
+
+  /** Ends a never-used session to make room; it leaves the budget at once (the store delete follows). */
+  #evict(id: string): void {
+    void this.manager.destroy(id, 'evicted').catch(() => {});
   }
 
   /** Rebuilds a live session from its stored record: a replayed `initialize` and `notifications/initialized`. */
@@ -103,6 +155,11 @@ export class LegacySessions {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: async (sid) => {
+        // Evicted (or ended) while its handshake was running: do not keep a server nobody tracks.
+        if (this.manager.get(sid) === undefined) {
+          void server.close().catch(() => {});
+          return;
+        }
         this.#live.set(sid, live);
         await onInitialized(sid);
       },
@@ -155,6 +212,11 @@ function storeUnavailable(error: unknown, body: unknown, retry: string): Respons
   const reason = error instanceof Error ? error.message : String(error);
   const id = (body as { id?: string | number } | undefined)?.id ?? null;
   return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`, { 'Retry-After': '1' }, id);
+}
+
+function idOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function isHandshake(body: unknown): boolean {

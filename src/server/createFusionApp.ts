@@ -19,13 +19,24 @@ import { isListen, ListenStreams } from './ListenStreams.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { LegacySessions } from './LegacySessions.js';
 import { readJsonBody } from './readJsonBody.js';
+import { preflightResponse, withCors } from './cors.js';
+import { badHostMessage, isValidHostHeader } from './hostHeader.js';
+import { resolveHttpLimits } from './limits.js';
+import { rememberPeer } from '../principal/peers.js';
+import { protoKeyOfCall } from '../pipeline/protoKeys.js';
 import type { HttpOptions } from './types.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
 /** A fetch-shaped MCP endpoint serving both protocol eras. */
 export interface FusionApp {
-  fetch(request: Request, options?: { authInfo?: unknown }): Promise<Response>;
+  /**
+   * Serves one request. `authInfo`: the verified token of the caller, if any (pass-through, as the SDK's
+   * handlers take it). `peer`: the remote address of the connection (`startServer` passes the socket's);
+   * anonymous modern callers are keyed by it, and anonymous legacy openers are budgeted by it. Without a
+   * peer, anonymous modern callers share one key.
+   */
+  fetch(request: Request, options?: { authInfo?: unknown; peer?: string }): Promise<Response>;
   /** Live legacy sessions (servers in memory). */
   readonly sessions: LegacySessions;
   /**
@@ -51,6 +62,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const limits = resolveHttpLimits(options.limits);
   const manager = new SessionManager({
     ...(options.sessionStore !== undefined ? { store: options.sessionStore } : {}),
     ...(options.sessionTimeouts !== undefined ? { timeouts: options.sessionTimeouts } : {}),
@@ -84,7 +96,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     },
   };
   const pipeline = registry.pipeline(attach);
-  const legacy = new LegacySessions(() => buildServer(pipeline, attach, 'legacy').server, manager, { sessionBus });
+  const legacy = new LegacySessions(() => buildServer(pipeline, attach, 'legacy').server, manager, { sessionBus, limits });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
@@ -104,30 +116,57 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     }
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
-  const listens = new ListenStreams(options.maxListenStreamsPerPrincipal ?? 16);
+  const listens = new ListenStreams({ perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs });
   let closing = false;
 
-  const fetch = async (request: Request, extra: { authInfo?: unknown } = {}): Promise<Response> => {
+  const serve = async (request: Request, extra: { authInfo?: unknown; peer?: string }): Promise<Response> => {
     if (closing) return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, 'Service Unavailable: the server is shutting down; retry on another instance or later.', { 'Retry-After': '1' });
+    const host = request.headers.get('host');
+    if (!isValidHostHeader(host)) return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, badHostMessage(host!));
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected !== undefined) return rejected;
     if (new URL(request.url).pathname !== path) {
       return jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}.`);
     }
+    if (request.method === 'OPTIONS') return preflightResponse(request);
     let parsedBody: unknown;
     if (request.method === 'POST') {
       const read = await readJsonBody(request, limit);
       if ('response' in read) return read.response;
       parsedBody = read.body;
     } else if (request.method !== 'GET' && request.method !== 'DELETE') {
-      return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, 'Method Not Allowed: use POST, GET or DELETE.', { Allow: 'POST, GET, DELETE' });
+      return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, 'Method Not Allowed: use POST, GET or DELETE.', { Allow: 'POST, GET, DELETE, OPTIONS' });
     }
-    const authInfo = extra.authInfo;
-    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo);
-    const listen = isListen(parsedBody) ? listens.open(authInfo) : undefined;
-    if (listen === null) return listens.refusal(parsedBody);
+    const { authInfo, peer } = extra;
+    rememberPeer(request, peer);
+    if (request.method !== 'POST' && isModernWithoutSession(request)) {
+      // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
+      return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, `Method Not Allowed: protocol version ${request.headers.get('mcp-protocol-version') ?? '2026-07-28'} has no ${request.method} stream or session; send requests with POST (use subscriptions/listen for notifications).`, { Allow: 'POST' });
+    }
+    const proto = protoKeyOfCall(parsedBody);
+    if (proto !== undefined) {
+      // JSON.parse keeps a "__proto__" key as data, but the SDK's message schema drops it silently: refuse it here.
+      const call = parsedBody as { id?: string | number; params: { name?: unknown } };
+      return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid arguments for tool "${String(call.params.name)}": ${proto} is not an accepted field (unknown field). Remove it and call the tool again.`, {}, call.id ?? null);
+    }
+    if ((parsedBody as { method?: unknown } | null)?.method === 'tools/call' && pipeline.inFlight >= limits.maxInFlightCalls) {
+      const id = (parsedBody as { id?: string | number }).id ?? null;
+      return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server is running its maximum of ${limits.maxInFlightCalls} tool calls. Retry the call shortly.`, { 'Retry-After': '1' }, id);
+    }
+    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
+    let slot: string | undefined;
+    if (isListen(parsedBody)) {
+      const reserved = listens.open(authInfo, peer);
+      if ('full' in reserved) return listens.refusal(parsedBody, reserved.full);
+      slot = reserved.principal;
+    }
     const response = await modern.fetch(request, { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
-    return listen === undefined ? response : listens.track(response, listen);
+    return slot === undefined ? response : listens.track(response, slot);
+  };
+  const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
+    const response = await serve(request, extra);
+    // CORS headers only for a browser origin on the allow-list: a refused origin learns nothing more.
+    return request.headers.get('origin') !== null && originValidationResponse(request, origins) === undefined ? withCors(request, response) : response;
   };
 
   return {
@@ -148,10 +187,17 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       // Let the transports write the responses of the calls that just finished.
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
       unsubscribe?.();
+      listens.closeAll();
       stopInvalidations();
       stopToolsChanged();
       await legacy.closeAll();
       await modern.close();
     },
   };
+}
+
+/** A GET or DELETE that names a 2026-07-28 (or later) protocol version and no legacy session. */
+function isModernWithoutSession(request: Request): boolean {
+  const version = request.headers.get('mcp-protocol-version');
+  return request.headers.get('mcp-session-id') === null && version !== null && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
 }

@@ -5,6 +5,9 @@ import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from './serveStdio.js';
 import type { StartServerOptions } from './types.js';
+import { badHostMessage, isValidHostHeader } from './hostHeader.js';
+import { JsonRpcCode } from '../errors/WireError.js';
+import { ServerStartError } from '../errors/FusionError.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -32,17 +35,37 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   const app = createFusionApp(registry, options);
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   // The adapter's own bound only stops runaway bodies; the app answers 413 with its own message.
-  const handler = toNodeHandler(app, { maxRequestBodySize: limit + 65_536 });
-  const http = createServer((req, res) => {
+  const adapterOptions = { maxRequestBodySize: limit + 65_536 };
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  // Node requires headersTimeout <= requestTimeout.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  // Timeouts are checked on this interval (Node's default, 30 s, would let a slow client hold on 3× longer).
+  const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, (req, res) => {
+    // A Host the adapter cannot turn into a URL would end as a 500: answer it here.
+    if (!isValidHostHeader(req.headers.host)) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCode.InvalidRequest, message: badHostMessage(req.headers.host ?? '') } }));
+      return;
+    }
+    const peer = req.socket.remoteAddress;
+    const handler = toNodeHandler({ fetch: (request, opts) => app.fetch(request, { ...(opts?.authInfo !== undefined ? { authInfo: opts.authInfo } : {}), ...(peer !== undefined ? { peer } : {}) }) }, adapterOptions);
     void handler(req as Parameters<typeof handler>[0], res);
   });
+  http.headersTimeout = headersTimeout;
+  http.requestTimeout = requestTimeout;
+  http.maxConnections = options.maxConnections ?? 1_024;
   const host = options.host ?? '127.0.0.1';
-  await listen(http, options.port ?? 3000, host);
-  const port = (http.address() as AddressInfo).port;
+  const port = options.port ?? 3000;
+  try {
+    await listen(http, port, host);
+  } catch (error) {
+    await app.close();
+    throw listenError(error, host, port);
+  }
+  const bound = (http.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,
-    port,
+    url: `http://${shownHost}:${bound}${options.path ?? '/mcp'}`,
+    port: bound,
     app,
     async close() {
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
@@ -51,6 +74,18 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
       await closed;
     },
   };
+}
+
+/** A listen failure that names the port and how to choose another (EADDRINUSE, EACCES); others unchanged. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') {
+    return new ServerStartError(`Port ${port} on ${host} is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`, error);
+  }
+  if (code === 'EACCES') {
+    return new ServerStartError(`Port ${port} on ${host} needs privileges this process does not have. Choose a port above 1023 with PORT=<port> or { port }.`, error);
+  }
+  return error;
 }
 
 function listen(http: HttpServer, port: number, host: string): Promise<void> {

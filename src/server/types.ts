@@ -3,6 +3,7 @@ import type { AttachOptions } from '../registry/types.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
 import type { SessionEvent, SessionTimeouts } from '../session/types.js';
+import type { HttpLimits } from './limits.js';
 
 /** Options shared by every serving entry point. */
 export interface ServeOptions<Ctx> extends AttachOptions<Ctx> {
@@ -12,6 +13,8 @@ export interface ServeOptions<Ctx> extends AttachOptions<Ctx> {
   version?: string;
   /** Text the server returns as `instructions`. */
   instructions?: string;
+  /** Over stdio: the largest message line (10 MiB). A longer line is answered with an error and skipped; the connection goes on. */
+  stdioMaxLineBytes?: number;
 }
 
 /** Options of the HTTP app and of `startServer` over HTTP. */
@@ -30,8 +33,13 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   sessionTimeouts?: SessionTimeouts;
   /** Every legacy session lifecycle transition, for logs and metrics. */
   onSessionEvent?: (event: SessionEvent) => void;
-  /** Most open modern `subscriptions/listen` streams per authenticated principal (anonymous counts as one) (16). */
+  /**
+   * Most open modern `subscriptions/listen` streams per principal (16): per verified user or client, and
+   * per peer address for anonymous callers. One more gets `429` with `Retry-After`.
+   */
   maxListenStreamsPerPrincipal?: number;
+  /** Budgets of sessions, initialize size, listen streams and running calls (see {@link HttpLimits}). */
+  limits?: HttpLimits;
   /** How long `close()` waits for running tool calls before aborting them (10 s). */
   drainMs?: number;
   /**
@@ -51,4 +59,10 @@ export interface StartServerOptions<Ctx> extends HttpOptions<Ctx> {
   port?: number;
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
+  /** Time a client has to send the request headers (10 s); slower connections are closed (`server.headersTimeout`). */
+  headersTimeoutMs?: number;
+  /** Time a client has to send a whole request (30 s; `server.requestTimeout`). Response streams are not cut. */
+  requestTimeoutMs?: number;
+  /** Open TCP connections at once (1,024; `server.maxConnections`); more are refused by the kernel backlog. */
+  maxConnections?: number;
 }

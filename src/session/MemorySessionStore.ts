@@ -1,7 +1,11 @@
 import type { SessionStore } from './SessionStore.js';
 import type { SessionRecord } from './types.js';
 
-/** The default {@link SessionStore}: a map in this process, honouring each record's TTL on read. */
+/**
+ * The default {@link SessionStore}: a map in this process, honouring each record's TTL on read. The
+ * `initialize` parameters (`clientInfo`, `clientCapabilities`) are never changed after the handshake, so
+ * they are frozen and shared with the caller instead of copied: a session costs one copy of them.
+ */
 export class MemorySessionStore implements SessionStore {
   readonly #data = new Map<string, { record: SessionRecord; expiresAt: number }>();
   readonly #now: () => number;
@@ -17,11 +21,11 @@ export class MemorySessionStore implements SessionStore {
       this.#data.delete(id);
       return undefined;
     }
-    return structuredClone(entry.record);
+    return copy(entry.record);
   }
 
   async set(record: SessionRecord, ttlMs: number): Promise<void> {
-    this.#data.set(record.id, { record: structuredClone(record), expiresAt: this.#now() + ttlMs });
+    this.#data.set(record.id, { record: copy(record), expiresAt: this.#now() + ttlMs });
   }
 
   async delete(id: string): Promise<void> {
@@ -31,4 +35,22 @@ export class MemorySessionStore implements SessionStore {
   get size(): number {
     return this.#data.size;
   }
+}
+
+/** A copy of a record that shares its (deep-frozen) initialize parameters and clones the rest. */
+function copy(record: SessionRecord): SessionRecord {
+  const { clientInfo, clientCapabilities, fsm, ...rest } = record;
+  return { ...rest, clientInfo: deepFreeze(clientInfo), clientCapabilities: deepFreeze(clientCapabilities), ...(fsm === undefined ? {} : { fsm: structuredClone(fsm) }) };
+}
+
+/** Freezes a JSON value and everything in it (iteratively: the depth was bounded at the HTTP entry, but never trust it). */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next !== 'object' || next === null || Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const child of Object.values(next)) stack.push(child);
+  }
+  return value;
 }

@@ -1,4 +1,4 @@
-import { MemorySessionStore } from './MemorySessionStore.js';
+import { deepFreeze, MemorySessionStore } from './MemorySessionStore.js';
 import type { SessionStore } from './SessionStore.js';
 import type { SessionEvent, SessionPhase, SessionRecord, SessionTimeouts } from './types.js';
 
@@ -42,6 +42,8 @@ export class SessionManager {
   readonly #onRelease: NonNullable<SessionManagerOptions['onRelease']>;
   readonly #onError: (error: unknown) => void;
   readonly #tracked = new Map<string, Tracked>();
+  /** Tracked sessions per budget owner (`SessionRecord.owner`). */
+  readonly #owned = new Map<string, Set<string>>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: SessionManagerOptions = {}) {
@@ -58,21 +60,37 @@ export class SessionManager {
     return this.#tracked.size;
   }
 
+  /** Sessions this process tracks for one budget owner (a principal key or a peer address). */
+  countFor(owner: string): number {
+    return this.#owned.get(owner)?.size ?? 0;
+  }
+
+  /**
+   * The oldest tracked session that was never used (its handshake is pending or it has had no request
+   * since): the one to evict when a budget is full. `owner` limits the search to that owner's sessions.
+   */
+  oldestUnused(owner?: string): string | undefined {
+    const ids = owner === undefined ? this.#tracked.keys() : (this.#owned.get(owner) ?? new Set<string>()).values();
+    for (const id of ids) if (this.#tracked.get(id)?.record.phase === 'created') return id;
+    return undefined;
+  }
+
   /** The tracked record of a session (undefined when unknown here). */
   get(id: string): SessionRecord | undefined {
     return this.#tracked.get(id)?.record;
   }
 
   /** Records a session opened by `initialize`. */
-  async create(id: string, init: Pick<SessionRecord, 'protocolVersion' | 'clientInfo' | 'clientCapabilities'>): Promise<SessionRecord> {
+  async create(id: string, init: Pick<SessionRecord, 'protocolVersion' | 'clientInfo' | 'clientCapabilities' | 'principal' | 'owner'>): Promise<SessionRecord> {
     const now = this.#now();
-    const record: SessionRecord = { id, createdAt: now, lastAccessAt: now, phase: 'created', initialized: false, ...init };
-    this.#tracked.set(id, { record, lastAccessAt: now });
+    // The initialize parameters never change: frozen, they are shared with the in-memory store, not copied.
+    const record: SessionRecord = { id, createdAt: now, lastAccessAt: now, phase: 'created', initialized: false, ...init, clientInfo: deepFreeze(init.clientInfo), clientCapabilities: deepFreeze(init.clientCapabilities) };
+    this.#track(id, { record, lastAccessAt: now });
     this.#startSweeping();
     try {
       await this.#persist(record);
     } catch (error) {
-      this.#tracked.delete(id);
+      this.#untrack(id);
       throw error;
     }
     this.#emit(id, undefined, 'created', 'initialize');
@@ -107,7 +125,7 @@ export class SessionManager {
       return undefined;
     }
     const tracked = { record, lastAccessAt: this.#now() };
-    this.#tracked.set(id, tracked);
+    this.#track(id, tracked);
     this.#startSweeping();
     if (record.phase !== 'active') this.#setPhase(tracked, 'active', 'resume');
     return record;
@@ -121,7 +139,7 @@ export class SessionManager {
   /** Ends a session for good: released, deleted from the store, its id answered with 404 from now on. */
   async destroy(id: string, reason: SessionEvent['reason']): Promise<void> {
     const tracked = this.#tracked.get(id);
-    this.#tracked.delete(id);
+    this.#untrack(id);
     const from = tracked?.record.phase;
     // Every end passes through closed from the phase the session was really in (a TTL may end an idle or active session, never-used a created one).
     if (from !== 'closed' && from !== 'destroyed') this.#emit(id, from, 'closed', reason);
@@ -159,7 +177,7 @@ export class SessionManager {
    * releases its server, without touching the store or emitting lifecycle events.
    */
   forget(id: string): void {
-    if (!this.#tracked.delete(id)) return;
+    if (!this.#untrack(id)) return;
     this.#onRelease(id, 'idle');
     if (this.#tracked.size === 0) this.#stopSweeping();
   }
@@ -189,7 +207,28 @@ export class SessionManager {
   stop(): void {
     for (const [id, tracked] of this.#tracked) if (tracked.record.phase !== 'idle') this.#onRelease(id, 'idle');
     this.#tracked.clear();
+    this.#owned.clear();
     this.#stopSweeping();
+  }
+
+  #track(id: string, tracked: Tracked): void {
+    this.#untrack(id);
+    this.#tracked.set(id, tracked);
+    const owner = tracked.record.owner;
+    if (owner === undefined) return;
+    let ids = this.#owned.get(owner);
+    if (ids === undefined) this.#owned.set(owner, (ids = new Set()));
+    ids.add(id);
+  }
+
+  #untrack(id: string): boolean {
+    const tracked = this.#tracked.get(id);
+    if (tracked === undefined) return false;
+    this.#tracked.delete(id);
+    const owner = tracked.record.owner;
+    const ids = owner === undefined ? undefined : this.#owned.get(owner);
+    if (ids !== undefined && ids.delete(id) && ids.size === 0) this.#owned.delete(owner!);
+    return true;
   }
 
   #setPhase(tracked: Tracked, to: SessionPhase, reason: SessionEvent['reason']): void {

@@ -15,6 +15,13 @@ export interface SessionRecord {
   protocolVersion: string;
   clientInfo: { name: string; version: string; [key: string]: unknown };
   clientCapabilities: Record<string, unknown>;
+  /**
+   * The principal key of whoever opened the session (`principalOf`): a request presenting this session id
+   * as another principal is refused. Absent on records written before binding existed.
+   */
+  principal?: string;
+  /** What the session counts against in the per-principal budget (the principal, or the peer address of an anonymous opener). */
+  owner?: string;
   logLevel?: string;
   /** Workflow state per machine key, when the FSM gate keeps it in the session. */
   fsm?: Record<string, FsmSnapshot>;
@@ -27,7 +34,7 @@ export interface SessionEvent {
   readonly id: string;
   readonly from: SessionPhase | undefined;
   readonly to: SessionPhase;
-  readonly reason: 'initialize' | 'initialized' | 'first-use' | 'idle' | 'resume' | 'handshake-timeout' | 'never-used' | 'ttl' | 'delete' | 'shutdown';
+  readonly reason: 'initialize' | 'initialized' | 'first-use' | 'idle' | 'resume' | 'handshake-timeout' | 'never-used' | 'ttl' | 'delete' | 'shutdown' | 'evicted';
   readonly at: number;
 }
 

@@ -253,7 +253,11 @@ describe('listen stream cap, deleted resources and the legacy handle escape hatc
     const started = await a.callTool({ name: 'job.start', arguments: {} });
     const handle = /job_id: (job_[\w-]+)/.exec(texts(started).join('\n'))![1]!;
     expect(texts(await b.callTool({ name: 'job.stop', arguments: {} }))[0]).toMatch(/needs job_id/);
-    expect((await b.callTool({ name: 'job.stop', arguments: { job_id: handle } })).isError).not.toBe(true);
+    // An anonymous legacy caller is its session: another session cannot use the handle, its owner can.
+    const foreign = await b.callTool({ name: 'job.stop', arguments: { job_id: handle } });
+    expect(foreign.isError).toBe(true);
+    expect(texts(foreign)[0]).toContain(handle);
+    expect((await a.callTool({ name: 'job.stop', arguments: { job_id: handle } })).isError).not.toBe(true);
     await app.close();
   });
 });

@@ -7,14 +7,14 @@ import { createTestClient } from '../../src/testing/index.js';
 import { messagesOf, openSession, request } from '../_helpers/raw.js';
 
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
-const counts = { memory: 0, http: 0, toolArgs: 0 };
+const counts = { memory: 0, http: 0, toolArgs: 0, handshakes: 0 };
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 beforeAll(() => process.on('unhandledRejection', onUnhandled));
 afterAll(() => {
   process.off('unhandledRejection', onUnhandled);
-  process.stderr.write(`fuzz seed ${seed}: ${counts.memory} in-memory messages, ${counts.http} HTTP bodies, ${counts.toolArgs} tool calls (total ${counts.memory + counts.http + counts.toolArgs})\n`);
+  process.stderr.write(`fuzz seed ${seed}: ${counts.memory} in-memory messages, ${counts.http} HTTP bodies, ${counts.toolArgs} tool calls, ${counts.handshakes} hostile handshakes (total ${counts.memory + counts.http + counts.toolArgs + counts.handshakes})\n`);
 });
 
 const methods = ['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/get', 'logging/setLevel', 'completion/complete', 'notifications/initialized', 'notifications/cancelled', 'no/such/method', '__proto__', 'constructor', ''];
@@ -114,6 +114,32 @@ describe('fuzzing every entry point', () => {
       { numRuns: 3_000, seed },
     );
     expect((await request(app, sid, 99, 'tools/list')).message.result.tools.length).toBeGreaterThan(0);
+    assertNoPollution();
+    expect(unhandled).toEqual([]);
+    await app.close();
+  }, 120_000);
+
+  it('answers hostile Host headers, methods and initialize params with a 4xx or a session, never a 5xx', async () => {
+    const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxSessions: 50, maxSessionsPerPrincipal: 5 } });
+    const host = fc.oneof(fc.constantFrom('127.0.0.1', 'localhost:3000', 'localhost:abc', 'evil@localhost', '[::1]:1', '[::1', 'a b', ':80', 'localhost:99999'), fc.string({ maxLength: 30 }));
+    const params = fc.oneof(value, deep, fc.record({ protocolVersion: fc.oneof(fc.constant('2025-11-25'), value), capabilities: fc.oneof(value, deep), clientInfo: fc.oneof(fc.constant({ name: 'f', version: '1' }), value) }, { requiredKeys: [] }));
+    await fc.assert(
+      fc.asyncProperty(host, fc.constantFrom('POST', 'GET', 'DELETE', 'OPTIONS', 'PUT'), fc.constantFrom(undefined, '2025-11-25', '2026-07-28', 'garbage'), params, fc.integer({ min: 0, max: 9 }), async (h, method, version, p, peer) => {
+        counts.handshakes++;
+        let req: Request;
+        try {
+          const headers: Record<string, string> = { host: h, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(version === undefined ? {} : { 'mcp-protocol-version': version }) };
+          req = new Request('http://127.0.0.1/mcp', { method, headers, ...(method === 'POST' || method === 'PUT' ? { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: p }) } : {}) });
+        } catch {
+          return; // not a request a client could send (invalid header bytes)
+        }
+        const res = await app.fetch(req, { peer: `10.0.0.${peer}` });
+        expect([200, 202, 204, 400, 403, 404, 405, 406, 413, 415, 429]).toContain(res.status);
+        await res.text();
+      }),
+      { numRuns: 1_500, seed },
+    );
+    expect(app.sessions.manager.count).toBeLessThanOrEqual(50);
     assertNoPollution();
     expect(unhandled).toEqual([]);
     await app.close();

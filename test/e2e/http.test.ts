@@ -1,7 +1,10 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
+import { createFusionApp, startServer, ServerStartError } from '../../src/index.js';
 import { httpServer, texts, v1HttpClient, v2HttpClient } from '../_helpers/clients.js';
+import { post } from '../_helpers/raw.js';
 
 const toolNames = ['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.view'];
 
@@ -129,6 +132,194 @@ describe('HTTP hardening', () => {
     expect(srv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await srv.close();
     await expect(fetch(srv.url, { method: 'POST', headers, body: JSON.stringify(init) })).rejects.toThrow();
+  });
+});
+
+describe('HTTP hardening of #19 and #20: Host, methods, CORS, listening', () => {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+  it('answers a malformed Host with 400 over a real socket and through the app, never 500', async () => {
+    await using srv = await httpServer(registry, workspaceOptions());
+    for (const host of ['localhost:abc', 'evil@localhost', 'localhost:99999']) {
+      expect(await rawStatus(srv.url, { ...headers, host }, JSON.stringify(init))).toBe(400);
+      const res = await srv.app!.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { ...headers, host }, body: JSON.stringify(init) }));
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.message).toContain('Host header');
+    }
+    expect(await rawStatus(srv.url, { ...headers, host: '127.0.0.1' }, JSON.stringify(init))).toBe(200);
+  });
+
+  it('answers a GET or DELETE of the 2026-07-28 era with 405 and Allow: POST', async () => {
+    await using srv = await httpServer(registry, workspaceOptions());
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(srv.url, { method, headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect((await res.json()).error.message).toMatch(/has no (GET|DELETE) stream or session; send requests with POST/);
+    }
+  });
+
+  it('answers a CORS preflight from an allowed origin with the MCP headers, and exposes Mcp-Session-Id', async () => {
+    await using srv = await httpServer(registry, workspaceOptions());
+    const pre = await fetch(srv.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-session-id, mcp-protocol-version, authorization, last-event-id, mcp-method, mcp-name, mcp-param-region, x-other' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const allowed = pre.headers.get('access-control-allow-headers')!.split(', ');
+    expect(allowed).toEqual(expect.arrayContaining(['content-type', 'mcp-session-id', 'mcp-protocol-version', 'authorization', 'last-event-id', 'mcp-method', 'mcp-name', 'mcp-param-region']));
+    expect(allowed).not.toContain('x-other');
+    expect(pre.headers.get('access-control-allow-methods')).toBe('POST, GET, DELETE, OPTIONS');
+    const opened = await fetch(srv.url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:5173' }, body: JSON.stringify(init) });
+    expect(opened.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+    expect(opened.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+    await opened.text();
+    const foreign = await fetch(srv.url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('says which port is busy and how to choose another', async () => {
+    await using first = await httpServer(registry, workspaceOptions());
+    const error = await startServer(registry, { ...workspaceOptions(), port: first.port! }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerStartError);
+    expect((error as Error).message).toBe(`Port ${first.port} on 127.0.0.1 is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`);
+  });
+
+  it('closes a connection that sends its headers too slowly (headersTimeoutMs)', async () => {
+    await using srv = await httpServer(registry, { ...workspaceOptions(), headersTimeoutMs: 300 });
+    const socket = connect(srv.port!, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => void (text += chunk.toString('utf8')));
+      socket.once('close', () => resolve(text));
+      setTimeout(() => resolve('still open'), 5_000).unref();
+    });
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('closes a connection that sends its body too slowly (requestTimeoutMs)', async () => {
+    await using srv = await httpServer(registry, { ...workspaceOptions(), requestTimeoutMs: 400 });
+    const socket = connect(srv.port!, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => void (text += chunk.toString('utf8')));
+      socket.once('close', () => resolve(text));
+      setTimeout(() => resolve('still open'), 5_000).unref();
+    });
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('caps open connections (maxConnections): one more is closed without an answer', async () => {
+    await using srv = await httpServer(registry, { ...workspaceOptions(), maxConnections: 2 });
+    const open = async () => {
+      const socket = connect(srv.port!, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      return socket;
+    };
+    const kept = [await open(), await open()];
+    await new Promise((r) => setTimeout(r, 50));
+    const third = await open();
+    const closed = await new Promise<boolean>((resolve) => {
+      third.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 2_000).unref();
+    });
+    expect(closed).toBe(true);
+    for (const s of kept) s.destroy();
+  });
+});
+
+describe('initialize is checked before a session exists (#20)', () => {
+  const initWith = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+  const base = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+
+  it('tells a client without clientInfo exactly that, not "Send initialize first"', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    const res = await post(app, initWith({ protocolVersion: '2025-11-25', capabilities: {} }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid initialize: params.clientInfo is missing; send clientInfo: { name, version } naming the client.' } });
+    expect(app.sessions.manager.count).toBe(0);
+    await app.close();
+  });
+
+  it('answers capabilities nested 3,000 deep with 400, not 503 "store unavailable"', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    let deep: Record<string, unknown> = {};
+    const capabilities = deep;
+    for (let i = 0; i < 3_000; i++) deep = (deep.x = {}) as Record<string, unknown>;
+    const res = await post(app, initWith({ ...base, capabilities }));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect((await res.json()).error.message).toBe('Invalid initialize: params are nested deeper than 32 levels. Send only the capabilities the client has.');
+    expect(app.sessions.manager.count).toBe(0);
+    await app.close();
+  });
+
+  it('refuses initialize params over maxInitializeBytes with 413 and keeps no session', async () => {
+    const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxInitializeBytes: 4_096 } });
+    const res = await post(app, initWith({ ...base, capabilities: { experimental: { pad: 'x'.repeat(5_000) } } }));
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.message).toMatch(/^Invalid initialize: params take \d+ bytes, over this server's limit of 4096\./);
+    expect(app.sessions.manager.count).toBe(0);
+    await app.close();
+  });
+
+  it('keeps one frozen copy of the initialize params, shared by the session and the in-memory store', async () => {
+    const app = createFusionApp(registry, workspaceOptions());
+    const res = await post(app, initWith({ ...base, capabilities: { sampling: {} } }));
+    const sid = res.headers.get('mcp-session-id')!;
+    await res.text();
+    const tracked = app.sessions.manager.get(sid)!;
+    const stored = (await app.sessions.manager.store.get(sid))!;
+    expect(stored.clientCapabilities).toBe(tracked.clientCapabilities);
+    expect(Object.isFrozen(tracked.clientCapabilities.sampling)).toBe(true);
+    await app.close();
+  });
+});
+
+describe('legacy session budgets (#20)', () => {
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const open = async (app: ReturnType<typeof createFusionApp>, peer: string, use = false) => {
+    const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) }), { peer });
+    const sid = res.headers.get('mcp-session-id');
+    const body = await res.text();
+    if (sid !== null && use) {
+      await (await post(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, sid)).text();
+      await (await post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid)).text();
+    }
+    return { status: res.status, sid, retryAfter: res.headers.get('retry-after'), body };
+  };
+
+  it('per peer: evicts the oldest never-used session, then answers 429 with Retry-After when all are in use', async () => {
+    const events: string[] = [];
+    const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxSessionsPerPrincipal: 2 }, onSessionEvent: (e) => void events.push(`${e.reason}:${e.to}`) });
+    const unused = await open(app, '10.0.0.1');
+    const used = await open(app, '10.0.0.1', true);
+    const third = await open(app, '10.0.0.1', true);
+    expect(third.status).toBe(200);
+    expect(app.sessions.manager.get(unused.sid!)).toBeUndefined();
+    expect(app.sessions.manager.get(used.sid!)).toBeDefined();
+    expect(events).toContain('evicted:destroyed');
+    const refused = await open(app, '10.0.0.1');
+    expect([refused.status, refused.retryAfter]).toEqual([429, '5']);
+    expect(JSON.parse(refused.body).error.message).toMatch(/already holds 2 open sessions/);
+    expect((await open(app, '10.0.0.2')).status).toBe(200);
+    await app.close();
+  });
+
+  it('in total: answers 503 with Retry-After when every session is in use', async () => {
+    const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxSessions: 2 } });
+    await open(app, '10.0.0.1', true);
+    await open(app, '10.0.0.2', true);
+    const refused = await open(app, '10.0.0.3');
+    expect([refused.status, refused.retryAfter]).toEqual([503, '10']);
+    expect(JSON.parse(refused.body).error.message).toMatch(/maximum of 2 sessions, all in use/);
+    await app.close();
   });
 });
 

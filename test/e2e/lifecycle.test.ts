@@ -96,7 +96,7 @@ describe('legacy connection and session lifecycle', () => {
 
 describe('soak: abandoned legacy sessions', () => {
   it('returns to baseline after 5,000 sessions expire', async () => {
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: 25 } });
+    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: 25 }, limits: { maxSessions: 5_000 } });
     (globalThis as { gc?: () => void }).gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     for (let i = 0; i < 5_000; i++) {

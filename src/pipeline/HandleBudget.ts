@@ -1,0 +1,71 @@
+/** Limits of handle-keyed workflow instances (attach option `workflowHandles`). */
+export interface WorkflowHandleLimits {
+  /** Live instances one principal may hold at once (1,000); one more is refused until one finishes or expires. */
+  maxPerPrincipal?: number;
+  /** Live instances this process holds for everyone (50,000). */
+  maxTotal?: number;
+}
+
+/**
+ * Counts the live workflow instances this process minted, per owner, until they reach a final state or
+ * their idle expiry passes. Counting is per process: with several instances behind a shared store each
+ * one enforces its own share.
+ */
+export class HandleBudget {
+  readonly maxPerPrincipal: number;
+  readonly maxTotal: number;
+  readonly #byOwner = new Map<string, Map<string, number>>();
+  readonly #now: () => number;
+  #total = 0;
+
+  constructor(limits: WorkflowHandleLimits = {}, now: () => number = Date.now) {
+    this.maxPerPrincipal = positive(limits.maxPerPrincipal, 1_000, 'maxPerPrincipal');
+    this.maxTotal = positive(limits.maxTotal, 50_000, 'maxTotal');
+    this.#now = now;
+  }
+
+  /** Live instances in this process. */
+  get size(): number {
+    return this.#total;
+  }
+
+  /** Whether `owner` may start one more instance: `owner` / `total` name the budget that is full. */
+  check(owner: string): 'ok' | 'owner' | 'total' {
+    if ((this.#prune(owner)?.size ?? 0) >= this.maxPerPrincipal) return 'owner';
+    if (this.#total >= this.maxTotal) {
+      for (const key of [...this.#byOwner.keys()]) this.#prune(key);
+      if (this.#total >= this.maxTotal) return 'total';
+    }
+    return 'ok';
+  }
+
+  /** Counts (or refreshes the expiry of) one live instance. */
+  hold(owner: string, handle: string, expiresAt: number): void {
+    let mine = this.#byOwner.get(owner);
+    if (mine === undefined) this.#byOwner.set(owner, (mine = new Map()));
+    if (!mine.has(handle)) this.#total++;
+    mine.set(handle, expiresAt);
+  }
+
+  /** The instance finished (or is gone): it no longer counts. */
+  drop(owner: string, handle: string): void {
+    const mine = this.#byOwner.get(owner);
+    if (mine?.delete(handle) !== true) return;
+    this.#total--;
+    if (mine.size === 0) this.#byOwner.delete(owner);
+  }
+
+  #prune(owner: string): Map<string, number> | undefined {
+    const mine = this.#byOwner.get(owner);
+    if (mine === undefined) return undefined;
+    const now = this.#now();
+    for (const [handle, expiresAt] of mine) if (expiresAt <= now) this.drop(owner, handle);
+    return this.#byOwner.get(owner);
+  }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`workflowHandles.${name} must be a positive integer (got ${String(value)}).`);
+  return value;
+}

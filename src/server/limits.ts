@@ -1,0 +1,54 @@
+/**
+ * Budgets of the HTTP app: everything a client can make the server hold. Defaults keep `npm start` alive on
+ * a small machine (a few hundred MB); raise them for a busy server. A full per-principal budget answers
+ * `429`, a full server-wide one `503`, both with `Retry-After`.
+ * @see docs/security.md
+ */
+export interface HttpLimits {
+  /**
+   * Legacy sessions tracked by this process (live or idle) (1,000). When full, the oldest session that was
+   * never used is closed to make room; when every session is in use, `initialize` gets `503`.
+   */
+  maxSessions?: number;
+  /**
+   * Legacy sessions per principal, or per peer address for anonymous openers (100). When full, that
+   * principal's oldest never-used session is closed to make room; otherwise `initialize` gets `429`.
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * Size of the `initialize` params a session keeps, serialized as JSON (8 KiB: real clients send well under
+   * 2 KiB); larger gets `413`. A session's memory grows with it: parsed objects cost several times their JSON.
+   */
+  maxInitializeBytes?: number;
+  /** Nesting depth of the `initialize` params (32); deeper gets `400`. */
+  maxInitializeDepth?: number;
+  /** Open modern `subscriptions/listen` streams on this process, for everyone (1,024); one more gets `503`. */
+  maxListenStreams?: number;
+  /** A `subscriptions/listen` stream ends after this long (30 min); the client listens again. */
+  listenMaxLifetimeMs?: number;
+  /** Tool calls running at once on this process (1,000); one more `tools/call` gets `503`. */
+  maxInFlightCalls?: number;
+}
+
+/** {@link HttpLimits} with every default filled in. */
+export type ResolvedHttpLimits = Required<HttpLimits>;
+
+/** The defaults of {@link HttpLimits}. */
+export const DEFAULT_HTTP_LIMITS: ResolvedHttpLimits = Object.freeze({
+  maxSessions: 1_000,
+  maxSessionsPerPrincipal: 100,
+  maxInitializeBytes: 8 * 1024,
+  maxInitializeDepth: 32,
+  maxListenStreams: 1_024,
+  listenMaxLifetimeMs: 30 * 60_000,
+  maxInFlightCalls: 1_000,
+});
+
+/** Fills in the defaults and checks every limit is a positive integer. */
+export function resolveHttpLimits(limits: HttpLimits = {}): ResolvedHttpLimits {
+  const out = { ...DEFAULT_HTTP_LIMITS, ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) } as ResolvedHttpLimits;
+  for (const [name, value] of Object.entries(out)) {
+    if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`limits.${name} must be a positive integer (got ${String(value)}).`);
+  }
+  return out;
+}
