@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { conditions: ['development'] },
-  ssr: { resolve: { conditions: ['development'] } },
+  resolve: { conditions: ['mcp-fusion-source'] },
+  ssr: { resolve: { conditions: ['mcp-fusion-source'] } },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],

@@ -120,7 +120,7 @@ interface Server {
 }
 
 function startChild(kind: Kind, n: number): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

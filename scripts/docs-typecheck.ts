@@ -1,23 +1,35 @@
 // `npm run docs:check`: type-checks every ```ts block of README.md and docs/*.md against the package.
 // Rules (docs/contributing.md): each block sees the page's earlier blocks and may shadow their names;
 // names of "your app" come from scripts/docs-typecheck/app.d.ts; a block after `<!-- no-check -->` is skipped.
+// Blocks after `<!-- run: <file> -->` form a program (test/package/pack.test.ts runs it against the packed
+// package): they are written as real files and type-checked on their own, without app.d.ts's names.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { docProgram, type ProgramFile } from './docs-typecheck/docPrograms.js';
 import { extractBlocks } from './docs-typecheck/extractBlocks.js';
 import { pageModule } from './docs-typecheck/pageModule.js';
 
 const root = resolve(import.meta.dirname, '..');
-// Inside the repository, so that `mcp-fusion` resolves to this package (self-reference, "development" condition).
-const out = join(root, 'node_modules', '.cache', 'docs-typecheck');
+// Inside the repository, so that `mcp-fusion` resolves to this package (self-reference, "mcp-fusion-source" condition).
+// One directory per run: node_modules may be shared by several checkouts (worktrees) checking at once.
+const out = join(root, 'node_modules', '.cache', `docs-typecheck-${process.pid}`);
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const generated = new Map<string, { page: string; pageLine: (line: number) => number }>();
+const programFiles = new Map<string, { page: string; pageLine: ProgramFile['pageLine'] }>();
 let blockCount = 0;
 for (const page of pages) {
-  const blocks = extractBlocks(readFileSync(join(root, page), 'utf8'));
+  const markdown = readFileSync(join(root, page), 'utf8');
+  for (const file of docProgram(page, markdown).files) {
+    const path = join(out, 'programs', page.replace(/[/.]/g, '_'), file.name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.source);
+    programFiles.set(path, { page, pageLine: file.pageLine });
+  }
+  const blocks = extractBlocks(markdown);
   if (blocks.length === 0) continue;
   blockCount += blocks.length;
   const { source, pageLine } = pageModule(blocks);
@@ -30,8 +42,14 @@ const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
 const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
 const program = ts.createProgram([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')], { ...options, noEmit: true, noUnusedLocals: false });
 const own = new Set([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')]);
+// The documented programs, alone: what they use they must import or define (or take from placeholders.ts).
+const programs = ts.createProgram([...programFiles.keys()], { ...options, noEmit: true, noUnusedLocals: false });
+for (const [file, origin] of programFiles) generated.set(file, origin);
 // Errors inside the package itself are the type check's business; here only the docs' own count.
-const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || own.has(resolve(d.file.fileName)));
+const diagnostics = [
+  ...ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || own.has(resolve(d.file.fileName))),
+  ...ts.getPreEmitDiagnostics(programs).filter((d) => d.file === undefined || programFiles.has(resolve(d.file.fileName))),
+];
 
 for (const d of diagnostics) {
   const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
@@ -48,4 +66,5 @@ if (diagnostics.length > 0) {
   console.error(`\n${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'} in the docs' code blocks (generated modules: ${relative(root, out)}).`);
   process.exit(1);
 }
-console.log(`docs: ${blockCount} ts blocks in ${generated.size} pages type-check`);
+rmSync(out, { recursive: true, force: true });
+console.log(`docs: ${blockCount} ts blocks in ${generated.size - programFiles.size} pages and ${programFiles.size} program files type-check`);

@@ -17,5 +17,5 @@ fi
 redis-server --version
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "== lint"; npx eslint .
-echo "== docs (type-check every ts block of README.md and docs/*.md)"; npx tsx scripts/docs-typecheck.ts
+echo "== docs (type-check every ts block of README.md and docs/*.md, and the programs they form)"; npx tsx scripts/docs-typecheck.ts
 echo "== tests"; npx vitest run "$@"

@@ -1,7 +1,8 @@
 import { startServer } from 'mcp-fusion';
 import { registry, workspaceOptions } from './registry.js';
 
-const stdio = process.argv.includes('--stdio');
+// stdio for MCP hosts: the `--stdio` flag, or MCP_TRANSPORT=stdio where a launcher eats the arguments.
+const stdio = process.argv.includes('--stdio') || process.env.MCP_TRANSPORT === 'stdio';
 // REDIS_URL: several processes share sessions, workflow state and notifications (ioredis is loaded only then).
 const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connectRedis(process.env.REDIS_URL, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
 // MCP_TRACING=1: an OpenTelemetry span per MCP request, printed to stderr (the SDK is loaded only then).
@@ -22,10 +23,20 @@ const server = await startServer(registry, {
 // stdout belongs to the protocol over stdio: log to stderr.
 console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? ' (Redis)' : ''}`);
 
-const stop = async (): Promise<void> => {
-  await server.close();
-  await redis?.close();
-  process.exit(0);
-};
+let stopping: Promise<void> | undefined;
+const stop = (): Promise<void> =>
+  (stopping ??= (async () => {
+    await server.close();
+    await redis?.close();
+    process.exit(0);
+  })());
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
+// `npm start` runs this file under a shell that does not pass npm's SIGTERM on (the shell dies, and this
+// process would live on, orphaned): under npm, stop as well when the parent process goes away.
+if (process.env.npm_lifecycle_event !== undefined) {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop();
+  }, 250).unref();
+}

@@ -7,8 +7,13 @@ export interface CodeBlock {
 
 const OPEN = /^```(ts|typescript)\s*$/;
 const SKIP = '<!-- no-check -->';
+/** Blocks of a documented program (`<!-- run: file -->`) are checked as that program's files instead. */
+const RUN = /^<!--\s*run:/;
 
-/** Pure: the ```ts blocks of a page, except those whose previous non-blank line is `<!-- no-check -->`. */
+/**
+ * Pure: the ```ts blocks of a page, except those whose previous non-blank line is `<!-- no-check -->` or a
+ * `<!-- run: ... -->` marker.
+ */
 export function extractBlocks(markdown: string): CodeBlock[] {
   const lines = markdown.split('\n');
   const blocks: CodeBlock[] = [];
@@ -18,7 +23,7 @@ export function extractBlocks(markdown: string): CodeBlock[] {
     if (line.startsWith('```')) {
       let end = i + 1;
       while (end < lines.length && !lines[end]!.startsWith('```')) end++;
-      if (OPEN.test(line) && previous.trim() !== SKIP) blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n') });
+      if (OPEN.test(line) && previous.trim() !== SKIP && !RUN.test(previous.trim())) blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n') });
       i = end;
       previous = '```';
       continue;

@@ -48,7 +48,7 @@ describe('mcp-fusion create', () => {
     expect(existsSync(join(dir, 'node_modules'))).toBe(false);
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({ name: 'tasks-app', dependencies: { 'mcp-fusion': '^9.9.9' } });
-    expect(await readFile(join(dir, 'vitest.config.ts'), 'utf8')).not.toContain('development');
+    expect(await readFile(join(dir, 'vitest.config.ts'), 'utf8')).not.toContain('mcp-fusion-source');
   });
 
   it('refuses a directory that is not empty', async () => {

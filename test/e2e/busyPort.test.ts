@@ -11,7 +11,7 @@ describe('npm start on a busy port', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts'], { cwd: root, env: { ...process.env, PORT: String(port), REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], { cwd: root, env: { ...process.env, PORT: String(port), REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

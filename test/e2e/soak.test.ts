@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  */
 describe('soak: a flood of maximal legacy sessions', () => {
   it('stays under its memory ceiling, keeps serving a fresh client and returns to baseline', async () => {
-    const child = spawn(process.execPath, ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=development', 'test/e2e/fixtures/flood.ts'], {
+    const child = spawn(process.execPath, ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', 'test/e2e/fixtures/flood.ts'], {
       cwd: root,
       env: { ...process.env, FLOOD_SESSIONS: '3000' },
       stdio: ['ignore', 'pipe', 'pipe'],

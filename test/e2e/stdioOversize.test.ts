@@ -10,7 +10,7 @@ const init = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'in
 /** Limits named: one line of 11 MiB (over the 10 MiB default), then a normal request; 30 s at most. */
 describe('stdio: a line over the 10 MiB limit', () => {
   it('is answered with an error and logged, and the server keeps serving the next request', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     const lines: any[] = [];
     let stderr = '';
     let buffered = '';

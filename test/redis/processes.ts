@@ -18,7 +18,7 @@ export interface Instance {
 /** Starts the example server the way `npm start` does, with REDIS_URL set, and waits until it listens. */
 export async function startInstance(redisUrl: string, prefix: string): Promise<Instance> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), REDIS_URL: redisUrl, REDIS_PREFIX: prefix, NODE_OPTIONS: '' },
     stdio: ['ignore', 'ignore', 'pipe'],

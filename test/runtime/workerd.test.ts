@@ -14,7 +14,7 @@ const bundleOptions: BuildOptions = {
   bundle: true,
   format: 'esm',
   platform: 'neutral',
-  conditions: ['development', 'workerd', 'worker', 'import'],
+  conditions: ['mcp-fusion-source', 'workerd', 'worker', 'import'],
   mainFields: ['module', 'main'],
   external: ['node:*'],
   logLevel: 'silent',

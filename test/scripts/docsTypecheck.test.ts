@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { docProgram } from '../../scripts/docs-typecheck/docPrograms.js';
 import { extractBlocks } from '../../scripts/docs-typecheck/extractBlocks.js';
+import { hostCommand } from '../../scripts/docs-typecheck/hostCommand.js';
+import { markedBlocks } from '../../scripts/docs-typecheck/markedBlocks.js';
 import { pageModule } from '../../scripts/docs-typecheck/pageModule.js';
 
 const page = [
@@ -48,5 +51,92 @@ describe('docs type-check', () => {
       ].join('\n'),
     );
     expect([1, 4, 7].map(pageLine)).toEqual([3, 4, 16]);
+  });
+});
+
+const programPage = [
+  '# Start', //                                       1
+  '<!-- run: shell -->', //                           2
+  '```bash', //                                       3
+  'npm init -y   # a project', //                     4
+  '', //                                              5
+  'npm install mcp-fusion', //                        6
+  '```', //                                           7
+  '<!-- run: app.ts -->', //                          8
+  '```ts', //                                         9
+  "import { initFusion } from 'mcp-fusion';", //      10
+  '```', //                                           11
+  'Some prose.', //                                   12
+  '```ts', //                                         13
+  'not part of the program', //                       14
+  '```', //                                           15
+  '<!-- run: app.ts -->', //                          16
+  '', //                                              17
+  '```ts', //                                         18
+  'export const f = initFusion();', //                19
+  '```', //                                           20
+  '<!-- run: main.ts -->', //                         21
+  '```ts', //                                         22
+  "import { f } from './app.js';", //                 23
+  '```', //                                           24
+].join('\n');
+
+describe('documented programs (<!-- run: file -->)', () => {
+  it('joins the blocks of each file in page order, keeps page lines, and reads the shell block as commands', () => {
+    const program = docProgram('docs/start.md', programPage);
+    expect(program.shell).toEqual(['npm init -y', 'npm install mcp-fusion']);
+    expect(program.files.map((f) => [f.name, f.source])).toEqual([
+      ['app.ts', "import { initFusion } from 'mcp-fusion';\nexport const f = initFusion();\n"],
+      ['main.ts', "import { f } from './app.js';\n"],
+    ]);
+    expect([1, 2].map(program.files[0]!.pageLine)).toEqual([10, 19]);
+  });
+
+  it('leaves run blocks out of the page-wide type check (they are checked as program files)', () => {
+    expect(extractBlocks(programPage).map((b) => b.line)).toEqual([14]);
+  });
+
+  it("puts a page's placeholders before its program (README's twenty lines get a db)", () => {
+    const program = docProgram('README.md', '<!-- run: twenty-lines.ts -->\n```ts\nconsole.log(db);\n```\n');
+    const source = program.files[0]!.source;
+    expect(source).toMatch(/^\/\/ The reader's database/);
+    expect(source).toContain('const db: Db =');
+    expect(source.endsWith('console.log(db);\n')).toBe(true);
+    expect(program.files[0]!.pageLine(1)).toBe(3);
+  });
+});
+
+describe('MCP host configs (<!-- host: name -->)', () => {
+  const page = [
+    '<!-- host: desktop -->',
+    '```json',
+    '{ "mcpServers": { "x": { "command": "npm", "args": ["--prefix", "/absolute/path/to/mcp-fusion", "run", "-s", "stdio"] } } }',
+    '```',
+    '<!-- host: vscode -->',
+    '```json',
+    '{ "servers": { "x": { "type": "stdio", "command": "npm", "args": ["--prefix", "${workspaceFolder}"] } } }',
+    '```',
+    '<!-- host: code -->',
+    '```bash',
+    'claude mcp add x -- npm --prefix /absolute/path/to/mcp-fusion run -s stdio',
+    '```',
+    '<!-- host: inspector -->',
+    '```bash',
+    'npx @modelcontextprotocol/inspector -e MCP_TRANSPORT=stdio -e A=b=c -- npm run -s start',
+    '```',
+  ].join('\n');
+
+  it('reads the command line each host would start, with the checkout filled in', () => {
+    expect(markedBlocks(page, 'host').map((b) => hostCommand(b, '/repo'))).toEqual([
+      { host: 'desktop', command: 'npm', args: ['--prefix', '/repo', 'run', '-s', 'stdio'], env: {} },
+      { host: 'vscode', command: 'npm', args: ['--prefix', '/repo'], env: {} },
+      { host: 'code', command: 'npm', args: ['--prefix', '/repo', 'run', '-s', 'stdio'], env: {} },
+      { host: 'inspector', command: 'npm', args: ['run', '-s', 'start'], env: { MCP_TRANSPORT: 'stdio', A: 'b=c' } },
+    ]);
+  });
+
+  it('refuses a config with no server entry or a command line without --', () => {
+    expect(() => hostCommand({ name: 'h', lang: 'json', line: 1, code: '{ "mcpServers": {} }' }, '/r')).toThrow(/one server entry/);
+    expect(() => hostCommand({ name: 'h', lang: 'bash', line: 1, code: 'claude mcp add x npm start' }, '/r')).toThrow(/-- <command/);
   });
 });

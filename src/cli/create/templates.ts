@@ -4,7 +4,7 @@ export interface TemplateInput {
   readonly name: string;
   /** The `mcp-fusion` dependency: a version range, or `file:<checkout>`. */
   readonly fusion: string;
-  /** Linked to a checkout: TypeScript, tsx and vitest must resolve mcp-fusion's `development` condition (its sources). */
+  /** Linked to a checkout: TypeScript, tsx and vitest must resolve mcp-fusion's `mcp-fusion-source` condition (its sources). */
   readonly linked: boolean;
   /** Version ranges by package name. */
   readonly ranges: Readonly<Record<string, string>>;
@@ -26,7 +26,7 @@ const FALLBACK: Record<string, string> = {
 export function scaffoldFiles(input: TemplateInput): Record<string, string> {
   const range = (pkg: string): string => input.ranges[pkg] ?? FALLBACK[pkg]!;
   const deps = (names: string[]): Record<string, string> => Object.fromEntries(names.map((n) => [n, range(n)]));
-  const dev = input.linked ? ' --conditions=development' : '';
+  const dev = input.linked ? ' --conditions=mcp-fusion-source' : '';
   const manifest = {
     name: input.name,
     version: '0.1.0',
@@ -53,7 +53,7 @@ export function scaffoldFiles(input: TemplateInput): Record<string, string> {
       verbatimModuleSyntax: true,
       skipLibCheck: true,
       noEmit: true,
-      ...(input.linked ? { customConditions: ['development'] } : {}),
+      ...(input.linked ? { customConditions: ['mcp-fusion-source'] } : {}),
     },
     include: ['src', 'test', 'vitest.config.ts'],
   };
@@ -77,10 +77,10 @@ function vitestConfig(linked: boolean): string {
   if (!linked) return `import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n`;
   return `import { defineConfig } from 'vitest/config';
 
-// mcp-fusion is linked from a checkout: load its TypeScript sources (its "development" export condition).
+// mcp-fusion is linked from a checkout: load its TypeScript sources (its "mcp-fusion-source" export condition).
 export default defineConfig({
-  resolve: { conditions: ['development'] },
-  ssr: { resolve: { conditions: ['development'] } },
+  resolve: { conditions: ['mcp-fusion-source'] },
+  ssr: { resolve: { conditions: ['mcp-fusion-source'] } },
   test: { include: ['test/**/*.test.ts'] },
 });
 `;
