@@ -46,15 +46,18 @@ export async function requireOptional<T>(name: OptionalPeer, purpose: string | u
 }
 
 /**
- * Synchronously: `true` when the peer was handed over or resolves (Node's `import.meta.resolve`), `false`
- * when it was handed over as `undefined` or does not resolve, `undefined` when this runtime cannot tell.
+ * Synchronously: `true` when the peer was handed over or resolves from the working directory (Node's
+ * `module.createRequire`, reached through `process.getBuiltinModule` so that no runtime needs `node:`
+ * imports or `import.meta`), `false` when it was handed over as `undefined` or does not resolve,
+ * `undefined` when this runtime cannot tell (workerd, browsers, Node before 20.16).
  */
-export function optionalAvailable(name: 'xstate'): boolean | undefined {
+export function optionalAvailable(name: OptionalPeer): boolean | undefined {
   if (injected.has(name)) return injected.get(name) !== undefined;
-  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
-  if (typeof resolve !== 'function') return undefined;
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; cwd?: () => string } }).process;
+  const mod = proc?.getBuiltinModule?.('node:module') as { createRequire?: (from: string) => { resolve(id: string): string } } | undefined;
+  if (typeof mod?.createRequire !== 'function' || typeof proc?.cwd !== 'function') return undefined;
   try {
-    resolve(name);
+    mod.createRequire(`${proc.cwd()}/`).resolve(name);
     return true;
   } catch {
     return false;

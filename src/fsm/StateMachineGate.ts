@@ -56,7 +56,7 @@ export class StateMachineGate {
       const machine = config.id === undefined ? 'The FSM' : `FSM "${config.id}"`;
       throw new DefinitionError(
         'FSM_NEEDS_XSTATE',
-        `${machine} uses nested or parallel states or guards, which the built-in engine does not support; install XState (\`npm install xstate\`)${this.#choice === 'builtin' ? ' and use engine "auto" or "xstate"' : ''}, or flatten the machine.`,
+        `${machine} uses nested or parallel states or guards, which the built-in engine does not support; install XState (\`npm install xstate\`)${this.#choice === 'builtin' ? ' and use engine "auto" or "xstate"' : ' (installed where this process cannot resolve it? hand it over with setXStateModule(await import("xstate")))'}, or flatten the machine.`,
         { machine: config.id },
       );
     }

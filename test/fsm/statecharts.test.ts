@@ -67,7 +67,7 @@ describe('statecharts without XState', () => {
     provideOptional('xstate', undefined);
     try {
       expect(() => new StateMachineGate(statechart)).toThrowErrorMatchingInlineSnapshot(
-        `[DefinitionError: FSM "order" uses nested or parallel states or guards, which the built-in engine does not support; install XState (\`npm install xstate\`), or flatten the machine.]`,
+        `[DefinitionError: FSM "order" uses nested or parallel states or guards, which the built-in engine does not support; install XState (\`npm install xstate\`) (installed where this process cannot resolve it? hand it over with setXStateModule(await import("xstate"))), or flatten the machine.]`,
       );
       // Flat machines keep working on the built-in engine.
       expect(await new StateMachineGate({ initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } }).next('a', 'GO')).toBe('b');
