@@ -21,6 +21,7 @@ export default tseslint.config(
         paths: [
           { name: 'ioredis', message: 'Only src/redis/ may import ioredis.', allowTypeImports: true },
           { name: 'xstate', message: 'Load xstate through the lazy loader (src/_internal/loadOptional.ts).', allowTypeImports: true },
+          { name: 'jose', message: 'Load jose through the lazy loader (src/_internal/loadOptional.ts).', allowTypeImports: true },
         ],
       }],
     },

@@ -62,3 +62,6 @@ export type { HttpOptions, ServeOptions, StartServerOptions } from './server/typ
 export type { HttpLimits } from './server/limits.js';
 export type { WorkflowHandleLimits } from './pipeline/HandleBudget.js';
 export type { TracingOptions } from './tracing/types.js';
+
+export * from './auth/index.js';
+export * from './limits/index.js';

@@ -1,5 +1,6 @@
 import { startServer } from 'mcp-fusion';
 import { registry, workspaceOptions } from './registry.js';
+import { securityOptions } from './security.js';
 
 // stdio for MCP hosts: the `--stdio` flag, or MCP_TRANSPORT=stdio where a launcher eats the arguments.
 const stdio = process.argv.includes('--stdio') || process.env.MCP_TRANSPORT === 'stdio';
@@ -8,10 +9,13 @@ const redis = process.env.REDIS_URL ? await (await import('./redis.js')).connect
 // MCP_TRACING=1: an OpenTelemetry span per MCP request, printed to stderr (the SDK is loaded only then).
 const tracing = process.env.MCP_TRACING === '1';
 if (tracing) (await import('./tracing.js')).traceToStderr();
+// AUTH_JWKS_URL/AUTH_ISSUER/AUTH_AUDIENCE: OAuth-protected endpoint; RATE_LIMIT=<max>/<seconds>: tool calls per principal.
+const security = securityOptions(process.env, redis?.rateLimitStore);
 const server = await startServer(registry, {
   ...workspaceOptions(),
   tracing,
   ...redis?.options,
+  ...security,
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',

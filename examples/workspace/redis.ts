@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisSessionStore } from 'mcp-fusion/redis';
+import { failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } from 'mcp-fusion/redis';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -33,6 +33,8 @@ export async function connectRedis(url: string, prefix: string) {
       workflowStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:handle:` }),
       bus,
     },
+    /** Rate-limit counts every instance shares (used when RATE_LIMIT is set). */
+    rateLimitStore: new RedisRateLimitStore({ client, prefix: `${prefix}ratelimit:` }),
     async close(): Promise<void> {
       await bus.close();
       client.disconnect();

@@ -6,11 +6,12 @@ const injected = new Map<string, unknown>();
 /** Optional peers mcp-fusion may load, and what they are for. */
 const PURPOSE: Record<string, string> = {
   xstate: 'the FSM State Gate XState engine',
+  jose: 'jwksVerifier (JWT access tokens checked against a JWKS)',
   '@opentelemetry/api': 'the tracing option (OpenTelemetry spans and metrics)',
 };
 
 /** The optional peers loaded through this helper. */
-type OptionalPeer = 'xstate' | '@opentelemetry/api';
+type OptionalPeer = 'xstate' | 'jose' | '@opentelemetry/api';
 
 /** Lets users hand over a module instead of having it imported (bundlers, tests). */
 export function provideOptional(name: string, module: unknown): void {
@@ -40,7 +41,7 @@ export async function requireOptional<T>(name: OptionalPeer, purpose: string | u
   purpose ??= PURPOSE[name] ?? name;
   const mod = await loadOptional<T>(name);
   if (mod === undefined) {
-    throw new MissingPeerError('MISSING_PEER', `${purpose} needs the optional package "${name}"; run \`npm install ${name}\` or choose the built-in engine.`, { package: name });
+    throw new MissingPeerError('MISSING_PEER', `${purpose} needs the optional package "${name}"; run \`npm install ${name}\`${name === 'xstate' ? ' or choose the built-in engine' : ''}.`, { package: name });
   }
   return mod;
 }

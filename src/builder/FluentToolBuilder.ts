@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { DefinitionError, FrozenBuilderError } from '../errors/FusionError.js';
 import type { CacheDirective } from '../state-sync/types.js';
 import type { FsmBinding } from '../fsm/types.js';
+import { checkScopes } from '../auth/checkScopes.js';
+import { checkRateLimit } from '../limits/checkRateLimit.js';
+import type { RateLimit } from '../limits/types.js';
 import { buildFusionTool, type ToolDefinitionInput } from './buildFusionTool.js';
 import type { FusionTool, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from './types.js';
 
@@ -165,6 +168,25 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
       throw new DefinitionError('TOOL_TIMEOUT', `Tool "${this.#state.name}" has timeout ${ms}; give a positive number of milliseconds.`, { tool: this.#state.name });
     }
     return this.#next({ timeoutMs: ms });
+  }
+
+  /**
+   * OAuth scopes a principal must hold: without every one of them the tool is absent from its `tools/list`,
+   * and calling it answers `insufficient_scope` naming the missing scopes (HTTP 403 with a scope challenge).
+   * @see docs/security.md#scopes
+   */
+  requireScopes(...scopes: [string, ...string[]]): FluentToolBuilder<Ctx, Input> {
+    const required = checkScopes(scopes, `Tool "${this.#state.name}"`);
+    return this.#next({ requiredScopes: [...new Set([...(this.#state.requiredScopes ?? []), ...required])] });
+  }
+
+  /**
+   * At most `max` calls per principal in each `windowMs` (per session without authentication); further
+   * calls are refused with the time to wait. Counts in the attach option `rateLimitStore` (memory by default).
+   * @see docs/security.md#rate-limits
+   */
+  rateLimit(limit: RateLimit): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ rateLimit: checkRateLimit(limit, `Tool "${this.#state.name}"`) });
   }
 
   /** A presenter that validates the handler's data and appends suggested next actions. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { DefinitionError } from '../errors/FusionError.js';
 import type { FsmBinding } from '../fsm/types.js';
 import type { InlineSyncDeclaration } from '../state-sync/types.js';
+import type { RateLimit } from '../limits/types.js';
 import { withPresenter } from '../presenter/withPresenter.js';
 import { compileChain } from './compileChain.js';
 import { strictSchema, validatorFromJsonSchema, validatorFromZod, zodToJsonSchema } from './createValidator.js';
@@ -26,6 +27,8 @@ export interface ToolDefinitionInput<Ctx> {
   readonly timeoutMs: number | undefined;
   readonly presenter: unknown;
   readonly group: GroupMembership | undefined;
+  readonly requiredScopes?: readonly string[] | undefined;
+  readonly rateLimit?: RateLimit | undefined;
   readonly handler: ToolHandler<Ctx, any>;
 }
 
@@ -67,6 +70,8 @@ export function buildFusionTool<Ctx>(def: ToolDefinitionInput<Ctx>): FusionTool<
     fsm: def.fsm === undefined ? undefined : deepFreeze({ ...def.fsm }),
     timeoutMs: def.timeoutMs,
     group: def.group === undefined ? undefined : Object.freeze({ ...def.group }),
+    requiredScopes: def.requiredScopes === undefined ? undefined : Object.freeze([...def.requiredScopes]),
+    rateLimit: def.rateLimit,
     validate,
     run: compileChain(def.middlewares, def.presenter === undefined ? def.handler : withPresenter(def.presenter, def.handler, def.name)),
     presenter: def.presenter,

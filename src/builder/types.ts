@@ -1,6 +1,7 @@
 import type { SessionData } from '../session/sessionData.js';
 import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
 import type { FsmBinding } from '../fsm/types.js';
+import type { RateLimit } from '../limits/types.js';
 
 /** A JSON Schema object as listed in `tools/list` (`type: 'object'` at the root). */
 export interface JsonObjectSchema {
@@ -177,6 +178,10 @@ export interface FusionTool<Ctx = any> {
   readonly fsm: FsmBinding | undefined;
   readonly timeoutMs: number | undefined;
   readonly group: GroupMembership | undefined;
+  /** OAuth scopes a principal must hold to see and call the tool (`.requireScopes()`); none when absent. */
+  readonly requiredScopes?: readonly string[] | undefined;
+  /** Calls allowed per principal per window (`.rateLimit()`), on top of the attach option `rateLimit`. */
+  readonly rateLimit?: RateLimit | undefined;
   /** Strict validation of raw arguments. */
   readonly validate: (args: unknown) => ValidationOutcome;
   /** The compiled middleware chain + handler + result shaping; never throws. */

@@ -25,6 +25,8 @@ export interface ToolRow {
   states: string[] | null;
   /** Event a successful call sends to the FSM. */
   event: string | null;
+  /** OAuth scopes a principal needs to see and call the tool (empty: everyone). */
+  scopes: string[];
 }
 
 /** What the startup of a server over this target would compute and report. */
@@ -59,6 +61,7 @@ export function analyzeTarget(target: Target): Analysis {
         invalidates: [...(policy?.invalidates ?? [])],
         states: binding === undefined ? null : [...binding.states],
         event: binding?.event ?? null,
+        scopes: [...(tool.requiredScopes ?? [])],
       };
     });
     return { surface, warnings, rows };
@@ -69,19 +72,30 @@ export function analyzeTarget(target: Target): Analysis {
 
 /** Exactly what `tools/list` returns to a session in workflow state `state`. */
 export async function listInState(target: Target, state: string): Promise<ToolListResult> {
+  return listFor(target, { state });
+}
+
+/**
+ * Exactly what `tools/list` returns to a principal holding `scopes` (none: an unauthenticated caller), in
+ * workflow state `state` (default: the initial state a new session starts in, when there is a gate).
+ */
+export async function listFor(target: Target, view: { state?: string | undefined; scopes?: readonly string[] | undefined }): Promise<ToolListResult> {
   const gate = target.gate;
-  if (gate === undefined) {
+  if (gate === undefined && view.state !== undefined) {
     throw new CliError('CLI_NO_FSM', `"${target.path}" has no workflow gate, so --state has nothing to select. Export the gate as \`fsm\` (or put it in the options), or name it with --fsm <export>.`, { path: target.path });
   }
-  const value = parseStateArg(gate.config, state);
-  if (value === undefined) {
+  const state = view.state;
+  // Default: the initial state a new session starts in (entered down to its initial children).
+  const value = gate === undefined ? undefined : state === undefined ? gate.initialState : parseStateArg(gate.config, state);
+  if (gate !== undefined && state !== undefined && value === undefined) {
     const states = allPaths(gate.config);
     throw new CliError('CLI_UNKNOWN_STATE', `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}${gate.statechart ? ' (dotted paths for nested states; several paths separated by commas, or a JSON state value, for parallel ones)' : ''}.`, { state });
   }
-  const fixed: FsmStateStore = { load: async () => ({ state: value, updatedAt: 0 }), save: async () => {} };
+  const fixed: FsmStateStore = { load: async () => (value === undefined ? undefined : { state: value, updatedAt: 0 }), save: async () => {} };
   const pipeline = buildPipeline(target, { fsmStore: fixed, onWarning: () => {} });
+  const extra = view.scopes === undefined ? INSPECT_EXTRA : { ...INSPECT_EXTRA, authInfo: { token: 'mcp-fusion-inspect', clientId: 'mcp-fusion-inspect', scopes: [...view.scopes] } };
   try {
-    return await pipeline.listTools({ stateKey: 'mcp-fusion-inspect', extra: INSPECT_EXTRA });
+    return await pipeline.listTools({ stateKey: 'mcp-fusion-inspect', extra });
   } finally {
     pipeline.dispose();
   }

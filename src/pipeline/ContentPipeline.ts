@@ -7,6 +7,16 @@ import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
 import type { AttachOptions } from '../registry/types.js';
 import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
 import { contentMessages as messages } from './contentMessages.js';
+import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';
+import { INSUFFICIENT_SCOPE_META } from '../auth/insufficientScope.js';
+
+/** The frozen lists one scope set may see. */
+interface ContentView {
+  readonly prompts: PromptListResult;
+  readonly resources: ResourceListResult;
+  readonly templates: ResourceTemplateListResult;
+  readonly listers: readonly FusionResourceTemplate<any>[];
+}
 
 
 /** The longest resource URI `resources/read` accepts (docs/security.md). */
@@ -55,6 +65,7 @@ export class ContentPipeline<Ctx> {
   readonly #resourceList: ResourceListResult;
   readonly #templateList: ResourceTemplateListResult;
   readonly #contextFactory: AttachOptions<Ctx>['contextFactory'];
+  readonly #scopes: ScopeGate<ContentView>;
 
   constructor(source: ContentSource<Ctx>, options: Pick<AttachOptions<Ctx>, 'contextFactory'> = {}) {
     this.#prompts = new Map(source.prompts.map((p) => [p.name, p]));
@@ -67,6 +78,36 @@ export class ContentPipeline<Ctx> {
     this.#resourceList = Object.freeze({ resources: Object.freeze(source.resources.map((r) => r.definition)) as WireResource[] });
     this.#templateList = Object.freeze({ resourceTemplates: Object.freeze(this.#templates.map((t) => t.definition)) as WireResourceTemplate[] });
     this.#contextFactory = options.contextFactory;
+    this.#scopes = new ScopeGate([...source.prompts, ...source.resources, ...this.#templates]);
+  }
+
+  /** The lists the caller may see: everything, or what its token's scopes allow (cached per scope set). */
+  #view(extra: ToolExtra | undefined): ContentView {
+    const all = { prompts: this.#promptList, resources: this.#resourceList, templates: this.#templateList, listers: this.#listers };
+    if (!this.#scopes.active) return all;
+    return this.#scopes.view(ScopeGate.scopesOf(extra?.authInfo), (allowed) => ({
+      prompts: Object.freeze({ prompts: [...this.#prompts.values()].filter(allowed).map((p) => p.definition) as WirePrompt[] }),
+      resources: Object.freeze({ resources: [...this.#resources.values()].filter(allowed).map((r) => r.definition) as WireResource[] }),
+      templates: Object.freeze({ resourceTemplates: this.#templates.filter(allowed).map((t) => t.definition) as WireResourceTemplate[] }),
+      listers: this.#listers.filter(allowed),
+    }));
+  }
+
+  /** Refuses `item` (-32602 `insufficient_scope`, with the missing scopes in `data`) unless the caller's scopes allow it. */
+  #authorize(item: ScopedItem, label: string, extra: ToolExtra): void {
+    if (!this.#scopes.active) return;
+    const missing = this.#scopes.missing(item, ScopeGate.scopesOf(extra.authInfo));
+    if (missing.length === 0) return;
+    const required = item.requiredScopes!;
+    throw new WireError(JsonRpcCode.InvalidParams, `insufficient_scope: ${label} needs the scopes ${required.join(' ')}; the access token lacks ${missing.join(' ')}. Ask the user to authorize them (scope="${required.join(' ')}"), or continue without it.`, { [INSUFFICIENT_SCOPE_META]: { required: [...required], missing } });
+  }
+
+  /** The scopes a `prompts/get` or `resources/read` target requires (for the HTTP scope challenge). */
+  requiredScopesOf(method: string, params: Record<string, unknown>): readonly string[] {
+    if (method === 'prompts/get' && typeof params.name === 'string') return this.#prompts.get(params.name)?.requiredScopes ?? [];
+    if (method !== 'resources/read' || typeof params.uri !== 'string') return [];
+    const uri = params.uri;
+    return (this.#resources.get(uri) ?? this.#templates.find((t) => t.compiled.match(uri) !== undefined))?.requiredScopes ?? [];
   }
 
   /** True when there is at least one prompt (the `prompts` capability). */
@@ -90,8 +131,8 @@ export class ContentPipeline<Ctx> {
   }
 
   /** `prompts/list`: the frozen list. */
-  listPrompts(): PromptListResult {
-    return this.#promptList;
+  listPrompts(extra?: ToolExtra): PromptListResult {
+    return this.#view(extra).prompts;
   }
 
   /** `prompts/get`: finds the prompt, validates the arguments, runs the handler. */
@@ -99,6 +140,7 @@ export class ContentPipeline<Ctx> {
     if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing([...this.#prompts.keys()]));
     const prompt = this.#prompts.get(name);
     if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, [...this.#prompts.keys()]));
+    this.#authorize(prompt, `prompt "${name}"`, extra);
     const parsed = prompt.validate(args);
     if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
     const label = `Prompt "${name}"`;
@@ -108,15 +150,16 @@ export class ContentPipeline<Ctx> {
 
   /** `resources/list`: the fixed resources, then what each template's `.list()` reports. */
   async listResources(extra: ToolExtra): Promise<ResourceListResult> {
-    if (this.#listers.length === 0) return this.#resourceList;
+    const view = this.#view(extra);
+    if (view.listers.length === 0) return view.resources;
     const ctx = await this.#context('resources/list', extra);
-    const listed = await Promise.all(this.#listers.map((t) => guard(`Resource template "${t.uriTemplate}"`, () => t.list!(ctx, extra), messages.listFailed.bind(null, t.uriTemplate))));
-    return { resources: [...this.#resourceList.resources, ...listed.flat()] };
+    const listed = await Promise.all(view.listers.map((t) => guard(`Resource template "${t.uriTemplate}"`, () => t.list!(ctx, extra), messages.listFailed.bind(null, t.uriTemplate))));
+    return { resources: [...view.resources.resources, ...listed.flat()] };
   }
 
   /** `resources/templates/list`: the frozen list. */
-  listResourceTemplates(): ResourceTemplateListResult {
-    return this.#templateList;
+  listResourceTemplates(extra?: ToolExtra): ResourceTemplateListResult {
+    return this.#view(extra).templates;
   }
 
   /** `resources/read`: the exact URI first, then the first template that matches it. */
@@ -127,6 +170,7 @@ export class ContentPipeline<Ctx> {
     const resource = this.#resources.get(uri);
     if (resource !== undefined) {
       const label = `Resource "${uri}"`;
+      this.#authorize(resource, `resource "${uri}"`, extra);
       const ctx = await this.#context(label, extra);
       result = await guard(label, () => resource.read(uri, ctx, extra));
     } else {
@@ -134,6 +178,7 @@ export class ContentPipeline<Ctx> {
         const vars = template.compiled.match(uri);
         if (vars === undefined) continue;
         const label = `Resource "${uri}"`;
+        this.#authorize(template, `resource "${uri}"`, extra);
         const ctx = await this.#context(label, extra);
         result = await guard(label, () => template.read(uri, vars, ctx, extra));
         break;

@@ -3,7 +3,6 @@ import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
 import { hasSuggestions } from '../presenter/filterSuggestions.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
-import { stateKey } from '../fsm/stateValue.js';
 import type { AttachOptions, DebugEvent } from '../registry/types.js';
 import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
 import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
@@ -15,7 +14,12 @@ import { groupingFor } from './groupedExposition.js';
 import { modernSurface } from './modernSurface.js';
 import { WorkflowRuntime } from './WorkflowRuntime.js';
 import { ToolSwitch } from '../registry/ToolSwitch.js';
+import { ScopeGate } from '../auth/ScopeGate.js';
+import { RateLimiter } from '../limits/RateLimiter.js';
+import { ListView } from './ListView.js';
 import { messages } from './messages.js';
+import { narrowSurface } from '../auth/narrowSurface.js';
+import { insufficientScope } from '../auth/insufficientScope.js';
 import { runWithTimeout } from './runWithTimeout.js';
 import { principalOf } from '../principal/principalOf.js';
 import { memorySessionData, sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
@@ -37,16 +41,12 @@ export class RequestPipeline<Ctx> {
   readonly #options: AttachOptions<Ctx>;
   readonly #sync: StateSyncLayer | undefined;
   readonly #workflow: WorkflowRuntime | undefined;
-  #list: ToolListResult;
-  #modernList: ToolListResult;
-  readonly #listedAll: readonly WireTool[];
-  readonly #modernAll: readonly WireTool[];
   readonly #listCache: { ttlMs: number; cacheScope: 'public' | 'private' };
   readonly #switch: ToolSwitch;
-  #applied = 0;
-  /** The legacy list of each workflow state, built on first use (a state's list never changes). */
-  readonly #listByState = new Map<string, ToolListResult>();
-  #listed: readonly WireTool[];
+  /** The lists of the whole surface; with per-tool scopes, {@link ScopeGate} holds one per scope set. */
+  readonly #base: ListView;
+  readonly #scopes: ScopeGate<ListView>;
+  readonly #limits: RateLimiter | undefined;
   readonly #notifiers = new Map<string, () => Promise<void>>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #timeoutMs: number;
@@ -105,15 +105,38 @@ export class RequestPipeline<Ctx> {
       });
     }
     for (const message of warnings) this.#warn(message);
-    this.#listedAll = this.#sync === undefined ? surface.wire : decorateSurface(surface, this.#sync);
-    this.#modernAll = this.#workflow === undefined ? this.#listedAll : modernSurface(this.#listedAll, surface, this.#workflow.gate, this.#workflow.handles.settings);
-    this.#listCache = options.listCache ?? { ttlMs: 60_000, cacheScope: 'public' };
-    this.#listed = this.#listedAll;
-    this.#list = this.#freezeList(this.#listedAll);
-    this.#modernList = this.#freezeList(this.#modernAll, true);
-    this.#applied = toolSwitch.version;
+    this.#scopes = new ScopeGate(surface.tools);
+    // Lists that depend on who asks must not be shared by caches between principals.
+    this.#listCache = options.listCache ?? { ttlMs: 60_000, cacheScope: this.#scopes.active ? 'private' : 'public' };
+    this.#base = this.#view(surface);
+    this.#limits = RateLimiter.for(surface.tools, options);
     // One listener per pipeline (pipelines are cached per options object), only when someone listens.
     if (this.#debug !== undefined) toolSwitch.onChange(() => this.#emit({ type: 'list_changed', reason: 'tools-changed' }));
+  }
+
+  #view(surface: Surface): ListView {
+    const listed = this.#sync === undefined ? surface.wire : decorateSurface(surface, this.#sync);
+    const modern = this.#workflow === undefined ? listed : modernSurface(listed, surface, this.#workflow.gate, this.#workflow.handles.settings);
+    return new ListView(surface, { listed, modern }, this.#switch, (tools, isModern) => this.#freezeList(tools, isModern));
+  }
+
+  /** The lists the caller of `scope` may see: the whole surface, or the part its scopes allow. */
+  #viewOf(scope: RequestScope): ListView {
+    if (!this.#scopes.active) return this.#base;
+    return this.#scopes.view(ScopeGate.scopesOf(scope.extra.authInfo), (allowed) => this.#view(narrowSurface(this.surface, allowed)));
+  }
+
+  /** The scopes a `tools/call` of `name` with `args` requires (the HTTP entry answers a token lacking one with a scope challenge). */
+  requiredScopesOf(name: string, args: Record<string, unknown> | undefined): readonly string[] {
+    const route = this.surface.routes.get(name);
+    if (route === undefined) return [];
+    const picked = pickAction(route, args);
+    return 'tool' in picked ? (picked.tool.requiredScopes ?? []) : [];
+  }
+
+  /** Tools that require a scope (their listing and calls depend on the caller's token). */
+  get scopedTools(): readonly string[] {
+    return this.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
   }
 
   /** Hears run-time enable/disable changes of the registry's tools; returns unsubscribe. */
@@ -124,23 +147,6 @@ export class RequestPipeline<Ctx> {
   #freezeList(tools: readonly WireTool[], modern = false): ToolListResult {
     const base = { tools: tools as unknown as Array<Record<string, unknown>> };
     return Object.freeze(modern ? { ...base, ttlMs: this.#listCache.ttlMs, cacheScope: this.#listCache.cacheScope } : base);
-  }
-
-  /** Rebuilds the frozen lists after tools were enabled or disabled at run time (an integer compare otherwise). */
-  #refresh(): void {
-    if (this.#applied === this.#switch.version) return;
-    this.#applied = this.#switch.version;
-    const enabled = (wire: WireTool): boolean => {
-      const route = this.surface.routes.get(wire.name);
-      if (route === undefined) return true;
-      if (route.kind === 'flat') return !this.#switch.isDisabled(route.tool.name);
-      for (const t of route.actions.values()) if (!this.#switch.isDisabled(t.name)) return true;
-      return false;
-    };
-    this.#listed = this.#listedAll.filter(enabled);
-    this.#list = this.#freezeList(this.#listed);
-    this.#modernList = this.#freezeList(this.#modernAll.filter(enabled), true);
-    this.#listByState.clear();
   }
 
   /** True when State Sync runs for this surface. */
@@ -189,24 +195,12 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
-    this.#refresh();
-    if (scope.extra.era === 'modern') return this.#modernList;
-    if (this.#workflow === undefined) return this.#list;
-    if (this.#workflow.usesHandles(scope)) return this.#modernList;
+    const view = this.#viewOf(scope);
+    if (scope.extra.era === 'modern') return view.modern;
+    if (this.#workflow === undefined) return view.legacy;
+    if (this.#workflow.usesHandles(scope)) return view.modern;
     const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
-    let list = this.#listByState.get(stateKey(state));
-    if (list === undefined) {
-      const gate = this.#workflow.gate;
-      const tools = this.#listed.filter((w) => {
-        const route = this.surface.routes.get(w.name);
-        if (route === undefined) return true;
-        if (route.kind === 'flat') return gate.isAllowedIn(state, route.tool.name);
-        for (const t of route.actions.values()) if (gate.isAllowedIn(state, t.name)) return true;
-        return false;
-      });
-      list = Object.freeze({ tools: tools as unknown as Array<Record<string, unknown>> });
-      this.#listByState.set(stateKey(state), list);
-    }
+    const list = view.inState(state, this.#workflow.gate);
     this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
     return list;
   }
@@ -215,15 +209,18 @@ export class RequestPipeline<Ctx> {
   async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.surface.routes.keys()]));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#viewOf(scope).surface.routes.keys()]));
     }
-    const picked = pickAction(route, args);
+    const picked = pickAction(route, args, () => this.#viewOf(scope).surface.routes.get(name));
     if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
-      this.#refresh();
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#listed.map((w) => w.name)));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#viewOf(scope).listed.map((w) => w.name)));
     }
+    const missing = this.#scopes.active ? this.#scopes.missing(tool, ScopeGate.scopesOf(scope.extra.authInfo)) : [];
+    if (missing.length > 0) return traceRefusal(scope.trace, insufficientScope(route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`, tool.requiredScopes!, missing), 'insufficient_scope');
+    const limited = this.#limits === undefined ? undefined : await this.#limits.hit(tool, scope);
+    if (limited !== undefined) return traceRefusal(scope.trace, limited, 'rate_limited');
     const limit = this.#options.maxConcurrentCalls;
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
@@ -361,12 +358,16 @@ export class RequestPipeline<Ctx> {
   }
 }
 
-function pickAction(route: Route, args: Record<string, unknown> | undefined): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
+/** The tool a call addresses; an unknown action's message lists the actions of `visible` (the caller's view of the route). */
+function pickAction(route: Route, args: Record<string, unknown> | undefined, visibleRoute: () => Route | undefined = () => route): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
   const given = args ?? {};
   if (route.kind === 'flat') return { tool: route.tool, rest: given };
   const { [route.discriminator]: key, ...rest } = given;
   const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
-  if (tool === undefined) return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, [...route.actions.keys()])) };
+  if (tool === undefined) {
+    const visible = visibleRoute();
+    return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, visible?.kind === 'grouped' ? [...visible.actions.keys()] : [])) };
+  }
   return { tool, rest };
 }
 

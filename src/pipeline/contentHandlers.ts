@@ -19,7 +19,7 @@ export type ExtraOf = (ctx: unknown, target?: string) => ToolExtra | Promise<Too
 export function contentHandlers<Ctx>(content: ContentPipeline<Ctx>, extraOf: ExtraOf): Array<readonly [string, MethodHandler]> {
   const handlers: Array<readonly [string, MethodHandler]> = [];
   if (content.hasPrompts) {
-    handlers.push(['prompts/list', () => content.listPrompts()]);
+    handlers.push(['prompts/list', async (_request, ctx) => content.listPrompts(await extraOf(ctx))]);
     handlers.push([
       'prompts/get',
       async (request, ctx) => content.getPrompt(request?.params?.name, request?.params?.arguments, await extraOf(ctx, `prompts/get:${String(request?.params?.name)}`)),
@@ -27,7 +27,7 @@ export function contentHandlers<Ctx>(content: ContentPipeline<Ctx>, extraOf: Ext
   }
   if (content.hasResources) {
     handlers.push(['resources/list', async (_request, ctx) => content.listResources(await extraOf(ctx))]);
-    handlers.push(['resources/templates/list', () => content.listResourceTemplates()]);
+    handlers.push(['resources/templates/list', async (_request, ctx) => content.listResourceTemplates(await extraOf(ctx))]);
     handlers.push(['resources/read', async (request, ctx) => content.readResource(request?.params?.uri, await extraOf(ctx, `resources/read:${String(request?.params?.uri)}`))]);
   }
   if (content.hasCompletions) {

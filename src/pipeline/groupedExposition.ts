@@ -4,7 +4,7 @@ import type { GroupedToolSpec } from '../builder/grouped/types.js';
 import type { ActionSpec } from '../builder/strategies/types.js';
 import type { FusionTool } from '../builder/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
-import { wireTool, type Route, type WireTool } from './compileSurface.js';
+import { wireTool, type GroupedRoute, type Route, type WireTool } from './compileSurface.js';
 
 const DEFAULT_DISCRIMINATOR = 'action';
 
@@ -62,6 +62,15 @@ export function groupTools(tools: readonly FusionTool[], render: (name: string) 
     routes.push({ kind: 'flat', exposed, tool });
   });
   return { wire, routes };
+}
+
+/** The wire definition of a grouped route as it stands (e.g. narrowed to the actions a principal may call). */
+export function groupedWire(route: GroupedRoute): WireTool {
+  const members = [...route.actions].map(([key, tool]) => ({ key, tool }));
+  const first = members[0]!.tool;
+  const fromBuilder = first.group !== undefined;
+  const bucket: Bucket = { name: fromBuilder ? first.group!.tool : prefixOf(first.name)!, discriminator: route.discriminator, fromBuilder, members };
+  return groupedToolDefinition(specOf(bucket), route.exposed);
 }
 
 function prefixOf(name: string): string | undefined {

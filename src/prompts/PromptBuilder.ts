@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { addCompleter } from '../completion/completers.js';
 import type { Completer } from '../completion/types.js';
 import type { Icon, WirePromptArgument } from '../domain/types.js';
+import { checkScopes } from '../auth/checkScopes.js';
 import { DefinitionError, FrozenBuilderError } from '../errors/FusionError.js';
 import { buildFusionPrompt, type PromptDefinitionInput } from './buildFusionPrompt.js';
 import type { FusionPrompt, PromptHandler } from './types.js';
@@ -84,6 +85,15 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
   /** Icons clients may show. */
   icons(...icons: Icon[]): PromptBuilder<Ctx, Args> {
     return this.#next({ icons: [...(this.#state.icons ?? []), ...icons] });
+  }
+
+  /**
+   * OAuth scopes a principal must hold to see this prompt in its list and to get it (refused with
+   * `insufficient_scope` naming the missing scopes otherwise).
+   * @see docs/security.md#scopes
+   */
+  requireScopes(...scopes: [string, ...string[]]): PromptBuilder<Ctx, Args> {
+    return this.#next({ requiredScopes: [...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Prompt "${this.#state.name}"`)])] });
   }
 
   /** Extra `_meta` listed with the prompt. */

@@ -19,6 +19,7 @@ export interface PromptDefinitionInput<Ctx> {
   readonly schema: z.ZodType | undefined;
   readonly icons: readonly Icon[] | undefined;
   readonly meta: Record<string, unknown> | undefined;
+  readonly requiredScopes?: readonly string[] | undefined;
   /** Completers by argument name, from `.complete()`. */
   readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   readonly handler: PromptHandler<Ctx, any>;
@@ -48,6 +49,7 @@ export function buildFusionPrompt<Ctx>(def: PromptDefinitionInput<Ctx>): FusionP
   const completers = freezeCompleters(def.completers, args.map((a) => a.name), `Prompt "${name}"`, 'argument');
   const prompt: FusionPrompt<Ctx> = {
     kind: 'prompt',
+    requiredScopes: def.requiredScopes === undefined ? undefined : Object.freeze([...def.requiredScopes]),
     name,
     title: def.title,
     description,

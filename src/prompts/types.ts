@@ -55,6 +55,8 @@ export interface FusionPrompt<Ctx = any> {
   readonly arguments: readonly Readonly<WirePromptArgument>[];
   readonly icons: readonly Readonly<Icon>[] | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** OAuth scopes a principal must hold to list and get the prompt (`.requireScopes()`). */
+  readonly requiredScopes?: readonly string[] | undefined;
   /** Frozen, exactly as listed. */
   readonly definition: Readonly<WirePrompt>;
   /** Checks raw `prompts/get` arguments: required present, no unknown names, strings, then the `.args()` schema. */

@@ -3,3 +3,4 @@ export { RedisFsmStore, type RedisFsmStoreOptions } from './RedisFsmStore.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './RedisSessionStore.js';
 export { RedisEventBus, type RedisEventBusOptions } from './RedisEventBus.js';
 export { failFastRedisOptions } from './failFastRedisOptions.js';
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './RedisRateLimitStore.js';

@@ -8,6 +8,7 @@ import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
 import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionDataBackend } from '../session/sessionData.js';
+import type { RateLimit, RateLimitStore } from '../limits/types.js';
 import type { TracingOptions } from '../tracing/types.js';
 
 /** Anything that contributes tools to a registry: a built tool, or a builder of several (grouped tools). */
@@ -78,7 +79,16 @@ export interface AttachOptions<Ctx> {
   maxConcurrentCalls?: number;
   /** Budgets of live handle-keyed workflow instances: per principal (1,000) and per process (50,000). */
   workflowHandles?: WorkflowHandleLimits;
-  /** `ttlMs` / `cacheScope` of modern `tools/list` results (60 s, public); use `private` when the list depends on authorization. */
+  /**
+   * Tool calls allowed per principal (the verified user or client; the session or connection without
+   * authentication) in each window, over every tool; `.rateLimit()` adds a limit per tool. A refused call
+   * is an `isError` result saying when to retry (`_meta["fusion/retryAfterMs"]`).
+   * @see docs/security.md#rate-limits
+   */
+  rateLimit?: RateLimit;
+  /** Where rate-limit counts live: memory by default; `RedisRateLimitStore` shares them between instances. */
+  rateLimitStore?: RateLimitStore;
+  /** `ttlMs` / `cacheScope` of modern `tools/list` results (60 s; `private` when a tool requires scopes, else `public`). */
   listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
   /** A handle-keyed workflow instance changed state (the HTTP app publishes `resources/updated` for its URI). */
   onWorkflowChange?: (change: WorkflowChange) => void;

@@ -1,4 +1,5 @@
 import type { Icon, ResourceAnnotations } from '../domain/types.js';
+import { checkScopes } from '../auth/checkScopes.js';
 import { FrozenBuilderError } from '../errors/FusionError.js';
 import { buildFusionResource, type ResourceDefinitionInput } from './buildFusionResource.js';
 import type { FusionResource, ResourceHandler } from './types.js';
@@ -73,6 +74,15 @@ export class ResourceBuilder<Ctx> {
   /** Extra `_meta` listed with the resource. */
   meta(meta: Record<string, unknown>): ResourceBuilder<Ctx> {
     return this.#next({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * OAuth scopes a principal must hold to see this resource in its list and to read it (refused with
+   * `insufficient_scope` naming the missing scopes otherwise).
+   * @see docs/security.md#scopes
+   */
+  requireScopes(...scopes: [string, ...string[]]): ResourceBuilder<Ctx> {
+    return this.#next({ requiredScopes: [...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Resource "${this.#state.uri}"`)])] });
   }
 
   /** The tool domains whose data this resource mirrors (globs such as `sprints.*`), kept for State Sync. */

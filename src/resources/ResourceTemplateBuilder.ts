@@ -1,6 +1,7 @@
 import { addCompleter } from '../completion/completers.js';
 import type { Completer } from '../completion/types.js';
 import type { Icon, ResourceAnnotations } from '../domain/types.js';
+import { checkScopes } from '../auth/checkScopes.js';
 import { DefinitionError, FrozenBuilderError } from '../errors/FusionError.js';
 import { buildResourceTemplate, type ResourceTemplateDefinitionInput } from './buildResourceTemplate.js';
 import type { FusionResourceTemplate, TemplateHandler, TemplateLister, TemplateVariables } from './types.js';
@@ -73,6 +74,15 @@ export class ResourceTemplateBuilder<Ctx, T extends string = string> {
   /** Extra `_meta` listed with the template. */
   meta(meta: Record<string, unknown>): ResourceTemplateBuilder<Ctx, T> {
     return this.#next({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * OAuth scopes a principal must hold to see this resource in its list and to read it (refused with
+   * `insufficient_scope` naming the missing scopes otherwise).
+   * @see docs/security.md#scopes
+   */
+  requireScopes(...scopes: [string, ...string[]]): ResourceTemplateBuilder<Ctx> {
+    return this.#next({ requiredScopes: [...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Resource template "${this.#state.uriTemplate}"`)])] });
   }
 
   /** The tool domains whose data these resources mirror (globs such as `sprints.*`), kept for State Sync. */

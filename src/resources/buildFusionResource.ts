@@ -29,6 +29,7 @@ export function buildFusionResource<Ctx>(def: ResourceDefinitionInput<Ctx>): Fus
   const mimeType = def.mimeType;
   const resource: FusionResource<Ctx> = {
     kind: 'resource',
+    requiredScopes: def.requiredScopes === undefined ? undefined : Object.freeze([...def.requiredScopes]),
     uri,
     name: definition.name,
     title: def.title,

@@ -36,6 +36,7 @@ export function buildResourceTemplate<Ctx>(def: ResourceTemplateDefinitionInput<
   const completers = freezeCompleters(def.completers, compiled.variables, `Resource template "${uriTemplate}"`, 'variable');
   const template: FusionResourceTemplate<Ctx> = {
     kind: 'resourceTemplate',
+    requiredScopes: def.requiredScopes === undefined ? undefined : Object.freeze([...def.requiredScopes]),
     uriTemplate,
     compiled,
     name: definition.name,

@@ -12,6 +12,7 @@ export interface ResourceMetadataInput {
   readonly icons: readonly Icon[] | undefined;
   readonly meta: Record<string, unknown> | undefined;
   readonly reflects: readonly string[];
+  readonly requiredScopes?: readonly string[] | undefined;
 }
 
 export type { ListedMetadata };

@@ -70,6 +70,8 @@ interface BuiltResourceBase {
   readonly annotations: Readonly<ResourceAnnotations> | undefined;
   readonly icons: readonly Readonly<Icon>[] | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** OAuth scopes a principal must hold to list and read it (`.requireScopes()`). */
+  readonly requiredScopes?: readonly string[] | undefined;
   /** Tool-domain globs this resource mirrors (`sprints.*`), declared with `.reflects()`; State Sync uses them. */
   readonly reflects: readonly string[];
 }

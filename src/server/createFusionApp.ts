@@ -12,8 +12,12 @@ import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
 import { storeSessionData } from '../session/sessionData.js';
+import { contentOf } from '../pipeline/contentLink.js';
 import { featuresOf } from '../pipeline/features.js';
 import { staleResourceUris } from '../pipeline/systemResources.js';
+import { AuthGate } from '../auth/AuthGate.js';
+import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
+import { ScopeGate } from '../auth/ScopeGate.js';
 import { buildServer } from './buildServer.js';
 import { isListen, ListenStreams } from './ListenStreams.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
@@ -117,6 +121,15 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
   const listens = new ListenStreams({ perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs });
+  const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
+  const scoped = pipeline.scopedTools;
+  if (auth === undefined && scoped.length > 0) {
+    (options.onWarning ?? console.warn)(
+      `[mcp-fusion] ${scoped.join(', ')} require${scoped.length === 1 ? 's' : ''} OAuth scopes but the app has no auth option: unless your host passes a verified authInfo to app.fetch, no caller holds a scope and they stay hidden. Set auth: { verifier } (see docs/auth.md).`,
+    );
+  }
+  const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
+    method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (contentOf(pipeline)?.requiredScopesOf(method, params) ?? []);
   let closing = false;
 
   const serve = async (request: Request, extra: { authInfo?: unknown; peer?: string }): Promise<Response> => {
@@ -125,10 +138,19 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     if (!isValidHostHeader(host)) return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, badHostMessage(host!));
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected !== undefined) return rejected;
+    const metadata = auth?.metadata(request);
+    if (metadata !== undefined) return metadata;
     if (new URL(request.url).pathname !== path) {
       return jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}.`);
     }
     if (request.method === 'OPTIONS') return preflightResponse(request);
+    // A CORS preflight carries no credentials; everything after it needs a verified token when auth is on.
+    let authInfo = extra.authInfo;
+    if (auth !== undefined) {
+      const verified = await auth.authenticate(request);
+      if (verified instanceof Response) return verified;
+      authInfo = verified;
+    }
     let parsedBody: unknown;
     if (request.method === 'POST') {
       const read = await readJsonBody(request, limit);
@@ -137,7 +159,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     } else if (request.method !== 'GET' && request.method !== 'DELETE') {
       return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, 'Method Not Allowed: use POST, GET or DELETE.', { Allow: 'POST, GET, DELETE, OPTIONS' });
     }
-    const { authInfo, peer } = extra;
+    const { peer } = extra;
     rememberPeer(request, peer);
     if (request.method !== 'POST' && isModernWithoutSession(request)) {
       // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
@@ -152,6 +174,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     if ((parsedBody as { method?: unknown } | null)?.method === 'tools/call' && pipeline.inFlight >= limits.maxInFlightCalls) {
       const id = (parsedBody as { id?: string | number }).id ?? null;
       return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server is running its maximum of ${limits.maxInFlightCalls} tool calls. Retry the call shortly.`, { 'Retry-After': '1' }, id);
+    }
+    if (authInfo !== undefined && parsedBody !== undefined) {
+      const challenge = scopeChallengeFor(parsedBody, ScopeGate.scopesOf(authInfo), requiredOf);
+      if (challenge !== undefined) return AuthGate.scopeChallenge(challenge, authInfo as never);
     }
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     let slot: string | undefined;

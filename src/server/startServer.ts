@@ -29,6 +29,7 @@ export interface RunningServer {
  */
 export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: StartServerOptions<Ctx> = {}): Promise<RunningServer> {
   if (options.transport === 'stdio') {
+    if (options.auth !== undefined) (options.onWarning ?? console.warn)('[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.');
     const handle = serveStdio(registry, options);
     return { url: 'stdio', port: undefined, app: undefined, close: () => handle.close() };
   }

@@ -1,4 +1,5 @@
 import type { ServerEventBus } from '@modelcontextprotocol/server';
+import type { AuthOptions } from '../auth/types.js';
 import type { AttachOptions } from '../registry/types.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
@@ -25,6 +26,13 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   allowedHosts?: string[];
   /** Hostnames allowed in a browser's `Origin` header (default: localhost names). Requests without Origin pass. */
   allowedOrigins?: string[];
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token the `verifier`
+   * accepts (401 with a `WWW-Authenticate` challenge otherwise), Protected Resource Metadata is served at
+   * `/.well-known/oauth-protected-resource<path>`, and the verified `AuthInfo` is each request's principal.
+   * @see docs/auth.md
+   */
+  auth?: AuthOptions;
   /** Largest accepted request body in bytes (default 4 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
   /** Where legacy session metadata (and, without an `fsmStore`, workflow state) lives; in memory by default. */

@@ -1,7 +1,7 @@
 import type { FsmStateValue } from '../fsm/types.js';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { InMemoryTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { ToolResponse } from '../builder/types.js';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { buildServer } from '../server/buildServer.js';
@@ -13,6 +13,12 @@ import { sessionStateStore, type SessionStateStore } from './sessionStateStore.j
 export type TestClientOptions<Ctx> = ServeOptions<Ctx> & {
   /** Time source of the test session (timestamps written by `setState`); see {@link Clock}. */
   clock?: Pick<Clock, 'now'>;
+  /**
+   * The verified token every request of this client carries, as an authenticated HTTP request would
+   * (`extra.authInfo`, the principal, scopes, rate limits): test a principal's view without a server.
+   * @example createTestClient(registry, { authInfo: { token: 't', clientId: 'app', scopes: ['notes:read'], extra: { sub: 'alice' } } })
+   */
+  authInfo?: AuthInfo;
 };
 
 /** What {@link TestClient.call} resolves to. */
@@ -60,7 +66,7 @@ export interface TestClient {
  * @see docs/testing.md
  */
 export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options: TestClientOptions<Ctx> = {}): Promise<TestClient> {
-  const { clock, ...serve } = options;
+  const { clock, authInfo, ...serve } = options;
   const now = clock?.now ?? Date.now;
   const store: SessionStateStore | undefined = serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
   // A fresh options object gives this client its own pipeline, so the store above sees only its session.
@@ -69,6 +75,10 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
   const pipeline = registry.pipeline(attachOptions);
   const { server, attachment } = buildServer(pipeline, attachOptions, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  if (authInfo !== undefined) {
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, sendOptions) => send(message, { ...sendOptions, authInfo });
+  }
   const client = new Client({ name: 'mcp-fusion-test', version: '1.0.0' });
   let count = 0;
   let waiters: Array<() => void> = [];

@@ -22,6 +22,8 @@ export type RefusalReason =
   | 'workflow_handle'
   | 'unknown_action'
   | 'too_many_calls'
+  | 'insufficient_scope'
+  | 'rate_limited'
   | (string & {});
 
 /**

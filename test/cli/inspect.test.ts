@@ -61,6 +61,7 @@ describe('mcp-fusion inspect', () => {
       invalidates: ['tasks.*', 'sprints.*'],
       states: null,
       event: null,
+      scopes: [],
     });
   });
 
@@ -110,5 +111,24 @@ describe('mcp-fusion inspect', () => {
     const { code, stderr } = await cli('inspect', example, '--registry', 'checkout');
     expect(code).toBe(2);
     expect(stderr).toBe('error: Export "checkout" of "examples/workspace/registry.ts" is not a ToolRegistry; check the name given with --registry.\n');
+  });
+
+  it('shows the scopes column when a tool requires scopes', async () => {
+    const { code, stdout } = await cli('inspect', fixture('scoped-registry.ts'));
+    expect(code).toBe(0);
+    expect(columns(stdout, 'notes.delete')?.at(-1)).toBe('notes:write');
+    expect(columns(stdout, 'admin.purge')?.at(-1)).toBe('admin');
+    expect(columns(stdout, 'notes.list')?.at(-1)).toBe('-');
+  });
+
+  it('--scopes prints what tools/list returns to a principal with those scopes', async () => {
+    const reader = await cli('inspect', fixture('scoped-registry.ts'), '--scopes', 'notes:read');
+    expect({ code: reader.code, stderr: reader.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(reader.stdout.split('\n')[0]).toBe('tools/list for scopes notes:read: 2 tools');
+    expect(columns(reader.stdout, 'notes.delete')).toBeUndefined();
+    expect(columns(reader.stdout, 'admin.stats')).toBeDefined();
+    expect(columns(reader.stdout, 'admin.purge')).toBeUndefined();
+    const admin = await cli('inspect', fixture('scoped-registry.ts'), '--scopes', 'notes:write,admin', '--json');
+    expect(JSON.parse(admin.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['notes.list', 'notes.delete', 'admin.stats', 'admin.purge']);
   });
 });

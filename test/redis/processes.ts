@@ -16,11 +16,11 @@ export interface Instance {
 }
 
 /** Starts the example server the way `npm start` does, with REDIS_URL set, and waits until it listens. */
-export async function startInstance(redisUrl: string, prefix: string): Promise<Instance> {
+export async function startInstance(redisUrl: string, prefix: string, env: Record<string, string> = {}): Promise<Instance> {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), REDIS_URL: redisUrl, REDIS_PREFIX: prefix, NODE_OPTIONS: '' },
+    env: { ...process.env, PORT: String(port), REDIS_URL: redisUrl, REDIS_PREFIX: prefix, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';

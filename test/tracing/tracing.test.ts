@@ -11,6 +11,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { provideOptional } from '../../src/_internal/loadOptional.js';
+import { initFusion } from '../../src/index.js';
 import { createFusionApp } from '../../src/server/createFusionApp.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import type { TracingOptions } from '../../src/tracing/types.js';
@@ -320,6 +321,24 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     expect(span.attributes['error.type']).toBe('tool_error');
     expect(span.events.map((e) => [e.name, e.attributes?.['mcp_fusion.refusal.reason']])).toEqual([['mcp_fusion.refusal', 'unknown_action']]);
     expect(span.events[0]!.attributes?.['mcp_fusion.refusal.message']).toBe(texts(result)[0]);
+  });
+
+  it('records a call refused for its scopes or its rate limit as a refusal event', async () => {
+    const f = initFusion();
+    const scoped = f.registry().registerAll(f.mutation('notes.delete').requireScopes('notes:write').handle(() => 'deleted'), f.query('notes.list').rateLimit({ max: 1, windowMs: 60_000 }).handle(() => 'notes'));
+    const { server } = buildServer(scoped.pipeline({ tracing }), { name: 'w', version: '1' });
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await server.connect(s);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(c);
+    const denied = await client.callTool({ name: 'notes.delete', arguments: {} });
+    await client.callTool({ name: 'notes.list', arguments: {} });
+    const limited = await client.callTool({ name: 'notes.list', arguments: {} });
+    await client.close();
+    expect([denied.isError, limited.isError]).toEqual([true, true]);
+    expect(spanNamed('tools/call notes.delete').events.map((e) => [e.name, e.attributes?.['mcp_fusion.refusal.reason']])).toEqual([['mcp_fusion.refusal', 'insufficient_scope']]);
+    const reasons = finished().filter((span) => span.name === 'tools/call notes.list').map((span) => span.events.map((e) => e.attributes?.['mcp_fusion.refusal.reason']));
+    expect(reasons).toEqual([[], ['rate_limited']]);
   });
 
   it('without @opentelemetry/api, warns once with what to install and serves the requests untraced', async () => {

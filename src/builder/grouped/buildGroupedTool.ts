@@ -67,6 +67,8 @@ export function buildGroupedTool<Ctx>(state: GroupedState<Ctx>): BuiltGroupedToo
       timeoutMs: undefined,
       presenter: undefined,
       group: { tool: state.name, key: action.key, discriminator: state.discriminator },
+      requiredScopes: action.requiredScopes,
+      rateLimit: action.rateLimit,
       handler: chains.get(action.key)!,
     }),
   );

@@ -1,4 +1,6 @@
 import { DefinitionError } from '../../errors/FusionError.js';
+import { checkScopes } from '../../auth/checkScopes.js';
+import { checkRateLimit } from '../../limits/checkRateLimit.js';
 import type { Middleware } from '../types.js';
 import type { ActionConfig, ActionDef, ZodObjectSchema } from './types.js';
 
@@ -50,6 +52,8 @@ export function toActionDef<Ctx>(
     destructive: config.destructive === true,
     idempotent: config.idempotent === true,
     middlewares: group?.middlewares ?? [],
+    ...(config.requireScopes === undefined ? {} : { requiredScopes: checkScopes(config.requireScopes, `Action "${key}" of tool "${tool}"`) }),
+    ...(config.rateLimit === undefined ? {} : { rateLimit: checkRateLimit(config.rateLimit, `Action "${key}" of tool "${tool}"`) }),
     handler: config.handler,
   });
 }

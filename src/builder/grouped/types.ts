@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ActionSpec, FieldSet, GroupSpec, ToonEncode } from '../strategies/types.js';
+import type { RateLimit } from '../../limits/types.js';
 import type { Middleware, ToolHandler } from '../types.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -24,6 +25,10 @@ export interface ActionConfig<Ctx, Common, S extends ZodObjectSchema | undefined
   destructive?: boolean;
   /** Repeating the call has no further effect (`idempotentHint`). */
   idempotent?: boolean;
+  /** OAuth scopes a principal must hold to see and call this action (it is left out of the enum otherwise). */
+  requireScopes?: readonly string[];
+  /** Calls of this action allowed per principal per window. */
+  rateLimit?: RateLimit;
   /** `(input, ctx, extra)`, like a fluent tool's handler. */
   handler: ToolHandler<Ctx, ActionInput<Common, S>>;
 }
@@ -65,6 +70,8 @@ export interface ActionDef<Ctx> {
   readonly idempotent: boolean;
   /** The group's middlewares (empty for ungrouped actions). */
   readonly middlewares: readonly Middleware<Ctx>[];
+  readonly requiredScopes?: readonly string[] | undefined;
+  readonly rateLimit?: RateLimit | undefined;
   readonly handler: ToolHandler<Ctx, any>;
 }
 

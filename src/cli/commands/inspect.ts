@@ -1,13 +1,14 @@
 import { Command } from 'commander';
 import { allPaths } from '../../fsm/stateValue.js';
 import type { ToolAnnotations } from '../../builder/types.js';
-import { analyzeTarget, listInState, type ToolRow } from '../analyzeTarget.js';
+import { analyzeTarget, listFor, type ToolRow } from '../analyzeTarget.js';
 import { selectorsOf, withTargetOptions, type CommandContext } from '../context.js';
 import { formatTable } from '../formatTable.js';
 import { loadTarget, type Target } from '../loadTarget.js';
 
 interface InspectOptions {
   state?: string;
+  scopes?: string;
   json?: boolean;
   registry?: string;
   options?: string;
@@ -19,13 +20,15 @@ export function inspectCommand({ io }: CommandContext): Command {
   return withTargetOptions(new Command('inspect'))
     .description('print the tool surface of a registry: annotations, cache directives, invalidations, FSM states')
     .option('-s, --state <state>', 'print exactly what tools/list returns to a session in this workflow state')
+    .option('--scopes <a,b>', 'print exactly what tools/list returns to a principal whose token grants these scopes (combine with --state)')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  mcp-fusion inspect src/registry.ts\n  mcp-fusion inspect src/registry.ts --state payment --json\n')
+    .addHelpText('after', '\nExamples:\n  mcp-fusion inspect src/registry.ts\n  mcp-fusion inspect src/registry.ts --state payment --json\n  mcp-fusion inspect src/registry.ts --scopes notes:read,notes:write\n')
     .action(async (module: string, opts: InspectOptions) => {
       const target = await loadTarget(module, io.cwd, selectorsOf(opts));
-      if (opts.state !== undefined) {
-        const list = await listInState(target, opts.state);
-        io.stdout.write(opts.json === true ? `${JSON.stringify(list, null, 2)}\n` : stateTable(target, opts.state, list.tools));
+      if (opts.state !== undefined || opts.scopes !== undefined) {
+        const scopes = opts.scopes?.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+        const list = await listFor(target, { state: opts.state, scopes });
+        io.stdout.write(opts.json === true ? `${JSON.stringify(list, null, 2)}\n` : stateTable(target, { state: opts.state, scopes }, list.tools));
         return;
       }
       const { rows, warnings } = analyzeTarget(target);
@@ -48,7 +51,8 @@ function surfaceTable(target: Target, rows: readonly ToolRow[]): string {
   const fsm = fsmSummary(target);
   const head = `${target.path}: ${rows.length} tool${rows.length === 1 ? '' : 's'}${fsm === null ? ', no FSM' : `, FSM ${fsm.id === null ? '' : `"${fsm.id}" `}(initial "${fsm.initial}"; states ${fsm.states.join(', ')})`}\n\n`;
   const renamed = rows.some((r) => r.exposedAs !== r.name);
-  const headers = ['name', ...(renamed ? ['exposed as'] : []), 'kind', 'annotations', 'cache', 'invalidates', 'fsm states', 'sends'];
+  const scoped = rows.some((r) => r.scopes.length > 0);
+  const headers = ['name', ...(renamed ? ['exposed as'] : []), 'kind', 'annotations', 'cache', 'invalidates', 'fsm states', 'sends', ...(scoped ? ['scopes'] : [])];
   const body = rows.map((r) => [
     r.name,
     ...(renamed ? [r.exposedAs] : []),
@@ -58,13 +62,16 @@ function surfaceTable(target: Target, rows: readonly ToolRow[]): string {
     r.invalidates.join(', ') || '-',
     r.states === null ? (fsm === null ? '-' : '(all)') : r.states.join(', '),
     r.event ?? '-',
+    ...(scoped ? [r.scopes.join(' ') || '-'] : []),
   ]);
   return head + formatTable(headers, body);
 }
 
-function stateTable(target: Target, state: string, tools: ReadonlyArray<Record<string, unknown>>): string {
-  const gate = target.gate!;
-  const head = `tools/list in state "${state}"${gate.id === undefined ? '' : ` of FSM "${gate.id}"`}: ${tools.length} tool${tools.length === 1 ? '' : 's'}\n\n`;
+function stateTable(target: Target, view: { state?: string | undefined; scopes?: readonly string[] | undefined }, tools: ReadonlyArray<Record<string, unknown>>): string {
+  const gate = target.gate;
+  const where = view.state === undefined ? '' : ` in state "${view.state}"${gate?.id === undefined ? '' : ` of FSM "${gate.id}"`}`;
+  const who = view.scopes === undefined ? '' : ` for scopes ${view.scopes.length === 0 ? '(none)' : view.scopes.join(', ')}`;
+  const head = `tools/list${who}${where}: ${tools.length} tool${tools.length === 1 ? '' : 's'}\n\n`;
   const body = tools.map((t) => [String(t.name), hints((t.annotations ?? {}) as ToolAnnotations), String(t.description ?? '')]);
   return head + formatTable(['name', 'annotations', 'description'], body);
 }

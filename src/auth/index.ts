@@ -1,0 +1,2 @@
+export type { AuthOptions, ResourceMetadataOptions } from './types.js';
+export { jwksVerifier, type JoseModule, type JwksVerifierOptions } from './jwksVerifier.js';
