@@ -126,9 +126,13 @@ describe('mcp-fusion inspect', () => {
     expect({ code: reader.code, stderr: reader.stderr }).toEqual({ code: 0, stderr: '' });
     expect(reader.stdout.split('\n')[0]).toBe('tools/list for scopes notes:read: 2 tools');
     expect(columns(reader.stdout, 'notes.delete')).toBeUndefined();
-    expect(columns(reader.stdout, 'admin.stats')).toBeDefined();
-    expect(columns(reader.stdout, 'admin.purge')).toBeUndefined();
+    // The grouped builder `admin` is one tool (the default exposition), narrowed to the actions the scopes allow.
+    expect(columns(reader.stdout, 'admin')).toEqual(['admin', 'readOnly', 'Administration']);
+    expect(reader.stdout).toContain('- stats');
+    expect(reader.stdout).not.toContain('purge');
     const admin = await cli('inspect', fixture('scoped-registry.ts'), '--scopes', 'notes:write,admin', '--json');
-    expect(JSON.parse(admin.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['notes.list', 'notes.delete', 'admin.stats', 'admin.purge']);
+    const tools = JSON.parse(admin.stdout).tools as Array<{ name: string; inputSchema: { properties: { action: { enum: string[] } } } }>;
+    expect(tools.map((t) => t.name)).toEqual(['notes.list', 'notes.delete', 'admin']);
+    expect(tools[2]!.inputSchema.properties.action.enum).toEqual(['stats', 'purge']);
   });
 });
