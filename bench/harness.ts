@@ -27,7 +27,7 @@ export interface Row {
   p99?: number;
   ratio: number;
   samples: number;
-  unit: 'µs' | 'calls/s' | 'ns' | 'KB' | 'ms';
+  unit: 'µs' | 'calls/s' | 'ns' | 'KB' | 'ms' | 'commands' | 'ops/s';
 }
 
 /** Sequential latency: `rounds` × `perRound` operations per contender after `warmup`, alternating. */

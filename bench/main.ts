@@ -1,7 +1,7 @@
 /**
  * `npm run bench` — mcp-fusion against the bare SDK, side by side in one process (HTTP servers and heap
  * measurements in child processes). `-- --quick` is the CI smoke run; `-- --only=list,call` runs some
- * sections. The full run writes bench/RESULTS.md.
+ * sections (`redis` prints Redis commands per call of each kind). The full run writes bench/RESULTS.md.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { httpSection } from './http.js';
 import { LIST_CLIENT, LIST_RAW, listSection } from './list.js';
 import { MEMORY_SESSIONS, memorySection } from './memory.js';
 import { ATTACH_INDEXED, ATTACH_POLICIES, POLICY, policySection } from './policy.js';
+import { redisSection } from './redis.js';
 import { scaleSection } from './scale.js';
 import type { Section, SectionOptions } from './section.js';
 
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
   call: callSection,
   http: httpSection,
   memory: memorySection,
+  redis: redisSection,
   scale: scaleSection,
 };
 

@@ -58,8 +58,8 @@ export type Scenario = 'modern-stateful' | 'legacy-stateful' | 'modern-stateless
 
 /** Column labels of the scale table, by scenario. */
 export const SCALE_SCENARIOS: Record<Scenario, string> = {
-  'modern-stateful': 'modern cart.add_item on its own checkout handle (lock, load, touch in Redis)',
-  'legacy-stateful': 'legacy cart.add_item in its own session (lock, load in Redis)',
+  'modern-stateful': 'modern cart.add_item on its own checkout handle (2 Redis round trips: acquire+load, save+release)',
+  'legacy-stateful': 'legacy cart.add_item in its own session (2 Redis round trips)',
   'modern-stateless': 'modern cart.view (no Redis access)',
 };
 

@@ -1,5 +1,6 @@
 import { FusionError } from '../errors/FusionError.js';
-import type { FsmStateStore } from './FsmStateStore.js';
+import type { FsmLease, FsmStateStore } from './FsmStateStore.js';
+import { memoryLease, storeLease } from './storeLease.js';
 import type { StateMachineGate } from './StateMachineGate.js';
 import { isKnownValue, sameState } from './stateValue.js';
 import type { FsmSnapshot, FsmStateValue, TransitionResult } from './types.js';
@@ -8,11 +9,29 @@ import type { FsmSnapshot, FsmStateValue, TransitionResult } from './types.js';
 export class WorkflowStateError extends FusionError {}
 
 /** Outcome of {@link GateSessions.run}. */
-export type GateOutcome<R> =
+export type GateOutcome<R, A = never> =
   /** `allowed`: the bound tools allowed in `state` (the caller adds the unbound ones it exposes). */
   | { outcome: 'refused'; state: FsmStateValue; allowed: string[] }
   /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
-  | { outcome: 'ran'; result: R; state?: FsmStateValue; transition?: TransitionResult; persistError?: Error };
+  | { outcome: 'ran'; result: R; state?: FsmStateValue; transition?: TransitionResult; persistError?: Error }
+  /** `admit` turned the call away before the gate looked at it (see {@link GateRunOptions.admit}). */
+  | ([A] extends [never] ? never : { outcome: 'rejected'; reason: A });
+
+/** Per-call options of {@link GateSessions.run}. */
+export interface GateRunOptions<R, A> {
+  /**
+   * Looks at the stored snapshot (`undefined` when none, or expired) under the key's lock, before the gate
+   * does; a returned reason turns the call away without running it (outcome `rejected`). Handle-keyed
+   * callers use it for unknown and finished instances, so that the existence check costs no extra read.
+   */
+  admit?: (stored: FsmSnapshot | undefined) => A | undefined;
+  /**
+   * With `ttlMs` set: when this returns true for a result that did not change the state, the snapshot is
+   * written back with a fresh `expiresAt` in the same store operation that releases the lock — a sliding
+   * expiry, and the creation of a new key (version 0) that was called without a transition.
+   */
+  keepAlive?: (result: R) => boolean;
+}
 
 /** Options of {@link GateSessions}. */
 export interface GateSessionsOptions {
@@ -101,29 +120,47 @@ export class GateSessions {
    * but the workflow is still in `state`. Rejects with {@link WorkflowStateError} when the state cannot be
    * loaded (then `fn` has not run), and with whatever `fn` throws.
    */
-  run<R extends { isError?: boolean }>(key: string, tool: string, fn: () => Promise<R>): Promise<GateOutcome<R>> {
+  run<R extends { isError?: boolean }, A = never>(key: string, tool: string, fn: () => Promise<R>, options: GateRunOptions<R, A> = {}): Promise<GateOutcome<R, A>> {
     const binding = this.#gate.bindings.get(tool);
     if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
-    return this.#locked(key, () => this.#exclusive(key, async (): Promise<GateOutcome<R>> => {
-      const snap = await this.snapshot(key);
-      if (!this.#gate.isAllowedIn(snap.state, tool)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
-      const result = await fn();
-      // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
-      if (result.isError === true || binding.event === undefined || (result as { resultType?: unknown }).resultType === 'input_required') return { outcome: 'ran', result, state: snap.state };
-      const currentState = await this.#gate.next(snap.state, binding.event);
-      const transition = { changed: !sameState(currentState, snap.state), previousState: snap.state, currentState };
-      if (!transition.changed) return { outcome: 'ran', result, state: currentState, transition };
+    return this.#locked(key, async (): Promise<GateOutcome<R, A>> => {
+      const lease = await this.#acquire(key);
       try {
+        const stored = this.#checked(key, this.#unexpired(lease.snapshot));
+        const reason = options.admit?.(stored);
+        if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
+        const snap = stored ?? { state: this.#gate.initialState, updatedAt: 0 };
+        if (!this.#gate.isAllowedIn(snap.state, tool)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
+        const result = await fn();
+        // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
+        const moves = result.isError !== true && binding.event !== undefined && (result as { resultType?: unknown }).resultType !== 'input_required';
+        const currentState = moves ? await this.#gate.next(snap.state, binding.event!) : snap.state;
+        const transition = { changed: !sameState(currentState, snap.state), previousState: snap.state, currentState };
         const now = this.#now();
-        const next = { state: currentState, updatedAt: now, version: (snap.version ?? 0) + 1 };
-        await this.#save(key, snap, this.#ttlMs === undefined ? next : { ...next, expiresAt: now + this.#ttlMs });
-      } catch (error) {
-        const persistError = error instanceof Error ? error : new Error(String(error));
-        return { outcome: 'ran', result, state: snap.state, transition: { changed: false, previousState: snap.state, currentState: snap.state }, persistError };
+        if (!transition.changed) {
+          if (this.#ttlMs !== undefined && options.keepAlive?.(result) === true) {
+            try {
+              await this.#keepAlive(lease, stored, snap, now);
+            } catch (error) {
+              return { outcome: 'ran', result, state: snap.state, persistError: error instanceof Error ? error : new Error(String(error)) };
+            }
+          }
+          return { outcome: 'ran', result, state: snap.state, ...(moves ? { transition } : {}) };
+        }
+        try {
+          const next = { state: currentState, updatedAt: now, version: (snap.version ?? 0) + 1 };
+          await this.#save(key, lease, this.#ttlMs === undefined ? next : { ...next, expiresAt: now + this.#ttlMs });
+        } catch (error) {
+          const persistError = error instanceof Error ? error : new Error(String(error));
+          return { outcome: 'ran', result, state: snap.state, transition: { changed: false, previousState: snap.state, currentState: snap.state }, persistError };
+        }
+        this.#schedule(key);
+        return { outcome: 'ran', result, state: currentState, transition };
+      } finally {
+        // A no-op after a save (the lease already ended); otherwise the release, reported but never thrown.
+        await lease.end().catch(this.#onError);
       }
-      this.#schedule(key);
-      return { outcome: 'ran', result, state: currentState, transition };
-    }));
+    });
   }
 
   /**
@@ -162,35 +199,36 @@ export class GateSessions {
     this.#timers.clear();
   }
 
-  async #save(key: string, previous: FsmSnapshot, next: FsmSnapshot): Promise<void> {
-    const store = this.#store;
-    if (store === undefined) {
-      this.#memory.set(key, next);
-      return;
+  /** Writes a transition and ends the lease; throws when it was not stored. */
+  async #save(key: string, lease: FsmLease, next: FsmSnapshot): Promise<void> {
+    const ended = await lease.end(next);
+    if (ended === 'conflict') throw new WorkflowStateError('FSM_STORE_CONFLICT', 'the workflow state changed concurrently in another process', { key });
+    if (ended === 'expired') {
+      throw new WorkflowStateError('FSM_STORE_LEASE', 'the lock on the workflow expired before the save (this process or the store stalled longer than the lease), so the save was refused', { key });
     }
-    if (store.compareAndSet !== undefined) {
-      if (!(await store.compareAndSet(key, previous.version, next))) {
-        throw new WorkflowStateError('FSM_STORE_CONFLICT', 'the workflow state changed concurrently in another process', { key });
-      }
-      return;
-    }
-    await store.save(key, next);
   }
 
-  /** Holds the store's cross-process lock (when it has one) around a gated run; compare-and-set still fences the save. */
-  async #exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-    if (this.#store?.lock === undefined) return task();
-    let release: () => Promise<void>;
-    try {
-      release = await this.#store.lock(key, { waitMs: this.#lockWaitMs });
-    } catch (error) {
-      throw new WorkflowStateError('FSM_STORE_LOCK', `the workflow state store could not lock the workflow (${(error as Error)?.message ?? String(error)})`, { key });
+  /** Refreshes `expiresAt` (or creates the key at version 0) on the way out; a lost race only skips the refresh. */
+  async #keepAlive(lease: FsmLease, stored: FsmSnapshot | undefined, snap: FsmSnapshot, now: number): Promise<void> {
+    await lease.end({ ...snap, updatedAt: stored === undefined ? now : snap.updatedAt, version: snap.version ?? 0, expiresAt: now + this.#ttlMs! });
+  }
+
+  /** The key's lease: the store's own `acquire`, or one built from `lock`, `load` and `compareAndSet`. */
+  #acquire(key: string): Promise<FsmLease> {
+    if (this.#store === undefined) return Promise.resolve(memoryLease(this.#memory, key));
+    return storeLease(this.#store, key, this.#lockWaitMs, this.#onError, (code, message) => new WorkflowStateError(code, message, { key }));
+  }
+
+  /** A stored snapshot past its `expiresAt` counts as none (handle-keyed instances whose store kept it a little longer). */
+  #unexpired(snap: FsmSnapshot | undefined): FsmSnapshot | undefined {
+    return snap !== undefined && snap.expiresAt !== undefined && snap.expiresAt <= this.#now() ? undefined : snap;
+  }
+
+  #checked(key: string, snap: FsmSnapshot | undefined): FsmSnapshot | undefined {
+    if (snap !== undefined && !isKnownValue(this.#gate.config, snap.state)) {
+      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`, { key, state: snap.state });
     }
-    try {
-      return await task();
-    } finally {
-      await release().catch(this.#onError);
-    }
+    return snap;
   }
 
   #schedule(key: string): void {
@@ -220,3 +258,4 @@ export class GateSessions {
     return run;
   }
 }
+

@@ -2,7 +2,7 @@ export { StateMachineGate, type FsmEngineChoice, type GateOptions } from './Stat
 export { initFsmEngine } from './initFsmEngine.js';
 export { setXStateModule } from './setXStateModule.js';
 export { MemoryFsmStore } from './MemoryFsmStore.js';
-export { GateSessions, WorkflowStateError, type GateOutcome, type GateSessionsOptions } from './GateSessions.js';
+export { GateSessions, WorkflowStateError, type GateOutcome, type GateRunOptions, type GateSessionsOptions } from './GateSessions.js';
 export { fsmWarnings } from './analyzeFsm.js';
-export type { FsmStateStore } from './FsmStateStore.js';
-export type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateConfig, TransitionEvent, TransitionResult } from './types.js';
+export type { FsmLease, FsmLeaseEnd, FsmStateStore } from './FsmStateStore.js';
+export type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateConfig, FsmStateValue, FsmTransitionConfig, TransitionEvent, TransitionResult } from './types.js';

@@ -33,13 +33,18 @@ export function workflowSettings(gate: StateMachineGate): WorkflowSettings {
   });
 }
 
-/** Where a modern call of a bound tool runs, or why it cannot. */
+/** Why a handle-keyed call was turned away once its instance was read (under its lock). */
+export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
+
+/**
+ * Where a modern call of a bound tool runs, or why it cannot. `run` names the instance without reading it:
+ * the run reads it under its lock and calls {@link WorkflowHandles.admit} (one store round trip, not two).
+ */
 export type HandleResolution =
-  | { kind: 'run'; key: string; handle: string | undefined; minted: boolean }
+  | { kind: 'run'; key: string; handle: string | undefined; minted: boolean; createIfMissing: boolean }
   | { kind: 'unknown'; handle: string }
   | { kind: 'missing' }
   | { kind: 'anonymous' }
-  | { kind: 'finished'; handle: string | undefined; state: FsmStateValue }
   | { kind: 'full'; budget: 'owner' | 'total'; max: number };
 
 /**
@@ -84,51 +89,36 @@ export class WorkflowHandles {
     return `${this.settings.machine}:${owner}:${handle}`;
   }
 
-  /** Finds (or, for an entry tool called without a handle, mints) the instance a call names. */
-  async resolve(tool: FusionTool, handleValue: unknown, owner: string): Promise<HandleResolution> {
+  /** Names (or, for an entry tool called without a handle, mints) the instance a call acts on; reads nothing. */
+  resolve(tool: FusionTool, handleValue: unknown, owner: string): HandleResolution {
     if (this.settings.mode === 'subject') {
       if (owner.startsWith('a:')) return { kind: 'anonymous' };
-      return this.#existing(this.keyOf(owner, 'subject'), undefined, true);
+      return { kind: 'run', key: this.keyOf(owner, 'subject'), handle: undefined, minted: false, createIfMissing: true };
     }
-    const who = owner;
     if (handleValue === undefined || handleValue === null || handleValue === '') {
       if (!this.isEntry(tool)) return { kind: 'missing' };
       const full = this.budget.check(owner);
       if (full !== 'ok') return { kind: 'full', budget: full, max: full === 'owner' ? this.budget.maxPerPrincipal : this.budget.maxTotal };
       const handle = this.mint();
-      return { kind: 'run', key: this.keyOf(who, handle), handle, minted: true };
+      return { kind: 'run', key: this.keyOf(owner, handle), handle, minted: true, createIfMissing: true };
     }
     if (typeof handleValue !== 'string' || !handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: String(handleValue) };
-    return this.#existing(this.keyOf(who, handleValue), handleValue, false);
+    return { kind: 'run', key: this.keyOf(owner, handleValue), handle: handleValue, minted: false, createIfMissing: false };
+  }
+
+  /**
+   * The existence check of a resolved instance, given what its run read under the lock (`undefined`: none
+   * or expired): unknown unless it may be created, finished in a final state, else admitted (`undefined`).
+   */
+  admit(resolved: { handle: string | undefined; createIfMissing: boolean }, stored: FsmSnapshot | undefined): HandleRejection | undefined {
+    if (stored === undefined) return resolved.createIfMissing ? undefined : { kind: 'unknown', handle: resolved.handle ?? '' };
+    if (this.#gate.isFinal(stored.state)) return { kind: 'finished', handle: resolved.handle, state: stored.state };
+    return undefined;
   }
 
   /** Reads an instance for its resource (`undefined` when unknown, expired or foreign). */
   async read(owner: string, handle: string): Promise<FsmSnapshot | undefined> {
-    const snap = await this.#live(this.keyOf(owner, handle));
-    return snap;
-  }
-
-  /** Keeps an instance alive after a successful call that did not change its state. */
-  async touch(key: string): Promise<void> {
-    const snap = await this.#store.load(key);
-    if (snap === undefined) return;
-    const next = { ...snap, expiresAt: this.#now() + this.settings.idleTtlMs };
-    // A transition that lands in between (another call, another process) wins: its save refreshed the expiry.
-    if (this.#store.compareAndSet !== undefined) await this.#store.compareAndSet(key, snap.version, next);
-    else await this.#store.save(key, next);
-  }
-
-  /** Stores a freshly minted instance in the initial state (an entry tool that did not transition). */
-  async create(key: string): Promise<void> {
-    const now = this.#now();
-    await this.#store.save(key, { state: this.#gate.initialState, updatedAt: now, version: 0, expiresAt: now + this.settings.idleTtlMs });
-  }
-
-  async #existing(key: string, handle: string | undefined, createIfMissing: boolean): Promise<HandleResolution> {
-    const snap = await this.#live(key);
-    if (snap === undefined) return createIfMissing ? { kind: 'run', key, handle, minted: false } : { kind: 'unknown', handle: handle ?? '' };
-    if (this.#gate.isFinal(snap.state)) return { kind: 'finished', handle, state: snap.state };
-    return { kind: 'run', key, handle, minted: false };
+    return this.#live(this.keyOf(owner, handle));
   }
 
   async #live(key: string): Promise<FsmSnapshot | undefined> {

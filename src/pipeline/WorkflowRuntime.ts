@@ -13,7 +13,7 @@ import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
-import { WorkflowHandles } from './WorkflowHandles.js';
+import { WorkflowHandles, type HandleRejection } from './WorkflowHandles.js';
 import type { WorkflowHandleLimits } from './HandleBudget.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
@@ -131,23 +131,26 @@ export class WorkflowRuntime {
     const s = this.handles.settings;
     const { [s.handleArg]: handleValue, ...rest } = args;
     const owner = ownerOf(scope);
-    let resolved;
-    try {
-      resolved = await this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
-    } catch (error) {
-      return loadFailure(tool, error);
-    }
+    const resolved = this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
     if (resolved.kind === 'missing') return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
     if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
     if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
-    if (resolved.kind === 'finished') return traceRefusal(scope.trace, handleTexts.finished(tool, s, resolved.handle, resolved.state, this.#entries), 'workflow_handle');
     if (resolved.kind === 'full') return traceRefusal(scope.trace, errorResult(`Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`, { 'fusion/budget': { kind: 'workflowHandles', scope: resolved.budget === 'owner' ? 'principal' : 'global', max: resolved.max } }), 'workflow_handle');
     const { key, handle, minted } = resolved;
-    let outcome: GateOutcome<ToolResponse>;
+    let outcome: GateOutcome<ToolResponse, HandleRejection>;
     try {
-      outcome = await this.handles.sessions.run(key, tool.name, () => execute(s.mode === 'handle' ? rest : args, { machine: s.machine, key, handle }));
+      outcome = await this.handles.sessions.run(key, tool.name, () => execute(s.mode === 'handle' ? rest : args, { machine: s.machine, key, handle }), {
+        admit: (stored) => this.handles.admit(resolved, stored),
+        // A successful call that does not transition slides the instance's expiry (and stores a minted one).
+        keepAlive: (result) => result.isError !== true && !isInputRequired(result),
+      });
     } catch (error) {
       return loadFailure(tool, error);
+    }
+    if (outcome.outcome === 'rejected') {
+      const { reason } = outcome;
+      const text = reason.kind === 'unknown' ? handleTexts.unknown(tool, s, reason.handle, this.#entries) : handleTexts.finished(tool, s, reason.handle, reason.state, this.#entries);
+      return traceRefusal(scope.trace, text, 'workflow_handle');
     }
     if (outcome.outcome === 'refused') {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.stateKey, workflowKey: key });
@@ -159,16 +162,10 @@ export class WorkflowRuntime {
     if (result.isError === true || isInputRequired(result)) return result;
     this.#traceTransition(scope, tool, outcome.transition);
     const changed = outcome.transition?.changed === true;
-    const state = changed ? outcome.transition!.currentState : (outcome.transition?.previousState ?? this.gate.initialState);
+    const state = changed ? outcome.transition!.currentState : (outcome.state ?? this.gate.initialState);
     if (handle !== undefined) {
       if (this.gate.isFinal(state)) this.handles.budget.drop(owner, handle);
       else this.handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs);
-    }
-    try {
-      if (minted && !changed) await this.handles.create(key);
-      else if (!changed) await this.handles.touch(key);
-    } catch (error) {
-      return this.suggest(persistFailure(tool, result, error instanceof Error ? error : new Error(String(error)), this.gate), state);
     }
     result = this.suggest(result, state);
     const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.gate.visibleIn(state, [...this.gate.bindings.keys()]) } };

@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import type { FsmLease, FsmLeaseEnd, FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { FsmSnapshot } from '../fsm/types.js';
 import { redisCall } from './_internal/redisCall.js';
-import { luaScript, runScript } from './_internal/runScript.js';
+import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
+import { runScript } from './_internal/runScript.js';
+import { ACQUIRE, END, RELEASE, RENEW, WRITE, writeArgs } from './_internal/fsmScripts.js';
 
 /** Options of {@link RedisFsmStore}. */
 export interface RedisFsmStoreOptions {
-  /** A client you built (`new Redis(url, failFastRedisOptions())`); the store never closes it. */
-  client: Redis;
-  /** Key prefix (default `fusion:fsm:`): snapshots live at `<prefix>state:<key>`, locks at `<prefix>lock:<key>`. */
+  /**
+   * A client you built: `new Redis(url, failFastRedisOptions())`, or a `new Cluster(nodes, …)` for Redis
+   * Cluster / Valkey cluster. The store never closes it.
+   */
+  client: RedisClient;
+  /**
+   * Key prefix (default `fusion:fsm:`, no braces): a snapshot lives at `<prefix>state:{<key>}`, its lock at
+   * `<prefix>lock:{<key>}` — one hash tag, so both are in one cluster slot.
+   */
   prefix?: string;
   /** Expiry of snapshots that carry no `expiresAt` (session-keyed state), in ms. Default: none. */
   ttlMs?: number;
@@ -17,43 +24,32 @@ export interface RedisFsmStoreOptions {
   lockLeaseMs?: number;
 }
 
-// One script writes every snapshot, so that a write and its expiry are applied together and a
-// compare-and-set checks and writes in one step on the server: Redis runs a script atomically.
-const WRITE = luaScript(`
-if ARGV[1] == '1' and (redis.call('HGET', KEYS[1], 'v') or '') ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[3], 'd', ARGV[4])
-if ARGV[5] ~= '' then redis.call('PEXPIREAT', KEYS[1], ARGV[5])
-elseif ARGV[6] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[6])
-else redis.call('PERSIST', KEYS[1]) end
-return 1`);
-const RENEW = luaScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`);
-const RELEASE = luaScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`);
-
 /**
- * An {@link FsmStateStore} in Redis for session-keyed and handle-keyed workflow state shared by several
- * server processes.
+ * An {@link FsmStateStore} in Redis (single node or cluster) for session-keyed and handle-keyed workflow
+ * state shared by several server processes.
  *
- * Atomicity: each snapshot is a hash `{ v: version, d: JSON }`. `compareAndSet` is one Lua script that
- * compares `v` with the expected version and writes only when they match — Redis runs scripts atomically,
- * so of two instances saving over the same version exactly one wins, on one round trip and without
- * `WATCH`/`MULTI` (which would need a connection per transaction). A gated call additionally holds a
- * per-key lock (`SET NX PX` with a renewed lease, released by a token-checked script) while the tool runs,
- * so a concurrent call on another instance waits and then sees the new state instead of running in the
- * old one; the compare-and-set still fences a save whose lease expired. `expiresAt` becomes `PEXPIREAT`.
+ * Each snapshot is a hash `{ v: version, d: JSON }`; the lock of its key is a string holding a random
+ * token. A gated call costs two round trips: {@link RedisFsmStore.acquire} takes the lock (`SET NX PX`) and
+ * reads the snapshot in one script, and the lease's `end` compares the version, writes the new snapshot
+ * with its expiry and deletes the lock in another — Redis runs each script atomically, so of two instances
+ * racing on one key exactly one runs the once-only step. The lock is renewed while a slow tool runs; a
+ * save whose lease expired (a stalled holder) is fenced: the end script writes only while the lock still
+ * holds this call's token. A lock command that timed out is followed by a release with the same token, so a
+ * lock Redis applies late (after a stall) is freed as soon as Redis answers again, not after the lease.
  * @example
  * const redis = new Redis(process.env.REDIS_URL!, failFastRedisOptions());
  * startServer(registry, { fsm, fsmStore: new RedisFsmStore({ client: redis, prefix: 'app:fsm:session:' }) });
  * @see docs/scaling.md
  */
 export class RedisFsmStore implements FsmStateStore {
-  readonly #client: Redis;
+  readonly #client: RedisClient;
   readonly #prefix: string;
   readonly #ttlMs: number | undefined;
   readonly #leaseMs: number;
 
   constructor(options: RedisFsmStoreOptions) {
     this.#client = options.client;
-    this.#prefix = options.prefix ?? 'fusion:fsm:';
+    this.#prefix = checkPrefix(options.prefix ?? 'fusion:fsm:', 'RedisFsmStore');
     this.#ttlMs = options.ttlMs;
     this.#leaseMs = options.lockLeaseMs ?? 5_000;
   }
@@ -76,35 +72,70 @@ export class RedisFsmStore implements FsmStateStore {
   }
 
   async lock(key: string, options: { waitMs: number }): Promise<() => Promise<void>> {
-    const lockKey = `${this.#prefix}lock:${key}`;
+    const lease = await this.#take(key, options.waitMs, false);
+    return async () => void (await lease.end());
+  }
+
+  async acquire(key: string, options: { waitMs: number }): Promise<FsmLease> {
+    return this.#take(key, options.waitMs, true);
+  }
+
+  async #take(key: string, waitMs: number, load: boolean): Promise<FsmLease> {
+    const keys = [this.#state(key), this.#lock(key)];
     const token = randomUUID();
-    const deadline = Date.now() + options.waitMs;
+    const deadline = Date.now() + waitMs;
+    let data: string | null = null;
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-      if ((await redisCall(this.#client, () => this.#client.set(lockKey, token, 'PX', this.#leaseMs, 'NX'))) === 'OK') break;
-      if (Date.now() >= deadline) throw new Error(`another call held the lock of "${key}" for more than ${options.waitMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      let reply: [number, string | null];
+      try {
+        reply = (await redisCall(this.#client, () => runScript(this.#client, ACQUIRE, keys, [token, this.#leaseMs, load ? '1' : '0']))) as [number, string | null];
+      } catch (error) {
+        // The script may still run once Redis answers (a stall): queue a release with the same token behind it.
+        void runScript(this.#client, RELEASE, keys, [token]).catch(() => {});
+        throw error;
+      }
+      if (reply[0] === 1) {
+        data = reply[1];
+        break;
+      }
+      if (Date.now() >= deadline) throw new Error(`another call held the lock of "${key}" for more than ${waitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(1, Number(reply[1])))));
     }
-    const renew = setInterval(() => void runScript(this.#client, RENEW, [lockKey], [token, this.#leaseMs]).catch(() => {}), Math.max(10, this.#leaseMs / 3));
+    const snapshot = data === null ? undefined : (JSON.parse(data) as FsmSnapshot);
+    const renew = setInterval(() => void runScript(this.#client, RENEW, keys, [token, this.#leaseMs]).catch(() => {}), Math.max(10, this.#leaseMs / 3));
     renew.unref?.();
-    return async () => {
-      clearInterval(renew);
-      await redisCall(this.#client, () => runScript(this.#client, RELEASE, [lockKey], [token]));
+    let ended = false;
+    return {
+      snapshot,
+      end: async (next?: FsmSnapshot): Promise<FsmLeaseEnd> => {
+        if (ended) return 'released';
+        ended = true;
+        clearInterval(renew);
+        const args = next === undefined ? [token, '0'] : [token, '1', ...writeArgs(true, snapshot?.version, next, this.#ttlMs)];
+        let code: unknown;
+        try {
+          code = await redisCall(this.#client, () => runScript(this.#client, END, keys, args));
+        } catch (error) {
+          void runScript(this.#client, RELEASE, keys, [token]).catch(() => {});
+          throw error;
+        }
+        if (next === undefined) return 'released';
+        return code === 1 ? 'saved' : code === -1 ? 'expired' : 'conflict';
+      },
     };
   }
 
   async #write(key: string, compare: boolean, expected: number | undefined, snapshot: FsmSnapshot): Promise<boolean> {
-    const args = [
-      compare ? '1' : '0',
-      expected === undefined ? '' : String(expected),
-      snapshot.version === undefined ? '' : String(snapshot.version),
-      JSON.stringify(snapshot),
-      snapshot.expiresAt === undefined ? '' : String(Math.ceil(snapshot.expiresAt)),
-      this.#ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(this.#ttlMs))),
-    ];
+    const args = writeArgs(compare, expected, snapshot, this.#ttlMs);
     return (await redisCall(this.#client, () => runScript(this.#client, WRITE, [this.#state(key)], args))) === 1;
   }
 
   #state(key: string): string {
-    return `${this.#prefix}state:${key}`;
+    return `${this.#prefix}state:${hashTag(key)}`;
+  }
+
+  #lock(key: string): string {
+    return `${this.#prefix}lock:${hashTag(key)}`;
   }
 }
+

@@ -3,4 +3,5 @@ export { RedisFsmStore, type RedisFsmStoreOptions } from './RedisFsmStore.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './RedisSessionStore.js';
 export { RedisEventBus, type RedisEventBusOptions } from './RedisEventBus.js';
 export { failFastRedisOptions } from './failFastRedisOptions.js';
+export { failFastClusterOptions } from './failFastClusterOptions.js';
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './RedisRateLimitStore.js';

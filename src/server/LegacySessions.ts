@@ -13,6 +13,8 @@ import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
 interface LiveSession {
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** Ends the session bus's watch of this session (set once it is live here). */
+  unwatch: () => void;
 }
 
 const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
@@ -161,14 +163,20 @@ export class LegacySessions {
           return;
         }
         this.#live.set(sid, live);
+        // Subscribed before the session serves anything here, so its notifications (and the signal that it
+        // ended elsewhere) are not published into a gap.
+        const unwatch = (await this.#bus?.watch?.(sid)) ?? (() => {});
+        if (this.#live.get(sid) === live) live.unwatch = unwatch;
+        else unwatch();
         await onInitialized(sid);
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
-    const live: LiveSession = { server, transport };
+    const live: LiveSession = { server, transport, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
     server.oninitialized = () => void this.manager.initialized(id).catch(() => {});
     transport.onclose = () => {
+      live.unwatch();
       if (this.#live.get(id) === live) this.#live.delete(id);
     };
     await server.connect(transport);
@@ -195,6 +203,7 @@ export class LegacySessions {
     const live = this.#live.get(id);
     if (live === undefined) return;
     this.#live.delete(id);
+    live.unwatch();
     void live.server.close().catch(() => {});
   }
 
@@ -203,6 +212,7 @@ export class LegacySessions {
     this.manager.stop();
     const all = [...this.#live.values()];
     this.#live.clear();
+    for (const live of all) live.unwatch();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
 }

@@ -17,4 +17,11 @@ export interface SessionBus {
   publish(sessionId: string, notification: SessionNotification): void;
   /** Receives every published notification (this process's too); returns an idempotent unsubscribe. */
   subscribe(listener: (sessionId: string, notification: SessionNotification) => void): () => void;
+  /**
+   * Optional: this process holds a live server for `sessionId` until the function it resolves is called. A
+   * bus that routes per session (sharded pub/sub on a Redis Cluster) receives a session's notifications only
+   * while it is watched, and resolves once it receives them (the session is served only then); a bus with
+   * one channel for every session needs no hint. Never rejects.
+   */
+  watch?(sessionId: string): Promise<() => void>;
 }

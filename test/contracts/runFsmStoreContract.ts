@@ -86,4 +86,62 @@ export function runFsmStoreContract(make: () => FsmStateStore | Promise<FsmState
     expect(await store.load('other')).toEqual({ state: 'a', updatedAt: 0 });
     expect(await store.compareAndSet!('k', undefined, { state: 'b', updatedAt: 1, version: 1 })).toBe(true);
   });
+
+  it('acquire (when the store has it) loads the snapshot and excludes a second holder until end', async () => {
+    const store = await make();
+    if (store.acquire === undefined) return expect(store.acquire).toBeUndefined();
+    await store.save('k', { state: 'a', updatedAt: 1, version: 4 });
+    const first = await store.acquire('k', { waitMs: 1_000 });
+    expect(first.snapshot).toEqual({ state: 'a', updatedAt: 1, version: 4 });
+    const order: string[] = [];
+    const second = store.acquire('k', { waitMs: 2_000 }).then((lease) => (order.push('second'), lease));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    order.push('first ends');
+    expect(await first.end({ state: 'b', updatedAt: 2, version: 5 })).toBe('saved');
+    const lease = await second;
+    expect(order).toEqual(['first ends', 'second']);
+    expect(lease.snapshot).toEqual({ state: 'b', updatedAt: 2, version: 5 });
+    expect(await lease.end()).toBe('released');
+    expect(await lease.end({ state: 'c', updatedAt: 3, version: 6 })).toBe('released');
+    expect(await store.load('k')).toEqual({ state: 'b', updatedAt: 2, version: 5 });
+  });
+
+  it('acquire of an unknown key loads undefined; end(next) creates it, and refuses over a version another writer stored', async () => {
+    const store = await make();
+    if (store.acquire === undefined) return expect(store.acquire).toBeUndefined();
+    const lease = await store.acquire('new', { waitMs: 1_000 });
+    expect(lease.snapshot).toBeUndefined();
+    expect(await lease.end({ state: 'a', updatedAt: 1, version: 0 })).toBe('saved');
+    const stale = await store.acquire('new', { waitMs: 1_000 });
+    await store.save('new', { state: 'x', updatedAt: 9, version: 7 });
+    expect(await stale.end({ state: 'b', updatedAt: 2, version: 1 })).toBe('conflict');
+    expect(await store.load('new')).toEqual({ state: 'x', updatedAt: 9, version: 7 });
+    const after = await store.acquire('new', { waitMs: 100 });
+    expect(await after.end()).toBe('released');
+  });
+
+  it('acquire gives up after waitMs with a message naming the key, and leaves the holder in place', async () => {
+    const store = await make();
+    if (store.acquire === undefined) return expect(store.acquire).toBeUndefined();
+    const held = await store.acquire('busy', { waitMs: 100 });
+    await expect(store.acquire('busy', { waitMs: 60 })).rejects.toThrow('another call held the lock of "busy" for more than 60 ms');
+    expect(await held.end({ state: 'a', updatedAt: 0, version: 1 })).toBe('saved');
+    expect(await (await store.acquire('busy', { waitMs: 100 })).end()).toBe('released');
+  });
+
+  it('exactly one of many concurrent acquire-then-end(next) on one version runs its step (a once-only transition)', async () => {
+    const store = await make();
+    if (store.acquire === undefined) return expect(store.acquire).toBeUndefined();
+    let ran = 0;
+    const acquire = store.acquire.bind(store);
+    const step = async (): Promise<void> => {
+      const lease = await acquire('once', { waitMs: 5_000 });
+      if (lease.snapshot?.state === 'paid') return void (await lease.end());
+      ran++;
+      expect(await lease.end({ state: 'paid', updatedAt: 1, version: (lease.snapshot?.version ?? 0) + 1 })).toBe('saved');
+    };
+    await Promise.all(Array.from({ length: 12 }, step));
+    expect(ran).toBe(1);
+    expect(await store.load('once')).toEqual({ state: 'paid', updatedAt: 1, version: 1 });
+  });
 }

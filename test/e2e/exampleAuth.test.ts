@@ -12,7 +12,7 @@ describe('npm start with AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(url);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'examples/workspace/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], {
       cwd: root,
       env: { ...process.env, PORT: String(port), AUTH_JWKS_URL: issuer.jwksUrl, AUTH_ISSUER: issuer.issuer, AUTH_AUDIENCE: url, NODE_OPTIONS: '' },
       stdio: ['ignore', 'ignore', 'pipe'],

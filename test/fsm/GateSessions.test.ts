@@ -271,8 +271,10 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
 
     it('reports a compare-and-set conflict as persistError: another process moved the state first', async () => {
       const store = new MemoryFsmStore();
-      const one = new GateSessions(checkoutGate(engine), { store });
-      const two = new GateSessions(checkoutGate(engine), { store });
+      // A store with compare-and-set but no lock or lease: two runs overlap, the second save loses.
+      const unlocked: FsmStateStore = { load: (k) => store.load(k), save: (k, s) => store.save(k, s), compareAndSet: (k, v, s) => store.compareAndSet(k, v, s) };
+      const one = new GateSessions(checkoutGate(engine), { store: unlocked });
+      const two = new GateSessions(checkoutGate(engine), { store: unlocked });
       let release!: () => void;
       const slow = one.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
       await tick();
@@ -288,6 +290,47 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       expect(await store.load('k')).toMatchObject({ state: 'has_items', version: 1 });
       one.dispose();
       two.dispose();
+    });
+  });
+
+  describe('with a store that has leases (acquire)', () => {
+    it('lets a run on another GateSessions over the same store wait for the lease, then see the new state', async () => {
+      const store = new MemoryFsmStore();
+      const one = new GateSessions(checkoutGate(engine), { store });
+      const two = new GateSessions(checkoutGate(engine), { store });
+      let release!: () => void;
+      const slow = one.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
+      await tick();
+      const second = two.run('k', 'cart.checkout', ok);
+      await tick();
+      release();
+      expect(await slow).toMatchObject({ outcome: 'ran', transition: { changed: true, currentState: 'has_items' } });
+      expect(await second).toMatchObject({ outcome: 'ran', transition: { changed: true, previousState: 'has_items', currentState: 'payment' } });
+      expect(await store.load('k')).toMatchObject({ state: 'payment', version: 2 });
+      one.dispose();
+      two.dispose();
+    });
+
+    it('admit turns a call away under the lease without running it, and keepAlive slides expiresAt', async () => {
+      const store = new MemoryFsmStore();
+      let now = 1_000;
+      const sessions = new GateSessions(checkoutGate(engine), { store, ttlMs: 500, now: () => now });
+      let ran = 0;
+      const run = () => (ran++, Promise.resolve({}));
+      const rejected = await sessions.run('k', 'cart.add_item', run, { admit: (stored) => (stored === undefined ? 'unknown' : undefined) });
+      expect(rejected).toEqual({ outcome: 'rejected', reason: 'unknown' });
+      expect(ran).toBe(0);
+      await sessions.run('k', 'cart.add_item', run);
+      expect(await store.load('k')).toMatchObject({ state: 'has_items', version: 1, expiresAt: 1_500 });
+      now = 1_200;
+      const kept = await sessions.run('k', 'cart.add_item', run, { keepAlive: () => true });
+      expect(kept).toMatchObject({ outcome: 'ran', state: 'has_items', transition: { changed: false } });
+      expect(await store.load('k')).toMatchObject({ state: 'has_items', version: 1, expiresAt: 1_700 });
+      now = 1_800;
+      // Past expiresAt the instance counts as gone: admit sees undefined.
+      expect(await sessions.run('k', 'cart.add_item', run, { admit: (stored) => (stored === undefined ? 'expired' : undefined) })).toEqual({ outcome: 'rejected', reason: 'expired' });
+      expect(ran).toBe(2);
+      sessions.dispose();
     });
   });
 

@@ -26,8 +26,8 @@ describe('RedisFsmStore', () => {
     const store = new RedisFsmStore({ client, prefix });
     const expiresAt = Date.now() + 150;
     await store.save('checkout:alice:che_1', { state: 'has_items', updatedAt: 1, version: 1, expiresAt });
-    expect(await client.hgetall(`${prefix}state:checkout:alice:che_1`)).toEqual({ v: '1', d: JSON.stringify({ state: 'has_items', updatedAt: 1, version: 1, expiresAt }) });
-    expect(await client.pexpiretime(`${prefix}state:checkout:alice:che_1`)).toBe(expiresAt);
+    expect(await client.hgetall(`${prefix}state:{checkout:alice:che_1}`)).toEqual({ v: '1', d: JSON.stringify({ state: 'has_items', updatedAt: 1, version: 1, expiresAt }) });
+    expect(await client.pexpiretime(`${prefix}state:{checkout:alice:che_1}`)).toBe(expiresAt);
     await sleep(250);
     expect(await store.load('checkout:alice:che_1')).toBeUndefined();
   });
@@ -35,11 +35,11 @@ describe('RedisFsmStore', () => {
   it('gives snapshots without expiresAt the ttlMs of the store, or no expiry', async () => {
     const prefix = uniquePrefix('fsm');
     await new RedisFsmStore({ client, prefix, ttlMs: 60_000 }).save('s', { state: 'a', updatedAt: 0 });
-    const pttl = await client.pttl(`${prefix}state:s`);
+    const pttl = await client.pttl(`${prefix}state:{s}`);
     expect(pttl).toBeGreaterThan(55_000);
     expect(pttl).toBeLessThanOrEqual(60_000);
     await new RedisFsmStore({ client, prefix }).save('s', { state: 'a', updatedAt: 0 });
-    expect(await client.pttl(`${prefix}state:s`)).toBe(-1);
+    expect(await client.pttl(`${prefix}state:{s}`)).toBe(-1);
   });
 
   it('lock excludes a second holder until release, then hands over', async () => {
@@ -67,7 +67,7 @@ describe('RedisFsmStore', () => {
   it('lock of a crashed holder frees itself after the lease, and a long holder keeps it by renewal', async () => {
     const prefix = uniquePrefix('lock');
     const crashed = new RedisFsmStore({ client, prefix, lockLeaseMs: 150 });
-    await client.set(`${prefix}lock:gone`, 'token-of-a-dead-process', 'PX', 150);
+    await client.set(`${prefix}lock:{gone}`, 'token-of-a-dead-process', 'PX', 150);
     const started = Date.now();
     await (await crashed.lock('gone', { waitMs: 2_000 }))();
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
@@ -76,16 +76,59 @@ describe('RedisFsmStore', () => {
     await sleep(400);
     await expect(crashed.lock('long', { waitMs: 50 })).rejects.toThrow(/held the lock/);
     await release();
-    expect(await client.exists(`${prefix}lock:long`)).toBe(0);
+    expect(await client.exists(`${prefix}lock:{long}`)).toBe(0);
   });
 
   it('release never deletes a lock another holder took after the lease expired', async () => {
     const prefix = uniquePrefix('lock');
     const store = new RedisFsmStore({ client, prefix, lockLeaseMs: 60 });
     const release = await store.lock('k', { waitMs: 100 });
-    await client.set(`${prefix}lock:k`, 'someone-else', 'PX', 5_000);
+    await client.set(`${prefix}lock:{k}`, 'someone-else', 'PX', 5_000);
     await release();
-    expect(await client.get(`${prefix}lock:k`)).toBe('someone-else');
+    expect(await client.get(`${prefix}lock:{k}`)).toBe('someone-else');
+  });
+
+  it('acquire takes the lock and reads the snapshot in one script; end writes and releases in another', async () => {
+    const prefix = uniquePrefix('lease');
+    const store = new RedisFsmStore({ client, prefix, lockLeaseMs: 2_000 });
+    await store.save('k', { state: 'a', updatedAt: 0, version: 1 });
+    const lease = await store.acquire('k', { waitMs: 500 });
+    expect(lease.snapshot).toEqual({ state: 'a', updatedAt: 0, version: 1 });
+    expect(await client.pttl(`${prefix}lock:{k}`)).toBeGreaterThan(1_000);
+    expect(await lease.end({ state: 'b', updatedAt: 1, version: 2, expiresAt: Date.now() + 60_000 })).toBe('saved');
+    expect(await client.exists(`${prefix}lock:{k}`)).toBe(0);
+    expect(await client.pttl(`${prefix}state:{k}`)).toBeGreaterThan(55_000);
+    expect(await store.load('k')).toMatchObject({ state: 'b', version: 2 });
+  });
+
+  it('fences a save whose lease expired: nothing is written, whether another holder took the lock or nobody did', async () => {
+    const prefix = uniquePrefix('fence');
+    const store = new RedisFsmStore({ client, prefix });
+    await store.save('k', { state: 'a', updatedAt: 0, version: 1 });
+    const stalled = await store.acquire('k', { waitMs: 500 });
+    // The lease ran out (the holder stalled) and another instance holds the key now.
+    await client.set(`${prefix}lock:{k}`, 'another-holder', 'PX', 5_000);
+    expect(await stalled.end({ state: 'b', updatedAt: 1, version: 2 })).toBe('expired');
+    expect(await store.load('k')).toEqual({ state: 'a', updatedAt: 0, version: 1 });
+    expect(await client.get(`${prefix}lock:{k}`)).toBe('another-holder');
+    await client.del(`${prefix}lock:{k}`);
+    const lapsed = await store.acquire('k', { waitMs: 500 });
+    await client.del(`${prefix}lock:{k}`);
+    expect(await lapsed.end({ state: 'b', updatedAt: 1, version: 2 })).toBe('expired');
+    expect(await store.load('k')).toEqual({ state: 'a', updatedAt: 0, version: 1 });
+  });
+
+  it('keys of one workflow share a cluster slot even when the key contains braces', async () => {
+    const prefix = uniquePrefix('slot');
+    const store = new RedisFsmStore({ client, prefix });
+    const key = 'checkout:u:["https://id.example","}{x"]:che_1';
+    const lease = await store.acquire(key, { waitMs: 500 });
+    const keys = await client.keys(`${prefix}*`);
+    expect(keys).toEqual([`${prefix}lock:{checkout:u:["https://id.example","%7D%7Bx"]:che_1}`]);
+    await lease.end({ state: 'a', updatedAt: 0, version: 1 });
+    const [state] = await client.keys(`${prefix}*`);
+    expect(state).toBe(`${prefix}state:{checkout:u:["https://id.example","%7D%7Bx"]:che_1}`);
+    expect(() => new RedisFsmStore({ client, prefix: 'app:{x}:' })).toThrow(/the key prefix "app:\{x\}:" contains "\{" or "\}"; remove them/);
   });
 
   it('fails fast when Redis is unreachable, with the client options it recommends', async () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { afterAll, inject } from 'vitest';
-import { failFastRedisOptions } from '../../src/redis/index.js';
+import { failFastClusterOptions, failFastRedisOptions } from '../../src/redis/index.js';
 
-const opened: Redis[] = [];
+const opened: Array<Redis | Cluster> = [];
 
 /** A fail-fast ioredis client to the run's private redis-server (or `url`), closed after the file's tests. */
 export function redisClient(url: string = inject('redisUrl'), overrides: RedisOptions = {}): Redis {
@@ -14,8 +14,16 @@ export function redisClient(url: string = inject('redisUrl'), overrides: RedisOp
   return client;
 }
 
+/** A fail-fast ioredis Cluster client (sharded subscribers on), closed after the file's tests. */
+export function clusterClient(nodes: Array<{ host: string; port: number }>, overrides: ClusterOptions = {}): Cluster {
+  const client = new Cluster(nodes, failFastClusterOptions(overrides));
+  client.on('error', () => {});
+  opened.push(client);
+  return client;
+}
+
 /** Resolves once the client is connected. */
-export async function ready(client: Redis): Promise<Redis> {
+export async function ready<C extends Redis | Cluster>(client: C): Promise<C> {
   if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
   return client;
 }

@@ -2,13 +2,25 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, type FusionApp } from '../../src/index.js';
 import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
-import { ready, redisClient } from './clients.js';
+import type { RedisClient } from '../../src/redis/_internal/redisClient.js';
+import { clusterClient, ready, redisClient } from './clients.js';
 
-/** One "instance" of the workspace server in this process, wired to Redis like the example with REDIS_URL. */
-export async function workspaceInstance(prefix: string, url?: string, extra: { lockLeaseMs?: number } = {}): Promise<{ app: FusionApp; bus: RedisEventBus; close(): Promise<void> }> {
-  const client = redisClient(url);
-  await ready(client);
-  const bus = new RedisEventBus({ publisher: client, subscriber: redisClient(url), prefix: `${prefix}bus:` });
+/** Where an instance's Redis is: the run's redis-server (default), another URL, or a cluster's nodes. */
+export type RedisTarget = string | { nodes: Array<{ host: string; port: number }> } | undefined;
+
+/** A connected client (and a subscriber client) for a target. */
+export async function connect(target: RedisTarget): Promise<{ client: RedisClient; subscriber: RedisClient }> {
+  if (typeof target === 'object') {
+    const client = await ready(clusterClient(target.nodes));
+    return { client, subscriber: client };
+  }
+  return { client: await ready(redisClient(target)), subscriber: redisClient(target) };
+}
+
+/** One "instance" of the workspace server in this process, wired to Redis like the example with REDIS_URL (or REDIS_CLUSTER_NODES). */
+export async function workspaceInstance(prefix: string, target?: RedisTarget, extra: { lockLeaseMs?: number } = {}): Promise<{ app: FusionApp; bus: RedisEventBus; close(): Promise<void> }> {
+  const { client, subscriber } = await connect(target);
+  const bus = new RedisEventBus({ publisher: client, subscriber, prefix: `${prefix}bus:` });
   await bus.ready();
   const app = createFusionApp(registry, {
     ...workspaceOptions(),
@@ -48,4 +60,18 @@ export async function until(check: () => boolean, ms = 3_000, what = 'condition'
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+
+/** One modern (2026-07-28, sessionless) `tools/call` over raw HTTP; resolves the JSON-RPC answer. */
+export async function modernCall(app: FetchApp, id: number, name: string, args: Record<string, unknown>): Promise<{ status: number; message: any }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: MODERN_META } });
+  const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+  const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }));
+  const text = await res.text();
+  const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)))
+    : [JSON.parse(text)].flat();
+  return { status: res.status, message: messages.find((m: { id?: number }) => m.id === id) ?? messages[0] };
 }

@@ -1,13 +1,27 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { texts } from '../_helpers/clients.js';
 import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
 import { uniquePrefix } from './clients.js';
-import { roundRobinClient, until, workspaceInstance } from './helpers.js';
+import { roundRobinClient, until, workspaceInstance as instanceOn, type RedisTarget } from './helpers.js';
+import { startRedisCluster, type RedisCluster } from './redisCluster.js';
 
 const handleOf = (result: { content?: unknown }) => /checkout_id: (che_[\w-]+)/.exec(texts(result).join('\n'))?.[1];
 const names = (list: { tools: Array<{ name: string }> }) => list.tools.map((t) => t.name);
 
-describe('several instances on one Redis, in one process', () => {
+describe.each([
+  ['one Redis', 'single'],
+  ['a 3-master Redis Cluster', 'cluster'],
+] as const)('several instances on %s, in one process', (_name, kind) => {
+  let cluster: RedisCluster | undefined;
+  let target: RedisTarget;
+  beforeAll(async () => {
+    if (kind === 'cluster') cluster = await startRedisCluster(3);
+    target = cluster === undefined ? undefined : { nodes: cluster.nodes };
+  }, 40_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  const workspaceInstance = (prefix: string) => instanceOn(prefix, target);
   it('serve one legacy session round-robin: same tools and state everywhere, list_changed on the GET stream wherever it is open', async () => {
     const prefix = uniquePrefix('inst');
     const instances = await Promise.all([0, 1, 2].map(() => workspaceInstance(prefix)));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startRedisCluster, type RedisCluster } from './redisCluster.js';
 import { texts } from '../_helpers/clients.js';
 import { uniquePrefix } from './clients.js';
 import { until } from './helpers.js';
@@ -7,14 +8,21 @@ import { balancedClient, startInstance, type Instance } from './processes.js';
 const handleOf = (result: { content?: unknown }) => /checkout_id: (che_[\w-]+)/.exec(texts(result).join('\n'))?.[1];
 const names = (list: { tools: Array<{ name: string }> }) => list.tools.map((t) => t.name);
 
-describe('three example-server processes on one Redis', () => {
+describe.each([
+  ['one Redis (REDIS_URL)', 'single'],
+  ['a 3-master Redis Cluster (REDIS_CLUSTER_NODES)', 'cluster'],
+] as const)('three example-server processes on %s', (_name, kind) => {
   let instances: Instance[] = [];
+  let cluster: RedisCluster | undefined;
   beforeAll(async () => {
     const prefix = uniquePrefix('procs');
-    instances = await Promise.all([0, 1, 2].map(() => startInstance(inject('redisUrl'), prefix)));
+    if (kind === 'cluster') cluster = await startRedisCluster(3);
+    const target = cluster === undefined ? inject('redisUrl') : { cluster: cluster.spec };
+    instances = await Promise.all([0, 1, 2].map(() => startInstance(target, prefix)));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(instances.map((i) => i.kill()));
+    await cluster?.stop();
   });
 
   it('serve one legacy session and one modern handle round-robin, deliver notifications across processes, and survive a killed instance', async () => {
@@ -56,7 +64,9 @@ describe('three example-server processes on one Redis', () => {
     const checkedOut = await modern.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
     expect(checkedOut.isError, texts(checkedOut).join('\n')).not.toBe(true);
     expect(modern.sent.at(-1)!.port).not.toBe(b.port);
-    await until(() => updated.length === 1, 5_000, 'resources/updated raised on another process');
+    await until(() => updated.length === 1, 5_000, 'resources/updated raised on another process').catch((error) => {
+      throw new Error(`${(error as Error).message}; instance logs:\n${instances.map((i) => i.log()).join('\n---\n')}`);
+    });
 
     // A dies: it created the legacy session, holds its GET stream and minted the handle.
     await a.kill();

@@ -15,12 +15,12 @@ export interface Instance {
   kill(): Promise<void>;
 }
 
-/** Starts the example server the way `npm start` does, with REDIS_URL set, and waits until it listens. */
-export async function startInstance(redisUrl: string, prefix: string, env: Record<string, string> = {}): Promise<Instance> {
+/** Starts the example server the way `npm start` does, with REDIS_URL (or REDIS_CLUSTER_NODES, a `{ cluster }` spec) set, and waits until it listens. */
+export async function startInstance(redis: string | { cluster: string }, prefix: string, env: Record<string, string> = {}): Promise<Instance> {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), REDIS_URL: redisUrl, REDIS_PREFIX: prefix, NODE_OPTIONS: '', ...env },
+    env: { ...process.env, PORT: String(port), ...(typeof redis === 'string' ? { REDIS_URL: redis } : { REDIS_CLUSTER_NODES: redis.cluster }), REDIS_PREFIX: prefix, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';

@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redisClient.js';
 
 /** Runs one store operation, rewording ioredis failures so that the error a client sees says what is wrong with Redis. */
-export async function redisCall<T>(client: Redis, operation: () => Promise<T>): Promise<T> {
+export async function redisCall<T>(client: RedisClient, operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {

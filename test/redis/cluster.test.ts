@@ -1,0 +1,233 @@
+import type { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GateSessions, StateMachineGate, type FsmConfig, type SessionNotification } from '../../src/index.js';
+import { RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } from '../../src/redis/index.js';
+import { openSession, request } from '../_helpers/raw.js';
+import { runFsmStoreContract } from '../contracts/runFsmStoreContract.js';
+import { runRateLimitStoreContract } from '../contracts/runRateLimitStoreContract.js';
+import { runSessionStoreContract } from '../contracts/runSessionStoreContract.js';
+import { clusterClient, ready, uniquePrefix } from './clients.js';
+import { modernCall, until, workspaceInstance } from './helpers.js';
+import { moveSlot, startRedisCluster, type RedisCluster } from './redisCluster.js';
+
+let cluster: RedisCluster;
+let client: Cluster;
+const clients: Cluster[] = [];
+const fresh = async (): Promise<Cluster> => {
+  const c = await ready(clusterClient(cluster.nodes));
+  clients.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  cluster = await startRedisCluster(3);
+  client = await fresh();
+}, 40_000);
+afterAll(async () => {
+  for (const c of clients) c.disconnect();
+  await cluster?.stop();
+});
+
+/** A chain s0 → s1 → … → s{n} on NEXT: every lost transition shows in the final state. */
+function chain(n: number): FsmConfig {
+  const states: FsmConfig['states'] = {};
+  for (let i = 0; i < n; i++) states[`s${i}`] = { on: { NEXT: `s${i + 1}` } };
+  states[`s${n}`] = { type: 'final' };
+  return { id: 'chain', initial: 's0', states };
+}
+
+describe('RedisFsmStore on a 3-master Redis Cluster (FsmStateStore contract)', () => {
+  runFsmStoreContract(() => new RedisFsmStore({ client, prefix: uniquePrefix('cfsm') }));
+});
+
+describe('RedisSessionStore on a 3-master Redis Cluster (SessionStore contract)', () => {
+  runSessionStoreContract(() => new RedisSessionStore({ client, prefix: uniquePrefix('csession') }));
+});
+
+describe('RedisRateLimitStore on a 3-master Redis Cluster (RateLimitStore contract)', () => {
+  runRateLimitStoreContract(() => new RedisRateLimitStore({ client, prefix: uniquePrefix('cratelimit') }));
+
+  it('counts one limit exactly across two instances (two cluster clients), with counters spread over the shards', async () => {
+    const prefix = uniquePrefix('cshared');
+    const [a, b] = [new RedisRateLimitStore({ client: await fresh(), prefix }), new RedisRateLimitStore({ client: await fresh(), prefix })];
+    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).hit('u:["iss","alice"]:tools/call', 60_000)));
+    expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const slots = new Set<number>();
+    for (let i = 0; i < 12; i++) {
+      await a.hit(`principal-${i}`, 60_000);
+      slots.add(Number(await client.cluster('KEYSLOT', `${prefix}principal-${i}`)));
+    }
+    expect(slots.size).toBeGreaterThan(6);
+  });
+});
+
+describe('Redis Cluster layout', () => {
+  it('puts a session record, its workflow state, its lock and its notification channel in one slot, and spreads sessions over the shards', async () => {
+    const prefix = uniquePrefix('slots');
+    const slots = new Set<number>();
+    const owners = new Set<number>();
+    const ranges = (await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>;
+    for (let i = 0; i < 24; i++) {
+      const id = `5f0c${i}-session`;
+      const keys = [`${prefix}session:{${id}}`, `${prefix}fsm:session:state:{${id}}`, `${prefix}fsm:session:lock:{${id}}`, `${prefix}bus:session:{${id}}`];
+      const keySlots = await Promise.all(keys.map(async (k) => Number(await client.cluster('KEYSLOT', k))));
+      expect(new Set(keySlots).size).toBe(1);
+      slots.add(keySlots[0]!);
+      owners.add(ranges.find(([start, end]) => start <= keySlots[0]! && keySlots[0]! <= end)![2][1]);
+    }
+    expect(slots.size).toBeGreaterThan(12);
+    expect(owners.size).toBe(3);
+    const store = new RedisFsmStore({ client, prefix: `${prefix}fsm:session:` });
+    const lease = await store.acquire('5f0c0-session', { waitMs: 500 });
+    expect(await lease.end({ state: 'a', updatedAt: 0, version: 1 })).toBe('saved');
+  });
+
+  it('delivers a session notification by sharded pub/sub only to the instances that watch the session, and listen events to all', async () => {
+    const prefix = uniquePrefix('cbus');
+    const make = async () => {
+      const c = await fresh();
+      const bus = new RedisEventBus({ publisher: c, subscriber: c, prefix });
+      await bus.ready();
+      return bus;
+    };
+    const [a, b, c] = await Promise.all([make(), make(), make()]);
+    const got: Record<string, Array<[string, SessionNotification]>> = { b: [], c: [] };
+    b.sessions.subscribe((id, n) => void got.b!.push([id, n]));
+    c.sessions.subscribe((id, n) => void got.c!.push([id, n]));
+    const events: string[] = [];
+    c.subscribe((e) => void events.push(e.kind));
+    const unwatch = await b.sessions.watch!('sess-1');
+    await b.sessions.watch!('sess-2');
+    a.sessions.publish('sess-1', { method: 'notifications/tools/list_changed' });
+    a.sessions.publish('sess-2', { method: 'notifications/tools/list_changed' });
+    a.publish({ kind: 'tools_list_changed' });
+    await until(() => got.b!.length === 2 && events.length === 1, 3_000, 'sharded deliveries');
+    // Two sessions, two slots (two shards, likely): each channel keeps its order, not the two together.
+    expect([...got.b!].sort(([x], [y]) => x.localeCompare(y))).toEqual([
+      ['sess-1', { method: 'notifications/tools/list_changed' }],
+      ['sess-2', { method: 'notifications/tools/list_changed' }],
+    ]);
+    unwatch();
+    unwatch();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    a.sessions.publish('sess-1', { method: 'notifications/resources/list_changed' });
+    a.sessions.publish('sess-2', { method: 'notifications/resources/list_changed' });
+    await until(() => got.b!.length === 3, 3_000, 'the still-watched session');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(got.b!.at(-1)).toEqual(['sess-2', { method: 'notifications/resources/list_changed' }]);
+    expect(got.b).toHaveLength(3);
+    expect(got.c).toEqual([]);
+    await Promise.all([a.close(), b.close(), c.close()]);
+  });
+
+  it('keeps delivering a watched session\'s notifications after its slot moved to another master', async () => {
+    const prefix = uniquePrefix('cmove');
+    const make = async () => {
+      const c = await fresh();
+      const bus = new RedisEventBus({ publisher: c, subscriber: c, prefix });
+      await bus.ready();
+      return bus;
+    };
+    const [a, b] = await Promise.all([make(), make()]);
+    const got: string[] = [];
+    b.sessions.subscribe((_id, n) => void got.push(n.method));
+    await b.sessions.watch!('moving-session');
+    a.sessions.publish('moving-session', { method: 'before' });
+    await until(() => got.length === 1, 3_000, 'delivery before the move');
+    await moveSlot(cluster, Number(await client.cluster('KEYSLOT', `${prefix}session:{moving-session}`)));
+    // Delivery is at most once: a message published while the subscription moves may be lost, so publish until one arrives.
+    const started = Date.now();
+    for (let i = 0; !got.includes('after') && Date.now() - started < 12_000; i++) {
+      a.sessions.publish('moving-session', { method: 'after' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(got).toContain('after');
+    await Promise.all([a.close(), b.close()]);
+  }, 20_000);
+
+  it('refuses a cluster subscriber without sharded subscribers, and a prefix with braces', () => {
+    const plain = clusterClient(cluster.nodes, { shardedSubscribers: false, lazyConnect: true });
+    expect(() => new RedisEventBus({ publisher: plain, subscriber: plain })).toThrow(/needs a subscriber Cluster built with \{ shardedSubscribers: true \}/);
+    expect(() => new RedisSessionStore({ client, prefix: 'x:{y}:' })).toThrow(/contains "\{" or "\}"/);
+    plain.disconnect();
+  });
+});
+
+describe('Redis commands per call on a cluster', () => {
+  it('a modern gated call with its handle costs the same 2 scripts as on one node; a transition adds 1 SPUBLISH (INFO commandstats summed over the masters)', async () => {
+    const instance = await workspaceInstance(uniquePrefix('ccount'), { nodes: cluster.nodes });
+    const handles: string[] = [];
+    for (let i = 0; i < 4; i++) handles.push(/checkout_id: (che_[\w-]+)/.exec(JSON.stringify((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message.result))![1]!);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stats = async (): Promise<Record<string, number>> => {
+      const sum: Record<string, number> = {};
+      for (const node of cluster.nodes) {
+        for (const [, name, calls] of (await cluster.cli(node.port, 'info', 'commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) sum[name!] = (sum[name!] ?? 0) + Number(calls);
+      }
+      return sum;
+    };
+    const counted = ['evalsha', 'eval', 'spublish', 'publish', 'hget', 'hset', 'set', 'get', 'del', 'pexpireat'];
+    const delta = (before: Record<string, number>, after: Record<string, number>) => Object.fromEntries(counted.map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]).filter(([, v]) => v !== 0));
+    const before = await stats();
+    for (let i = 0; i < 4; i++) expect((await modernCall(instance.app, 10 + i, 'cart.add_item', { product_id: 'p', checkout_id: handles[i] })).message.result.isError).not.toBe(true);
+    const middle = await stats();
+    expect(delta(before, middle)).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4 });
+    for (let i = 0; i < 4; i++) expect((await modernCall(instance.app, 20 + i, 'cart.checkout', { checkout_id: handles[i] })).message.result.isError).not.toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(delta(middle, await stats())).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4, spublish: 4 });
+    await instance.close();
+  });
+});
+
+describe('several instances on a Redis Cluster', () => {
+  it('never lose a transition while the key\'s slot moves to another master: 2 × 20 concurrent NEXT calls end in s40 at version 40', async () => {
+    const prefix = uniquePrefix('move');
+    const sessions = await Promise.all(
+      [0, 1].map(async () => {
+        const gate = new StateMachineGate(chain(40), { engine: 'builtin' });
+        gate.bindTool('next', Array.from({ length: 40 }, (_, i) => `s${i}`), 'NEXT');
+        return new GateSessions(gate, { store: new RedisFsmStore({ client: await fresh(), prefix }) });
+      }),
+    );
+    await sessions[0]!.run('moving', 'next', async () => ({}));
+    const slot = Number(await client.cluster('KEYSLOT', `${prefix}state:{moving}`));
+    const runs: Array<Promise<unknown>> = [];
+    for (let i = 1; i < 40; i++) runs.push(sessions[i % 2]!.run('moving', 'next', async () => (await new Promise((r) => setTimeout(r, 2)), {})));
+    const moved = await moveSlot(cluster, slot);
+    const outcomes = (await Promise.all(runs)) as Array<{ outcome: string; persistError?: Error }>;
+    expect(outcomes.filter((o) => o.outcome !== 'ran' || o.persistError !== undefined)).toEqual([]);
+    expect(moved.keys).toBeGreaterThanOrEqual(1);
+    expect(await sessions[1]!.snapshot('moving')).toMatchObject({ state: 's40', version: 40 });
+    const owner = ((await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>).find(([s, e]) => s <= slot && slot <= e)![2][1];
+    expect(owner).toBe(moved.to);
+  }, 30_000);
+
+  it('serve one legacy session on two instances across a slot move: same state, once-only steps, nothing lost', async () => {
+    const prefix = uniquePrefix('cinst');
+    const [a, b] = await Promise.all([workspaceInstance(prefix, { nodes: cluster.nodes }), workspaceInstance(prefix, { nodes: cluster.nodes })]);
+    const sid = await openSession(a!.app);
+    expect((await request(b!.app, sid, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } })).message.result.isError).not.toBe(true);
+    const slot = Number(await client.cluster('KEYSLOT', `${prefix}session:{${sid}}`));
+    let calls = 0;
+    let stop = false;
+    const traffic = (async () => {
+      for (let i = 0; !stop; i++) {
+        const { message } = await request(i % 2 === 0 ? a!.app : b!.app, sid, 100 + i, 'tools/call', { name: 'cart.add_item', arguments: { product_id: `p${i}` } });
+        expect(message.result?.isError, JSON.stringify(message)).not.toBe(true);
+        calls++;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await moveSlot(cluster, slot, () => new Promise((resolve) => setTimeout(resolve, 20)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stop = true;
+    await traffic;
+    expect(calls).toBeGreaterThan(3);
+    const [checkout, clear] = await Promise.all([
+      request(a!.app, sid, 2, 'tools/call', { name: 'cart.checkout', arguments: {} }),
+      request(b!.app, sid, 3, 'tools/call', { name: 'cart.clear', arguments: {} }),
+    ]);
+    expect([checkout, clear].map((r) => (r.message.result.isError === true ? 'refused' : 'ran')).sort()).toEqual(['ran', 'refused']);
+    await Promise.all([a!.close(), b!.close()]);
+  }, 30_000);
+});

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, request } from '../_helpers/raw.js';
+import { countCommands, perCall } from '../../bench/commandCount.js';
+import { modernCall, workspaceInstance } from './helpers.js';
+import { uniquePrefix } from './clients.js';
+import { startRedisServer, type RedisServer } from './redisServer.js';
+
+const CALLS = 4;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const handleOf = (message: any): string => /checkout_id: (che_[\w-]+)/.exec(JSON.stringify(message.result))![1]!;
+
+/**
+ * Redis commands per call of each kind, against the example's wiring on a private redis-server (the
+ * counts are server-wide). "Sent" are round trips (MONITOR, commands not issued by a script); "executed"
+ * adds the scripts' inner commands (INFO commandstats).
+ */
+describe('Redis commands per call (INFO commandstats + MONITOR, private redis-server)', () => {
+  let redis: RedisServer;
+  let instance: Awaited<ReturnType<typeof workspaceInstance>>;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    instance = await workspaceInstance(uniquePrefix('count'), redis.url);
+  }, 20_000);
+  afterAll(async () => {
+    await instance?.close();
+    await redis?.stop();
+  });
+
+  const measure = async (task: (i: number) => Promise<void>) => {
+    const count = await countCommands(redis.url, async () => {
+      for (let i = 0; i < CALLS; i++) await task(i);
+      await sleep(60); // debounced list_changed (5 ms here) and resources/updated are published after the answer
+    });
+    return perCall(count, CALLS);
+  };
+
+  it('legacy gated call without a transition: 2 round trips (acquire+load, end), 0 publishes', async () => {
+    const sid = await openSession(instance.app);
+    await request(instance.app, sid, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } });
+    await sleep(30);
+    const cost = await measure(async (i) => {
+      const { message } = await request(instance.app, sid, 10 + i, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } });
+      expect(message.result.isError).not.toBe(true);
+    });
+    expect(cost.sent).toEqual({ evalsha: 2 });
+    expect(cost.executed).toEqual({ evalsha: 2, set: 1, hget: 1, get: 1, del: 1 });
+  });
+
+  it('legacy gated call with a transition: 2 round trips + 1 publish of tools/list_changed', async () => {
+    const sids = await Promise.all(Array.from({ length: CALLS }, () => openSession(instance.app)));
+    // A session's first use writes its record once (created → active); that is not a per-call cost.
+    for (const sid of sids) await request(instance.app, sid, 0, 'tools/list');
+    await sleep(30);
+    const cost = await measure(async (i) => {
+      const { message } = await request(instance.app, sids[i]!, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } });
+      expect(message.result.content.at(-1).text).toMatch(/now in state "has_items"/);
+    });
+    expect(cost.sent).toEqual({ evalsha: 2, publish: 1 });
+    expect(cost.roundTrips).toBe(3);
+    expect(cost.executed).toEqual({ evalsha: 2, set: 1, hget: 2, get: 1, del: 1, hset: 1, persist: 1, publish: 1 });
+  });
+
+  it('legacy gated tools/list: 1 round trip (HGET of the state)', async () => {
+    const sid = await openSession(instance.app);
+    await request(instance.app, sid, 1, 'tools/list');
+    const cost = await measure(async (i) => {
+      const { message } = await request(instance.app, sid, 10 + i, 'tools/list');
+      expect(message.result.tools.length).toBeGreaterThan(0);
+    });
+    expect(cost.sent).toEqual({ hget: 1 });
+    expect(cost.executed).toEqual({ hget: 1 });
+  });
+
+  it('modern gated call with its handle, no transition: 2 round trips (the expiry slides inside the second)', async () => {
+    const handle = handleOf((await modernCall(instance.app, 1, 'cart.add_item', { product_id: 'p' })).message);
+    await sleep(30);
+    const cost = await measure(async (i) => {
+      const { message } = await modernCall(instance.app, 10 + i, 'cart.add_item', { product_id: 'p', checkout_id: handle });
+      expect(message.result.isError).not.toBe(true);
+    });
+    expect(cost.sent).toEqual({ evalsha: 2 });
+    expect(cost.executed).toEqual({ evalsha: 2, set: 1, hget: 2, get: 1, del: 1, hset: 1, pexpireat: 1 });
+  });
+
+  it('modern gated call with its handle and a transition: 2 round trips + 1 publish of resources/updated', async () => {
+    const handles: string[] = [];
+    for (let i = 0; i < CALLS; i++) handles.push(handleOf((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message));
+    await sleep(30);
+    const cost = await measure(async (i) => {
+      const { message } = await modernCall(instance.app, 10 + i, 'cart.checkout', { checkout_id: handles[i] });
+      expect(message.result.isError).not.toBe(true);
+    });
+    expect(cost.sent).toEqual({ evalsha: 2, publish: 1 });
+    expect(cost.roundTrips).toBe(3);
+  });
+
+  it('ungated calls cost nothing in either era', async () => {
+    const sid = await openSession(instance.app);
+    await request(instance.app, sid, 1, 'tools/list');
+    await sleep(30);
+    const cost = await measure(async (i) => {
+      expect((await request(instance.app, sid, 10 + i, 'tools/call', { name: 'cart.view', arguments: {} })).message.result.isError).not.toBe(true);
+      expect((await modernCall(instance.app, 20 + i, 'cart.view', {})).message.result.isError).not.toBe(true);
+    });
+    expect(cost.sent).toEqual({});
+    expect(cost.executed).toEqual({});
+  });
+});

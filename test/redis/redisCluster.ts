@@ -1,0 +1,141 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { freePort } from './redisServer.js';
+
+const run = promisify(execFile);
+
+/** A private Redis Cluster of masters on 127.0.0.1 (no replicas, no persistence), for tests. */
+export interface RedisCluster {
+  readonly nodes: Array<{ host: string; port: number }>;
+  /** `host:port,host:port,…`, as the example's REDIS_CLUSTER_NODES takes it. */
+  readonly spec: string;
+  /** Runs `redis-cli -p <port> <args…>` against one node and resolves its output. */
+  cli(port: number, ...args: string[]): Promise<string>;
+  /** Kills every node and removes their directory. */
+  stop(): Promise<void>;
+}
+
+/** True when `port` can be bound on 127.0.0.1 now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** A free port whose cluster-bus port (+10,000) is free too. */
+async function clusterPort(taken: Set<number>): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort();
+    if (port + 10_000 < 65_536 && !taken.has(port) && (await bindable(port + 10_000))) return port;
+  }
+  throw new Error('no free port pair (port, port + 10000) for a cluster node');
+}
+
+/**
+ * Starts `masters` redis-server processes with `--cluster-enabled yes` in a temporary directory, joins
+ * them with `redis-cli --cluster create … --cluster-replicas 0 --cluster-yes` and waits for
+ * `cluster_state:ok` on every node (15 s at most). Anything that fails on the way is cleaned up.
+ */
+export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'fusion-cluster-'));
+  const procs: ChildProcess[] = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all(
+      procs.map((proc) =>
+        proc.exitCode !== null || proc.signalCode !== null
+          ? undefined
+          : new Promise<void>((resolve) => {
+              proc.once('exit', () => resolve());
+              proc.kill('SIGKILL');
+            }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const cli = async (port: number, ...args: string[]): Promise<string> => (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
+  try {
+    const taken = new Set<number>();
+    const ports: number[] = [];
+    for (let i = 0; i < masters; i++) {
+      const port = await clusterPort(taken);
+      taken.add(port);
+      ports.push(port);
+    }
+    await Promise.all(
+      ports.map(async (port) => {
+        const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '5000', '--dir', dir, '--save', '', '--appendonly', 'no'];
+        const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        procs.push(proc);
+        await new Promise<void>((resolve, reject) => {
+          let output = '';
+          const timer = setTimeout(() => reject(new Error(`cluster node ${port} did not start within 10 s:\n${output}`)), 10_000);
+          proc.stdout!.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            if (output.includes('Ready to accept connections')) {
+              clearTimeout(timer);
+              resolve();
+            }
+          });
+          proc.once('exit', (code) => {
+            clearTimeout(timer);
+            reject(new Error(`cluster node ${port} exited with ${code}:\n${output}`));
+          });
+        });
+      }),
+    );
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: 15_000 });
+    const deadline = Date.now() + 15_000;
+    for (const port of ports) {
+      while (!(await cli(port, 'cluster', 'info')).includes('cluster_state:ok')) {
+        if (Date.now() > deadline) throw new Error(`cluster node ${port} never reached cluster_state:ok`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    const nodes = ports.map((port) => ({ host: '127.0.0.1', port }));
+    return { nodes, spec: nodes.map((n) => `${n.host}:${n.port}`).join(','), cli, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Moves one hash slot from the node that owns it to another, the way `redis-cli --cluster reshard` does:
+ * `CLUSTER SETSLOT … IMPORTING/MIGRATING`, `MIGRATE` of its keys in batches, then `SETSLOT … NODE` on
+ * every node. Clients see `ASK`/`MOVED` redirections meanwhile and follow them.
+ */
+export async function moveSlot(cluster: RedisCluster, slot: number, pause: () => Promise<void> = async () => {}): Promise<{ from: number; to: number; keys: number }> {
+  const admins = new Map(cluster.nodes.map((n) => [n.port, new Redis(n.port, n.host)]));
+  try {
+    const ids = new Map<number, string>();
+    for (const [port, admin] of admins) ids.set(port, String(await admin.cluster('MYID')));
+    const [owner] = ((await admins.values().next().value!.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>)
+      .filter(([start, end]) => start <= slot && slot <= end)
+      .map(([, , [, port]]) => port);
+    const from = owner!;
+    const to = cluster.nodes.map((n) => n.port).find((p) => p !== from)!;
+    const source = admins.get(from)!;
+    const target = admins.get(to)!;
+    await target.cluster('SETSLOT', slot, 'IMPORTING', ids.get(from)!);
+    await source.cluster('SETSLOT', slot, 'MIGRATING', ids.get(to)!);
+    let moved = 0;
+    for (;;) {
+      const keys = (await source.cluster('GETKEYSINSLOT', slot, 10)) as string[];
+      if (keys.length === 0) break;
+      await source.call('MIGRATE', '127.0.0.1', String(to), '', '0', '5000', 'KEYS', ...keys);
+      moved += keys.length;
+      await pause();
+    }
+    for (const admin of [target, source, ...admins.values()]) await admin.cluster('SETSLOT', slot, 'NODE', ids.get(to)!);
+    return { from, to, keys: moved };
+  } finally {
+    for (const admin of admins.values()) admin.disconnect();
+  }
+}
