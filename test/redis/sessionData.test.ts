@@ -18,8 +18,8 @@ describe('per-session data on the Redis session store', () => {
     expect(onB.message.result.content[0].text).toBe(`locale=ja key=s:${sid}`);
     // The data is a record of its own in Redis, beside the session record, with a TTL.
     const keys = (await client.keys(`${prefix}*`)).sort();
-    expect(keys).toEqual([`${prefix}${sid}`, `${prefix}fusion-data:s:${sid}`].sort());
-    expect(await client.pttl(`${prefix}fusion-data:s:${sid}`)).toBeGreaterThan(0);
+    expect(keys).toEqual([`${prefix}{${sid}}`, `${prefix}{fusion-data:s:${sid}}`].sort());
+    expect(await client.pttl(`${prefix}{fusion-data:s:${sid}}`)).toBeGreaterThan(0);
     await Promise.all([a.close(), b.close()]);
     const c = make();
     const after = await request(c, sid, 3, 'tools/call', { name: 'prefs.get', arguments: {} });

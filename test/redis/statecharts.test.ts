@@ -21,7 +21,8 @@ describe('nested and parallel state values on the Redis FSM store', () => {
     // "Another process": its own connection, store and gate over the same Redis keys.
     const other = await ready(redisClient());
     const [stateKey] = await other.keys(`${prefix}state:*`);
-    const key = stateKey!.slice(`${prefix}state:`.length);
+    // Keys are `<prefix>state:{<key>}` (one cluster hash tag per workflow).
+    const key = stateKey!.slice(`${prefix}state:{`.length, -1);
     const store = new RedisFsmStore({ client: other, prefix });
     expect((await store.load(key))?.state).toEqual({ review: { legal: 'open', tech: 'ok' } });
     const sessions = new GateSessions(initFusion().fsm(statechart).bindTool('legal.approve', 'review.legal.open', 'APPROVE_LEGAL').bindTool('tech.approve', 'review.tech.open', 'APPROVE_TECH'), { store });
