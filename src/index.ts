@@ -49,6 +49,7 @@ export type { RequestStateOptions } from './pipeline/RequestStateSeal.js';
 export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
 export { staleUri } from './pipeline/systemResources.js';
 export type { WorkflowChange } from './pipeline/WorkflowRuntime.js';
+export type { Principal } from './principal/types.js';
 
 export * from './state-sync/index.js';
 export * from './fsm/index.js';

@@ -152,11 +152,20 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
     return this.#next({ sync: { ...this.#state.sync, invalidates: [...(this.#state.sync?.invalidates ?? []), ...patterns] } });
   }
 
-  /** FSM gate: visible only in `states`; a successful call sends `event` to the machine. */
+  /**
+   * FSM gate: visible only in `states`; a successful call sends `event` to the machine. `'*'` joins the
+   * workflow in every state without moving it (a reader such as `cart.view`): it gets `extra.workflow` (the
+   * session in the legacy era, the instance named by its handle argument in the modern era), never starts
+   * an instance and may read a finished one.
+   * @example f.query('cart.view').bindState('*').handle((_input, ctx, extra) => ctx.db.cart(extra.workflow!.key))
+   */
   bindState(states: string | string[], event?: string): FluentToolBuilder<Ctx, Input> {
     const list = Array.isArray(states) ? [...states] : [states];
     if (list.length === 0) {
       throw new DefinitionError('FSM_BINDING', `Tool "${this.#state.name}" calls .bindState() with no state; name at least one state.`, { tool: this.#state.name });
+    }
+    if (list.includes('*') && (list.length > 1 || event !== undefined)) {
+      throw new DefinitionError('FSM_BINDING', `Tool "${this.#state.name}" calls .bindState() with "*" ${event !== undefined ? `and event "${event}"` : 'beside other states'}; "*" (every state, no transition) stands alone: use .bindState('*') for a tool that reads the workflow, or name the states where it sends an event.`, { tool: this.#state.name });
     }
     const binding: FsmBinding = event === undefined ? { states: list } : { states: list, event };
     return this.#next({ fsm: binding });

@@ -2,6 +2,7 @@ import type { SessionData } from '../session/sessionData.js';
 import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
 import type { FsmBinding } from '../fsm/types.js';
 import type { RateLimit } from '../limits/types.js';
+import type { Principal } from '../principal/types.js';
 
 /** A JSON Schema object as listed in `tools/list` (`type: 'object'` at the root). */
 export interface JsonObjectSchema {
@@ -92,6 +93,14 @@ export interface ToolExtra {
   sealState(payload: unknown): Promise<string>;
   /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
   readonly raw: unknown;
+  /**
+   * Who is calling: the same principal that owns workflow handles, sealed state and budgets
+   * (`requestPrincipal`): a verified user or client, else an anonymous caller keyed by its legacy session
+   * or connection — on a 2026-07-28 request without credentials, by its peer address (anonymous clients on
+   * one host share it). Key per-caller app data by `principal.key` behind authentication, per-workflow data
+   * by `workflow.key`, never by a shared default.
+   */
+  readonly principal: Principal;
   /**
    * For calls of FSM-bound tools: which workflow instance the call acts on — the session (legacy) or
    * the handle (modern). Use `key` to keep per-instance data such as a cart.

@@ -72,12 +72,13 @@ export class StateMachineGate {
   }
 
   /**
-   * Binds a tool to the states where it is visible (one state or a list; dotted paths such as
-   * `'payment.card'` address nested states, and a parent covers its children); `event` is sent after a
-   * successful call.
+   * Binds a tool to the states where it is visible (one state or a list; `'*'` alone: every top-level
+   * state; dotted paths such as `'payment.card'` address nested states, and a parent covers its children);
+   * `event` is sent after a successful call.
    */
-  bindTool(name: string, states: string | readonly string[], event?: string): this {
-    const list = typeof states === 'string' ? [states] : [...states];
+  bindTool(name: string, given: string | readonly string[], event?: string): this {
+    const raw = typeof given === 'string' ? [given] : [...given];
+    const list = raw.length === 1 && raw[0] === '*' ? Object.keys(this.config.states) : raw;
     if (list.length === 0) throw new DefinitionError('FSM_BINDING', `Tool "${name}" is bound to no state; name at least one.`, { tool: name });
     assertKnownStates(this.config, list, `Tool "${name}"`);
     this.#bindings.set(name, Object.freeze(event === undefined ? { states: Object.freeze(list) } : { states: Object.freeze(list), event }));

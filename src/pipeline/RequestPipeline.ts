@@ -195,13 +195,25 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
+    const list = await this.#visibleList(scope);
+    if (scope.extra.era !== 'modern' && this.#workflow !== undefined && !this.#workflow.usesHandles(scope)) {
+      this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
+    }
+    return list;
+  }
+
+  /** The exposed names of the tools this caller may see now (workflow state, run-time switch, filter, scopes). */
+  async visibleToolNames(scope: RequestScope): Promise<string[]> {
+    return (await this.#visibleList(scope)).tools.map((t) => t.name as string);
+  }
+
+  async #visibleList(scope: RequestScope): Promise<ToolListResult> {
     const view = this.#viewOf(scope);
     if (scope.extra.era === 'modern') return view.modern;
     if (this.#workflow === undefined) return view.legacy;
     if (this.#workflow.usesHandles(scope)) return view.modern;
     const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
     const list = view.inState(state, this.#workflow.gate);
-    this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
     return list;
   }
 
@@ -209,13 +221,13 @@ export class RequestPipeline<Ctx> {
   async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#viewOf(scope).surface.routes.keys()]));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
     }
     const picked = pickAction(route, args, () => this.#viewOf(scope).surface.routes.get(name));
     if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#viewOf(scope).listed.map((w) => w.name)));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
     }
     const missing = this.#scopes.active ? this.#scopes.missing(tool, ScopeGate.scopesOf(scope.extra.authInfo)) : [];
     if (missing.length > 0) return traceRefusal(scope.trace, insufficientScope(route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`, tool.requiredScopes!, missing), 'insufficient_scope');
@@ -244,6 +256,15 @@ export class RequestPipeline<Ctx> {
         if (left === 0) this.#running.delete(owner);
         else this.#running.set(owner, left);
       }
+    }
+  }
+
+  /** The caller's visible tools for an unknown-tool error; a store failure must not hide the real error. */
+  async #visibleNamesOrNone(scope: RequestScope): Promise<string[]> {
+    try {
+      return await this.visibleToolNames(scope);
+    } catch {
+      return [];
     }
   }
 

@@ -94,7 +94,7 @@ function composeNextLine(gate: StateMachineGate, state: FsmStateValue, surface: 
   }
   const machine = gate.id === undefined ? 'The workflow' : `Workflow "${gate.id}"`;
   if (gate.isFinal(state)) return `${machine} is now in its final state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'nothing more to do'}.`;
-  return `${machine} is now in state "${describeState(state)}". Next: ${[...names].join(', ')}`;
+  return `${machine} is now in state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'no tool of this workflow'}.`;
 }
 
 /** Appends a text block and merges `_meta` into a result without mutating it. */

@@ -14,7 +14,7 @@ export const handleTexts = {
   },
   unknown(tool: FusionTool, s: WorkflowSettings, handle: string, entries: readonly string[]): ToolResponse {
     return errorResult(
-      `Unknown or expired ${s.handleArg} "${handle}". Start a new ${s.machine} with ${entries.join(' or ')} (called without ${s.handleArg}) and use the ${s.handleArg} it returns.`,
+      `Unknown or expired ${s.handleArg} "${handle}". Start a new ${s.machine} workflow with ${entries.join(' or ')} (called without ${s.handleArg}) and use the ${s.handleArg} it returns.`,
       { 'fusion/refusal': { tool: tool.name, reason: 'unknown-handle', handleArg: s.handleArg, callFirst: [...entries] } },
     );
   },
@@ -27,11 +27,11 @@ export const handleTexts = {
   finished(tool: FusionTool, s: WorkflowSettings, handle: string | undefined, state: FsmStateValue, entries: readonly string[]): ToolResponse {
     const which = handle === undefined ? `Your ${s.machine}` : `The ${s.machine} "${handle}"`;
     return errorResult(
-      `${which} is finished (final state "${describeState(state)}"); "${tool.name}" cannot change it. Start a new ${s.machine} with ${entries.join(' or ')}${s.mode === 'handle' ? ` (called without ${s.handleArg})` : ''}.`,
+      `${which} is finished (final state "${describeState(state)}"); "${tool.name}" cannot change it. Start a new ${s.machine} workflow with ${entries.join(' or ')}${s.mode === 'handle' ? ` (called without ${s.handleArg})` : ''}.`,
       { 'fusion/refusal': { tool: tool.name, reason: 'finished', state, callFirst: [...entries] } },
     );
   },
   minted(s: WorkflowSettings, handle: string): string {
-    return `${s.handleArg}: ${handle} — pass it as "${s.handleArg}" to every later ${s.machine} tool.`;
+    return `${s.handleArg}: ${handle} — pass it as "${s.handleArg}" to every later tool of the ${s.machine} workflow.`;
   },
 };

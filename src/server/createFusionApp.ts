@@ -104,10 +104,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
-      const { server } = buildServer(pipeline, attach, ctx.era);
+      const { server, instance } = buildServer(pipeline, attach, ctx.era);
       // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
       if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
-      return server;
+      return instance;
     },
     { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
   );

@@ -4,10 +4,10 @@ import { cli, example, fixture } from './_run.js';
 
 // The example grows; what the checkout workflow gates does not.
 const gated: Record<string, string[]> = {
-  empty: ['cart.add_item'],
-  has_items: ['cart.add_item', 'cart.checkout', 'cart.clear'],
-  payment: ['cart.pay'],
-  confirmed: [],
+  empty: ['cart.add_item', 'cart.view'],
+  has_items: ['cart.add_item', 'cart.checkout', 'cart.clear', 'cart.view'],
+  payment: ['cart.cancel', 'cart.pay', 'cart.view'],
+  confirmed: ['cart.add_item', 'cart.view'],
 };
 // What tools/list shows: a grouped builder (the example's `platform`) is one tool by default.
 const ungated = [...new Set(registry.tools.filter((t) => t.fsm === undefined).map((t) => t.group?.tool ?? t.name))];
@@ -40,8 +40,11 @@ describe('mcp-fusion inspect', () => {
     expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
     expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
     expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
-    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'cart.add_item', 'mutation', 'destructive', '-', '-', 'empty, has_items', 'ADD_ITEM']);
-    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'cart.pay', 'mutation', 'destructive', '-', '-', 'payment', 'PAY']);
+    // Only what destroys data is marked destructive: adding to a cart or paying is not; clearing it is.
+    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'cart.add_item', 'action', '-', '-', '-', 'empty, has_items, confirmed', 'ADD_ITEM']);
+    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'cart.pay', 'action', '-', '-', '-', 'payment', 'PAY']);
+    expect(columns(stdout, 'cart.clear')).toEqual(['cart.clear', 'cart.clear', 'mutation', 'destructive', '-', '-', 'has_items', 'CLEAR']);
+    expect(columns(stdout, 'cart.view')).toEqual(['cart.view', 'cart.view', 'query', 'readOnly', '-', '-', 'empty, has_items, payment, confirmed', '-']);
     // The grouped builder's actions keep their canonical names and are listed as the one tool "platform".
     expect(columns(stdout, 'platform.users.create')?.slice(0, 3)).toEqual(['platform.users.create', 'platform', 'action']);
   });

@@ -7,8 +7,9 @@ const ungated = ['countries.list', 'sprints.list', 'sprints.create', 'tasks.upda
 const visible = {
   empty: [...ungated, 'cart.add_item'].sort(),
   has_items: [...ungated, 'cart.add_item', 'cart.checkout', 'cart.clear'].sort(),
-  payment: [...ungated, 'cart.pay'].sort(),
-  confirmed: [...ungated].sort(),
+  payment: [...ungated, 'cart.cancel', 'cart.pay'].sort(),
+  // After paying, adding an item starts the next purchase.
+  confirmed: [...ungated, 'cart.add_item'].sort(),
 };
 
 describe('checkout flow through the SDK client (legacy era)', () => {
