@@ -72,7 +72,8 @@ export class WorkflowHandles {
 
   /** True for tools bound to the initial state: called without a handle, they start an instance. */
   isEntry(tool: FusionTool): boolean {
-    return tool.fsm !== undefined && this.#gate.isAllowedIn(this.#gate.initialState, tool.name);
+    // `.bindState('*')` readers work in every state but never start an instance.
+    return tool.fsm !== undefined && !tool.fsm.states.includes('*') && this.#gate.isAllowedIn(this.#gate.initialState, tool.name);
   }
 
   /** A fresh handle: the prefix and 128 random bits, URL-safe. */

@@ -12,7 +12,7 @@ export const WORKFLOW_META = 'fusion/workflow';
  * work and which handle to pass, take the handle argument, and carry the same facts in `_meta`.
  */
 export function modernSurface(listed: readonly WireTool[], surface: Surface, gate: StateMachineGate, settings: WorkflowSettings): WireTool[] {
-  const entries = surface.tools.filter((t) => t.fsm !== undefined && gate.isAllowedIn(gate.initialState, t.name)).map((t) => surface.exposedName.get(t.name) ?? t.name);
+  const entries = surface.tools.filter((t) => t.fsm !== undefined && !t.fsm.states.includes('*') && gate.isAllowedIn(gate.initialState, t.name)).map((t) => surface.exposedName.get(t.name) ?? t.name);
   return listed.map((wire) => {
     const route = surface.routes.get(wire.name);
     const tools = route === undefined ? [] : route.kind === 'flat' ? [route.tool] : [...route.actions.values()];

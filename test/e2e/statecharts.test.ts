@@ -45,7 +45,7 @@ describe('nested and parallel workflow states through the SDK client', () => {
     expect(await t.state()).toEqual({ payment: 'card' });
     expect(await t.listToolNames()).toEqual(['pay.card', 'pay.switch', 'pay.cancel', 'order.view']);
     const switched = await t.call('pay.switch');
-    expect(switched.content.at(-1)).toBe('Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view');
+    expect(switched.content.at(-1)).toBe('Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view.');
     expect(await t.listToolNames()).toEqual(['pay.switch', 'pay.cancel', 'order.view']);
     const refused = await t.call('pay.card');
     expect(refused.isError).toBe(true);
@@ -67,7 +67,7 @@ describe('nested and parallel workflow states through the SDK client', () => {
     expect(handle).toBeDefined();
     expect((started._meta as Record<string, { state: unknown }>)['fusion/workflow']!.state).toEqual({ payment: 'card' });
     const switched = await c.callTool({ name: 'pay.switch', arguments: { order_id: handle } });
-    expect(texts(switched)).toContain('Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view');
+    expect(texts(switched)).toContain('Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view.');
     const refused = await c.callTool({ name: 'pay.card', arguments: { order_id: handle } });
     expect(refused.isError).toBe(true);
     expect(texts(refused)[0]).toMatch(/^Tool "pay.card" is not available in the current workflow state "payment.wallet"/);
