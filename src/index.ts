@@ -28,9 +28,12 @@ export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } fro
 export type { Attachment } from './pipeline/attach.js';
 export { RequestPipeline } from './pipeline/RequestPipeline.js';
 export type { FusionRuntime } from './pipeline/FusionRuntime.js';
+export { createDebugObserver, formatDebugEvent } from './pipeline/createDebugObserver.js';
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
+export { SessionDataError } from './errors/SessionDataError.js';
+export { memorySessionData, storeSessionData, type SessionData, type SessionDataBackend } from './session/sessionData.js';
 
 export * from './domain/index.js';
 export { PromptBuilder, type PromptArgumentConfig } from './prompts/PromptBuilder.js';

@@ -23,8 +23,10 @@ const DEFAULT_ANNOTATIONS: Record<ToolKind, ToolAnnotations> = {
 };
 
 /**
- * The fluent builder behind `f.query`, `f.action` and `f.mutation`. Every step returns a new builder;
- * `.handle(fn)` returns the built, frozen {@link FusionTool}, after which this builder refuses changes.
+ * The fluent builder behind `f.query`, `f.action` and `f.mutation`. Every step changes this builder and
+ * returns it (its type narrowing as fields are added), so chained and unchained calls are the same:
+ * `const b = f.query('x'); b.describe('…');` keeps the description. `.handle(fn)` returns the built
+ * {@link FusionTool} and freezes the builder: any later change throws a `FrozenBuilderError`.
  * @see docs/tools.md
  */
 export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Record<never, never>> {
@@ -32,8 +34,8 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
   #built = false;
 
   /** @internal use `f.query(name)`, `f.action(name)` or `f.mutation(name)`. */
-  constructor(kind: ToolKind, name: string, middlewares: readonly Middleware<Ctx>[] = [], state?: FluentState<Ctx>) {
-    this.#state = state ?? {
+  constructor(kind: ToolKind, name: string, middlewares: readonly Middleware<Ctx>[] = []) {
+    this.#state = {
       kind,
       name,
       title: undefined,
@@ -231,12 +233,13 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
 
   #next(patch: Partial<FluentState<Ctx>>): FluentToolBuilder<Ctx, any> {
     this.#assertOpen('change');
-    return new FluentToolBuilder<Ctx, any>(this.#state.kind, this.#state.name, [], { ...this.#state, ...patch });
+    this.#state = { ...this.#state, ...patch };
+    return this;
   }
 
   #assertOpen(what: string): void {
     if (this.#built) {
-      throw new FrozenBuilderError('BUILDER_FROZEN', `Tool "${this.#state.name}" is already built; cannot ${what} it. Start a new builder with f.${this.#state.kind}("${this.#state.name}") instead.`, { tool: this.#state.name });
+      throw new FrozenBuilderError('BUILDER_FROZEN', `Tool "${this.#state.name}" is already built (.handle() was called); cannot ${what} it. Builders are frozen once built: start a new builder with f.${this.#state.kind}("${this.#state.name}") instead.`, { tool: this.#state.name });
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { SessionData } from '../session/sessionData.js';
 import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
 import type { FsmBinding } from '../fsm/types.js';
 import type { RateLimit } from '../limits/types.js';
@@ -105,6 +106,13 @@ export interface ToolExtra {
    * the handle (modern). Use `key` to keep per-instance data such as a cart.
    */
   readonly workflow?: { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
+  /**
+   * Per-session data for handlers (the seeds' `set_session_data` / `get_session_data`): per session on
+   * legacy calls, per workflow instance (bound tools) or authenticated principal on modern ones. Kept in
+   * the configured session store, capped in size. Present on every served tool call.
+   * @example await extra.session?.set('locale', 'pt-BR'); const locale = await extra.session?.get<string>('locale');
+   */
+  readonly session?: SessionData | undefined;
 }
 
 /**
@@ -150,7 +158,7 @@ export type ValidationOutcome =
 /** Kinds of fluent tools: their default annotations differ. */
 export type ToolKind = 'query' | 'action' | 'mutation';
 
-/** How a grouped builder's action is exposed under `toolExposition: 'grouped'`. */
+/** How a grouped builder's action is exposed as one tool with a discriminator (the default `toolExposition`). */
 export interface GroupMembership {
   /** The MCP tool the action lives in, e.g. `platform`. */
   readonly tool: string;

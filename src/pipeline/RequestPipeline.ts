@@ -1,4 +1,4 @@
-import type { FusionTool, ToolResponse } from '../builder/types.js';
+import type { FusionTool, ToolExtra, ToolResponse } from '../builder/types.js';
 import { errorResult } from '../builder/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
@@ -9,11 +9,14 @@ import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
 import type { InlineSyncDeclaration } from '../state-sync/types.js';
 import { META } from '../state-sync/metaKeys.js';
 import { RateLimiter } from '../limits/RateLimiter.js';
+import { principalOf } from '../principal/principalOf.js';
+import { memorySessionData, sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
+import { SessionDataError } from '../errors/SessionDataError.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
 import { compileSurface, type Route, type Surface } from './compileSurface.js';
-import { groupTools } from './groupedExposition.js';
+import { groupingFor } from './groupedExposition.js';
 import { messages } from './messages.js';
 import { concurrencyStage, rateStage, runStage, scopeStage, switchStage, syncStage, trackStage, validateStage, workflowStage } from './toolStages.js';
 import type { RequestScope, ToolListResult } from './types.js';
@@ -43,11 +46,13 @@ export class RequestPipeline<Ctx> {
   readonly #plans = new Map<object, NextStage>();
   readonly #lastInvalidation = new Map<string, { causedBy: string; at: string }>();
   readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
+  readonly #sessionData: SessionDataBackend;
+  readonly #ownsSessionData: boolean;
 
   constructor(
     tools: readonly FusionTool<Ctx>[],
     options: AttachOptions<Ctx>,
-    surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined }),
+    surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: groupingFor(options.toolExposition) }),
     toolSwitch: ToolSwitch = new ToolSwitch(),
   ) {
     this.#options = options;
@@ -55,6 +60,8 @@ export class RequestPipeline<Ctx> {
     this.surface = surface;
     this.#debug = debugSink(options.debug);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#ownsSessionData = options.sessionData === undefined;
+    this.#sessionData = options.sessionData ?? memorySessionData();
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
     for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
@@ -73,7 +80,11 @@ export class RequestPipeline<Ctx> {
         handleStore: options.workflowStore ?? options.fsmStore,
         debounceMs: options.listChangedDebounceMs ?? 50,
         // With a session bus, the instance that holds the session's GET stream sends it (any instance may run the call).
-        onListChanged: (key: string) => (options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' })),
+        onListChanged: (key: string) => {
+          this.#emit({ type: 'list_changed', reason: 'transition', sessionId: key });
+          return options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' });
+        },
+        onEvent: this.#debug,
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
         handleLimits: options.workflowHandles,
@@ -82,6 +93,8 @@ export class RequestPipeline<Ctx> {
     for (const message of warnings) this.#warn(message);
     this.#visibility = new Visibility(surface, { switch: toolSwitch, sync: this.#sync, workflow: this.#workflow === undefined ? undefined : { gate: this.#workflow.gate, settings: this.#workflow.handles.settings }, listCache: options.listCache });
     this.#limits = RateLimiter.for(surface.tools, options);
+    // One listener per pipeline (pipelines are cached per options object), only when someone listens.
+    if (this.#debug !== undefined) toolSwitch.onChange(() => this.#emit({ type: 'list_changed', reason: 'tools-changed' }));
   }
 
   /** The scopes a `tools/call` of `name` with `args` requires (the HTTP entry answers a token lacking one with a scope challenge). */
@@ -136,6 +149,8 @@ export class RequestPipeline<Ctx> {
   /** Drops the per-session state of a closed session or connection. */
   releaseSession(key: string): void {
     this.#notifiers.delete(key);
+    // In-memory data cannot outlive its session; a configured store keeps it until the session is destroyed.
+    if (this.#ownsSessionData) void this.#sessionData.delete(`s:${key}`).catch(() => {});
     this.#workflow?.sessions.release(key);
   }
 
@@ -191,7 +206,7 @@ export class RequestPipeline<Ctx> {
    */
   #compile(tool: FusionTool): NextStage {
     const stages = this.#stagesFor(tool);
-    return composeStages(stages.map(([, stage]) => stage), runStage(this.#timeoutMs, this.#tracker.register, this.#options.contextFactory));
+    return composeStages(stages.map(([, stage]) => stage), runStage(this.#timeoutMs, this.#tracker.register, { contextFactory: this.#options.contextFactory, sessionFor: (call) => this.#sessionFor(call.extra, call.scope.stateKey) }));
   }
 
   /** The named stages of `tool`'s call path, in order (the handler runs after the last). */
@@ -199,7 +214,7 @@ export class RequestPipeline<Ctx> {
     const stages: Array<readonly [StageName, CallStage]> = [['switch', switchStage((n) => this.#switch.isDisabled(n), (call) => this.#hidden(call))]];
     if ((tool.requiredScopes ?? []).length > 0) stages.push(['scopes', scopeStage(this.#visibility.scopes)]);
     if (this.#limits?.applies(tool) === true) stages.push(['rateLimit', rateStage(this.#limits)]);
-    if (this.#options.maxConcurrentCalls !== undefined) stages.push(['concurrency', concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls)]);
+    if (this.#options.maxConcurrentCalls !== undefined) stages.push(['concurrency', concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls, (call) => this.#emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.stateKey }))]);
     const debug = this.#debug;
     stages.push(['track', trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey }))]);
     if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow)]);
@@ -244,11 +259,22 @@ export class RequestPipeline<Ctx> {
     return this.#tracker.drain(deadlineMs);
   }
 
+  /** Whose data `extra.session` is: the legacy session, else the modern workflow instance, else the authenticated principal. */
+  #sessionFor(extra: ToolExtra, stateKey: string | undefined): SessionData {
+    const max = this.#options.sessionDataMaxBytes;
+    if (stateKey !== undefined) return sessionDataFor(this.#sessionData, `s:${stateKey}`, max);
+    if (extra.workflow !== undefined) return sessionDataFor(this.#sessionData, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, max);
+    const principal = principalOf(extra.authInfo);
+    if (principal.kind !== 'anonymous') return sessionDataFor(this.#sessionData, principal.key, max);
+    return unkeyedSessionData();
+  }
+
   #recordInvalidation(result: ToolResponse, causedBy: string): void {
     const meta = result._meta?.[META.invalidation] as { patterns: string[]; at: string } | undefined;
     if (meta === undefined) return;
     if (this.#lastInvalidation.size > 4096) this.#lastInvalidation.clear();
     for (const pattern of meta.patterns) this.#lastInvalidation.set(pattern, { causedBy, at: meta.at });
+    this.#emit({ type: 'invalidation', patterns: meta.patterns, causedBy });
     for (const listener of this.#invalidationListeners) {
       try {
         listener(meta.patterns, causedBy);
@@ -293,4 +319,12 @@ function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent)
   if (debug === undefined || debug === false) return undefined;
   if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
   return debug;
+}
+
+/** `extra.session` of a request with nothing to key data by (an anonymous modern call outside a workflow). */
+function unkeyedSessionData(): SessionData {
+  const refuse = async (): Promise<never> => {
+    throw new SessionDataError('SESSION_DATA_NO_KEY', 'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.');
+  };
+  return Object.freeze({ key: '', get: refuse, set: refuse, delete: refuse });
 }

@@ -1,3 +1,4 @@
+import type { FsmStateValue } from '../fsm/types.js';
 import { randomBytes } from 'node:crypto';
 import type { FusionTool } from '../builder/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -8,7 +9,7 @@ import { HandleBudget, type WorkflowHandleLimits } from './HandleBudget.js';
 import { workflowSettings, type WorkflowSettings } from '../fsm/workflowSettings.js';
 
 /** Why a handle-keyed call was turned away once its instance was read (under its lock). */
-export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: string };
+export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
 
 /**
  * Where a modern call of a bound tool runs, or why it cannot. `run` names the instance without reading it:
@@ -46,7 +47,8 @@ export class WorkflowHandles {
 
   /** True for tools bound to the initial state: called without a handle, they start an instance. */
   isEntry(tool: FusionTool): boolean {
-    return tool.fsm?.states.includes(this.#gate.config.initial) === true;
+    // `.bindState('*')` readers work in every state but never start an instance.
+    return tool.fsm !== undefined && !tool.fsm.states.includes('*') && this.#gate.isAllowedIn(this.#gate.initialState, tool.name);
   }
 
   /** A fresh handle: the prefix and 128 random bits, URL-safe. */

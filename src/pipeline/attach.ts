@@ -40,6 +40,12 @@ export interface Attachment {
    * (`resources/subscribe`, with the `resourceSubscriptions` option), and to nobody else.
    */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * The resource at `uri` was deleted: its subscribers on this server get a last
+   * `notifications/resources/updated` (a read now answers "Resource not found"), their subscriptions end,
+   * and the client gets `notifications/resources/list_changed`.
+   */
+  notifyResourceDeleted(uri: string): Promise<void>;
   /** Releases the per-session state this attachment created. */
   detach(): void;
 }
@@ -229,6 +235,10 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     notifyResourceListChanged: notifier('sendResourceListChanged', 'notifications/resources/list_changed'),
     notifyResourceUpdated: async (uri: string) => {
       await subscriptions?.publish(uri, (session) => subscribed.has(session));
+    },
+    notifyResourceDeleted: async (uri: string) => {
+      await subscriptions?.retire(uri, (session) => subscribed.has(session));
+      await notifier('sendResourceListChanged', 'notifications/resources/list_changed')();
     },
     detach,
   };

@@ -12,7 +12,7 @@ export const WORKFLOW_META = 'fusion/workflow';
  * work and which handle to pass, take the handle argument, and carry the same facts in `_meta`.
  */
 export function modernSurface(listed: readonly WireTool[], surface: Surface, gate: StateMachineGate, settings: WorkflowSettings): WireTool[] {
-  const entries = surface.tools.filter((t) => t.fsm?.states.includes(gate.config.initial)).map((t) => surface.exposedName.get(t.name) ?? t.name);
+  const entries = surface.tools.filter((t) => t.fsm !== undefined && !t.fsm.states.includes('*') && gate.isAllowedIn(gate.initialState, t.name)).map((t) => surface.exposedName.get(t.name) ?? t.name);
   return listed.map((wire) => {
     const route = surface.routes.get(wire.name);
     const tools = route === undefined ? [] : route.kind === 'flat' ? [route.tool] : [...route.actions.values()];
@@ -20,7 +20,7 @@ export function modernSurface(listed: readonly WireTool[], surface: Surface, gat
     if (bound.length === 0) return wire;
     // `.bindState('*')` readers work in every state (as bound on the gate) but never start an instance.
     const states = [...new Set(bound.flatMap((t) => gate.bindings.get(t.name)?.states ?? t.fsm.states))];
-    const entry = bound.some((t) => t.fsm.states.includes(gate.config.initial));
+    const entry = bound.some((t) => t.fsm.states.includes('*') ? false : gate.isAllowedIn(gate.initialState, t.name));
     const sentence = describeBinding(settings, states, entry, entries);
     const inputSchema = settings.mode === 'handle' ? withHandle(wire.inputSchema, settings.handleArg, route?.kind === 'flat' && !entry, handleDescription(settings, entry, entries)) : wire.inputSchema;
     return {

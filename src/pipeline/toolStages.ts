@@ -40,10 +40,11 @@ export function rateStage(limiter: RateLimiter): CallStage {
 }
 
 /** `maxConcurrentCalls`: at most `limit` calls running per principal; the next is refused with what to do. */
-export function concurrencyStage(tracker: CallTracker, limit: number): CallStage {
+export function concurrencyStage(tracker: CallTracker, limit: number, onRefused: (call: ToolCall) => void): CallStage {
   return async (call, next) => {
     const owner = CallTracker.ownerOf(call.scope);
     if (!tracker.acquire(owner, limit)) {
+      onRefused(call);
       return traceRefusal(call.scope.trace, errorResult(messages.tooManyCalls(call.route.exposed, limit, owner.startsWith('a:') && call.scope.stateKey !== undefined)), 'too_many_calls');
     }
     try {
@@ -109,12 +110,22 @@ export function syncStage(sync: StateSyncLayer, onInvalidated: (result: ToolResp
   };
 }
 
+/** What the handler stage needs besides the tool: the context factory and whose `extra.session` a call gets. */
+export interface RunParts<Ctx> {
+  readonly contextFactory: ((extra: ToolExtra) => Ctx | Promise<Ctx>) | undefined;
+  readonly sessionFor: (call: ToolCall) => NonNullable<ToolExtra['session']>;
+}
+
 /** The handler, last: the context factory, then the tool under its timeout and the call's cancellation. */
-export function runStage<Ctx>(timeoutMs: number, register: CallTracker['register'], contextFactory: ((extra: ToolExtra) => Ctx | Promise<Ctx>) | undefined): NextStage {
-  return ({ tool, args, extra }) =>
-    runWithTimeout(tool.name, tool.timeoutMs ?? timeoutMs, extra.signal, async (lazy) => {
+export function runStage<Ctx>(timeoutMs: number, register: CallTracker['register'], parts: RunParts<Ctx>): NextStage {
+  const { contextFactory, sessionFor } = parts;
+  return (call) => {
+    const { tool, args, extra } = call;
+    return runWithTimeout(tool.name, tool.timeoutMs ?? timeoutMs, extra.signal, async (lazy) => {
+      const session = sessionFor(call);
       const scoped: ToolExtra = {
         ...extra,
+        session,
         get signal() {
           return lazy.signal;
         },
@@ -127,6 +138,7 @@ export function runStage<Ctx>(timeoutMs: number, register: CallTracker['register
       }
       return tool.run(args, ctx, scoped);
     }, register);
+  };
 }
 
 /** The action key of `tool` in a grouped route (its own name in a flat one). */

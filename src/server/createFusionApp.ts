@@ -11,6 +11,7 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
+import { storeSessionData } from '../session/sessionData.js';
 import { staleResourceUris } from '../pipeline/systemResources.js';
 import { AuthGate } from '../auth/AuthGate.js';
 import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
@@ -72,8 +73,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     onRelease: (id, phase) => {
       legacy.release(id, phase);
       if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(() => {});
+      if (phase === 'destroyed') void sessionData.delete(`s:${id}`).catch(() => {});
     },
   });
+  // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
+  const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, options.now);
   const sessionBus = options.sessionBus ?? options.bus?.sessions;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
     (options.onWarning ?? console.warn)(
@@ -85,6 +89,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const stores = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore() } : options;
   const attach: HttpOptions<Ctx> = {
     ...stores,
+    sessionData,
     ...(sessionBus !== undefined ? { sessionBus } : {}),
     onWorkflowChange: (change) => {
       modern.notify.resourceUpdated(change.uri);

@@ -27,7 +27,12 @@ describe('one definition, modern era: workflow handles', () => {
     expect(client.getProtocolEra()).toBe('modern');
     const before = await client.listTools();
     const names = before.tools.map((t) => t.name);
-    expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.cancel', 'cart.pay', 'cart.clear', 'cart.view', 'platform.users.list', 'platform.users.create', 'platform.users.delete']);
+    // The grouped builder `platform` is one tool (exposition follows the builder).
+    expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.cancel', 'cart.pay', 'cart.clear', 'cart.view', 'platform']);
+    // The seeds' call of a grouped tool, on a modern request.
+    const created = await client.callTool({ name: 'platform', arguments: { action: 'users.create', email: 'mo@example.com' } });
+    expect(created.isError).toBeFalsy();
+    expect(texts(created).join('\n')).toContain('"email":"mo@example.com"');
     const pay = before.tools.find((t) => t.name === 'cart.pay')!;
     expect(pay.description).toBe('Process payment. Workflow "checkout": works in state payment; pass the checkout_id returned by cart.add_item.');
     expect(pay.inputSchema.required).toEqual(['payment_method', 'checkout_id']);

@@ -18,11 +18,13 @@ describe('legacy connection and session lifecycle', () => {
     await app.close();
   });
 
-  it('destroys a session never used after its handshake', async () => {
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: 10 } });
+  it('destroys a session never used after its handshake, reporting it from the created phase', async () => {
+    const events: SessionEvent[] = [];
+    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: 10 }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app);
     await sleep(120);
     expect((await post(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid)).status).toBe(404);
+    expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`).slice(-2)).toEqual(['created>closed:never-used', 'closed>destroyed:never-used']);
     await app.close();
   });
 
@@ -43,12 +45,14 @@ describe('legacy connection and session lifecycle', () => {
     await app.close();
   });
 
-  it('answers 404 once the absolute TTL has passed', async () => {
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { ttlMs: 80, sweepIntervalMs: 10 } });
+  it('answers 404 once the absolute TTL has passed, reporting the end from the phase the session was in', async () => {
+    const events: SessionEvent[] = [];
+    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { ttlMs: 80, sweepIntervalMs: 10 }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app);
     expect((await request(app, sid, 1, 'tools/list')).status).toBe(200);
     await sleep(160);
     expect((await post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid)).status).toBe(404);
+    expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual(['->created:initialize', 'created>active:first-use', 'active>closed:ttl', 'closed>destroyed:ttl']);
     expect(app.sessions.manager.count).toBe(0);
     await app.close();
   });

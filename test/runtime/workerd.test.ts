@@ -73,6 +73,7 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
     await using client = await v2HttpClient(url.href, 'auto');
     expect(client.getProtocolEra()).toBe('modern');
     expect((await client.listTools()).tools).toHaveLength(registry.pipeline(workspaceOptions()).surface.wire.length);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('platform');
 
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
     const handle = handleOf(added);
