@@ -1,6 +1,6 @@
 import { FluentToolBuilder } from './builder/FluentToolBuilder.js';
 import { GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
-import type { Middleware } from './builder/types.js';
+import type { Middleware } from './protocol/types.js';
 import { StateMachineGate, type GateOptions } from './fsm/StateMachineGate.js';
 import type { FsmConfig } from './fsm/types.js';
 import { PromptBuilder } from './prompts/PromptBuilder.js';

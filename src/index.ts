@@ -2,7 +2,7 @@
 export { initFusion, type Fusion, type FusionOptions } from './fusion.js';
 export { FluentToolBuilder } from './builder/FluentToolBuilder.js';
 export { detachedExtra } from './builder/detachedExtra.js';
-export { isInputRequired } from './builder/normalizeResult.js';
+export { isInputRequired } from './protocol/normalizeResult.js';
 export type {
   ContentBlock,
   FusionTool,
@@ -18,17 +18,17 @@ export type {
   ToolKind,
   ToolResponse,
   ValidationIssue,
-} from './builder/types.js';
+} from './protocol/types.js';
 export { createTool, GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
 export { GroupBuilder } from './builder/grouped/GroupBuilder.js';
 export type { ActionConfig, ActionInput, ActionMetadata, ToonOptions } from './builder/grouped/types.js';
 export type { ToonEncode } from './builder/strategies/types.js';
 export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
-export type { Attachment } from './pipeline/attach.js';
-export { RequestPipeline } from './pipeline/RequestPipeline.js';
-export type { FusionRuntime } from './pipeline/FusionRuntime.js';
-export { createDebugObserver, formatDebugEvent } from './pipeline/createDebugObserver.js';
+export type { Attachment } from './adapter/attach.js';
+export { RequestPipeline } from './runtime/RequestPipeline.js';
+export type { FusionRuntime } from './runtime/FusionRuntime.js';
+export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
@@ -43,13 +43,13 @@ export { ResourceTemplateBuilder } from './resources/ResourceTemplateBuilder.js'
 export { compileUriTemplate, type CompiledUriTemplate } from './resources/compileUriTemplate.js';
 export type { BlobResourceContents, FusionResource, FusionResourceTemplate, ListedResource, ReadResourceResult, ResourceContentsInput, ResourceHandler, ResourceReturn, TemplateHandler, TemplateLister, TemplateVariables, TextResourceContents } from './resources/types.js';
 export type { ContentItem } from './registry/ContentCatalog.js';
-export { ContentPipeline, type ContentSource, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './pipeline/ContentPipeline.js';
+export { ContentPipeline, type ContentSource, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './runtime/ContentPipeline.js';
 
 export type { Completer, CompletionContext, CompletionReturn, CompleteResult, Completion } from './completion/types.js';
-export type { RequestStateOptions } from './pipeline/RequestStateSeal.js';
+export type { RequestStateOptions } from './runtime/RequestStateSeal.js';
 export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
-export { staleUri } from './pipeline/systemResources.js';
-export type { WorkflowChange } from './pipeline/WorkflowRuntime.js';
+export { staleUri } from './runtime/systemResources.js';
+export type { WorkflowChange } from './workflow/WorkflowRuntime.js';
 export type { Principal } from './principal/types.js';
 
 export * from './state-sync/index.js';
@@ -62,7 +62,7 @@ export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
 export type { HttpLimits } from './server/limits.js';
-export type { WorkflowHandleLimits } from './pipeline/HandleBudget.js';
+export type { WorkflowHandleLimits } from './workflow/HandleBudget.js';
 export type { TracingOptions } from './tracing/types.js';
 
 export * from './auth/index.js';

@@ -1,5 +1,5 @@
-import { errorResult } from '../builder/normalizeResult.js';
-import type { ToolResponse } from '../builder/types.js';
+import { errorResult } from '../protocol/normalizeResult.js';
+import type { ToolResponse } from '../protocol/types.js';
 
 /** `_meta` key of an `insufficient_scope` refusal: `{ required, missing }`. */
 export const INSUFFICIENT_SCOPE_META = 'fusion/insufficientScope';

@@ -6,7 +6,7 @@ import { checkScopes } from '../auth/checkScopes.js';
 import { checkRateLimit } from '../limits/checkRateLimit.js';
 import type { RateLimit } from '../limits/types.js';
 import { buildFusionTool, type ToolDefinitionInput } from './buildFusionTool.js';
-import type { FusionTool, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from './types.js';
+import type { FusionTool, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from '../protocol/types.js';
 
 type Fields = Record<string, z.ZodType>;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};

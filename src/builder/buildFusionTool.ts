@@ -6,7 +6,7 @@ import type { RateLimit } from '../limits/types.js';
 import { withPresenter } from '../presenter/withPresenter.js';
 import { compileChain } from './compileChain.js';
 import { strictSchema, validatorFromJsonSchema, validatorFromZod, zodToJsonSchema } from './createValidator.js';
-import type { FusionTool, GroupMembership, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from './types.js';
+import type { FusionTool, GroupMembership, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from '../protocol/types.js';
 import { validateToolName } from './validateToolName.js';
 
 /** Everything needed to build one tool; produced by the fluent and grouped builders. */

@@ -1,5 +1,5 @@
-import { describeThrown, errorResult, normalizeResult } from './normalizeResult.js';
-import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from './types.js';
+import { describeThrown, errorResult, normalizeResult } from '../protocol/normalizeResult.js';
+import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../protocol/types.js';
 
 /**
  * Compiles middlewares (outermost first) and a handler into one closure, once, at build time.

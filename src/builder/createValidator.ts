@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DefinitionError } from '../errors/FusionError.js';
-import type { JsonObjectSchema, ValidationIssue, ValidationOutcome } from './types.js';
+import type { JsonObjectSchema, ValidationIssue, ValidationOutcome } from '../protocol/types.js';
 
 type AnySchema = z.ZodType;
 

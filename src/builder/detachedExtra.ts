@@ -1,5 +1,5 @@
 import { principalOf } from '../principal/principalOf.js';
-import type { ToolExtra } from './types.js';
+import type { ToolExtra } from '../protocol/types.js';
 
 const notInRequest = async (): Promise<never> => {
   throw new Error('No client is connected: this call runs outside an MCP request, so it cannot ask the client anything.');

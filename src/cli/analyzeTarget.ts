@@ -1,10 +1,10 @@
 import { allPaths } from '../fsm/stateValue.js';
 import { parseStateArg } from './fsm/parseStateArg.js';
-import type { ToolAnnotations, ToolExtra } from '../builder/types.js';
+import type { ToolAnnotations, ToolExtra } from '../protocol/types.js';
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
-import type { Surface } from '../pipeline/compileSurface.js';
-import type { ToolListResult } from '../pipeline/types.js';
+import type { Surface } from '../surface/compileSurface.js';
+import type { ToolListResult } from '../surface/types.js';
 import type { AttachOptions } from '../registry/types.js';
 import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
 import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';

@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../builder/types.js';
+import type { ToolExtra } from '../protocol/types.js';
 
 /** What a completer knows besides the partial value: the other arguments (or template variables) already filled in. */
 export interface CompletionContext {

@@ -1,4 +1,4 @@
-import type { JsonObjectSchema, ToolAnnotations } from '../builder/types.js';
+import type { JsonObjectSchema, ToolAnnotations } from '../protocol/types.js';
 import type { ModelOptions } from './BaseModel.js';
 import { GroupItem } from './GroupItem.js';
 

@@ -1,4 +1,4 @@
-import type { JsonObjectSchema, ToolAnnotations } from '../builder/types.js';
+import type { JsonObjectSchema, ToolAnnotations } from '../protocol/types.js';
 import { ConverterBase } from './ConverterBase.js';
 import { Tool } from './Tool.js';
 import type { WireTool } from './types.js';

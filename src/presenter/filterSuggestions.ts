@@ -1,4 +1,4 @@
-import type { ContentBlock, ToolResponse } from '../builder/types.js';
+import type { ContentBlock, ToolResponse } from '../protocol/types.js';
 import { SUGGESTIONS_META, suggestionsBlock } from './suggestionsBlock.js';
 import type { PresentOptions, SuggestedAction } from './types.js';
 

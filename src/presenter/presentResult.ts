@@ -1,5 +1,5 @@
-import { isToolResponse, errorResult, normalizeResult } from '../builder/normalizeResult.js';
-import type { ContentBlock, ToolResponse } from '../builder/types.js';
+import { isToolResponse, errorResult, normalizeResult } from '../protocol/normalizeResult.js';
+import type { ContentBlock, ToolResponse } from '../protocol/types.js';
 import { resolvePresenter, type PresenterBuilder } from './PresenterBuilder.js';
 import { suggestionsBlock } from './suggestionsBlock.js';
 import type { PresentOptions, Presenter, SuggestedAction } from './types.js';

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../builder/types.js';
+import type { ContentBlock } from '../protocol/types.js';
 import type { SuggestedAction } from './types.js';
 
 /** `_meta` key of the suggestions block: the suggestions it shows, with declared tool names. */

@@ -1,4 +1,4 @@
-import type { ToolHandler } from '../builder/types.js';
+import type { ToolHandler } from '../protocol/types.js';
 import { presentResult } from './presentResult.js';
 import { resolvePresenter } from './PresenterBuilder.js';
 

@@ -1,4 +1,4 @@
-import type { ContentBlock, InputRequiredReturn, ToolExtra } from '../builder/types.js';
+import type { ContentBlock, InputRequiredReturn, ToolExtra } from '../protocol/types.js';
 import type { Completer } from '../completion/types.js';
 import type { Icon, WirePrompt, WirePromptArgument } from '../domain/types.js';
 

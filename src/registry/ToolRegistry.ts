@@ -1,9 +1,9 @@
-import type { FusionTool } from '../builder/types.js';
+import type { FusionTool } from '../protocol/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
-import { attachPipeline, type Attachment } from '../pipeline/attach.js';
-import { FusionRuntime } from '../pipeline/FusionRuntime.js';
-import type { RequestPipeline } from '../pipeline/RequestPipeline.js';
-import { ToolSwitch } from './ToolSwitch.js';
+import { attachPipeline, type Attachment } from '../adapter/attach.js';
+import { FusionRuntime } from '../runtime/FusionRuntime.js';
+import type { RequestPipeline } from '../runtime/RequestPipeline.js';
+import { ToolSwitch } from '../surface/ToolSwitch.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
 import { ContentCatalog, isContentItem, type ContentItem } from './ContentCatalog.js';

@@ -1,5 +1,5 @@
 import { describeValue } from '../_internal/describeValue.js';
-import { isInputRequired } from '../builder/normalizeResult.js';
+import { isInputRequired } from '../protocol/normalizeResult.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { BlobResourceContents, ReadResourceResult, ResourceReturn, TextResourceContents } from './types.js';
 

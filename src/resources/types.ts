@@ -1,4 +1,4 @@
-import type { InputRequiredReturn, ToolExtra } from '../builder/types.js';
+import type { InputRequiredReturn, ToolExtra } from '../protocol/types.js';
 import type { Completer } from '../completion/types.js';
 import type { Icon, ListedMetadata, ResourceAnnotations, WireResource, WireResourceTemplate } from '../domain/types.js';
 import type { CompiledUriTemplate } from './compileUriTemplate.js';

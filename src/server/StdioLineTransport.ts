@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors/WireError.js';
-import { protoKeyOfCall } from '../pipeline/protoKeys.js';
+import { protoKeyOfCall } from '../protocol/protoKeys.js';
 
 /** Default largest stdio line: 10 MiB, the SDK's own stdio buffer limit. */
 export const DEFAULT_STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;

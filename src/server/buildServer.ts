@@ -1,9 +1,9 @@
 import { McpServer, Server } from '@modelcontextprotocol/server';
-import type { ProtocolEra } from '../builder/types.js';
+import type { ProtocolEra } from '../protocol/types.js';
 import { AttachError } from '../errors/FusionError.js';
-import { attachPipeline, type Attachment } from '../pipeline/attach.js';
-import { capabilitiesFor } from '../pipeline/capabilitiesFor.js';
-import type { FusionRuntime } from '../pipeline/FusionRuntime.js';
+import { attachPipeline, type Attachment } from '../adapter/attach.js';
+import { capabilitiesFor } from '../adapter/capabilitiesFor.js';
+import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { ServeOptions } from './types.js';
 
 /** A server built for one legacy session, one modern request or one stdio connection. */

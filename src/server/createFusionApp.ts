@@ -12,7 +12,7 @@ import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
 import { storeSessionData } from '../session/sessionData.js';
-import { staleResourceUris } from '../pipeline/systemResources.js';
+import { staleResourceUris } from '../runtime/systemResources.js';
 import { AuthGate } from '../auth/AuthGate.js';
 import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
@@ -25,7 +25,7 @@ import { preflightResponse, withCors } from './cors.js';
 import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { resolveHttpLimits } from './limits.js';
 import { rememberPeer } from '../principal/peers.js';
-import { protoKeyOfCall } from '../pipeline/protoKeys.js';
+import { protoKeyOfCall } from '../protocol/protoKeys.js';
 import type { HttpOptions } from './types.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;

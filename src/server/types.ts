@@ -1,6 +1,6 @@
 import type { McpServer, Server, ServerEventBus } from '@modelcontextprotocol/server';
 import type { AuthOptions } from '../auth/types.js';
-import type { ProtocolEra } from '../builder/types.js';
+import type { ProtocolEra } from '../protocol/types.js';
 import type { AttachOptions } from '../registry/types.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionStore } from '../session/SessionStore.js';

@@ -2,7 +2,7 @@ import type { FsmStateValue } from '../fsm/types.js';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type AuthInfo } from '@modelcontextprotocol/server';
-import type { ToolResponse } from '../builder/types.js';
+import type { ToolResponse } from '../protocol/types.js';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { buildServer } from '../server/buildServer.js';
 import type { ServeOptions } from '../server/types.js';

@@ -1,4 +1,4 @@
-import type { ToolResponse } from '../builder/types.js';
+import type { ToolResponse } from '../protocol/types.js';
 import { META } from '../state-sync/metaKeys.js';
 
 /** The invalidation facts a successful call carried in `_meta['fusion/invalidation']`. */

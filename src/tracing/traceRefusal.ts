@@ -1,4 +1,4 @@
-import type { ToolResponse } from '../builder/types.js';
+import type { ToolResponse } from '../protocol/types.js';
 import type { RefusalReason, RequestTrace } from './types.js';
 
 /** Tells the request's span (when traced) why the call was refused, and passes the refusal on unchanged. */

@@ -36,3 +36,21 @@ export interface RequestTrace {
   /** The request was refused with an `isError` result the agent reads (`reason` is low-cardinality). */
   refusal(reason: RefusalReason, message: string): void;
 }
+
+/**
+ * What the debug observer receives: every list, call, refusal, workflow transition, State Sync
+ * invalidation and `list_changed`, plus warnings and swallowed errors. `createDebugObserver()` prints
+ * each as one line. Tool names are canonical (`platform.users.create`) whatever the exposition.
+ */
+export type DebugEvent =
+  | { type: 'warning'; message: string }
+  | { type: 'list'; count: number; sessionId: string | undefined }
+  | { type: 'call'; tool: string; ok: boolean; durationMs: number; sessionId: string | undefined }
+  /** A call refused before its handler ran: hidden by the workflow gate (`gate`) or over `maxConcurrentCalls` (`budget`). */
+  | { type: 'refusal'; tool: string; reason: 'gate' | 'budget'; state?: string; sessionId: string | undefined; workflowKey?: string }
+  /** A served call moved a workflow: `sessionId` (legacy per-session state) or `workflowKey` (an instance). */
+  | { type: 'transition'; tool: string; event: string; from: string; to: string; machine: string; sessionId: string | undefined; workflowKey?: string }
+  | { type: 'invalidation'; patterns: readonly string[]; causedBy: string }
+  /** A `notifications/tools/list_changed` is due: after a transition (to `sessionId`) or a run-time enable/disable (to everyone). */
+  | { type: 'list_changed'; reason: 'transition' | 'tools-changed'; sessionId?: string }
+  | { type: 'error'; message: string; error: unknown };

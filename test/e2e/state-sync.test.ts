@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, initFusion, StateSyncLayer, type DebugEvent, type InvalidationEvent, type ResourceNotification, type StateSyncConfig, type ToolRegistry } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
-import type { RequestScope } from '../../src/pipeline/types.js';
+import type { RequestScope } from '../../src/surface/types.js';
 import { allowConsole } from '../_helpers/console.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
 

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -40,5 +40,65 @@ describe('optional peers stay optional', () => {
       expect([...packages].filter((p) => p.startsWith('@modelcontextprotocol/')), concept).toEqual([]);
       expect([...files].filter((f) => f.includes('/src/server/')), concept).toEqual([]);
     }
+  });
+});
+
+/**
+ * The folders of src/, lowest first: a folder may import (types included) only folders before it, so the
+ * folder graph is acyclic and its order tells the architecture (docs/contributing.md draws it).
+ */
+const LAYERS = [
+  'errors', '_internal', 'principal', 'fsm', 'state-sync', 'limits', 'session', // leaves: identity, workflow machines, policies, limit declarations, session records
+  'protocol', // the tool contract, results, wire shapes and user-facing texts
+  'domain', 'auth', 'presenter', 'completion', 'builder', 'prompts', 'resources', // what users declare
+  'tracing', // spans and metrics
+  'surface', 'workflow', 'runtime', // what is listed, the gate at run time, the call path
+  'adapter', 'registry', 'server', // the SDK adapter, the public registry, the HTTP and stdio servers
+  'testing', 'redis', 'cli', // the other entries
+] as const;
+
+/** Every relative import (static, type-only, re-export or dynamic) of every file under src/, by folder. */
+function folderEdges(): Array<{ from: string; to: string; file: string; spec: string }> {
+  const edges: Array<{ from: string; to: string; file: string; spec: string }> = [];
+  const folderOf = (file: string): string => {
+    const parts = relative(src, file).split(sep);
+    return parts.length === 1 ? '(root)' : parts[0]!;
+  };
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith('.ts')) {
+        const text = readFileSync(path, 'utf8');
+        for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.\.?\/[^'"]+)['"]/gm)) {
+          const target = resolve(dirname(path), m[1]!);
+          const from = folderOf(path);
+          const to = folderOf(target);
+          if (from !== to) edges.push({ from, to, file: relative(src, path), spec: m[1]! });
+        }
+      }
+    }
+  };
+  visit(src);
+  return edges;
+}
+
+describe('the folder layers', () => {
+  it('declares every folder of src/ exactly once', () => {
+    const folders = readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect([...LAYERS].sort()).toEqual(folders);
+  });
+
+  it('has every folder import only folders below it (types included), so the folder graph is acyclic', () => {
+    const rank = new Map<string, number>(LAYERS.map((name, i) => [name, i]));
+    const upward = folderEdges()
+      .filter(({ from, to }) => from !== '(root)' && (to === '(root)' || rank.get(to)! > rank.get(from)!))
+      .map(({ from, to, file, spec }) => `${from} -> ${to} (${file} imports ${spec})`);
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps builder/ free of the runtime: it reaches nothing above the declarations', () => {
+    const reached = new Set(folderEdges().filter((e) => e.from === 'builder').map((e) => e.to));
+    for (const runtimeFolder of ['surface', 'workflow', 'runtime', 'adapter', 'registry', 'server']) expect(reached.has(runtimeFolder), runtimeFolder).toBe(false);
   });
 });

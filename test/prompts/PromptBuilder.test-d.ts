@@ -1,6 +1,6 @@
 import { expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import type { ToolExtra } from '../../src/builder/types.js';
+import type { ToolExtra } from '../../src/protocol/types.js';
 import { PromptBuilder } from '../../src/prompts/PromptBuilder.js';
 
 interface AppContext {

@@ -1,5 +1,5 @@
 import { DefinitionError, FrozenBuilderError } from '../../errors/FusionError.js';
-import type { Middleware } from '../types.js';
+import type { Middleware } from '../../protocol/types.js';
 import { toActionDef } from './toActionDef.js';
 import type { ActionConfig, ActionDef, ZodObjectSchema } from './types.js';
 

@@ -5,7 +5,7 @@ import { buildFusionTool, deepFreeze } from '../buildFusionTool.js';
 import { zodToJsonSchema } from '../createValidator.js';
 import { compileMiddleware } from '../strategies/compileMiddleware.js';
 import type { ActionSpec, GroupSpec } from '../strategies/types.js';
-import type { FusionTool, Middleware, ToolAnnotations, ToolKind } from '../types.js';
+import type { FusionTool, Middleware, ToolAnnotations, ToolKind } from '../../protocol/types.js';
 import { groupedToolDefinition } from './groupedToolDefinition.js';
 import { recordGroupSpec } from './groupSpecs.js';
 import { loadToonEncode } from './loadToon.js';

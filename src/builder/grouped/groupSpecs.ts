@@ -1,4 +1,4 @@
-import type { FusionTool } from '../types.js';
+import type { FusionTool } from '../../protocol/types.js';
 import type { GroupedToolSpec } from './types.js';
 
 const specs = new WeakMap<FusionTool, GroupedToolSpec>();

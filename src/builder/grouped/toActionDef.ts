@@ -1,7 +1,7 @@
 import { DefinitionError } from '../../errors/FusionError.js';
 import { checkScopes } from '../../auth/checkScopes.js';
 import { checkRateLimit } from '../../limits/checkRateLimit.js';
-import type { Middleware } from '../types.js';
+import type { Middleware } from '../../protocol/types.js';
 import type { ActionConfig, ActionDef, ZodObjectSchema } from './types.js';
 
 const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;

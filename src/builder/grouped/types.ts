@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ActionSpec, FieldSet, GroupSpec, ToonEncode } from '../strategies/types.js';
 import type { RateLimit } from '../../limits/types.js';
-import type { Middleware, ToolHandler } from '../types.js';
+import type { Middleware, ToolHandler } from '../../protocol/types.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '../types.js';
+import type { ToolAnnotations } from '../../protocol/types.js';
 import type { ActionSpec } from './types.js';
 
 /**

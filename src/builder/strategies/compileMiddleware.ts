@@ -1,4 +1,4 @@
-import type { Middleware } from '../types.js';
+import type { Middleware } from '../../protocol/types.js';
 import { compileChain } from '../compileChain.js';
 import type { ChainFn, CompilableAction } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { JsonObjectSchema } from '../types.js';
+import type { JsonObjectSchema } from '../../protocol/types.js';
 import type { ActionSpec, FieldSet } from './types.js';
 
 /** What {@link generateSchema} reads. */

@@ -1,4 +1,4 @@
-import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../types.js';
+import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../../protocol/types.js';
 
 /**
  * One action of a grouped tool as the build-time strategies see it: plain data, no zod, so that

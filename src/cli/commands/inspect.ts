@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { allPaths } from '../../fsm/stateValue.js';
-import type { ToolAnnotations } from '../../builder/types.js';
+import type { ToolAnnotations } from '../../protocol/types.js';
 import { analyzeTarget, listFor, type ToolRow } from '../analyzeTarget.js';
 import { selectorsOf, withTargetOptions, type CommandContext } from '../context.js';
 import { formatTable } from '../formatTable.js';

@@ -1,7 +1,7 @@
 import { expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
 import { createTool } from '../../../src/builder/grouped/GroupedToolBuilder.js';
-import type { FusionTool, ToolExtra } from '../../../src/builder/types.js';
+import type { FusionTool, ToolExtra } from '../../../src/protocol/types.js';
 import type { ToolSource } from '../../../src/registry/types.js';
 
 interface AppContext {

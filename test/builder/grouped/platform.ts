@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createTool } from '../../../src/builder/grouped/GroupedToolBuilder.js';
 import { detachedExtra } from '../../../src/builder/detachedExtra.js';
-import type { Middleware, ToolExtra } from '../../../src/builder/types.js';
+import type { Middleware, ToolExtra } from '../../../src/protocol/types.js';
 
 export interface AppContext {
   readonly user: string;

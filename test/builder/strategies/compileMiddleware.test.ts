@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileMiddleware } from '../../../src/builder/strategies/compileMiddleware.js';
-import type { Middleware, ToolExtra } from '../../../src/builder/types.js';
+import type { Middleware, ToolExtra } from '../../../src/protocol/types.js';
 
 const extra = { signal: new AbortController().signal } as ToolExtra;
 

@@ -1,0 +1,43 @@
+import type { ValidationIssue } from './types.js';
+
+/**
+ * Joins a description and a note appended to it as sentences: `Add a product to the cart` and
+ * `Workflow "checkout": …` give `Add a product to the cart. Workflow "checkout": …`. A description that
+ * already ends a sentence (or with a `[tag]`) keeps its punctuation; either part may be empty.
+ */
+export function joinSentences(description: string | undefined, note: string): string {
+  const first = description?.trim() ?? '';
+  const second = note.trim();
+  if (first === '' || second === '') return first === '' ? second : first;
+  return `${/[.!?…\]]["')]*$/.test(first) ? first : `${first}.`} ${second}`;
+}
+
+/** Texts written for the agent: what went wrong and what to do next. */
+export const messages = {
+  invalidArguments(tool: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {
+    const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);
+    const fields = accepted.length > 0 ? `Accepted fields: ${accepted.join(', ')}.` : 'This tool takes no arguments.';
+    return `Invalid arguments for tool "${tool}":\n${lines.join('\n')}\n${fields} Fix the arguments and call "${tool}" again.`;
+  },
+  unknownTool(name: string, available: readonly string[]): string {
+    const shown = available.slice(0, 50).join(', ');
+    return `Unknown tool "${name}". ${available.length > 0 ? `Available tools: ${shown}${available.length > 50 ? ', …' : ''}.` : 'This server has no tools.'} Call tools/list to see them.`;
+  },
+  timedOut(tool: string, ms: number): string {
+    return `Tool "${tool}" timed out after ${ms} ms and was cancelled. Its effects may be partial: check the current state before retrying.`;
+  },
+  contextFailed(tool: string, reason: string): string {
+    return `Tool "${tool}" could not run: the server failed to prepare the request context (${reason}). Try again later.`;
+  },
+  invalidActionArguments(tool: string, discriminator: string, key: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {
+    const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);
+    return `Invalid arguments for tool "${tool}" ("${discriminator}": "${key}"):\n${lines.join('\n')}\nAccepted fields for "${key}": ${[discriminator, ...accepted].join(', ')}. Fix the arguments and call "${tool}" again.`;
+  },
+  tooManyCalls(tool: string, limit: number, session: boolean): string {
+    return `Tool "${tool}" was not run: ${limit} calls are already running for this ${session ? 'session' : 'client'}, the most allowed at once. Wait for one to finish, then call it again.`;
+  },
+  unknownAction(tool: string, discriminator: string, value: unknown, valid: readonly string[]): string {
+    const given = value === undefined ? `no "${discriminator}"` : `"${discriminator}": ${JSON.stringify(value)}`;
+    return `Tool "${tool}" was called with ${given}. Valid values of "${discriminator}": ${valid.join(', ')}. Call "${tool}" again with one of them.`;
+  },
+};

@@ -1,0 +1,73 @@
+import type { RequestScope } from '../surface/types.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+
+/**
+ * The calls running now: how many (for graceful drain), how many per principal (for the
+ * `maxConcurrentCalls` stage), and the abort hooks of their timeouts (aborted when a drain runs out of time).
+ */
+export class CallTracker {
+  readonly #running = new Map<string, number>();
+  readonly #aborts = new Set<(reason: Error) => void>();
+  #inFlight = 0;
+  #drained: (() => void) | undefined;
+
+  /** Registers the abort of one running handler; returns its removal (passed to `runWithTimeout`). */
+  readonly register = (abort: (reason: Error) => void): (() => void) => {
+    this.#aborts.add(abort);
+    return () => this.#aborts.delete(abort);
+  };
+
+  /** Tool calls running now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Counts one call as running until `run` settles. */
+  async track<T>(run: () => Promise<T>): Promise<T> {
+    this.#inFlight++;
+    try {
+      return await run();
+    } finally {
+      if (--this.#inFlight === 0) this.#drained?.();
+    }
+  }
+
+  /** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
+  static ownerOf(scope: RequestScope): string {
+    return requestPrincipal(scope).key;
+  }
+
+  /** Takes one of `limit` slots of `owner`; false when all are taken. Release with {@link release}. */
+  acquire(owner: string, limit: number): boolean {
+    const running = this.#running.get(owner) ?? 0;
+    if (running >= limit) return false;
+    this.#running.set(owner, running + 1);
+    return true;
+  }
+
+  /** Gives back a slot taken with {@link acquire}. */
+  release(owner: string): void {
+    const left = this.#running.get(owner)! - 1;
+    if (left === 0) this.#running.delete(owner);
+    else this.#running.set(owner, left);
+  }
+
+  /**
+   * Graceful shutdown: waits up to `deadlineMs` for running calls to finish, then aborts the rest
+   * (their handlers see an aborted signal).
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    if (this.#inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deadlineMs);
+        timer.unref?.();
+        this.#drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.#drained = undefined;
+    if (this.#inFlight > 0) for (const abort of [...this.#aborts]) abort(new Error('server shutting down'));
+  }
+}

@@ -1,0 +1,260 @@
+import type { ToolExtra } from '../protocol/types.js';
+import { normalizeCompletion } from '../completion/completers.js';
+import type { CompleteResult, Completer } from '../completion/types.js';
+import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
+import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
+import type { AttachOptions } from './options.js';
+import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
+import { contentMessages as messages } from '../protocol/contentMessages.js';
+import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';
+import { INSUFFICIENT_SCOPE_META } from '../auth/insufficientScope.js';
+
+/** The frozen lists one scope set may see. */
+interface ContentView {
+  readonly prompts: PromptListResult;
+  readonly resources: ResourceListResult;
+  readonly templates: ResourceTemplateListResult;
+  readonly listers: readonly FusionResourceTemplate<any>[];
+}
+
+
+/** The longest resource URI `resources/read` accepts (docs/security.md). */
+const MAX_URI_LENGTH = 2_048;
+/** What a {@link ContentPipeline} serves: the registry's content at the time it was built. */
+export interface ContentSource<Ctx> {
+  readonly prompts: readonly FusionPrompt<Ctx>[];
+  readonly resources: readonly FusionResource<Ctx>[];
+  readonly resourceTemplates: readonly FusionResourceTemplate<Ctx>[];
+}
+
+/** `prompts/list` result. */
+export interface PromptListResult {
+  prompts: WirePrompt[];
+  [key: string]: unknown;
+}
+
+/** `resources/list` result. */
+export interface ResourceListResult {
+  resources: WireResource[];
+  [key: string]: unknown;
+}
+
+/** `resources/templates/list` result. */
+export interface ResourceTemplateListResult {
+  resourceTemplates: WireResourceTemplate[];
+  [key: string]: unknown;
+}
+
+/**
+ * The SDK-independent server side of prompts and resources, built once per registry and options:
+ * lists come from frozen data, `prompts/get` validates arguments before the handler runs, and
+ * `resources/read` tries the exact URI, then each template in registration order. Protocol problems
+ * throw a {@link WireError} (-32602 for a bad name or argument, -32002 "Resource not found" with
+ * `data: { uri }`, -32603 for a failing handler).
+ * @see docs/prompts-and-resources.md
+ */
+export class ContentPipeline<Ctx> {
+  readonly #prompts: ReadonlyMap<string, FusionPrompt<Ctx>>;
+  readonly #resources: ReadonlyMap<string, FusionResource<Ctx>>;
+  readonly #templates: readonly FusionResourceTemplate<Ctx>[];
+  readonly #templatesByUri: ReadonlyMap<string, FusionResourceTemplate<Ctx>>;
+  readonly #hasCompletions: boolean;
+  readonly #listers: readonly FusionResourceTemplate<Ctx>[];
+  readonly #promptList: PromptListResult;
+  readonly #resourceList: ResourceListResult;
+  readonly #templateList: ResourceTemplateListResult;
+  readonly #contextFactory: AttachOptions<Ctx>['contextFactory'];
+  readonly #scopes: ScopeGate<ContentView>;
+
+  constructor(source: ContentSource<Ctx>, options: Pick<AttachOptions<Ctx>, 'contextFactory'> = {}) {
+    this.#prompts = new Map(source.prompts.map((p) => [p.name, p]));
+    this.#resources = new Map(source.resources.map((r) => [r.uri, r]));
+    this.#templates = Object.freeze([...source.resourceTemplates]);
+    this.#templatesByUri = new Map(this.#templates.map((t) => [t.uriTemplate, t]));
+    this.#hasCompletions = source.prompts.some((p) => p.completers.size > 0) || this.#templates.some((t) => t.completers.size > 0);
+    this.#listers = this.#templates.filter((t) => t.list !== undefined);
+    this.#promptList = Object.freeze({ prompts: Object.freeze(source.prompts.map((p) => p.definition)) as WirePrompt[] });
+    this.#resourceList = Object.freeze({ resources: Object.freeze(source.resources.map((r) => r.definition)) as WireResource[] });
+    this.#templateList = Object.freeze({ resourceTemplates: Object.freeze(this.#templates.map((t) => t.definition)) as WireResourceTemplate[] });
+    this.#contextFactory = options.contextFactory;
+    this.#scopes = new ScopeGate([...source.prompts, ...source.resources, ...this.#templates]);
+  }
+
+  /** The lists the caller may see: everything, or what its token's scopes allow (cached per scope set). */
+  #view(extra: ToolExtra | undefined): ContentView {
+    const all = { prompts: this.#promptList, resources: this.#resourceList, templates: this.#templateList, listers: this.#listers };
+    if (!this.#scopes.active) return all;
+    return this.#scopes.view(ScopeGate.scopesOf(extra?.authInfo), (allowed) => ({
+      prompts: Object.freeze({ prompts: [...this.#prompts.values()].filter(allowed).map((p) => p.definition) as WirePrompt[] }),
+      resources: Object.freeze({ resources: [...this.#resources.values()].filter(allowed).map((r) => r.definition) as WireResource[] }),
+      templates: Object.freeze({ resourceTemplates: this.#templates.filter(allowed).map((t) => t.definition) as WireResourceTemplate[] }),
+      listers: this.#listers.filter(allowed),
+    }));
+  }
+
+  /** Refuses `item` (-32602 `insufficient_scope`, with the missing scopes in `data`) unless the caller's scopes allow it. */
+  #authorize(item: ScopedItem, label: string, extra: ToolExtra): void {
+    if (!this.#scopes.active) return;
+    const missing = this.#scopes.missing(item, ScopeGate.scopesOf(extra.authInfo));
+    if (missing.length === 0) return;
+    const required = item.requiredScopes!;
+    throw new WireError(JsonRpcCode.InvalidParams, `insufficient_scope: ${label} needs the scopes ${required.join(' ')}; the access token lacks ${missing.join(' ')}. Ask the user to authorize them (scope="${required.join(' ')}"), or continue without it.`, { [INSUFFICIENT_SCOPE_META]: { required: [...required], missing } });
+  }
+
+  /** The scopes a `prompts/get` or `resources/read` target requires (for the HTTP scope challenge). */
+  requiredScopesOf(method: string, params: Record<string, unknown>): readonly string[] {
+    if (method === 'prompts/get' && typeof params.name === 'string') return this.#prompts.get(params.name)?.requiredScopes ?? [];
+    if (method !== 'resources/read' || typeof params.uri !== 'string') return [];
+    const uri = params.uri;
+    return (this.#resources.get(uri) ?? this.#templates.find((t) => t.compiled.match(uri) !== undefined))?.requiredScopes ?? [];
+  }
+
+  /** True when there is at least one prompt (the `prompts` capability). */
+  get hasPrompts(): boolean {
+    return this.#prompts.size > 0;
+  }
+
+  /** True when there is at least one resource or template (the `resources` capability). */
+  get hasResources(): boolean {
+    return this.#resources.size > 0 || this.#templates.length > 0;
+  }
+
+  /** True when a prompt or template declares a completer (the `completions` capability). */
+  get hasCompletions(): boolean {
+    return this.#hasCompletions;
+  }
+
+  /** True when `uri` names a fixed resource or matches a template (for subscription checks). */
+  hasResource(uri: string): boolean {
+    return this.#resources.has(uri) || this.#templates.some((t) => t.compiled.match(uri) !== undefined);
+  }
+
+  /** The URIs of the fixed resources, in registration order. */
+  get resourceUris(): readonly string[] {
+    return [...this.#resources.keys()];
+  }
+
+  /** `prompts/list`: the frozen list. */
+  listPrompts(extra?: ToolExtra): PromptListResult {
+    return this.#view(extra).prompts;
+  }
+
+  /** `prompts/get`: finds the prompt, validates the arguments, runs the handler. */
+  async getPrompt(name: unknown, args: unknown, extra: ToolExtra): Promise<GetPromptResult> {
+    if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing([...this.#prompts.keys()]));
+    const prompt = this.#prompts.get(name);
+    if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, [...this.#prompts.keys()]));
+    this.#authorize(prompt, `prompt "${name}"`, extra);
+    const parsed = prompt.validate(args);
+    if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
+    const label = `Prompt "${name}"`;
+    const ctx = await this.#context(label, extra);
+    return guard(label, () => prompt.run(parsed.value, ctx, extra));
+  }
+
+  /** `resources/list`: the fixed resources, then what each template's `.list()` reports. */
+  async listResources(extra: ToolExtra): Promise<ResourceListResult> {
+    const view = this.#view(extra);
+    if (view.listers.length === 0) return view.resources;
+    const ctx = await this.#context('resources/list', extra);
+    const listed = await Promise.all(view.listers.map((t) => guard(`Resource template "${t.uriTemplate}"`, () => t.list!(ctx, extra), messages.listFailed.bind(null, t.uriTemplate))));
+    return { resources: [...view.resources.resources, ...listed.flat()] };
+  }
+
+  /** `resources/templates/list`: the frozen list. */
+  listResourceTemplates(extra?: ToolExtra): ResourceTemplateListResult {
+    return this.#view(extra).templates;
+  }
+
+  /** `resources/read`: the exact URI first, then the first template that matches it. */
+  async readResource(uri: unknown, extra: ToolExtra): Promise<ReadResourceResult> {
+    if (typeof uri !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriMissing());
+    if (uri.length > MAX_URI_LENGTH) throw new WireError(JsonRpcCode.InvalidParams, `Invalid resource URI: it is ${uri.length} characters long, over the limit of ${MAX_URI_LENGTH}. Read a resource listed by resources/list or resources/templates/list.`);
+    let result: ReadResourceResult | undefined;
+    const resource = this.#resources.get(uri);
+    if (resource !== undefined) {
+      const label = `Resource "${uri}"`;
+      this.#authorize(resource, `resource "${uri}"`, extra);
+      const ctx = await this.#context(label, extra);
+      result = await guard(label, () => resource.read(uri, ctx, extra));
+    } else {
+      for (const template of this.#templates) {
+        const vars = template.compiled.match(uri);
+        if (vars === undefined) continue;
+        const label = `Resource "${uri}"`;
+        this.#authorize(template, `resource "${uri}"`, extra);
+        const ctx = await this.#context(label, extra);
+        result = await guard(label, () => template.read(uri, vars, ctx, extra));
+        break;
+      }
+    }
+    if (result === undefined) {
+      throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, [...this.#resources.keys()], this.#templates.map((t) => t.uriTemplate)), { uri });
+    }
+    return result;
+  }
+
+  /**
+   * `completion/complete`: finds the prompt (`ref/prompt` by name) or the template (`ref/resource` by its
+   * URI template, or a fixed resource's URI) and runs the completer of the argument. An argument without a
+   * completer gets no suggestions; an unknown prompt or template, or a malformed request, is -32602.
+   */
+  async complete(ref: unknown, argument: unknown, context: unknown, extra: ToolExtra): Promise<CompleteResult> {
+    const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+    const a = (argument ?? {}) as { name?: unknown; value?: unknown };
+    if (typeof a.name !== 'string' || typeof a.value !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.completionArgumentMissing());
+    let completers: ReadonlyMap<string, Completer<Ctx>>;
+    let label: string;
+    if (r.type === 'ref/prompt' && typeof r.name === 'string') {
+      const prompt = this.#prompts.get(r.name);
+      if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(r.name, [...this.#prompts.keys()]));
+      ({ completers } = prompt);
+      label = `Completion of "${a.name}" of prompt "${r.name}"`;
+    } else if (r.type === 'ref/resource' && typeof r.uri === 'string') {
+      const template = this.#templatesByUri.get(r.uri);
+      if (template === undefined && !this.#resources.has(r.uri)) {
+        throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, this.#templates.map((t) => t.uriTemplate)));
+      }
+      completers = template?.completers ?? new Map();
+      label = `Completion of "${a.name}" of resource template "${r.uri}"`;
+    } else {
+      throw new WireError(JsonRpcCode.InvalidParams, messages.completionRefInvalid());
+    }
+    const completer = completers.get(a.name);
+    if (completer === undefined) return { completion: { values: [] } };
+    const ctx = await this.#context(label, extra);
+    const given = (context as { arguments?: unknown } | undefined)?.arguments;
+    const args: Record<string, string> = {};
+    if (typeof given === 'object' && given !== null) for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
+    const value = a.value;
+    return { completion: await guard(label, async () => normalizeCompletion(await completer(value, { arguments: args }, ctx, extra), label)) };
+  }
+
+  async #context(label: string, extra: ToolExtra): Promise<Ctx> {
+    if (this.#contextFactory === undefined) return undefined as Ctx;
+    try {
+      return await this.#contextFactory(extra);
+    } catch (error) {
+      throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, reason(error)));
+    }
+  }
+}
+
+/** Runs a handler; errors carrying a JSON-RPC error code (-32768 to -32000) pass through, others become -32603 naming `label`. */
+async function guard<T>(label: string, run: () => Promise<T>, describe: (reason: string) => string = (r) => messages.handlerFailed(label, r)): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof WireError || isJsonRpcCode((error as { code?: unknown } | null)?.code)) throw error;
+    throw new WireError(JsonRpcCode.InternalError, describe(reason(error)));
+  }
+}
+
+function isJsonRpcCode(code: unknown): boolean {
+  return Number.isInteger(code) && (code as number) >= -32768 && (code as number) <= -32000;
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

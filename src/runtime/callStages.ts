@@ -1,0 +1,42 @@
+import type { FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
+import type { Route } from '../surface/compileSurface.js';
+import type { RequestScope } from '../surface/types.js';
+
+/** One `tools/call` as it travels through the stages of its tool. */
+export interface ToolCall {
+  /** The route the called name resolved to (its exposed name, and the discriminator of a grouped tool). */
+  readonly route: Route;
+  /** The tool (or the grouped tool's action) the call addresses. */
+  readonly tool: FusionTool<any>;
+  /** The arguments without a grouped tool's discriminator. */
+  readonly args: Record<string, unknown>;
+  readonly scope: RequestScope;
+  /** What the handler receives (a workflow stage adds the workflow instance). */
+  readonly extra: ToolExtra;
+}
+
+/** The stages of the `tools/call` path, in the order they run. */
+export type StageName = 'switch' | 'scopes' | 'rateLimit' | 'concurrency' | 'track' | 'workflow' | 'validate' | 'stateSync';
+
+/** Runs the rest of the stages. */
+export type NextStage = (call: ToolCall) => Promise<ToolResponse>;
+
+/**
+ * One concern of the call path (scopes, rate limits, concurrency, workflow gate, validation, State Sync):
+ * it answers the call itself (a refusal) or hands it, possibly changed, to `next` and may rewrite the result.
+ */
+export type CallStage = (call: ToolCall, next: NextStage) => Promise<ToolResponse>;
+
+/**
+ * Composes stages into one function, once per tool: `stages[0]` runs first and `last` (the handler) at
+ * the end. Stages a tool does not need are simply absent, so they cost nothing at call time.
+ */
+export function composeStages(stages: readonly CallStage[], last: NextStage): NextStage {
+  let run = last;
+  for (let i = stages.length - 1; i >= 0; i--) {
+    const stage = stages[i]!;
+    const next = run;
+    run = (call) => stage(call, next);
+  }
+  return run;
+}

@@ -1,0 +1,148 @@
+import type { ToolExtra, ToolResponse } from '../protocol/types.js';
+import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
+import { hasSuggestions } from '../presenter/filterSuggestions.js';
+import { insufficientScope } from '../auth/insufficientScope.js';
+import { ScopeGate } from '../auth/ScopeGate.js';
+import type { RateLimiter } from './RateLimiter.js';
+import type { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
+import { META } from '../state-sync/metaKeys.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
+import type { CallStage, NextStage, ToolCall } from './callStages.js';
+import { CallTracker } from './CallTracker.js';
+import type { Route } from '../surface/compileSurface.js';
+import { messages } from '../protocol/messages.js';
+import { protoKeyPath } from '../protocol/protoKeys.js';
+import { runWithTimeout } from './runWithTimeout.js';
+import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
+
+/** Run-time switch: a disabled tool is answered as unknown, with what is available now (`hidden` throws that). */
+export function switchStage(isDisabled: (name: string) => boolean, hidden: (call: ToolCall) => Promise<never>): CallStage {
+  return (call, next) => (isDisabled(call.tool.name) ? hidden(call) : next(call));
+}
+
+/** Per-tool scopes: a token lacking one of the tool's scopes gets `insufficient_scope` naming them. */
+export function scopeStage(scopes: ScopeGate<unknown>): CallStage {
+  return async (call, next) => {
+    const missing = scopes.missing(call.tool, ScopeGate.scopesOf(call.scope.extra.authInfo));
+    if (missing.length === 0) return next(call);
+    const { route, tool } = call;
+    const what = route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`;
+    return traceRefusal(call.scope.trace, insufficientScope(what, tool.requiredScopes!, missing), 'insufficient_scope');
+  };
+}
+
+/** Rate limits (server-wide and the tool's own), counted per principal. */
+export function rateStage(limiter: RateLimiter): CallStage {
+  return async (call, next) => {
+    const limited = await limiter.hit(call.tool, call.scope);
+    return limited === undefined ? next(call) : traceRefusal(call.scope.trace, limited, 'rate_limited');
+  };
+}
+
+/** `maxConcurrentCalls`: at most `limit` calls running per principal; the next is refused with what to do. */
+export function concurrencyStage(tracker: CallTracker, limit: number, onRefused: (call: ToolCall) => void): CallStage {
+  return async (call, next) => {
+    const owner = CallTracker.ownerOf(call.scope);
+    if (!tracker.acquire(owner, limit)) {
+      onRefused(call);
+      return traceRefusal(call.scope.trace, errorResult(messages.tooManyCalls(call.route.exposed, limit, owner.startsWith('a:') && call.scope.stateKey !== undefined)), 'too_many_calls');
+    }
+    try {
+      return await next(call);
+    } finally {
+      tracker.release(owner);
+    }
+  };
+}
+
+/** Counts the call as running (graceful drain) and reports it to the debug observer when there is one. */
+export function trackStage(tracker: CallTracker, report: ((call: ToolCall, ok: boolean, durationMs: number) => void) | undefined): CallStage {
+  if (report === undefined) return (call, next) => tracker.track(() => next(call));
+  return (call, next) =>
+    tracker.track(async () => {
+      const started = performance.now();
+      const result = await next(call);
+      report(call, result.isError !== true, performance.now() - started);
+      return result;
+    });
+}
+
+/**
+ * The workflow gate: a bound tool runs inside its session's or handle's workflow (visibility in the current
+ * state, transition and persistence on success); any other tool's suggestions are filtered by the state.
+ */
+export function workflowStage(workflow: WorkflowRuntime): CallStage {
+  return async (call, next) => {
+    const { tool, scope, route } = call;
+    if (tool.fsm !== undefined) return workflow.run(tool, call.args, scope, route, (args, instance) => next({ ...call, args, extra: { ...scope.extra, workflow: instance } }));
+    const result = await next(call);
+    return hasSuggestions(result) ? workflow.suggest(result, await workflow.stateFor(scope)) : result;
+  };
+}
+
+/** Strict validation of the arguments; an invalid call gets the issues and the accepted fields. */
+export const validateStage: CallStage = (call, next) => {
+  const { tool, route, args } = call;
+  const proto = protoKeyPath(args);
+  const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
+  if (parsed.ok) return next({ ...call, args: parsed.value as Record<string, unknown> });
+  const accepted = Object.keys(tool.inputSchema.properties ?? {});
+  return Promise.resolve(
+    errorResult(
+      route.kind === 'flat'
+        ? messages.invalidArguments(route.exposed, parsed.issues, accepted)
+        : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted),
+    ),
+  );
+};
+
+/** State Sync: invalidations prepended to a successful result (and announced), cache directives in `_meta`. */
+export function syncStage(sync: StateSyncLayer, onInvalidated: (result: ToolResponse, causedBy: string) => void): CallStage {
+  return async (call, next) => {
+    const result = await next(call);
+    if (isInputRequired(result)) return result;
+    const name = call.tool.name;
+    const decorated = sync.decorateResult(name, result) as ToolResponse;
+    if (decorated !== result) onInvalidated(decorated, name);
+    // Results of cached/stale tools carry their directive too, for clients that act on _meta.
+    const directive = result.isError === true ? undefined : sync.resolve(name)?.cacheControl;
+    return directive === undefined ? decorated : { ...decorated, _meta: { ...decorated._meta, [META.cacheControl]: directive } };
+  };
+}
+
+/** What the handler stage needs besides the tool: the context factory and whose `extra.session` a call gets. */
+export interface RunParts<Ctx> {
+  readonly contextFactory: ((extra: ToolExtra) => Ctx | Promise<Ctx>) | undefined;
+  readonly sessionFor: (call: ToolCall) => NonNullable<ToolExtra['session']>;
+}
+
+/** The handler, last: the context factory, then the tool under its timeout and the call's cancellation. */
+export function runStage<Ctx>(timeoutMs: number, register: CallTracker['register'], parts: RunParts<Ctx>): NextStage {
+  const { contextFactory, sessionFor } = parts;
+  return (call) => {
+    const { tool, args, extra } = call;
+    return runWithTimeout(tool.name, tool.timeoutMs ?? timeoutMs, extra.signal, async (lazy) => {
+      const session = sessionFor(call);
+      const scoped: ToolExtra = {
+        ...extra,
+        session,
+        get signal() {
+          return lazy.signal;
+        },
+      };
+      let ctx: Ctx;
+      try {
+        ctx = contextFactory === undefined ? (undefined as Ctx) : await contextFactory(scoped);
+      } catch (error) {
+        return errorResult(messages.contextFailed(tool.name, error instanceof Error ? error.message : String(error)));
+      }
+      return tool.run(args, ctx, scoped);
+    }, register);
+  };
+}
+
+/** The action key of `tool` in a grouped route (its own name in a flat one). */
+export function actionKey(route: Route, tool: ToolCall['tool']): string {
+  if (route.kind === 'grouped') for (const [key, t] of route.actions) if (t === tool) return key;
+  return tool.name;
+}

@@ -1,0 +1,29 @@
+import type { ToolExtra } from '../protocol/types.js';
+import type { RequestTrace } from '../tracing/types.js';
+
+/** What the SDK adapter tells the pipeline about one request. */
+export interface RequestScope {
+  /**
+   * Key of the per-session workflow state: the legacy `Mcp-Session-Id`, or the connection's own id over
+   * stdio and in-memory transports. Undefined on modern (2026-07-28) requests, which have no session.
+   */
+  readonly stateKey: string | undefined;
+  readonly extra: ToolExtra;
+  /** The span of this request, when tracing is on: FSM transitions and refusals become its events. */
+  readonly trace?: RequestTrace | undefined;
+}
+
+/** `tools/list` result as the pipeline returns it. */
+export interface ToolListResult {
+  tools: Array<Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+/** Which tools an attachment exposes. A tool passes when it has every tag of `tags` and none of `exclude`. */
+export interface ToolFilter {
+  tags?: string[];
+  exclude?: string[];
+}
+
+/** How names are rendered on the wire; policies, tags and bindings always use the declared name. */
+export type NameStyle = 'dots' | 'underscores' | ((declaredName: string) => string);
