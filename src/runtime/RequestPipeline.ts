@@ -1,4 +1,4 @@
-import type { FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
+import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
@@ -9,9 +9,8 @@ import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
 import type { InlineSyncDeclaration } from '../state-sync/types.js';
 import { META } from '../state-sync/metaKeys.js';
 import { RateLimiter } from './RateLimiter.js';
-import { principalOf } from '../principal/principalOf.js';
-import { memorySessionData, sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
-import { SessionDataError } from '../errors/SessionDataError.js';
+import { memorySessionData, type SessionDataBackend } from '../session/sessionData.js';
+import { sessionDataOf } from './sessionDataOf.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
@@ -206,7 +205,7 @@ export class RequestPipeline<Ctx> {
    */
   #compile(tool: FusionTool): NextStage {
     const stages = this.#stagesFor(tool);
-    return composeStages(stages.map(([, stage]) => stage), runStage(this.#timeoutMs, this.#tracker.register, { contextFactory: this.#options.contextFactory, sessionFor: (call) => this.#sessionFor(call.extra, call.scope.stateKey) }));
+    return composeStages(stages.map(([, stage]) => stage), runStage(this.#timeoutMs, this.#tracker.register, { contextFactory: this.#options.contextFactory, sessionFor: (call) => sessionDataOf(this.#sessionData, call.extra, call.scope.stateKey, this.#options.sessionDataMaxBytes) }));
   }
 
   /** The named stages of `tool`'s call path, in order (the handler runs after the last). */
@@ -259,15 +258,7 @@ export class RequestPipeline<Ctx> {
     return this.#tracker.drain(deadlineMs);
   }
 
-  /** Whose data `extra.session` is: the legacy session, else the modern workflow instance, else the authenticated principal. */
-  #sessionFor(extra: ToolExtra, stateKey: string | undefined): SessionData {
-    const max = this.#options.sessionDataMaxBytes;
-    if (stateKey !== undefined) return sessionDataFor(this.#sessionData, `s:${stateKey}`, max);
-    if (extra.workflow !== undefined) return sessionDataFor(this.#sessionData, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, max);
-    const principal = principalOf(extra.authInfo);
-    if (principal.kind !== 'anonymous') return sessionDataFor(this.#sessionData, principal.key, max);
-    return unkeyedSessionData();
-  }
+
 
   #recordInvalidation(result: ToolResponse, causedBy: string): void {
     const meta = result._meta?.[META.invalidation] as { patterns: string[]; at: string } | undefined;
@@ -319,12 +310,4 @@ function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent)
   if (debug === undefined || debug === false) return undefined;
   if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
   return debug;
-}
-
-/** `extra.session` of a request with nothing to key data by (an anonymous modern call outside a workflow). */
-function unkeyedSessionData(): SessionData {
-  const refuse = async (): Promise<never> => {
-    throw new SessionDataError('SESSION_DATA_NO_KEY', 'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.');
-  };
-  return Object.freeze({ key: '', get: refuse, set: refuse, delete: refuse });
 }

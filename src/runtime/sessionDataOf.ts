@@ -1,0 +1,27 @@
+import type { ToolExtra } from '../protocol/types.js';
+import { SessionDataError } from '../errors/SessionDataError.js';
+import { principalOf } from '../principal/principalOf.js';
+import { sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
+
+/**
+ * Whose data `extra.session` is: the legacy session (`stateKey`), else the modern workflow instance, else
+ * the authenticated principal; an anonymous modern call outside a workflow gets data that refuses with
+ * what to do.
+ */
+export function sessionDataOf(backend: SessionDataBackend, extra: ToolExtra, stateKey: string | undefined, maxBytes: number | undefined): SessionData {
+  if (stateKey !== undefined) return sessionDataFor(backend, `s:${stateKey}`, maxBytes);
+  if (extra.workflow !== undefined) return sessionDataFor(backend, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, maxBytes);
+  const principal = principalOf(extra.authInfo);
+  if (principal.kind !== 'anonymous') return sessionDataFor(backend, principal.key, maxBytes);
+  return UNKEYED;
+}
+
+/** `extra.session` of a request with nothing to key data by (an anonymous modern call outside a workflow). */
+function unkeyedSessionData(): SessionData {
+  const refuse = async (): Promise<never> => {
+    throw new SessionDataError('SESSION_DATA_NO_KEY', 'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.');
+  };
+  return Object.freeze({ key: '', get: refuse, set: refuse, delete: refuse });
+}
+
+const UNKEYED = unkeyedSessionData();
