@@ -120,6 +120,19 @@ describe('Redis Cluster layout', () => {
     await Promise.all([a.close(), b.close(), c.close()]);
   });
 
+  it('resolves ready() only once its sharded subscription is in place, also for a bus built before its client connected', async () => {
+    const prefix = uniquePrefix('cready');
+    const early = clusterClient(cluster.nodes);
+    expect(early.status).not.toBe('ready');
+    const bus = new RedisEventBus({ publisher: early, subscriber: early, prefix });
+    await bus.ready();
+    // Right then, not eventually: the owning master counts one subscriber of the events channel.
+    let subscribers = 0;
+    for (const node of cluster.nodes) subscribers += Number((await cluster.cli(node.port, 'pubsub', 'shardnumsub', `${prefix}events`)).trim().split('\n')[1]);
+    expect(subscribers).toBe(1);
+    await bus.close();
+  });
+
   it('keeps delivering a watched session\'s notifications after its slot moved to another master', async () => {
     const prefix = uniquePrefix('cmove');
     const make = async () => {
