@@ -28,6 +28,21 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+/** How many connections, over every master, are subscribed to a sharded channel (PUBSUB SHARDNUMSUB). */
+async function shardSubscribers(channel: string): Promise<number> {
+  let count = 0;
+  for (const node of cluster.nodes) count += Number((await cluster.cli(node.port, 'pubsub', 'shardnumsub', channel)).trim().split('\n')[1]);
+  return count;
+}
+
+async function untilAsync(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A chain s0 → s1 → … → s{n} on NEXT: every lost transition shows in the final state. */
 function chain(n: number): FsmConfig {
   const states: FsmConfig['states'] = {};
@@ -109,7 +124,8 @@ describe('Redis Cluster layout', () => {
     ]);
     unwatch();
     unwatch();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait for the SUNSUBSCRIBE to land (no shard counts a subscriber of sess-1 any more), not a guessed 100 ms.
+    await untilAsync(async () => (await shardSubscribers(`${prefix}session:{sess-1}`)) === 0, 3_000, 'the SUNSUBSCRIBE of sess-1');
     a.sessions.publish('sess-1', { method: 'notifications/resources/list_changed' });
     a.sessions.publish('sess-2', { method: 'notifications/resources/list_changed' });
     await until(() => got.b!.length === 3, 3_000, 'the still-watched session');
@@ -127,9 +143,7 @@ describe('Redis Cluster layout', () => {
     const bus = new RedisEventBus({ publisher: early, subscriber: early, prefix });
     await bus.ready();
     // Right then, not eventually: the owning master counts one subscriber of the events channel.
-    let subscribers = 0;
-    for (const node of cluster.nodes) subscribers += Number((await cluster.cli(node.port, 'pubsub', 'shardnumsub', `${prefix}events`)).trim().split('\n')[1]);
-    expect(subscribers).toBe(1);
+    expect(await shardSubscribers(`${prefix}events`)).toBe(1);
     await bus.close();
   });
 
