@@ -1,7 +1,7 @@
 import { FluentToolBuilder } from './builder/FluentToolBuilder.js';
 import { GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
 import type { Middleware } from './builder/types.js';
-import { StateMachineGate } from './fsm/StateMachineGate.js';
+import { StateMachineGate, type GateOptions } from './fsm/StateMachineGate.js';
 import type { FsmConfig } from './fsm/types.js';
 import { PromptBuilder } from './prompts/PromptBuilder.js';
 import { ToolRegistry } from './registry/ToolRegistry.js';
@@ -32,8 +32,11 @@ export interface Fusion<Ctx> {
   resourceTemplate<const T extends string>(uriTemplate: T): ResourceTemplateBuilder<Ctx, T>;
   /** A new, empty registry typed with this context. */
   registry(): ToolRegistry<Ctx>;
-  /** A workflow gate over `config` (XState v5 when installed, the built-in engine otherwise). */
-  fsm(config: FsmConfig): StateMachineGate;
+  /**
+   * A workflow gate over `config` (XState v5 when installed, the built-in engine otherwise); `options`
+   * chooses the engine, the clock and XState `guards`.
+   */
+  fsm(config: FsmConfig, options?: GateOptions): StateMachineGate;
 }
 
 /**
@@ -54,6 +57,6 @@ export function initFusion<Ctx = void>(options: FusionOptions<Ctx> = {}): Fusion
     resource: (uri: string) => new ResourceBuilder<Ctx>(uri),
     resourceTemplate: <const T extends string>(uriTemplate: T) => new ResourceTemplateBuilder<Ctx, T>(uriTemplate),
     registry: () => new ToolRegistry<Ctx>(),
-    fsm: (config: FsmConfig) => new StateMachineGate(config),
+    fsm: (config: FsmConfig, options?: GateOptions) => new StateMachineGate(config, options),
   });
 }

@@ -27,9 +27,12 @@ export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './pipeline/attach.js';
 export { RequestPipeline } from './pipeline/RequestPipeline.js';
+export { createDebugObserver, formatDebugEvent } from './pipeline/createDebugObserver.js';
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
+export { SessionDataError } from './errors/SessionDataError.js';
+export { memorySessionData, storeSessionData, type SessionData, type SessionDataBackend } from './session/sessionData.js';
 
 export * from './domain/index.js';
 export { PromptBuilder, type PromptArgumentConfig } from './prompts/PromptBuilder.js';
@@ -46,6 +49,7 @@ export type { RequestStateOptions } from './pipeline/RequestStateSeal.js';
 export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
 export { staleUri } from './pipeline/systemResources.js';
 export type { WorkflowChange } from './pipeline/WorkflowRuntime.js';
+export type { Principal } from './principal/types.js';
 
 export * from './state-sync/index.js';
 export * from './fsm/index.js';

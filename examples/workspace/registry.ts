@@ -1,12 +1,16 @@
 import { createPresenter, initFusion, type ToolExtra } from 'mcp-fusion';
 import { z } from 'zod';
-import { WorkspaceDb } from './db.js';
+import { WorkspaceDb, type CartItem } from './db.js';
 
 /** The handler context of the workspace server. */
 export interface AppContext {
+  /** The shared workspace (sprints, tasks, users): one team's data, the same for every caller. */
   db: WorkspaceDb;
-  /** Whose cart: the workflow instance (session or handle), else the session. */
-  cartKey: string;
+  /**
+   * The cart of the checkout this call acts on, keyed by `extra.workflow.key`: the session in the legacy era,
+   * the instance named by `checkout_id` in the modern era. Never a shared default: two clients never share a cart.
+   */
+  cart(): CartItem[];
 }
 
 export const f = initFusion<AppContext>();
@@ -45,7 +49,8 @@ const updateTask = f
     }),
   );
 
-// FSM State Gate — the seeds' checkout workflow.
+// FSM State Gate — the seeds' checkout workflow. After paying, adding an item starts the next purchase
+// (a legacy session keeps one checkout for its whole life, so `confirmed` is not final).
 export const checkout = f.fsm({
   id: 'checkout',
   initial: 'empty',
@@ -53,7 +58,7 @@ export const checkout = f.fsm({
     empty: { on: { ADD_ITEM: 'has_items' } },
     has_items: { on: { CHECKOUT: 'payment', CLEAR: 'empty' } },
     payment: { on: { PAY: 'confirmed', CANCEL: 'has_items' } },
-    confirmed: { type: 'final' },
+    confirmed: { on: { ADD_ITEM: 'has_items' } },
   },
 });
 
@@ -66,31 +71,37 @@ const cartPresenter = createPresenter('Cart')
   ]);
 
 const addItem = f
-  .mutation('cart.add_item')
+  .action('cart.add_item')
   .describe('Add a product to the cart')
-  .bindState(['empty', 'has_items'], 'ADD_ITEM')
+  .bindState(['empty', 'has_items', 'confirmed'], 'ADD_ITEM')
   .returns(cartPresenter)
   .withString('product_id', 'Product ID')
   .withOptionalNumber('quantity', 'How many (default 1)')
   .handle((input, ctx) => {
-    const cart = ctx.db.cart(ctx.cartKey);
+    const cart = ctx.cart();
     cart.push({ productId: input.product_id, quantity: input.quantity ?? 1 });
     return { items: cart };
   });
 
 const checkoutCart = f
-  .mutation('cart.checkout')
+  .action('cart.checkout')
   .describe('Proceed to payment')
   .bindState('has_items', 'CHECKOUT')
-  .handle((_input, ctx) => ({ total_items: ctx.db.cart(ctx.cartKey).reduce((n, i) => n + i.quantity, 0) }));
+  .handle((_input, ctx) => ({ total_items: ctx.cart().reduce((n, i) => n + i.quantity, 0) }));
+
+const cancelCheckout = f
+  .action('cart.cancel')
+  .describe('Leave payment and go back to the cart (the items stay)')
+  .bindState('payment', 'CANCEL')
+  .handle((_input, ctx) => ({ items: ctx.cart() }));
 
 const pay = f
-  .mutation('cart.pay')
+  .action('cart.pay')
   .describe('Process payment')
   .bindState('payment', 'PAY')
   .withString('payment_method', 'Payment method ID')
   .handle((input, ctx) => {
-    const items = ctx.db.cart(ctx.cartKey).splice(0);
+    const items = ctx.cart().splice(0);
     const order = { id: `o${ctx.db.orders.length + 1}`, items, paidWith: input.payment_method };
     ctx.db.orders.push(order);
     return { order_id: order.id, status: 'paid' };
@@ -101,14 +112,17 @@ const clear = f
   .describe('Remove every item from the cart')
   .bindState('has_items', 'CLEAR')
   .handle((_input, ctx) => {
-    ctx.db.cart(ctx.cartKey).splice(0);
+    ctx.cart().splice(0);
     return 'Cart cleared.';
   });
 
+// `.bindState('*')`: joins the checkout in every state without moving it, so it reads the same cart as the
+// tools that fill it (the session's in the legacy era, the one named by checkout_id in the modern era).
 const viewCart = f
   .query('cart.view')
   .describe('View current cart contents')
-  .handle((_input, ctx) => ({ items: ctx.db.cart(ctx.cartKey) }));
+  .bindState('*')
+  .handle((_input, ctx) => ({ items: ctx.cart() }));
 
 // Grouped tool: many operations behind one MCP tool, selected by `action` (architecture.md).
 const platform = f
@@ -149,7 +163,7 @@ const sprintsResource = f
 
 /** Every tool, prompt and resource of the workspace server, registered once. */
 export const registry = f.registry();
-registry.registerAll(listCountries, listSprints, createSprint, updateTask, addItem, checkoutCart, pay, clear, viewCart, platform, planSprint, sprintsResource);
+registry.registerAll(listCountries, listSprints, createSprint, updateTask, addItem, checkoutCart, cancelCheckout, pay, clear, viewCart, platform, planSprint, sprintsResource);
 
 /** Builds the attach/serve options over one database. */
 export function workspaceOptions(db = new WorkspaceDb()) {
@@ -157,6 +171,13 @@ export function workspaceOptions(db = new WorkspaceDb()) {
     name: 'mcp-fusion-workspace',
     version: '1.0.0',
     fsm: checkout,
-    contextFactory: (extra: ToolExtra): AppContext => ({ db, cartKey: extra.workflow?.key ?? extra.sessionId ?? 'default' }),
+    contextFactory: (extra: ToolExtra): AppContext => ({
+      db,
+      cart: () => {
+        // Only the checkout's tools (bound with .bindState) act on a cart; they always get their instance.
+        if (extra.workflow === undefined) throw new Error('this tool is not part of the checkout workflow, so it has no cart');
+        return db.cart(extra.workflow.key);
+      },
+    }),
   };
 }

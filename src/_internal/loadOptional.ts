@@ -37,10 +37,30 @@ export function loadOptional<T>(name: OptionalPeer): Promise<T | undefined> {
  * Like {@link loadOptional}, but throws a {@link MissingPeerError} saying what to install.
  * `purpose` names what needs the package (default: the known purpose of `name`).
  */
-export async function requireOptional<T>(name: OptionalPeer, purpose: string = PURPOSE[name] ?? name): Promise<T> {
+export async function requireOptional<T>(name: OptionalPeer, purpose: string | undefined = PURPOSE[name] ?? name): Promise<T> {
+  purpose ??= PURPOSE[name] ?? name;
   const mod = await loadOptional<T>(name);
   if (mod === undefined) {
     throw new MissingPeerError('MISSING_PEER', `${purpose} needs the optional package "${name}"; run \`npm install ${name}\`${name === 'xstate' ? ' or choose the built-in engine' : ''}.`, { package: name });
   }
   return mod;
+}
+
+/**
+ * Synchronously: `true` when the peer was handed over or resolves from the working directory (Node's
+ * `module.createRequire`, reached through `process.getBuiltinModule` so that no runtime needs `node:`
+ * imports or `import.meta`), `false` when it was handed over as `undefined` or does not resolve,
+ * `undefined` when this runtime cannot tell (workerd, browsers, Node before 20.16).
+ */
+export function optionalAvailable(name: OptionalPeer): boolean | undefined {
+  if (injected.has(name)) return injected.get(name) !== undefined;
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; cwd?: () => string } }).process;
+  const mod = proc?.getBuiltinModule?.('node:module') as { createRequire?: (from: string) => { resolve(id: string): string } } | undefined;
+  if (typeof mod?.createRequire !== 'function' || typeof proc?.cwd !== 'function') return undefined;
+  try {
+    mod.createRequire(`${proc.cwd()}/`).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
 }

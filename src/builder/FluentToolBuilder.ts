@@ -23,8 +23,10 @@ const DEFAULT_ANNOTATIONS: Record<ToolKind, ToolAnnotations> = {
 };
 
 /**
- * The fluent builder behind `f.query`, `f.action` and `f.mutation`. Every step returns a new builder;
- * `.handle(fn)` returns the built, frozen {@link FusionTool}, after which this builder refuses changes.
+ * The fluent builder behind `f.query`, `f.action` and `f.mutation`. Every step changes this builder and
+ * returns it (its type narrowing as fields are added), so chained and unchained calls are the same:
+ * `const b = f.query('x'); b.describe('…');` keeps the description. `.handle(fn)` returns the built
+ * {@link FusionTool} and freezes the builder: any later change throws a `FrozenBuilderError`.
  * @see docs/tools.md
  */
 export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Record<never, never>> {
@@ -32,8 +34,8 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
   #built = false;
 
   /** @internal use `f.query(name)`, `f.action(name)` or `f.mutation(name)`. */
-  constructor(kind: ToolKind, name: string, middlewares: readonly Middleware<Ctx>[] = [], state?: FluentState<Ctx>) {
-    this.#state = state ?? {
+  constructor(kind: ToolKind, name: string, middlewares: readonly Middleware<Ctx>[] = []) {
+    this.#state = {
       kind,
       name,
       title: undefined,
@@ -150,11 +152,20 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
     return this.#next({ sync: { ...this.#state.sync, invalidates: [...(this.#state.sync?.invalidates ?? []), ...patterns] } });
   }
 
-  /** FSM gate: visible only in `states`; a successful call sends `event` to the machine. */
+  /**
+   * FSM gate: visible only in `states`; a successful call sends `event` to the machine. `'*'` joins the
+   * workflow in every state without moving it (a reader such as `cart.view`): it gets `extra.workflow` (the
+   * session in the legacy era, the instance named by its handle argument in the modern era), never starts
+   * an instance and may read a finished one.
+   * @example f.query('cart.view').bindState('*').handle((_input, ctx, extra) => ctx.db.cart(extra.workflow!.key))
+   */
   bindState(states: string | string[], event?: string): FluentToolBuilder<Ctx, Input> {
     const list = Array.isArray(states) ? [...states] : [states];
     if (list.length === 0) {
       throw new DefinitionError('FSM_BINDING', `Tool "${this.#state.name}" calls .bindState() with no state; name at least one state.`, { tool: this.#state.name });
+    }
+    if (list.includes('*') && (list.length > 1 || event !== undefined)) {
+      throw new DefinitionError('FSM_BINDING', `Tool "${this.#state.name}" calls .bindState() with "*" ${event !== undefined ? `and event "${event}"` : 'beside other states'}; "*" (every state, no transition) stands alone: use .bindState('*') for a tool that reads the workflow, or name the states where it sends an event.`, { tool: this.#state.name });
     }
     const binding: FsmBinding = event === undefined ? { states: list } : { states: list, event };
     return this.#next({ fsm: binding });
@@ -222,12 +233,13 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
 
   #next(patch: Partial<FluentState<Ctx>>): FluentToolBuilder<Ctx, any> {
     this.#assertOpen('change');
-    return new FluentToolBuilder<Ctx, any>(this.#state.kind, this.#state.name, [], { ...this.#state, ...patch });
+    this.#state = { ...this.#state, ...patch };
+    return this;
   }
 
   #assertOpen(what: string): void {
     if (this.#built) {
-      throw new FrozenBuilderError('BUILDER_FROZEN', `Tool "${this.#state.name}" is already built; cannot ${what} it. Start a new builder with f.${this.#state.kind}("${this.#state.name}") instead.`, { tool: this.#state.name });
+      throw new FrozenBuilderError('BUILDER_FROZEN', `Tool "${this.#state.name}" is already built (.handle() was called); cannot ${what} it. Builders are frozen once built: start a new builder with f.${this.#state.kind}("${this.#state.name}") instead.`, { tool: this.#state.name });
     }
   }
 }

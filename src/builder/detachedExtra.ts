@@ -1,3 +1,4 @@
+import { principalOf } from '../principal/principalOf.js';
 import type { ToolExtra } from './types.js';
 
 const notInRequest = async (): Promise<never> => {
@@ -27,6 +28,7 @@ export function detachedExtra(overrides: Partial<ToolExtra> = {}): ToolExtra {
       throw new Error('No MCP request: sealState() binds the state to a request and its caller, so it only works inside a handler serving one.');
     },
     raw: undefined,
+    principal: principalOf(overrides.authInfo, 'detached'),
     ...overrides,
   };
 }

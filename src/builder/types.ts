@@ -1,6 +1,8 @@
+import type { SessionData } from '../session/sessionData.js';
 import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.js';
 import type { FsmBinding } from '../fsm/types.js';
 import type { RateLimit } from '../limits/types.js';
+import type { Principal } from '../principal/types.js';
 
 /** A JSON Schema object as listed in `tools/list` (`type: 'object'` at the root). */
 export interface JsonObjectSchema {
@@ -92,10 +94,25 @@ export interface ToolExtra {
   /** The SDK's own handler context, for escape hatches. Its shape belongs to the SDK. */
   readonly raw: unknown;
   /**
+   * Who is calling: the same principal that owns workflow handles, sealed state and budgets
+   * (`requestPrincipal`): a verified user or client, else an anonymous caller keyed by its legacy session
+   * or connection — on a 2026-07-28 request without credentials, by its peer address (anonymous clients on
+   * one host share it). Key per-caller app data by `principal.key` behind authentication, per-workflow data
+   * by `workflow.key`, never by a shared default.
+   */
+  readonly principal: Principal;
+  /**
    * For calls of FSM-bound tools: which workflow instance the call acts on — the session (legacy) or
    * the handle (modern). Use `key` to keep per-instance data such as a cart.
    */
   readonly workflow?: { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
+  /**
+   * Per-session data for handlers (the seeds' `set_session_data` / `get_session_data`): per session on
+   * legacy calls, per workflow instance (bound tools) or authenticated principal on modern ones. Kept in
+   * the configured session store, capped in size. Present on every served tool call.
+   * @example await extra.session?.set('locale', 'pt-BR'); const locale = await extra.session?.get<string>('locale');
+   */
+  readonly session?: SessionData | undefined;
 }
 
 /**
@@ -141,7 +158,7 @@ export type ValidationOutcome =
 /** Kinds of fluent tools: their default annotations differ. */
 export type ToolKind = 'query' | 'action' | 'mutation';
 
-/** How a grouped builder's action is exposed under `toolExposition: 'grouped'`. */
+/** How a grouped builder's action is exposed as one tool with a discriminator (the default `toolExposition`). */
 export interface GroupMembership {
   /** The MCP tool the action lives in, e.g. `platform`. */
   readonly tool: string;

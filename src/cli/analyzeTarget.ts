@@ -1,3 +1,5 @@
+import { allPaths } from '../fsm/stateValue.js';
+import { parseStateArg } from './fsm/parseStateArg.js';
 import type { ToolAnnotations, ToolExtra } from '../builder/types.js';
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -82,14 +84,14 @@ export async function listFor(target: Target, view: { state?: string | undefined
   if (gate === undefined && view.state !== undefined) {
     throw new CliError('CLI_NO_FSM', `"${target.path}" has no workflow gate, so --state has nothing to select. Export the gate as \`fsm\` (or put it in the options), or name it with --fsm <export>.`, { path: target.path });
   }
-  const state = view.state ?? gate?.config.initial;
-  if (gate !== undefined && state !== undefined) {
-    const states = Object.keys(gate.config.states);
-    if (!states.includes(state)) {
-      throw new CliError('CLI_UNKNOWN_STATE', `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}.`, { state });
-    }
+  const state = view.state;
+  // Default: the initial state a new session starts in (entered down to its initial children).
+  const value = gate === undefined ? undefined : state === undefined ? gate.initialState : parseStateArg(gate.config, state);
+  if (gate !== undefined && state !== undefined && value === undefined) {
+    const states = allPaths(gate.config);
+    throw new CliError('CLI_UNKNOWN_STATE', `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}${gate.statechart ? ' (dotted paths for nested states; several paths separated by commas, or a JSON state value, for parallel ones)' : ''}.`, { state });
   }
-  const fixed: FsmStateStore = { load: async () => (state === undefined ? undefined : { state, updatedAt: 0 }), save: async () => {} };
+  const fixed: FsmStateStore = { load: async () => (value === undefined ? undefined : { state: value, updatedAt: 0 }), save: async () => {} };
   const pipeline = buildPipeline(target, { fsmStore: fixed, onWarning: () => {} });
   const extra = view.scopes === undefined ? INSPECT_EXTRA : { ...INSPECT_EXTRA, authInfo: { token: 'mcp-fusion-inspect', clientId: 'mcp-fusion-inspect', scopes: [...view.scopes] } };
   try {

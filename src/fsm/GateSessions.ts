@@ -2,7 +2,8 @@ import { FusionError } from '../errors/FusionError.js';
 import type { FsmLease, FsmStateStore } from './FsmStateStore.js';
 import { memoryLease, storeLease } from './storeLease.js';
 import type { StateMachineGate } from './StateMachineGate.js';
-import type { FsmSnapshot, TransitionResult } from './types.js';
+import { isKnownValue, sameState } from './stateValue.js';
+import type { FsmSnapshot, FsmStateValue, TransitionResult } from './types.js';
 
 /** The workflow state of a session could not be read or written. */
 export class WorkflowStateError extends FusionError {}
@@ -10,9 +11,9 @@ export class WorkflowStateError extends FusionError {}
 /** Outcome of {@link GateSessions.run}. */
 export type GateOutcome<R, A = never> =
   /** `allowed`: the bound tools allowed in `state` (the caller adds the unbound ones it exposes). */
-  | { outcome: 'refused'; state: string; allowed: string[] }
+  | { outcome: 'refused'; state: FsmStateValue; allowed: string[] }
   /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
-  | { outcome: 'ran'; result: R; state?: string; transition?: TransitionResult; persistError?: Error }
+  | { outcome: 'ran'; result: R; state?: FsmStateValue; transition?: TransitionResult; persistError?: Error }
   /** `admit` turned the call away before the gate looked at it (see {@link GateRunOptions.admit}). */
   | ([A] extends [never] ? never : { outcome: 'rejected'; reason: A });
 
@@ -88,7 +89,7 @@ export class GateSessions {
 
   /** The session's current snapshot (the initial state when it has none). */
   async snapshot(key: string): Promise<FsmSnapshot> {
-    if (this.#store === undefined) return this.#memory.get(key) ?? { state: this.#gate.config.initial, updatedAt: 0 };
+    if (this.#store === undefined) return this.#memory.get(key) ?? { state: this.#gate.initialState, updatedAt: 0 };
     let snap: FsmSnapshot | undefined;
     try {
       // `?? undefined`: many stores answer a missing key with null (`JSON.parse(await redis.get(k))`).
@@ -96,10 +97,10 @@ export class GateSessions {
     } catch (error) {
       throw new WorkflowStateError('FSM_STORE_LOAD', `the workflow state store failed to load (${(error as Error)?.message ?? String(error)})`, { key });
     }
-    if (snap !== undefined && !Object.hasOwn(this.#gate.config.states, snap.state)) {
-      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state "${snap.state}" is not a state of the machine`, { key, state: snap.state });
+    if (snap !== undefined && !isKnownValue(this.#gate.config, snap.state)) {
+      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`, { key, state: snap.state });
     }
-    return snap ?? { state: this.#gate.config.initial, updatedAt: 0 };
+    return snap ?? { state: this.#gate.initialState, updatedAt: 0 };
   }
 
   /** The names of `names` visible to the session now. */
@@ -128,13 +129,13 @@ export class GateSessions {
         const stored = this.#checked(key, this.#unexpired(lease.snapshot));
         const reason = options.admit?.(stored);
         if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
-        const snap = stored ?? { state: this.#gate.config.initial, updatedAt: 0 };
-        if (!binding.states.includes(snap.state)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
+        const snap = stored ?? { state: this.#gate.initialState, updatedAt: 0 };
+        if (!this.#gate.isAllowedIn(snap.state, tool)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
         const result = await fn();
         // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
         const moves = result.isError !== true && binding.event !== undefined && (result as { resultType?: unknown }).resultType !== 'input_required';
         const currentState = moves ? await this.#gate.next(snap.state, binding.event!) : snap.state;
-        const transition = { changed: currentState !== snap.state, previousState: snap.state, currentState };
+        const transition = { changed: !sameState(currentState, snap.state), previousState: snap.state, currentState };
         const now = this.#now();
         if (!transition.changed) {
           if (this.#ttlMs !== undefined && options.keepAlive?.(result) === true) {
@@ -176,8 +177,8 @@ export class GateSessions {
     }
   }
 
-  #allowedIn(state: string): string[] {
-    return [...this.#gate.bindings].filter(([, b]) => b.states.includes(state)).map(([name]) => name);
+  #allowedIn(state: FsmStateValue): string[] {
+    return [...this.#gate.bindings.keys()].filter((name) => this.#gate.isAllowedIn(state, name));
   }
 
   #forget(key: string): void {
@@ -224,8 +225,8 @@ export class GateSessions {
   }
 
   #checked(key: string, snap: FsmSnapshot | undefined): FsmSnapshot | undefined {
-    if (snap !== undefined && !Object.hasOwn(this.#gate.config.states, snap.state)) {
-      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state "${snap.state}" is not a state of the machine`, { key, state: snap.state });
+    if (snap !== undefined && !isKnownValue(this.#gate.config, snap.state)) {
+      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`, { key, state: snap.state });
     }
     return snap;
   }

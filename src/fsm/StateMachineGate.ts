@@ -1,16 +1,28 @@
-import { loadOptional, requireOptional } from '../_internal/loadOptional.js';
+import { loadOptional, optionalAvailable, requireOptional } from '../_internal/loadOptional.js';
+import { DefinitionError } from '../errors/FusionError.js';
 import { builtinEngine, type FsmEngine } from './builtinEngine.js';
-import type { FsmBinding, FsmConfig, FsmSnapshot, TransitionResult } from './types.js';
+import { initialValue, isKnownValue, isStatechart, matchesAny, sameState } from './stateValue.js';
+import type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateValue, TransitionEvent, TransitionResult } from './types.js';
 import { assertKnownStates, validateFsmConfig } from './validateFsmConfig.js';
-import { xstateEngine } from './xstateEngine.js';
+import { xstateEngine, type FsmGuard } from './xstateEngine.js';
 
 /** Which engine computes transitions: XState when installed (`auto`), or a fixed choice. */
 export type FsmEngineChoice = 'auto' | 'xstate' | 'builtin';
+
+/** @internal how the server reports a transition a served call made (see {@link StateMachineGate.onTransition}). */
+export const reportTransition: unique symbol = Symbol('mcp-fusion.reportTransition');
 
 /** Options of {@link StateMachineGate}. */
 export interface GateOptions {
   engine?: FsmEngineChoice;
   now?: () => number;
+  /**
+   * XState guards by name, for guarded transitions (`on: { PAY: [{ target: 'paid', guard: 'funded' }, { target: 'declined' }] }`).
+   * Each is called as XState calls guards, `({ context, event }) => boolean`: `context` is the config's
+   * static `context` (`{}` when none; the gate never changes it) and `event` is `{ type }`. Guards must be
+   * synchronous and should be pure; they may read your own data through closures.
+   */
+  guards?: Record<string, FsmGuard>;
 }
 
 /**
@@ -22,19 +34,35 @@ export interface GateOptions {
 export class StateMachineGate {
   readonly config: Readonly<FsmConfig>;
   readonly #bindings = new Map<string, FsmBinding>();
-  readonly #listeners = new Set<(result: TransitionResult) => void>();
+  readonly #listeners = new Set<(event: TransitionEvent) => void>();
   readonly #choice: FsmEngineChoice;
   readonly #now: () => number;
+  readonly #guards: Record<string, FsmGuard>;
+  /** True for nested or parallel states or guarded transitions: these need XState. */
+  readonly statechart: boolean;
+  /** The full starting state value (the initial state entered down to its initial children). */
+  readonly initialState: FsmStateValue;
   #engine: Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> | undefined;
-  #state: string;
+  #state: FsmStateValue;
   #updatedAt: number;
 
   constructor(config: FsmConfig, options: GateOptions = {}) {
-    validateFsmConfig(config);
+    validateFsmConfig(config, options.guards);
     this.config = Object.freeze(structuredClone(config));
     this.#choice = options.engine ?? 'auto';
+    this.#guards = { ...options.guards };
+    this.statechart = isStatechart(config) || Object.keys(this.#guards).length > 0;
+    if (this.statechart && (this.#choice === 'builtin' || (this.#choice === 'auto' && optionalAvailable('xstate') === false))) {
+      const machine = config.id === undefined ? 'The FSM' : `FSM "${config.id}"`;
+      throw new DefinitionError(
+        'FSM_NEEDS_XSTATE',
+        `${machine} uses nested or parallel states or guards, which the built-in engine does not support; install XState (\`npm install xstate\`)${this.#choice === 'builtin' ? ' and use engine "auto" or "xstate"' : ' (installed where this process cannot resolve it? hand it over with setXStateModule(await import("xstate")))'}, or flatten the machine.`,
+        { machine: config.id },
+      );
+    }
     this.#now = options.now ?? Date.now;
-    this.#state = config.initial;
+    this.initialState = initialValue(config);
+    this.#state = this.initialState;
     this.#updatedAt = this.#now();
   }
 
@@ -43,10 +71,17 @@ export class StateMachineGate {
     return this.config.id;
   }
 
-  /** Binds a tool to the states where it is visible; `event` is sent after a successful call. */
-  bindTool(name: string, states: string[], event?: string): this {
-    assertKnownStates(this.config, states, `Tool "${name}"`);
-    this.#bindings.set(name, Object.freeze(event === undefined ? { states: Object.freeze([...states]) } : { states: Object.freeze([...states]), event }));
+  /**
+   * Binds a tool to the states where it is visible (one state or a list; `'*'` alone: every top-level
+   * state; dotted paths such as `'payment.card'` address nested states, and a parent covers its children);
+   * `event` is sent after a successful call.
+   */
+  bindTool(name: string, given: string | readonly string[], event?: string): this {
+    const raw = typeof given === 'string' ? [given] : [...given];
+    const list = raw.length === 1 && raw[0] === '*' ? Object.keys(this.config.states) : raw;
+    if (list.length === 0) throw new DefinitionError('FSM_BINDING', `Tool "${name}" is bound to no state; name at least one.`, { tool: name });
+    assertKnownStates(this.config, list, `Tool "${name}"`);
+    this.#bindings.set(name, Object.freeze(event === undefined ? { states: Object.freeze(list) } : { states: Object.freeze(list), event }));
     return this;
   }
 
@@ -61,7 +96,7 @@ export class StateMachineGate {
   }
 
   /** The standalone (single-instance) state. */
-  get currentState(): string {
+  get currentState(): FsmStateValue {
     return this.#state;
   }
 
@@ -70,14 +105,14 @@ export class StateMachineGate {
     return this.isAllowedIn(this.#state, name);
   }
 
-  /** Pure visibility check in any state. */
-  isAllowedIn(state: string, name: string): boolean {
+  /** Pure visibility check in any state (a value, a name or a dotted path); with parallel states, any active path may match. */
+  isAllowedIn(state: FsmStateValue, name: string): boolean {
     const binding = this.#bindings.get(name);
-    return binding === undefined || binding.states.includes(state);
+    return binding === undefined || matchesAny(state, binding.states);
   }
 
   /** The names of `allTools` visible in `state`, in order. */
-  visibleIn(state: string, allTools: readonly string[]): string[] {
+  visibleIn(state: FsmStateValue, allTools: readonly string[]): string[] {
     return allTools.filter((name) => this.isAllowedIn(state, name));
   }
 
@@ -91,13 +126,13 @@ export class StateMachineGate {
     return this.#bindings.get(name)?.event;
   }
 
-  /** True for states of `type: 'final'`. */
-  isFinal(state: string): boolean {
-    return this.config.states[state]?.type === 'final';
+  /** True for top-level states of `type: 'final'`. */
+  isFinal(state: FsmStateValue): boolean {
+    return typeof state === 'string' && this.config.states[state]?.type === 'final';
   }
 
   /** Pure: the state `event` leads to from `state` (the same state when unhandled). */
-  async next(state: string, event: string): Promise<string> {
+  async next(state: FsmStateValue, event: string): Promise<FsmStateValue> {
     return (await this.#resolveEngine()).next(state, event);
   }
 
@@ -112,17 +147,22 @@ export class StateMachineGate {
     // Read the state only after the await, so concurrent transitions apply in call order and none is lost.
     const previousState = this.#state;
     const currentState = engine.next(previousState, event);
-    const result = { changed: currentState !== previousState, previousState, currentState };
+    const result = { changed: !sameState(currentState, previousState), previousState, currentState };
     if (result.changed) {
       this.#state = currentState;
       this.#updatedAt = this.#now();
-      for (const listener of this.#listeners) listener(result);
+      this.#notify({ ...result, event });
     }
     return result;
   }
 
-  /** Registers a listener for state changes; returns the unsubscribe function. */
-  onTransition(callback: (result: TransitionResult) => void): () => void {
+  /**
+   * Registers a listener for state changes; returns the unsubscribe function. It hears the standalone
+   * `transition(event)` and every transition a served call makes, in both eras: `previousState`,
+   * `currentState`, `event`, the `tool` that sent it, and `sessionId` (legacy per-session state) or
+   * `workflowKey`/`handle` (handle- or subject-keyed instances). A listener that throws is ignored.
+   */
+  onTransition(callback: (event: TransitionEvent) => void): () => void {
     this.#listeners.add(callback);
     return () => {
       this.#listeners.delete(callback);
@@ -136,9 +176,24 @@ export class StateMachineGate {
 
   /** Restores a persisted snapshot; an unknown state throws. */
   restore(snapshot: FsmSnapshot): void {
-    assertKnownStates(this.config, [snapshot.state], 'restore()');
+    if (!isKnownValue(this.config, snapshot.state)) assertKnownStates(this.config, [typeof snapshot.state === 'string' ? snapshot.state : JSON.stringify(snapshot.state)], 'restore()');
     this.#state = snapshot.state;
     this.#updatedAt = snapshot.updatedAt;
+  }
+
+  /** @internal the server reports a transition of one session or instance (not the standalone state). */
+  [reportTransition](event: TransitionEvent): void {
+    this.#notify(event);
+  }
+
+  #notify(event: TransitionEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener must not break a call or a transition; it is observability only.
+      }
+    }
   }
 
   /** Removes listeners. */
@@ -151,10 +206,10 @@ export class StateMachineGate {
       if (this.#choice === 'builtin') return { name: 'builtin' as const, next: builtinEngine(this.config) };
       const xstate = await loadOptional('xstate');
       if (xstate === undefined) {
-        if (this.#choice === 'xstate') await requireOptional('xstate');
+        if (this.#choice === 'xstate' || this.statechart) await requireOptional('xstate', this.statechart ? 'nested or parallel states and guards (the FSM State Gate)' : undefined);
         return { name: 'builtin' as const, next: builtinEngine(this.config) };
       }
-      return { name: 'xstate' as const, next: xstateEngine(xstate, this.config) };
+      return { name: 'xstate' as const, next: xstateEngine(xstate, this.config, this.#guards) };
     })();
     return this.#engine;
   }

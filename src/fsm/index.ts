@@ -5,4 +5,4 @@ export { MemoryFsmStore } from './MemoryFsmStore.js';
 export { GateSessions, WorkflowStateError, type GateOutcome, type GateRunOptions, type GateSessionsOptions } from './GateSessions.js';
 export { fsmWarnings } from './analyzeFsm.js';
 export type { FsmLease, FsmLeaseEnd, FsmStateStore } from './FsmStateStore.js';
-export type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateConfig, TransitionResult } from './types.js';
+export type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateConfig, FsmStateValue, FsmTransitionConfig, TransitionEvent, TransitionResult } from './types.js';

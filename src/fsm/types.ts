@@ -1,7 +1,25 @@
-/** One state of a workflow machine. */
+/**
+ * A workflow state: a name (`'draft'`) for flat machines; with XState, an object for nested and parallel
+ * states (`{ payment: 'card' }`, `{ review: { legal: 'open', tech: 'done' } }`), as XState reports it.
+ */
+export type FsmStateValue = string | { readonly [region: string]: FsmStateValue };
+
+/** A guarded transition (XState only): `guard` names a function of the gate's `guards` option. */
+export interface FsmTransitionConfig {
+  target?: string;
+  guard?: string;
+}
+
+/**
+ * One state of a workflow machine. `on` maps events to targets. With XState installed, a state may also
+ * nest `states` (with an `initial` child), be `type: 'parallel'` (every child region active at once), and
+ * take guarded transitions (`{ target, guard }` or a list of them, the first whose guard passes wins).
+ */
 export interface FsmStateConfig {
-  on?: Record<string, string>;
-  type?: 'final';
+  on?: Record<string, string | FsmTransitionConfig | FsmTransitionConfig[]>;
+  type?: 'final' | 'parallel' | 'compound';
+  initial?: string;
+  states?: Record<string, FsmStateConfig>;
 }
 
 /** The machine definition shared by XState v5 and the built-in engine. */
@@ -9,6 +27,8 @@ export interface FsmConfig {
   id?: string;
   initial: string;
   states: Record<string, FsmStateConfig>;
+  /** XState machine context, read by guards (`({ context, event }) => boolean`); it never changes. */
+  context?: Record<string, unknown>;
   /**
    * What names a workflow instance on modern (2026-07-28) requests: a server-minted handle the client
    * passes back (`'handle'`, default), or the caller's auth subject (`'subject'`, one per user).
@@ -26,7 +46,8 @@ export interface FsmConfig {
 
 /** What a store persists for one session or workflow instance. */
 export interface FsmSnapshot {
-  state: string;
+  /** The full state value (an object for nested or parallel states). */
+  state: FsmStateValue;
   updatedAt: number;
   /** Incremented on every saved transition; stores with compare-and-set use it to stay atomic. */
   version?: number;
@@ -37,8 +58,21 @@ export interface FsmSnapshot {
 /** Outcome of `gate.transition(event)`. */
 export interface TransitionResult {
   changed: boolean;
-  previousState: string;
-  currentState: string;
+  previousState: FsmStateValue;
+  currentState: FsmStateValue;
+}
+
+/**
+ * What `gate.onTransition(cb)` receives: the change, the event that caused it and, for a transition a
+ * served call made, the tool and whose workflow moved (`sessionId` for legacy per-session state,
+ * `workflowKey` — and `handle` when one was minted — for handle- or subject-keyed instances).
+ */
+export interface TransitionEvent extends TransitionResult {
+  event: string;
+  tool?: string;
+  sessionId?: string;
+  workflowKey?: string;
+  handle?: string;
 }
 
 /** A tool's binding to the machine, as `.bindState(states, event)` declares it. */

@@ -130,6 +130,11 @@ export class ContentPipeline<Ctx> {
     return this.#resources.has(uri) || this.#templates.some((t) => t.compiled.match(uri) !== undefined);
   }
 
+  /** The URIs of the fixed resources, in registration order. */
+  get resourceUris(): readonly string[] {
+    return [...this.#resources.keys()];
+  }
+
   /** `prompts/list`: the frozen list. */
   listPrompts(extra?: ToolExtra): PromptListResult {
     return this.#view(extra).prompts;

@@ -1,4 +1,6 @@
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import { stateKey } from '../fsm/stateValue.js';
+import type { FsmStateValue } from '../fsm/types.js';
 import type { ToolSwitch } from '../registry/ToolSwitch.js';
 import type { Surface, WireTool } from './compileSurface.js';
 import type { ToolListResult } from './types.js';
@@ -48,9 +50,9 @@ export class ListView {
   }
 
   /** The legacy list in one workflow state: tools (or grouped tools with an action) allowed in `state`. */
-  inState(state: string, gate: StateMachineGate): ToolListResult {
+  inState(state: FsmStateValue, gate: StateMachineGate): ToolListResult {
     this.#refresh();
-    let list = this.#byState.get(state);
+    let list = this.#byState.get(stateKey(state));
     if (list === undefined) {
       const tools = this.#listed.filter((w) => {
         const route = this.surface.routes.get(w.name);
@@ -60,7 +62,7 @@ export class ListView {
         return false;
       });
       list = this.#freeze(tools, false);
-      this.#byState.set(state, list);
+      this.#byState.set(stateKey(state), list);
     }
     return list;
   }

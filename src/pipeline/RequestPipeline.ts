@@ -10,7 +10,7 @@ import type { InlineSyncDeclaration } from '../state-sync/types.js';
 import { decorateDescription } from '../state-sync/DescriptionDecorator.js';
 import { META } from '../state-sync/metaKeys.js';
 import { compileSurface, type Route, type Surface, type WireTool } from './compileSurface.js';
-import { groupTools } from './groupedExposition.js';
+import { groupingFor } from './groupedExposition.js';
 import { modernSurface } from './modernSurface.js';
 import { WorkflowRuntime } from './WorkflowRuntime.js';
 import { ToolSwitch } from '../registry/ToolSwitch.js';
@@ -21,6 +21,9 @@ import { messages } from './messages.js';
 import { narrowSurface } from '../auth/narrowSurface.js';
 import { insufficientScope } from '../auth/insufficientScope.js';
 import { runWithTimeout } from './runWithTimeout.js';
+import { principalOf } from '../principal/principalOf.js';
+import { memorySessionData, sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
+import { SessionDataError } from '../errors/SessionDataError.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { protoKeyPath } from './protoKeys.js';
 import type { RequestScope, ToolListResult } from './types.js';
@@ -57,11 +60,13 @@ export class RequestPipeline<Ctx> {
   readonly #lastInvalidation = new Map<string, { causedBy: string; at: string }>();
   readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
   #drained: (() => void) | undefined;
+  readonly #sessionData: SessionDataBackend;
+  readonly #ownsSessionData: boolean;
 
   constructor(
     tools: readonly FusionTool<Ctx>[],
     options: AttachOptions<Ctx>,
-    surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: options.toolExposition === 'grouped' ? groupTools : undefined }),
+    surface: Surface = compileSurface(tools, { filter: options.filter, nameStyle: options.nameStyle, group: groupingFor(options.toolExposition) }),
     toolSwitch: ToolSwitch = new ToolSwitch(),
   ) {
     this.#options = options;
@@ -69,6 +74,8 @@ export class RequestPipeline<Ctx> {
     this.surface = surface;
     this.#debug = debugSink(options.debug);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#ownsSessionData = options.sessionData === undefined;
+    this.#sessionData = options.sessionData ?? memorySessionData();
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
     for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
@@ -87,7 +94,11 @@ export class RequestPipeline<Ctx> {
         handleStore: options.workflowStore ?? options.fsmStore,
         debounceMs: options.listChangedDebounceMs ?? 50,
         // With a session bus, the instance that holds the session's GET stream sends it (any instance may run the call).
-        onListChanged: (key: string) => (options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' })),
+        onListChanged: (key: string) => {
+          this.#emit({ type: 'list_changed', reason: 'transition', sessionId: key });
+          return options.sessionBus === undefined ? this.#notifiers.get(key)?.() : options.sessionBus.publish(key, { method: 'notifications/tools/list_changed' });
+        },
+        onEvent: this.#debug,
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
         handleLimits: options.workflowHandles,
@@ -99,6 +110,8 @@ export class RequestPipeline<Ctx> {
     this.#listCache = options.listCache ?? { ttlMs: 60_000, cacheScope: this.#scopes.active ? 'private' : 'public' };
     this.#base = this.#view(surface);
     this.#limits = RateLimiter.for(surface.tools, options);
+    // One listener per pipeline (pipelines are cached per options object), only when someone listens.
+    if (this.#debug !== undefined) toolSwitch.onChange(() => this.#emit({ type: 'list_changed', reason: 'tools-changed' }));
   }
 
   #view(surface: Surface): ListView {
@@ -170,6 +183,8 @@ export class RequestPipeline<Ctx> {
   /** Drops the per-session state of a closed session or connection. */
   releaseSession(key: string): void {
     this.#notifiers.delete(key);
+    // In-memory data cannot outlive its session; a configured store keeps it until the session is destroyed.
+    if (this.#ownsSessionData) void this.#sessionData.delete(`s:${key}`).catch(() => {});
     this.#workflow?.sessions.release(key);
   }
 
@@ -180,13 +195,25 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
+    const list = await this.#visibleList(scope);
+    if (scope.extra.era !== 'modern' && this.#workflow !== undefined && !this.#workflow.usesHandles(scope)) {
+      this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
+    }
+    return list;
+  }
+
+  /** The exposed names of the tools this caller may see now (workflow state, run-time switch, filter, scopes). */
+  async visibleToolNames(scope: RequestScope): Promise<string[]> {
+    return (await this.#visibleList(scope)).tools.map((t) => t.name as string);
+  }
+
+  async #visibleList(scope: RequestScope): Promise<ToolListResult> {
     const view = this.#viewOf(scope);
     if (scope.extra.era === 'modern') return view.modern;
     if (this.#workflow === undefined) return view.legacy;
     if (this.#workflow.usesHandles(scope)) return view.modern;
     const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
     const list = view.inState(state, this.#workflow.gate);
-    this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
     return list;
   }
 
@@ -194,13 +221,13 @@ export class RequestPipeline<Ctx> {
   async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, [...this.#viewOf(scope).surface.routes.keys()]));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
     }
     const picked = pickAction(route, args, () => this.#viewOf(scope).surface.routes.get(name));
     if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
     const { tool, rest } = picked;
     if (this.#switch.isDisabled(tool.name)) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, this.#viewOf(scope).listed.map((w) => w.name)));
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
     }
     const missing = this.#scopes.active ? this.#scopes.missing(tool, ScopeGate.scopesOf(scope.extra.authInfo)) : [];
     if (missing.length > 0) return traceRefusal(scope.trace, insufficientScope(route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`, tool.requiredScopes!, missing), 'insufficient_scope');
@@ -210,7 +237,10 @@ export class RequestPipeline<Ctx> {
     const owner = limit === undefined ? undefined : ownerOf(scope);
     if (owner !== undefined) {
       const running = this.#running.get(owner) ?? 0;
-      if (running >= limit!) return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined)), 'too_many_calls');
+      if (running >= limit!) {
+        this.#emit({ type: 'refusal', tool: tool.name, reason: 'budget', sessionId: scope.stateKey });
+        return traceRefusal(scope.trace, errorResult(messages.tooManyCalls(route.exposed, limit!, owner.startsWith('a:') && scope.stateKey !== undefined)), 'too_many_calls');
+      }
       this.#running.set(owner, running + 1);
     }
     const started = this.#debug === undefined ? 0 : performance.now();
@@ -226,6 +256,15 @@ export class RequestPipeline<Ctx> {
         if (left === 0) this.#running.delete(owner);
         else this.#running.set(owner, left);
       }
+    }
+  }
+
+  /** The caller's visible tools for an unknown-tool error; a store failure must not hide the real error. */
+  async #visibleNamesOrNone(scope: RequestScope): Promise<string[]> {
+    try {
+      return await this.visibleToolNames(scope);
+    } catch {
+      return [];
     }
   }
 
@@ -255,13 +294,13 @@ export class RequestPipeline<Ctx> {
 
   async #gatedRun(tool: FusionTool<Ctx>, args: Record<string, unknown>, scope: RequestScope, route: Route): Promise<ToolResponse> {
     const workflow = this.#workflow;
-    if (workflow === undefined) return this.#execute(tool, args, scope.extra, route);
-    if (tool.fsm !== undefined) return workflow.run(tool, args, scope, route, (rest, instance) => this.#execute(tool, rest, { ...scope.extra, workflow: instance }, route));
-    const result = await this.#execute(tool, args, scope.extra, route);
+    if (workflow === undefined) return this.#execute(tool, args, scope.extra, route, scope.stateKey);
+    if (tool.fsm !== undefined) return workflow.run(tool, args, scope, route, (rest, instance) => this.#execute(tool, rest, { ...scope.extra, workflow: instance }, route, scope.stateKey));
+    const result = await this.#execute(tool, args, scope.extra, route, scope.stateKey);
     return hasSuggestions(result) ? workflow.suggest(result, await workflow.stateFor(scope)) : result;
   }
 
-  async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route): Promise<ToolResponse> {
+  async #execute(tool: FusionTool<Ctx>, args: Record<string, unknown>, extra: ToolExtra, route: Route, stateKey: string | undefined): Promise<ToolResponse> {
     const proto = protoKeyPath(args);
     const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
     if (!parsed.ok) {
@@ -273,8 +312,10 @@ export class RequestPipeline<Ctx> {
       );
     }
     const result = await runWithTimeout(tool.name, tool.timeoutMs ?? this.#timeoutMs, extra.signal, async (lazy) => {
+      const session = this.#sessionFor(extra, stateKey);
       const scoped: ToolExtra = {
         ...extra,
+        session,
         get signal() {
           return lazy.signal;
         },
@@ -295,11 +336,22 @@ export class RequestPipeline<Ctx> {
     return directive === undefined ? decorated : { ...decorated, _meta: { ...decorated._meta, [META.cacheControl]: directive } };
   }
 
+  /** Whose data `extra.session` is: the legacy session, else the modern workflow instance, else the authenticated principal. */
+  #sessionFor(extra: ToolExtra, stateKey: string | undefined): SessionData {
+    const max = this.#options.sessionDataMaxBytes;
+    if (stateKey !== undefined) return sessionDataFor(this.#sessionData, `s:${stateKey}`, max);
+    if (extra.workflow !== undefined) return sessionDataFor(this.#sessionData, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, max);
+    const principal = principalOf(extra.authInfo);
+    if (principal.kind !== 'anonymous') return sessionDataFor(this.#sessionData, principal.key, max);
+    return unkeyedSessionData();
+  }
+
   #recordInvalidation(result: ToolResponse, causedBy: string): void {
     const meta = result._meta?.[META.invalidation] as { patterns: string[]; at: string } | undefined;
     if (meta === undefined) return;
     if (this.#lastInvalidation.size > 4096) this.#lastInvalidation.clear();
     for (const pattern of meta.patterns) this.#lastInvalidation.set(pattern, { causedBy, at: meta.at });
+    this.#emit({ type: 'invalidation', patterns: meta.patterns, causedBy });
     for (const listener of this.#invalidationListeners) {
       try {
         listener(meta.patterns, causedBy);
@@ -366,4 +418,12 @@ function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent)
   if (debug === undefined || debug === false) return undefined;
   if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
   return debug;
+}
+
+/** `extra.session` of a request with nothing to key data by (an anonymous modern call outside a workflow). */
+function unkeyedSessionData(): SessionData {
+  const refuse = async (): Promise<never> => {
+    throw new SessionDataError('SESSION_DATA_NO_KEY', 'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.');
+  };
+  return Object.freeze({ key: '', get: refuse, set: refuse, delete: refuse });
 }

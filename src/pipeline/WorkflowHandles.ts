@@ -1,3 +1,4 @@
+import type { FsmStateValue } from '../fsm/types.js';
 import { randomBytes } from 'node:crypto';
 import type { FusionTool } from '../builder/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -33,14 +34,14 @@ export function workflowSettings(gate: StateMachineGate): WorkflowSettings {
 }
 
 /** Why a handle-keyed call was turned away once its instance was read (under its lock). */
-export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: string };
+export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
 
 /**
  * Where a modern call of a bound tool runs, or why it cannot. `run` names the instance without reading it:
  * the run reads it under its lock and calls {@link WorkflowHandles.admit} (one store round trip, not two).
  */
 export type HandleResolution =
-  | { kind: 'run'; key: string; handle: string | undefined; minted: boolean; createIfMissing: boolean }
+  | { kind: 'run'; key: string; handle: string | undefined; minted: boolean; createIfMissing: boolean; reader?: boolean }
   | { kind: 'unknown'; handle: string }
   | { kind: 'missing' }
   | { kind: 'anonymous' }
@@ -71,7 +72,8 @@ export class WorkflowHandles {
 
   /** True for tools bound to the initial state: called without a handle, they start an instance. */
   isEntry(tool: FusionTool): boolean {
-    return tool.fsm?.states.includes(this.#gate.config.initial) === true;
+    // `.bindState('*')` readers work in every state but never start an instance.
+    return tool.fsm !== undefined && !tool.fsm.states.includes('*') && this.#gate.isAllowedIn(this.#gate.initialState, tool.name);
   }
 
   /** A fresh handle: the prefix and 128 random bits, URL-safe. */
@@ -92,7 +94,7 @@ export class WorkflowHandles {
   resolve(tool: FusionTool, handleValue: unknown, owner: string): HandleResolution {
     if (this.settings.mode === 'subject') {
       if (owner.startsWith('a:')) return { kind: 'anonymous' };
-      return { kind: 'run', key: this.keyOf(owner, 'subject'), handle: undefined, minted: false, createIfMissing: true };
+      return { kind: 'run', key: this.keyOf(owner, 'subject'), handle: undefined, minted: false, createIfMissing: true, reader: readsOnly(tool) };
     }
     if (handleValue === undefined || handleValue === null || handleValue === '') {
       if (!this.isEntry(tool)) return { kind: 'missing' };
@@ -102,16 +104,17 @@ export class WorkflowHandles {
       return { kind: 'run', key: this.keyOf(owner, handle), handle, minted: true, createIfMissing: true };
     }
     if (typeof handleValue !== 'string' || !handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: String(handleValue) };
-    return { kind: 'run', key: this.keyOf(owner, handleValue), handle: handleValue, minted: false, createIfMissing: false };
+    return { kind: 'run', key: this.keyOf(owner, handleValue), handle: handleValue, minted: false, createIfMissing: false, reader: readsOnly(tool) };
   }
 
   /**
    * The existence check of a resolved instance, given what its run read under the lock (`undefined`: none
    * or expired): unknown unless it may be created, finished in a final state, else admitted (`undefined`).
    */
-  admit(resolved: { handle: string | undefined; createIfMissing: boolean }, stored: FsmSnapshot | undefined): HandleRejection | undefined {
+  admit(resolved: { handle: string | undefined; createIfMissing: boolean; reader?: boolean }, stored: FsmSnapshot | undefined): HandleRejection | undefined {
     if (stored === undefined) return resolved.createIfMissing ? undefined : { kind: 'unknown', handle: resolved.handle ?? '' };
-    if (this.#gate.isFinal(stored.state)) return { kind: 'finished', handle: resolved.handle, state: stored.state };
+    // A `.bindState('*')` reader may read a finished instance; anything else cannot move it.
+    if (this.#gate.isFinal(stored.state) && resolved.reader !== true) return { kind: 'finished', handle: resolved.handle, state: stored.state };
     return undefined;
   }
 
@@ -129,4 +132,9 @@ export class WorkflowHandles {
     }
     return snap;
   }
+}
+
+/** A `.bindState('*')` tool: joins the workflow in every state without moving it, so it may read a finished instance. */
+function readsOnly(tool: FusionTool): boolean {
+  return tool.fsm?.event === undefined && tool.fsm?.states.length === 1 && tool.fsm.states[0] === '*';
 }

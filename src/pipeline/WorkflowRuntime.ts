@@ -3,14 +3,16 @@ import { errorResult, isInputRequired } from '../builder/normalizeResult.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
-import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import { reportTransition, type StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { FsmStateValue, TransitionResult } from '../fsm/types.js';
+import { describeState } from '../fsm/stateValue.js';
+import type { DebugEvent } from '../registry/types.js';
 import type { Route, Surface } from './compileSurface.js';
 import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTexts.js';
 import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from './modernSurface.js';
 import type { RequestScope } from './types.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
-import type { TransitionResult } from '../fsm/types.js';
 import { WorkflowHandles, type HandleRejection } from './WorkflowHandles.js';
 import type { WorkflowHandleLimits } from './HandleBudget.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
@@ -24,7 +26,7 @@ export interface WorkflowChange {
   machine: string;
   handle: string;
   uri: string;
-  state: string;
+  state: FsmStateValue;
   /**
    * The call that made this change also minted the handle: nobody can have subscribed to `uri` yet (the
    * handle is unguessable and first leaves the server in this call's result), so the HTTP app publishes
@@ -43,6 +45,8 @@ export interface WorkflowRuntimeOptions {
   onListChanged: (key: string) => unknown;
   onChange?: ((change: WorkflowChange) => void) | undefined;
   onError: (error: unknown) => void;
+  /** Hears refusals and transitions (the debug observer). */
+  onEvent?: ((event: DebugEvent) => void) | undefined;
   /** Budgets of live handle-keyed instances (attach option `workflowHandles`). */
   handleLimits?: WorkflowHandleLimits | undefined;
 }
@@ -59,12 +63,14 @@ export class WorkflowRuntime {
   readonly #entries: string[];
   readonly #known: Set<string>;
   readonly #onChange: WorkflowRuntimeOptions['onChange'];
+  readonly #onEvent: WorkflowRuntimeOptions['onEvent'];
   readonly #now: () => number;
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
     this.#surface = surface;
     this.#onChange = options.onChange;
+    this.#onEvent = options.onEvent;
     const now = options.now ?? Date.now;
     this.#now = now;
     this.sessions = new GateSessions(gate, {
@@ -80,7 +86,7 @@ export class WorkflowRuntime {
   }
 
   /** Keeps only the suggested next actions the gate shows in `state` (unbound tools when it is unknown). */
-  suggest(result: ToolResponse, state: string | undefined): ToolResponse {
+  suggest(result: ToolResponse, state: FsmStateValue | undefined): ToolResponse {
     if (!hasSuggestions(result)) return result;
     return filterSuggestions(result, (t) => this.#known.has(t) && (state === undefined ? !this.gate.bindings.has(t) : this.gate.isAllowedIn(state, t)), {
       displayName: (t) => this.#surface.exposedName.get(t) ?? t,
@@ -88,7 +94,7 @@ export class WorkflowRuntime {
   }
 
   /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
-  async stateFor(scope: RequestScope): Promise<string | undefined> {
+  async stateFor(scope: RequestScope): Promise<FsmStateValue | undefined> {
     if (scope.stateKey === undefined || this.usesHandles(scope)) return undefined;
     return this.sessions.snapshot(scope.stateKey).then((s) => s.state, () => undefined);
   }
@@ -114,11 +120,17 @@ export class WorkflowRuntime {
     } catch (error) {
       return loadFailure(tool, error);
     }
-    if (outcome.outcome === 'refused') return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+    if (outcome.outcome === 'refused') {
+      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: key });
+      return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+    }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
     this.#traceTransition(scope, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
-    if (outcome.transition?.changed === true) return appendToResult(result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
+    if (outcome.transition?.changed === true) {
+      this.#reported(tool, outcome.transition, { sessionId: key });
+      return appendToResult(result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
+    }
     return result;
   }
 
@@ -148,6 +160,7 @@ export class WorkflowRuntime {
       return traceRefusal(scope.trace, text, 'workflow_handle');
     }
     if (outcome.outcome === 'refused') {
+      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.stateKey, workflowKey: key });
       const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
@@ -156,7 +169,7 @@ export class WorkflowRuntime {
     if (result.isError === true || isInputRequired(result)) return result;
     this.#traceTransition(scope, tool, outcome.transition);
     const changed = outcome.transition?.changed === true;
-    const state = changed ? outcome.transition!.currentState : (outcome.state ?? this.gate.config.initial);
+    const state = changed ? outcome.transition!.currentState : (outcome.state ?? this.gate.initialState);
     if (handle !== undefined) {
       if (this.gate.isFinal(state)) this.handles.budget.drop(owner, handle);
       else this.handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs);
@@ -170,15 +183,39 @@ export class WorkflowRuntime {
       }
     }
     if (changed) {
+      this.#reported(tool, outcome.transition!, { sessionId: scope.stateKey, workflowKey: key, handle });
       result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
     } else if (!minted) result = { ...result, _meta: { ...result._meta, ...meta } };
     return result;
   }
 
+  /** Tells the gate's `onTransition` listeners and the debug observer about a served transition. */
+  #reported(tool: FusionTool, transition: TransitionResult, who: { sessionId: string | undefined; workflowKey?: string; handle?: string | undefined }): void {
+    const event = tool.fsm?.event ?? this.gate.bindings.get(tool.name)?.event ?? '';
+    const { sessionId, workflowKey, handle } = who;
+    this.gate[reportTransition]({
+      ...transition,
+      event,
+      tool: tool.name,
+      ...(workflowKey === undefined ? (sessionId !== undefined ? { sessionId } : {}) : { workflowKey }),
+      ...(handle !== undefined ? { handle } : {}),
+    });
+    this.#onEvent?.({
+      type: 'transition',
+      tool: tool.name,
+      event,
+      from: describeState(transition.previousState),
+      to: describeState(transition.currentState),
+      machine: this.handles.settings.machine,
+      sessionId,
+      ...(workflowKey !== undefined ? { workflowKey } : {}),
+    });
+  }
+
   #traceTransition(scope: RequestScope, tool: FusionTool, transition: TransitionResult | undefined): void {
     if (scope.trace === undefined || transition?.changed !== true) return;
-    scope.trace.transition(this.handles.settings.machine, transition.previousState, transition.currentState, this.gate.bindings.get(tool.name)?.event);
+    scope.trace.transition(this.handles.settings.machine, describeState(transition.previousState), describeState(transition.currentState), this.gate.bindings.get(tool.name)?.event);
   }
 }
 

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ProtocolEra, ToolExtra } from '../builder/types.js';
+import type { ProtocolEra } from '../builder/types.js';
 import { AttachError } from '../errors/FusionError.js';
 import { capabilitiesFor } from './capabilitiesFor.js';
 import { contentHandlers, type MethodHandler } from './contentHandlers.js';
 import { contentOf } from './contentLink.js';
-import { yieldsResourcesTo } from './systemResources.js';
+import { compose, type Member, type ServedNames } from './composeServer.js';
+import { LOG_LEVELS, scopeV1, scopeV2 } from './sdkScope.js';
+import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
 import { featuresOf } from './features.js';
-import type { RequestStateSeal } from './RequestStateSeal.js';
-import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { RequestPipeline } from './RequestPipeline.js';
 import type { RequestScope } from './types.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
 interface ServerLike {
@@ -23,6 +24,7 @@ interface ServerLike {
   onclose?: (() => void) | undefined;
   projectCallToolResult?: unknown;
   assertCanSetRequestHandler?(method: string): void;
+  removeRequestHandler?(method: string): void;
 }
 
 /** What `attachToServer` returns. */
@@ -40,12 +42,18 @@ export interface Attachment {
    * (`resources/subscribe`, with the `resourceSubscriptions` option), and to nobody else.
    */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * The resource at `uri` was deleted: its subscribers on this server get a last
+   * `notifications/resources/updated` (a read now answers "Resource not found"), their subscriptions end,
+   * and the client gets `notifications/resources/list_changed`.
+   */
+  notifyResourceDeleted(uri: string): Promise<void>;
   /** Releases the per-session state this attachment created. */
   detach(): void;
 }
 
 /** Finds the low-level server behind an SDK `McpServer` or `Server`, v1 or v2; throws a clear error otherwise. */
-export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2' } {
+export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2'; mcp: object | undefined } {
   const candidate = (server as { server?: unknown } | null)?.server;
   const low = isServerLike(candidate) ? candidate : isServerLike(server) ? server : undefined;
   if (low === undefined) {
@@ -54,22 +62,39 @@ export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | '
       'attachToServer() needs an MCP SDK server: a `McpServer` or low-level `Server` from @modelcontextprotocol/server (v2) or @modelcontextprotocol/sdk (v1). The value given has no setRequestHandler().',
     );
   }
-  return { low, sdk: typeof low.projectCallToolResult === 'function' ? 'v2' : 'v1' };
+  return { low, sdk: typeof low.projectCallToolResult === 'function' ? 'v2' : 'v1', mcp: low === candidate && isMcpServer(server) ? server : undefined };
 }
+
+const NO_NAMES: ServedNames = Object.freeze({ tools: [], prompts: [], resources: [], templates: [] });
 
 /**
  * Installs `tools/list` and `tools/call` on a server over a prebuilt pipeline, plus the prompt and
- * resource methods when its registry has any, and declares exactly those capabilities. Cheap by
- * design: the modern era builds one server per request.
+ * resource methods when its registry has any, and declares exactly those capabilities. What the server
+ * serves itself (an `McpServer`'s `registerTool()` entries, a low-level server's own handlers) and what
+ * other registries attached to it serve stays listed and callable beside the registry's; a name both
+ * serve is refused. Cheap by design: the modern era builds one server per request.
  */
 export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<Ctx>, era?: ProtocolEra): Attachment {
-  const { low, sdk } = resolveServer(server);
-  const content = yieldsResourcesTo(pipeline, low) ? undefined : contentOf(pipeline);
+  const { low, sdk, mcp } = resolveServer(server);
+  const content = contentOf(pipeline);
   const features = featuresOf(pipeline);
+  const capabilities = capabilitiesFor(pipeline);
+  let own = NO_NAMES;
   try {
-    low.registerCapabilities?.({ ...capabilitiesFor(pipeline) });
+    if (mcp !== undefined) {
+      // The McpServer installs its own handlers first, so that its registerTool() keeps working after attach.
+      for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const) if (kind in capabilities) installMcpServerHandlers(mcp, kind);
+      own = mcpServerNames(mcp);
+    }
+    low.registerCapabilities?.({ ...capabilities });
   } catch (error) {
-    throw new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): the server refused to add its capabilities (${(error as Error).message}).`);
+    const connected = /connect/i.test((error as Error).message);
+    throw new AttachError(
+      connected ? 'ATTACH_CONNECTED' : 'ATTACH_HANDLERS',
+      connected
+        ? `attachToServer() must run before server.connect(): the server refused to add its capabilities (${(error as Error).message}).`
+        : `attachToServer() could not prepare this server: ${(error as Error).message}.`,
+    );
   }
   const connectionId = randomUUID();
   const keys = new Set<string>();
@@ -83,9 +108,11 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
   };
   const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
   const seal = features.requestState;
+  // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
+  const v1Levels = sdk === 'v1' && features.logging && installedHandler(low, 'logging/setLevel') === undefined ? new Map<string, string>() : undefined;
   const untraced = sdk === 'v2'
     ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, low, connectionId, era, seal, target, state)
-    : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target);
+    : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target, v1Levels);
   // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
   const tracing = features.tracing;
   const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestScope => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });
@@ -110,6 +137,17 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     return scope;
   };
   const handlers: Array<readonly [string, MethodHandler]> = [
+    ...(v1Levels === undefined
+      ? []
+      : ([
+          [
+            'logging/setLevel',
+            (request: { params?: { level?: unknown } }, extra: any) => {
+              if (typeof request?.params?.level === 'string' && LOG_LEVELS.includes(request.params.level)) v1Levels.set(extra?.sessionId ?? connectionId, request.params.level);
+              return {};
+            },
+          ],
+        ] as const)),
     ['tools/list', (_request, ctx) => pipeline.listTools(track(scopeOf(ctx)))],
     [
       'tools/call',
@@ -147,15 +185,33 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
           ],
         ] as const)),
   ];
+  const prompts = new Set(content?.hasPrompts === true ? content.listPrompts().prompts.map((p) => p.name) : []);
+  const templates = new Set(content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : []);
+  const fixed = content?.hasResources === true ? content.resourceUris : [];
+  const ownsUri = (uri: unknown): boolean => typeof uri === 'string' && content?.hasResource(uri) === true;
+  const member: Member = {
+    handlers: new Map(handlers.map(([method, handler]) => [method, tracing === undefined ? handler : tracing.wrap(method, handler, negotiated)] as const)),
+    names: { tools: [...pipeline.surface.routes.keys()], prompts: [...prompts], resources: fixed, templates: [...templates] },
+    owns(method, request) {
+      const params = request?.params;
+      if (method === 'tools/call') return pipeline.surface.routes.has(params?.name);
+      if (method === 'prompts/get') return prompts.has(params?.name);
+      if (method === 'completion/complete') return params?.ref?.type === 'ref/prompt' ? prompts.has(params.ref.name) : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
+      return ownsUri(params?.uri);
+    },
+    visibleTools: (ctx) => pipeline.visibleToolNames(scopeOf(ctx)),
+  };
   try {
-    for (const [method] of handlers) low.assertCanSetRequestHandler?.(method);
-    for (const [method, handler] of handlers) low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), tracing === undefined ? handler : tracing.wrap(method, handler, negotiated));
-  } catch (error) {
-    const extra = content === undefined ? '' : ', prompt and resource';
-    throw new AttachError(
-      'ATTACH_HANDLERS',
-      `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))} (${(error as Error).message}). mcp-fusion must own the tools of a server${content === undefined ? '' : ' and the prompts and resources it declares'}: register every tool${extra} with the registry instead of McpServer.registerTool()${content === undefined ? '' : ', registerPrompt() or registerResource()'}.`,
+    compose(
+      low,
+      member,
+      own,
+      (method, handler) => low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), handler),
+      (method) => low.removeRequestHandler?.(method),
     );
+  } catch (error) {
+    if (error instanceof AttachError) throw error;
+    throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))}: ${(error as Error).message}.`);
   }
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.
@@ -182,103 +238,11 @@ export function attachPipeline<Ctx>(server: unknown, pipeline: RequestPipeline<C
     notifyResourceUpdated: async (uri: string) => {
       await subscriptions?.publish(uri, (session) => subscribed.has(session));
     },
+    notifyResourceDeleted: async (uri: string) => {
+      await subscriptions?.retire(uri, (session) => subscribed.has(session));
+      await notifier('sendResourceListChanged', 'notifications/resources/list_changed')();
+    },
     detach,
-  };
-}
-
-/** The envelope key of the client's capabilities on a modern request. */
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-
-function scopeV2(ctx: any, low: ServerLike, connectionId: string, era: ProtocolEra | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown): RequestScope {
-  const req = ctx?.mcpReq ?? {};
-  const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
-  const meta = req._meta as Record<string, unknown> | undefined;
-  const token = meta?.progressToken;
-  const extra: ToolExtra = {
-    signal: req.signal ?? new AbortController().signal,
-    sessionId: ctx?.sessionId,
-    era: modern ? 'modern' : 'legacy',
-    requestId: req.id,
-    authInfo: ctx?.http?.authInfo,
-    meta,
-    clientCapabilities: modern ? req.envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
-    progress: progressSender(token, (n) => req.notify(n)),
-    log: async (level, data, logger) => {
-      try {
-        await req.log?.(level, data, logger);
-      } catch {
-        // Logging is best effort.
-      }
-    },
-    elicit: (params) => clientRequest(low, modern, 'elicitation', () => req.elicitInput(params)),
-    sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
-    inputResponses: req.inputResponses,
-    requestState: state,
-    sealState: (payload) => seal.seal(payload, target ?? String(req.method), requestPrincipal(scope).key),
-    raw: ctx,
-  };
-  const scope: RequestScope = { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
-  return scope;
-}
-
-function scopeV1(extra1: any, low: ServerLike, connectionId: string, seal: RequestStateSeal, target: string | undefined): RequestScope {
-  const meta = extra1?._meta as Record<string, unknown> | undefined;
-  const server = low as any;
-  const extra: ToolExtra = {
-    signal: extra1?.signal ?? new AbortController().signal,
-    sessionId: extra1?.sessionId,
-    era: 'legacy',
-    requestId: extra1?.requestId,
-    authInfo: extra1?.authInfo,
-    meta,
-    clientCapabilities: server.getClientCapabilities?.(),
-    progress: progressSender(meta?.progressToken, (n) => extra1.sendNotification(n)),
-    log: async (level, data, logger) => {
-      try {
-        await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra1?.sessionId);
-      } catch {
-        // Logging is best effort.
-      }
-    },
-    elicit: (params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra1?.requestId })),
-    sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
-    inputResponses: undefined,
-    requestState: undefined,
-    sealState: (payload) => seal.seal(payload, target ?? '', requestPrincipal(scope).key),
-    raw: extra1,
-  };
-  const scope: RequestScope = { stateKey: extra1?.sessionId ?? connectionId, extra };
-  return scope;
-}
-
-/**
- * A server→client request from a handler: refused with a clear error when the era has no such channel
- * or the client did not declare the capability, instead of a protocol failure on the wire.
- */
-async function clientRequest(low: ServerLike, modern: boolean, capability: 'elicitation' | 'sampling', send: () => Promise<any>): Promise<Record<string, unknown>> {
-  if (modern) {
-    throw new Error(`${capability} requests cannot be pushed on a 2026-07-28 request; return inputRequired({ inputRequests: { … } }) from the handler instead (the client answers and calls again).`);
-  }
-  const declared = (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.();
-  if (declared?.[capability] === undefined) {
-    throw new Error(`The client did not declare the "${capability}" capability, so the server cannot ask it for ${capability === 'sampling' ? 'a model completion' : 'input'}; continue without it or ask the user to use a client that supports it.`);
-  }
-  return (await send()) as Record<string, unknown>;
-}
-
-const noProgress = async (): Promise<void> => {};
-
-function progressSender(token: unknown, send: (n: unknown) => Promise<void>): ToolExtra['progress'] {
-  if (typeof token !== 'string' && typeof token !== 'number') return noProgress;
-  return async (progress, total, message) => {
-    const params: Record<string, unknown> = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    try {
-      await send({ method: 'notifications/progress', params });
-    } catch {
-      // Progress is best effort: a closed stream must not fail the tool.
-    }
   };
 }
 

@@ -27,7 +27,7 @@ export function linkFeatures<Ctx>(pipeline: RequestPipeline<Ctx>, options: Attac
     subscriptions:
       subscribe === undefined || subscribe === false || content?.hasResources !== true
         ? undefined
-        : new ResourceSubscriptions((uri) => content.hasResource(uri), subscribe === true ? {} : subscribe),
+        : new ResourceSubscriptions((uri) => content.hasResource(uri), { ...(options.now !== undefined ? { now: options.now } : {}), ...(subscribe === true ? {} : subscribe) }),
     requestState: new RequestStateSeal(options.requestState),
     tracing: options.tracing === undefined || options.tracing === false ? undefined : new RequestTracing(options.tracing, options.onWarning ?? ((m) => console.warn(`[mcp-fusion] ${m}`))),
   });

@@ -2,13 +2,17 @@ import type { FusionTool, ToolResponse } from '../builder/types.js';
 import { errorResult } from '../builder/normalizeResult.js';
 import { WorkflowStateError } from '../fsm/GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import { describeState, stateKey } from '../fsm/stateValue.js';
+import type { FsmStateValue } from '../fsm/types.js';
 import type { Surface } from './compileSurface.js';
 
 /**
  * Shortest sequence of bound tools that leads from `from` to a state where `target` is visible,
  * following each tool's event through the machine definition. Empty when none exists.
  */
-export function pathTo(gate: StateMachineGate, from: string, target: string): string[] {
+export function pathTo(gate: StateMachineGate, from: FsmStateValue, target: string): string[] | undefined {
+  // Nested and parallel machines: XState resolves targets through the hierarchy, so no path is guessed here.
+  if (gate.statechart || typeof from !== 'string') return undefined;
   const goal = gate.bindings.get(target)?.states ?? [];
   const queue: Array<{ state: string; path: string[] }> = [{ state: from, path: [] }];
   const seen = new Set([from]);
@@ -18,7 +22,8 @@ export function pathTo(gate: StateMachineGate, from: string, target: string): st
     for (const [tool, binding] of gate.bindings) {
       if (binding.event === undefined || !binding.states.includes(state)) continue;
       const on = gate.config.states[state]?.on;
-      const next = on !== undefined && Object.hasOwn(on, binding.event) ? on[binding.event] : undefined;
+      const found = on !== undefined && Object.hasOwn(on, binding.event) ? on[binding.event] : undefined;
+      const next = typeof found === 'string' ? found : undefined;
       if (next === undefined || seen.has(next) || gate.isFinal(state)) continue;
       seen.add(next);
       queue.push({ state: next, path: [...path, tool] });
@@ -28,7 +33,7 @@ export function pathTo(gate: StateMachineGate, from: string, target: string): st
 }
 
 /** Names (exposed) of the tools visible in `state`, in surface order. */
-export function availableIn(gate: StateMachineGate, state: string, surface: Surface): string[] {
+export function availableIn(gate: StateMachineGate, state: FsmStateValue, surface: Surface): string[] {
   const out: string[] = [];
   for (const t of surface.tools) {
     if (t.fsm !== undefined && !gate.isAllowedIn(state, t.name)) continue;
@@ -39,13 +44,14 @@ export function availableIn(gate: StateMachineGate, state: string, surface: Surf
 }
 
 /** The `isError` result of a call refused by the gate: what the tool needs and what to do now. */
-export function gateRefusal(gate: StateMachineGate, tool: FusionTool, state: string, surface: Surface): ToolResponse {
+export function gateRefusal(gate: StateMachineGate, tool: FusionTool, state: FsmStateValue, surface: Surface): ToolResponse {
   const states = tool.fsm?.states ?? [];
   const available = availableIn(gate, state, surface);
-  const path = pathTo(gate, state, tool.name).map((n) => surface.exposedName.get(n) ?? n);
-  const first = path.length > 0 ? ` Call first: ${path.join(' → ')}.` : ' No sequence of calls from this state makes it available.';
+  const found = pathTo(gate, state, tool.name);
+  const path = (found ?? []).map((n) => surface.exposedName.get(n) ?? n);
+  const first = found === undefined ? '' : path.length > 0 ? ` Call first: ${path.join(' → ')}.` : ' No sequence of calls from this state makes it available.';
   const text =
-    `Tool "${tool.name}" is not available in the current workflow state "${state}"${gate.id !== undefined ? ` (workflow "${gate.id}")` : ''}. ` +
+    `Tool "${tool.name}" is not available in the current workflow state "${describeState(state)}"${gate.id !== undefined ? ` (workflow "${gate.id}")` : ''}. ` +
     `It works in: ${states.join(', ')}.${first} Available now: ${available.join(', ')}.`;
   return errorResult(text, { 'fusion/refusal': { tool: tool.name, state, requiredStates: [...states], callFirst: path, available } });
 }
@@ -69,17 +75,17 @@ const nextLines = new WeakMap<Surface, WeakMap<StateMachineGate, Map<string, str
  * (bound tools allowed in it and unbound tools of the same domains), so the model never needs to re-list.
  * Computed once per state (the machine's states are finite), then looked up.
  */
-export function nextLine(gate: StateMachineGate, state: string, surface: Surface): string {
+export function nextLine(gate: StateMachineGate, state: FsmStateValue, surface: Surface): string {
   let byGate = nextLines.get(surface);
   if (byGate === undefined) nextLines.set(surface, (byGate = new WeakMap()));
   let byState = byGate.get(gate);
   if (byState === undefined) byGate.set(gate, (byState = new Map()));
-  let line = byState.get(state);
-  if (line === undefined) byState.set(state, (line = composeNextLine(gate, state, surface)));
+  let line = byState.get(stateKey(state));
+  if (line === undefined) byState.set(stateKey(state), (line = composeNextLine(gate, state, surface)));
   return line;
 }
 
-function composeNextLine(gate: StateMachineGate, state: string, surface: Surface): string {
+function composeNextLine(gate: StateMachineGate, state: FsmStateValue, surface: Surface): string {
   const domains = new Set([...gate.bindings.keys()].map((n) => n.split('.')[0]));
   const names = new Set<string>();
   for (const t of surface.tools) {
@@ -87,8 +93,8 @@ function composeNextLine(gate: StateMachineGate, state: string, surface: Surface
     if (relevant) names.add(surface.exposedName.get(t.name) ?? t.name);
   }
   const machine = gate.id === undefined ? 'The workflow' : `Workflow "${gate.id}"`;
-  if (gate.isFinal(state)) return `${machine} is now in its final state "${state}". Next: ${names.size > 0 ? [...names].join(', ') : 'nothing more to do'}.`;
-  return `${machine} is now in state "${state}". Next: ${[...names].join(', ')}`;
+  if (gate.isFinal(state)) return `${machine} is now in its final state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'nothing more to do'}.`;
+  return `${machine} is now in state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'no tool of this workflow'}.`;
 }
 
 /** Appends a text block and merges `_meta` into a result without mutating it. */

@@ -15,18 +15,22 @@ interface Bucket {
   readonly members: Array<{ readonly key: string; readonly tool: FusionTool }>;
 }
 
+/** Which tools {@link groupTools} merges: grouped builders only (`builder`), or also fluent tools sharing a prefix (`grouped`). */
+export type GroupingMode = 'builder' | 'grouped';
+
 /**
- * `toolExposition: 'grouped'`: actions of a grouped builder become one tool (named after the builder)
- * with its discriminator; fluent tools sharing a dotted prefix (`projects.list`, `projects.create`)
- * become one tool named after the prefix with the discriminator `action` (keys `list`, `create`).
- * A prefix with a single tool, a prefix that is also a tool's name, a name without a dot, or a prefix
- * whose tools already take an `action` field stays flat. Routes come in order of first appearance. Pass it to `compileSurface` as `group`.
+ * Grouped routes for `compileSurface`. Actions of a grouped builder become one tool (named after the
+ * builder) with its discriminator, in both modes. In `grouped` mode, fluent tools sharing a dotted prefix
+ * (`projects.list`, `projects.create`) also become one tool named after the prefix with the discriminator
+ * `action` (keys `list`, `create`); a prefix with a single tool, a prefix that is also a tool's name, a
+ * name without a dot, or a prefix whose tools already take an `action` field stays flat. In `builder`
+ * mode (the default exposition) every fluent tool stays flat. Routes come in order of first appearance.
  * @see docs/grouped-tools.md
  */
-export function groupTools(tools: readonly FusionTool[], render: (name: string) => string): { wire: WireTool[]; routes: Route[] } {
+export function groupTools(tools: readonly FusionTool[], render: (name: string) => string, mode: GroupingMode = 'grouped'): { wire: WireTool[]; routes: Route[] } {
   const buckets = new Map<string, Bucket>();
   const bucketOf: Array<Bucket | undefined> = tools.map((tool) => {
-    const id = tool.group !== undefined ? `tool:${tool.group.tool}` : prefixOf(tool.name) === undefined ? undefined : `prefix:${prefixOf(tool.name)}`;
+    const id = tool.group !== undefined ? `tool:${tool.group.tool}` : mode === 'builder' || prefixOf(tool.name) === undefined ? undefined : `prefix:${prefixOf(tool.name)}`;
     if (id === undefined) return undefined;
     let bucket = buckets.get(id);
     if (bucket === undefined) {
@@ -125,4 +129,11 @@ function specFromTools(bucket: Bucket): GroupedToolSpec {
     perActionSchemas: false,
     toon: undefined,
   };
+}
+
+/** The `group` strategy of `compileSurface` for a `toolExposition` value (`flat`: none). */
+export function groupingFor(exposition: 'builder' | 'flat' | 'grouped' | undefined): ((tools: readonly FusionTool[], render: (name: string) => string) => { wire: WireTool[]; routes: Route[] }) | undefined {
+  if (exposition === 'flat') return undefined;
+  const mode: GroupingMode = exposition === 'grouped' ? 'grouped' : 'builder';
+  return (tools, render) => groupTools(tools, render, mode);
 }

@@ -1,3 +1,5 @@
+import { describeState } from '../fsm/stateValue.js';
+import type { FsmStateValue } from '../fsm/types.js';
 import type { FusionTool, ToolResponse } from '../builder/types.js';
 import { errorResult } from '../builder/normalizeResult.js';
 import type { WorkflowSettings } from './WorkflowHandles.js';
@@ -12,7 +14,7 @@ export const handleTexts = {
   },
   unknown(tool: FusionTool, s: WorkflowSettings, handle: string, entries: readonly string[]): ToolResponse {
     return errorResult(
-      `Unknown or expired ${s.handleArg} "${handle}". Start a new ${s.machine} with ${entries.join(' or ')} (called without ${s.handleArg}) and use the ${s.handleArg} it returns.`,
+      `Unknown or expired ${s.handleArg} "${handle}". Start a new ${s.machine} workflow with ${entries.join(' or ')} (called without ${s.handleArg}) and use the ${s.handleArg} it returns.`,
       { 'fusion/refusal': { tool: tool.name, reason: 'unknown-handle', handleArg: s.handleArg, callFirst: [...entries] } },
     );
   },
@@ -22,14 +24,14 @@ export const handleTexts = {
       { 'fusion/refusal': { tool: tool.name, reason: 'anonymous' } },
     );
   },
-  finished(tool: FusionTool, s: WorkflowSettings, handle: string | undefined, state: string, entries: readonly string[]): ToolResponse {
+  finished(tool: FusionTool, s: WorkflowSettings, handle: string | undefined, state: FsmStateValue, entries: readonly string[]): ToolResponse {
     const which = handle === undefined ? `Your ${s.machine}` : `The ${s.machine} "${handle}"`;
     return errorResult(
-      `${which} is finished (final state "${state}"); "${tool.name}" cannot change it. Start a new ${s.machine} with ${entries.join(' or ')}${s.mode === 'handle' ? ` (called without ${s.handleArg})` : ''}.`,
+      `${which} is finished (final state "${describeState(state)}"); "${tool.name}" cannot change it. Start a new ${s.machine} workflow with ${entries.join(' or ')}${s.mode === 'handle' ? ` (called without ${s.handleArg})` : ''}.`,
       { 'fusion/refusal': { tool: tool.name, reason: 'finished', state, callFirst: [...entries] } },
     );
   },
   minted(s: WorkflowSettings, handle: string): string {
-    return `${s.handleArg}: ${handle} — pass it as "${s.handleArg}" to every later ${s.machine} tool.`;
+    return `${s.handleArg}: ${handle} — pass it as "${s.handleArg}" to every later tool of the ${s.machine} workflow.`;
   },
 };

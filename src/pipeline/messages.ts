@@ -1,5 +1,17 @@
 import type { ValidationIssue } from '../builder/types.js';
 
+/**
+ * Joins a description and a note appended to it as sentences: `Add a product to the cart` and
+ * `Workflow "checkout": …` give `Add a product to the cart. Workflow "checkout": …`. A description that
+ * already ends a sentence (or with a `[tag]`) keeps its punctuation; either part may be empty.
+ */
+export function joinSentences(description: string | undefined, note: string): string {
+  const first = description?.trim() ?? '';
+  const second = note.trim();
+  if (first === '' || second === '') return first === '' ? second : first;
+  return `${/[.!?…\]]["')]*$/.test(first) ? first : `${first}.`} ${second}`;
+}
+
 /** Texts written for the agent: what went wrong and what to do next. */
 export const messages = {
   invalidArguments(tool: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {

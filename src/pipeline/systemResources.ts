@@ -3,27 +3,6 @@ import { ResourceTemplateBuilder } from '../resources/ResourceTemplateBuilder.js
 import type { RequestPipeline } from './RequestPipeline.js';
 import { ownerOf } from './WorkflowRuntime.js';
 
-const systemOnly = new WeakSet<RequestPipeline<any>>();
-
-/** Records that a pipeline's only resources are mcp-fusion's own (no user prompts or resources). */
-export function markSystemOnly(pipeline: RequestPipeline<any>): void {
-  systemOnly.add(pipeline);
-}
-
-/**
- * True when `pipeline` serves only mcp-fusion's own resources and `server` already handles
- * `resources/list` itself: those resources are an extra, so attaching leaves the server's resources alone.
- */
-export function yieldsResourcesTo(pipeline: RequestPipeline<any>, server: { assertCanSetRequestHandler?(method: string): void }): boolean {
-  if (!systemOnly.has(pipeline) || server.assertCanSetRequestHandler === undefined) return false;
-  try {
-    server.assertCanSetRequestHandler('resources/list');
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 /** URI of the resource that describes the last invalidation of a State Sync pattern. */
 export function staleUri(pattern: string): string {
   return `fusion://stale/${pattern}`;
@@ -35,7 +14,9 @@ export function staleUri(pattern: string): string {
  * State Sync pattern (`fusion://stale/{pattern}`, the last invalidation). Clients subscribe to them (legacy
  * `resources/subscribe`, modern `subscriptions/listen`) to learn about changes without re-listing.
  */
-export function systemResources(pipeline: RequestPipeline<any>): FusionResourceTemplate<any>[] {
+export function systemResources(pipeline: RequestPipeline<any>, subscribable = false): FusionResourceTemplate<any>[] {
+  // Only promise subscriptions where the options offer them (legacy resources/subscribe needs resourceSubscriptions).
+  const hear = (what: string): string => (subscribable ? ` Subscribe to it to hear ${what}.` : '');
   const out: FusionResourceTemplate<any>[] = [];
   const workflow = pipeline.workflow;
   if (workflow !== undefined && workflow.handles.settings.mode === 'handle') {
@@ -43,7 +24,7 @@ export function systemResources(pipeline: RequestPipeline<any>): FusionResourceT
     out.push(
       new ResourceTemplateBuilder<any, string>(`fusion://fsm/${machine}/{handle}`)
         .name(`${machine}-instance`)
-        .describe(`The state of one ${machine} workflow instance: { state, allowed, version, expiresAt }. Subscribe to it to hear about transitions.`)
+        .describe(`The state of one ${machine} workflow instance: { state, allowed, version, expiresAt }.${hear('about transitions')}`)
         .mimeType('application/json')
         .handle(async (_uri: string, vars: Record<string, string>, _ctx: unknown, extra) => {
           const handle = vars.handle ?? '';
@@ -58,7 +39,7 @@ export function systemResources(pipeline: RequestPipeline<any>): FusionResourceT
     out.push(
       new ResourceTemplateBuilder<any, string>('fusion://stale/{pattern}')
         .name('stale-domain')
-        .describe('The last invalidation of a State Sync pattern (such as sprints.*): { pattern, causedBy, at }. Subscribe to hear when that data changes.')
+        .describe(`The last invalidation of a State Sync pattern (such as sprints.*): { pattern, causedBy, at }.${hear('when that data changes')}`)
         .mimeType('application/json')
         .handle((_uri: string, vars: Record<string, string>) => {
           const pattern = vars.pattern ?? '';

@@ -6,7 +6,7 @@ import { linkContent } from '../pipeline/contentLink.js';
 import { linkFeatures } from '../pipeline/features.js';
 import { RequestPipeline } from '../pipeline/RequestPipeline.js';
 import { ToolSwitch } from './ToolSwitch.js';
-import { markSystemOnly, systemResources } from '../pipeline/systemResources.js';
+import { systemResources } from '../pipeline/systemResources.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
 import { ContentCatalog, isContentItem, type ContentItem } from './ContentCatalog.js';
@@ -123,11 +123,10 @@ export class ToolRegistry<Ctx = any> {
     let pipeline = this.#pipelines.get(options);
     if (pipeline === undefined) {
       pipeline = new RequestPipeline(this.tools, options, undefined, this.#switch);
-      const system = systemResources(pipeline);
+      const system = systemResources(pipeline, options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false);
       const content = system.length === 0 ? this.#content : { prompts: this.#content.prompts, resources: this.#content.resources, resourceTemplates: [...this.#content.resourceTemplates, ...system] };
       const served = !this.#content.isEmpty || system.length > 0 ? new ContentPipeline(content, options) : undefined;
       if (served !== undefined) linkContent(pipeline, served);
-      if (served !== undefined && this.#content.isEmpty) markSystemOnly(pipeline);
       linkFeatures(pipeline, options, served);
       this.#pipelines.set(options, pipeline);
     }

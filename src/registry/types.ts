@@ -7,6 +7,7 @@ import type { RequestStateOptions } from '../pipeline/RequestStateSeal.js';
 import type { WorkflowChange } from '../pipeline/WorkflowRuntime.js';
 import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
 import type { SessionBus } from '../session/SessionBus.js';
+import type { SessionDataBackend } from '../session/sessionData.js';
 import type { RateLimit, RateLimitStore } from '../limits/types.js';
 import type { TracingOptions } from '../tracing/types.js';
 
@@ -22,11 +23,22 @@ export interface ToolFilter {
 /** How names are rendered on the wire; policies, tags and bindings always use the declared name. */
 export type NameStyle = 'dots' | 'underscores' | ((declaredName: string) => string);
 
-/** What the debug observer receives. */
+/**
+ * What the debug observer receives: every list, call, refusal, workflow transition, State Sync
+ * invalidation and `list_changed`, plus warnings and swallowed errors. `createDebugObserver()` prints
+ * each as one line. Tool names are canonical (`platform.users.create`) whatever the exposition.
+ */
 export type DebugEvent =
   | { type: 'warning'; message: string }
   | { type: 'list'; count: number; sessionId: string | undefined }
   | { type: 'call'; tool: string; ok: boolean; durationMs: number; sessionId: string | undefined }
+  /** A call refused before its handler ran: hidden by the workflow gate (`gate`) or over `maxConcurrentCalls` (`budget`). */
+  | { type: 'refusal'; tool: string; reason: 'gate' | 'budget'; state?: string; sessionId: string | undefined; workflowKey?: string }
+  /** A served call moved a workflow: `sessionId` (legacy per-session state) or `workflowKey` (an instance). */
+  | { type: 'transition'; tool: string; event: string; from: string; to: string; machine: string; sessionId: string | undefined; workflowKey?: string }
+  | { type: 'invalidation'; patterns: readonly string[]; causedBy: string }
+  /** A `notifications/tools/list_changed` is due: after a transition (to `sessionId`) or a run-time enable/disable (to everyone). */
+  | { type: 'list_changed'; reason: 'transition' | 'tools-changed'; sessionId?: string }
   | { type: 'error'; message: string; error: unknown };
 
 /** Options of `registry.attachToServer(server, options)` and of the serving entry points. */
@@ -40,10 +52,20 @@ export interface AttachOptions<Ctx> {
   fsmStore?: FsmStateStore;
   /** Where handle-keyed (modern) workflow instances live; defaults to `fsmStore`, else memory. */
   workflowStore?: FsmStateStore;
-  /** `true` logs to stderr; a function receives every event. */
+  /**
+   * `true` logs every event to stderr as JSON; a function receives every event — `createDebugObserver()`
+   * prints each as one readable line (to `console.debug` by default).
+   */
   debug?: boolean | ((event: DebugEvent) => void);
-  /** `flat` (default): one MCP tool per action. `grouped`: tools sharing a prefix become one tool with a discriminator. */
-  toolExposition?: 'flat' | 'grouped';
+  /**
+   * How tools appear in `tools/list`. `builder` (default): exposition follows the builder, so a grouped
+   * builder (`createTool`, `f.tool`) is one MCP tool with its discriminator and every fluent tool is one tool.
+   * `flat`: one MCP tool per action (`platform.users.create`). `grouped`: like `builder`, and fluent tools
+   * sharing a prefix become one tool with a discriminator. Canonical names, policies, bindings and filters
+   * are the same in every mode.
+   * @see docs/grouped-tools.md
+   */
+  toolExposition?: 'builder' | 'flat' | 'grouped';
   /** Renders declared names for clients that reject dots (`underscores` ⇒ `sprints_list`). */
   nameStyle?: NameStyle;
   /** Default timeout of a tool call in ms (30,000); `.timeout(ms)` overrides per tool. */
@@ -99,6 +121,13 @@ export interface AttachOptions<Ctx> {
    * @see docs/asking-the-client.md#state-across-rounds-extrasealstate
    */
   requestState?: RequestStateOptions;
+  /**
+   * Where handlers' per-session data (`extra.session`) lives; in memory by default (released with the
+   * session). The HTTP app keeps it in its session store, so it survives restarts and moves across instances.
+   */
+  sessionData?: SessionDataBackend;
+  /** Cap of one session's (or principal's, or workflow instance's) data as JSON, in bytes (64 KiB). */
+  sessionDataMaxBytes?: number;
   /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
   now?: () => number;
   /**

@@ -7,6 +7,10 @@ export interface ResourceSubscriptionOptions {
   idleMs?: number;
   /** Most subscriptions one session may hold (1,000); one more is refused with -32602. */
   maxPerSession?: number;
+  /** How often idle subscriptions are swept while any exist (a quarter of `idleMs`, at least 10 ms). */
+  sweepEveryMs?: number;
+  /** The clock of idle expiry (default `Date.now`; the attach option `now` when served). */
+  now?: () => number;
 }
 
 /** Sends one notification to a session's client. */
@@ -16,31 +20,33 @@ export type NotificationSender = (notification: { method: string; params?: Recor
  * Legacy `resources/subscribe` for every session of one registry and options: the bookkeeping of a
  * {@link SubscriptionManager} (validated, canonical URIs of registered resources; idempotent; idle expiry)
  * plus how to reach each session, so that {@link publish} sends `notifications/resources/updated` to the
- * subscribers of a URI and to nobody else.
+ * subscribers of a URI and to nobody else. While any subscription exists, an unref'd timer sweeps idle
+ * ones every `sweepEveryMs`, so an idle subscription expires on time by itself (it never keeps a process alive).
  */
 export class ResourceSubscriptions {
   readonly #manager: SubscriptionManager;
   readonly #senders = new Map<string, NotificationSender>();
   readonly #max: number;
   readonly #sweepEveryMs: number;
-  #lastSweep = Date.now();
+  #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(exists: (uri: string) => boolean, options: ResourceSubscriptionOptions = {}) {
     const idleMs = options.idleMs ?? 30 * 60_000;
-    this.#manager = new SubscriptionManager({ exists, idleMs });
+    this.#manager = new SubscriptionManager({ exists, idleMs, ...(options.now !== undefined ? { now: options.now } : {}) });
     this.#max = options.maxPerSession ?? 1_000;
-    this.#sweepEveryMs = Math.max(1_000, Math.floor(idleMs / 4));
+    this.#sweepEveryMs = Math.max(10, options.sweepEveryMs ?? Math.floor(idleMs / 4));
   }
 
   /** `resources/subscribe` of `session`: throws a {@link WireError} for a malformed or unknown URI, or past the limit. */
   subscribe(session: string, uri: unknown, send: NotificationSender): void {
-    this.#maybeSweep();
+    this.sweep();
     const canonical = canonicalUri(uri);
     if (!this.#manager.has(session, canonical) && this.#manager.countFor(session) >= this.#max) {
       throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: this session already holds ${this.#max}. Unsubscribe from resources you no longer watch first.`, { uri: canonical });
     }
     this.#manager.subscribe(session, canonical);
     this.#senders.set(session, send);
+    this.#arm();
   }
 
   /** `resources/unsubscribe` of `session` (idempotent). */
@@ -79,11 +85,12 @@ export class ResourceSubscriptions {
 
   /**
    * The resource at `uri` was deleted: its subscribers get a last `notifications/resources/updated` (a
-   * read now answers "Resource not found") and their subscriptions end.
+   * read now answers "Resource not found") and their subscriptions end. `only` limits it to some sessions
+   * (one attachment's).
    */
-  async retire(uri: string): Promise<number> {
-    const sent = await this.publish(uri);
-    for (const session of this.#manager.subscribers(uri)) this.unsubscribe(session, uri);
+  async retire(uri: string, only?: (session: string) => boolean): Promise<number> {
+    const sent = await this.publish(uri, only);
+    for (const session of this.#manager.subscribers(uri)) if (only === undefined || only(session)) this.unsubscribe(session, uri);
     return sent;
   }
 
@@ -92,11 +99,22 @@ export class ResourceSubscriptions {
     return this.#manager.size;
   }
 
-  #maybeSweep(): void {
-    const now = Date.now();
-    if (now - this.#lastSweep < this.#sweepEveryMs) return;
-    this.#lastSweep = now;
+  /** Drops subscriptions idle longer than `idleMs` (the timer calls it; so does every subscribe). */
+  sweep(): void {
     this.#manager.sweep();
     for (const session of [...this.#senders.keys()]) if (this.#manager.countFor(session) === 0) this.#senders.delete(session);
+    if (this.#manager.size === 0) this.dispose();
+  }
+
+  /** Stops the sweeper (it restarts with the next subscription). */
+  dispose(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => this.sweep(), this.#sweepEveryMs);
+    this.#timer.unref?.();
   }
 }

@@ -11,6 +11,7 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
+import { storeSessionData } from '../session/sessionData.js';
 import { contentOf } from '../pipeline/contentLink.js';
 import { featuresOf } from '../pipeline/features.js';
 import { staleResourceUris } from '../pipeline/systemResources.js';
@@ -74,8 +75,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     onRelease: (id, phase) => {
       legacy.release(id, phase);
       if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(() => {});
+      if (phase === 'destroyed') void sessionData.delete(`s:${id}`).catch(() => {});
     },
   });
+  // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
+  const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, options.now);
   const sessionBus = options.sessionBus ?? options.bus?.sessions;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
     (options.onWarning ?? console.warn)(
@@ -87,6 +91,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const stores = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore() } : options;
   const attach: HttpOptions<Ctx> = {
     ...stores,
+    sessionData,
     ...(sessionBus !== undefined ? { sessionBus } : {}),
     onWorkflowChange: (change) => {
       // A just-minted handle has no subscriber anywhere yet: publishing would only reach a listen stream
@@ -103,10 +108,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
-      const { server } = buildServer(pipeline, attach, ctx.era);
+      const { server, instance } = buildServer(pipeline, attach, ctx.era);
       // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
       if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
-      return server;
+      return instance;
     },
     { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
   );

@@ -18,7 +18,7 @@ export function serveStdio<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptio
   const pipeline = registry.pipeline(options);
   // An oversized line is answered and skipped instead of ending the connection (see StdioLineTransport).
   const transport = new StdioLineTransport(options.stdioMaxLineBytes === undefined ? {} : { maxLineBytes: options.stdioMaxLineBytes });
-  const handle = sdkServeStdio((ctx) => buildServer(pipeline, options, ctx.era).server, { transport });
+  const handle = sdkServeStdio((ctx) => buildServer(pipeline, options, ctx.era).instance, { transport });
   return {
     async close() {
       await handle.close();

@@ -1,5 +1,6 @@
-import type { ServerEventBus } from '@modelcontextprotocol/server';
+import type { McpServer, Server, ServerEventBus } from '@modelcontextprotocol/server';
 import type { AuthOptions } from '../auth/types.js';
+import type { ProtocolEra } from '../builder/types.js';
 import type { AttachOptions } from '../registry/types.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
@@ -14,6 +15,15 @@ export interface ServeOptions<Ctx> extends AttachOptions<Ctx> {
   version?: string;
   /** Text the server returns as `instructions`. */
   instructions?: string;
+  /**
+   * Your own SDK server, for an app that already has entries of its own (`registerTool()`,
+   * `registerPrompt()`, `registerResource()`): called for every legacy session, every modern request and
+   * every stdio connection, it must return a new, unconnected v2 `McpServer` or `Server` each time. The
+   * registry attaches to it; its own entries stay listed and callable beside the registry's, and a name
+   * both serve is refused. `name`, `version` and `instructions` are then the server's own.
+   * @see docs/serving.md
+   */
+  server?: (context: { era: ProtocolEra | undefined }) => McpServer | Server;
   /** Over stdio: the largest message line (10 MiB). A longer line is answered with an error and skipped; the connection goes on. */
   stdioMaxLineBytes?: number;
 }

@@ -141,7 +141,8 @@ export class SessionManager {
     const tracked = this.#tracked.get(id);
     this.#untrack(id);
     const from = tracked?.record.phase;
-    if (reason === 'delete' || reason === 'handshake-timeout' || reason === 'shutdown' || reason === 'evicted') this.#emit(id, from, 'closed', reason);
+    // Every end passes through closed from the phase the session was really in (a TTL may end an idle or active session, never-used a created one).
+    if (from !== 'closed' && from !== 'destroyed') this.#emit(id, from, 'closed', reason);
     this.#onRelease(id, 'destroyed');
     try {
       await this.store.delete(id);

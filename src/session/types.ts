@@ -25,6 +25,8 @@ export interface SessionRecord {
   logLevel?: string;
   /** Workflow state per machine key, when the FSM gate keeps it in the session. */
   fsm?: Record<string, FsmSnapshot>;
+  /** Handler data (`extra.session`), on the store's own `fusion-data:` records. */
+  data?: Record<string, unknown>;
 }
 
 /** One lifecycle transition, for logs and metrics. */

@@ -1,3 +1,4 @@
+import type { FsmStateValue } from '../fsm/types.js';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type AuthInfo } from '@modelcontextprotocol/server';
@@ -45,7 +46,7 @@ export interface TestClient {
    */
   setState(state: string, options?: { notify?: boolean }): Promise<void>;
   /** This session's workflow state (the machine's initial state until a transition or `setState`). */
-  state(): Promise<string>;
+  state(): Promise<FsmStateValue>;
   /** Count of `notifications/tools/list_changed` received so far. */
   readonly listChangedCount: number;
   /** Resolves on the next `notifications/tools/list_changed`. */
@@ -125,7 +126,7 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
     },
     async state() {
       const { gate, store: own } = requireGate('state()');
-      return (await own.read())?.state ?? gate.config.initial;
+      return (await own.read())?.state ?? gate.initialState;
     },
     get listChangedCount() {
       return count;

@@ -123,17 +123,20 @@ describe('fluent tools', () => {
     expect(await tool.run({ block: true }, {}, extra)).toEqual({ content: [{ type: 'text', text: 'blocked' }] });
   });
 
-  it('is immutable: steps return new builders and a built builder refuses changes', () => {
+  it('keeps unchained calls, returns the same builder when chained, and freezes on .handle()', () => {
     const base = f.query('x.list');
-    const described = base.describe('one');
-    expect(described).not.toBe(base);
-    const tool = described.handle(() => '');
+    base.describe('one');
+    base.withString('q');
+    expect(base.tags('a')).toBe(base);
+    const tool = base.handle(() => '');
     expect(tool.description).toBe('one');
-    expect(() => described.describe('two')).toThrow(FrozenBuilderError);
-    expect(() => described.describe('two')).toThrowErrorMatchingInlineSnapshot(
-      `[FrozenBuilderError: Tool "x.list" is already built; cannot change it. Start a new builder with f.query("x.list") instead.]`,
+    expect(tool.inputSchema.required).toEqual(['q']);
+    expect(tool.tags).toEqual(['a']);
+    expect(() => base.describe('two')).toThrow(FrozenBuilderError);
+    expect(() => base.describe('two')).toThrowErrorMatchingInlineSnapshot(
+      `[FrozenBuilderError: Tool "x.list" is already built (.handle() was called); cannot change it. Builders are frozen once built: start a new builder with f.query("x.list") instead.]`,
     );
-    expect(base.describe('other').handle(() => '').description).toBe('other');
+    expect(() => base.handle(() => '')).toThrow(FrozenBuilderError);
   });
 
   it('checks names against the MCP rule at build time', () => {

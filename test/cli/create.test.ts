@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fusionSpec } from '../../src/cli/create/fusionSpec.js';
+import type { PackageInfo } from '../../src/cli/create/packageInfo.js';
 import { scaffoldFiles } from '../../src/cli/create/templates.js';
 import { cli, repo } from './_run.js';
 
@@ -34,7 +36,7 @@ describe('mcp-fusion create', () => {
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     expect(manifest.dependencies['mcp-fusion']).toBe(`file:${repo}`);
     const test = await run('npm', ['test'], { cwd: dir, env: childEnv(), timeout: 180_000 });
-    expect(test.stdout).toMatch(/Tests\s+.*4 passed/);
+    expect(test.stdout).toMatch(/Tests\s+.*5 passed/);
     const lint = await run('npx', ['mcp-fusion', 'lint', 'src/registry.ts'], { cwd: dir, env: childEnv(), timeout: 60_000 });
     expect(lint.stdout).toBe('✔ src/registry.ts: no problems\n');
   });
@@ -65,5 +67,29 @@ describe('mcp-fusion create', () => {
     const registry = files['src/registry.ts']!;
     for (const piece of ['.query(', '.action(', '.mutation(', 'f.fsm(', 'policies:', '.bindState(']) expect(registry).toContain(piece);
     expect(files['test/registry.test.ts']).toContain("from 'mcp-fusion/testing'");
+  });
+
+  it('keys the scaffold\'s data by the workflow instance, never a shared default, and spells its texts right', () => {
+    const files = scaffoldFiles({ name: 'x', fusion: '^1.0.0', linked: false, ranges: {} });
+    const registry = files['src/registry.ts']!;
+    expect(registry).toContain('const key = extra.workflow?.key;');
+    expect(registry).not.toContain("'default'");
+    expect(registry).toContain(".query('tasks.list')\n  .describe('List the tasks of this task list')\n  .bindState('*')");
+    expect(Object.values(files).join('\n')).not.toMatch(/taskss|per-session task list/);
+  });
+
+  it('depends on this checkout, else the published version, else this installed copy with a note naming --fusion', async () => {
+    const installed: PackageInfo = { root: '/opt/tools/node_modules/mcp-fusion', version: '0.1.0', checkout: false, ranges: {} };
+    const asked: string[] = [];
+    const lookup = async (name: string, range: string) => (asked.push(`${name}@${range}`), false);
+    expect(await fusionSpec({ ...installed, root: repo, checkout: true }, undefined, lookup)).toEqual({ spec: `file:${repo}`, linked: true });
+    expect(await fusionSpec(installed, '^2.0.0', lookup)).toEqual({ spec: '^2.0.0', linked: false });
+    expect(await fusionSpec(installed, undefined, async () => true)).toEqual({ spec: '^0.1.0', linked: false });
+    expect(await fusionSpec(installed, undefined, lookup)).toEqual({
+      spec: 'file:/opt/tools/node_modules/mcp-fusion',
+      linked: false,
+      note: 'mcp-fusion ^0.1.0 is not on the npm registry (or it could not be reached), so the project links the copy running this command: file:/opt/tools/node_modules/mcp-fusion. Keep that directory, or pass --fusion <spec> (a version range, a path to a .tgz from npm pack, or file:<dir>) to choose another.',
+    });
+    expect(asked).toEqual(['mcp-fusion@^0.1.0']);
   });
 });

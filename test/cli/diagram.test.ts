@@ -36,18 +36,23 @@ describe('mcp-fusion diagram', () => {
       [
         'stateDiagram-v2',
         '  empty : cart.add_item',
+        '  empty : cart.view',
         '  has_items : cart.add_item',
         '  has_items : cart.checkout',
         '  has_items : cart.clear',
+        '  has_items : cart.view',
+        '  payment : cart.cancel',
         '  payment : cart.pay',
-        '  confirmed',
+        '  payment : cart.view',
+        '  confirmed : cart.add_item',
+        '  confirmed : cart.view',
         '  [*] --> empty',
         '  empty --> has_items : cart.add_item (ADD_ITEM)',
         '  has_items --> payment : cart.checkout (CHECKOUT)',
         '  has_items --> empty : cart.clear (CLEAR)',
         '  payment --> confirmed : cart.pay (PAY)',
-        '  payment --> has_items : CANCEL (no tool)',
-        '  confirmed --> [*]',
+        '  payment --> has_items : cart.cancel (CANCEL)',
+        '  confirmed --> has_items : cart.add_item (ADD_ITEM)',
         '  note right of empty',
         `    Visible in every state: ${ungated.join(', ')}`,
         '  end note',
@@ -57,15 +62,17 @@ describe('mcp-fusion diagram', () => {
 
   it('--all-tools lists the always-visible tools in every state', async () => {
     const { stdout } = await cli('diagram', example, '--all-tools');
-    expect(stdout).toContain('  payment : cart.pay\n  payment : countries.list\n');
+    expect(stdout).toContain('  payment : cart.cancel\n  payment : cart.pay\n  payment : cart.view\n  payment : countries.list\n');
     expect(stdout).not.toContain('note right of');
   });
 
   it('prints Graphviz DOT with --format dot', async () => {
     const { stdout } = await cli('diagram', example, '--format', 'dot');
     expect(stdout).toContain('"empty" -> "has_items" [label="cart.add_item (ADD_ITEM)"];');
-    expect(stdout).toContain('"payment" -> "has_items" [label="CANCEL (no tool)", style=dashed];');
-    expect(stdout).toContain('"confirmed" [label="confirmed", peripheries=2];');
+    expect(stdout).toContain('"payment" -> "has_items" [label="cart.cancel (CANCEL)"];');
+    expect(stdout).toContain('"confirmed" -> "has_items" [label="cart.add_item (ADD_ITEM)"];');
+    // After paying, the checkout goes on (a legacy session can buy again): no final state.
+    expect(stdout).not.toContain('peripheries=2');
   });
 
   it('--out writes the Mermaid text and an SVG rendered in-process', async () => {
@@ -78,7 +85,7 @@ describe('mcp-fusion diagram', () => {
       expect(await readFile(join(dir, 'checkout.mmd'), 'utf8')).toContain('stateDiagram-v2');
       const svg = await readFile(join(dir, 'checkout.svg'), 'utf8');
       expect(parseXmlRoot(svg)).toBe('svg');
-      for (const text of ['has_items', 'cart.checkout', 'cart.add_item (ADD_ITEM)', 'CANCEL (no tool)']) expect(svg).toContain(`>${text}</text>`);
+      for (const text of ['has_items', 'cart.checkout', 'cart.add_item (ADD_ITEM)', 'cart.cancel (CANCEL)']) expect(svg).toContain(`>${text}</text>`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

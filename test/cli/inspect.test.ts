@@ -4,12 +4,13 @@ import { cli, example, fixture } from './_run.js';
 
 // The example grows; what the checkout workflow gates does not.
 const gated: Record<string, string[]> = {
-  empty: ['cart.add_item'],
-  has_items: ['cart.add_item', 'cart.checkout', 'cart.clear'],
-  payment: ['cart.pay'],
-  confirmed: [],
+  empty: ['cart.add_item', 'cart.view'],
+  has_items: ['cart.add_item', 'cart.checkout', 'cart.clear', 'cart.view'],
+  payment: ['cart.cancel', 'cart.pay', 'cart.view'],
+  confirmed: ['cart.add_item', 'cart.view'],
 };
-const ungated = registry.tools.filter((t) => t.fsm === undefined).map((t) => t.name);
+// What tools/list shows: a grouped builder (the example's `platform`) is one tool by default.
+const ungated = [...new Set(registry.tools.filter((t) => t.fsm === undefined).map((t) => t.group?.tool ?? t.name))];
 const columns = (stdout: string, name: string): string[] | undefined =>
   stdout
     .split('\n')
@@ -35,11 +36,17 @@ describe('mcp-fusion inspect', () => {
     const { code, stdout } = await cli('inspect', example);
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe(`examples/workspace/registry.ts: ${registry.size} tools, FSM "checkout" (initial "empty"; states empty, has_items, payment, confirmed)`);
-    expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
-    expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
-    expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
-    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'mutation', 'destructive', '-', '-', 'empty, has_items', 'ADD_ITEM']);
-    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'mutation', 'destructive', '-', '-', 'payment', 'PAY']);
+    expect(stdout.split('\n')[2]!.split(/\s{2,}/)).toEqual(['NAME', 'EXPOSED AS', 'KIND', 'ANNOTATIONS', 'CACHE', 'INVALIDATES', 'FSM STATES', 'SENDS']);
+    expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
+    expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
+    expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
+    // Only what destroys data is marked destructive: adding to a cart or paying is not; clearing it is.
+    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'cart.add_item', 'action', '-', '-', '-', 'empty, has_items, confirmed', 'ADD_ITEM']);
+    expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'cart.pay', 'action', '-', '-', '-', 'payment', 'PAY']);
+    expect(columns(stdout, 'cart.clear')).toEqual(['cart.clear', 'cart.clear', 'mutation', 'destructive', '-', '-', 'has_items', 'CLEAR']);
+    expect(columns(stdout, 'cart.view')).toEqual(['cart.view', 'cart.view', 'query', 'readOnly', '-', '-', 'empty, has_items, payment, confirmed', '-']);
+    // The grouped builder's actions keep their canonical names and are listed as the one tool "platform".
+    expect(columns(stdout, 'platform.users.create')?.slice(0, 3)).toEqual(['platform.users.create', 'platform', 'action']);
   });
 
   it('--json gives every column as data', async () => {
@@ -122,9 +129,13 @@ describe('mcp-fusion inspect', () => {
     expect({ code: reader.code, stderr: reader.stderr }).toEqual({ code: 0, stderr: '' });
     expect(reader.stdout.split('\n')[0]).toBe('tools/list for scopes notes:read: 2 tools');
     expect(columns(reader.stdout, 'notes.delete')).toBeUndefined();
-    expect(columns(reader.stdout, 'admin.stats')).toBeDefined();
-    expect(columns(reader.stdout, 'admin.purge')).toBeUndefined();
+    // The grouped builder `admin` is one tool (the default exposition), narrowed to the actions the scopes allow.
+    expect(columns(reader.stdout, 'admin')).toEqual(['admin', 'readOnly', 'Administration']);
+    expect(reader.stdout).toContain('- stats');
+    expect(reader.stdout).not.toContain('purge');
     const admin = await cli('inspect', fixture('scoped-registry.ts'), '--scopes', 'notes:write,admin', '--json');
-    expect(JSON.parse(admin.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['notes.list', 'notes.delete', 'admin.stats', 'admin.purge']);
+    const tools = JSON.parse(admin.stdout).tools as Array<{ name: string; inputSchema: { properties: { action: { enum: string[] } } } }>;
+    expect(tools.map((t) => t.name)).toEqual(['notes.list', 'notes.delete', 'admin']);
+    expect(tools[2]!.inputSchema.properties.action.enum).toEqual(['stats', 'purge']);
   });
 });

@@ -72,12 +72,21 @@ describe('attachToServer', () => {
     await client.close();
   });
 
-  it('refuses what is not an SDK server, and a server that already owns its tools', () => {
+  it('refuses what is not an SDK server', () => {
     expect(() => registry.attachToServer({})).toThrow(AttachError);
     expect(() => registry.attachToServer({})).toThrow(/needs an MCP SDK server/);
-    const owned = new McpServer({ name: 'x', version: '1' });
-    owned.registerTool('own', { inputSchema: z.object({}) }, async () => ({ content: [] }));
-    expect(() => registry.attachToServer(owned)).toThrow(/mcp-fusion must own the tools of a server/);
+  });
+
+  it('attaches beside a server that already has tools of its own (the rest is in attachCompose.test.ts)', async () => {
+    const owned = new McpServer({ name: 'x', version: '1' }, { capabilities: { tools: {} } });
+    owned.registerTool('own', { inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'own' }] }));
+    registry.attachToServer(owned, options);
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await owned.connect(s);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(c);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['own', 'greet.hello', 'greet.reset']);
+    await client.close();
   });
 
   it('refuses to attach after connect with a clear error', async () => {

@@ -36,14 +36,19 @@ describe('one definition, modern era: workflow handles', () => {
     expect(client.getProtocolEra()).toBe('modern');
     const before = await client.listTools();
     const names = before.tools.map((t) => t.name);
-    expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.pay', 'cart.clear', 'cart.view', 'platform.users.list', 'platform.users.create', 'platform.users.delete']);
+    // The grouped builder `platform` is one tool (exposition follows the builder).
+    expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.cancel', 'cart.pay', 'cart.clear', 'cart.view', 'platform']);
+    // The seeds' call of a grouped tool, on a modern request.
+    const created = await client.callTool({ name: 'platform', arguments: { action: 'users.create', email: 'mo@example.com' } });
+    expect(created.isError).toBeFalsy();
+    expect(texts(created).join('\n')).toContain('"email":"mo@example.com"');
     const pay = before.tools.find((t) => t.name === 'cart.pay')!;
-    expect(pay.description).toBe('Process payment Workflow "checkout": works in state payment; pass the checkout_id returned by cart.add_item.');
+    expect(pay.description).toBe('Process payment. Workflow "checkout": works in state payment; pass the checkout_id returned by cart.add_item.');
     expect(pay.inputSchema.required).toEqual(['payment_method', 'checkout_id']);
     expect(pay._meta?.['fusion/workflow']).toEqual({ machine: 'checkout', states: ['payment'], handleArg: 'checkout_id', entry: false });
     const add = before.tools.find((t) => t.name === 'cart.add_item')!;
     expect(add.inputSchema.required).toEqual(['product_id']);
-    expect(add.description).toMatch(/Omit checkout_id to start a new checkout \(the result returns it\); pass it to continue one\. Unused checkouts expire after 24 h\./);
+    expect(add.description).toMatch(/Omit checkout_id to start a new checkout workflow \(the result returns it\); pass it to continue one\. Unused checkout workflows expire after 24 h\./);
 
     const first = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
     await client.callTool({ name: 'cart.checkout', arguments: { checkout_id: handleOf(first) } });
@@ -62,7 +67,7 @@ describe('one definition, modern era: workflow handles', () => {
     const handle = handleOf(added)!;
     expect(handle).toMatch(/^che_[A-Za-z0-9_-]{22}$/);
     expect(added._meta?.['fusion/workflow']).toMatchObject({ machine: 'checkout', handle, state: 'has_items' });
-    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view');
+    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
 
     const early = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
     expect(early.isError).toBe(true);
@@ -72,9 +77,33 @@ describe('one definition, modern era: workflow handles', () => {
     await client.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
     const paid = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
     expect(paid.isError).not.toBe(true);
-    expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in its final state "confirmed". Next: cart.view.');
+    expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in state "confirmed". Next: cart.add_item, cart.view.');
+    // The example's checkout goes on after paying: the same checkout_id takes the next purchase.
     const again = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p2', checkout_id: handle } });
-    expect(texts(again)[0]).toBe(`The checkout "${handle}" is finished (final state "confirmed"); "cart.add_item" cannot change it. Start a new checkout with cart.add_item (called without checkout_id).`);
+    expect(texts(again).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
+    await app.close();
+  });
+
+  it('refuses to move a finished instance, and lets a .bindState("*") reader read it', async () => {
+    const f = initFusion();
+    const flow = f.fsm({ id: 'order', initial: 'open', states: { open: { on: { CLOSE: 'closed' } }, closed: { type: 'final' } } });
+    const app = createFusionApp(
+      f.registry().registerAll(
+        f.action('order.close').bindState('open', 'CLOSE').handle(() => 'closed'),
+        f.query('order.view').bindState('*').handle((_input, _ctx, extra) => `viewing ${extra.workflow?.handle}`),
+      ),
+      { fsm: flow },
+    );
+    await using client = await v2FetchClient(app, 'auto');
+    const closed = await client.callTool({ name: 'order.close', arguments: {} });
+    const handle = /order_id: (ord_[\w-]+)/.exec(texts(closed).join('\n'))![1]!;
+    expect(texts(closed).at(-1)).toBe('Workflow "order" is now in its final state "closed". Next: order.view.');
+    const again = await client.callTool({ name: 'order.close', arguments: { order_id: handle } });
+    expect(texts(again)[0]).toBe(`The order "${handle}" is finished (final state "closed"); "order.close" cannot change it. Start a new order workflow with order.close (called without order_id).`);
+    expect(texts(await client.callTool({ name: 'order.view', arguments: { order_id: handle } }))).toEqual([`viewing ${handle}`]);
+    const view = (await client.listTools()).tools.find((t) => t.name === 'order.view')!;
+    expect(view.inputSchema.required).toEqual(['order_id']);
+    expect(view.description).toBe('Workflow "order": works in states open, closed; pass the order_id returned by order.close.');
     await app.close();
   });
 
@@ -90,7 +119,7 @@ describe('one definition, modern era: workflow handles', () => {
     expect(texts(bPay)[0]).toMatch(/current workflow state "has_items"/);
     const foreign = await mallory.callTool({ name: 'cart.pay', arguments: { payment_method: 'x', checkout_id: a } });
     const unknown = await mallory.callTool({ name: 'cart.pay', arguments: { payment_method: 'x', checkout_id: 'che_doesnotexist' } });
-    expect(texts(foreign)[0]).toBe(`Unknown or expired checkout_id "${a}". Start a new checkout with cart.add_item (called without checkout_id) and use the checkout_id it returns.`);
+    expect(texts(foreign)[0]).toBe(`Unknown or expired checkout_id "${a}". Start a new checkout workflow with cart.add_item (called without checkout_id) and use the checkout_id it returns.`);
     expect(texts(unknown)[0]).toBe(texts(foreign)[0]!.replace(a, 'che_doesnotexist'));
     await app.close();
   });
@@ -137,7 +166,7 @@ describe('one definition, legacy era at the same endpoint', () => {
     expect(client.getProtocolEra()).toBe('legacy');
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('cart.pay');
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
-    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view');
+    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('cart.checkout');
     await app.close();
   });
@@ -153,7 +182,7 @@ describe('announcing changes as resources', () => {
     const handle = handleOf(await alice.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } }))!;
     const read = await alice.readResource({ uri: `fusion://fsm/checkout/${handle}` });
     const body = JSON.parse((read.contents[0] as { text: string }).text);
-    expect(body).toEqual({ state: 'has_items', allowed: ['cart.add_item', 'cart.checkout', 'cart.clear'], version: 1, expiresAt: expect.any(Number) });
+    expect(body).toEqual({ state: 'has_items', allowed: ['cart.add_item', 'cart.checkout', 'cart.clear', 'cart.view'], version: 1, expiresAt: expect.any(Number) });
     await expect(mallory.readResource({ uri: `fusion://fsm/checkout/${handle}` })).rejects.toThrow(/not found/i);
     await app.close();
   });

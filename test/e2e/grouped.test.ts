@@ -10,8 +10,24 @@ const stateSync = {
 };
 
 describe('grouped and flat exposition of the same definitions', () => {
-  it('exposes one MCP tool per action when flat, with policies on canonical names', async () => {
+  it('exposes a grouped builder as one MCP tool by default, answering the seeds\' call', async () => {
     await using t = await createTestClient(registry, { ...workspaceOptions(), stateSync });
+    const names = await t.listToolNames();
+    expect(names.filter((n) => n.startsWith('platform'))).toEqual(['platform']);
+    // Fluent tools stay one tool each by default, even when they share a prefix.
+    expect(names).toEqual(expect.arrayContaining(['sprints.list', 'sprints.create', 'cart.view']));
+    expect(names).not.toContain('sprints');
+    const created = await t.client.callTool({ name: 'platform', arguments: { action: 'users.create', email: 'di@example.com' } });
+    expect(created.isError).toBeFalsy();
+    expect(created.content).toEqual([
+      { type: 'text', text: '[System: Cache invalidated for platform.users.list — caused by platform.users.create]' },
+      { type: 'text', text: expect.stringContaining('"email":"di@example.com"') },
+    ]);
+    await expect(t.client.callTool({ name: 'platform.users.create', arguments: { email: 'x@example.com' } })).rejects.toThrow(/Unknown tool "platform.users.create"/);
+  });
+
+  it('exposes one MCP tool per action when flat, with policies on canonical names', async () => {
+    await using t = await createTestClient(registry, { ...workspaceOptions(), stateSync, toolExposition: 'flat' });
     const tools = (await t.client.listTools()).tools;
     const list = tools.find((x) => x.name === 'platform.users.list')!;
     expect(list.description).toBe('List users [Cache-Control: no-store]');

@@ -25,9 +25,10 @@ describe('legacy connection and session lifecycle', () => {
     await app.close();
   });
 
-  it('destroys a session never used after its handshake', async () => {
+  it('destroys a session never used after its handshake, reporting it from the created phase', async () => {
+    const events: SessionEvent[] = [];
     const clock = createClock();
-    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: NEVER } });
+    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app);
     clock.advance(39);
     await app.sessions.manager.sweep();
@@ -35,6 +36,7 @@ describe('legacy connection and session lifecycle', () => {
     clock.advance(1);
     await app.sessions.manager.sweep();
     expect((await post(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid)).status).toBe(404);
+    expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`).slice(-2)).toEqual(['created>closed:never-used', 'closed>destroyed:never-used']);
     await app.close();
   });
 
@@ -60,9 +62,10 @@ describe('legacy connection and session lifecycle', () => {
     await app.close();
   });
 
-  it('answers 404 once the absolute TTL has passed', async () => {
+  it('answers 404 once the absolute TTL has passed, reporting the end from the phase the session was in', async () => {
+    const events: SessionEvent[] = [];
     const clock = createClock();
-    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { ttlMs: 80, sweepIntervalMs: NEVER } });
+    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { ttlMs: 80, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app);
     expect((await request(app, sid, 1, 'tools/list')).status).toBe(200);
     clock.advance(79);
@@ -71,6 +74,7 @@ describe('legacy connection and session lifecycle', () => {
     clock.advance(1);
     await app.sessions.manager.sweep();
     expect((await post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid)).status).toBe(404);
+    expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual(['->created:initialize', 'created>active:first-use', 'active>closed:ttl', 'closed>destroyed:ttl']);
     expect(app.sessions.manager.count).toBe(0);
     await app.close();
   });

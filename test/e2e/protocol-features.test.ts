@@ -207,6 +207,50 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     await until(() => subscriptions.size === 0);
   });
 
+  it('expires an idle subscription on time by itself, with no other subscribe happening', async () => {
+    let now = 1_000;
+    const idle: AttachOptions<void> = { resourceSubscriptions: { idleMs: 60_000, sweepEveryMs: 10 }, now: () => now };
+    const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+    const attachment = registry.attachToServer(server, idle);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await using c = Object.assign(new Client({ name: 'test', version: '1.0.0' }), { [Symbol.asyncDispose]: () => c.close() });
+    await c.connect(clientSide);
+    const updates: string[] = [];
+    c.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    await c.subscribeResource({ uri: 'test://watched' });
+    const subscriptions = featuresOf(registry.pipeline(idle)).subscriptions!;
+    await new Promise((r) => setTimeout(r, 40));
+    expect(subscriptions.size).toBe(1); // not idle yet on the injected clock
+    now += 60_001;
+    await until(() => subscriptions.size === 0);
+    await attachment.notifyResourceUpdated('test://watched');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(updates).toEqual([]);
+  });
+
+  it('announces a deleted resource on a plain attachToServer: a last update, the end of the subscription, and list_changed', async () => {
+    const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+    const attachment = registry.attachToServer(server, options);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await using c = Object.assign(new Client({ name: 'test', version: '1.0.0' }), { [Symbol.asyncDispose]: () => c.close() });
+    await c.connect(clientSide);
+    const seen: string[] = [];
+    c.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(`updated ${n.params.uri}`));
+    c.setNotificationHandler('notifications/resources/list_changed', () => void seen.push('list_changed'));
+    await c.subscribeResource({ uri: 'test://watched' });
+    const subscriptions = featuresOf(registry.pipeline(options)).subscriptions!;
+    expect(subscriptions.size).toBe(1);
+    await attachment.notifyResourceDeleted('test://watched');
+    await until(() => seen.length === 2);
+    expect(seen).toEqual(['updated test://watched', 'list_changed']);
+    expect(subscriptions.size).toBe(0);
+    await attachment.notifyResourceUpdated('test://watched');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(seen).toHaveLength(2);
+  });
+
   it('is not offered by default: resources/subscribe is an unknown method', async () => {
     const app = createFusionApp(registry, {});
     await using c = await client(app, 'legacy');

@@ -92,7 +92,7 @@ describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
       const off = gate.onTransition((r) => seen.push(r));
       await gate.transition('PAY');
       await gate.transition('ADD_ITEM');
-      expect(seen).toEqual([{ changed: true, previousState: 'empty', currentState: 'has_items' }]);
+      expect(seen).toEqual([{ changed: true, previousState: 'empty', currentState: 'has_items', event: 'ADD_ITEM' }]);
       off();
       await gate.transition('CHECKOUT');
       expect(seen).toHaveLength(1);
@@ -153,7 +153,7 @@ describe('StateMachineGate fails fast, naming the culprit', () => {
 
   it('rejects a transition to an unknown state', () => {
     const config: FsmConfig = { initial: 'a', states: { a: { on: { GO: 'b' } } } };
-    expect(thrown(() => new StateMachineGate(config)).message).toMatchInlineSnapshot(`"The FSM: state "a" sends event "GO" to unknown state "b"; add the state or fix the target."`);
+    expect(thrown(() => new StateMachineGate(config)).message).toMatchInlineSnapshot(`"The FSM: state "a" sends event "GO" to unknown state "b"; add the state or fix the target (known: a)."`);
   });
 
   it('rejects a tool bound to an unknown state', () => {

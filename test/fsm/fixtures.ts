@@ -43,3 +43,26 @@ export function thrown(fn: () => unknown): Error {
   }
   throw new Error('expected a throw');
 }
+
+/** Payment is a compound state (card ⇄ wallet); review is parallel (legal and tech at once). */
+export const statechart: FsmConfig = {
+  id: 'order',
+  initial: 'browsing',
+  states: {
+    browsing: { on: { PAY: 'payment', REVIEW: 'review' } },
+    payment: {
+      initial: 'card',
+      states: { card: { on: { SWITCH: 'wallet' } }, wallet: { on: { SWITCH: 'card' } } },
+      on: { PAID: 'done', CANCEL: 'browsing' },
+    },
+    review: {
+      type: 'parallel',
+      states: {
+        legal: { initial: 'open', states: { open: { on: { APPROVE_LEGAL: 'ok' } }, ok: {} } },
+        tech: { initial: 'open', states: { open: { on: { APPROVE_TECH: 'ok' } }, ok: {} } },
+      },
+    },
+    done: { type: 'final' },
+  },
+};
+

@@ -7,11 +7,11 @@ describe('the root entry', () => {
       'AttachError', 'BaseModel', 'ContentPipeline', 'ConverterBase', 'DefinitionError', 'FluentToolBuilder', 'FrozenBuilderError',
       'FusionError', 'GateSessions', 'Group', 'GroupBuilder', 'GroupItem', 'GroupedToolBuilder', 'JsonRpcCode', 'META', 'MemoryFsmStore',
       'MemoryRateLimitStore', 'MemorySessionStore', 'MissingPeerError', 'PolicyEngine', 'PresenterBuilder', 'Prompt', 'PromptArgument', 'PromptBuilder',
-      'PromptConverter', 'RequestPipeline', 'Resource', 'ResourceBuilder', 'ResourceConverter', 'ResourceTemplateBuilder', 'ServerStartError', 'SessionManager',
+      'PromptConverter', 'RequestPipeline', 'Resource', 'ResourceBuilder', 'ResourceConverter', 'ResourceTemplateBuilder', 'ServerStartError', 'SessionDataError', 'SessionManager',
       'StateMachineGate', 'StateSyncLayer', 'Tool', 'ToolConverter', 'ToolRegistry', 'WireError', 'WorkflowStateError', 'compileUriTemplate',
-      'createFusionApp', 'createPresenter', 'createTool', 'detachedExtra', 'detectOverlaps', 'fsmWarnings', 'initFsmEngine', 'initFusion',
-      'isInputRequired', 'jwksVerifier', 'matchGlob', 'presentResult', 'resolveSyncPolicy', 'serveStdio', 'sessionFsmStore', 'setXStateModule', 'staleUri',
-      'startServer', 'validatePolicies',
+      'createDebugObserver', 'createFusionApp', 'createPresenter', 'createTool', 'detachedExtra', 'detectOverlaps', 'formatDebugEvent', 'fsmWarnings', 'initFsmEngine', 'initFusion',
+      'isInputRequired', 'jwksVerifier', 'matchGlob', 'memorySessionData', 'presentResult', 'resolveSyncPolicy', 'serveStdio', 'sessionFsmStore', 'setXStateModule', 'staleUri',
+      'startServer', 'storeSessionData', 'validatePolicies',
     ]);
   });
 

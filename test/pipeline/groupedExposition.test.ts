@@ -5,7 +5,7 @@ import { FluentToolBuilder } from '../../src/builder/FluentToolBuilder.js';
 import { createTool } from '../../src/builder/grouped/GroupedToolBuilder.js';
 import type { FusionTool, ToolKind } from '../../src/builder/types.js';
 import { compileSurface, renderer, type GroupedRoute } from '../../src/pipeline/compileSurface.js';
-import { groupTools } from '../../src/pipeline/groupedExposition.js';
+import { groupingFor, groupTools } from '../../src/pipeline/groupedExposition.js';
 import { extra, platformTool } from '../builder/grouped/platform.js';
 
 const fluent = (kind: ToolKind, name: string, fields: Record<string, z.ZodType> = {}, description?: string): FusionTool => {
@@ -85,6 +85,26 @@ describe('groupTools', () => {
     ]);
     expect(wire.map((w) => w.name)).toEqual(routes.map((r) => r.exposed));
     expect(wire[1]).toEqual({ name: 'sprints.list', inputSchema: tools[1]!.inputSchema, annotations: { readOnlyHint: true } });
+  });
+
+  it('in builder mode (the default exposition) groups only grouped builders; fluent tools sharing a prefix stay one tool each', () => {
+    const builder = platformTool();
+    const tools = [fluent('query', 'projects.list'), fluent('action', 'projects.create'), ...builder.toFusionTools()];
+    const { wire, routes } = groupTools(tools, same, 'builder');
+    expect(routes.map((r) => [r.kind, r.exposed])).toEqual([
+      ['flat', 'projects.list'],
+      ['flat', 'projects.create'],
+      ['grouped', 'platform'],
+    ]);
+    expect(wire[2]).toEqual(builder.buildToolDefinition());
+    // groupingFor maps the attach option: undefined and 'builder' follow the builder, 'flat' splits, 'grouped' also merges prefixes.
+    const exposed = (mode: Parameters<typeof groupingFor>[0]) => [...compileSurface(tools, { group: groupingFor(mode) }).routes.keys()];
+    expect(exposed(undefined)).toEqual(['projects.list', 'projects.create', 'platform']);
+    expect(exposed('builder')).toEqual(['projects.list', 'projects.create', 'platform']);
+    expect(exposed('grouped')).toEqual(['projects', 'platform']);
+    expect(exposed('flat')).toEqual(['projects.list', 'projects.create', ...builder.getActionNames().map((k) => `platform.${k}`)]);
+    // Canonical names never change: the surface's tools are the same objects in every mode.
+    for (const mode of [undefined, 'flat', 'grouped'] as const) expect(compileSurface(tools, { group: groupingFor(mode) }).tools).toEqual(tools);
   });
 
   it('exposes a grouped builder as one tool whose definition equals buildToolDefinition()', () => {

@@ -7,7 +7,7 @@ import { errorResult } from '../normalizeResult.js';
 import type { FusionTool, Middleware, ToolExtra, ToolResponse } from '../types.js';
 import { validateToolName } from '../validateToolName.js';
 import { buildGroupedTool, describeGroupedTool, type BuiltGroupedTool, type GroupedState } from './buildGroupedTool.js';
-import { GroupBuilder, groupState } from './GroupBuilder.js';
+import { closeGroup, GroupBuilder } from './GroupBuilder.js';
 import { checkSegment, isZodObject, toActionDef } from './toActionDef.js';
 import type { ActionConfig, ActionMetadata, ToonOptions, ZodObjectSchema } from './types.js';
 
@@ -15,9 +15,10 @@ const DISCRIMINATOR = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * Many operations behind one MCP tool: a discriminator field (`action`) selects the operation,
- * `.group()` nests them (`users.create`). Every step returns a new builder; building
- * (`.buildToolDefinition()`, `.toFusionTools()`, `.execute()`) computes everything once and freezes it.
- * Register it like any tool: `registry.register(platform)`.
+ * `.group()` nests them (`users.create`). Every step changes this builder and returns it, so chained and
+ * unchained calls are the same (`const t = createTool('ops'); t.action(a); t.action(b);`). Building
+ * (`registry.register(t)`, `.buildToolDefinition()`, `.toFusionTools()`, `.execute()`) computes everything
+ * once and freezes the builder: any later change throws a `FrozenBuilderError`.
  * @example
  * const platform = createTool<AppContext>('platform')
  *   .describe('Platform administration')
@@ -28,13 +29,13 @@ const DISCRIMINATOR = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
  * @see docs/grouped-tools.md
  */
 export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
-  readonly #state: GroupedState<Ctx>;
+  #state: GroupedState<Ctx>;
   #built: BuiltGroupedTool<Ctx> | undefined;
 
   /** @internal use `createTool(name)` or `f.tool(name)`. */
-  constructor(name: string, middlewares: readonly Middleware<Ctx>[] = [], state?: GroupedState<Ctx>) {
-    if (state === undefined) validateToolName(name);
-    this.#state = state ?? {
+  constructor(name: string, middlewares: readonly Middleware<Ctx>[] = []) {
+    validateToolName(name);
+    this.#state = {
       name,
       description: undefined,
       discriminator: 'action',
@@ -109,12 +110,12 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   }
 
   /** Adds a group (module) of actions keyed `<group>.<action>`, with its own middlewares. */
-  group(name: string, description: string | undefined, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>): GroupedToolBuilder<Ctx, Common>;
-  group(name: string, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>): GroupedToolBuilder<Ctx, Common>;
+  group(name: string, description: string | undefined, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void): GroupedToolBuilder<Ctx, Common>;
+  group(name: string, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void): GroupedToolBuilder<Ctx, Common>;
   group(
     name: string,
-    descriptionOrConfigure: string | undefined | ((group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>),
-    maybeConfigure?: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common>,
+    descriptionOrConfigure: string | undefined | ((group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void),
+    maybeConfigure?: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void,
   ): GroupedToolBuilder<Ctx, Common> {
     this.#assertOpen('add a group');
     const tool = this.#state.name;
@@ -131,10 +132,11 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
     if (ungrouped !== undefined) {
       throw new DefinitionError('TOOL_ACTION', `Tool "${tool}" mixes the ungrouped action "${ungrouped.key}" with groups; put it in a group or declare no groups.`, { tool, action: ungrouped.key });
     }
-    const result: unknown = configure(new GroupBuilder<Ctx, Common>({ tool, name, middlewares: [], actions: [] }));
-    const state = result instanceof GroupBuilder ? (result as GroupBuilder<Ctx, Common>)[groupState] : undefined;
-    if (state === undefined || state.actions.length === 0) {
-      throw new DefinitionError('TOOL_ACTION', `Group "${name}" of tool "${tool}" has no actions; return the chained builder from the callback: g => g.action({ … }).`, { tool, group: name });
+    const builder = new GroupBuilder<Ctx, Common>({ tool, name, middlewares: [], actions: [] });
+    configure(builder);
+    const state = builder[closeGroup]();
+    if (state.actions.length === 0) {
+      throw new DefinitionError('TOOL_ACTION', `Group "${name}" of tool "${tool}" has no actions; add them in the callback: g => g.action({ … }).`, { tool, group: name });
     }
     for (const a of state.actions) this.#assertNewKey(a.key);
     const added = state.actions.map((a) => Object.freeze({ ...a, middlewares: Object.freeze([...state.middlewares]) }));
@@ -219,7 +221,8 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
 
   #next(what: string, patch: Partial<GroupedState<Ctx>>): GroupedToolBuilder<Ctx, any> {
     this.#assertOpen(what);
-    return new GroupedToolBuilder<Ctx, any>(this.#state.name, [], { ...this.#state, ...patch });
+    this.#state = { ...this.#state, ...patch };
+    return this;
   }
 
   #assertOpen(what: string): void {
@@ -227,7 +230,7 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
     const { name } = this.#state;
     throw new FrozenBuilderError(
       'BUILDER_FROZEN',
-      `Grouped tool "${name}" is already built; cannot ${what}. Declare everything before .buildToolDefinition(), .toFusionTools() or .execute(), or start a new builder with createTool("${name}").`,
+      `Grouped tool "${name}" is already built (registered, listed or executed); cannot ${what}. Builders are frozen once built: declare everything before registry.register(), .buildToolDefinition(), .toFusionTools() or .execute(), or start a new builder with createTool("${name}").`,
       { tool: name },
     );
   }

@@ -43,7 +43,7 @@ export function buildGroupedTool<Ctx>(state: GroupedState<Ctx>): BuiltGroupedToo
   if (state.actions.length === 0) {
     throw new DefinitionError(
       'TOOL_ACTION',
-      `Tool "${state.name}" has no actions; add one with .action({ name, handler }). Builders are immutable: chain the calls or reassign (tool = tool.action(…)).`,
+      `Tool "${state.name}" has no actions; add one with .action({ name, handler }).`,
       { tool: state.name },
     );
   }

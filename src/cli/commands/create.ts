@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { CliError } from '../CliError.js';
 import type { CommandContext } from '../context.js';
 import { displayPath } from '../displayPath.js';
+import { fusionSpec } from '../create/fusionSpec.js';
 import { packageInfo } from '../create/packageInfo.js';
 import { runInstall } from '../create/runInstall.js';
 import { scaffoldFiles } from '../create/templates.js';
@@ -22,7 +23,7 @@ export function createCommand({ io }: CommandContext): Command {
     .argument('<dir>', 'directory to create (must be empty or absent)')
     .option('--no-install', 'write the files but skip `npm install`')
     .option('--force', 'write into a directory that is not empty')
-    .option('--fusion <spec>', 'the mcp-fusion dependency to use (default: this checkout via file:, else this version)')
+    .option('--fusion <spec>', 'the mcp-fusion dependency to use: a version range, a .tgz path or file:<dir> (default: this checkout via file:, else this version from the registry, else this installed copy via file:)')
     .addHelpText('after', '\nExample:\n  npx mcp-fusion create my-server && cd my-server && npm test\n')
     .action(async (dir: string, opts: CreateOptions) => {
       const target = resolve(io.cwd, dir);
@@ -30,8 +31,8 @@ export function createCommand({ io }: CommandContext): Command {
         throw new CliError('CLI_DIR_NOT_EMPTY', `"${dir}" is not empty; choose a new directory, or pass --force to write into it anyway.`, { dir: target });
       }
       const pkg = packageInfo();
-      const linked = opts.fusion === undefined ? pkg.checkout : opts.fusion.startsWith('file:');
-      const fusion = opts.fusion ?? (pkg.checkout ? `file:${pkg.root}` : `^${pkg.version}`);
+      const { spec: fusion, linked, note } = await fusionSpec(pkg, opts.fusion);
+      if (note !== undefined) io.stderr.write(`Note: ${note}\n`);
       const files = scaffoldFiles({ name: packageName(target), fusion, linked, ranges: pkg.ranges });
       for (const [path, content] of Object.entries(files)) {
         const file = join(target, path);
@@ -40,7 +41,7 @@ export function createCommand({ io }: CommandContext): Command {
       }
       const shown = displayPath(io.cwd, target);
       io.stdout.write(`Created ${shown} (mcp-fusion ${fusion}):\n${Object.keys(files).map((f) => `  ${f}`).join('\n')}\n`);
-      if (opts.install) await runInstall(target, io);
+      if (opts.install) await runInstall(target, io, fusion);
       const steps = [...(shown === '.' ? [] : [`cd ${shown}`]), ...(opts.install ? [] : ['npm install']), 'npm test', 'npm start'];
       io.stdout.write(`\nNext:\n${steps.map((s) => `  ${s}`).join('\n')}\n`);
     });

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { allPaths } from '../../fsm/stateValue.js';
 import type { ToolAnnotations } from '../../builder/types.js';
 import { analyzeTarget, listFor, type ToolRow } from '../analyzeTarget.js';
 import { selectorsOf, withTargetOptions, type CommandContext } from '../context.js';
@@ -42,7 +43,8 @@ export function inspectCommand({ io }: CommandContext): Command {
 
 function fsmSummary(target: Target): { id: string | null; initial: string; states: string[] } | null {
   const gate = target.gate;
-  return gate === undefined ? null : { id: gate.id ?? null, initial: gate.config.initial, states: Object.keys(gate.config.states) };
+  // Nested states are listed by their dotted paths (`payment.card`), parents first.
+  return gate === undefined ? null : { id: gate.id ?? null, initial: gate.config.initial, states: allPaths(gate.config) };
 }
 
 function surfaceTable(target: Target, rows: readonly ToolRow[]): string {

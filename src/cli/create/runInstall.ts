@@ -8,7 +8,7 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
  * Runs `npm install` in `dir`, showing progress on stderr: a spinner with elapsed time on a terminal,
  * a line every 15 s otherwise. On failure, prints npm's last output lines and throws.
  */
-export async function runInstall(dir: string, io: CliIo): Promise<void> {
+export async function runInstall(dir: string, io: CliIo, fusion?: string): Promise<void> {
   const started = Date.now();
   const seconds = (): string => `${((Date.now() - started) / 1000).toFixed(1)}s`;
   const tty = io.stderr.isTTY === true;
@@ -41,7 +41,9 @@ export async function runInstall(dir: string, io: CliIo): Promise<void> {
   }
   if (code !== 0) {
     io.stderr.write(`${output.slice(-30).join('\n')}\n`);
-    throw new CliError('CLI_INSTALL_FAILED', `npm install failed (exit ${code}) in ${dir}; fix the problem above, then run \`npm install\` there.`, { dir });
+    const fusionMissing = fusion !== undefined && output.some((l) => l.includes('mcp-fusion') && /E404|ETARGET|ENOENT|No matching version|not found/i.test(l));
+    const hint = fusionMissing ? ` npm could not get mcp-fusion ${fusion}: create the project again with --fusion <spec> (a version range, a path to a .tgz from npm pack, or file:<dir>).` : '';
+    throw new CliError('CLI_INSTALL_FAILED', `npm install failed (exit ${code}) in ${dir}; fix the problem above, then run \`npm install\` there.${hint}`, { dir });
   }
   const summary = output.filter((l) => /^(added|up to date|changed)/.test(l)).pop();
   io.stderr.write(`✔ Installed in ${seconds()}${summary === undefined ? '' : ` (${summary})`}\n`);

@@ -88,14 +88,18 @@ export default defineConfig({
 
 const REGISTRY = `import { initFusion, type ServeOptions, type StateSyncConfig } from 'mcp-fusion';
 
-/** What every handler receives: this session's task list. */
+/** What every handler receives: the task list of the workflow instance this call acts on. */
 export interface AppContext {
   tasks: string[];
 }
 
 const f = initFusion<AppContext>();
 
-/** The workflow: \`tasks.clear\` exists only once there is something to clear. */
+/**
+ * The workflow: \`tasks.clear\` exists only once there is something to clear. Each task list is one
+ * instance of it: a legacy client's session, or on the 2026-07-28 protocol (no sessions) the instance
+ * named by the \`tasks_id\` the first \`tasks.add\` returns.
+ */
 export const fsm = f.fsm({
   id: 'tasks',
   initial: 'empty',
@@ -105,10 +109,12 @@ export const fsm = f.fsm({
   },
 });
 
-// A query: read-only.
+// A query: read-only. \`.bindState('*')\` joins the workflow in every state without moving it, so it reads
+// the same list as the tools that change it.
 const listTasks = f
   .query('tasks.list')
-  .describe('List the tasks of this session')
+  .describe('List the tasks of this task list')
+  .bindState('*')
   .handle((_input, ctx) => ctx.tasks);
 
 // An action: changes something, not destructive. Sends ADD to the workflow after it succeeds.
@@ -127,7 +133,10 @@ const clearTasks = f
   .mutation('tasks.clear')
   .describe('Delete every task')
   .bindState('has_tasks', 'CLEAR')
-  .handle((_input, ctx) => \`Deleted \${ctx.tasks.splice(0).length} tasks.\`);
+  .handle((_input, ctx) => {
+    const count = ctx.tasks.splice(0).length;
+    return \`Deleted \${count} \${count === 1 ? 'task' : 'tasks'}.\`;
+  });
 
 export const registry = f.registry().registerAll(listTasks, addTask, clearTasks);
 
@@ -141,6 +150,9 @@ export const stateSync: StateSyncConfig = {
 
 /** Server options over a fresh in-memory store (tests call it once per client). */
 export function options(): ServeOptions<AppContext> {
+  // Keyed by extra.workflow.key (the session, or the tasks_id instance), never by a shared default:
+  // two clients never see or delete each other's tasks. Data that belongs to a caller rather than to a
+  // workflow would be keyed by extra.principal.key. Swap the Map for your database.
   const lists = new Map<string, string[]>();
   return {
     name: 'tasks-server',
@@ -148,7 +160,8 @@ export function options(): ServeOptions<AppContext> {
     fsm,
     stateSync,
     contextFactory: (extra) => {
-      const key = extra.sessionId ?? 'default';
+      const key = extra.workflow?.key;
+      if (key === undefined) throw new Error('every tool of this server belongs to the "tasks" workflow (bind new tools with .bindState)');
       let tasks = lists.get(key);
       if (tasks === undefined) lists.set(key, (tasks = []));
       return { tasks };
@@ -172,7 +185,9 @@ console.error(\`listening on \${server.url}\`);
 process.once('SIGINT', () => void server.close().then(() => process.exit(0)));
 `;
 
-const TEST = `import { describe, expect, it } from 'vitest';
+const TEST = `import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { createFusionApp, type FusionApp } from 'mcp-fusion';
 import { createTestClient, expectInvalidation } from 'mcp-fusion/testing';
 import { options, registry } from '../src/registry.js';
 
@@ -206,14 +221,60 @@ describe('tasks server', () => {
     expect(cleared.content).toContain('Deleted 0 tasks.');
     expect(await t.state()).toBe('empty');
   });
+
+  it('keeps two modern (2026-07-28) clients apart: neither sees nor deletes the tasks of the other', async () => {
+    const app = createFusionApp(registry, options());
+    try {
+      await using alice = await modernClient(app);
+      await using bob = await modernClient(app);
+      const aliceList = tasksId(await alice.callTool({ name: 'tasks.add', arguments: { title: 'Alice only' } }));
+      const bobList = tasksId(await bob.callTool({ name: 'tasks.add', arguments: { title: 'Bob only' } }));
+      expect(textsOf(await bob.callTool({ name: 'tasks.list', arguments: { tasks_id: bobList } }))).toContain('["Bob only"]');
+      expect(textsOf(await bob.callTool({ name: 'tasks.clear', arguments: { tasks_id: bobList } }))).toContain('Deleted 1 task.');
+      expect(textsOf(await alice.callTool({ name: 'tasks.list', arguments: { tasks_id: aliceList } }))).toContain('["Alice only"]');
+      const noList = await bob.callTool({ name: 'tasks.list', arguments: {} });
+      expect(noList.isError).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
 });
+
+/** A client on the 2026-07-28 protocol, talking to the app in process (no socket). */
+async function modernClient(app: FusionApp): Promise<Client & AsyncDisposable> {
+  const client = new Client({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const fetch = (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
+    request.headers.set('host', '127.0.0.1');
+    return app.fetch(request);
+  };
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch }));
+  expect(client.getProtocolEra()).toBe('modern');
+  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
+}
+
+/** Every text block of a result (State Sync adds its own lines beside the handler's). */
+function textsOf(result: { content?: unknown }): string[] {
+  return (result.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text ?? '');
+}
+
+/** The tasks_id the first tasks.add returns (one task list per tasks_id). */
+function tasksId(result: { content?: unknown }): string {
+  const line = textsOf(result).find((t) => t.startsWith('tasks_id: '));
+  if (line === undefined) throw new Error('tasks.add returned no tasks_id');
+  return line.slice('tasks_id: '.length).split(' ')[0]!;
+}
 `;
 
 function readme(name: string): string {
   return `# ${name}
 
 An MCP server built with [mcp-fusion](https://www.npmjs.com/package/mcp-fusion): a query, an action and a
-mutation over a per-session task list, a State Sync policy and a workflow FSM.
+mutation over a task list, a State Sync policy and a workflow FSM. Each task list is one instance of the
+\`tasks\` workflow: a legacy client's session, or on the 2026-07-28 protocol (no sessions) the instance named by
+the \`tasks_id\` that the first \`tasks.add\` returns. Data is keyed by \`extra.workflow.key\`, so clients never
+share it; in production, put authentication in front (the \`tasks_id\` is then bound to its user) and a database
+behind \`contextFactory\`.
 
 \`\`\`bash
 npm test                 # type check and the tests in test/

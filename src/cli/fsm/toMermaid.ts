@@ -15,14 +15,28 @@ export function toMermaid(graph: FsmGraph, options: DrawOptions = {}): string {
   const id = (name: string): string => ids.get(name) ?? name;
   const out = ['stateDiagram-v2'];
   if (graph.id !== undefined) out.splice(0, 0, '---', `title: ${text(graph.id)}`, '---');
-  for (const state of graph.states) {
-    const alias = id(state.name);
-    if (alias !== state.name) out.push(`  state "${text(state.name)}" as ${alias}`);
-    const lines = options.allTools === true ? [...state.tools, ...graph.everywhere] : state.tools;
-    if (lines.length === 0) out.push(`  ${alias}`);
-    for (const tool of lines) out.push(`  ${alias} : ${text(tool)}`);
-  }
-  const initial = graph.states.find((s) => s.initial);
+  // Nested states are drawn inside their parent (`state payment { … }`); regions of a parallel state are separated by `--`.
+  const draw = (parent: string | undefined, indent: string, parallel: boolean): void => {
+    const level = graph.states.filter((s) => s.parent === parent);
+    level.forEach((state, i) => {
+      if (parallel && i > 0) out.push(`${indent}--`);
+      const alias = id(state.name);
+      const label = parent === undefined ? state.name : state.name.slice(parent.length + 1);
+      if (alias !== state.name || label !== state.name) out.push(`${indent}state "${text(label)}" as ${alias}`);
+      const lines = options.allTools === true && state.composite !== true ? [...state.tools, ...graph.everywhere] : state.tools;
+      if (lines.length === 0 && state.composite !== true) out.push(`${indent}${alias}`);
+      for (const tool of lines) out.push(`${indent}${alias} : ${text(tool)}`);
+      if (state.composite === true) {
+        out.push(`${indent}state ${alias} {`);
+        draw(state.name, `${indent}  `, state.parallel === true);
+        const first = graph.states.find((s) => s.parent === state.name && s.initial);
+        if (first !== undefined) out.push(`${indent}  [*] --> ${id(first.name)}`);
+        out.push(`${indent}}`);
+      }
+    });
+  };
+  draw(undefined, '  ', false);
+  const initial = graph.states.find((s) => s.initial && s.parent === undefined);
   if (initial !== undefined) out.push(`  [*] --> ${id(initial.name)}`);
   for (const t of graph.transitions) out.push(`  ${id(t.from)} --> ${id(t.to)} : ${text(transitionLabel(t.tools, t.event))}`);
   for (const state of graph.states) if (state.final) out.push(`  ${id(state.name)} --> [*]`);

@@ -189,13 +189,53 @@ describe('GroupedToolBuilder: execute', () => {
   });
 });
 
-describe('GroupedToolBuilder: immutability', () => {
-  it('returns a new builder from every step', () => {
+describe('GroupedToolBuilder: one builder, frozen when built', () => {
+  it('keeps unchained calls: each call changes the builder it is called on', async () => {
+    const t = createTool('ops');
+    t.describe('Operations');
+    t.action({ name: 'a', handler: () => 'A' });
+    t.action({ name: 'b', handler: () => 'B' });
+    expect(t.getActionNames()).toEqual(['a', 'b']);
+    expect(t.buildToolDefinition().description).toMatch(/^Operations/);
+    expect(await t.execute(undefined, { action: 'b' })).toEqual({ content: [{ type: 'text', text: 'B' }] });
+  });
+
+  it('returns the same builder from chained calls', () => {
     const base = createTool('t');
-    const next = base.describe('x');
-    expect(next).not.toBe(base);
-    expect(base.action({ name: 'a', handler: () => '' }).getActionNames()).toEqual(['a']);
-    expect(next.getActionNames()).toEqual([]);
+    const chained = base.describe('x').action({ name: 'a', handler: () => '' });
+    expect(chained).toBe(base);
+    expect(base.getActionNames()).toEqual(['a']);
+  });
+
+  it('keeps unchained group calls, and closes a group when its callback returns', () => {
+    let kept: { action(c: { name: string; handler: () => string }): unknown } | undefined;
+    const t = createTool('t').group('users', (g) => {
+      g.action({ name: 'create', handler: () => '' });
+      g.action({ name: 'list', handler: () => '' });
+      kept = g;
+    });
+    expect(t.getActionNames()).toEqual(['users.create', 'users.list']);
+    expect(() => kept!.action({ name: 'late', handler: () => '' })).toThrowErrorMatchingInlineSnapshot(
+      `[FrozenBuilderError: Group "users" of tool "t" is closed (its .group() callback returned); cannot add an action. Add every action of the group inside its callback.]`,
+    );
+  });
+
+  it('collects actions from several modules sharing one builder, and freezes when registered', async () => {
+    const { ToolRegistry } = await import('../../../src/registry/ToolRegistry.js');
+    const shared = createTool('platform');
+    const usersModule = (tool: typeof shared): void => {
+      tool.action({ name: 'users_list', handler: () => 'users' });
+    };
+    const billingModule = (tool: typeof shared): void => {
+      tool.action({ name: 'billing_refund', handler: () => 'refund' });
+    };
+    usersModule(shared);
+    billingModule(shared);
+    const registry = new ToolRegistry();
+    registry.register(shared);
+    expect(registry.tools.map((x) => x.name)).toEqual(['platform.users_list', 'platform.billing_refund']);
+    expect(() => usersModule(shared)).toThrow(FrozenBuilderError);
+    expect(() => usersModule(shared)).toThrow(/Grouped tool "platform" is already built.*start a new builder with createTool\("platform"\)/);
   });
 
   it('refuses every change once built, naming the tool', () => {
@@ -203,10 +243,10 @@ describe('GroupedToolBuilder: immutability', () => {
     tool.toFusionTools();
     expect(tool.built).toBe(true);
     expect(() => tool.action({ name: 'x', handler: () => '' })).toThrowErrorMatchingInlineSnapshot(
-      `[FrozenBuilderError: Grouped tool "platform" is already built; cannot add an action. Declare everything before .buildToolDefinition(), .toFusionTools() or .execute(), or start a new builder with createTool("platform").]`,
+      `[FrozenBuilderError: Grouped tool "platform" is already built (registered, listed or executed); cannot add an action. Builders are frozen once built: declare everything before registry.register(), .buildToolDefinition(), .toFusionTools() or .execute(), or start a new builder with createTool("platform").]`,
     );
     expect(() => tool.use(trace('late'))).toThrow(FrozenBuilderError);
-    expect(() => tool.group('late', (g) => g)).toThrow(/already built; cannot add a group/);
+    expect(() => tool.group('late', (g) => g)).toThrow(/already built .*; cannot add a group/);
     expect(() => tool.describe('x')).toThrow(FrozenBuilderError);
     expect(() => tool.tags('x')).toThrow(FrozenBuilderError);
   });
@@ -221,11 +261,10 @@ describe('GroupedToolBuilder: immutability', () => {
 describe('GroupedToolBuilder: definition errors', () => {
   const ok = { handler: () => '' };
 
-  it('explains a tool without actions (builders are immutable)', () => {
+  it('explains a tool without actions', () => {
     const tool = createTool('empty');
-    tool.action({ name: 'lost', ...ok });
     expect(() => tool.toFusionTools()).toThrowErrorMatchingInlineSnapshot(
-      `[DefinitionError: Tool "empty" has no actions; add one with .action({ name, handler }). Builders are immutable: chain the calls or reassign (tool = tool.action(…)).]`,
+      `[DefinitionError: Tool "empty" has no actions; add one with .action({ name, handler }).]`,
     );
   });
 
@@ -243,13 +282,10 @@ describe('GroupedToolBuilder: definition errors', () => {
     expect(() => createTool('bad name')).toThrow(DefinitionError);
   });
 
-  it('requires the group callback to return the chained builder', () => {
-    expect(() =>
-      createTool('t').group('users', (g) => {
-        g.action({ name: 'a', ...ok });
-        return g;
-      }),
-    ).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Group "users" of tool "t" has no actions; return the chained builder from the callback: g => g.action({ … }).]`);
+  it('refuses a group without actions', () => {
+    expect(() => createTool('t').group('users', () => {})).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Group "users" of tool "t" has no actions; add them in the callback: g => g.action({ … }).]`,
+    );
   });
 
   it('rejects contradictory hints, missing handlers and non-object schemas', () => {
