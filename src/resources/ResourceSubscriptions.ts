@@ -7,6 +7,11 @@ export interface ResourceSubscriptionOptions {
   idleMs?: number;
   /** Most subscriptions one session may hold (1,000); one more is refused with -32602. */
   maxPerSession?: number;
+  /**
+   * Most subscriptions all sessions of this attachment may hold together (50,000); one more is refused
+   * with `-32603` and a retry hint, so that many sessions at their own cap cannot exhaust memory.
+   */
+  maxTotal?: number;
   /** How often idle subscriptions are swept while any exist (a quarter of `idleMs`, at least 10 ms). */
   sweepEveryMs?: number;
   /** The clock of idle expiry (default `Date.now`; the attach option `now` when served). */
@@ -27,6 +32,7 @@ export class ResourceSubscriptions {
   readonly #manager: SubscriptionManager;
   readonly #senders = new Map<string, NotificationSender>();
   readonly #max: number;
+  readonly #maxTotal: number;
   readonly #sweepEveryMs: number;
   #timer: ReturnType<typeof setInterval> | undefined;
 
@@ -34,6 +40,7 @@ export class ResourceSubscriptions {
     const idleMs = options.idleMs ?? 30 * 60_000;
     this.#manager = new SubscriptionManager({ exists, idleMs, ...(options.now !== undefined ? { now: options.now } : {}) });
     this.#max = options.maxPerSession ?? 1_000;
+    this.#maxTotal = options.maxTotal ?? 50_000;
     this.#sweepEveryMs = Math.max(10, options.sweepEveryMs ?? Math.floor(idleMs / 4));
   }
 
@@ -43,6 +50,9 @@ export class ResourceSubscriptions {
     const canonical = canonicalUri(uri);
     if (!this.#manager.has(session, canonical) && this.#manager.countFor(session) >= this.#max) {
       throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: this session already holds ${this.#max}. Unsubscribe from resources you no longer watch first.`, { uri: canonical });
+    }
+    if (!this.#manager.has(session, canonical) && this.#manager.size >= this.#maxTotal) {
+      throw new WireError(JsonRpcCode.InternalError, `The server holds its most resource subscriptions (${this.#maxTotal}) for all clients: subscribe again in a minute, or read the resource instead of subscribing.`, { uri: canonical, retryAfterMs: 60_000 });
     }
     this.#manager.subscribe(session, canonical);
     this.#senders.set(session, send);

@@ -86,10 +86,11 @@ describe('the workspace example', () => {
   it('marks only destructive tools destructive: clearing a cart and removing a user, not adding or paying', async () => {
     const options = workspaceOptions();
     const app = createFusionApp(registry, options);
-    // The exposed name of the user-removal action: "platform" once a grouped builder is one tool (#22), else its own.
-    const removeUser = registry.pipeline(options).surface.exposedName.get('platform.users.delete')!;
+    // The grouped platform tool is one MCP tool, so the user-removal action makes "platform" destructive.
+    const removeUser = 'platform';
     try {
       await using client = await v2FetchClient(app);
+      expect((await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('platform'))).toEqual(['platform']);
       const destructive = async () => (await client.listTools()).tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name);
       expect(await destructive()).toEqual([removeUser]);
       await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });

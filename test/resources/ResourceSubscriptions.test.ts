@@ -48,6 +48,18 @@ describe('ResourceSubscriptions', () => {
     subs.subscribe('s2', 'test://b', send);
   });
 
+  it('refuses past the total for all sessions with a retry hint, and accepts again once one is released', () => {
+    const subs = new ResourceSubscriptions((u) => known.has(u), { maxTotal: 2 });
+    const { send } = recorder();
+    subs.subscribe('s1', 'test://a', send);
+    subs.subscribe('s2', 'test://a', send);
+    subs.subscribe('s2', 'test://a', send); // idempotent: holds nothing new
+    expect(() => subs.subscribe('s3', 'test://b', send)).toThrow(expect.objectContaining({ code: -32603, message: expect.stringMatching(/most resource subscriptions \(2\) for all clients: subscribe again in a minute/), data: { uri: 'test://b', retryAfterMs: 60_000 } }));
+    subs.release('s1');
+    subs.subscribe('s3', 'test://b', send);
+    expect(subs.size).toBe(2);
+  });
+
   it('keeps publishing to the others when one session is gone', async () => {
     const subs = new ResourceSubscriptions((u) => known.has(u));
     const ok = recorder();
