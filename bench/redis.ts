@@ -121,9 +121,9 @@ function kinds(app: FusionApp): Kind[] {
       for (let i = 0; i < n; i++) handles.push(handleOf(await modernCall(app, 'cart.add_item', { product_id: 'p' })));
       return (i) => modernCall(app, 'cart.checkout', { checkout_id: handles[i] });
     } },
-    { name: 'ungated call, either era (`cart.view`)', prepare: async () => {
+    { name: 'ungated call, either era (`countries.list`)', prepare: async () => {
       const sid = await openSession(app);
-      return async (i) => (i % 2 === 0 ? legacyCall(app, sid, 'cart.view') : modernCall(app, 'cart.view'));
+      return async (i) => (i % 2 === 0 ? legacyCall(app, sid, 'countries.list') : modernCall(app, 'countries.list'));
     } },
   ];
 }

@@ -60,7 +60,7 @@ export type Scenario = 'modern-stateful' | 'legacy-stateful' | 'modern-stateless
 export const SCALE_SCENARIOS: Record<Scenario, string> = {
   'modern-stateful': 'modern cart.add_item on its own checkout handle (2 Redis round trips: acquire+load, save+release)',
   'legacy-stateful': 'legacy cart.add_item in its own session (2 Redis round trips)',
-  'modern-stateless': 'modern cart.view (no Redis access)',
+  'modern-stateless': 'modern countries.list (no Redis access)',
 };
 
 /** One independent client; `next()` picks the port of its next request. Resolves its call function. */
@@ -79,7 +79,7 @@ async function openClient(scenario: Scenario, next: () => number): Promise<() =>
     const params = { name: 'cart.add_item', arguments: { product_id: 'p' } };
     return async () => check(await post(next(), { jsonrpc: '2.0', id: ++id, method: 'tools/call', params }, headers));
   }
-  const tool = scenario === 'modern-stateful' ? 'cart.add_item' : 'cart.view';
+  const tool = scenario === 'modern-stateful' ? 'cart.add_item' : 'countries.list';
   const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool };
   let args: Record<string, unknown> = scenario === 'modern-stateful' ? { product_id: 'p' } : {};
   if (scenario === 'modern-stateful') {

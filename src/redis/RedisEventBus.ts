@@ -135,7 +135,7 @@ export class RedisEventBus implements ServerEventBus {
     else {
       entry = { id: sessionId, count: 1, subscribed: Promise.resolve() };
       this.#watched.set(channel, entry);
-      if (!this.#closed) entry.subscribed = this.#ssubscribe(channel);
+      if (!this.#closed) entry.subscribed = this.#ssubscribe(channel).then(() => {});
     }
     await Promise.race([entry.subscribed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     let done = false;
@@ -176,26 +176,29 @@ export class RedisEventBus implements ServerEventBus {
       return;
     }
     this.#layout = layoutOf(this.#subscriber as Cluster);
-    void this.#ssubscribe(this.#events).then(() => this.#markReady());
+    void this.#ssubscribe(this.#events).then((subscribed) => subscribed && this.#markReady());
     for (const channel of this.#watched.keys()) void this.#ssubscribe(channel);
   };
 
   /**
    * SSUBSCRIBE one channel, again after a failure (a timeout under load, a shard that is not connected yet)
    * for as long as it is wanted: ioredis itself re-subscribes only channels whose SSUBSCRIBE succeeded.
+   * Resolves true once subscribed; false when it gave up (closed, unwanted, or the cluster is not connected:
+   * then its 'ready' event subscribes again), so that a failure never passes for readiness.
    */
-  async #ssubscribe(channel: string): Promise<void> {
+  async #ssubscribe(channel: string): Promise<boolean> {
     for (let delay = 100; !this.#closed && (channel === this.#events || this.#watched.has(channel)); delay = Math.min(delay * 2, 2_000)) {
       try {
         await this.#subscriber.ssubscribe(channel);
-        return;
+        return true;
       } catch (error) {
         this.#onError(error);
         // Not connected: the 'ready' event subscribes every wanted channel again.
-        if (this.#subscriber.status !== 'ready') return;
+        if (this.#subscriber.status !== 'ready') return false;
       }
       await new Promise((resolve) => setTimeout(resolve, delay).unref());
     }
+    return false;
   }
 
   #retry(task: () => void): void {

@@ -92,8 +92,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     sessionData,
     ...(sessionBus !== undefined ? { sessionBus } : {}),
     onWorkflowChange: (change) => {
-      modern.notify.resourceUpdated(change.uri);
-      void runtime.features.subscriptions?.publish(change.uri)?.catch(() => {});
+      // A just-minted handle has no subscriber anywhere yet: publishing would only reach a listen stream
+      // opened after this result, late (through the bus), as a change that did not happen after it.
+      if (!change.minted) {
+        modern.notify.resourceUpdated(change.uri);
+        void runtime.features.subscriptions?.publish(change.uri)?.catch(() => {});
+      }
       options.onWorkflowChange?.(change);
     },
   };

@@ -27,6 +27,13 @@ export interface WorkflowChange {
   handle: string;
   uri: string;
   state: FsmStateValue;
+  /**
+   * The call that made this change also minted the handle: nobody can have subscribed to `uri` yet (the
+   * handle is unguessable and first leaves the server in this call's result), so the HTTP app publishes
+   * no `resources/updated` for it; a listen stream opened right after the result would otherwise receive
+   * this notification late, from the bus, as if the instance had changed again.
+   */
+  minted: boolean;
 }
 
 /** Options of {@link WorkflowRuntime}. */
@@ -178,7 +185,7 @@ export class WorkflowRuntime {
     if (changed) {
       this.#reported(tool, outcome.transition!, { sessionId: scope.stateKey, workflowKey: key, handle });
       result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
-      if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state });
+      if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
     } else if (!minted) result = { ...result, _meta: { ...result._meta, ...meta } };
     return result;
   }

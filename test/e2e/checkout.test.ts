@@ -61,11 +61,15 @@ describe('checkout flow through the SDK client (legacy era)', () => {
   });
 
   it('coalesces a burst of transitions into one trailing notification', async () => {
-    await using t = await createTestClient(registry, workspaceOptions());
+    // A debounce window far wider than three in-memory calls take even on a loaded machine (the default
+    // 50 ms was not): the burst is one burst by construction, and the test waits for the notification.
+    const debounceMs = 500;
+    await using t = await createTestClient(registry, { ...workspaceOptions(), listChangedDebounceMs: debounceMs });
     await t.call('cart.add_item', { product_id: 'a' });
     await t.call('cart.clear');
     await t.call('cart.add_item', { product_id: 'b' });
-    await new Promise((r) => setTimeout(r, 150));
+    expect(t.listChangedCount).toBe(0); // trailing, not leading
+    for (const deadline = Date.now() + 5_000; t.listChangedCount === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
     expect(t.listChangedCount).toBe(1);
   });
 });

@@ -18,6 +18,15 @@ async function modernClientAs(app: FusionApp, clientId?: string): Promise<Client
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
 
+/** Polls until `check` holds: for notifications that must arrive (a fixed sleep is only for those that must not). */
+async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 const handleOf = (result: { content?: unknown }) => /checkout_id: (che_[\w-]+)/.exec(texts(result).join('\n'))?.[1];
 
 describe('one definition, modern era: workflow handles', () => {
@@ -205,7 +214,8 @@ describe('modern listen streams', () => {
     expect(aliceSub.honoredFilter.resourceSubscriptions).toHaveLength(2);
     await alice.callTool({ name: 'cart.checkout', arguments: { checkout_id: mine } });
     await alice.callTool({ name: 'sprints.create', arguments: { name: 'S' } });
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => seen.alice.length >= 2, "alice's two updates");
+    await new Promise((r) => setTimeout(r, 50));
     expect(seen.alice).toEqual([`fusion://fsm/checkout/${mine}`, 'fusion://stale/sprints.*']);
     expect(seen.bob).toEqual([]);
     await aliceSub.close();
@@ -226,7 +236,8 @@ describe('legacy resource subscriptions', () => {
     await subscriber.subscribeResource({ uri: 'workspace://sprints' });
     await new Promise((r) => setTimeout(r, 50));
     await other.callTool({ name: 'sprints.create', arguments: { name: 'S2' } });
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => seen.subscriber.length >= 2, "the subscriber's two updates");
+    await new Promise((r) => setTimeout(r, 50));
     expect(seen.subscriber.sort()).toEqual(['fusion://stale/sprints.*', 'workspace://sprints']);
     expect(seen.other).toEqual([]);
     await expect(subscriber.subscribeResource({ uri: 'workspace://../etc/passwd' })).rejects.toThrow();
@@ -259,6 +270,7 @@ describe('listen stream cap, deleted resources and the legacy handle escape hatc
     await new Promise((r) => setTimeout(r, 50));
     await app.notifyResourceDeleted('workspace://sprints');
     await app.notifyResourceUpdated('workspace://sprints');
+    await until(() => seen.length >= 1, 'the update');
     await new Promise((r) => setTimeout(r, 50));
     expect(seen).toEqual(['workspace://sprints']);
     await app.close();
@@ -301,7 +313,8 @@ describe('registry changes at run time', () => {
     const sub = await modern.listen({ toolsListChanged: true });
     await new Promise((r) => setTimeout(r, 100));
     reg.disable('a.two');
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => legacyChanged >= 1 && modernChanged >= 1, 'list_changed on both eras');
+    await new Promise((r) => setTimeout(r, 50));
     expect(legacyChanged).toBe(1);
     expect(modernChanged).toBe(1);
     expect((await legacy.listTools()).tools.map((t) => t.name)).toEqual(['a.one']);

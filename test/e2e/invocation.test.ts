@@ -5,12 +5,21 @@ import { createFusionApp, initFusion } from '../../src/index.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits for what a handler reports (it started, it saw the abort, it finished) instead of guessing a delay. */
+async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(2);
+  }
+}
 
 function fixture() {
   const f = initFusion();
-  const seen = { aborted: 0, finished: 0 };
+  const seen = { started: 0, aborted: 0, finished: 0 };
   const registry = f.registry().registerAll(
     f.query('work.wait').handle(async (_i, _c, extra) => {
+      seen.started++;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 2_000);
         extra.signal.addEventListener('abort', () => {
@@ -57,9 +66,11 @@ describe('tool invocation, legacy era', () => {
     const { client, sent } = await recorded(registry);
     const controller = new AbortController();
     const call = client.callTool({ name: 'work.wait', arguments: {} }, { signal: controller.signal });
-    await sleep(20);
+    await until(() => seen.started === 1, 'the handler to start');
     controller.abort();
     await expect(call).rejects.toThrow();
+    await until(() => seen.aborted === 1, 'the handler to see the abort');
+    // Nothing must follow: give a late result the time to show up.
     await sleep(50);
     expect(seen.aborted).toBe(1);
     const responses = sent.filter((m) => 'id' in m && ('result' in m || 'error' in m) && m.id !== 0);
@@ -87,15 +98,16 @@ describe('tool invocation, legacy era', () => {
     const result = await client.callTool({ name: 'work.late', arguments: {} });
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toBe('Tool "work.late" timed out after 20 ms and was cancelled. Its effects may be partial: check the current state before retrying.');
-    await sleep(80);
-    expect(seen.finished).toBe(1);
+    await until(() => seen.finished === 1, 'the late handler to finish');
+    // Its late result must not be sent: give it the time to show up.
+    await sleep(50);
     const answers = sent.filter((m) => 'result' in m && m.result?.content !== undefined);
     expect(answers).toHaveLength(1);
     await client.close();
   });
 
   it('refuses calls over the per-session concurrency limit with a clear error', async () => {
-    const { registry } = fixture();
+    const { registry, seen } = fixture();
     const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
     registry.attachToServer(server, { maxConcurrentCalls: 2 });
     const [c, s] = InMemoryTransport.createLinkedPair();
@@ -104,7 +116,7 @@ describe('tool invocation, legacy era', () => {
     await client.connect(c);
     const controllers = [new AbortController(), new AbortController()];
     const busy = controllers.map((ctl) => client.callTool({ name: 'work.wait', arguments: {} }, { signal: ctl.signal }).catch(() => undefined));
-    await sleep(20);
+    await until(() => seen.started === 2, 'both calls to be running');
     const third = await client.callTool({ name: 'work.progress', arguments: {} });
     expect(third.isError).toBe(true);
     expect(texts(third)[0]).toBe('Tool "work.progress" was not run: 2 calls are already running for this session, the most allowed at once. Wait for one to finish, then call it again.');
@@ -123,8 +135,7 @@ describe('tool invocation, modern era', () => {
     const result = await client.callTool({ name: 'work.late', arguments: {} });
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toMatch(/timed out after 20 ms/);
-    await sleep(80);
-    expect(seen.finished).toBe(1);
+    await until(() => seen.finished === 1, 'the late handler to finish');
     await app.close();
   });
 
@@ -134,11 +145,10 @@ describe('tool invocation, modern era', () => {
     await using client = await v2FetchClient(app, 'auto');
     const controller = new AbortController();
     const call = client.callTool({ name: 'work.wait', arguments: {} }, { signal: controller.signal });
-    await sleep(30);
+    await until(() => seen.started === 1, 'the handler to start');
     controller.abort();
     await expect(call).rejects.toThrow();
-    await sleep(50);
-    expect(seen.aborted).toBe(1);
+    await until(() => seen.aborted === 1, 'the handler to see the abort');
     await app.close();
   });
 

@@ -1,17 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, MemorySessionStore, type SessionEvent } from '../../src/index.js';
+import { createClock } from '../../src/testing/index.js';
 import { openSession, post, request } from '../_helpers/raw.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const toolNames = (message: any): string[] => message.result.tools.map((t: { name: string }) => t.name);
+/** The interval sweeper never fires during a test: the test moves its clock and sweeps by hand. */
+const NEVER = 60 * 60_000;
 
 describe('legacy connection and session lifecycle', () => {
   it('ends a session whose client never completes the handshake', async () => {
     const events: SessionEvent[] = [];
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { initializeMs: 40, sweepIntervalMs: 10 }, onSessionEvent: (e) => events.push(e) });
+    const clock = createClock();
+    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { initializeMs: 40, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app, false);
-    await sleep(120);
+    clock.advance(39);
+    await app.sessions.manager.sweep();
+    expect(app.sessions.manager.get(sid)?.phase).toBe('created');
+    clock.advance(1);
+    await app.sessions.manager.sweep();
     const after = await post(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid);
     expect(after.status).toBe(404);
     expect(events.map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual(['->created:initialize', 'created>closed:handshake-timeout', 'closed>destroyed:handshake-timeout']);
@@ -20,9 +27,14 @@ describe('legacy connection and session lifecycle', () => {
 
   it('destroys a session never used after its handshake, reporting it from the created phase', async () => {
     const events: SessionEvent[] = [];
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: 10 }, onSessionEvent: (e) => events.push(e) });
+    const clock = createClock();
+    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app);
-    await sleep(120);
+    clock.advance(39);
+    await app.sessions.manager.sweep();
+    expect(app.sessions.manager.get(sid)?.phase).toBe('created');
+    clock.advance(1);
+    await app.sessions.manager.sweep();
     expect((await post(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid)).status).toBe(404);
     expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`).slice(-2)).toEqual(['created>closed:never-used', 'closed>destroyed:never-used']);
     await app.close();
@@ -30,11 +42,16 @@ describe('legacy connection and session lifecycle', () => {
 
   it('turns an unused session idle, releases its server, and resumes it with its workflow state', async () => {
     const events: SessionEvent[] = [];
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { idleMs: 60, sweepIntervalMs: 10 }, onSessionEvent: (e) => events.push(e) });
+    const clock = createClock();
+    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { idleMs: 60, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app);
     const added = await request(app, sid, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p1' } });
     expect(added.message.result.isError).toBeUndefined();
-    await sleep(150);
+    clock.advance(59);
+    await app.sessions.manager.sweep();
+    expect(app.sessions.has(sid)).toBe(true);
+    clock.advance(1);
+    await app.sessions.manager.sweep();
     expect(app.sessions.has(sid)).toBe(false);
     expect(app.sessions.manager.get(sid)?.phase).toBe('idle');
     const listed = await request(app, sid, 2, 'tools/list');
@@ -47,10 +64,15 @@ describe('legacy connection and session lifecycle', () => {
 
   it('answers 404 once the absolute TTL has passed, reporting the end from the phase the session was in', async () => {
     const events: SessionEvent[] = [];
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { ttlMs: 80, sweepIntervalMs: 10 }, onSessionEvent: (e) => events.push(e) });
+    const clock = createClock();
+    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { ttlMs: 80, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
     const sid = await openSession(app);
     expect((await request(app, sid, 1, 'tools/list')).status).toBe(200);
-    await sleep(160);
+    clock.advance(79);
+    await app.sessions.manager.sweep();
+    expect(app.sessions.manager.get(sid)?.phase).toBe('active');
+    clock.advance(1);
+    await app.sessions.manager.sweep();
     expect((await post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid)).status).toBe(404);
     expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual(['->created:initialize', 'created>active:first-use', 'active>closed:ttl', 'closed>destroyed:ttl']);
     expect(app.sessions.manager.count).toBe(0);
@@ -77,17 +99,25 @@ describe('legacy connection and session lifecycle', () => {
     const { initFusion } = await import('../../src/index.js');
     const f = initFusion();
     let finished = false;
+    let started!: () => void;
+    const running$ = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const slow = f.query('slow.op').handle(async () => {
-      await sleep(60);
+      started();
+      await released;
       finished = true;
       return 'done';
     });
-    const app = createFusionApp(f.registry().register(slow), { drainMs: 1_000 });
+    const app = createFusionApp(f.registry().register(slow), { drainMs: 10_000 });
     const sid = await openSession(app);
     const running = request(app, sid, 1, 'tools/call', { name: 'slow.op', arguments: {} });
-    await sleep(10);
+    // Close only once the call is inside its handler (not after a guessed delay), and let it finish only after the refusal.
+    await running$;
     const closing = app.close();
     expect((await post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid)).status).toBe(503);
+    expect(finished).toBe(false);
+    release();
     await closing;
     expect(finished).toBe(true);
     expect((await running).message.result.content[0].text).toBe('done');
@@ -96,7 +126,8 @@ describe('legacy connection and session lifecycle', () => {
 
 describe('soak: abandoned legacy sessions', () => {
   it('returns to baseline after 5,000 sessions expire', async () => {
-    const app = createFusionApp(registry, { ...workspaceOptions(), sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: 25 }, limits: { maxSessions: 5_000 } });
+    const clock = createClock();
+    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: NEVER }, limits: { maxSessions: 5_000 } });
     (globalThis as { gc?: () => void }).gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     for (let i = 0; i < 5_000; i++) {
@@ -105,7 +136,13 @@ describe('soak: abandoned legacy sessions', () => {
     }
     expect(app.sessions.manager.count).toBe(5_000);
     const heapPeak = process.memoryUsage().heapUsed;
-    await sleep(600);
+    // Idle first (every server released, records kept), then past the TTL (records gone).
+    clock.advance(100);
+    await app.sessions.manager.sweep();
+    expect(app.sessions.size).toBe(0);
+    expect(app.sessions.manager.count).toBe(5_000);
+    clock.advance(300);
+    await app.sessions.manager.sweep();
     expect(app.sessions.manager.count).toBe(0);
     expect(app.sessions.size).toBe(0);
     expect((app.sessions.manager.store as MemorySessionStore).size).toBe(0);

@@ -49,7 +49,13 @@ const pay = f.mutation('pay').describe('Pays the order in the sealed state').han
   return `paid ${state.order}`;
 });
 let release: () => void = () => {};
-const slow = f.query('slow').describe('Waits until released').handle(() => new Promise<string>((resolve) => (release = () => resolve('done'))));
+let onSlowStart: () => void = () => {};
+/** Resolves when the next `slow` call is inside its handler (so it counts as running), instead of a guessed delay. */
+const slowStarted = () => new Promise<void>((resolve) => (onSlowStart = resolve));
+const slow = f.query('slow').describe('Waits until released').handle(() => {
+  onSlowStart();
+  return new Promise<string>((resolve) => (release = () => resolve('done')));
+});
 const quick = f.query('quick').describe('Answers at once').handle(() => 'quick');
 const app = () => createFusionApp(f.registry().registerAll(pay, slow, quick), { maxConcurrentCalls: 1 });
 const answers = { ok: { action: 'accept', content: { ok: true } } };
@@ -89,8 +95,9 @@ describe('sealed requestState: bound to the principal, accepted once (regression
 describe('maxConcurrentCalls counts per principal (regression of #20)', () => {
   it('does not let one user’s slow calls refuse another user of the same client app', async () => {
     const server = app();
+    const started = slowStarted();
     const running = modern(server, { authInfo: user('alice') }, 'tools/call', { name: 'slow', arguments: {} });
-    await new Promise((r) => setTimeout(r, 30));
+    await started;
     const bob = await modern(server, { authInfo: user('bob') }, 'tools/call', { name: 'quick', arguments: {} });
     expect(bob.result.isError).not.toBe(true);
     const alice = await modern(server, { authInfo: user('alice') }, 'tools/call', { name: 'quick', arguments: {} });
@@ -105,8 +112,9 @@ describe('maxConcurrentCalls counts per principal (regression of #20)', () => {
 describe('running tool calls per process (limits.maxInFlightCalls)', () => {
   it('answers one more tools/call with 503 and Retry-After while the budget is full, and serves it after', async () => {
     const server = createFusionApp(f.registry().registerAll(slow, quick), { limits: { maxInFlightCalls: 1 } });
+    const started = slowStarted();
     const running = modern(server, { authInfo: user('alice') }, 'tools/call', { name: 'slow', arguments: {} });
-    await new Promise((r) => setTimeout(r, 30));
+    await started;
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
     const refused = await server.fetch(
       new Request('http://127.0.0.1/mcp', {
@@ -127,8 +135,9 @@ describe('running tool calls per process (limits.maxInFlightCalls)', () => {
   it('counts legacy sessions’ calls against the same process budget', async () => {
     const server = createFusionApp(f.registry().registerAll(slow, quick), { limits: { maxInFlightCalls: 1 } });
     const sid = await openSession(server);
+    const started = slowStarted();
     const running = request(server, sid, 1, 'tools/call', { name: 'slow', arguments: {} });
-    await new Promise((r) => setTimeout(r, 30));
+    await started;
     const refused = await post(server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'quick', arguments: {} } }, sid);
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
     expect((await refused.json()).id).toBe(2);

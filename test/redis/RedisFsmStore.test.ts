@@ -24,11 +24,12 @@ describe('RedisFsmStore', () => {
   it('keeps each snapshot in one hash under the prefix, and turns expiresAt into PEXPIREAT', async () => {
     const prefix = uniquePrefix('fsm');
     const store = new RedisFsmStore({ client, prefix });
-    const expiresAt = Date.now() + 150;
+    // 600 ms: the two reads below must land before expiry even when a loaded machine stretches round trips.
+    const expiresAt = Date.now() + 600;
     await store.save('checkout:alice:che_1', { state: 'has_items', updatedAt: 1, version: 1, expiresAt });
     expect(await client.hgetall(`${prefix}state:{checkout:alice:che_1}`)).toEqual({ v: '1', d: JSON.stringify({ state: 'has_items', updatedAt: 1, version: 1, expiresAt }) });
     expect(await client.pexpiretime(`${prefix}state:{checkout:alice:che_1}`)).toBe(expiresAt);
-    await sleep(250);
+    await sleep(Math.max(0, expiresAt - Date.now()) + 100);
     expect(await store.load('checkout:alice:che_1')).toBeUndefined();
   });
 

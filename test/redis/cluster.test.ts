@@ -28,6 +28,21 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+/** How many connections, over every master, are subscribed to a sharded channel (PUBSUB SHARDNUMSUB). */
+async function shardSubscribers(channel: string): Promise<number> {
+  let count = 0;
+  for (const node of cluster.nodes) count += Number((await cluster.cli(node.port, 'pubsub', 'shardnumsub', channel)).trim().split('\n')[1]);
+  return count;
+}
+
+async function untilAsync(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A chain s0 → s1 → … → s{n} on NEXT: every lost transition shows in the final state. */
 function chain(n: number): FsmConfig {
   const states: FsmConfig['states'] = {};
@@ -109,7 +124,8 @@ describe('Redis Cluster layout', () => {
     ]);
     unwatch();
     unwatch();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait for the SUNSUBSCRIBE to land (no shard counts a subscriber of sess-1 any more), not a guessed 100 ms.
+    await untilAsync(async () => (await shardSubscribers(`${prefix}session:{sess-1}`)) === 0, 3_000, 'the SUNSUBSCRIBE of sess-1');
     a.sessions.publish('sess-1', { method: 'notifications/resources/list_changed' });
     a.sessions.publish('sess-2', { method: 'notifications/resources/list_changed' });
     await until(() => got.b!.length === 3, 3_000, 'the still-watched session');
@@ -118,6 +134,17 @@ describe('Redis Cluster layout', () => {
     expect(got.b).toHaveLength(3);
     expect(got.c).toEqual([]);
     await Promise.all([a.close(), b.close(), c.close()]);
+  });
+
+  it('resolves ready() only once its sharded subscription is in place, also for a bus built before its client connected', async () => {
+    const prefix = uniquePrefix('cready');
+    const early = clusterClient(cluster.nodes);
+    expect(early.status).not.toBe('ready');
+    const bus = new RedisEventBus({ publisher: early, subscriber: early, prefix });
+    await bus.ready();
+    // Right then, not eventually: the owning master counts one subscriber of the events channel.
+    expect(await shardSubscribers(`${prefix}events`)).toBe(1);
+    await bus.close();
   });
 
   it('keeps delivering a watched session\'s notifications after its slot moved to another master', async () => {
