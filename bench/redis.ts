@@ -8,7 +8,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,22 +18,12 @@ import { ACQUIRE, END, writeArgs } from '../src/redis/_internal/fsmScripts.js';
 import { failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisSessionStore } from '../src/redis/index.js';
 import { countCommands, perCall } from './commandCount.js';
 import type { Row } from './harness.js';
+import { freePort } from './freePort.js';
 import type { Section, SectionOptions } from './section.js';
 
 export const REDIS_COMMANDS = 'Redis commands per call (example server wiring, counted on a private redis-server)';
 export const REDIS_CAPACITY = 'One Redis primary on this machine (measured)';
 const run = promisify(execFile);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startRedis(): Promise<{ proc: ChildProcess; url: string; port: number }> {
   const port = await freePort();

@@ -8,28 +8,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Row } from './harness.js';
 import { post as postVia, type Reply } from './httpPost.js';
+import { freePort } from './freePort.js';
 import type { Section, SectionOptions } from './section.js';
 
 export const SCALE = 'Scale-out on one Redis: independent clients, round-robin over instances (calls/s)';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Spawns `command` and resolves once its output contains `ready`. */
 async function spawnReady(command: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {

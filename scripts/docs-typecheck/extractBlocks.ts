@@ -1,3 +1,5 @@
+import { fencedBlocks } from './fencedBlocks.js';
+
 /** One ```ts block of a Markdown page. */
 export interface CodeBlock {
   /** 1-based line of the block's first code line in the page. */
@@ -15,20 +17,7 @@ const RUN = /^<!--\s*run:/;
  * `<!-- run: ... -->` marker.
  */
 export function extractBlocks(markdown: string): CodeBlock[] {
-  const lines = markdown.split('\n');
-  const blocks: CodeBlock[] = [];
-  let previous = '';
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.startsWith('```')) {
-      let end = i + 1;
-      while (end < lines.length && !lines[end]!.startsWith('```')) end++;
-      if (OPEN.test(line) && previous.trim() !== SKIP && !RUN.test(previous.trim())) blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n') });
-      i = end;
-      previous = '```';
-      continue;
-    }
-    if (line.trim() !== '') previous = line;
-  }
-  return blocks;
+  return fencedBlocks(markdown)
+    .filter((b) => OPEN.test(b.fence) && b.previous.trim() !== SKIP && !RUN.test(b.previous.trim()))
+    .map((b) => ({ line: b.line, code: b.code }));
 }

@@ -1,3 +1,5 @@
+import { fencedBlocks } from './fencedBlocks.js';
+
 /** A fenced block of a Markdown page announced by a marker comment, `<!-- kind: name -->`. */
 export interface MarkedBlock {
   /** The marker's argument: a file name for `run`, a host for `host`. */
@@ -17,21 +19,8 @@ export function markerOf(line: string): { kind: string; name: string } | undefin
 
 /** Pure: the fenced blocks whose previous non-blank line is a `<!-- kind: name -->` marker of this kind. */
 export function markedBlocks(markdown: string, kind: string): MarkedBlock[] {
-  const lines = markdown.split('\n');
-  const blocks: MarkedBlock[] = [];
-  let previous = '';
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.startsWith('```')) {
-      let end = i + 1;
-      while (end < lines.length && !lines[end]!.startsWith('```')) end++;
-      const marker = markerOf(previous);
-      if (marker?.kind === kind) blocks.push({ name: marker.name, lang: line.slice(3).trim(), line: i + 2, code: lines.slice(i + 1, end).join('\n') });
-      i = end;
-      previous = '```';
-      continue;
-    }
-    if (line.trim() !== '') previous = line;
-  }
-  return blocks;
+  return fencedBlocks(markdown).flatMap((b) => {
+    const marker = markerOf(b.previous);
+    return marker?.kind === kind ? [{ name: marker.name, lang: b.fence.slice(3).trim(), line: b.line, code: b.code }] : [];
+  });
 }
