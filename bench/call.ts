@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { createFusionApp, type AttachOptions, type FusionApp, type ToolRegistry } from '../src/index.js';
+import { createFusionApp, type AttachOptions, type FusionApp, type ToolRegistry } from 'mcp-fusion';
 import {
   assertEcho,
   assertListed,

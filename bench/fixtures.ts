@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer, Server, type Tool } from '@modelcontextprotocol/server';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { initFusion, type AttachOptions, type Middleware, type StateSyncConfig, type ToolRegistry } from '../src/index.js';
+import { initFusion, type AttachOptions, type Middleware, type StateSyncConfig, type ToolRegistry } from 'mcp-fusion';
 
 /** The tool every call benchmark invokes; in the FSM fixtures it flips the machine on every call. */
 export const CALLED = 'domain1.tool1';

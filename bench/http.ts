@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { localhostHostValidation, localhostOriginValidation, NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest } from '@modelcontextprotocol/server';
 import { StreamableHTTPServerTransport as V1Transport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { startServer } from '../src/index.js';
+import { startServer } from 'mcp-fusion';
 import { bareV1, bareV2, callArgs, ECHO, fusionRegistry } from './fixtures.js';
 import { fmt, fmtRatio, quantile, type Row } from './harness.js';
 import { post as postVia, type Reply } from './httpPost.js';
@@ -120,7 +120,7 @@ interface Server {
 }
 
 function startChild(kind: Kind, n: number): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -120,7 +120,7 @@ function verdicts(): Verdict[] {
 const cpus = os.cpus();
 const header = [
   `- Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
-  `- Node ${process.version}; @modelcontextprotocol/server, /client 2.4, /node 2.1, v1 @modelcontextprotocol/sdk 1.x; run through tsx (src/, mcp-fusion-source condition)`,
+  `- Node ${process.version}; @modelcontextprotocol/server, /client 2.4, /node 2.1, v1 @modelcontextprotocol/sdk 1.x; mcp-fusion compiled (dist/, built by npm run bench), the bench itself through tsx`,
   `- Date: ${new Date().toISOString()}; duration ${minutes.toFixed(1)} min; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}${quick ? '; **quick smoke run** (fewer sizes and samples: not for conclusions)' : ''}`,
 ].join('\n');
 const targetLines = verdicts().flatMap((v) => [

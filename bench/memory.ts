@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { createFusionApp } from '../src/index.js';
+import { createFusionApp } from 'mcp-fusion';
 import { bareV1, bareV2, callArgs, ECHO, fusionRegistry, fusionServer, variantOptions } from './fixtures.js';
 import { fmt, fmtRatio, type Row } from './harness.js';
 import type { Section, SectionOptions } from './section.js';
@@ -108,7 +108,7 @@ if (process.argv[2] === '--measure') {
 // Parent side: one fresh process per measurement, so that nothing else lives on the heap.
 
 function runChild(tasks: readonly Task[], count: number): Promise<Map<Task, number>> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', fileURLToPath(import.meta.url), '--measure', tasks.join(','), String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--measure', tasks.join(','), String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   return new Promise((resolve, reject) => {

@@ -1,7 +1,5 @@
-import { detectOverlaps, matchGlob, PolicyEngine, type SyncPolicy } from '../src/index.js';
-import { stateSyncWarnings } from '../src/state-sync/checkStateSync.js';
-import { compileGlob } from '../src/state-sync/compileGlob.js';
-import { globCovers } from '../src/state-sync/globCovers.js';
+import { detectOverlaps, matchGlob, PolicyEngine, type SyncPolicy } from 'mcp-fusion';
+import { compileGlob, globCovers, stateSyncWarnings } from './internals.js';
 import { fmt, quantile, type Row } from './harness.js';
 import type { Section, SectionOptions } from './section.js';
 

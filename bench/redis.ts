@@ -3,7 +3,7 @@
  * private redis-server (MONITOR for round trips, INFO commandstats for every command a script runs), then
  * the primary's rate for those commands — `redis-benchmark` for single scripts and commands, and a
  * pipelined ACQUIRE → END loop (the real pair of a gated call) with the server's CPU time per pair.
- * As a section of bench/main.ts: `redisSection`; standalone: `npx tsx --conditions=mcp-fusion-source bench/redis.ts [--quick]`.
+ * As a section of bench/main.ts: `redisSection`; standalone: `npm run build && npx tsx bench/redis.ts [--quick]`.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -13,9 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { registry, workspaceOptions } from '../examples/workspace/registry.js';
-import { createFusionApp, type FusionApp } from '../src/index.js';
-import { ACQUIRE, END, writeArgs } from '../src/redis/_internal/fsmScripts.js';
-import { failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisSessionStore } from '../src/redis/index.js';
+import { createFusionApp, type FusionApp } from 'mcp-fusion';
+import { ACQUIRE, END, writeArgs } from './internals.js';
+import { failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisSessionStore } from 'mcp-fusion/redis';
 import { countCommands, perCall } from './commandCount.js';
 import type { Row } from './harness.js';
 import { freePort } from './freePort.js';

@@ -1,7 +1,7 @@
 /**
  * Scale-out benchmark: calls per second for independent clients against 1 and 3 example-server processes
  * (`examples/workspace/main.ts` with REDIS_URL) sharing one private redis-server, every request sent to
- * the next instance in turn (no affinity). Standalone: `npx tsx --conditions=mcp-fusion-source bench/scale.ts
+ * the next instance in turn (no affinity). Standalone: `npm run build && npx tsx bench/scale.ts
  * [--quick]`; as a section of bench/main.ts: `scaleSection`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -147,7 +147,7 @@ export async function scaleSection(options: SectionOptions): Promise<Section> {
   options.log('  starting 3 instances…');
   const procs = await Promise.all(
     ports.map((port) =>
-      spawnReady(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], { ...process.env, PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: prefix }, 'listening on'),
+      spawnReady(process.execPath, ['--import', 'tsx', 'examples/workspace/main.ts'], { ...process.env, PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: prefix }, 'listening on'),
     ),
   );
   try {

@@ -1,0 +1,50 @@
+/**
+ * A quick A/B of tools/call contenders in one process, alternating (raw JSON-RPC, legacy, in memory):
+ * `npm run build && npx tsx bench/abCall.ts bare,floor,plain,full [rounds] [inFlight]`. Prints µs per call (median of rounds) and × the first.
+ */
+import { bareV2, callArgs, floorServer, fusionRegistry, fusionServer, groupedCallArgs, RawClient, threeMiddlewares, variantOptions, type Variant } from './fixtures.js';
+import { quantile } from './harness.js';
+
+const [list = 'bare,plain', rounds = '15', inFlight = '1'] = process.argv.slice(2);
+const n = 1000;
+const VARIANTS: Record<string, { variant: Variant; middlewares: boolean }> = {
+  plain: { variant: 'plain', middlewares: false },
+  sync: { variant: 'sync', middlewares: false },
+  fsm: { variant: 'fsm', middlewares: false },
+  middlewares: { variant: 'plain', middlewares: true },
+  full: { variant: 'sync+fsm', middlewares: true },
+  grouped: { variant: 'grouped', middlewares: false },
+};
+const names = list.split(',');
+const clients = await Promise.all(
+  names.map(async (who) => {
+    if (who === 'bare') return RawClient.connect(bareV2(n));
+    if (who === 'floor') return RawClient.connect(floorServer(n));
+    const v = VARIANTS[who]!;
+    return RawClient.connect(fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n)));
+  }),
+);
+const argsOf = (who: string) => (who === 'grouped' ? groupedCallArgs : callArgs);
+const per = 2000;
+const samples = names.map(() => [] as number[]);
+for (let r = -2; r < Number(rounds); r++) {
+  for (let k = 0; k < names.length; k++) {
+    const i = (k + Math.max(r, 0)) % names.length;
+    const raw = clients[i]!;
+    const args = argsOf(names[i]!);
+    const t0 = performance.now();
+    let left = per;
+    await Promise.all(
+      Array.from({ length: Number(inFlight) }, async () => {
+        while (left-- > 0) await raw.request('tools/call', args);
+      }),
+    );
+    if (r >= 0) samples[i]!.push(((performance.now() - t0) * 1000) / per);
+  }
+}
+const base = quantile(samples[0]!, 0.5);
+for (let i = 0; i < names.length; i++) {
+  const m = quantile(samples[i]!, 0.5);
+  process.stdout.write(`${names[i]!.padEnd(12)} ${m.toFixed(2).padStart(8)} µs/call  ${(m / base).toFixed(2)}×\n`);
+}
+process.exit(0);
