@@ -7,7 +7,7 @@ import { ToolSwitch } from '../surface/ToolSwitch.js';
 import { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
 import { stateSyncWarnings } from '../state-sync/checkStateSync.js';
 import type { InlineSyncDeclaration } from '../state-sync/types.js';
-import { META } from '../state-sync/metaKeys.js';
+import { InvalidationLog } from '../state-sync/InvalidationLog.js';
 import { RateLimiter } from './RateLimiter.js';
 import { memorySessionData, type SessionDataBackend } from '../session/sessionData.js';
 import { sessionDataOf } from './sessionDataOf.js';
@@ -43,8 +43,7 @@ export class RequestPipeline<Ctx> {
   readonly #timeoutMs: number;
   readonly #tracker = new CallTracker();
   readonly #plans = new Map<object, NextStage>();
-  readonly #lastInvalidation = new Map<string, { causedBy: string; at: string }>();
-  readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
+  readonly #invalidations = new InvalidationLog({ recorded: (patterns, causedBy) => this.#debug?.({ type: 'invalidation', patterns, causedBy }), listenerFailed: (error) => this.#emit({ type: 'error', message: 'invalidation listener failed', error }) });
   readonly #sessionData: SessionDataBackend;
   readonly #ownsSessionData: boolean;
 
@@ -121,13 +120,12 @@ export class RequestPipeline<Ctx> {
 
   /** The last invalidation of a pattern (read by `fusion://stale/{pattern}`). */
   lastInvalidation(pattern: string): { causedBy: string; at: string } | undefined {
-    return this.#lastInvalidation.get(pattern);
+    return this.#invalidations.last(pattern);
   }
 
   /** Hears every invalidation (the HTTP app turns them into `resources/updated`); returns unsubscribe. */
   onInvalidation(listener: (patterns: readonly string[], causedBy: string) => void): () => void {
-    this.#invalidationListeners.add(listener);
-    return () => this.#invalidationListeners.delete(listener);
+    return this.#invalidations.listen(listener);
   }
 
   /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
@@ -218,7 +216,8 @@ export class RequestPipeline<Ctx> {
     stages.push(['track', trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey }))]);
     if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow)]);
     stages.push(['validate', validateStage]);
-    if (this.#sync !== undefined && this.#sync.resolve(tool.name) !== null) stages.push(['stateSync', syncStage(this.#sync, (result, causedBy) => this.#recordInvalidation(result, causedBy))]);
+    const decorate = this.#sync?.decoratorFor(tool.name, (meta) => this.#invalidations.record(meta));
+    if (decorate !== undefined) stages.push(['stateSync', syncStage(decorate)]);
     return stages;
   }
 
@@ -259,21 +258,6 @@ export class RequestPipeline<Ctx> {
   }
 
 
-
-  #recordInvalidation(result: ToolResponse, causedBy: string): void {
-    const meta = result._meta?.[META.invalidation] as { patterns: string[]; at: string } | undefined;
-    if (meta === undefined) return;
-    if (this.#lastInvalidation.size > 4096) this.#lastInvalidation.clear();
-    for (const pattern of meta.patterns) this.#lastInvalidation.set(pattern, { causedBy, at: meta.at });
-    this.#emit({ type: 'invalidation', patterns: meta.patterns, causedBy });
-    for (const listener of this.#invalidationListeners) {
-      try {
-        listener(meta.patterns, causedBy);
-      } catch (error) {
-        this.#emit({ type: 'error', message: 'invalidation listener failed', error });
-      }
-    }
-  }
 
   /** Stops timers; the pipeline can no longer send notifications. */
   dispose(): void {

@@ -4,8 +4,7 @@ import { hasSuggestions } from '../presenter/filterSuggestions.js';
 import { insufficientScope } from '../auth/insufficientScope.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import type { RateLimiter } from './RateLimiter.js';
-import type { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
-import { META } from '../state-sync/metaKeys.js';
+import type { ResultDecorator } from '../state-sync/compileResultDecorator.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import type { CallStage, NextStage, ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
@@ -96,18 +95,10 @@ export const validateStage: CallStage = (call, next) => {
   );
 };
 
-/** State Sync: invalidations prepended to a successful result (and announced), cache directives in `_meta`. */
-export function syncStage(sync: StateSyncLayer, onInvalidated: (result: ToolResponse, causedBy: string) => void): CallStage {
-  return async (call, next) => {
-    const result = await next(call);
-    if (isInputRequired(result)) return result;
-    const name = call.tool.name;
-    const decorated = sync.decorateResult(name, result) as ToolResponse;
-    if (decorated !== result) onInvalidated(decorated, name);
-    // Results of cached/stale tools carry their directive too, for clients that act on _meta.
-    const directive = result.isError === true ? undefined : sync.resolve(name)?.cacheControl;
-    return directive === undefined ? decorated : { ...decorated, _meta: { ...decorated._meta, [META.cacheControl]: directive } };
-  };
+/** State Sync: the tool's decorator, compiled once (signal block, `_meta`, announcements), on every final result. */
+export function syncStage(decorate: ResultDecorator): CallStage {
+  const after = (result: ToolResponse): ToolResponse => (isInputRequired(result) ? result : decorate(result));
+  return (call, next) => next(call).then(after);
 }
 
 /** What the handler stage needs besides the tool: the context factory and whose `extra.session` a call gets. */

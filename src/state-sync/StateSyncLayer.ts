@@ -1,11 +1,11 @@
-import { resolveInvalidation } from './CausalEngine.js';
+import { compileResultDecorator, type ResultDecorator } from './compileResultDecorator.js';
 import { decorateDescription } from './DescriptionDecorator.js';
+import { isoClock } from './isoClock.js';
 import { META } from './metaKeys.js';
 import { MAX_CACHE_ENTRIES, PolicyEngine } from './PolicyEngine.js';
 import { validateInlineDeclaration, validateStateSyncConfig } from './PolicyValidator.js';
-import { decorateResult } from './ResponseDecorator.js';
 import { resolveSyncPolicy } from './resolveSyncPolicy.js';
-import type { InlineSyncDeclaration, ResolvedPolicy, StateSyncConfig, StateSyncLayerOptions } from './types.js';
+import type { InlineSyncDeclaration, InvalidationMeta, ResolvedPolicy, StateSyncConfig, StateSyncLayerOptions } from './types.js';
 
 /** The parts of a listed tool State Sync reads; other fields are copied through. */
 interface ToolLike {
@@ -43,7 +43,9 @@ export class StateSyncLayer {
   readonly #engine: PolicyEngine | undefined;
   readonly #config: StateSyncConfig | undefined;
   readonly #inline: ReadonlyMap<string, InlineSyncDeclaration>;
-  readonly #now: () => number;
+  readonly #stamp: () => string;
+  /** `decorateResult`'s compiled decorators (invalidation only), by tool name. */
+  readonly #invalidators = new Map<string, ResultDecorator>();
   readonly #resolved = new Map<string, ResolvedPolicy | null>();
   readonly #decorated = new Map<string, { readonly input: ToolLike; readonly source: string | undefined; readonly output: ToolLike }>();
 
@@ -53,7 +55,7 @@ export class StateSyncLayer {
     this.#config = config;
     this.#engine = config === undefined ? undefined : new PolicyEngine(config.policies, config.defaults);
     this.#inline = new Map(inline);
-    this.#now = options.now ?? Date.now;
+    this.#stamp = isoClock(options.now ?? Date.now);
     const declared = [...inline.values()].some((d) => d.cacheControl !== undefined || (d.invalidates?.length ?? 0) > 0);
     this.hasAnything = declared || (config !== undefined && (config.policies.length > 0 || config.defaults?.cacheControl !== undefined));
   }
@@ -92,27 +94,46 @@ export class StateSyncLayer {
    * rejected) are swallowed: they never break the call. Any other result is returned as is.
    */
   decorateResult<R extends ResultLike>(name: string, result: R): R {
-    const patterns = resolveInvalidation(this.resolve(name), result);
-    if (patterns === null) return result;
-    const timestamp = new Date(this.#now()).toISOString();
-    this.#observe(name, patterns, timestamp);
-    return decorateResult(result, patterns, name, timestamp);
+    let decorate = this.#invalidators.get(name);
+    if (decorate === undefined) {
+      decorate = compileResultDecorator({ causedBy: name, invalidates: this.resolve(name)?.invalidates, stamp: this.#stamp, announce: (meta) => this.#observe(meta) });
+      if (this.#invalidators.size >= MAX_CACHE_ENTRIES) this.#invalidators.clear();
+      this.#invalidators.set(name, decorate);
+    }
+    return decorate(result);
   }
 
-  #observe(causedBy: string, patterns: readonly string[], timestamp: string): void {
-    const { onInvalidation, notificationSink } = this.#config ?? {};
-    if (onInvalidation !== undefined) settle(() => onInvalidation({ causedBy, patterns: Object.freeze([...patterns]), timestamp }));
+  /**
+   * The whole State Sync of `name`'s results, compiled once (what the `stateSync` stage of its call path
+   * runs): like {@link StateSyncLayer.decorateResult}, and every successful result of a cached or stale
+   * tool also carries its directive in `_meta['fusion/cacheControl']`. `recorded` hears each invalidation
+   * after the observers. Undefined when no policy or declaration names the tool.
+   */
+  decoratorFor(name: string, recorded?: (meta: InvalidationMeta) => void): ResultDecorator | undefined {
+    const policy = this.resolve(name);
+    if (policy === null) return undefined;
+    const announce = (meta: InvalidationMeta): void => {
+      this.#observe(meta);
+      recorded?.(meta);
+    };
+    return compileResultDecorator({ causedBy: name, invalidates: policy.invalidates, cacheControl: policy.cacheControl, stamp: this.#stamp, announce });
+  }
+
+  #observe(meta: InvalidationMeta): void {
+    const config = this.#config;
+    if (config === undefined) return;
+    const { onInvalidation, notificationSink } = config;
+    const { patterns, causedBy, at } = meta;
+    if (onInvalidation !== undefined) settle(onInvalidation, { causedBy, patterns, timestamp: at });
     if (notificationSink === undefined) return;
-    for (const pattern of patterns) {
-      settle(() => notificationSink({ method: 'notifications/resources/updated', params: { uri: `fusion://stale/${pattern}` } }));
-    }
+    for (const pattern of patterns) settle(notificationSink, { method: 'notifications/resources/updated', params: { uri: `fusion://stale/${pattern}` } });
   }
 }
 
 /** Runs an observer fire-and-forget: a throw or a rejected promise must never reach the call. */
-function settle(run: () => unknown): void {
+function settle<A>(observer: (arg: A) => unknown, arg: A): void {
   try {
-    const pending = run();
+    const pending = observer(arg);
     if (typeof (pending as PromiseLike<unknown> | undefined)?.then === 'function') {
       Promise.resolve(pending).catch(() => undefined);
     }

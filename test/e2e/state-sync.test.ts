@@ -7,6 +7,7 @@ import { createTestClient } from '../../src/testing/index.js';
 import type { RequestScope } from '../../src/surface/types.js';
 import { allowConsole } from '../_helpers/console.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
+import { openSession, post } from '../_helpers/raw.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -244,6 +245,29 @@ describe('State Sync registry policies through attachToServer', () => {
     expect(texts(await t.callTool('tasks.update'))).toEqual(['[System: Cache invalidated for tasks.* — caused by tasks.update]', 'ok']);
     // No inline declaration at all: the policy decides both fields.
     expect(texts(await t.callTool('tasks.list'))[0]).toBe('[System: Cache invalidated for countries.* — caused by tasks.list]');
+  });
+});
+
+describe('State Sync on the wire, byte for byte', () => {
+  it('writes the signal first and one _meta (the handler’s keys, the invalidation, then the directive) in the legacy HTTP body', async () => {
+    // The SDK's result validation writes `_meta` before `content`; inside `_meta` the order is State Sync's.
+    const f = initFusion();
+    const registry = f.registry().registerAll(
+      f.action('tasks.update').withString('id', 'Task ID').handle((input) => ({ content: [{ type: 'text' as const, text: `updated ${input.id}` }], _meta: { 'app/trace': 't-1' } })),
+      f.query('countries.list').cached().handle(() => 'BR'),
+      f.query('sprints.list').handle(() => []),
+    );
+    const app = createFusionApp(registry, { now: () => Date.parse('2026-01-01T00:00:00.000Z'), stateSync: { defaults: { cacheControl: 'no-store' }, policies: [{ match: 'tasks.update', invalidates: ['tasks.*', 'sprints.*'] }] } });
+    try {
+      const sid = await openSession(app);
+      const call = async (id: number, name: string, args: Record<string, unknown>) => (await post(app, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, sid)).text();
+      expect(await call(1, 'tasks.update', { id: 't1' })).toContain(
+        '"result":{"_meta":{"app/trace":"t-1","fusion/invalidation":{"patterns":["tasks.*","sprints.*"],"causedBy":"tasks.update","at":"2026-01-01T00:00:00.000Z"},"fusion/cacheControl":"no-store"},"content":[{"type":"text","text":"[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]"},{"type":"text","text":"updated t1"}]}',
+      );
+      expect(await call(2, 'countries.list', {})).toContain('"result":{"_meta":{"fusion/cacheControl":"immutable"},"content":[{"type":"text","text":"BR"}]}');
+    } finally {
+      await app.close();
+    }
   });
 });
 
