@@ -34,6 +34,8 @@ export const BARE = 'SDK v2 McpServer.registerTool';
 export const FLOOR = 'floor: v2 low-level Server, no validation';
 export const ATTACH_ONLY = 'mcp-fusion: Server + attachToServer per request, no app';
 export const FULL_STACK = 'mcp-fusion + State Sync + FSM + 3 middlewares';
+export const PLAIN = 'mcp-fusion';
+export const SYNC = 'mcp-fusion + State Sync invalidation';
 
 interface FusionCase {
   name: string;
@@ -42,8 +44,8 @@ interface FusionCase {
 }
 
 const FUSION_CASES: FusionCase[] = [
-  { name: 'mcp-fusion', variant: 'plain', middlewares: false },
-  { name: 'mcp-fusion + State Sync invalidation', variant: 'sync', middlewares: false },
+  { name: PLAIN, variant: 'plain', middlewares: false },
+  { name: SYNC, variant: 'sync', middlewares: false },
   { name: 'mcp-fusion + FSM transition', variant: 'fsm', middlewares: false },
   { name: 'mcp-fusion + 3 middlewares', variant: 'plain', middlewares: true },
   { name: 'mcp-fusion, grouped exposition', variant: 'grouped', middlewares: false },
@@ -108,6 +110,8 @@ export async function callSection({ quick, log }: SectionOptions): Promise<Secti
   rows.push(...(await latency(CALL_LATENCY, LEGACY_RAW, targets.map(viaRaw), seq)));
   log('  tools/call legacy: 64 in flight');
   rows.push(...(await throughput(CALL_LOAD, LEGACY_CLIENT, targets.map(viaClient), load)));
+  log('  tools/call legacy: 64 in flight, raw');
+  rows.push(...(await throughput(CALL_LOAD, LEGACY_RAW, targets.map(viaRaw), load)));
   for (const close of closers.splice(0)) await close();
   await settle(100);
 
@@ -199,7 +203,7 @@ export async function callSection({ quick, log }: SectionOptions): Promise<Secti
     '',
     `### ${CALL_LOAD}`,
     '',
-    'A closed loop of 64 concurrent calls (legacy: on one connection); higher is better, the ratio is calls/s ÷ the bare SDK\'s.',
+    'A closed loop of 64 concurrent calls (legacy: on one connection, through the SDK v2 Client and as raw JSON-RPC); higher is better, the ratio is calls/s ÷ the bare SDK\'s.',
     '',
     matrix(rows, CALL_LOAD),
     '',
