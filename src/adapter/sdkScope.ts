@@ -1,6 +1,5 @@
 import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
-import { requestPrincipal } from '../principal/requestPrincipal.js';
-import type { Principal } from '../principal/types.js';
+import { CallExtra } from '../runtime/CallExtra.js';
 import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
 import type { RequestScope } from '../surface/types.js';
 
@@ -12,81 +11,141 @@ export interface ScopeServer {
 /** The envelope key of the client's capabilities on a modern request. */
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
-/** The framework's request scope for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
-export function scopeV2(ctx: any, low: ScopeServer, connectionId: string, era: ProtocolEra | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown): RequestScope {
-  const req = ctx?.mcpReq ?? {};
-  let principal: Principal | undefined;
-  const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
-  const meta = req._meta as Record<string, unknown> | undefined;
-  const token = meta?.progressToken;
-  const extra: ToolExtra = {
-    signal: req.signal ?? new AbortController().signal,
-    sessionId: ctx?.sessionId,
-    era: modern ? 'modern' : 'legacy',
-    requestId: req.id,
-    authInfo: ctx?.http?.authInfo,
-    meta,
-    clientCapabilities: modern ? req.envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
-    progress: progressSender(token, (n) => req.notify(n)),
-    log: async (level, data, logger) => {
+/** A v2 handler context's `extra`: the client-facing helpers are made on first read. */
+class V2Extra extends CallExtra {
+  readonly #req: any;
+  readonly #low: ScopeServer;
+  readonly #seal: RequestStateSeal;
+  readonly #target: string | undefined;
+  #progress: ToolExtra['progress'] | undefined;
+  #log: ToolExtra['log'] | undefined;
+  #elicit: ToolExtra['elicit'] | undefined;
+  #sample: ToolExtra['sample'] | undefined;
+  #sealState: ToolExtra['sealState'] | undefined;
+  #capabilities: Readonly<Record<string, unknown>> | undefined | null = null;
+
+  constructor(ctx: any, req: any, low: ScopeServer, modern: boolean, stateKey: string | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown) {
+    super(modern ? 'modern' : 'legacy', ctx?.sessionId, stateKey, req.id, ctx?.http?.authInfo, req._meta, req.inputResponses, state, ctx, req.signal);
+    this.#req = req;
+    this.#low = low;
+    this.#seal = seal;
+    this.#target = target;
+  }
+
+  get clientCapabilities(): Readonly<Record<string, unknown>> | undefined {
+    if (this.#capabilities === null) {
+      this.#capabilities = this.era === 'modern' ? this.#req.envelope?.[CLIENT_CAPABILITIES] : (this.#low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.();
+    }
+    return this.#capabilities ?? undefined;
+  }
+
+  get progress(): ToolExtra['progress'] {
+    const req = this.#req;
+    return (this.#progress ??= progressSender(this.meta?.progressToken, (n) => req.notify(n)));
+  }
+
+  get log(): ToolExtra['log'] {
+    const req = this.#req;
+    return (this.#log ??= async (level, data, logger) => {
       try {
         await req.log?.(level, data, logger);
       } catch {
         // Logging is best effort.
       }
-    },
-    elicit: (params) => clientRequest(low, modern, 'elicitation', () => req.elicitInput(params)),
-    sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
-    inputResponses: req.inputResponses,
-    requestState: state,
-    sealState: (payload) => seal.seal(payload, target ?? String(req.method), requestPrincipal(scope).key),
-    raw: ctx,
-    get principal() {
-      return (principal ??= requestPrincipal(scope));
-    },
-  };
-  const scope: RequestScope = { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
-  return scope;
+    });
+  }
+
+  get elicit(): ToolExtra['elicit'] {
+    const req = this.#req;
+    return (this.#elicit ??= (params) => clientRequest(this.#low, this.era === 'modern', 'elicitation', () => req.elicitInput(params)));
+  }
+
+  get sample(): ToolExtra['sample'] {
+    const req = this.#req;
+    return (this.#sample ??= (params) => clientRequest(this.#low, this.era === 'modern', 'sampling', () => req.requestSampling(params)));
+  }
+
+  get sealState(): ToolExtra['sealState'] {
+    return (this.#sealState ??= (payload) => this.#seal.seal(payload, this.#target ?? String(this.#req.method), this.principal.key));
+  }
+}
+
+/** The framework's request scope for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
+export function scopeV2(ctx: any, low: ScopeServer, connectionId: string, era: ProtocolEra | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown): RequestScope {
+  const req = ctx?.mcpReq ?? {};
+  const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
+  const stateKey = modern ? undefined : (ctx?.sessionId ?? connectionId);
+  return { stateKey, extra: new V2Extra(ctx, req, low, modern, stateKey, seal, target, state) };
 }
 
 /** Log levels from least to most severe (RFC 5424, as MCP names them). */
 export const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-/** The framework's request scope for a v1 handler `extra`; `levels` filters logs when mcp-fusion answers `logging/setLevel`. */
-export function scopeV1(extra1: any, low: ScopeServer, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined): RequestScope {
-  const meta = extra1?._meta as Record<string, unknown> | undefined;
-  const server = low as any;
-  let principal: Principal | undefined;
-  const extra: ToolExtra = {
-    signal: extra1?.signal ?? new AbortController().signal,
-    sessionId: extra1?.sessionId,
-    era: 'legacy',
-    requestId: extra1?.requestId,
-    authInfo: extra1?.authInfo,
-    meta,
-    clientCapabilities: server.getClientCapabilities?.(),
-    progress: progressSender(meta?.progressToken, (n) => extra1.sendNotification(n)),
-    log: async (level, data, logger) => {
-      const floor = levels?.get(extra1?.sessionId ?? connectionId);
+/** A v1 handler `extra`'s framework extra: the client-facing helpers are made on first read. */
+class V1Extra extends CallExtra {
+  readonly #extra: any;
+  readonly #low: ScopeServer;
+  readonly #seal: RequestStateSeal;
+  readonly #target: string | undefined;
+  readonly #levels: Map<string, string> | undefined;
+  readonly #connectionId: string;
+  #progress: ToolExtra['progress'] | undefined;
+  #log: ToolExtra['log'] | undefined;
+  #elicit: ToolExtra['elicit'] | undefined;
+  #sample: ToolExtra['sample'] | undefined;
+  #sealState: ToolExtra['sealState'] | undefined;
+
+  constructor(extra1: any, low: ScopeServer, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined) {
+    super('legacy', extra1?.sessionId, extra1?.sessionId ?? connectionId, extra1?.requestId, extra1?.authInfo, extra1?._meta, undefined, undefined, extra1, extra1?.signal);
+    this.#extra = extra1;
+    this.#low = low;
+    this.#seal = seal;
+    this.#target = target;
+    this.#levels = levels;
+    this.#connectionId = connectionId;
+  }
+
+  get clientCapabilities(): Readonly<Record<string, unknown>> | undefined {
+    return (this.#low as any).getClientCapabilities?.();
+  }
+
+  get progress(): ToolExtra['progress'] {
+    const extra1 = this.#extra;
+    return (this.#progress ??= progressSender(this.meta?.progressToken, (n) => extra1.sendNotification(n)));
+  }
+
+  get log(): ToolExtra['log'] {
+    const extra1 = this.#extra;
+    const server = this.#low as any;
+    return (this.#log ??= async (level, data, logger) => {
+      const floor = this.#levels?.get(extra1?.sessionId ?? this.#connectionId);
       if (floor !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
       try {
         await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra1?.sessionId);
       } catch {
         // Logging is best effort.
       }
-    },
-    elicit: (params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra1?.requestId })),
-    sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
-    inputResponses: undefined,
-    requestState: undefined,
-    sealState: (payload) => seal.seal(payload, target ?? '', requestPrincipal(scope).key),
-    raw: extra1,
-    get principal() {
-      return (principal ??= requestPrincipal(scope));
-    },
-  };
-  const scope: RequestScope = { stateKey: extra1?.sessionId ?? connectionId, extra };
-  return scope;
+    });
+  }
+
+  get elicit(): ToolExtra['elicit'] {
+    const server = this.#low as any;
+    return (this.#elicit ??= (params) => clientRequest(this.#low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: this.requestId })));
+  }
+
+  get sample(): ToolExtra['sample'] {
+    const server = this.#low as any;
+    return (this.#sample ??= (params) => clientRequest(this.#low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: this.requestId })));
+  }
+
+  get sealState(): ToolExtra['sealState'] {
+    return (this.#sealState ??= (payload) => this.#seal.seal(payload, this.#target ?? '', this.principal.key));
+  }
+}
+
+/** The framework's request scope for a v1 handler `extra`; `levels` filters logs when mcp-fusion answers `logging/setLevel`. */
+export function scopeV1(extra1: any, low: ScopeServer, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined): RequestScope {
+  return { stateKey: extra1?.sessionId ?? connectionId, extra: new V1Extra(extra1, low, connectionId, seal, target, levels) };
 }
 
 /**

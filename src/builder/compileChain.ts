@@ -9,6 +9,15 @@ export function compileChain<Ctx>(
   middlewares: readonly Middleware<Ctx>[],
   handler: ToolHandler<Ctx, any>,
 ): (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<ToolResponse> {
+  if (middlewares.length === 0) {
+    return async (input, ctx, extra) => {
+      try {
+        return normalizeResult(await handler(input, ctx, extra));
+      } catch (error) {
+        return errorResult(describeThrown(error));
+      }
+    };
+  }
   let chain = async (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra): Promise<ToolResponse> =>
     normalizeResult(await handler(input, ctx, extra));
   for (let i = middlewares.length - 1; i >= 0; i--) {
