@@ -1,5 +1,5 @@
 import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
-import { CallExtra } from '../runtime/CallExtra.js';
+import { CallExtra, type ExtraBridge } from '../runtime/CallExtra.js';
 import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
 import type { RequestScope } from '../surface/types.js';
 
@@ -11,141 +11,75 @@ export interface ScopeServer {
 /** The envelope key of the client's capabilities on a modern request. */
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
-/** A v2 handler context's `extra`: the client-facing helpers are made on first read. */
-class V2Extra extends CallExtra {
-  readonly #req: any;
-  readonly #low: ScopeServer;
-  readonly #seal: RequestStateSeal;
-  readonly #target: string | undefined;
-  #progress: ToolExtra['progress'] | undefined;
-  #log: ToolExtra['log'] | undefined;
-  #elicit: ToolExtra['elicit'] | undefined;
-  #sample: ToolExtra['sample'] | undefined;
-  #sealState: ToolExtra['sealState'] | undefined;
-  #capabilities: Readonly<Record<string, unknown>> | undefined | null = null;
-
-  constructor(ctx: any, req: any, low: ScopeServer, modern: boolean, stateKey: string | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown) {
-    super(modern ? 'modern' : 'legacy', ctx?.sessionId, stateKey, req.id, ctx?.http?.authInfo, req._meta, req.inputResponses, state, ctx, req.signal);
-    this.#req = req;
-    this.#low = low;
-    this.#seal = seal;
-    this.#target = target;
-  }
-
-  get clientCapabilities(): Readonly<Record<string, unknown>> | undefined {
-    if (this.#capabilities === null) {
-      this.#capabilities = this.era === 'modern' ? this.#req.envelope?.[CLIENT_CAPABILITIES] : (this.#low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.();
-    }
-    return this.#capabilities ?? undefined;
-  }
-
-  get progress(): ToolExtra['progress'] {
-    const req = this.#req;
-    return (this.#progress ??= progressSender(this.meta?.progressToken, (n) => req.notify(n)));
-  }
-
-  get log(): ToolExtra['log'] {
-    const req = this.#req;
-    return (this.#log ??= async (level, data, logger) => {
-      try {
-        await req.log?.(level, data, logger);
-      } catch {
-        // Logging is best effort.
-      }
-    });
-  }
-
-  get elicit(): ToolExtra['elicit'] {
-    const req = this.#req;
-    return (this.#elicit ??= (params) => clientRequest(this.#low, this.era === 'modern', 'elicitation', () => req.elicitInput(params)));
-  }
-
-  get sample(): ToolExtra['sample'] {
-    const req = this.#req;
-    return (this.#sample ??= (params) => clientRequest(this.#low, this.era === 'modern', 'sampling', () => req.requestSampling(params)));
-  }
-
-  get sealState(): ToolExtra['sealState'] {
-    return (this.#sealState ??= (payload) => this.#seal.seal(payload, this.#target ?? String(this.#req.method), this.principal.key));
-  }
+/** How a v2 attachment's extras reach the SDK: `extra.raw` is the handler context (`ctx.mcpReq`, `ctx.http`). */
+export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge {
+  const reqOf = (extra: CallExtra): any => (extra.raw as any)?.mcpReq ?? {};
+  return {
+    clientCapabilities: (extra) =>
+      extra.era === 'modern' ? reqOf(extra).envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
+    progress: (extra) => {
+      const req = reqOf(extra);
+      return progressSender(extra.meta?.progressToken, (n) => req.notify(n));
+    },
+    log: (extra) => {
+      const req = reqOf(extra);
+      return async (level, data, logger) => {
+        try {
+          await req.log?.(level, data, logger);
+        } catch {
+          // Logging is best effort.
+        }
+      };
+    },
+    elicit: (extra, params) => clientRequest(low, extra.era === 'modern', 'elicitation', () => reqOf(extra).elicitInput(params)),
+    sample: (extra, params) => clientRequest(low, extra.era === 'modern', 'sampling', () => reqOf(extra).requestSampling(params)),
+    sealState: (extra, payload) => seal.seal(payload, extra.target ?? String(reqOf(extra).method), extra.principal.key),
+  };
 }
 
 /** The framework's request scope for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
-export function scopeV2(ctx: any, low: ScopeServer, connectionId: string, era: ProtocolEra | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown): RequestScope {
+export function scopeV2(ctx: any, bridge: ExtraBridge, connectionId: string, era: ProtocolEra | undefined, target: string | undefined, state: unknown): RequestScope {
   const req = ctx?.mcpReq ?? {};
   const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
   const stateKey = modern ? undefined : (ctx?.sessionId ?? connectionId);
-  return { stateKey, extra: new V2Extra(ctx, req, low, modern, stateKey, seal, target, state) };
+  return { stateKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', ctx?.sessionId, stateKey, req.id, ctx?.http?.authInfo, req._meta, req.inputResponses, state, ctx, req.signal, target) };
 }
 
 /** Log levels from least to most severe (RFC 5424, as MCP names them). */
 export const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-/** A v1 handler `extra`'s framework extra: the client-facing helpers are made on first read. */
-class V1Extra extends CallExtra {
-  readonly #extra: any;
-  readonly #low: ScopeServer;
-  readonly #seal: RequestStateSeal;
-  readonly #target: string | undefined;
-  readonly #levels: Map<string, string> | undefined;
-  readonly #connectionId: string;
-  #progress: ToolExtra['progress'] | undefined;
-  #log: ToolExtra['log'] | undefined;
-  #elicit: ToolExtra['elicit'] | undefined;
-  #sample: ToolExtra['sample'] | undefined;
-  #sealState: ToolExtra['sealState'] | undefined;
-
-  constructor(extra1: any, low: ScopeServer, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined) {
-    super('legacy', extra1?.sessionId, extra1?.sessionId ?? connectionId, extra1?.requestId, extra1?.authInfo, extra1?._meta, undefined, undefined, extra1, extra1?.signal);
-    this.#extra = extra1;
-    this.#low = low;
-    this.#seal = seal;
-    this.#target = target;
-    this.#levels = levels;
-    this.#connectionId = connectionId;
-  }
-
-  get clientCapabilities(): Readonly<Record<string, unknown>> | undefined {
-    return (this.#low as any).getClientCapabilities?.();
-  }
-
-  get progress(): ToolExtra['progress'] {
-    const extra1 = this.#extra;
-    return (this.#progress ??= progressSender(this.meta?.progressToken, (n) => extra1.sendNotification(n)));
-  }
-
-  get log(): ToolExtra['log'] {
-    const extra1 = this.#extra;
-    const server = this.#low as any;
-    return (this.#log ??= async (level, data, logger) => {
-      const floor = this.#levels?.get(extra1?.sessionId ?? this.#connectionId);
+/**
+ * How a v1 attachment's extras reach the SDK: `extra.raw` is the v1 handler `extra`; `levels` filters logs
+ * when mcp-fusion answers `logging/setLevel`.
+ */
+export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId: string, levels: Map<string, string> | undefined): ExtraBridge {
+  const server = low as any;
+  const rawOf = (extra: CallExtra): any => extra.raw;
+  return {
+    clientCapabilities: () => server.getClientCapabilities?.(),
+    progress: (extra) => {
+      const extra1 = rawOf(extra);
+      return progressSender(extra.meta?.progressToken, (n) => extra1.sendNotification(n));
+    },
+    log: (extra) => async (level, data, logger) => {
+      const floor = levels?.get(extra.sessionId ?? connectionId);
       if (floor !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
       try {
-        await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra1?.sessionId);
+        await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra.sessionId);
       } catch {
         // Logging is best effort.
       }
-    });
-  }
-
-  get elicit(): ToolExtra['elicit'] {
-    const server = this.#low as any;
-    return (this.#elicit ??= (params) => clientRequest(this.#low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: this.requestId })));
-  }
-
-  get sample(): ToolExtra['sample'] {
-    const server = this.#low as any;
-    return (this.#sample ??= (params) => clientRequest(this.#low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: this.requestId })));
-  }
-
-  get sealState(): ToolExtra['sealState'] {
-    return (this.#sealState ??= (payload) => this.#seal.seal(payload, this.#target ?? '', this.principal.key));
-  }
+    },
+    elicit: (extra, params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra.requestId })),
+    sample: (extra, params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra.requestId })),
+    sealState: (extra, payload) => seal.seal(payload, extra.target ?? '', extra.principal.key),
+  };
 }
 
-/** The framework's request scope for a v1 handler `extra`; `levels` filters logs when mcp-fusion answers `logging/setLevel`. */
-export function scopeV1(extra1: any, low: ScopeServer, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined): RequestScope {
-  return { stateKey: extra1?.sessionId ?? connectionId, extra: new V1Extra(extra1, low, connectionId, seal, target, levels) };
+/** The framework's request scope for a v1 handler `extra`. */
+export function scopeV1(extra1: any, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestScope {
+  const stateKey = extra1?.sessionId ?? connectionId;
+  return { stateKey, extra: new CallExtra(bridge, 'legacy', extra1?.sessionId, stateKey, extra1?.requestId, extra1?.authInfo, extra1?._meta, undefined, undefined, extra1, extra1?.signal, target) };
 }
 
 /**
