@@ -14,10 +14,11 @@ import { sessionDataOf } from './sessionDataOf.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
+import type { CallExtra } from './CallExtra.js';
 import { compileSurface, type Route, type Surface } from '../surface/compileSurface.js';
 import { groupingFor } from '../surface/groupedExposition.js';
 import { messages } from '../protocol/messages.js';
-import { concurrencyStage, rateStage, runStage, scopeStage, switchStage, syncStage, trackStage, validateStage, workflowStage } from './toolStages.js';
+import { concurrencyStage, rateStage, runStage, type RunParts, scopeStage, switchStage, syncStage, trackStage, validateStage, workflowStage } from './toolStages.js';
 import type { RequestScope, ToolListResult } from '../surface/types.js';
 import { Visibility } from '../surface/Visibility.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
@@ -46,6 +47,7 @@ export class RequestPipeline<Ctx> {
   readonly #invalidations = new InvalidationLog({ recorded: (patterns, causedBy) => this.#debug?.({ type: 'invalidation', patterns, causedBy }), listenerFailed: (error) => this.#emit({ type: 'error', message: 'invalidation listener failed', error }) });
   readonly #sessionData: SessionDataBackend;
   readonly #ownsSessionData: boolean;
+  readonly #runParts: RunParts<Ctx>;
 
   constructor(
     tools: readonly FusionTool<Ctx>[],
@@ -60,6 +62,13 @@ export class RequestPipeline<Ctx> {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#ownsSessionData = options.sessionData === undefined;
     this.#sessionData = options.sessionData ?? memorySessionData();
+    const data = this.#sessionData;
+    const maxBytes = options.sessionDataMaxBytes;
+    this.#runParts = {
+      contextFactory: options.contextFactory,
+      sessionOf: (extra: CallExtra) => sessionDataOf(data, extra, extra.stateKey, maxBytes),
+      sessionFor: (call: ToolCall) => sessionDataOf(data, call.extra, call.scope.stateKey, maxBytes),
+    };
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
     for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
@@ -180,15 +189,20 @@ export class RequestPipeline<Ctx> {
     return list;
   }
 
-  /** `tools/call`: resolves to exactly one result; protocol problems throw a {@link WireError}. */
-  async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
+  /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */
+  callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
-    if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
+    if (route === undefined) return this.#unknownTool(name, scope);
+    let tool: FusionTool;
+    let rest: Record<string, unknown>;
+    if (route.kind === 'flat') {
+      tool = route.tool;
+      rest = args ?? {};
+    } else {
+      const picked = pickAction(route, args, () => this.#visibility.viewOf(scope).surface.routes.get(name));
+      if ('error' in picked) return Promise.resolve(traceRefusal(scope.trace, picked.error, 'unknown_action'));
+      ({ tool, rest } = picked);
     }
-    const picked = pickAction(route, args, () => this.#visibility.viewOf(scope).surface.routes.get(name));
-    if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
-    const { tool, rest } = picked;
     let run = this.#plans.get(tool);
     if (run === undefined) {
       run = this.#compile(tool);
@@ -197,13 +211,17 @@ export class RequestPipeline<Ctx> {
     return run({ route, tool, args: rest, scope, extra: scope.extra });
   }
 
+  async #unknownTool(name: string, scope: RequestScope): Promise<never> {
+    throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
+  }
+
   /**
    * The call path of one tool, compiled on its first call: only the stages it needs (scopes when it
    * requires some, rate limits when one applies to it, State Sync when a policy names it, ...).
    */
   #compile(tool: FusionTool): NextStage {
     const stages = this.#stagesFor(tool);
-    return composeStages(stages.map(([, stage]) => stage), runStage(this.#timeoutMs, this.#tracker.register, { contextFactory: this.#options.contextFactory, sessionFor: (call) => sessionDataOf(this.#sessionData, call.extra, call.scope.stateKey, this.#options.sessionDataMaxBytes) }));
+    return composeStages(stages.map(([, stage]) => stage), runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts));
   }
 
   /** The named stages of `tool`'s call path, in order (the handler runs after the last). */
