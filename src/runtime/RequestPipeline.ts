@@ -1,5 +1,4 @@
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
-import { errorResult } from '../protocol/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
 import type { AttachOptions, DebugEvent } from './options.js';
@@ -15,12 +14,14 @@ import { traceRefusal } from '../tracing/traceRefusal.js';
 import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
 import type { CallExtra } from './CallExtra.js';
-import { compileSurface, type Route, type Surface } from '../surface/compileSurface.js';
+import { compileSurface, type Surface } from '../surface/compileSurface.js';
 import { groupingFor } from '../surface/groupedExposition.js';
 import { messages } from '../protocol/messages.js';
 import { concurrencyStage, rateStage, runStage, type RunParts, scopeStage, switchStage, syncStage, trackStage, validateStage, workflowStage } from './toolStages.js';
 import type { RequestScope, ToolListResult } from '../surface/types.js';
 import { Visibility } from '../surface/Visibility.js';
+import { pickAction } from './pickAction.js';
+import { debugSink } from './debugSink.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -293,23 +294,4 @@ export class RequestPipeline<Ctx> {
   #emit(event: DebugEvent): void {
     this.#debug?.(event);
   }
-}
-
-/** The tool a call addresses; an unknown action's message lists the actions of `visible` (the caller's view of the route). */
-function pickAction(route: Route, args: Record<string, unknown> | undefined, visibleRoute: () => Route | undefined = () => route): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
-  const given = args ?? {};
-  if (route.kind === 'flat') return { tool: route.tool, rest: given };
-  const { [route.discriminator]: key, ...rest } = given;
-  const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
-  if (tool === undefined) {
-    const visible = visibleRoute();
-    return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, visible?.kind === 'grouped' ? [...visible.actions.keys()] : [])) };
-  }
-  return { tool, rest };
-}
-
-function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) => void) | undefined {
-  if (debug === undefined || debug === false) return undefined;
-  if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
-  return debug;
 }
