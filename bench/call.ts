@@ -66,7 +66,7 @@ export async function callSection({ quick, log }: SectionOptions): Promise<Secti
   const wrapped = fusionRegistry(n, threeMiddlewares);
   const registryOf = (c: FusionCase): ToolRegistry<object> => (c.middlewares ? wrapped : plain);
   const rows: Row[] = [];
-  const seq: Budget = quick ? { rounds: 4, perRound: 50, warmup: 50 } : { rounds: 20, perRound: 150, warmup: 300 };
+  const seq: Budget = quick ? { rounds: 10, perRound: 100, warmup: 200 } : { rounds: 20, perRound: 150, warmup: 300 };
   const load = quick ? { inFlight: 64, rounds: 2, sliceMs: 80, warmupMs: 40 } : { inFlight: 64, rounds: 5, sliceMs: 300, warmupMs: 200 };
 
   // Legacy era, in memory. Each contender gets its own connection (and so its own workflow session).
