@@ -136,6 +136,8 @@ export class GateSessions {
     else await held.wait();
     // Without a store the state is this process's map: read and written in place, no lease, no await.
     let lease: FsmLease | undefined;
+    // Until `end` has been called once (a lease ends once: a second call does nothing, so it is not awaited).
+    let open = true;
     try {
       if (this.#store !== undefined) lease = await storeLease(this.#store, key, this.#lockWaitMs, this.#onError, (code, message) => new WorkflowStateError(code, message, { key }));
       const stored = lease === undefined ? this.#unexpired(this.#memory.get(key)) : this.#checked(key, this.#unexpired(lease.snapshot));
@@ -156,7 +158,10 @@ export class GateSessions {
           const kept = { ...snap, updatedAt: stored === undefined ? now : snap.updatedAt, version: snap.version ?? 0, expiresAt: now + this.#ttlMs };
           try {
             if (lease === undefined) this.#memory.set(key, kept);
-            else await lease.end(kept);
+            else {
+              open = false;
+              await lease.end(kept);
+            }
           } catch (error) {
             return { outcome: 'ran', result, state, persistError: error instanceof Error ? error : new Error(String(error)) };
           }
@@ -168,6 +173,7 @@ export class GateSessions {
       if (lease === undefined) this.#memory.set(key, next);
       else {
         try {
+          open = false;
           await this.#save(key, lease, next);
         } catch (error) {
           const persistError = error instanceof Error ? error : new Error(String(error));
@@ -177,8 +183,8 @@ export class GateSessions {
       this.#schedule(key);
       return { outcome: 'ran', result, state: currentState, transition: { changed, previousState: state, currentState } };
     } finally {
-      // A no-op after a save (the lease already ended); otherwise the release, reported but never thrown.
-      if (lease !== undefined) await lease.end().catch(this.#onError);
+      // The release when the lease did not end with a save, reported but never thrown.
+      if (lease !== undefined && open) await lease.end().catch(this.#onError);
       this.#unlock(key);
     }
   }
