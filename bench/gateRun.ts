@@ -13,7 +13,7 @@ const gate = new StateMachineGate(
 ).bindTool('flip', ['idle', 'busy'], 'toggle');
 let notified = 0;
 const sessions = new GateSessions(gate, { onListChanged: () => void notified++ });
-const result = { content: [{ type: 'text', text: 'ok' }] };
+const result: { isError?: boolean; content: unknown[] } = { content: [{ type: 'text', text: 'ok' }] };
 const handler = async () => result;
 const per = 20_000;
 const samples: number[] = [];
