@@ -67,6 +67,8 @@ export class WorkflowRuntime {
   readonly #now: () => number;
   /** The "Next: …" block a transition into a state appends, by state key (states are finite; shared, frozen). */
   readonly #nextBlocks = new Map<string, ContentBlock>();
+  /** `_meta` `allowed` of handle-keyed results, by state key. */
+  readonly #allowed = new Map<string, readonly string[]>();
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
@@ -136,6 +138,14 @@ export class WorkflowRuntime {
     return result;
   }
 
+  /** The bound tools allowed in `state`, once per state (the bindings are fixed once the pipeline is built; shared, frozen). */
+  #allowedIn(state: FsmStateValue): readonly string[] {
+    const key = stateKey(state);
+    let allowed = this.#allowed.get(key);
+    if (allowed === undefined) this.#allowed.set(key, (allowed = Object.freeze(this.gate.visibleIn(state, [...this.gate.bindings.keys()]))));
+    return allowed;
+  }
+
   #nextBlock(state: FsmStateValue): ContentBlock {
     const key = stateKey(state);
     let block = this.#nextBlocks.get(key);
@@ -184,7 +194,7 @@ export class WorkflowRuntime {
       else this.handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs);
     }
     result = this.suggest(result, state);
-    const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.gate.visibleIn(state, [...this.gate.bindings.keys()]) } };
+    const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.#allowedIn(state) } };
     if (minted && handle !== undefined) {
       result = appendToResult(result, handleTexts.minted(s, handle), meta);
       if (route.kind === 'flat' && route.tool.outputSchema !== undefined && result.structuredContent !== undefined) {
