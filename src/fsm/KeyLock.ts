@@ -4,17 +4,18 @@
  * handed to it (the hand-over is a resolution, never a nested call, so long queues cannot grow the stack).
  */
 export class KeyLock {
-  readonly #waiting: Array<() => void> = [];
+  /** Created with the first waiter: most locks are taken and freed with nobody waiting. */
+  #waiting: Array<() => void> | undefined;
   #onIdle: Array<() => void> | undefined;
 
   /** Resolves when the lock is handed to this caller. */
   wait(): Promise<void> {
-    return new Promise<void>((resolve) => this.#waiting.push(resolve));
+    return new Promise<void>((resolve) => (this.#waiting ??= []).push(resolve));
   }
 
   /** Hands the lock to the next waiter; false when nobody waits (the lock is then free). */
   handOver(): boolean {
-    const next = this.#waiting.shift();
+    const next = this.#waiting?.shift();
     if (next === undefined) return false;
     next();
     return true;
