@@ -16,7 +16,7 @@ export const HTTP_N = 100;
 export const HTTP_LEGACY = 'HTTP end to end, legacy era (sessions)';
 export const HTTP_MODERN = 'HTTP end to end, modern era (2026-07-28, no session)';
 
-type Kind = 'fusion' | 'v2-sessions' | 'v2-factory' | 'v1-sessions';
+export type Kind = 'fusion' | 'v2-sessions' | 'v2-factory' | 'v1-sessions';
 
 const KINDS: Record<Kind, string> = {
   'v2-sessions': 'SDK v2 McpServer, sessionful transport per session',
@@ -84,14 +84,14 @@ async function serve(kind: Kind, n: number): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Client side: raw JSON-RPC over keep-alive node:http, one sequential loop per session.
 
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+export const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
 const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> => postVia(agent, port, body, headers);
 
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /** One client: a legacy session (initialize, initialized, then calls) or modern stateless requests. */
-async function openClient(port: number, era: 'legacy' | 'modern'): Promise<() => Promise<void>> {
+export async function openClient(port: number, era: 'legacy' | 'modern'): Promise<() => Promise<void>> {
   let headers: Record<string, string>;
   if (era === 'legacy') {
     const init = await post(port, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }, {});
@@ -113,14 +113,15 @@ async function openClient(port: number, era: 'legacy' | 'modern'): Promise<() =>
   return call;
 }
 
-interface Server {
+export interface Server {
   kind: Kind;
   port: number;
   child: ChildProcess;
 }
 
-function startChild(kind: Kind, n: number): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
+/** Starts one server kind in a child process (`nodeArgs`, e.g. `--cpu-prof`, go to its node). */
+export function startChild(kind: Kind, n: number, nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -132,14 +133,14 @@ function startChild(kind: Kind, n: number): Promise<Server> {
   });
 }
 
-interface Cell {
+export interface Cell {
   latencies: number[];
   calls: number;
   ms: number;
 }
 
 /** Runs every client's sequential loop for `ms`; returns per-call latencies. */
-async function drive(clients: Array<() => Promise<void>>, ms: number, cell: Cell): Promise<void> {
+export async function drive(clients: Array<() => Promise<void>>, ms: number, cell: Cell): Promise<void> {
   const t0 = performance.now();
   const deadline = t0 + ms;
   await Promise.all(
