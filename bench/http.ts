@@ -77,7 +77,13 @@ async function serve(kind: Kind, n: number): Promise<void> {
     port = (http.address() as AddressInfo).port;
   }
   process.stdout.write(`PORT ${port}\n`);
-  process.stdin.resume();
+  // Each line on stdin asks for this process's CPU time so far (user + system, µs): `CPU <µs>`.
+  process.stdin.on('data', (chunk: Buffer) => {
+    for (let i = 0; i < chunk.toString('utf8').split('\n').length - 1; i++) {
+      const { user, system } = process.cpuUsage();
+      process.stdout.write(`CPU ${user + system}\n`);
+    }
+  });
   process.stdin.on('end', () => process.exit(0));
 }
 
@@ -117,17 +123,37 @@ export interface Server {
   kind: Kind;
   port: number;
   child: ChildProcess;
+  /** The server process's CPU time so far (user + system), in µs. */
+  cpu(): Promise<number>;
 }
 
 /** Starts one server kind in a child process (`nodeArgs`, e.g. `--cpu-prof`, go to its node). */
 export function startChild(kind: Kind, n: number, nodeArgs: string[] = []): Promise<Server> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting: Array<(us: number) => void> = [];
+  const cpu = (): Promise<number> =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      child.stdin!.write('cpu\n');
+    });
   return new Promise((resolve, reject) => {
     let out = '';
+    let started = false;
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      const m = /PORT (\d+)/.exec(out);
-      if (m !== null) resolve({ kind, port: Number(m[1]), child });
+      if (!started) {
+        const m = /PORT (\d+)\n/.exec(out);
+        if (m === null) return;
+        started = true;
+        out = out.slice(m.index + m[0].length);
+        resolve({ kind, port: Number(m[1]), child, cpu });
+      }
+      let nl: number;
+      while ((nl = out.indexOf('\n')) >= 0) {
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        if (line.startsWith('CPU ')) waiting.shift()?.(Number(line.slice(4)));
+      }
     });
     child.on('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
@@ -137,10 +163,13 @@ export interface Cell {
   latencies: number[];
   calls: number;
   ms: number;
+  /** CPU time the server process spent while driven, µs (when measured). */
+  cpuUs?: number;
 }
 
 /** Runs every client's sequential loop for `ms`; returns per-call latencies. */
-export async function drive(clients: Array<() => Promise<void>>, ms: number, cell: Cell): Promise<void> {
+export async function drive(clients: Array<() => Promise<void>>, ms: number, cell: Cell, server?: Server): Promise<void> {
+  const cpu0 = await server?.cpu();
   const t0 = performance.now();
   const deadline = t0 + ms;
   await Promise.all(
@@ -154,6 +183,7 @@ export async function drive(clients: Array<() => Promise<void>>, ms: number, cel
     }),
   );
   cell.ms += performance.now() - t0;
+  if (server !== undefined) cell.cpuUs = (cell.cpuUs ?? 0) + (await server.cpu()) - cpu0!;
 }
 
 /** HTTP end to end on 127.0.0.1: each server in its own process, the load generator in this one. */

@@ -24,14 +24,14 @@ try {
     for (let r = 0; r < rounds; r++) {
       for (let k = 0; k < servers.length; k++) {
         const i = (k + r) % servers.length;
-        await drive(clients[i]!, sliceMs, cells[i]!);
+        await drive(clients[i]!, sliceMs, cells[i]!, servers[i]);
       }
     }
     const rate = (c: Cell) => c.calls / (c.ms / 1000);
     for (let i = 0; i < servers.length; i++) {
       const c = cells[i]!;
       console.log(
-        `${String(sessions).padStart(2)} sessions ${kinds[i]!.padEnd(12)} ${rate(c).toFixed(0).padStart(6)} calls/s (${(rate(c) / rate(cells[0]!)).toFixed(2)}×)  p50 ${(quantile(c.latencies, 0.5) / 1000).toFixed(2)} ms  p99 ${(quantile(c.latencies, 0.99) / 1000).toFixed(2)} ms (${(quantile(c.latencies, 0.99) / quantile(cells[0]!.latencies, 0.99)).toFixed(2)}×)  ${c.calls} calls`,
+        `${String(sessions).padStart(2)} sessions ${kinds[i]!.padEnd(12)} ${rate(c).toFixed(0).padStart(6)} calls/s (${(rate(c) / rate(cells[0]!)).toFixed(2)}×)  p50 ${(quantile(c.latencies, 0.5) / 1000).toFixed(2)} ms  p99 ${(quantile(c.latencies, 0.99) / 1000).toFixed(2)} ms (${(quantile(c.latencies, 0.99) / quantile(cells[0]!.latencies, 0.99)).toFixed(2)}×)  ${c.calls} calls  server CPU ${(c.cpuUs! / c.calls).toFixed(0)} µs/call (${(c.cpuUs! / c.calls / (cells[0]!.cpuUs! / cells[0]!.calls)).toFixed(2)}×)`,
       );
     }
   }
