@@ -3,6 +3,7 @@ import { JsonRpcCode } from '../errors/WireError.js';
 import type { FusionApp } from './createFusionApp.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { abortNodeRequest, nodeRequest } from './nodeRequest.js';
+import { requestUrl } from './urlPath.js';
 import { writeNodeResponse } from './writeNodeResponse.js';
 
 /**
@@ -12,7 +13,7 @@ import { writeNodeResponse } from './writeNodeResponse.js';
  * passed through as `authInfo`; the socket's remote address as `peer`.
  */
 export async function serveNodeRequest(app: Pick<FusionApp, 'fetch'>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const request = nodeRequest(req, `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`);
+  const request = nodeRequest(req, requestUrl(req.headers.host ?? 'localhost', req.url ?? '/'));
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   res.once('close', () => {
