@@ -15,10 +15,17 @@ import type { Section, SectionOptions } from './section.js';
 export const HTTP_N = 100;
 export const HTTP_LEGACY = 'HTTP end to end, legacy era (sessions)';
 export const HTTP_MODERN = 'HTTP end to end, modern era (2026-07-28, no session)';
+/** Suffix of the tables whose rows hold the latency of each cell: median in `value`, 99th percentile in `p99`. */
+export const LATENCY = ' latency';
+/** Suffix of the tables whose rows hold the server process's CPU time per call (µs), measured in the child. */
+export const SERVER_CPU = ' server CPU';
+/** Columns of every HTTP table. */
+export const HTTP_COLUMNS = { one: '1 session', fifty: '50 sessions' } as const;
 
 export type Kind = 'fusion' | 'v2-sessions' | 'v2-factory' | 'v1-sessions';
 
-const KINDS: Record<Kind, string> = {
+/** Contender names of the rows (the `contender` field). */
+export const KINDS: Record<Kind, string> = {
   'v2-sessions': 'SDK v2 McpServer, sessionful transport per session',
   'v1-sessions': 'SDK v1 McpServer, sessionful transport (reference)',
   'v2-factory': 'SDK v2 createMcpHandler factory (McpServer per request)',
@@ -127,9 +134,12 @@ export interface Server {
   cpu(): Promise<number>;
 }
 
-/** Starts one server kind in a child process (`nodeArgs`, e.g. `--cpu-prof`, go to its node). */
-export function startChild(kind: Kind, n: number, nodeArgs: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
+/**
+ * Starts one server kind in a child process (`nodeArgs`, e.g. `--cpu-prof`, go to its node). `script`: another
+ * copy of this file (e.g. in a checkout of an earlier commit, built, to compare against it).
+ */
+export function startChild(kind: Kind, n: number, nodeArgs: string[] = [], script = fileURLToPath(import.meta.url)): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting: Array<(us: number) => void> = [];
   const cpu = (): Promise<number> =>
     new Promise((resolve) => {
@@ -189,8 +199,9 @@ export async function drive(clients: Array<() => Promise<void>>, ms: number, cel
 /** HTTP end to end on 127.0.0.1: each server in its own process, the load generator in this one. */
 export async function httpSection({ quick, log }: SectionOptions): Promise<Section> {
   const n = HTTP_N;
-  const sliceMs = quick ? 150 : 1500;
-  const rounds = quick ? 1 : 3;
+  // Short slices, many rounds: the contenders alternate often, so load drift on a shared machine spreads evenly.
+  const sliceMs = quick ? 150 : 500;
+  const rounds = quick ? 1 : 9;
   const plan: Array<{ table: string; era: 'legacy' | 'modern'; kinds: Kind[] }> = [
     { table: HTTP_LEGACY, era: 'legacy', kinds: ['v2-sessions', 'v1-sessions', 'v2-factory', 'fusion'] },
     { table: HTTP_MODERN, era: 'modern', kinds: ['v2-factory', 'fusion'] },
@@ -211,13 +222,13 @@ export async function httpSection({ quick, log }: SectionOptions): Promise<Secti
         for (let r = 0; r < rounds; r++) {
           for (let k = 0; k < kinds.length; k++) {
             const kind = kinds[(k + r) % kinds.length]!;
-            await drive(clients.get(kind)!, sliceMs, results.get(`${kind}/${sessions}`)!);
+            await drive(clients.get(kind)!, sliceMs, results.get(`${kind}/${sessions}`)!, servers.get(kind));
           }
         }
       }
       const lines = [
-        '| server | 1 session: calls/s | p50 µs | p99 µs | 50 sessions: calls/s | p50 µs | p99 µs |',
-        '|---|---:|---:|---:|---:|---:|---:|',
+        '| server | 1 session: calls/s | p50 µs | p99 µs | server CPU µs/call | 50 sessions: calls/s | p50 µs | p99 µs | server CPU µs/call |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ];
       for (const kind of kinds) {
         const cells = [1, 50].map((sessions) => {
@@ -225,10 +236,13 @@ export async function httpSection({ quick, log }: SectionOptions): Promise<Secti
           const base = results.get(`${kinds[0]}/${sessions}`)!;
           const rate = cell.calls / (cell.ms / 1000);
           const ratio = rate / (base.calls / (base.ms / 1000));
-          const column = `${sessions} session${sessions === 1 ? '' : 's'}`;
+          const column = sessions === 1 ? HTTP_COLUMNS.one : HTTP_COLUMNS.fifty;
+          const cpu = cell.cpuUs! / cell.calls;
+          const baseCpu = base.cpuUs! / base.calls;
           rows.push({ table, column, contender: KINDS[kind], value: rate, ratio, samples: cell.calls, unit: 'calls/s' });
-          rows.push({ table: `${table} latency`, column, contender: KINDS[kind], value: quantile(cell.latencies, 0.5), p99: quantile(cell.latencies, 0.99), ratio: quantile(cell.latencies, 0.5) / quantile(base.latencies, 0.5), samples: cell.calls, unit: 'µs' });
-          return `${fmt(rate)} (${fmtRatio(ratio)}) | ${fmt(quantile(cell.latencies, 0.5))} | ${fmt(quantile(cell.latencies, 0.99))}`;
+          rows.push({ table: `${table}${LATENCY}`, column, contender: KINDS[kind], value: quantile(cell.latencies, 0.5), p99: quantile(cell.latencies, 0.99), ratio: quantile(cell.latencies, 0.5) / quantile(base.latencies, 0.5), samples: cell.calls, unit: 'µs' });
+          rows.push({ table: `${table}${SERVER_CPU}`, column, contender: KINDS[kind], value: cpu, ratio: cpu / baseCpu, samples: cell.calls, unit: 'µs' });
+          return `${fmt(rate)} (${fmtRatio(ratio)}) | ${fmt(quantile(cell.latencies, 0.5))} | ${fmt(quantile(cell.latencies, 0.99))} (${fmtRatio(quantile(cell.latencies, 0.99) / quantile(base.latencies, 0.99))}) | ${fmt(cpu)} (${fmtRatio(cpu / baseCpu)})`;
         });
         lines.push(`| ${KINDS[kind]} | ${cells.join(' | ')} |`);
       }
@@ -243,7 +257,7 @@ export async function httpSection({ quick, log }: SectionOptions): Promise<Secti
     agent.destroy();
   }
   const markdown = [
-    `Each server runs in its own process with ${n} tools; this process drives it with raw JSON-RPC over keep-alive HTTP/1.1 on 127.0.0.1 (one sequential loop per session, each call checked). Calls/s ratios are against the first row. The bare SDK servers use the SDK's Node guards (Host and Origin validation); the factory serves legacy clients statelessly (its default), so its "sessions" are plain connections.`,
+    `Each server runs in its own process with ${n} tools; this process drives it with raw JSON-RPC over keep-alive HTTP/1.1 on 127.0.0.1 (one sequential loop per session, each call checked). Calls/s, p99 and server-CPU ratios are against the first row; server CPU is the server process's own CPU time (user + system) per call, read in the child before and after each slice, which a busy machine disturbs less than calls/s. The bare SDK servers use the SDK's Node guards (Host and Origin validation); the factory serves legacy clients statelessly (its default), so its "sessions" are plain connections.`,
     '',
     ...tables,
   ].join('\n');
