@@ -1,11 +1,11 @@
 /**
  * A quick A/B of tools/call contenders in one process, alternating (raw JSON-RPC, legacy, in memory):
- * `npm run build && npx tsx bench/abCall.ts bare,floor,plain,full [rounds] [inFlight]`. Prints µs per call (median of rounds) and × the first.
+ * `npm run build && npx tsx bench/abCall.ts bare,floor,plain,full [rounds] [inFlight] [raw|client]`. Prints µs per call (median of rounds) and × the first.
  */
-import { bareV2, callArgs, floorServer, fusionRegistry, fusionServer, groupedCallArgs, RawClient, threeMiddlewares, variantOptions, type Variant } from './fixtures.js';
+import { bareV2, callArgs, connectV2, floorServer, fusionRegistry, fusionServer, groupedCallArgs, RawClient, threeMiddlewares, variantOptions, type Variant } from './fixtures.js';
 import { quantile } from './harness.js';
 
-const [list = 'bare,plain', rounds = '15', inFlight = '1'] = process.argv.slice(2);
+const [list = 'bare,plain', rounds = '15', inFlight = '1', via = 'raw'] = process.argv.slice(2);
 const n = 1000;
 const VARIANTS: Record<string, { variant: Variant; middlewares: boolean }> = {
   plain: { variant: 'plain', middlewares: false },
@@ -16,12 +16,17 @@ const VARIANTS: Record<string, { variant: Variant; middlewares: boolean }> = {
   grouped: { variant: 'grouped', middlewares: false },
 };
 const names = list.split(',');
+const serverOf = (who: string) => {
+  if (who === 'bare') return bareV2(n);
+  if (who === 'floor') return floorServer(n);
+  const v = VARIANTS[who]!;
+  return fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n));
+};
 const clients = await Promise.all(
-  names.map(async (who) => {
-    if (who === 'bare') return RawClient.connect(bareV2(n));
-    if (who === 'floor') return RawClient.connect(floorServer(n));
-    const v = VARIANTS[who]!;
-    return RawClient.connect(fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n)));
+  names.map(async (who): Promise<{ request(method: string, args: unknown): Promise<unknown> }> => {
+    if (via === 'raw') return RawClient.connect(serverOf(who));
+    const client = await connectV2(serverOf(who));
+    return { request: (_method, args) => client.callTool(args as never) };
   }),
 );
 const argsOf = (who: string) => (who === 'grouped' ? groupedCallArgs : callArgs);
@@ -42,9 +47,12 @@ for (let r = -2; r < Number(rounds); r++) {
     if (r >= 0) samples[i]!.push(((performance.now() - t0) * 1000) / per);
   }
 }
+// The median, and the best round (the least disturbed by other work on a shared machine).
 const base = quantile(samples[0]!, 0.5);
+const baseMin = Math.min(...samples[0]!);
 for (let i = 0; i < names.length; i++) {
   const m = quantile(samples[i]!, 0.5);
-  process.stdout.write(`${names[i]!.padEnd(12)} ${m.toFixed(2).padStart(8)} µs/call  ${(m / base).toFixed(2)}×\n`);
+  const best = Math.min(...samples[i]!);
+  process.stdout.write(`${names[i]!.padEnd(12)} median ${m.toFixed(2).padStart(8)} µs/call ${(m / base).toFixed(2)}×   best ${best.toFixed(2).padStart(8)} µs ${(best / baseMin).toFixed(2)}×\n`);
 }
 process.exit(0);

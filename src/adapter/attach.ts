@@ -5,7 +5,7 @@ import { AttachError } from '../errors/FusionError.js';
 import { capabilitiesFor } from './capabilitiesFor.js';
 import { contentHandlers, type MethodHandler } from './contentHandlers.js';
 import { compose, type Member, type ServedNames } from './composeServer.js';
-import { LOG_LEVELS, scopeV1, scopeV2 } from './sdkScope.js';
+import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
 import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestScope } from '../surface/types.js';
@@ -108,9 +108,10 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
   const seal = features.requestState;
   // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
   const v1Levels = sdk === 'v1' && features.logging && installedHandler(low, 'logging/setLevel') === undefined ? new Map<string, string>() : undefined;
+  const bridge = sdk === 'v2' ? v2Bridge(low, seal) : v1Bridge(low, seal, connectionId, v1Levels);
   const untraced = sdk === 'v2'
-    ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, low, connectionId, era, seal, target, state)
-    : (extra: any, target?: string) => scopeV1(extra, low, connectionId, seal, target, v1Levels);
+    ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, bridge, connectionId, era, target, state)
+    : (extra: any, target?: string) => scopeV1(extra, bridge, connectionId, target);
   // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
   const tracing = features.tracing;
   const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestScope => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });

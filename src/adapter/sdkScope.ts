@@ -1,6 +1,5 @@
 import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
-import { requestPrincipal } from '../principal/requestPrincipal.js';
-import type { Principal } from '../principal/types.js';
+import { CallExtra, type ExtraBridge } from '../runtime/CallExtra.js';
 import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
 import type { RequestScope } from '../surface/types.js';
 
@@ -12,81 +11,75 @@ export interface ScopeServer {
 /** The envelope key of the client's capabilities on a modern request. */
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
-/** The framework's request scope for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
-export function scopeV2(ctx: any, low: ScopeServer, connectionId: string, era: ProtocolEra | undefined, seal: RequestStateSeal, target: string | undefined, state: unknown): RequestScope {
-  const req = ctx?.mcpReq ?? {};
-  let principal: Principal | undefined;
-  const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
-  const meta = req._meta as Record<string, unknown> | undefined;
-  const token = meta?.progressToken;
-  const extra: ToolExtra = {
-    signal: req.signal ?? new AbortController().signal,
-    sessionId: ctx?.sessionId,
-    era: modern ? 'modern' : 'legacy',
-    requestId: req.id,
-    authInfo: ctx?.http?.authInfo,
-    meta,
-    clientCapabilities: modern ? req.envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
-    progress: progressSender(token, (n) => req.notify(n)),
-    log: async (level, data, logger) => {
-      try {
-        await req.log?.(level, data, logger);
-      } catch {
-        // Logging is best effort.
-      }
+/** How a v2 attachment's extras reach the SDK: `extra.raw` is the handler context (`ctx.mcpReq`, `ctx.http`). */
+export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge {
+  const reqOf = (extra: CallExtra): any => (extra.raw as any)?.mcpReq ?? {};
+  return {
+    clientCapabilities: (extra) =>
+      extra.era === 'modern' ? reqOf(extra).envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
+    progress: (extra) => {
+      const req = reqOf(extra);
+      return progressSender(extra.meta?.progressToken, (n) => req.notify(n));
     },
-    elicit: (params) => clientRequest(low, modern, 'elicitation', () => req.elicitInput(params)),
-    sample: (params) => clientRequest(low, modern, 'sampling', () => req.requestSampling(params)),
-    inputResponses: req.inputResponses,
-    requestState: state,
-    sealState: (payload) => seal.seal(payload, target ?? String(req.method), requestPrincipal(scope).key),
-    raw: ctx,
-    get principal() {
-      return (principal ??= requestPrincipal(scope));
+    log: (extra) => {
+      const req = reqOf(extra);
+      return async (level, data, logger) => {
+        try {
+          await req.log?.(level, data, logger);
+        } catch {
+          // Logging is best effort.
+        }
+      };
     },
+    elicit: (extra, params) => clientRequest(low, extra.era === 'modern', 'elicitation', () => reqOf(extra).elicitInput(params)),
+    sample: (extra, params) => clientRequest(low, extra.era === 'modern', 'sampling', () => reqOf(extra).requestSampling(params)),
+    sealState: (extra, payload) => seal.seal(payload, extra.target ?? String(reqOf(extra).method), extra.principal.key),
   };
-  const scope: RequestScope = { stateKey: modern ? undefined : (ctx?.sessionId ?? connectionId), extra };
-  return scope;
+}
+
+/** The framework's request scope for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
+export function scopeV2(ctx: any, bridge: ExtraBridge, connectionId: string, era: ProtocolEra | undefined, target: string | undefined, state: unknown): RequestScope {
+  const req = ctx?.mcpReq ?? {};
+  const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
+  const stateKey = modern ? undefined : (ctx?.sessionId ?? connectionId);
+  return { stateKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', ctx?.sessionId, stateKey, req.id, ctx?.http?.authInfo, req._meta, req.inputResponses, state, ctx, req.signal, target) };
 }
 
 /** Log levels from least to most severe (RFC 5424, as MCP names them). */
 export const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-/** The framework's request scope for a v1 handler `extra`; `levels` filters logs when mcp-fusion answers `logging/setLevel`. */
-export function scopeV1(extra1: any, low: ScopeServer, connectionId: string, seal: RequestStateSeal, target: string | undefined, levels: Map<string, string> | undefined): RequestScope {
-  const meta = extra1?._meta as Record<string, unknown> | undefined;
+/**
+ * How a v1 attachment's extras reach the SDK: `extra.raw` is the v1 handler `extra`; `levels` filters logs
+ * when mcp-fusion answers `logging/setLevel`.
+ */
+export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId: string, levels: Map<string, string> | undefined): ExtraBridge {
   const server = low as any;
-  let principal: Principal | undefined;
-  const extra: ToolExtra = {
-    signal: extra1?.signal ?? new AbortController().signal,
-    sessionId: extra1?.sessionId,
-    era: 'legacy',
-    requestId: extra1?.requestId,
-    authInfo: extra1?.authInfo,
-    meta,
-    clientCapabilities: server.getClientCapabilities?.(),
-    progress: progressSender(meta?.progressToken, (n) => extra1.sendNotification(n)),
-    log: async (level, data, logger) => {
-      const floor = levels?.get(extra1?.sessionId ?? connectionId);
+  const rawOf = (extra: CallExtra): any => extra.raw;
+  return {
+    clientCapabilities: () => server.getClientCapabilities?.(),
+    progress: (extra) => {
+      const extra1 = rawOf(extra);
+      return progressSender(extra.meta?.progressToken, (n) => extra1.sendNotification(n));
+    },
+    log: (extra) => async (level, data, logger) => {
+      const floor = levels?.get(extra.sessionId ?? connectionId);
       if (floor !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
       try {
-        await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra1?.sessionId);
+        await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra.sessionId);
       } catch {
         // Logging is best effort.
       }
     },
-    elicit: (params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra1?.requestId })),
-    sample: (params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra1?.requestId })),
-    inputResponses: undefined,
-    requestState: undefined,
-    sealState: (payload) => seal.seal(payload, target ?? '', requestPrincipal(scope).key),
-    raw: extra1,
-    get principal() {
-      return (principal ??= requestPrincipal(scope));
-    },
+    elicit: (extra, params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra.requestId })),
+    sample: (extra, params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra.requestId })),
+    sealState: (extra, payload) => seal.seal(payload, extra.target ?? '', extra.principal.key),
   };
-  const scope: RequestScope = { stateKey: extra1?.sessionId ?? connectionId, extra };
-  return scope;
+}
+
+/** The framework's request scope for a v1 handler `extra`. */
+export function scopeV1(extra1: any, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestScope {
+  const stateKey = extra1?.sessionId ?? connectionId;
+  return { stateKey, extra: new CallExtra(bridge, 'legacy', extra1?.sessionId, stateKey, extra1?.requestId, extra1?.authInfo, extra1?._meta, undefined, undefined, extra1, extra1?.signal, target) };
 }
 
 /**

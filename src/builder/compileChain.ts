@@ -9,12 +9,34 @@ export function compileChain<Ctx>(
   middlewares: readonly Middleware<Ctx>[],
   handler: ToolHandler<Ctx, any>,
 ): (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<ToolResponse> {
-  let chain = async (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra): Promise<ToolResponse> =>
-    normalizeResult(await handler(input, ctx, extra));
+  if (middlewares.length === 0) {
+    return async (input, ctx, extra) => {
+      try {
+        return normalizeResult(await handler(input, ctx, extra));
+      } catch (error) {
+        return errorResult(describeThrown(error));
+      }
+    };
+  }
+  // Each link returns a promise of a normalized result (a synchronous throw becomes a rejection, as from an
+  // async function) without an async frame of its own.
+  let chain = (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra): Promise<ToolResponse> => {
+    try {
+      return normalized(handler(input, ctx, extra));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const mw = middlewares[i]!;
     const next = chain;
-    chain = async (input, ctx, extra) => normalizeResult(await mw(ctx, input, () => next(input, ctx, extra), extra));
+    chain = (input, ctx, extra) => {
+      try {
+        return normalized(mw(ctx, input, () => next(input, ctx, extra), extra));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
   }
   const compiled = chain;
   return async (input, ctx, extra) => {
@@ -24,4 +46,11 @@ export function compileChain<Ctx>(
       return errorResult(describeThrown(error));
     }
   };
+}
+
+/** A handler's or middleware's return value, awaited if it is a promise, as a normalized result. */
+function normalized(value: unknown): Promise<ToolResponse> {
+  if (value instanceof Promise) return value.then(normalizeResult);
+  if (typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function') return Promise.resolve(value).then(normalizeResult);
+  return Promise.resolve(normalizeResult(value));
 }

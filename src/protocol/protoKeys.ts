@@ -4,6 +4,30 @@
  * ignored. Iterative and bounded, whatever the nesting.
  */
 export function protoKeyPath(value: unknown, maxNodes = 10_000): string | undefined {
+  return hasProtoKey(value, maxNodes) ? pathOfProtoKey(value, maxNodes) : undefined;
+}
+
+/** Whether there is an own `__proto__` key within the first `maxNodes` nodes; allocates nothing for flat arguments. */
+function hasProtoKey(value: unknown, maxNodes: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  let stack: unknown[] | undefined;
+  let node: unknown = value;
+  let seen = 0;
+  for (;;) {
+    if (seen++ >= maxNodes) return false;
+    if (typeof node === 'object' && node !== null) {
+      if (!Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, '__proto__')) return true;
+      for (const key in node) {
+        const child = (node as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) (stack ??= []).push(child);
+      }
+    }
+    if (stack === undefined || stack.length === 0) return false;
+    node = stack.pop();
+  }
+}
+
+function pathOfProtoKey(value: unknown, maxNodes: number): string | undefined {
   const stack: Array<[unknown, string]> = [[value, '']];
   let seen = 0;
   while (stack.length > 0 && seen++ < maxNodes) {

@@ -1,35 +1,48 @@
 import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { Deadlines } from './Deadlines.js';
 
 /**
  * The calls running now: how many (for graceful drain), how many per principal (for the
- * `maxConcurrentCalls` stage), and the abort hooks of their timeouts (aborted when a drain runs out of time).
+ * `maxConcurrentCalls` stage), and the deadlines of their handlers (aborted when a drain runs out of time).
  */
 export class CallTracker {
+  /** The handlers' timeouts and abort signals. */
+  readonly deadlines = new Deadlines();
   readonly #running = new Map<string, number>();
-  readonly #aborts = new Set<(reason: Error) => void>();
   #inFlight = 0;
   #drained: (() => void) | undefined;
-
-  /** Registers the abort of one running handler; returns its removal (passed to `runWithTimeout`). */
-  readonly register = (abort: (reason: Error) => void): (() => void) => {
-    this.#aborts.add(abort);
-    return () => this.#aborts.delete(abort);
-  };
 
   /** Tool calls running now. */
   get inFlight(): number {
     return this.#inFlight;
   }
 
-  /** Counts one call as running until `run` settles. */
-  async track<T>(run: () => Promise<T>): Promise<T> {
+  /** Counts one call as running until the promise `run(arg)` returns settles. */
+  track<A, T>(run: (arg: A) => Promise<T>, arg: A): Promise<T> {
     this.#inFlight++;
+    let pending: Promise<T>;
     try {
-      return await run();
-    } finally {
-      if (--this.#inFlight === 0) this.#drained?.();
+      pending = run(arg);
+    } catch (error) {
+      this.#left();
+      return Promise.reject(error);
     }
+    return pending.then(this.#settled, this.#failed);
+  }
+
+  readonly #settled = <T>(value: T): T => {
+    this.#left();
+    return value;
+  };
+
+  readonly #failed = (error: unknown): never => {
+    this.#left();
+    throw error;
+  };
+
+  #left(): void {
+    if (--this.#inFlight === 0) this.#drained?.();
   }
 
   /** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
@@ -68,6 +81,6 @@ export class CallTracker {
       });
     }
     this.#drained = undefined;
-    if (this.#inFlight > 0) for (const abort of [...this.#aborts]) abort(new Error('server shutting down'));
+    if (this.#inFlight > 0) this.deadlines.abortAll(new Error('server shutting down'));
   }
 }

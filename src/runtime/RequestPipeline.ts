@@ -1,5 +1,4 @@
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
-import { errorResult } from '../protocol/normalizeResult.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { fsmWarnings } from '../fsm/analyzeFsm.js';
 import type { AttachOptions, DebugEvent } from './options.js';
@@ -14,12 +13,15 @@ import { sessionDataOf } from './sessionDataOf.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
-import { compileSurface, type Route, type Surface } from '../surface/compileSurface.js';
+import type { CallExtra } from './CallExtra.js';
+import { compileSurface, type Surface } from '../surface/compileSurface.js';
 import { groupingFor } from '../surface/groupedExposition.js';
 import { messages } from '../protocol/messages.js';
-import { concurrencyStage, rateStage, runStage, scopeStage, switchStage, syncStage, trackStage, validateStage, workflowStage } from './toolStages.js';
+import { concurrencyStage, rateStage, runStage, type RunParts, scopeStage, switchStage, syncStage, trackStage, validateStage, workflowStage } from './toolStages.js';
 import type { RequestScope, ToolListResult } from '../surface/types.js';
 import { Visibility } from '../surface/Visibility.js';
+import { pickAction } from './pickAction.js';
+import { debugSink } from './debugSink.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -47,6 +49,7 @@ export class RequestPipeline<Ctx> {
   readonly #invalidationListeners = new Set<(patterns: readonly string[], causedBy: string) => void>();
   readonly #sessionData: SessionDataBackend;
   readonly #ownsSessionData: boolean;
+  readonly #runParts: RunParts<Ctx>;
 
   constructor(
     tools: readonly FusionTool<Ctx>[],
@@ -61,6 +64,13 @@ export class RequestPipeline<Ctx> {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#ownsSessionData = options.sessionData === undefined;
     this.#sessionData = options.sessionData ?? memorySessionData();
+    const data = this.#sessionData;
+    const maxBytes = options.sessionDataMaxBytes;
+    this.#runParts = {
+      contextFactory: options.contextFactory,
+      sessionOf: (extra: CallExtra) => sessionDataOf(data, extra, extra.stateKey, maxBytes),
+      sessionFor: (call: ToolCall) => sessionDataOf(data, call.extra, call.scope.stateKey, maxBytes),
+    };
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
     for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
@@ -182,15 +192,20 @@ export class RequestPipeline<Ctx> {
     return list;
   }
 
-  /** `tools/call`: resolves to exactly one result; protocol problems throw a {@link WireError}. */
-  async callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
+  /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */
+  callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
-    if (route === undefined) {
-      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
+    if (route === undefined) return this.#unknownTool(name, scope);
+    let tool: FusionTool;
+    let rest: Record<string, unknown>;
+    if (route.kind === 'flat') {
+      tool = route.tool;
+      rest = args ?? {};
+    } else {
+      const picked = pickAction(route, args, () => this.#visibility.viewOf(scope).surface.routes.get(name));
+      if ('error' in picked) return Promise.resolve(traceRefusal(scope.trace, picked.error, 'unknown_action'));
+      ({ tool, rest } = picked);
     }
-    const picked = pickAction(route, args, () => this.#visibility.viewOf(scope).surface.routes.get(name));
-    if ('error' in picked) return traceRefusal(scope.trace, picked.error, 'unknown_action');
-    const { tool, rest } = picked;
     let run = this.#plans.get(tool);
     if (run === undefined) {
       run = this.#compile(tool);
@@ -199,13 +214,17 @@ export class RequestPipeline<Ctx> {
     return run({ route, tool, args: rest, scope, extra: scope.extra });
   }
 
+  async #unknownTool(name: string, scope: RequestScope): Promise<never> {
+    throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, await this.#visibleNamesOrNone(scope)));
+  }
+
   /**
    * The call path of one tool, compiled on its first call: only the stages it needs (scopes when it
    * requires some, rate limits when one applies to it, State Sync when a policy names it, ...).
    */
   #compile(tool: FusionTool): NextStage {
     const stages = this.#stagesFor(tool);
-    return composeStages(stages.map(([, stage]) => stage), runStage(this.#timeoutMs, this.#tracker.register, { contextFactory: this.#options.contextFactory, sessionFor: (call) => sessionDataOf(this.#sessionData, call.extra, call.scope.stateKey, this.#options.sessionDataMaxBytes) }));
+    return composeStages(stages.map(([, stage]) => stage), runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts));
   }
 
   /** The named stages of `tool`'s call path, in order (the handler runs after the last). */
@@ -291,23 +310,4 @@ export class RequestPipeline<Ctx> {
   #emit(event: DebugEvent): void {
     this.#debug?.(event);
   }
-}
-
-/** The tool a call addresses; an unknown action's message lists the actions of `visible` (the caller's view of the route). */
-function pickAction(route: Route, args: Record<string, unknown> | undefined, visibleRoute: () => Route | undefined = () => route): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
-  const given = args ?? {};
-  if (route.kind === 'flat') return { tool: route.tool, rest: given };
-  const { [route.discriminator]: key, ...rest } = given;
-  const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
-  if (tool === undefined) {
-    const visible = visibleRoute();
-    return { error: errorResult(messages.unknownAction(route.exposed, route.discriminator, key, visible?.kind === 'grouped' ? [...visible.actions.keys()] : [])) };
-  }
-  return { tool, rest };
-}
-
-function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) => void) | undefined {
-  if (debug === undefined || debug === false) return undefined;
-  if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
-  return debug;
 }

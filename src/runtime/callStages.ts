@@ -8,11 +8,11 @@ export interface ToolCall {
   readonly route: Route;
   /** The tool (or the grouped tool's action) the call addresses. */
   readonly tool: FusionTool<any>;
-  /** The arguments without a grouped tool's discriminator. */
-  readonly args: Record<string, unknown>;
+  /** The arguments without a grouped tool's discriminator (validation replaces them with the parsed ones). */
+  args: Record<string, unknown>;
   readonly scope: RequestScope;
-  /** What the handler receives (a workflow stage adds the workflow instance). */
-  readonly extra: ToolExtra;
+  /** What the handler receives (the workflow stage adds the workflow instance). */
+  extra: ToolExtra;
 }
 
 /** The stages of the `tools/call` path, in the order they run. */

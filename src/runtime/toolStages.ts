@@ -12,7 +12,8 @@ import { CallTracker } from './CallTracker.js';
 import type { Route } from '../surface/compileSurface.js';
 import { messages } from '../protocol/messages.js';
 import { protoKeyPath } from '../protocol/protoKeys.js';
-import { runWithTimeout } from './runWithTimeout.js';
+import { CallExtra } from './CallExtra.js';
+import type { Deadlines } from './Deadlines.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 
 /** Run-time switch: a disabled tool is answered as unknown, with what is available now (`hidden` throws that). */
@@ -57,14 +58,14 @@ export function concurrencyStage(tracker: CallTracker, limit: number, onRefused:
 
 /** Counts the call as running (graceful drain) and reports it to the debug observer when there is one. */
 export function trackStage(tracker: CallTracker, report: ((call: ToolCall, ok: boolean, durationMs: number) => void) | undefined): CallStage {
-  if (report === undefined) return (call, next) => tracker.track(() => next(call));
+  if (report === undefined) return (call, next) => tracker.track(next, call);
   return (call, next) =>
     tracker.track(async () => {
       const started = performance.now();
       const result = await next(call);
       report(call, result.isError !== true, performance.now() - started);
       return result;
-    });
+    }, undefined);
 }
 
 /**
@@ -74,7 +75,7 @@ export function trackStage(tracker: CallTracker, report: ((call: ToolCall, ok: b
 export function workflowStage(workflow: WorkflowRuntime): CallStage {
   return async (call, next) => {
     const { tool, scope, route } = call;
-    if (tool.fsm !== undefined) return workflow.run(tool, call.args, scope, route, (args, instance) => next({ ...call, args, extra: { ...scope.extra, workflow: instance } }));
+    if (tool.fsm !== undefined) return workflow.run(tool, call.args, scope, route, (args, instance) => next(withWorkflow(call, args, instance)));
     const result = await next(call);
     return hasSuggestions(result) ? workflow.suggest(result, await workflow.stateFor(scope)) : result;
   };
@@ -85,7 +86,10 @@ export const validateStage: CallStage = (call, next) => {
   const { tool, route, args } = call;
   const proto = protoKeyPath(args);
   const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
-  if (parsed.ok) return next({ ...call, args: parsed.value as Record<string, unknown> });
+  if (parsed.ok) {
+    call.args = parsed.value as Record<string, unknown>;
+    return next(call);
+  }
   const accepted = Object.keys(tool.inputSchema.properties ?? {});
   return Promise.resolve(
     errorResult(
@@ -110,35 +114,59 @@ export function syncStage(sync: StateSyncLayer, onInvalidated: (result: ToolResp
   };
 }
 
+/** The call acting on a workflow instance: the framework's own extra gets it set, any other a copy with it. */
+function withWorkflow(call: ToolCall, args: Record<string, unknown>, instance: NonNullable<ToolExtra['workflow']>): ToolCall {
+  call.args = args;
+  if (call.extra instanceof CallExtra) call.extra.workflow = instance;
+  else call.extra = { ...call.extra, workflow: instance };
+  return call;
+}
+
 /** What the handler stage needs besides the tool: the context factory and whose `extra.session` a call gets. */
 export interface RunParts<Ctx> {
   readonly contextFactory: ((extra: ToolExtra) => Ctx | Promise<Ctx>) | undefined;
+  /** The session data of a call made by the framework's SDK adapters (keyed by its extra). */
+  readonly sessionOf: (extra: CallExtra) => NonNullable<ToolExtra['session']>;
+  /** The session data of a call whose extra was built elsewhere (tests, custom entries). */
   readonly sessionFor: (call: ToolCall) => NonNullable<ToolExtra['session']>;
 }
 
-/** The handler, last: the context factory, then the tool under its timeout and the call's cancellation. */
-export function runStage<Ctx>(timeoutMs: number, register: CallTracker['register'], parts: RunParts<Ctx>): NextStage {
-  const { contextFactory, sessionFor } = parts;
+/**
+ * The handler, last: the tool under its deadline (timeout, the request's cancellation, shutdown) with the
+ * context factory's context. The extra gets the run's signal and its session data, both made on first read.
+ */
+export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: RunParts<Ctx>): NextStage {
+  const { contextFactory, sessionOf, sessionFor } = parts;
   return (call) => {
     const { tool, args, extra } = call;
-    return runWithTimeout(tool.name, tool.timeoutMs ?? timeoutMs, extra.signal, async (lazy) => {
-      const session = sessionFor(call);
-      const scoped: ToolExtra = {
-        ...extra,
-        session,
-        get signal() {
-          return lazy.signal;
-        },
-      };
-      let ctx: Ctx;
-      try {
-        ctx = contextFactory === undefined ? (undefined as Ctx) : await contextFactory(scoped);
-      } catch (error) {
-        return errorResult(messages.contextFailed(tool.name, error instanceof Error ? error.message : String(error)));
+    return deadlines.run(tool.name, tool.timeoutMs ?? timeoutMs, extra.signal, (running) => {
+      let scoped: ToolExtra;
+      if (extra instanceof CallExtra) {
+        extra.beginRun(running, sessionOf);
+        scoped = extra;
+      } else {
+        scoped = {
+          ...extra,
+          session: sessionFor(call),
+          get signal() {
+            return running.signal;
+          },
+        };
       }
-      return tool.run(args, ctx, scoped);
-    }, register);
+      if (contextFactory === undefined) return tool.run(args, undefined as Ctx, scoped);
+      return withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped), tool.name);
+    });
   };
+}
+
+async function withContext<Ctx>(factory: (extra: ToolExtra) => Ctx | Promise<Ctx>, extra: ToolExtra, run: (ctx: Ctx) => Promise<ToolResponse>, tool: string): Promise<ToolResponse> {
+  let ctx: Ctx;
+  try {
+    ctx = await factory(extra);
+  } catch (error) {
+    return errorResult(messages.contextFailed(tool, error instanceof Error ? error.message : String(error)));
+  }
+  return run(ctx);
 }
 
 /** The action key of `tool` in a grouped route (its own name in a flat one). */

@@ -38,4 +38,41 @@ describe('compileMiddleware', () => {
     expect(await wipe({}, { admin: false }, extra)).toEqual({ content: [{ type: 'text', text: 'Only admins may do this.' }] });
     expect(await wipe({}, { admin: true }, extra)).toEqual({ content: [{ type: 'text', text: 'disk busy; retry later' }], isError: true });
   });
+
+  it('gives next() a rejection for a synchronous throw below, awaits thenables and normalizes every link', async () => {
+    const caught: string[] = [];
+    const rescue: Middleware<unknown> = async (_ctx, _args, next) => {
+      try {
+        return await next();
+      } catch (error) {
+        caught.push((error as Error).message);
+        return 'rescued';
+      }
+    };
+    const syncThrow: Middleware<unknown> = () => {
+      throw new Error('sync throw');
+    };
+    const sawNext: unknown[] = [];
+    const inspect: Middleware<unknown> = (_ctx, _args, next) => {
+      const pending = next();
+      sawNext.push(pending instanceof Promise);
+      return pending;
+    };
+    const thenable = { then: (resolve: (v: unknown) => void) => resolve('from a thenable') };
+    const chains = compileMiddleware(
+      [
+        { key: 'below', middlewares: [rescue, syncThrow], handler: () => 'unreached' },
+        { key: 'handler', middlewares: [rescue, inspect], handler: () => { throw new Error('handler throws'); } },
+        { key: 'thenable', middlewares: [inspect], handler: () => thenable as never },
+        { key: 'object', middlewares: [inspect], handler: () => ({ n: 1 }) },
+      ],
+      [],
+    );
+    expect(await chains.get('below')!({}, undefined, extra)).toEqual({ content: [{ type: 'text', text: 'rescued' }] });
+    expect(await chains.get('handler')!({}, undefined, extra)).toEqual({ content: [{ type: 'text', text: 'rescued' }] });
+    expect(caught).toEqual(['sync throw', 'handler throws']);
+    expect(await chains.get('thenable')!({}, undefined, extra)).toEqual({ content: [{ type: 'text', text: 'from a thenable' }] });
+    expect(await chains.get('object')!({}, undefined, extra)).toEqual({ content: [{ type: 'text', text: '{"n":1}' }] });
+    expect(sawNext, 'next() always returns a promise').toEqual([true, true, true]);
+  });
 });

@@ -1,0 +1,104 @@
+import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
+import type { Principal } from '../principal/types.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+import type { SessionData } from '../session/sessionData.js';
+
+/** What a running call lends its extra: the signal that also aborts on timeout and shutdown. */
+export interface SignalSource {
+  readonly signal: AbortSignal;
+}
+
+/**
+ * How one attachment reaches its SDK server and client for a request's extra (one bridge per SDK line and
+ * attachment, built once): each method reads what it needs of `extra.raw`, the SDK's handler context.
+ */
+export interface ExtraBridge {
+  clientCapabilities(extra: CallExtra): Readonly<Record<string, unknown>> | undefined;
+  progress(extra: CallExtra): ToolExtra['progress'];
+  log(extra: CallExtra): ToolExtra['log'];
+  elicit(extra: CallExtra, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  sample(extra: CallExtra, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  sealState(extra: CallExtra, payload: unknown): Promise<string>;
+}
+
+/**
+ * The `extra` of one served request: one object a request, of one shape whatever the SDK line. What most
+ * handlers never read (the principal, `extra.session`, the client-facing helpers, the run's own abort
+ * signal) is made on read, and the call stages set what they add (the workflow instance, the run's signal,
+ * whose session data) on it instead of copying it. Destructuring works as on a plain object
+ * (`const { progress, signal } = extra`); a spread copy (`{ ...extra }`) does not carry the parts made on read.
+ */
+export class CallExtra implements ToolExtra {
+  /** Set by the workflow stage for calls of FSM-bound tools. */
+  workflow: ToolExtra['workflow'] = undefined;
+  readonly #bridge: ExtraBridge;
+  #principal: Principal | undefined = undefined;
+  #run: SignalSource | undefined = undefined;
+  #session: SessionData | undefined = undefined;
+  #sessionOf: ((extra: CallExtra) => SessionData) | undefined = undefined;
+
+  constructor(
+    bridge: ExtraBridge,
+    readonly era: ProtocolEra,
+    readonly sessionId: string | undefined,
+    /** The workflow-state key of the request (legacy session or connection), for its anonymous principal. */
+    readonly stateKey: string | undefined,
+    readonly requestId: string | number,
+    readonly authInfo: unknown,
+    readonly meta: Readonly<Record<string, unknown>> | undefined,
+    readonly inputResponses: Readonly<Record<string, unknown>> | undefined,
+    readonly requestState: unknown,
+    readonly raw: unknown,
+    /** The request's own signal (the SDK's), aborted on cancellation. */
+    readonly requestSignal: AbortSignal | undefined,
+    /** What a sealed `requestState` is bound to (`tools/call:<name>`, …); the method when undefined. */
+    readonly target: string | undefined,
+  ) {
+    this.#bridge = bridge;
+  }
+
+  /** Aborted on timeout, cancellation or shutdown once a handler runs; before that, the request's own signal. */
+  get signal(): AbortSignal {
+    return this.#run?.signal ?? this.requestSignal ?? (this.#run = { signal: new AbortController().signal }).signal;
+  }
+
+  get principal(): Principal {
+    return (this.#principal ??= requestPrincipal({ stateKey: this.stateKey, extra: this }));
+  }
+
+  get session(): SessionData | undefined {
+    if (this.#session === undefined && this.#sessionOf !== undefined) this.#session = this.#sessionOf(this);
+    return this.#session;
+  }
+
+  get clientCapabilities(): Readonly<Record<string, unknown>> | undefined {
+    return this.#bridge.clientCapabilities(this);
+  }
+
+  get progress(): ToolExtra['progress'] {
+    return this.#bridge.progress(this);
+  }
+
+  get log(): ToolExtra['log'] {
+    return this.#bridge.log(this);
+  }
+
+  get elicit(): ToolExtra['elicit'] {
+    return (params) => this.#bridge.elicit(this, params);
+  }
+
+  get sample(): ToolExtra['sample'] {
+    return (params) => this.#bridge.sample(this, params);
+  }
+
+  get sealState(): ToolExtra['sealState'] {
+    return (payload) => this.#bridge.sealState(this, payload);
+  }
+
+  /** Called by the handler stage: the run's signal, and whose data `extra.session` is (made on first read). */
+  beginRun(run: SignalSource, sessionOf: (extra: CallExtra) => SessionData): void {
+    this.#run = run;
+    this.#sessionOf = sessionOf;
+    this.#session = undefined;
+  }
+}

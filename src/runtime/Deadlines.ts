@@ -1,0 +1,136 @@
+import type { ToolResponse } from '../protocol/types.js';
+import { errorResult } from '../protocol/normalizeResult.js';
+import { messages } from '../protocol/messages.js';
+import type { SignalSource } from './CallExtra.js';
+
+/**
+ * One running handler: its abort signal (made on first read: most handlers never read it), its place in the
+ * queue of its timeout, and how its call resolves (exactly once).
+ */
+class RunningCall implements SignalSource {
+  prev: RunningCall | undefined;
+  next: RunningCall | undefined;
+  resolve: ((result: ToolResponse) => void) | undefined;
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  #onParentAbort: (() => void) | undefined;
+
+  constructor(
+    readonly tool: string,
+    readonly due: number,
+    readonly queue: DeadlineQueue,
+    readonly parent: AbortSignal | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = (this.#controller = new AbortController());
+      const parent = this.parent;
+      if (this.#reason !== undefined) controller.abort(this.#reason);
+      else if (parent?.aborted === true) controller.abort(parent.reason);
+      else if (parent !== undefined && this.resolve !== undefined) {
+        this.#onParentAbort = () => this.abort(parent.reason);
+        parent.addEventListener('abort', this.#onParentAbort, { once: true });
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts the handler's signal (timeout, cancellation or shutdown); the first reason wins. */
+  abort(why: unknown): void {
+    this.#reason ??= why;
+    this.#controller?.abort(why);
+  }
+
+  /** Resolves the call with `result` unless it already resolved; leaves its queue. */
+  settle(result: ToolResponse): void {
+    const resolve = this.resolve;
+    if (resolve === undefined) return;
+    this.resolve = undefined;
+    this.queue.remove(this);
+    if (this.#onParentAbort !== undefined) this.parent!.removeEventListener('abort', this.#onParentAbort);
+    resolve(result);
+  }
+}
+
+/**
+ * The running calls of one timeout length, oldest first (so the head is due first), behind one timer that is
+ * armed for the head only: starting and finishing a call is a link in a list, not a timer of its own.
+ */
+class DeadlineQueue {
+  head: RunningCall | undefined;
+  tail: RunningCall | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly ms: number) {}
+
+  push(call: RunningCall): void {
+    call.prev = this.tail;
+    if (this.tail === undefined) this.head = call;
+    else this.tail.next = call;
+    this.tail = call;
+    if (this.#timer === undefined) this.#arm(this.ms);
+  }
+
+  remove(call: RunningCall): void {
+    if (call.prev === undefined) this.head = call.next;
+    else call.prev.next = call.next;
+    if (call.next === undefined) this.tail = call.prev;
+    else call.next.prev = call.prev;
+    call.prev = call.next = undefined;
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => this.#expire(), ms);
+    this.#timer.unref?.();
+  }
+
+  /** Times out every call that is due (timers may fire up to a millisecond early), then re-arms for the next. */
+  #expire(): void {
+    this.#timer = undefined;
+    const now = performance.now();
+    while (this.head !== undefined && this.head.due <= now + 1) {
+      const call = this.head;
+      call.abort(new Error(`timed out after ${this.ms} ms`));
+      call.settle(errorResult(messages.timedOut(call.tool, this.ms), { 'fusion/timeout': { ms: this.ms } }));
+    }
+    if (this.head !== undefined) this.#arm(Math.max(1, this.head.due - now));
+  }
+}
+
+/**
+ * The deadlines of the running tool calls of one pipeline: each call resolves exactly once, with its handler's
+ * result or, after `ms`, with a timeout `isError` result (the handler's signal aborts and its later result is
+ * dropped). The handler's signal also aborts when the request's own signal does, or on {@link abortAll}.
+ */
+export class Deadlines {
+  readonly #queues = new Map<number, DeadlineQueue>();
+
+  /** Runs `fn` under a deadline of `ms`; `parent` is the request's own signal (client cancellation). */
+  run(tool: string, ms: number, parent: AbortSignal | undefined, fn: (running: SignalSource) => Promise<ToolResponse>): Promise<ToolResponse> {
+    let queue = this.#queues.get(ms);
+    if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms)));
+    const call = new RunningCall(tool, performance.now() + ms, queue, parent);
+    return new Promise<ToolResponse>((resolve) => {
+      call.resolve = resolve;
+      queue.push(call);
+      let pending: Promise<ToolResponse>;
+      try {
+        pending = fn(call);
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (result) => call.settle(result),
+        (error: unknown) => call.settle(errorResult(error instanceof Error ? error.message : String(error))),
+      );
+    });
+  }
+
+  /** Aborts the signal of every running call (shutdown after a drain ran out of time). */
+  abortAll(reason: Error): void {
+    for (const queue of this.#queues.values()) {
+      for (let call = queue.head; call !== undefined; call = call.next) call.abort(reason);
+    }
+  }
+}

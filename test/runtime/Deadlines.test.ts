@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolResponse } from '../../src/protocol/types.js';
+import { Deadlines } from '../../src/runtime/Deadlines.js';
+import type { SignalSource } from '../../src/runtime/CallExtra.js';
+
+const text = (t: string): ToolResponse => ({ content: [{ type: 'text', text: t }] });
+const textOf = (r: ToolResponse): string => (r.content[0] as { text: string }).text;
+
+/** A handler that resolves when told to, and exposes the signal it was given. */
+function pending(): { fn: (running: SignalSource) => Promise<ToolResponse>; finish: (t: string) => void; running: () => SignalSource } {
+  let finish!: (t: string) => void;
+  let running: SignalSource | undefined;
+  const fn = (r: SignalSource): Promise<ToolResponse> => {
+    running = r;
+    return new Promise((resolve) => (finish = (t) => resolve(text(t))));
+  };
+  return { fn, finish: (t) => finish(t), running: () => running! };
+}
+
+describe('Deadlines', () => {
+  it('times out only the calls that are due, in order, with the timeout result; the others keep running', async () => {
+    const deadlines = new Deadlines();
+    const slow = pending();
+    const fast = pending();
+    const other = pending();
+    const started = performance.now();
+    const first = deadlines.run('a.slow', 40, undefined, slow.fn);
+    await new Promise((r) => setTimeout(r, 15));
+    const second = deadlines.run('a.fast', 40, undefined, fast.fn);
+    const third = deadlines.run('a.other', 1_000, undefined, other.fn);
+    fast.finish('fast done');
+    expect(textOf(await second)).toBe('fast done');
+    const timedOut = await first;
+    expect(timedOut.isError).toBe(true);
+    expect(timedOut._meta).toEqual({ 'fusion/timeout': { ms: 40 } });
+    expect(textOf(timedOut)).toContain('a.slow');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(39);
+    expect(slow.running().signal.aborted, "the timed-out handler's signal aborts").toBe(true);
+    slow.finish('too late');
+    other.finish('other done');
+    expect(textOf(await third), 'a call of another length is not touched').toBe('other done');
+  });
+
+  it('re-arms for the next due call of the same length after a timeout', async () => {
+    const deadlines = new Deadlines();
+    const a = pending();
+    const b = pending();
+    const first = deadlines.run('t.a', 30, undefined, a.fn);
+    await new Promise((r) => setTimeout(r, 10));
+    const second = deadlines.run('t.b', 30, undefined, b.fn);
+    expect((await first).isError).toBe(true);
+    expect((await second).isError, 'the later call times out on its own deadline').toBe(true);
+    expect(textOf(await second)).toContain('t.b');
+  });
+
+  it("aborts the handler's signal when the request's signal aborts, and on abortAll", async () => {
+    const deadlines = new Deadlines();
+    const parent = new AbortController();
+    const cancelled = pending();
+    const run = deadlines.run('c.cancel', 10_000, parent.signal, cancelled.fn);
+    const signal = cancelled.running().signal;
+    expect(signal.aborted).toBe(false);
+    parent.abort(new Error('client cancelled'));
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as Error).message).toBe('client cancelled');
+    cancelled.finish('stopped');
+    expect(textOf(await run)).toBe('stopped');
+
+    const running = pending();
+    const second = deadlines.run('c.drain', 10_000, undefined, running.fn);
+    deadlines.abortAll(new Error('server shutting down'));
+    expect(running.running().signal.aborted, 'a signal first read after abortAll is aborted too').toBe(true);
+    running.finish('drained');
+    expect(textOf(await second)).toBe('drained');
+  });
+
+  it('turns a thrown or rejected handler into one isError result', async () => {
+    const deadlines = new Deadlines();
+    const thrown = await deadlines.run('e.sync', 1_000, undefined, () => {
+      throw new Error('boom');
+    });
+    expect(thrown.isError).toBe(true);
+    expect(textOf(thrown)).toBe('boom');
+    const rejected = await deadlines.run('e.async', 1_000, undefined, async () => {
+      throw new Error('later boom');
+    });
+    expect(textOf(rejected)).toBe('later boom');
+  });
+});
