@@ -32,5 +32,11 @@ export async function serveNodeRequest(app: Pick<FusionApp, 'fetch'>, req: Incom
     await response.body?.cancel().catch(() => {});
     return;
   }
-  await writeNodeResponse(response, req, res, closed);
+  try {
+    await writeNodeResponse(response, req, res, closed);
+  } catch {
+    // The answer's body failed before its first byte was read: a 500 if nothing went out yet, else cut.
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: JsonRpcCode.InternalError, message: 'Internal server error' }, id: null }));
+    else res.destroy();
+  }
 }

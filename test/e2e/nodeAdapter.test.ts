@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
+import { serveNodeRequest } from '../../src/server/nodeHandler.js';
 import { abortNodeRequest, nodeRequest, takeNodeBody } from '../../src/server/nodeRequest.js';
 import { readJsonBody } from '../../src/server/readJsonBody.js';
 import { httpServer } from '../_helpers/clients.js';
@@ -128,6 +129,30 @@ describe("startServer's node:http adapter", () => {
     }
     expect(again.status).toBe(200);
     again.destroy();
+  });
+});
+
+describe('serveNodeRequest', () => {
+  it('answers 500 when the app throws, or when its answer fails before the first byte; the server keeps serving', async () => {
+    const answers: Array<() => Promise<Response>> = [
+      () => Promise.reject(new Error('app failed')),
+      async () => new Response(new ReadableStream({ start: (c) => c.error(new Error('body failed')) })),
+      async () => Response.json({ ok: true }),
+    ];
+    let next = 0;
+    const server = createServer((req, res) => void serveNodeRequest({ fetch: () => answers[next++]!() }, req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    try {
+      const thrown = await postChunks(url, jsonHeaders, ['{}']);
+      expect([thrown.status, JSON.parse(thrown.text).error.message]).toEqual([500, 'Internal server error']);
+      const failed = await postChunks(url, jsonHeaders, ['{}']);
+      expect(failed.status).toBe(500);
+      const fine = await postChunks(url, jsonHeaders, ['{}']);
+      expect([fine.status, fine.text]).toEqual([200, '{"ok":true}']);
+    } finally {
+      server.close();
+    }
   });
 });
 
