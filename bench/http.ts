@@ -169,6 +169,13 @@ export function startChild(kind: Kind, n: number, nodeArgs: string[] = [], scrip
   });
 }
 
+/** One contender's slice of one round: calls/s, server CPU µs per call, p99 µs. */
+interface RoundCell {
+  rate: number;
+  cpu: number;
+  p99: number;
+}
+
 export interface Cell {
   latencies: number[];
   calls: number;
@@ -213,17 +220,33 @@ export async function httpSection({ quick, log }: SectionOptions): Promise<Secti
   try {
     for (const { table, era, kinds } of plan) {
       const results = new Map<string, Cell>();
+      const perRound = new Map<string, Map<Kind, RoundCell>>();
+      // The median over rounds of a contender's value ÷ the first contender's in the same round: robust to load drift.
+      const roundRatio = (sessions: number, kind: Kind, of: keyof RoundCell): number =>
+        quantile(
+          Array.from({ length: rounds }, (_, r) => perRound.get(`${sessions}/${r}`)!).map((round) => round.get(kind)![of] / round.get(kinds[0]!)![of]),
+          0.5,
+        );
       for (const sessions of [1, 50]) {
         log(`  HTTP ${era}, ${sessions} session(s)`);
         const clients = new Map<Kind, Array<() => Promise<void>>>();
         for (const kind of kinds) clients.set(kind, await Promise.all(Array.from({ length: sessions }, () => openClient(servers.get(kind)!.port, era))));
         for (const kind of kinds) await drive(clients.get(kind)!, quick ? 50 : 300, { latencies: [], calls: 0, ms: 0 });
-        for (const kind of kinds) results.set(`${kind}/${sessions}`, { latencies: [], calls: 0, ms: 0 });
+        for (const kind of kinds) results.set(`${kind}/${sessions}`, { latencies: [], calls: 0, ms: 0, cpuUs: 0 });
         for (let r = 0; r < rounds; r++) {
+          const round = new Map<Kind, RoundCell>();
           for (let k = 0; k < kinds.length; k++) {
             const kind = kinds[(k + r) % kinds.length]!;
-            await drive(clients.get(kind)!, sliceMs, results.get(`${kind}/${sessions}`)!, servers.get(kind));
+            const one: Cell = { latencies: [], calls: 0, ms: 0 };
+            await drive(clients.get(kind)!, sliceMs, one, servers.get(kind));
+            const all = results.get(`${kind}/${sessions}`)!;
+            for (const l of one.latencies) all.latencies.push(l);
+            all.calls += one.calls;
+            all.ms += one.ms;
+            all.cpuUs! += one.cpuUs!;
+            round.set(kind, { rate: one.calls / (one.ms / 1000), cpu: one.cpuUs! / one.calls, p99: quantile(one.latencies, 0.99) });
           }
+          perRound.set(`${sessions}/${r}`, round);
         }
       }
       const lines = [
@@ -235,14 +258,16 @@ export async function httpSection({ quick, log }: SectionOptions): Promise<Secti
           const cell = results.get(`${kind}/${sessions}`)!;
           const base = results.get(`${kinds[0]}/${sessions}`)!;
           const rate = cell.calls / (cell.ms / 1000);
-          const ratio = rate / (base.calls / (base.ms / 1000));
+          const ratio = roundRatio(sessions, kind, 'rate');
           const column = sessions === 1 ? HTTP_COLUMNS.one : HTTP_COLUMNS.fifty;
           const cpu = cell.cpuUs! / cell.calls;
-          const baseCpu = base.cpuUs! / base.calls;
+          const cpuRatio = roundRatio(sessions, kind, 'cpu');
+          const p99 = quantile(cell.latencies, 0.99);
+          const p99Ratio = roundRatio(sessions, kind, 'p99');
           rows.push({ table, column, contender: KINDS[kind], value: rate, ratio, samples: cell.calls, unit: 'calls/s' });
-          rows.push({ table: `${table}${LATENCY}`, column, contender: KINDS[kind], value: quantile(cell.latencies, 0.5), p99: quantile(cell.latencies, 0.99), ratio: quantile(cell.latencies, 0.5) / quantile(base.latencies, 0.5), samples: cell.calls, unit: 'µs' });
-          rows.push({ table: `${table}${SERVER_CPU}`, column, contender: KINDS[kind], value: cpu, ratio: cpu / baseCpu, samples: cell.calls, unit: 'µs' });
-          return `${fmt(rate)} (${fmtRatio(ratio)}) | ${fmt(quantile(cell.latencies, 0.5))} | ${fmt(quantile(cell.latencies, 0.99))} (${fmtRatio(quantile(cell.latencies, 0.99) / quantile(base.latencies, 0.99))}) | ${fmt(cpu)} (${fmtRatio(cpu / baseCpu)})`;
+          rows.push({ table: `${table}${LATENCY}`, column, contender: KINDS[kind], value: quantile(cell.latencies, 0.5), p99, p99Ratio, ratio: quantile(cell.latencies, 0.5) / quantile(base.latencies, 0.5), samples: cell.calls, unit: 'µs' });
+          rows.push({ table: `${table}${SERVER_CPU}`, column, contender: KINDS[kind], value: cpu, ratio: cpuRatio, samples: cell.calls, unit: 'µs' });
+          return `${fmt(rate)} (${fmtRatio(ratio)}) | ${fmt(quantile(cell.latencies, 0.5))} | ${fmt(p99)} (${fmtRatio(p99Ratio)}) | ${fmt(cpu)} (${fmtRatio(cpuRatio)})`;
         });
         lines.push(`| ${KINDS[kind]} | ${cells.join(' | ')} |`);
       }
@@ -257,7 +282,7 @@ export async function httpSection({ quick, log }: SectionOptions): Promise<Secti
     agent.destroy();
   }
   const markdown = [
-    `Each server runs in its own process with ${n} tools; this process drives it with raw JSON-RPC over keep-alive HTTP/1.1 on 127.0.0.1 (one sequential loop per session, each call checked). Calls/s, p99 and server-CPU ratios are against the first row; server CPU is the server process's own CPU time (user + system) per call, read in the child before and after each slice, which a busy machine disturbs less than calls/s. The bare SDK servers use the SDK's Node guards (Host and Origin validation); the factory serves legacy clients statelessly (its default), so its "sessions" are plain connections.`,
+    `Each server runs in its own process with ${n} tools; this process drives it with raw JSON-RPC over keep-alive HTTP/1.1 on 127.0.0.1 (one sequential loop per session, each call checked). Calls/s, p99 and server-CPU ratios are against the first row, each the median over the rounds of the ratio within a round (contenders alternate every slice, so load drift on a shared machine cancels out); the values are over all rounds. Server CPU is the server process's own CPU time (user + system) per call, read in the child before and after each slice, which a busy machine disturbs less than calls/s. The bare SDK servers use the SDK's Node guards (Host and Origin validation); the factory serves legacy clients statelessly (its default), so its "sessions" are plain connections.`,
     '',
     ...tables,
   ].join('\n');
