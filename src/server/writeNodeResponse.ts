@@ -35,6 +35,7 @@ function headersOf(response: Response, incoming: IncomingMessage): OutgoingHttpH
 export async function writeNodeResponse(response: Response, incoming: IncomingMessage, res: ServerResponse, closed: Promise<void>): Promise<void> {
   const headers = headersOf(response, incoming);
   if (response.body === null) {
+    // Without a length Node would frame an empty answer as chunked.
     if (response.status >= 200 && response.status !== 204 && response.status !== 304) headers['content-length'] ??= 0;
     res.writeHead(response.status, headers).end();
     return;
@@ -45,6 +46,7 @@ export async function writeNodeResponse(response: Response, incoming: IncomingMe
   if (first !== NOT_YET) {
     pending = undefined;
     if (first.done) {
+      headers['content-length'] ??= 0;
       res.writeHead(response.status, headers).end();
       return;
     }
