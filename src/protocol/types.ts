@@ -45,7 +45,9 @@ export type ProtocolEra = 'legacy' | 'modern';
 
 /**
  * The third argument of every handler and the argument of `contextFactory`: what the framework knows
- * about the request, independent of the SDK.
+ * about the request, independent of the SDK. Read its fields or destructure it (`{ signal, progress }`); on a
+ * served request the signal, principal, session data and client helpers are made when first read, so a
+ * spread copy (`{ ...extra }`) does not carry them — pass `extra` itself along.
  */
 export interface ToolExtra {
   /** Aborted on timeout, cancellation or shutdown. */
