@@ -235,7 +235,7 @@ export class RequestPipeline<Ctx> {
     if (this.#options.maxConcurrentCalls !== undefined) stages.push(['concurrency', concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls, (call) => this.#emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.stateKey }))]);
     const debug = this.#debug;
     stages.push(['track', trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey }))]);
-    if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow)]);
+    if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow, tool.fsm !== undefined)]);
     stages.push(['validate', validateStage]);
     if (this.#sync !== undefined && this.#sync.resolve(tool.name) !== null) stages.push(['stateSync', syncStage(this.#sync, (result, causedBy) => this.#recordInvalidation(result, causedBy))]);
     return stages;
