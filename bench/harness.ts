@@ -25,6 +25,8 @@ export interface Row {
   contender: string;
   value: number;
   p99?: number;
+  /** p99 ÷ the first contender's p99, where measured (HTTP: the median of the per-round ratios). */
+  p99Ratio?: number;
   ratio: number;
   samples: number;
   unit: 'µs' | 'calls/s' | 'ns' | 'KB' | 'ms' | 'commands' | 'ops/s';

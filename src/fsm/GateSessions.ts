@@ -1,7 +1,8 @@
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmLease, FsmStateStore } from './FsmStateStore.js';
-import { memoryLease, storeLease } from './storeLease.js';
-import type { StateMachineGate } from './StateMachineGate.js';
+import { KeyLock } from './KeyLock.js';
+import { storeLease } from './storeLease.js';
+import { resolvedEngine, type StateMachineGate } from './StateMachineGate.js';
 import { isKnownValue, sameState } from './stateValue.js';
 import type { FsmSnapshot, FsmStateValue, TransitionResult } from './types.js';
 
@@ -72,7 +73,9 @@ export class GateSessions {
   readonly #deleteOnRelease: boolean;
   readonly #lockWaitMs: number;
   readonly #memory = new Map<string, FsmSnapshot>();
-  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #locks = new Map<string, KeyLock>();
+  /** Flat state names already checked against the machine (`#checked`). */
+  readonly #knownStates = new Set<string>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(gate: StateMachineGate, options: GateSessionsOptions = {}) {
@@ -123,44 +126,67 @@ export class GateSessions {
   run<R extends { isError?: boolean }, A = never>(key: string, tool: string, fn: () => Promise<R>, options: GateRunOptions<R, A> = {}): Promise<GateOutcome<R, A>> {
     const binding = this.#gate.bindings.get(tool);
     if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
-    return this.#locked(key, async (): Promise<GateOutcome<R, A>> => {
-      const lease = await this.#acquire(key);
-      try {
-        const stored = this.#checked(key, this.#unexpired(lease.snapshot));
-        const reason = options.admit?.(stored);
-        if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
-        const snap = stored ?? { state: this.#gate.initialState, updatedAt: 0 };
-        if (!this.#gate.isAllowedIn(snap.state, tool)) return { outcome: 'refused', state: snap.state, allowed: this.#allowedIn(snap.state) };
-        const result = await fn();
-        // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
-        const moves = result.isError !== true && binding.event !== undefined && (result as { resultType?: unknown }).resultType !== 'input_required';
-        const currentState = moves ? await this.#gate.next(snap.state, binding.event!) : snap.state;
-        const transition = { changed: !sameState(currentState, snap.state), previousState: snap.state, currentState };
-        const now = this.#now();
-        if (!transition.changed) {
-          if (this.#ttlMs !== undefined && options.keepAlive?.(result) === true) {
-            try {
-              await this.#keepAlive(lease, stored, snap, now);
-            } catch (error) {
-              return { outcome: 'ran', result, state: snap.state, persistError: error instanceof Error ? error : new Error(String(error)) };
+    return this.#gated(key, tool, binding.event, fn, options);
+  }
+
+  /** One gated run under the key's lock (taken at once when free: no hop before the run starts). */
+  async #gated<R extends { isError?: boolean }, A>(key: string, tool: string, event: string | undefined, fn: () => Promise<R>, options: GateRunOptions<R, A>): Promise<GateOutcome<R, A>> {
+    const held = this.#locks.get(key);
+    if (held === undefined) this.#locks.set(key, new KeyLock());
+    else await held.wait();
+    // Without a store the state is this process's map: read and written in place, no lease, no await.
+    let lease: FsmLease | undefined;
+    // Until `end` has been called once (a lease ends once: a second call does nothing, so it is not awaited).
+    let open = true;
+    try {
+      if (this.#store !== undefined) lease = await storeLease(this.#store, key, this.#lockWaitMs, this.#onError, (code, message) => new WorkflowStateError(code, message, { key }));
+      const stored = lease === undefined ? this.#unexpired(this.#memory.get(key)) : this.#checked(key, this.#unexpired(lease.snapshot));
+      const reason = options.admit?.(stored);
+      if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
+      const state = stored === undefined ? this.#gate.initialState : stored.state;
+      if (!this.#gate.isAllowedIn(state, tool)) return { outcome: 'refused', state, allowed: this.#allowedIn(state) };
+      const result = await fn();
+      // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
+      const moves = result.isError !== true && event !== undefined && (result as { resultType?: unknown }).resultType !== 'input_required';
+      const engine = this.#gate[resolvedEngine];
+      const currentState = !moves ? state : engine !== undefined ? engine(state, event!) : await this.#gate.next(state, event!);
+      const changed = !sameState(currentState, state);
+      const now = this.#now();
+      if (!changed) {
+        if (this.#ttlMs !== undefined && options.keepAlive?.(result) === true) {
+          const snap = stored ?? { state, updatedAt: 0 };
+          const kept = { ...snap, updatedAt: stored === undefined ? now : snap.updatedAt, version: snap.version ?? 0, expiresAt: now + this.#ttlMs };
+          try {
+            if (lease === undefined) this.#memory.set(key, kept);
+            else {
+              open = false;
+              await lease.end(kept);
             }
+          } catch (error) {
+            return { outcome: 'ran', result, state, persistError: error instanceof Error ? error : new Error(String(error)) };
           }
-          return { outcome: 'ran', result, state: snap.state, ...(moves ? { transition } : {}) };
         }
+        return moves ? { outcome: 'ran', result, state, transition: { changed, previousState: state, currentState } } : { outcome: 'ran', result, state };
+      }
+      const version = (stored?.version ?? 0) + 1;
+      const next: FsmSnapshot = this.#ttlMs === undefined ? { state: currentState, updatedAt: now, version } : { state: currentState, updatedAt: now, version, expiresAt: now + this.#ttlMs };
+      if (lease === undefined) this.#memory.set(key, next);
+      else {
         try {
-          const next = { state: currentState, updatedAt: now, version: (snap.version ?? 0) + 1 };
-          await this.#save(key, lease, this.#ttlMs === undefined ? next : { ...next, expiresAt: now + this.#ttlMs });
+          open = false;
+          await this.#save(key, lease, next);
         } catch (error) {
           const persistError = error instanceof Error ? error : new Error(String(error));
-          return { outcome: 'ran', result, state: snap.state, transition: { changed: false, previousState: snap.state, currentState: snap.state }, persistError };
+          return { outcome: 'ran', result, state, transition: { changed: false, previousState: state, currentState: state }, persistError };
         }
-        this.#schedule(key);
-        return { outcome: 'ran', result, state: currentState, transition };
-      } finally {
-        // A no-op after a save (the lease already ended); otherwise the release, reported but never thrown.
-        await lease.end().catch(this.#onError);
       }
-    });
+      this.#schedule(key);
+      return { outcome: 'ran', result, state: currentState, transition: { changed, previousState: state, currentState } };
+    } finally {
+      // The release when the lease did not end with a save, reported but never thrown.
+      if (lease !== undefined && open) await lease.end().catch(this.#onError);
+      this.#unlock(key);
+    }
   }
 
   /**
@@ -169,11 +195,13 @@ export class GateSessions {
    */
   release(key: string): void {
     this.#forget(key);
-    void this.#locks.get(key)?.then(() => this.#forget(key));
+    const lock = this.#locks.get(key);
+    lock?.whenIdle(() => this.#forget(key));
     const store = this.#store;
     if (this.#deleteOnRelease && store?.delete !== undefined) {
-      const run = () => store.delete!(key).catch(this.#onError);
-      void (this.#locks.get(key)?.then(run) ?? run());
+      const run = () => void store.delete!(key).catch(this.#onError);
+      if (lock === undefined) run();
+      else lock.whenIdle(run);
     }
   }
 
@@ -208,32 +236,34 @@ export class GateSessions {
     }
   }
 
-  /** Refreshes `expiresAt` (or creates the key at version 0) on the way out; a lost race only skips the refresh. */
-  async #keepAlive(lease: FsmLease, stored: FsmSnapshot | undefined, snap: FsmSnapshot, now: number): Promise<void> {
-    await lease.end({ ...snap, updatedAt: stored === undefined ? now : snap.updatedAt, version: snap.version ?? 0, expiresAt: now + this.#ttlMs! });
-  }
-
-  /** The key's lease: the store's own `acquire`, or one built from `lock`, `load` and `compareAndSet`. */
-  #acquire(key: string): Promise<FsmLease> {
-    if (this.#store === undefined) return Promise.resolve(memoryLease(this.#memory, key));
-    return storeLease(this.#store, key, this.#lockWaitMs, this.#onError, (code, message) => new WorkflowStateError(code, message, { key }));
-  }
-
   /** A stored snapshot past its `expiresAt` counts as none (handle-keyed instances whose store kept it a little longer). */
   #unexpired(snap: FsmSnapshot | undefined): FsmSnapshot | undefined {
     return snap !== undefined && snap.expiresAt !== undefined && snap.expiresAt <= this.#now() ? undefined : snap;
   }
 
+  /** A loaded snapshot whose state the machine knows (flat states seen once are remembered). */
   #checked(key: string, snap: FsmSnapshot | undefined): FsmSnapshot | undefined {
-    if (snap !== undefined && !isKnownValue(this.#gate.config, snap.state)) {
-      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`, { key, state: snap.state });
+    if (snap === undefined) return snap;
+    const { state } = snap;
+    if (typeof state === 'string' && this.#knownStates.has(state)) return snap;
+    if (!isKnownValue(this.#gate.config, state)) {
+      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(state)} is not a state of the machine`, { key, state });
     }
+    if (typeof state === 'string') this.#knownStates.add(state);
     return snap;
   }
 
+  /** Debounces `onListChanged` per key with one timer per burst: a pending timer is restarted, not replaced. */
   #schedule(key: string): void {
     const pending = this.#timers.get(key);
-    if (pending !== undefined) clearTimeout(pending);
+    if (pending !== undefined) {
+      // Node's (and the fake clocks') timers restart in place; where a timer is a number, it is replaced.
+      if (typeof pending === 'object' && typeof pending.refresh === 'function') {
+        pending.refresh();
+        return;
+      }
+      clearTimeout(pending);
+    }
     const timer = setTimeout(() => {
       this.#timers.delete(key);
       try {
@@ -247,15 +277,12 @@ export class GateSessions {
     this.#timers.set(key, timer);
   }
 
-  #locked<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#locks.get(key) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const tail = run.catch(() => {});
-    this.#locks.set(key, tail);
-    void tail.then(() => {
-      if (this.#locks.get(key) === tail) this.#locks.delete(key);
-    });
-    return run;
+  /** Hands the key's lock to the next waiting run, or frees it (and tells those waiting for it to go idle). */
+  #unlock(key: string): void {
+    const lock = this.#locks.get(key);
+    if (lock === undefined || lock.handOver()) return;
+    this.#locks.delete(key);
+    lock.idle();
   }
 }
 

@@ -12,6 +12,12 @@ export type FsmEngineChoice = 'auto' | 'xstate' | 'builtin';
 /** @internal how the server reports a transition a served call made (see {@link StateMachineGate.onTransition}). */
 export const reportTransition: unique symbol = Symbol('mcp-fusion.reportTransition');
 
+/** @internal whether anyone hears served transitions (the server builds the event only then). */
+export const hasTransitionListeners: unique symbol = Symbol('mcp-fusion.hasTransitionListeners');
+
+/** @internal the transition function once the engine is resolved (`undefined` before the first `next`), for a call without an await. */
+export const resolvedEngine: unique symbol = Symbol('mcp-fusion.resolvedEngine');
+
 /** Options of {@link StateMachineGate}. */
 export interface GateOptions {
   engine?: FsmEngineChoice;
@@ -43,6 +49,7 @@ export class StateMachineGate {
   /** The full starting state value (the initial state entered down to its initial children). */
   readonly initialState: FsmStateValue;
   #engine: Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> | undefined;
+  #resolved: FsmEngine | undefined;
   #state: FsmStateValue;
   #updatedAt: number;
 
@@ -186,6 +193,16 @@ export class StateMachineGate {
     this.#notify(event);
   }
 
+  /** @internal true when `onTransition` has a listener. */
+  get [hasTransitionListeners](): boolean {
+    return this.#listeners.size > 0;
+  }
+
+  /** @internal the resolved engine: the same pure function `next` awaits, without the await. */
+  get [resolvedEngine](): FsmEngine | undefined {
+    return this.#resolved;
+  }
+
   #notify(event: TransitionEvent): void {
     for (const listener of [...this.#listeners]) {
       try {
@@ -203,14 +220,20 @@ export class StateMachineGate {
 
   #resolveEngine(): Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> {
     this.#engine ??= (async () => {
-      if (this.#choice === 'builtin') return { name: 'builtin' as const, next: builtinEngine(this.config) };
-      const xstate = await loadOptional('xstate');
-      if (xstate === undefined) {
-        if (this.#choice === 'xstate' || this.statechart) await requireOptional('xstate', this.statechart ? 'nested or parallel states and guards (the FSM State Gate)' : undefined);
-        return { name: 'builtin' as const, next: builtinEngine(this.config) };
-      }
-      return { name: 'xstate' as const, next: xstateEngine(xstate, this.config, this.#guards) };
+      const engine = await this.#loadEngine();
+      this.#resolved = engine.next;
+      return engine;
     })();
     return this.#engine;
+  }
+
+  async #loadEngine(): Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> {
+    if (this.#choice === 'builtin') return { name: 'builtin', next: builtinEngine(this.config) };
+    const xstate = await loadOptional('xstate');
+    if (xstate === undefined) {
+      if (this.#choice === 'xstate' || this.statechart) await requireOptional('xstate', this.statechart ? 'nested or parallel states and guards (the FSM State Gate)' : undefined);
+      return { name: 'builtin', next: builtinEngine(this.config) };
+    }
+    return { name: 'xstate', next: xstateEngine(xstate, this.config, this.#guards) };
   }
 }

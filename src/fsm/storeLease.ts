@@ -54,18 +54,3 @@ export async function storeLease(store: FsmStateStore, key: string, waitMs: numb
     },
   };
 }
-
-/** Without a store, a lease over this process's map (runs of one key are already serialized in process). */
-export function memoryLease(memory: Map<string, FsmSnapshot>, key: string): FsmLease {
-  let ended = false;
-  return {
-    snapshot: memory.get(key),
-    end: async (next) => {
-      if (ended) return 'released';
-      ended = true;
-      if (next === undefined) return 'released';
-      memory.set(key, next);
-      return 'saved';
-    },
-  };
-}

@@ -27,17 +27,23 @@ export function xstateEngine(xstate: unknown, config: FsmConfig, guards: Record<
     ? (snap: Snapshot, type: string) => x.transition!(machine, snap, { type })[0]
     : (snap: Snapshot, type: string) => x.getNextSnapshot(machine, snap, { type });
   // Without guards the target depends on (state, event) alone, so each pair is computed by XState once
-  // (its transition() builds an actor scope on every call). Guards may read changing data: never memoized.
-  const memo = Object.keys(guards).length === 0 ? new Map<string, FsmStateValue>() : undefined;
+  // (its transition() builds an actor scope on every call), then looked up by state key and event without
+  // building a combined key. Guards may read changing data: never memoized.
+  const memo = Object.keys(guards).length === 0 ? new Map<string, Map<string, FsmStateValue>>() : undefined;
+  let size = 0;
   return (state, event) => {
     // XState still follows the `on` of a final state it was resolved into; a done machine must not move.
     if (typeof state === 'string' && config.states[state]?.type === 'final') return state;
-    const key = `${stateKey(state)}\u0000${event}`;
-    let target = memo?.get(key);
-    if (target === undefined) {
-      const next = step(machine.resolveState({ value: state, context }), event);
-      target = typeof next.value === 'string' || (typeof next.value === 'object' && next.value !== null) ? (next.value as FsmStateValue) : state;
-      if (memo !== undefined && memo.size < 10_000) memo.set(key, target);
+    const key = memo === undefined ? '' : stateKey(state);
+    const known = memo?.get(key)?.get(event);
+    if (known !== undefined) return known;
+    const next = step(machine.resolveState({ value: state, context }), event);
+    const target = typeof next.value === 'string' || (typeof next.value === 'object' && next.value !== null) ? (next.value as FsmStateValue) : state;
+    if (memo !== undefined && size < 10_000) {
+      let byEvent = memo.get(key);
+      if (byEvent === undefined) memo.set(key, (byEvent = new Map()));
+      byEvent.set(event, target);
+      size++;
     }
     return target;
   };

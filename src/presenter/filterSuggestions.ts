@@ -4,8 +4,11 @@ import type { PresentOptions, SuggestedAction } from './types.js';
 
 /** True when `result` carries a suggestions block (lets a caller skip loading the state otherwise). */
 export function hasSuggestions(result: ToolResponse): boolean {
-  // An `input_required` round carries no content.
-  return Array.isArray(result.content) && result.content.some((b) => b.type === 'text' && Array.isArray(suggestionsOf(b)));
+  // An `input_required` round carries no content. A loop: this runs on every gated call.
+  const content = result.content;
+  if (!Array.isArray(content)) return false;
+  for (const b of content) if (b.type === 'text' && b._meta !== undefined && Array.isArray(suggestionsOf(b))) return true;
+  return false;
 }
 
 /**

@@ -71,13 +71,9 @@ export function trackStage(tracker: CallTracker, report: ((call: ToolCall, ok: b
  * The workflow gate: a bound tool runs inside its session's or handle's workflow (visibility in the current
  * state, transition and persistence on success); any other tool's suggestions are filtered by the state.
  */
-export function workflowStage(workflow: WorkflowRuntime): CallStage {
-  return async (call, next) => {
-    const { tool, scope, route } = call;
-    if (tool.fsm !== undefined) return workflow.run(tool, call.args, scope, route, (args, instance) => next(withWorkflow(call, args, instance)));
-    const result = await next(call);
-    return hasSuggestions(result) ? workflow.suggest(result, await workflow.stateFor(scope)) : result;
-  };
+export function workflowStage(workflow: WorkflowRuntime, bound: boolean): CallStage {
+  if (bound) return (call, next) => workflow.run(call.tool, call.args, call.scope, call.route, (args, instance) => next(withWorkflow(call, args, instance)));
+  return (call, next) => next(call).then((result) => (hasSuggestions(result) ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state)) : result));
 }
 
 /** Strict validation of the arguments; an invalid call gets the issues and the accepted fields. */

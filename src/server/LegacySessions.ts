@@ -15,6 +15,8 @@ interface LiveSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   /** Ends the session bus's watch of this session (set once it is live here). */
   unwatch: () => void;
+  /** The principal key of a caller without credentials on this session (computed on first use). */
+  anonymousKey?: string;
 }
 
 const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
@@ -56,7 +58,7 @@ export class LegacySessions {
    */
   async handle(request: Request, parsedBody: unknown, authInfo: unknown, peer?: string): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
-    const options = { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) };
+    const options = authInfo === undefined ? { parsedBody } : { parsedBody, authInfo: authInfo as never };
     if (id !== null) {
       let live = this.#live.get(id);
       if (live === undefined) {
@@ -68,7 +70,7 @@ export class LegacySessions {
       }
       if (live === undefined) return jsonRpcErrorResponse(404, JsonRpcCode.SessionNotFound, 'Session not found: it expired or was closed. Start a new session with initialize.');
       const opener = this.manager.get(id)?.principal;
-      if (opener !== undefined && opener !== principalOf(authInfo, sessionFallback(id)).key) {
+      if (opener !== undefined && opener !== callerKey(live, id, authInfo)) {
         return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', {}, idOf(parsedBody));
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
@@ -222,6 +224,12 @@ function storeUnavailable(error: unknown, body: unknown, retry: string): Respons
   const reason = error instanceof Error ? error.message : String(error);
   const id = (body as { id?: string | number } | undefined)?.id ?? null;
   return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`, { 'Retry-After': '1' }, id);
+}
+
+/** The caller's principal key on a session (the anonymous one is the same on every request: kept). */
+function callerKey(live: LiveSession, id: string, authInfo: unknown): string {
+  if (authInfo === undefined) return (live.anonymousKey ??= principalOf(undefined, sessionFallback(id)).key);
+  return principalOf(authInfo, sessionFallback(id)).key;
 }
 
 function idOf(body: unknown): string | number | null {

@@ -24,6 +24,7 @@ import { readJsonBody } from './readJsonBody.js';
 import { preflightResponse, withCors } from './cors.js';
 import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { resolveHttpLimits } from './limits.js';
+import { pathnameOf } from './urlPath.js';
 import { rememberPeer } from '../principal/peers.js';
 import { protoKeyOfCall } from '../protocol/protoKeys.js';
 import type { HttpOptions } from './types.js';
@@ -143,7 +144,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     if (rejected !== undefined) return rejected;
     const metadata = auth?.metadata(request);
     if (metadata !== undefined) return metadata;
-    if (new URL(request.url).pathname !== path) {
+    if (pathnameOf(request.url) !== path) {
       return jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}.`);
     }
     if (request.method === 'OPTIONS') return preflightResponse(request);

@@ -1,8 +1,10 @@
 import { JsonRpcCode } from '../errors/WireError.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
+import { takeNodeBody } from './nodeRequest.js';
 
 /**
- * Reads a POST body within `limit` bytes and parses it as JSON.
+ * Reads a POST body within `limit` bytes and parses it as JSON: once, from the Node stream for a request of
+ * `startServer`'s adapter ({@link takeNodeBody}), from the web stream otherwise.
  * Answers 415 (not JSON), 413 (too large) or 400 with `-32700` (malformed) as a `Response`.
  */
 export async function readJsonBody(request: Request, limit: number): Promise<{ body: unknown } | { response: Response }> {
@@ -12,6 +14,17 @@ export async function readJsonBody(request: Request, limit: number): Promise<{ b
   }
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) return { response: tooLarge(limit) };
+  const node = takeNodeBody(request, limit);
+  const bytes = node === undefined ? await readWebBody(request, limit) : await node;
+  if ('tooLarge' in bytes) return { response: tooLarge(limit) };
+  try {
+    return { body: JSON.parse(bytes.bytes.toString('utf8')) };
+  } catch (error) {
+    return { response: jsonRpcErrorResponse(400, JsonRpcCode.ParseError, `Parse error: the body is not valid JSON (${(error as Error).message}).`) };
+  }
+}
+
+async function readWebBody(request: Request, limit: number): Promise<{ bytes: Buffer } | { tooLarge: true }> {
   const reader = request.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -22,17 +35,12 @@ export async function readJsonBody(request: Request, limit: number): Promise<{ b
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel().catch(() => {});
-        return { response: tooLarge(limit) };
+        return { tooLarge: true };
       }
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return { body: JSON.parse(text) };
-  } catch (error) {
-    return { response: jsonRpcErrorResponse(400, JsonRpcCode.ParseError, `Parse error: the body is not valid JSON (${(error as Error).message}).`) };
-  }
+  return { bytes: Buffer.concat(chunks) };
 }
 
 function tooLarge(limit: number): Response {

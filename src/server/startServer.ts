@@ -1,9 +1,9 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from './serveStdio.js';
+import { serveNodeRequest } from './nodeHandler.js';
 import type { StartServerOptions } from './types.js';
 import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { JsonRpcCode } from '../errors/WireError.js';
@@ -34,9 +34,6 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
     return { url: 'stdio', port: undefined, app: undefined, close: () => handle.close() };
   }
   const app = createFusionApp(registry, options);
-  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  // The adapter's own bound only stops runaway bodies; the app answers 413 with its own message.
-  const adapterOptions = { maxRequestBodySize: limit + 65_536 };
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node requires headersTimeout <= requestTimeout.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -47,9 +44,8 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCode.InvalidRequest, message: badHostMessage(req.headers.host ?? '') } }));
       return;
     }
-    const peer = req.socket.remoteAddress;
-    const handler = toNodeHandler({ fetch: (request, opts) => app.fetch(request, { ...(opts?.authInfo !== undefined ? { authInfo: opts.authInfo } : {}), ...(peer !== undefined ? { peer } : {}) }) }, adapterOptions);
-    void handler(req as Parameters<typeof handler>[0], res);
+    // The app reads the body once, within maxBodyBytes, straight from the socket (413 past it).
+    void serveNodeRequest(app, req, res);
   });
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;

@@ -1,11 +1,11 @@
-import type { FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
+import type { ContentBlock, FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
 import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
-import { reportTransition, type StateMachineGate } from '../fsm/StateMachineGate.js';
-import type { FsmStateValue, TransitionResult } from '../fsm/types.js';
-import { describeState } from '../fsm/stateValue.js';
+import { hasTransitionListeners, reportTransition, type StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { FsmStateValue, TransitionEvent, TransitionResult } from '../fsm/types.js';
+import { describeState, stateKey } from '../fsm/stateValue.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { Route, Surface } from '../surface/compileSurface.js';
 import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTexts.js';
@@ -65,6 +65,10 @@ export class WorkflowRuntime {
   readonly #onChange: WorkflowRuntimeOptions['onChange'];
   readonly #onEvent: WorkflowRuntimeOptions['onEvent'];
   readonly #now: () => number;
+  /** The "Next: …" block a transition into a state appends, by state key (states are finite; shared, frozen). */
+  readonly #nextBlocks = new Map<string, ContentBlock>();
+  /** `_meta` `allowed` of handle-keyed results, by state key. */
+  readonly #allowed = new Map<string, readonly string[]>();
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
@@ -128,10 +132,25 @@ export class WorkflowRuntime {
     this.#traceTransition(scope, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
     if (outcome.transition?.changed === true) {
-      this.#reported(tool, outcome.transition, { sessionId: key });
-      return appendToResult(result, nextLine(this.gate, outcome.transition.currentState, this.#surface));
+      this.#reported(tool, outcome.transition, key, undefined, undefined);
+      return { ...result, content: [...result.content, this.#nextBlock(outcome.transition.currentState)] };
     }
     return result;
+  }
+
+  /** The bound tools allowed in `state`, once per state (the bindings are fixed once the pipeline is built; shared, frozen). */
+  #allowedIn(state: FsmStateValue): readonly string[] {
+    const key = stateKey(state);
+    let allowed = this.#allowed.get(key);
+    if (allowed === undefined) this.#allowed.set(key, (allowed = Object.freeze(this.gate.visibleIn(state, [...this.gate.bindings.keys()]))));
+    return allowed;
+  }
+
+  #nextBlock(state: FsmStateValue): ContentBlock {
+    const key = stateKey(state);
+    let block = this.#nextBlocks.get(key);
+    if (block === undefined) this.#nextBlocks.set(key, (block = Object.freeze({ type: 'text' as const, text: nextLine(this.gate, state, this.#surface) })));
+    return block;
   }
 
   async #runHandle(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
@@ -175,7 +194,7 @@ export class WorkflowRuntime {
       else this.handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs);
     }
     result = this.suggest(result, state);
-    const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.gate.visibleIn(state, [...this.gate.bindings.keys()]) } };
+    const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.#allowedIn(state) } };
     if (minted && handle !== undefined) {
       result = appendToResult(result, handleTexts.minted(s, handle), meta);
       if (route.kind === 'flat' && route.tool.outputSchema !== undefined && result.structuredContent !== undefined) {
@@ -183,24 +202,25 @@ export class WorkflowRuntime {
       }
     }
     if (changed) {
-      this.#reported(tool, outcome.transition!, { sessionId: scope.stateKey, workflowKey: key, handle });
+      this.#reported(tool, outcome.transition!, scope.stateKey, key, handle);
       result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
     } else if (!minted) result = { ...result, _meta: { ...result._meta, ...meta } };
     return result;
   }
 
-  /** Tells the gate's `onTransition` listeners and the debug observer about a served transition. */
-  #reported(tool: FusionTool, transition: TransitionResult, who: { sessionId: string | undefined; workflowKey?: string; handle?: string | undefined }): void {
+  /** Tells the gate's `onTransition` listeners and the debug observer about a served transition (built only when one listens). */
+  #reported(tool: FusionTool, transition: TransitionResult, sessionId: string | undefined, workflowKey: string | undefined, handle: string | undefined): void {
+    const listened = this.gate[hasTransitionListeners];
+    if (!listened && this.#onEvent === undefined) return;
     const event = tool.fsm?.event ?? this.gate.bindings.get(tool.name)?.event ?? '';
-    const { sessionId, workflowKey, handle } = who;
-    this.gate[reportTransition]({
-      ...transition,
-      event,
-      tool: tool.name,
-      ...(workflowKey === undefined ? (sessionId !== undefined ? { sessionId } : {}) : { workflowKey }),
-      ...(handle !== undefined ? { handle } : {}),
-    });
+    if (listened) {
+      const heard: TransitionEvent = { changed: transition.changed, previousState: transition.previousState, currentState: transition.currentState, event, tool: tool.name };
+      if (workflowKey !== undefined) heard.workflowKey = workflowKey;
+      else if (sessionId !== undefined) heard.sessionId = sessionId;
+      if (handle !== undefined) heard.handle = handle;
+      this.gate[reportTransition](heard);
+    }
     this.#onEvent?.({
       type: 'transition',
       tool: tool.name,

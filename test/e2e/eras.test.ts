@@ -66,7 +66,7 @@ describe('one definition, modern era: workflow handles', () => {
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
     const handle = handleOf(added)!;
     expect(handle).toMatch(/^che_[A-Za-z0-9_-]{22}$/);
-    expect(added._meta?.['fusion/workflow']).toMatchObject({ machine: 'checkout', handle, state: 'has_items' });
+    expect(added._meta?.['fusion/workflow']).toMatchObject({ machine: 'checkout', handle, state: 'has_items', allowed: ['cart.add_item', 'cart.checkout', 'cart.clear', 'cart.view'] });
     expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
 
     const early = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
@@ -78,9 +78,11 @@ describe('one definition, modern era: workflow handles', () => {
     const paid = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
     expect(paid.isError).not.toBe(true);
     expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in state "confirmed". Next: cart.add_item, cart.view.');
+    expect(paid._meta?.['fusion/workflow']).toMatchObject({ state: 'confirmed', allowed: ['cart.add_item', 'cart.view'] });
     // The example's checkout goes on after paying: the same checkout_id takes the next purchase.
     const again = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p2', checkout_id: handle } });
     expect(texts(again).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
+    expect(again._meta?.['fusion/workflow']).toMatchObject({ state: 'has_items', allowed: ['cart.add_item', 'cart.checkout', 'cart.clear', 'cart.view'] });
     await app.close();
   });
 

@@ -128,6 +128,26 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       expect(onError).toHaveBeenCalledWith(new Error('closed'));
     });
 
+    it('restarts the one pending timer of a key instead of starting one per transition', async () => {
+      vi.useFakeTimers();
+      const onListChanged = vi.fn();
+      const gate = new StateMachineGate({ initial: 'open', states: { open: { on: { FLIP: 'shut' } }, shut: { on: { FLIP: 'open' } } } }, { engine }).bindTool('flip', ['open', 'shut'], 'FLIP');
+      const sessions = new GateSessions(gate, { onListChanged });
+      const started = vi.spyOn(globalThis, 'setTimeout');
+      for (let i = 0; i < 20; i++) await sessions.run('k', 'flip', ok);
+      expect(started).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(49);
+      expect(onListChanged).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(onListChanged).toHaveBeenCalledTimes(1);
+      // The next burst gets a timer of its own.
+      await sessions.run('k', 'flip', ok);
+      expect(started).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(onListChanged).toHaveBeenCalledTimes(2);
+      started.mockRestore();
+    });
+
     it('cancels the pending call when the key is released', async () => {
       vi.useFakeTimers();
       const onListChanged = vi.fn();
@@ -185,6 +205,69 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       expect(outcomes.map((o) => (o.outcome === 'ran' ? o.state : 'refused'))).toEqual(Array.from({ length: 100 }, (_, i) => `s${i + 1}`));
       expect(await store.load('k')).toMatchObject({ state: 's100', version: 100 });
       sessions.dispose();
+    });
+
+    it('starts an uncontended run at once, without an asynchronous hop (no store)', () => {
+      const sessions = new GateSessions(checkoutGate(engine));
+      const fn = vi.fn(ok);
+      const pending = sessions.run('k', 'cart.add_item', fn);
+      expect(fn).toHaveBeenCalledTimes(1);
+      return expect(pending).resolves.toMatchObject({ outcome: 'ran', state: 'has_items' });
+    });
+
+    it('hands the lock to waiting runs one at a time, in arrival order', async () => {
+      const gate = new StateMachineGate({ initial: 'open', states: { open: { on: { COUNT: 'open' } } } }, { engine }).bindTool('counter.add', ['open'], 'COUNT');
+      const sessions = new GateSessions(gate);
+      const order: number[] = [];
+      let inside = 0;
+      let most = 0;
+      const outcomes = await Promise.all(
+        Array.from({ length: 64 }, (_, i) =>
+          sessions.run('k', 'counter.add', async (): Promise<Result> => {
+            most = Math.max(most, ++inside);
+            order.push(i);
+            await tick();
+            inside--;
+            return { value: i };
+          }),
+        ),
+      );
+      expect(most).toBe(1);
+      expect(order).toEqual(Array.from({ length: 64 }, (_, i) => i));
+      expect(outcomes.map((o) => (o.outcome === 'ran' ? o.result.value : -1))).toEqual(order);
+      expect(sessions.size).toBe(0);
+    });
+
+    it('settles 10,000 runs queued behind a slow one (refused without running) without growing the stack', async () => {
+      const sessions = new GateSessions(checkoutGate(engine));
+      let release!: () => void;
+      const slow = sessions.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
+      const fn = vi.fn(ok);
+      const queued = Array.from({ length: 10_000 }, () => sessions.run('k', 'cart.pay', fn));
+      await tick();
+      release();
+      await slow;
+      const outcomes = await Promise.all(queued);
+      expect(fn).not.toHaveBeenCalled();
+      expect(outcomes.every((o) => o.outcome === 'refused' && o.state === 'has_items')).toBe(true);
+      sessions.dispose();
+    });
+
+    it('forgets a released key, and deletes it from the store, only after the runs queued on it have settled', async () => {
+      const store = new MemoryFsmStore();
+      const sessions = new GateSessions(checkoutGate(engine), { store, deleteOnRelease: true });
+      let release!: () => void;
+      const slow = sessions.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
+      const next = sessions.run('k', 'cart.checkout', ok);
+      await tick();
+      sessions.release('k');
+      expect(await store.load('k')).toBeUndefined(); // nothing saved yet, and nothing deleted ahead of the runs
+      release();
+      expect(await slow).toMatchObject({ state: 'has_items' });
+      expect(await next).toMatchObject({ state: 'payment' });
+      await tick();
+      expect(await store.load('k')).toBeUndefined();
+      expect(sessions.size).toBe(0);
     });
 
     it('serializes per key only: a slow call on one key does not block another', async () => {

@@ -1,0 +1,155 @@
+import type { IncomingMessage } from 'node:http';
+
+const STATE = Symbol('mcp-fusion.nodeRequest');
+
+/** What a {@link nodeRequest} keeps: the Node request, and what was built from it on first use. */
+interface NodeRequestState {
+  readonly incoming: IncomingMessage;
+  readonly method: string;
+  readonly url: string;
+  headers: Headers | undefined;
+  controller: AbortController | undefined;
+  aborted: boolean;
+  real: Request | undefined;
+  bodyTaken: boolean;
+}
+
+type NodeRequest = Request & { [STATE]: NodeRequestState };
+
+function stateOf(request: unknown): NodeRequestState | undefined {
+  return typeof request === 'object' && request !== null ? (request as Partial<NodeRequest>)[STATE] : undefined;
+}
+
+function headersOf(state: NodeRequestState): Headers {
+  if (state.headers === undefined) {
+    const headers = new Headers();
+    const raw = state.incoming.headers;
+    for (const name in raw) {
+      const value = raw[name];
+      if (value === undefined || name.charCodeAt(0) === 58 /* ':' */) continue;
+      if (typeof value === 'string') headers.append(name, value);
+      else for (const item of value) headers.append(name, item);
+    }
+    state.headers = headers;
+  }
+  return state.headers;
+}
+
+function signalOf(state: NodeRequestState): AbortSignal {
+  if (state.controller === undefined) {
+    state.controller = new AbortController();
+    if (state.aborted) state.controller.abort();
+  }
+  return state.controller.signal;
+}
+
+/** The full web `Request`, built only when something reads a member beyond method, url, headers and signal. */
+function realOf(state: NodeRequestState): Request {
+  // The body belongs to the app (read once, by readJsonBody): the full request carries none.
+  state.real ??= new Request(state.url, { method: state.method, headers: headersOf(state), signal: signalOf(state) });
+  return state.real;
+}
+
+const prototype: object = Object.create(Request.prototype, {
+  method: { get(this: NodeRequest) { return this[STATE].method; } },
+  url: { get(this: NodeRequest) { return this[STATE].url; } },
+  headers: { get(this: NodeRequest) { return headersOf(this[STATE]); } },
+  signal: { get(this: NodeRequest) { return signalOf(this[STATE]); } },
+  [Symbol.for('nodejs.util.inspect.custom')]: {
+    value(this: NodeRequest) {
+      return `Request (from node:http) ${this.method} ${this.url}`;
+    },
+  },
+});
+// Every other member of Request (body mixin, clone, cache, …) answers from the full request.
+for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Request.prototype))) {
+  if (name === 'constructor' || Object.prototype.hasOwnProperty.call(prototype, name)) continue;
+  if (descriptor.get !== undefined) {
+    Object.defineProperty(prototype, name, { get(this: NodeRequest) { return Reflect.get(realOf(this[STATE]), name); } });
+  } else if (typeof descriptor.value === 'function') {
+    Object.defineProperty(prototype, name, {
+      value(this: NodeRequest, ...args: unknown[]) {
+        const real = realOf(this[STATE]);
+        return (Reflect.get(real, name) as (...a: unknown[]) => unknown).apply(real, args);
+      },
+    });
+  }
+}
+
+/**
+ * A web `Request` view of a Node request, for `startServer`'s adapter: `method`, `url` and `headers` come
+ * straight from the `IncomingMessage` (headers built on first read), the `signal` only exists once read,
+ * and the body stays on the Node stream for {@link takeNodeBody}: it is read once, by the app. Any other
+ * member builds the full `Request` on first use (without a body: the app owns it). `instanceof Request` holds.
+ */
+export function nodeRequest(incoming: IncomingMessage, url: string): Request {
+  const request = Object.create(prototype) as NodeRequest;
+  request[STATE] = { incoming, method: (incoming.method ?? 'GET').toUpperCase(), url, headers: undefined, controller: undefined, aborted: false, real: undefined, bodyTaken: false };
+  return request;
+}
+
+/** Aborts the request's signal (now if it was read, or as soon as it is): the client went away. */
+export function abortNodeRequest(request: Request): void {
+  const state = stateOf(request);
+  if (state === undefined || state.aborted) return;
+  state.aborted = true;
+  state.controller?.abort();
+}
+
+/** The outcome of reading a Node request body within a limit. */
+export type NodeBody = { bytes: Buffer } | { tooLarge: true };
+
+/**
+ * Reads the body of a {@link nodeRequest} straight from its Node stream, stopping past `limit` bytes
+ * (`tooLarge`). `undefined` for any other request (read it as a web stream), or if it was already taken.
+ */
+export function takeNodeBody(request: Request, limit: number): Promise<NodeBody> | undefined {
+  const state = stateOf(request);
+  if (state === undefined || state.bodyTaken) return undefined;
+  state.bodyTaken = true;
+  return readIncoming(state.incoming, limit);
+}
+
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<NodeBody> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        done();
+        // The rest is not read: the answer closes the connection (see writeNodeResponse).
+        incoming.pause();
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+    };
+    const onError = (error: Error): void => {
+      done();
+      reject(error);
+    };
+    const onClose = (): void => {
+      done();
+      reject(new Error('The client closed the connection before the request body was complete.'));
+    };
+    if (incoming.readableEnded) {
+      resolve({ bytes: Buffer.alloc(0) });
+      return;
+    }
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+}
