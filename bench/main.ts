@@ -9,7 +9,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ATTACH_ONLY, BARE, CALL_LATENCY, CALL_LOAD, callSection, FLOOR, FULL_STACK, LEGACY_CLIENT, LEGACY_RAW, MODERN_FETCH, PLAIN, SYNC } from './call.js';
 import { detail, fmt, fmtRatio, type Row } from './harness.js';
-import { HTTP_LEGACY, httpSection } from './http.js';
+import { HTTP_COLUMNS, HTTP_LEGACY, httpSection, KINDS, LATENCY, SERVER_CPU } from './http.js';
 import { LIST_CLIENT, LIST_RAW, listSection } from './list.js';
 import { MEMORY_SESSIONS, memorySection } from './memory.js';
 import { ATTACH_INDEXED, ATTACH_POLICIES, POLICY, policySection } from './policy.js';
@@ -70,11 +70,11 @@ function notMeasured(target: string, goal: string, section: string): Verdict {
   return { group: 'issue', target, goal, measured: 'not measured', met: undefined, text: `Not measured in this run (the \`${section}\` section did not run).` };
 }
 
-/** The contender rows of the legacy HTTP table at 50 sessions: mcp-fusion's and the first (the bare SDK's, ratio 1). */
+/** The rows of one legacy HTTP table at 50 sessions: mcp-fusion's and the first contender's (the bare SDK's, the base of its ratios). */
 function httpAt50(table: string): { base: Row; fusion: Row } | undefined {
-  const cells = rows.filter((r) => r.table === table && r.column === '50 sessions');
+  const cells = rows.filter((r) => r.table === table && r.column === HTTP_COLUMNS.fifty);
   const base = cells[0];
-  const fusion = cells.find((r) => r.contender === 'mcp-fusion startServer') ?? cells.find((r) => r.contender.startsWith('mcp-fusion'));
+  const fusion = cells.find((r) => r.contender === KINDS.fusion);
   return base === undefined || fusion === undefined ? undefined : { base, fusion };
 }
 
@@ -141,19 +141,21 @@ function verdicts(): Verdict[] {
     });
   }
   const calls = httpAt50(HTTP_LEGACY);
-  const latencies = httpAt50(`${HTTP_LEGACY} latency`);
+  const latencies = httpAt50(`${HTTP_LEGACY}${LATENCY}`);
+  const cpu = httpAt50(`${HTTP_LEGACY}${SERVER_CPU}`);
   const target5 = 'legacy HTTP, 50 sessions: calls/s and p99';
   if (calls === undefined || latencies === undefined || latencies.base.p99 === undefined || latencies.fusion.p99 === undefined) out.push(notMeasured(target5, 'calls/s ≥ 1.00×, p99 ≤ 1.2×', 'http'));
   else {
-    const p99Ratio = latencies.fusion.p99! / latencies.base.p99!;
+    const { fusion, base } = latencies;
+    const p99Ratio = fusion.p99Ratio ?? fusion.p99! / base.p99!;
     out.push({
       group: 'issue',
       target: target5,
       goal: 'calls/s ≥ 1.00×, p99 ≤ 1.2×',
-      measured: `${fmtRatio(calls.fusion.ratio)}, p99 ${fmt(latencies.fusion.p99! / 1000)} ms = ${fmtRatio(p99Ratio)}`,
+      measured: `${fmtRatio(calls.fusion.ratio)}, p99 ${fmt(fusion.p99! / 1000)} ms = ${fmtRatio(p99Ratio)}`,
       met: calls.fusion.ratio >= 1.0 && p99Ratio <= 1.2,
       profile: 'HTTP',
-      text: `${calls.fusion.contender}: ${fmt(calls.fusion.value)} calls/s against ${fmt(calls.base.value)} for the ${calls.base.contender} = **${fmtRatio(calls.fusion.ratio)}**; p99 ${fmt(latencies.fusion.p99! / 1000)} ms against ${fmt(latencies.base.p99! / 1000)} ms = **${fmtRatio(p99Ratio)}** (p50 ${fmt(latencies.fusion.value / 1000)} ms against ${fmt(latencies.base.value / 1000)} ms).`,
+      text: `${calls.fusion.contender}: ${fmt(calls.fusion.value)} calls/s against ${fmt(calls.base.value)} for the ${calls.base.contender} = **${fmtRatio(calls.fusion.ratio)}**; p99 ${fmt(fusion.p99! / 1000)} ms against ${fmt(base.p99! / 1000)} ms = **${fmtRatio(p99Ratio)}** (p50 ${fmt(fusion.value / 1000)} ms against ${fmt(base.value / 1000)} ms)${cpu === undefined ? '' : `; server CPU ${fmt(cpu.fusion.value)} µs per call = ${fmtRatio(cpu.fusion.ratio)}`}. Ratios as the HTTP section computes them (the median of the per-round ratios).`,
     });
   }
   const attachCold = rows.find((r) => r.table === ATTACH_POLICIES && r.contender === ATTACH_INDEXED);
