@@ -1,3 +1,4 @@
+import { copyOf } from '../_internal/copyOf.js';
 import type { ContentBlock, FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
 import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -8,7 +9,7 @@ import type { FsmStateValue, TransitionEvent, TransitionResult } from '../fsm/ty
 import { describeState, stateKey } from '../fsm/stateValue.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { Route, Surface } from '../surface/compileSurface.js';
-import { appendToResult, gateRefusal, nextLine, persistFailure } from './gateTexts.js';
+import { appendToResult, gateRefusal, nextLine, persistFailure, withMeta } from './gateTexts.js';
 import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from '../surface/modernSurface.js';
 import type { RequestScope } from '../surface/types.js';
@@ -133,7 +134,9 @@ export class WorkflowRuntime {
     const result = this.suggest(outcome.result, outcome.state);
     if (outcome.transition?.changed === true) {
       this.#reported(tool, outcome.transition, key, undefined, undefined);
-      return { ...result, content: [...result.content, this.#nextBlock(outcome.transition.currentState)] };
+      const out = copyOf(result);
+      out.content = [...result.content, this.#nextBlock(outcome.transition.currentState)];
+      return out;
     }
     return result;
   }
@@ -205,7 +208,11 @@ export class WorkflowRuntime {
       this.#reported(tool, outcome.transition!, scope.stateKey, key, handle);
       result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
-    } else if (!minted) result = { ...result, _meta: { ...result._meta, ...meta } };
+    } else if (!minted) {
+      const out = copyOf(result);
+      out._meta = withMeta(result._meta, meta);
+      result = out;
+    }
     return result;
   }
 

@@ -1,3 +1,4 @@
+import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { WorkflowStateError } from '../fsm/GateSessions.js';
@@ -99,9 +100,13 @@ function composeNextLine(gate: StateMachineGate, state: FsmStateValue, surface: 
 
 /** Appends a text block and merges `_meta` into a result without mutating it. */
 export function appendToResult(result: ToolResponse, text: string, meta?: Record<string, unknown>): ToolResponse {
-  return {
-    ...result,
-    content: [...result.content, { type: 'text', text }],
-    ...(meta !== undefined ? { _meta: { ...result._meta, ...meta } } : {}),
-  };
+  const out = copyOf(result);
+  out.content = [...result.content, { type: 'text', text }];
+  if (meta !== undefined) out._meta = withMeta(result._meta, meta);
+  return out;
+}
+
+/** `{ ...own, ...meta }` without the slow path of keys added to a spread copy. */
+export function withMeta(own: Record<string, unknown> | undefined, meta: Record<string, unknown>): Record<string, unknown> {
+  return own === undefined ? Object.assign({}, meta) : Object.assign(copyOf(own), meta);
 }
