@@ -1,8 +1,9 @@
 /**
  * A quick A/B of tools/call contenders in one process, alternating (raw JSON-RPC, legacy, in memory):
- * `npm run build && npx tsx bench/abCall.ts bare,floor,plain,full [rounds] [inFlight] [raw|client]`. Prints µs per call (median of rounds) and × the first.
+ * `npm run build && npx tsx bench/abCall.ts bare,floor,floorfull,plain,full [rounds] [inFlight] [raw|client]`
+ * (floorfull: the floor server answering with the full stack's result). Prints µs per call (median of rounds) and × the first.
  */
-import { bareV2, callArgs, connectV2, floorServer, fusionRegistry, fusionServer, groupedCallArgs, RawClient, threeMiddlewares, variantOptions, type Variant } from './fixtures.js';
+import { bareV2, callArgs, connectV2, floorServer, fullStackAnswer, fusionRegistry, fusionServer, groupedCallArgs, RawClient, threeMiddlewares, variantOptions, type Variant } from './fixtures.js';
 import { quantile } from './harness.js';
 
 const [list = 'bare,plain', rounds = '15', inFlight = '1', via = 'raw'] = process.argv.slice(2);
@@ -16,8 +17,10 @@ const VARIANTS: Record<string, { variant: Variant; middlewares: boolean }> = {
   grouped: { variant: 'grouped', middlewares: false },
 };
 const names = list.split(',');
+const fullAnswer = names.includes('floorfull') ? await fullStackAnswer(n) : undefined;
 const serverOf = (who: string) => {
   if (who === 'bare') return bareV2(n);
+  if (who === 'floorfull') return floorServer(n, undefined, fullAnswer);
   if (who === 'floor') return floorServer(n);
   const v = VARIANTS[who]!;
   return fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n));

@@ -9,6 +9,7 @@ import {
   callArgs,
   connectV2,
   floorServer,
+  fullStackAnswer,
   fusionRegistry,
   fusionServer,
   groupedCallArgs,
@@ -32,6 +33,7 @@ export const LEGACY_RAW = 'legacy, in-memory, raw JSON-RPC';
 export const MODERN_FETCH = 'modern, in-process handler.fetch';
 export const BARE = 'SDK v2 McpServer.registerTool';
 export const FLOOR = 'floor: v2 low-level Server, no validation';
+export const FLOOR_FULL = "floor answering the full stack's result";
 export const ATTACH_ONLY = 'mcp-fusion: Server + attachToServer per request, no app';
 export const FULL_STACK = 'mcp-fusion + State Sync + FSM + 3 middlewares';
 export const PLAIN = 'mcp-fusion';
@@ -69,11 +71,14 @@ export async function callSection({ quick, log }: SectionOptions): Promise<Secti
   const seq: Budget = quick ? { rounds: 10, perRound: 100, warmup: 200 } : { rounds: 20, perRound: 150, warmup: 300 };
   const load = quick ? { inFlight: 64, rounds: 2, sliceMs: 80, warmupMs: 40 } : { inFlight: 64, rounds: 5, sliceMs: 300, warmupMs: 200 };
 
+  // What the SDK alone costs for a result as large as the full stack's (invalidation block, echo, Next line, _meta).
+  const fullAnswer = await fullStackAnswer(n);
   // Legacy era, in memory. Each contender gets its own connection (and so its own workflow session).
   const targets: Target[] = [
     { name: BARE, server: () => bareV2(n), args: callArgs },
     { name: 'SDK v1 McpServer (reference)', server: () => bareV1(n), args: callArgs },
     { name: FLOOR, server: () => floorServer(n), args: callArgs },
+    { name: FLOOR_FULL, server: () => floorServer(n, undefined, fullAnswer), args: callArgs },
     ...FUSION_CASES.map((c): Target => {
       const options = variantOptions(c.variant, n);
       return { name: c.name, server: () => fusionServer(registryOf(c), options), args: c.variant === 'grouped' ? groupedCallArgs : callArgs };
@@ -193,7 +198,7 @@ export async function callSection({ quick, log }: SectionOptions): Promise<Secti
   await settle(100);
 
   const markdown = [
-    `${n.toLocaleString('en-US')} tools registered. Every contender calls \`${callArgs.name}\` (grouped: \`domain1\` with \`action: "tool1"\`), whose handler echoes its argument; each contender's first answer is checked. The FSM rows flip a two-state machine on every call (calls of one session are serialized by design), with half of the tools bound to the machine. In the modern era every request builds its server: the bare SDK row is the SDK's documented factory (a \`McpServer\` with every \`registerTool\` per request), the floor a low-level \`Server\` over precomputed data, and the mcp-fusion rows go through the whole \`createFusionApp\` (Host/Origin checks, body read, era routing, then a low-level \`Server\` with two handlers over a pipeline built once); the FSM rows pass the workflow handle minted by their first call.`,
+    `${n.toLocaleString('en-US')} tools registered. Every contender calls \`${callArgs.name}\` (grouped: \`domain1\` with \`action: "tool1"\`), whose handler echoes its argument; each contender's first answer is checked. The FSM rows flip a two-state machine on every call (calls of one session are serialized by design), with half of the tools bound to the machine. The row "${FLOOR_FULL}" is the floor server answering with the full stack's result (its invalidation block, the echo and the workflow's Next line listing the tools of the new state, with their \`_meta\`): what the SDK alone costs, on both sides, for a result of that size. In the modern era every request builds its server: the bare SDK row is the SDK's documented factory (a \`McpServer\` with every \`registerTool\` per request), the floor a low-level \`Server\` over precomputed data, and the mcp-fusion rows go through the whole \`createFusionApp\` (Host/Origin checks, body read, era routing, then a low-level \`Server\` with two handlers over a pipeline built once); the FSM rows pass the workflow handle minted by their first call.`,
     '',
     `### ${CALL_LATENCY}`,
     '',

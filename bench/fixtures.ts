@@ -107,16 +107,27 @@ export function wireList(n: number): Tool[] {
  * The floor a framework can approach: a low-level v2 `Server` answering `tools/list` from a precomputed
  * object and `tools/call` by a name switch, without argument validation.
  */
-export function floorServer(n: number, tools: Tool[] = wireList(n)): Server {
+export function floorServer(n: number, tools: Tool[] = wireList(n), answer?: (id: unknown) => Record<string, unknown>): Server {
   const server = new Server({ name: 'floor', version: '1' }, { capabilities: { tools: { listChanged: true } } });
   const names = new Set(tools.map((t) => t.name));
   const list = Object.freeze({ tools });
   server.setRequestHandler('tools/list', () => list);
   server.setRequestHandler('tools/call', (request) => {
     if (!names.has(request.params.name)) throw new Error(`unknown tool ${request.params.name}`);
-    return { content: [{ type: 'text', text: String(request.params.arguments?.id) }] };
+    return answer === undefined ? { content: [{ type: 'text', text: String(request.params.arguments?.id) }] } : (answer(request.params.arguments?.id) as never);
   });
   return server;
+}
+
+/**
+ * What the full stack answers (the invalidation block, the echo and the workflow's Next line, with their
+ * `_meta`), for a floor server that answers the same: what the SDK alone costs for a result of that size.
+ */
+export async function fullStackAnswer(n: number): Promise<(id: unknown) => Record<string, unknown>> {
+  const probe = await RawClient.connect(fusionServer(fusionRegistry(n, threeMiddlewares), variantOptions('sync+fsm', n)));
+  const sample = (await probe.request('tools/call', callArgs)) as { content: Array<{ text: string }>; _meta: Record<string, unknown> };
+  await probe.close();
+  return (id) => ({ _meta: sample._meta, content: [sample.content[0], { type: 'text', text: String(id) }, sample.content[2]] });
 }
 
 /** A fresh low-level v2 `Server` with a registry attached (what mcp-fusion does per connection or request). */
