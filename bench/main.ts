@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ATTACH_ONLY, BARE, CALL_LATENCY, CALL_LOAD, callSection, FLOOR, FULL_STACK, LEGACY_CLIENT, LEGACY_RAW, MODERN_FETCH, PLAIN, SYNC } from './call.js';
+import { ATTACH_ONLY, BARE, CALL_LATENCY, CALL_LOAD, callSection, FLOOR, FLOOR_FULL, FULL_STACK, LEGACY_CLIENT, LEGACY_RAW, MODERN_FETCH, PLAIN, SYNC } from './call.js';
 import { detail, fmt, fmtRatio, type Row } from './harness.js';
 import { HTTP_COLUMNS, HTTP_LEGACY, httpSection, KINDS, LATENCY, SERVER_CPU } from './http.js';
 import { LIST_CLIENT, LIST_RAW, listSection } from './list.js';
@@ -122,7 +122,7 @@ function verdicts(): Verdict[] {
       measured: `${fmt(full.value)} µs = ${fmtRatio(full.ratio)}`,
       met: full.ratio <= 1.2,
       profile: '1. tools/call',
-      text: `${valueOf(full)} (SDK v2 Client, legacy, in-memory); the same stack server side (raw JSON-RPC) ${ratioOf(find(CALL_LATENCY, LEGACY_RAW, FULL_STACK))}; plain mcp-fusion through the Client ${ratioOf(find(CALL_LATENCY, LEGACY_CLIENT, PLAIN))}; the floor through the Client ${ratioOf(floorClient)}.`,
+      text: `${valueOf(full)} (SDK v2 Client, legacy, in-memory); the same stack server side (raw JSON-RPC) ${ratioOf(find(CALL_LATENCY, LEGACY_RAW, FULL_STACK))}; plain mcp-fusion through the Client ${ratioOf(find(CALL_LATENCY, LEGACY_CLIENT, PLAIN))}; the floor through the Client ${ratioOf(floorClient)}, and the floor answering the full stack's result ${ratioOf(find(CALL_LATENCY, LEGACY_CLIENT, FLOOR_FULL))} (raw ${ratioOf(find(CALL_LATENCY, LEGACY_RAW, FLOOR_FULL))}): the SDK's own cost for a result of that size.`,
     });
   const target4 = 'throughput, 64 calls in flight on one connection: plain / invalidating / full stack';
   const loads = [LEGACY_CLIENT, LEGACY_RAW].map((column) => ({ column, cells: [PLAIN, SYNC, FULL_STACK].map((c) => find(CALL_LOAD, column, c)) }));
