@@ -15,6 +15,12 @@ const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge {
   const reqOf = (extra: CallExtra): any => (extra.raw as any)?.mcpReq ?? {};
   return {
+    sessionId: (ctx) => ctx?.sessionId,
+    requestId: (ctx) => ctx?.mcpReq?.id,
+    authInfo: (ctx) => ctx?.http?.authInfo,
+    meta: (ctx) => ctx?.mcpReq?._meta,
+    inputResponses: (ctx) => ctx?.mcpReq?.inputResponses,
+    requestSignal: (ctx) => ctx?.mcpReq?.signal,
     clientCapabilities: (extra) =>
       extra.era === 'modern' ? reqOf(extra).envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
     progress: (extra) => {
@@ -42,7 +48,7 @@ export function scopeV2(ctx: any, bridge: ExtraBridge, connectionId: string, era
   const req = ctx?.mcpReq ?? {};
   const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
   const stateKey = modern ? undefined : (ctx?.sessionId ?? connectionId);
-  return { stateKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', ctx?.sessionId, stateKey, req.id, ctx?.http?.authInfo, req._meta, req.inputResponses, state, ctx, req.signal, target) };
+  return { stateKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', stateKey, state, ctx, target) };
 }
 
 /** Log levels from least to most severe (RFC 5424, as MCP names them). */
@@ -56,6 +62,12 @@ export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId:
   const server = low as any;
   const rawOf = (extra: CallExtra): any => extra.raw;
   return {
+    sessionId: (extra1) => extra1?.sessionId,
+    requestId: (extra1) => extra1?.requestId,
+    authInfo: (extra1) => extra1?.authInfo,
+    meta: (extra1) => extra1?._meta,
+    inputResponses: () => undefined,
+    requestSignal: (extra1) => extra1?.signal,
     clientCapabilities: () => server.getClientCapabilities?.(),
     progress: (extra) => {
       const extra1 = rawOf(extra);
@@ -79,7 +91,7 @@ export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId:
 /** The framework's request scope for a v1 handler `extra`. */
 export function scopeV1(extra1: any, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestScope {
   const stateKey = extra1?.sessionId ?? connectionId;
-  return { stateKey, extra: new CallExtra(bridge, 'legacy', extra1?.sessionId, stateKey, extra1?.requestId, extra1?.authInfo, extra1?._meta, undefined, undefined, extra1, extra1?.signal, target) };
+  return { stateKey, extra: new CallExtra(bridge, 'legacy', stateKey, undefined, extra1, target) };
 }
 
 /**

@@ -13,6 +13,13 @@ export interface SignalSource {
  * attachment, built once): each method reads what it needs of `extra.raw`, the SDK's handler context.
  */
 export interface ExtraBridge {
+  /** The SDK's request fields, read from `extra.raw` when first asked for. */
+  sessionId(raw: any): string | undefined;
+  requestId(raw: any): string | number;
+  authInfo(raw: any): unknown;
+  meta(raw: any): Readonly<Record<string, unknown>> | undefined;
+  inputResponses(raw: any): Readonly<Record<string, unknown>> | undefined;
+  requestSignal(raw: any): AbortSignal | undefined;
   clientCapabilities(extra: CallExtra): Readonly<Record<string, unknown>> | undefined;
   progress(extra: CallExtra): ToolExtra['progress'];
   log(extra: CallExtra): ToolExtra['log'];
@@ -40,21 +47,40 @@ export class CallExtra implements ToolExtra {
   constructor(
     bridge: ExtraBridge,
     readonly era: ProtocolEra,
-    readonly sessionId: string | undefined,
     /** The workflow-state key of the request (legacy session or connection), for its anonymous principal. */
     readonly stateKey: string | undefined,
-    readonly requestId: string | number,
-    readonly authInfo: unknown,
-    readonly meta: Readonly<Record<string, unknown>> | undefined,
-    readonly inputResponses: Readonly<Record<string, unknown>> | undefined,
     readonly requestState: unknown,
+    /** The SDK's own handler context (v2 `ctx`, v1 `extra`); the request's fields are read from it on demand. */
     readonly raw: unknown,
-    /** The request's own signal (the SDK's), aborted on cancellation. */
-    readonly requestSignal: AbortSignal | undefined,
     /** What a sealed `requestState` is bound to (`tools/call:<name>`, …); the method when undefined. */
     readonly target: string | undefined,
   ) {
     this.#bridge = bridge;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#bridge.sessionId(this.raw);
+  }
+
+  get requestId(): string | number {
+    return this.#bridge.requestId(this.raw);
+  }
+
+  get authInfo(): unknown {
+    return this.#bridge.authInfo(this.raw);
+  }
+
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.#bridge.meta(this.raw);
+  }
+
+  get inputResponses(): Readonly<Record<string, unknown>> | undefined {
+    return this.#bridge.inputResponses(this.raw);
+  }
+
+  /** The request's own signal (the SDK's), aborted on cancellation. */
+  get requestSignal(): AbortSignal | undefined {
+    return this.#bridge.requestSignal(this.raw);
   }
 
   /** Aborted on timeout, cancellation or shutdown once a handler runs; before that, the request's own signal. */

@@ -3,6 +3,11 @@ import { errorResult } from '../protocol/normalizeResult.js';
 import { messages } from '../protocol/messages.js';
 import type { SignalSource } from './CallExtra.js';
 
+/** Where a running call finds the request's own signal (read on first need: most handlers never read theirs). */
+export interface RequestSignal {
+  readonly requestSignal: AbortSignal | undefined;
+}
+
 /**
  * One running handler: its abort signal (made on first read: most handlers never read it), its place in the
  * queue of its timeout, and how its call resolves (exactly once).
@@ -14,18 +19,19 @@ class RunningCall implements SignalSource {
   #controller: AbortController | undefined;
   #reason: unknown;
   #onParentAbort: (() => void) | undefined;
+  #parent: AbortSignal | undefined;
 
   constructor(
     readonly tool: string,
     readonly due: number,
     readonly queue: DeadlineQueue,
-    readonly parent: AbortSignal | undefined,
+    readonly request: RequestSignal,
   ) {}
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = (this.#controller = new AbortController());
-      const parent = this.parent;
+      const parent = (this.#parent = this.request.requestSignal);
       if (this.#reason !== undefined) controller.abort(this.#reason);
       else if (parent?.aborted === true) controller.abort(parent.reason);
       else if (parent !== undefined && this.resolve !== undefined) {
@@ -48,7 +54,7 @@ class RunningCall implements SignalSource {
     if (resolve === undefined) return;
     this.resolve = undefined;
     this.queue.remove(this);
-    if (this.#onParentAbort !== undefined) this.parent!.removeEventListener('abort', this.#onParentAbort);
+    if (this.#onParentAbort !== undefined) this.#parent!.removeEventListener('abort', this.#onParentAbort);
     resolve(result);
   }
 }
@@ -106,11 +112,14 @@ class DeadlineQueue {
 export class Deadlines {
   readonly #queues = new Map<number, DeadlineQueue>();
 
-  /** Runs `fn` under a deadline of `ms`; `parent` is the request's own signal (client cancellation). */
-  run(tool: string, ms: number, parent: AbortSignal | undefined, fn: (running: SignalSource) => Promise<ToolResponse>): Promise<ToolResponse> {
+  /**
+   * Runs `fn` under a deadline of `ms`; `request.requestSignal` is the request's own signal (client
+   * cancellation), read only if the handler reads its signal.
+   */
+  run(tool: string, ms: number, request: RequestSignal, fn: (running: SignalSource) => Promise<ToolResponse>): Promise<ToolResponse> {
     let queue = this.#queues.get(ms);
     if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms)));
-    const call = new RunningCall(tool, performance.now() + ms, queue, parent);
+    const call = new RunningCall(tool, performance.now() + ms, queue, request);
     return new Promise<ToolResponse>((resolve) => {
       call.resolve = resolve;
       queue.push(call);

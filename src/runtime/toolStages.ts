@@ -126,7 +126,7 @@ export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: Ru
   const { contextFactory, sessionOf, sessionFor } = parts;
   return (call) => {
     const { tool, args, extra } = call;
-    return deadlines.run(tool.name, tool.timeoutMs ?? timeoutMs, extra.signal, (running) => {
+    return deadlines.run(tool.name, tool.timeoutMs ?? timeoutMs, extra instanceof CallExtra ? extra : { requestSignal: extra.signal }, (running) => {
       let scoped: ToolExtra;
       if (extra instanceof CallExtra) {
         extra.beginRun(running, sessionOf);

@@ -3,6 +3,8 @@ import type { ToolResponse } from '../../src/protocol/types.js';
 import { Deadlines } from '../../src/runtime/Deadlines.js';
 import type { SignalSource } from '../../src/runtime/CallExtra.js';
 
+/** A request without a signal of its own. */
+const NONE = { requestSignal: undefined };
 const text = (t: string): ToolResponse => ({ content: [{ type: 'text', text: t }] });
 const textOf = (r: ToolResponse): string => (r.content[0] as { text: string }).text;
 
@@ -24,10 +26,10 @@ describe('Deadlines', () => {
     const fast = pending();
     const other = pending();
     const started = performance.now();
-    const first = deadlines.run('a.slow', 40, undefined, slow.fn);
+    const first = deadlines.run('a.slow', 40, NONE, slow.fn);
     await new Promise((r) => setTimeout(r, 15));
-    const second = deadlines.run('a.fast', 40, undefined, fast.fn);
-    const third = deadlines.run('a.other', 1_000, undefined, other.fn);
+    const second = deadlines.run('a.fast', 40, NONE, fast.fn);
+    const third = deadlines.run('a.other', 1_000, NONE, other.fn);
     fast.finish('fast done');
     expect(textOf(await second)).toBe('fast done');
     const timedOut = await first;
@@ -45,9 +47,9 @@ describe('Deadlines', () => {
     const deadlines = new Deadlines();
     const a = pending();
     const b = pending();
-    const first = deadlines.run('t.a', 30, undefined, a.fn);
+    const first = deadlines.run('t.a', 30, NONE, a.fn);
     await new Promise((r) => setTimeout(r, 10));
-    const second = deadlines.run('t.b', 30, undefined, b.fn);
+    const second = deadlines.run('t.b', 30, NONE, b.fn);
     expect((await first).isError).toBe(true);
     expect((await second).isError, 'the later call times out on its own deadline').toBe(true);
     expect(textOf(await second)).toContain('t.b');
@@ -57,7 +59,7 @@ describe('Deadlines', () => {
     const deadlines = new Deadlines();
     const parent = new AbortController();
     const cancelled = pending();
-    const run = deadlines.run('c.cancel', 10_000, parent.signal, cancelled.fn);
+    const run = deadlines.run('c.cancel', 10_000, { requestSignal: parent.signal }, cancelled.fn);
     const signal = cancelled.running().signal;
     expect(signal.aborted).toBe(false);
     parent.abort(new Error('client cancelled'));
@@ -67,7 +69,7 @@ describe('Deadlines', () => {
     expect(textOf(await run)).toBe('stopped');
 
     const running = pending();
-    const second = deadlines.run('c.drain', 10_000, undefined, running.fn);
+    const second = deadlines.run('c.drain', 10_000, NONE, running.fn);
     deadlines.abortAll(new Error('server shutting down'));
     expect(running.running().signal.aborted, 'a signal first read after abortAll is aborted too').toBe(true);
     running.finish('drained');
@@ -76,12 +78,12 @@ describe('Deadlines', () => {
 
   it('turns a thrown or rejected handler into one isError result', async () => {
     const deadlines = new Deadlines();
-    const thrown = await deadlines.run('e.sync', 1_000, undefined, () => {
+    const thrown = await deadlines.run('e.sync', 1_000, NONE, () => {
       throw new Error('boom');
     });
     expect(thrown.isError).toBe(true);
     expect(textOf(thrown)).toBe('boom');
-    const rejected = await deadlines.run('e.async', 1_000, undefined, async () => {
+    const rejected = await deadlines.run('e.async', 1_000, NONE, async () => {
       throw new Error('later boom');
     });
     expect(textOf(rejected)).toBe('later boom');
