@@ -61,8 +61,10 @@ function find(table: string, column: string, contender: string): Row | undefined
   return rows.find((r) => r.table === table && r.column === column && r.contender === contender);
 }
 
-const ratioOf = (r: Row | undefined): string => (r === undefined ? 'n/a' : fmtRatio(r.ratio));
-const valueOf = (r: Row): string => `${fmt(r.value)} ${r.unit} = **${fmtRatio(r.ratio)}**`;
+/** A ratio as the tables print it, with a third decimal where two would hide which side of a goal it falls (0.995–1.005 reads 1.00×). */
+const preciseRatio = (ratio: number): string => (Math.abs(ratio - 1) < 0.005 ? `${ratio.toFixed(3)}×` : fmtRatio(ratio));
+const ratioOf = (r: Row | undefined): string => (r === undefined ? 'n/a' : preciseRatio(r.ratio));
+const valueOf = (r: Row): string => `${fmt(r.value)} ${r.unit} = **${preciseRatio(r.ratio)}**`;
 const callN = quick ? ' (quick run: 100 tools)' : '';
 
 /** A row of issue #24's table that this run did not measure (a section left out with --only). */
@@ -93,7 +95,7 @@ function verdicts(): Verdict[] {
       group: 'issue',
       target: `${target1}${callN}`,
       goal: '≤ 1.00×',
-      measured: `${fmt(plainRaw.value)} µs = ${fmtRatio(plainRaw.ratio)}`,
+      measured: `${fmt(plainRaw.value)} µs = ${preciseRatio(plainRaw.ratio)}`,
       met: plainRaw.ratio <= 1.0,
       profile: '1. tools/call',
       text: `${valueOf(plainRaw)} the bare SDK's ${bareRaw === undefined ? 'n/a' : `${fmt(bareRaw.value)} µs`} (median, sequential, legacy era); the floor (low-level Server, no validation) ${ratioOf(floorRaw)}.`,
@@ -106,7 +108,7 @@ function verdicts(): Verdict[] {
       group: 'issue',
       target: `${target2}${callN}`,
       goal: '≤ 1.10×',
-      measured: `${fmt(syncRaw.value)} µs = ${fmtRatio(syncRaw.ratio)}`,
+      measured: `${fmt(syncRaw.value)} µs = ${preciseRatio(syncRaw.ratio)}`,
       met: syncRaw.ratio <= 1.1,
       profile: '1. tools/call',
       text: `${valueOf(syncRaw)} (raw JSON-RPC, legacy, in-memory); plain mcp-fusion ${ratioOf(plainRaw)}, a difference of ${plainRaw === undefined ? 'n/a' : `${fmt(syncRaw.value - plainRaw.value)} µs`}: State Sync's decoration and bookkeeping (a compiled decorator per tool, about 0.2 µs) plus the SDK validating the larger result (the signal block and \`_meta\`).`,
@@ -119,7 +121,7 @@ function verdicts(): Verdict[] {
       group: 'issue',
       target: `${target3}${callN}`,
       goal: '≤ 1.20×',
-      measured: `${fmt(full.value)} µs = ${fmtRatio(full.ratio)}`,
+      measured: `${fmt(full.value)} µs = ${preciseRatio(full.ratio)}`,
       met: full.ratio <= 1.2,
       profile: '1. tools/call',
       text: `${valueOf(full)} (SDK v2 Client, legacy, in-memory); the same stack server side (raw JSON-RPC) ${ratioOf(find(CALL_LATENCY, LEGACY_RAW, FULL_STACK))}; plain mcp-fusion through the Client ${ratioOf(find(CALL_LATENCY, LEGACY_CLIENT, PLAIN))}; the floor through the Client ${ratioOf(floorClient)}, and the floor answering the full stack's result ${ratioOf(find(CALL_LATENCY, LEGACY_CLIENT, FLOOR_FULL))} (raw ${ratioOf(find(CALL_LATENCY, LEGACY_RAW, FLOOR_FULL))}): the SDK's own cost for a result of that size.`,
@@ -134,10 +136,10 @@ function verdicts(): Verdict[] {
       group: 'issue',
       target: `${target4}${callN}`,
       goal: '≥ 1.00× each',
-      measured: measuredLoads.map((l) => `${l.column === LEGACY_CLIENT ? 'Client' : 'raw'} ${l.cells.map((c) => fmtRatio(c.ratio)).join(' / ')}`).join('; '),
+      measured: measuredLoads.map((l) => `${l.column === LEGACY_CLIENT ? 'Client' : 'raw'} ${l.cells.map((c) => preciseRatio(c.ratio)).join(' / ')}`).join('; '),
       met: measuredLoads.every((l) => l.cells.every((c) => c.ratio >= 1.0)),
       profile: '1. tools/call',
-      text: `${measuredLoads.map((l) => `${label(l.column)}: ${l.cells.map((c) => `${fmt(c.value)} calls/s = **${fmtRatio(c.ratio)}**`).join(' / ')}`).join('; ')} (calls/s ÷ the bare SDK's, each contender on its own connection; every cell must reach 1.00×).`,
+      text: `${measuredLoads.map((l) => `${label(l.column)}: ${l.cells.map((c) => `${fmt(c.value)} calls/s = **${preciseRatio(c.ratio)}**`).join(' / ')}`).join('; ')} (calls/s ÷ the bare SDK's, each contender on its own connection; every cell must reach 1.00×).`,
     });
   }
   const calls = httpAt50(HTTP_LEGACY);
@@ -152,10 +154,10 @@ function verdicts(): Verdict[] {
       group: 'issue',
       target: target5,
       goal: 'calls/s ≥ 1.00×, p99 ≤ 1.2×',
-      measured: `${fmtRatio(calls.fusion.ratio)}, p99 ${fmt(fusion.p99! / 1000)} ms = ${fmtRatio(p99Ratio)}`,
+      measured: `${preciseRatio(calls.fusion.ratio)}, p99 ${fmt(fusion.p99! / 1000)} ms = ${preciseRatio(p99Ratio)}`,
       met: calls.fusion.ratio >= 1.0 && p99Ratio <= 1.2,
       profile: 'HTTP',
-      text: `${calls.fusion.contender}: ${fmt(calls.fusion.value)} calls/s against ${fmt(calls.base.value)} for the ${calls.base.contender} = **${fmtRatio(calls.fusion.ratio)}**; p99 ${fmt(fusion.p99! / 1000)} ms against ${fmt(base.p99! / 1000)} ms = **${fmtRatio(p99Ratio)}** (p50 ${fmt(fusion.value / 1000)} ms against ${fmt(base.value / 1000)} ms)${cpu === undefined ? '' : `; server CPU ${fmt(cpu.fusion.value)} µs per call = ${fmtRatio(cpu.fusion.ratio)}`}. Ratios as the HTTP section computes them (the median of the per-round ratios).`,
+      text: `${calls.fusion.contender}: ${fmt(calls.fusion.value)} calls/s against ${fmt(calls.base.value)} for the ${calls.base.contender} = **${preciseRatio(calls.fusion.ratio)}**; p99 ${fmt(fusion.p99! / 1000)} ms against ${fmt(base.p99! / 1000)} ms = **${preciseRatio(p99Ratio)}** (p50 ${fmt(fusion.value / 1000)} ms against ${fmt(base.value / 1000)} ms)${cpu === undefined ? '' : `; server CPU ${fmt(cpu.fusion.value)} µs per call = ${preciseRatio(cpu.fusion.ratio)}`}. Ratios as the HTTP section computes them (the median of the per-round ratios).`,
     });
   }
   const attachCold = rows.find((r) => r.table === ATTACH_POLICIES && r.contender === ATTACH_INDEXED);
@@ -169,7 +171,7 @@ function verdicts(): Verdict[] {
       measured: `${fmt(attachCold.value)} ms`,
       met: attachCold.value < 500,
       profile: 'Policy resolution: met, and the startup cost removed',
-      text: `${attachCold.column}: **${fmt(attachCold.value)} ms** (resolution, overlap detection and pattern checks) = ${fmtRatio(attachCold.ratio)} the direct way.`,
+      text: `${attachCold.column}: **${fmt(attachCold.value)} ms** (resolution, overlap detection and pattern checks) = ${preciseRatio(attachCold.ratio)} the direct way.`,
     });
 
   // Kept from round one: goals the issue does not restate, still worth watching.
@@ -180,9 +182,9 @@ function verdicts(): Verdict[] {
       group: 'kept',
       target: `Modern era, one request at N = 1,000, per-request attach included${quick ? ' (quick run: measured at N = 100)' : ''}`,
       goal: '≤ 0.05× the SDK\'s factory',
-      measured: `${fmtRatio(attach.ratio)} / ${fmtRatio(app.ratio)}`,
+      measured: `${preciseRatio(attach.ratio)} / ${preciseRatio(app.ratio)}`,
       met: Math.max(attach.ratio, app.ratio) <= 0.05,
-      text: `per-request Server + attachToServer ${fmt(attach.value)} µs = **${fmtRatio(attach.ratio)}**; through the whole createFusionApp ${fmt(app.value)} µs = **${fmtRatio(app.ratio)}** (the factory: ${fmt(attach.value / attach.ratio)} µs).`,
+      text: `per-request Server + attachToServer ${fmt(attach.value)} µs = **${preciseRatio(attach.ratio)}**; through the whole createFusionApp ${fmt(app.value)} µs = **${preciseRatio(app.ratio)}** (the factory: ${fmt(attach.value / attach.ratio)} µs).`,
     });
   }
   const list = find(LIST_CLIENT, 'N=1,000', 'mcp-fusion + State Sync + FSM gate');
@@ -194,7 +196,7 @@ function verdicts(): Verdict[] {
       group: 'kept',
       target: 'tools/list at N = 1,000 with decoration and gating, server side',
       goal: '≤ 0.06×',
-      measured: `${fmtRatio(listRaw.ratio)} (Client ${fmtRatio(list.ratio)})`,
+      measured: `${preciseRatio(listRaw.ratio)} (Client ${preciseRatio(list.ratio)})`,
       met: listRaw.ratio <= 0.06,
       profile: '2. tools/list',
       text: `server side (raw JSON-RPC) ${fmt(listRaw.value)} µs = **${fmtRatio(listRaw.ratio)}** (floor ${ratioOf(floorListRaw)}); through the SDK v2 Client ${fmt(list.value)} µs = **${fmtRatio(list.ratio)}**, where the floor alone is ${floor === undefined ? 'n/a' : `${fmt(floor.value)} µs = ${fmtRatio(floor.ratio)}`}: the client's own validation of the listed tools bounds that ratio, so the goal is judged server side.`,
