@@ -207,3 +207,30 @@ export function assertListed(label: string, result: unknown, count: number): voi
 }
 
 export { McpServer, V1McpServer };
+
+/** The fusion contenders of the quick tools/call scripts (bench/abCall.ts, bench/profileCall.ts), by name. */
+const CONTENDERS: Record<string, { variant: Variant; middlewares: boolean }> = {
+  plain: { variant: 'plain', middlewares: false },
+  sync: { variant: 'sync', middlewares: false },
+  fsm: { variant: 'fsm', middlewares: false },
+  middlewares: { variant: 'plain', middlewares: true },
+  full: { variant: 'sync+fsm', middlewares: true },
+  grouped: { variant: 'grouped', middlewares: false },
+};
+
+/**
+ * A server factory for a contender named on the command line: `bare`, `floor`, `floorfull` (the floor answering
+ * the full stack's result) or one of {@link CONTENDERS}; and the arguments it is called with.
+ */
+export async function contender(who: string, n: number): Promise<{ server: () => { connect(t: never): Promise<void> }; args: typeof callArgs | typeof groupedCallArgs }> {
+  const args = who === 'grouped' ? groupedCallArgs : callArgs;
+  if (who === 'bare') return { server: () => bareV2(n), args };
+  if (who === 'floor') return { server: () => floorServer(n), args };
+  if (who === 'floorfull') {
+    const answer = await fullStackAnswer(n);
+    return { server: () => floorServer(n, undefined, answer), args };
+  }
+  const v = CONTENDERS[who];
+  if (v === undefined) throw new Error(`unknown contender "${who}": use bare, floor, floorfull, ${Object.keys(CONTENDERS).join(', ')}`);
+  return { server: () => fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n)), args };
+}
