@@ -65,7 +65,8 @@ export async function latency(table: string, column: string, contenders: Contend
 
 /**
  * Throughput with `inFlight` operations outstanding at all times (a closed loop of `inFlight` workers),
- * in slices of `sliceMs`; the value is the median of the slices' calls per second.
+ * in slices of `sliceMs`; the value is the median of the slices' calls per second, the ratio the median of the
+ * per-round ratios to the first contender.
  */
 export async function throughput(table: string, column: string, contenders: Contender[], options: { inFlight: number; rounds: number; sliceMs: number; warmupMs: number }): Promise<Row[]> {
   for (const c of contenders) await c.setup?.();
@@ -79,12 +80,15 @@ export async function throughput(table: string, column: string, contenders: Cont
   }
   for (const c of contenders) await c.teardown?.();
   const medians = rates.map((s) => quantile(s, 0.5));
+  // The ratio is the median of the per-round ratios: a contender is compared with the first one's slice of the
+  // same round, so load drifting across the run (a shared machine) cancels out.
+  const ratios = rates.map((own) => quantile(own.map((rate, r) => rate / rates[0]![r]!), 0.5));
   return contenders.map((c, i) => ({
     table,
     column,
     contender: c.name,
     value: medians[i]!,
-    ratio: medians[i]! / medians[0]!,
+    ratio: ratios[i]!,
     samples: rates[i]!.length,
     unit: 'calls/s' as const,
   }));
