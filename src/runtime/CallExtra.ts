@@ -42,7 +42,7 @@ export class CallExtra implements ToolExtra {
   #principal: Principal | undefined = undefined;
   #run: SignalSource | undefined = undefined;
   #session: SessionData | undefined = undefined;
-  #sessionOf: ((extra: CallExtra) => SessionData) | undefined = undefined;
+  #sessionOf: ((extra: ToolExtra, stateKey: string | undefined) => SessionData) | undefined = undefined;
 
   constructor(
     bridge: ExtraBridge,
@@ -93,7 +93,7 @@ export class CallExtra implements ToolExtra {
   }
 
   get session(): SessionData | undefined {
-    if (this.#session === undefined && this.#sessionOf !== undefined) this.#session = this.#sessionOf(this);
+    if (this.#session === undefined && this.#sessionOf !== undefined) this.#session = this.#sessionOf(this, this.stateKey);
     return this.#session;
   }
 
@@ -122,7 +122,7 @@ export class CallExtra implements ToolExtra {
   }
 
   /** Called by the handler stage: the run's signal, and whose data `extra.session` is (made on first read). */
-  beginRun(run: SignalSource, sessionOf: (extra: CallExtra) => SessionData): void {
+  beginRun(run: SignalSource, sessionOf: (extra: ToolExtra, stateKey: string | undefined) => SessionData): void {
     this.#run = run;
     this.#sessionOf = sessionOf;
     this.#session = undefined;

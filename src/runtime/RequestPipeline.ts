@@ -13,7 +13,6 @@ import { sessionDataOf } from './sessionDataOf.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
-import type { CallExtra } from './CallExtra.js';
 import { compileSurface, type Surface } from '../surface/compileSurface.js';
 import { groupingFor } from '../surface/groupedExposition.js';
 import { messages } from '../protocol/messages.js';
@@ -67,8 +66,7 @@ export class RequestPipeline<Ctx> {
     const maxBytes = options.sessionDataMaxBytes;
     this.#runParts = {
       contextFactory: options.contextFactory,
-      sessionOf: (extra: CallExtra) => sessionDataOf(data, extra, extra.stateKey, maxBytes),
-      sessionFor: (call: ToolCall) => sessionDataOf(data, call.extra, call.scope.stateKey, maxBytes),
+      sessionOf: (extra, stateKey) => sessionDataOf(data, extra, stateKey, maxBytes),
     };
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();

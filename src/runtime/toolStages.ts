@@ -112,10 +112,8 @@ function withWorkflow(call: ToolCall, args: Record<string, unknown>, instance: N
 /** What the handler stage needs besides the tool: the context factory and whose `extra.session` a call gets. */
 export interface RunParts<Ctx> {
   readonly contextFactory: ((extra: ToolExtra) => Ctx | Promise<Ctx>) | undefined;
-  /** The session data of a call made by the framework's SDK adapters (keyed by its extra). */
-  readonly sessionOf: (extra: CallExtra) => NonNullable<ToolExtra['session']>;
-  /** The session data of a call whose extra was built elsewhere (tests, custom entries). */
-  readonly sessionFor: (call: ToolCall) => NonNullable<ToolExtra['session']>;
+  /** Whose data `extra.session` is: the request's legacy session (`stateKey`), else its workflow instance or principal. */
+  readonly sessionOf: (extra: ToolExtra, stateKey: string | undefined) => NonNullable<ToolExtra['session']>;
 }
 
 /**
@@ -123,18 +121,20 @@ export interface RunParts<Ctx> {
  * context factory's context. The extra gets the run's signal and its session data, both made on first read.
  */
 export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: RunParts<Ctx>): NextStage {
-  const { contextFactory, sessionOf, sessionFor } = parts;
+  const { contextFactory, sessionOf } = parts;
   return (call) => {
     const { tool, args, extra } = call;
-    return deadlines.run(tool.name, tool.timeoutMs ?? timeoutMs, extra instanceof CallExtra ? extra : { requestSignal: extra.signal }, (running) => {
+    // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
+    const own = extra instanceof CallExtra;
+    return deadlines.run(tool.name, tool.timeoutMs ?? timeoutMs, own ? extra : { requestSignal: extra.signal }, (running) => {
       let scoped: ToolExtra;
-      if (extra instanceof CallExtra) {
+      if (own) {
         extra.beginRun(running, sessionOf);
         scoped = extra;
       } else {
         scoped = {
           ...extra,
-          session: sessionFor(call),
+          session: sessionOf(extra, call.scope.stateKey),
           get signal() {
             return running.signal;
           },
