@@ -7,7 +7,6 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -20,6 +19,7 @@ import { countCommands, perCall } from './commandCount.js';
 import type { Row } from './harness.js';
 import { freePort } from './freePort.js';
 import type { Section, SectionOptions } from './section.js';
+import { cpuMs } from './cpuMs.js';
 
 export const REDIS_COMMANDS = 'Redis commands per call (example server wiring, counted on a private redis-server)';
 export const REDIS_CAPACITY = 'One Redis primary on this machine (measured)';
@@ -115,16 +115,6 @@ function kinds(app: FusionApp): Kind[] {
       return async (i) => (i % 2 === 0 ? legacyCall(app, sid, 'countries.list') : modernCall(app, 'countries.list'));
     } },
   ];
-}
-
-/** CPU time (ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 /** `redis-benchmark -q --csv` of one command; resolves requests per second. */

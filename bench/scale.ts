@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,6 +13,7 @@ import type { Row } from './harness.js';
 import { post as postVia, type Reply } from './httpPost.js';
 import { freePort } from './freePort.js';
 import type { Section, SectionOptions } from './section.js';
+import { cpuMs } from './cpuMs.js';
 
 export const SCALE = 'Scale-out on one Redis: independent clients, round-robin over instances (calls/s)';
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -98,16 +98,6 @@ async function measure(calls: Array<() => Promise<void>>, ms: number): Promise<{
     }),
   );
   return { rate: done / (ms / 1000), latencies };
-}
-
-/** CPU time (ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 /** CPU used during `task` by the clients (this process), the instances and redis-server, in cores. */
