@@ -187,31 +187,13 @@ describe('HTTP hardening of #19 and #20: Host, methods, CORS, listening', () => 
 
   it('closes a connection that sends its headers too slowly (headersTimeoutMs)', async () => {
     await using srv = await httpServer(registry, { ...workspaceOptions(), headersTimeoutMs: 300 });
-    const socket = connect(srv.port!, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    const answer = await new Promise<string>((resolve) => {
-      let text = '';
-      socket.on('data', (chunk) => void (text += chunk.toString('utf8')));
-      socket.once('close', () => resolve(text));
-      setTimeout(() => resolve('still open'), 5_000).unref();
-    });
-    socket.destroy();
+    const answer = await sendAndWaitForClose(srv.port!, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
   it('closes a connection that sends its body too slowly (requestTimeoutMs)', async () => {
     await using srv = await httpServer(registry, { ...workspaceOptions(), requestTimeoutMs: 400 });
-    const socket = connect(srv.port!, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
-    const answer = await new Promise<string>((resolve) => {
-      let text = '';
-      socket.on('data', (chunk) => void (text += chunk.toString('utf8')));
-      socket.once('close', () => resolve(text));
-      setTimeout(() => resolve('still open'), 5_000).unref();
-    });
-    socket.destroy();
+    const answer = await sendAndWaitForClose(srv.port!, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
@@ -333,4 +315,19 @@ function rawStatus(url: string, headers: Record<string, string>, body: string): 
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** Writes `bytes` on a raw connection and returns all the server answered by the time it closed ('still open' after 5 s). */
+async function sendAndWaitForClose(port: number, bytes: string): Promise<string> {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(bytes);
+  const answer = await new Promise<string>((resolve) => {
+    let text = '';
+    socket.on('data', (chunk) => void (text += chunk.toString('utf8')));
+    socket.once('close', () => resolve(text));
+    setTimeout(() => resolve('still open'), 5_000).unref();
+  });
+  socket.destroy();
+  return answer;
 }
