@@ -38,34 +38,51 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a command in the project (its own process group) and resolves the URL it reports or serves. */
+/**
+ * Starts a command in the project (its own process group) and resolves its MCP URL: the one it reports
+ * ("listening on …"), or, given `url` (a program that prints nothing), once that port answers HTTP.
+ */
 async function serve(command: string, args: string[], env: NodeJS.ProcessEnv = {}, url?: string): Promise<string> {
   const child = spawn(command, args, { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.push(child);
   let output = '';
+  let exited: Error | undefined;
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start:\n${output}`)), 60_000);
-    const check = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
+    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start within 60 s:\n${output}`)), 60_000);
+    const done = (value: string): void => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
+    child.once('exit', (code) => {
+      exited = new Error(`${command} ${args.join(' ')} exited (${code}):\n${output}`);
+      clearTimeout(timer);
+      reject(exited);
+    });
+    if (url !== undefined) {
+      reachable(url, () => exited).then(() => done(url), reject);
+      return;
+    }
+    const check = (): void => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(output);
-      if (match !== null || url !== undefined) {
-        clearTimeout(timer);
-        resolve(match?.[1] ?? url!);
-      }
+      if (match !== null) done(match[1]!);
     };
     child.stdout.on('data', check);
     child.stderr.on('data', check);
-    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited (${code}):\n${output}`)));
   });
 }
 
-/** Resolves once `url` answers HTTP at all (a server that logs nothing). */
-async function reachable(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+/** Resolves once `url` answers HTTP at all (a server that logs nothing); stops when `gone()` says the server died. */
+async function reachable(url: string, gone: () => Error | undefined = () => undefined): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const dead = gone();
+    if (dead !== undefined) throw dead;
     try {
       await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       return;
     } catch {
+      // Not listening yet: the port is polled, the only readiness signal a silent program gives.
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -236,7 +253,6 @@ describe("the README's twenty lines as written (placeholders filled), in the sam
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     await serve('npx', ['tsx', 'twenty-lines.ts'], { PORT: String(port) }, url);
-    await reachable(url);
     for (const mode of ['legacy', 'auto'] as const) {
       const client = await connect(url, mode);
       try {
