@@ -199,6 +199,11 @@ export class LegacySessions {
     live.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => {});
   }
 
+  /** A notification for every session live in this process (e.g. `notifications/resources/list_changed`). */
+  broadcast(notification: SessionNotification): void {
+    for (const live of this.#live.values()) live.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => {});
+  }
+
   /** Releases a session's server (idle: it can be restored; destroyed: it cannot, and other instances are told). */
   release(id: string, phase: 'idle' | 'destroyed' = 'idle'): void {
     if (phase === 'destroyed') this.#bus?.publish(id, { method: SESSION_ENDED });

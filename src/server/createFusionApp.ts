@@ -210,6 +210,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       modern.notify.resourceUpdated(uri);
       modern.notify.resourcesChanged();
       await runtime.features.subscriptions?.retire(uri);
+      legacy.broadcast({ method: 'notifications/resources/list_changed' });
     },
     async close() {
       closing = true;

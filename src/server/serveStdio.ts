@@ -3,9 +3,14 @@ import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { buildServer } from './buildServer.js';
 import { StdioLineTransport } from './StdioLineTransport.js';
 import type { ServeOptions } from './types.js';
+import type { Attachment } from '../adapter/attach.js';
 
 /** A running stdio server. */
 export interface StdioHandle {
+  /** The resource at `uri` changed: the client hears `notifications/resources/updated` if it subscribed. */
+  notifyResourceUpdated(uri: string): Promise<void>;
+  /** The resource at `uri` is gone: a subscribed client hears it once more, its subscription ends, and the list changed. */
+  notifyResourceDeleted(uri: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,8 +23,19 @@ export function serveStdio<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptio
   const runtime = registry.runtime(options);
   // An oversized line is answered and skipped instead of ending the connection (see StdioLineTransport).
   const transport = new StdioLineTransport(options.stdioMaxLineBytes === undefined ? {} : { maxLineBytes: options.stdioMaxLineBytes });
-  const handle = sdkServeStdio((ctx) => buildServer(runtime, options, ctx.era).instance, { transport });
+  const attachments: Attachment[] = [];
+  const handle = sdkServeStdio((ctx) => {
+    const built = buildServer(runtime, options, ctx.era);
+    attachments.push(built.attachment);
+    return built.instance;
+  }, { transport });
   return {
+    async notifyResourceUpdated(uri: string) {
+      await Promise.all(attachments.map((a) => a.notifyResourceUpdated(uri)));
+    },
+    async notifyResourceDeleted(uri: string) {
+      await Promise.all(attachments.map((a) => a.notifyResourceDeleted(uri)));
+    },
     async close() {
       await handle.close();
       runtime.dispose();

@@ -16,6 +16,10 @@ export interface RunningServer {
   readonly port: number | undefined;
   /** The fetch-shaped app (HTTP only). */
   readonly app: FusionApp | undefined;
+  /** The resource at `uri` changed: its subscribers (legacy `resources/subscribe`, modern listen streams) hear it. */
+  notifyResourceUpdated(uri: string): Promise<void>;
+  /** The resource at `uri` is gone: its subscribers hear it once more, their subscriptions end, and the list changed. */
+  notifyResourceDeleted(uri: string): Promise<void>;
   /** Stops accepting, closes sessions and releases the port. */
   close(): Promise<void>;
 }
@@ -31,7 +35,14 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   if (options.transport === 'stdio') {
     if (options.auth !== undefined) (options.onWarning ?? console.warn)('[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.');
     const handle = serveStdio(registry, options);
-    return { url: 'stdio', port: undefined, app: undefined, close: () => handle.close() };
+    return {
+      url: 'stdio',
+      port: undefined,
+      app: undefined,
+      notifyResourceUpdated: (uri) => handle.notifyResourceUpdated(uri),
+      notifyResourceDeleted: (uri) => handle.notifyResourceDeleted(uri),
+      close: () => handle.close(),
+    };
   }
   const app = createFusionApp(registry, options);
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
@@ -64,6 +75,8 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
     url: `http://${shownHost}:${bound}${options.path ?? '/mcp'}`,
     port: bound,
     app,
+    notifyResourceUpdated: (uri) => app.notifyResourceUpdated(uri),
+    notifyResourceDeleted: (uri) => app.notifyResourceDeleted(uri),
     async close() {
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       await app.close();
