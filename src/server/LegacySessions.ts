@@ -8,6 +8,8 @@ import { sessionFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { checkInitializeParams } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
+import { tokenExpiryMs } from './tokenExpiry.js';
+import { trackBody } from './trackBody.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
@@ -34,13 +36,15 @@ export class LegacySessions {
   readonly #create: () => Server;
   readonly #bus: SessionBus | undefined;
   readonly #limits: ResolvedHttpLimits;
+  readonly #now: () => number;
   readonly manager: SessionManager;
 
-  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits } = {}) {
+  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits; now?: (() => number) | undefined } = {}) {
     this.#create = create;
     this.manager = manager;
     this.#bus = options.sessionBus;
     this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Sessions whose server is in memory. */
@@ -74,7 +78,10 @@ export class LegacySessions {
         return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', {}, idOf(parsedBody));
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
-      return live.transport.handleRequest(request, options);
+      const response = await live.transport.handleRequest(request, options);
+      // The GET stream lives no longer than the token that opened it: the client reconnects with a fresh one.
+      const expiresAtMs = request.method === 'GET' && response.ok ? tokenExpiryMs(authInfo) : undefined;
+      return expiresAtMs === undefined ? response : trackBody(response, () => {}, expiresAtMs - this.#now()).response;
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options, authInfo, peer);
     if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize') {

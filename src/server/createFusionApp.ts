@@ -28,6 +28,8 @@ import { pathnameOf } from './urlPath.js';
 import { rememberPeer } from '../principal/peers.js';
 import { protoKeyOfBody } from '../protocol/protoKeys.js';
 import { CallBudget } from './CallBudget.js';
+import { missingScopes } from '../auth/checkScopes.js';
+import { tokenExpiryMs } from './tokenExpiry.js';
 import type { HttpOptions } from './types.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -105,7 +107,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   };
   const runtime = registry.runtime(attach);
   const pipeline = runtime.tools;
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits });
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
@@ -125,7 +127,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     }
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
-  const listens = new ListenStreams({ perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs });
+  const listens = new ListenStreams(
+    { perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs, maxFilterUris: limits.maxListenFilterUris, maxFilterBytes: limits.maxListenFilterBytes, maxFilterBytesTotal: limits.maxListenFilterBytesTotal },
+    options.now,
+  );
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
   if (auth === undefined && scoped.length > 0) {
@@ -184,14 +189,20 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   };
   const dispatch = async (request: Request, parsedBody: unknown, authInfo: unknown, peer: string | undefined): Promise<Response> => {
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
-    let slot: string | undefined;
-    if (isListen(parsedBody)) {
-      const reserved = listens.open(authInfo, peer);
-      if ('full' in reserved) return listens.refusal(parsedBody, reserved.full);
-      slot = reserved.principal;
+    const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
+    if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
+    // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
+    const granted = ScopeGate.scopesOf(authInfo);
+    const slot = listens.open(parsedBody, { authInfo, peer }, (uri) => missingScopes(requiredOf('resources/read', { uri }), granted).length === 0);
+    if (slot instanceof Response) return slot;
+    let response: Response;
+    try {
+      response = await modern.fetch(request, { parsedBody: slot.body, ...auth });
+    } catch (error) {
+      listens.release(slot);
+      throw error;
     }
-    const response = await modern.fetch(request, { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
-    return slot === undefined ? response : listens.track(response, slot);
+    return listens.track(response, slot, tokenExpiryMs(authInfo));
   };
   const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
     const response = await serve(request, extra);

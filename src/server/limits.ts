@@ -24,8 +24,17 @@ export interface HttpLimits {
   maxInitializeDepth?: number;
   /** Open modern `subscriptions/listen` streams on this process, for everyone (1,024); one more gets `503`. */
   maxListenStreams?: number;
-  /** A `subscriptions/listen` stream ends after this long (30 min); the client listens again. */
+  /**
+   * A `subscriptions/listen` stream ends after this long (30 min), or sooner when the bearer token that
+   * opened it expires; the client listens again.
+   */
   listenMaxLifetimeMs?: number;
+  /** Resource URIs in one listen stream's `resourceSubscriptions` filter (1,000); more gets `400` (`-32602`). */
+  maxListenFilterUris?: number;
+  /** Bytes of the resource URIs in one listen stream's filter (64 KiB); more gets `400` (`-32602`). */
+  maxListenFilterBytes?: number;
+  /** Bytes of the filters of every open listen stream on this process (8 MiB); one more filter gets `503`. */
+  maxListenFilterBytesTotal?: number;
   /** Tool calls running at once on this process (1,000); one more `tools/call` gets `503`. */
   maxInFlightCalls?: number;
 }
@@ -41,6 +50,9 @@ export const DEFAULT_HTTP_LIMITS: ResolvedHttpLimits = Object.freeze({
   maxInitializeDepth: 32,
   maxListenStreams: 1_024,
   listenMaxLifetimeMs: 30 * 60_000,
+  maxListenFilterUris: 1_000,
+  maxListenFilterBytes: 64 * 1024,
+  maxListenFilterBytesTotal: 8 * 1024 * 1024,
   maxInFlightCalls: 1_000,
 });
 
