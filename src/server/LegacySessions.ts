@@ -3,6 +3,7 @@ import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Ser
 import { JsonRpcCode } from '../errors/WireError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
+import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
 import { sessionFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
@@ -97,7 +98,7 @@ export class LegacySessions {
     if ('response' in checked) return checked.response;
     const id = randomUUID();
     const principal = principalOf(authInfo, sessionFallback(id));
-    const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peer}`) : principal.key;
+    const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peerGroup(peer)}`) : principal.key;
     // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
     // so concurrent handshakes cannot all pass a nearly full budget.
     const full = this.#makeRoom(owner, options.parsedBody);
@@ -113,20 +114,21 @@ export class LegacySessions {
   }
 
   /**
-   * Keeps the session budgets: past the per-principal (or per-peer) or total cap, the oldest session in that
-   * scope that was never used is closed; when there is none, `429` (principal) or `503` (server).
+   * Keeps the session budgets, per principal (or peer) first, then in total: past a cap, a session in that
+   * scope is closed to make room — the oldest never-used one, else the least recently used (in total: of the
+   * owner holding the most sessions). `429` (principal) or `503` (server) only when there is none to close.
    */
   #makeRoom(owner: string | undefined, body: unknown): Response | undefined {
     const { maxSessionsPerPrincipal: perOwner, maxSessions: total } = this.#limits;
     if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
-      const victim = this.manager.oldestUnused(owner);
+      const victim = this.manager.evictionCandidate(owner);
       if (victim === undefined) {
         return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
       }
       this.#evict(victim);
     }
     if (this.manager.count >= total) {
-      const victim = this.manager.oldestUnused();
+      const victim = this.manager.evictionCandidate();
       if (victim === undefined) {
         return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
       }
@@ -135,7 +137,7 @@ export class LegacySessions {
     return undefined;
   }
 
-  /** Ends a never-used session to make room; it leaves the budget at once (the store delete follows). */
+  /** Ends a session to make room; it leaves the budget at once (the store delete follows); its client gets 404 and initializes again. */
   #evict(id: string): void {
     void this.manager.destroy(id, 'evicted').catch(() => {});
   }
