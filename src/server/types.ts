@@ -81,6 +81,11 @@ export interface StartServerOptions<Ctx> extends HttpOptions<Ctx> {
   headersTimeoutMs?: number;
   /** Time a client has to send a whole request (30 s; `server.requestTimeout`). Response streams are not cut. */
   requestTimeoutMs?: number;
-  /** Open TCP connections at once (1,024; `server.maxConnections`); more are refused by the kernel backlog. */
+  /** Open TCP connections at once (1,024; `server.maxConnections`); more are closed at once. */
   maxConnections?: number;
+  /**
+   * Open TCP connections from one peer address (IPv6: one /64 prefix) at once (128, at most
+   * `maxConnections`); more from that peer are closed at once, so one host cannot take every socket.
+   */
+  maxConnectionsPerPeer?: number;
 }

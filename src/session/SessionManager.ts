@@ -68,19 +68,17 @@ export class SessionManager {
   /**
    * The session to evict when a budget is full: the oldest one that was never used (its handshake is pending
    * or it has had no request since), else the least recently used. `owner` limits the choice to that
-   * owner's sessions; without it, the least recently used session comes from the owner holding the most, so
-   * that a flood pays for itself before a client holding one session does.
+   * owner's sessions; without it, the choice is among the sessions of the owner holding the most (every
+   * session when none holds more than one), so that a flood pays for itself before a client holding one
+   * session does, even one in the middle of its handshake.
    */
   evictionCandidate(owner?: string): string | undefined {
-    if (owner !== undefined) {
-      const ids = this.#owned.get(owner);
-      return ids === undefined ? undefined : (this.#oldestUnused(ids.values()) ?? first(ids.values()));
+    let ids: ReadonlySet<string> | ReadonlyMap<string, unknown> | undefined = owner === undefined ? undefined : this.#owned.get(owner);
+    if (owner === undefined) {
+      for (const set of this.#owned.values()) if (ids === undefined || set.size > ids.size) ids = set;
+      if (ids === undefined || ids.size <= 1) ids = this.#tracked;
     }
-    const unused = this.#oldestUnused(this.#tracked.keys());
-    if (unused !== undefined) return unused;
-    let heaviest: Set<string> | undefined;
-    for (const ids of this.#owned.values()) if (heaviest === undefined || ids.size > heaviest.size) heaviest = ids;
-    return heaviest !== undefined && heaviest.size > 1 ? first(heaviest.values()) : first(this.#tracked.keys());
+    return ids === undefined ? undefined : (this.#oldestUnused(ids.keys()) ?? first(ids.keys()));
   }
 
   #oldestUnused(ids: Iterable<string>): string | undefined {
