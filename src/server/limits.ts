@@ -6,13 +6,13 @@
  */
 export interface HttpLimits {
   /**
-   * Legacy sessions tracked by this process (live or idle) (1,000). When full, the oldest session that was
-   * never used is closed to make room; when every session is in use, `initialize` gets `503`.
+   * Legacy sessions tracked by this process (live or idle) (1,000). When full, `initialize` closes one to make
+   * room: of the owner holding the most sessions, the oldest never-used, else the least recently used.
    */
   maxSessions?: number;
   /**
-   * Legacy sessions per principal, or per peer address for anonymous openers (100). When full, that
-   * principal's oldest never-used session is closed to make room; otherwise `initialize` gets `429`.
+   * Legacy sessions per principal, or per peer address (IPv6: per /64) for anonymous openers (100). When
+   * full, that principal's oldest never-used session, else its least recently used, is closed to make room.
    */
   maxSessionsPerPrincipal?: number;
   /**
@@ -35,7 +35,10 @@ export interface HttpLimits {
   maxListenFilterBytes?: number;
   /** Bytes of the filters of every open listen stream on this process (8 MiB); one more filter gets `503`. */
   maxListenFilterBytesTotal?: number;
-  /** Tool calls running at once on this process (1,000); one more `tools/call` gets `503`. */
+  /**
+   * Tool calls running at once on this process (1,000), each `tools/call` of a batch counted, from admission
+   * until its response ends; one more gets `503`, a batch holding more calls than this `400`.
+   */
   maxInFlightCalls?: number;
 }
 

@@ -53,7 +53,7 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   onSessionEvent?: (event: SessionEvent) => void;
   /**
    * Most open modern `subscriptions/listen` streams per principal (16): per verified user or client, and
-   * per peer address for anonymous callers. One more gets `429` with `Retry-After`.
+   * per peer address (IPv6: per /64) for anonymous callers. One more gets `429` with `Retry-After`.
    */
   maxListenStreamsPerPrincipal?: number;
   /** Budgets of sessions, initialize size, listen streams and running calls (see {@link HttpLimits}). */
