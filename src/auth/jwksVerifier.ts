@@ -19,6 +19,13 @@ export interface JwksVerifierOptions {
   algorithms?: string[];
   /** Leeway for `exp` and `nbf`, in seconds (default 5). */
   clockToleranceSec?: number;
+  /**
+   * Checks the JWT access token profile of RFC 9068 (default `true`): the `typ` header is `at+jwt` (or
+   * `application/at+jwt`) and the token names a `sub` or a `client_id`, so every accepted token has its own
+   * principal. `false` accepts any signed JWT with the right `iss`, `aud` and `exp`, for an authorization
+   * server that does not mint RFC 9068 tokens; tokens without `sub`, `client_id` or `azp` are then anonymous.
+   */
+  rfc9068?: boolean;
   /** The `jose` module, when you load it yourself (default: imported lazily on the first token). */
   jose?: JoseModule;
 }
@@ -27,7 +34,8 @@ const INVALID_TOKEN = /^ERR_(JWT|JWS|JWKS_NO_MATCHING_KEY|JWKS_MULTIPLE_MATCHING
 
 /**
  * An `OAuthTokenVerifier` for JWT access tokens (RFC 9068) signed by an authorization server whose keys are
- * published as a JWKS: checks the signature, `iss`, `aud` (this resource) and `exp`, and maps `sub`/`iss` into
+ * published as a JWKS: checks the signature, `iss`, `aud` (this resource), `exp` and (unless `rfc9068: false`)
+ * the `at+jwt` type and a `sub` or `client_id`, and maps `sub`/`iss` into
  * `AuthInfo.extra` (the principal), `scope` (space-separated) or `scp` (array) into `scopes`, and
  * `client_id` (else `azp`, else `sub`) into `clientId`. Needs the optional peer `jose`.
  * @example
@@ -38,6 +46,7 @@ const INVALID_TOKEN = /^ERR_(JWT|JWS|JWKS_NO_MATCHING_KEY|JWKS_MULTIPLE_MATCHING
 export function jwksVerifier(options: JwksVerifierOptions): OAuthTokenVerifier {
   const url = new URL(options.jwksUrl);
   const audiences = Array.isArray(options.audience) ? options.audience : [options.audience];
+  const strict = options.rfc9068 !== false;
   let keys: unknown;
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
@@ -50,12 +59,16 @@ export function jwksVerifier(options: JwksVerifierOptions): OAuthTokenVerifier {
           audience: audiences,
           clockTolerance: options.clockToleranceSec ?? 5,
           requiredClaims: ['exp'],
+          ...(strict ? { typ: 'at+jwt' } : {}),
           ...(options.algorithms === undefined ? {} : { algorithms: options.algorithms }),
         }));
       } catch (error) {
         const code = String((error as { code?: unknown }).code ?? '');
         if (INVALID_TOKEN.test(code)) throw new OAuthError(OAuthErrorCode.InvalidToken, `The access token was refused: ${(error as Error).message}`);
         throw new OAuthError(OAuthErrorCode.ServerError, `The signing keys at ${url.href} could not be read (${(error as Error).message})`);
+      }
+      if (strict && !named(payload.sub) && !named(payload.client_id)) {
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token was refused: it names neither a "sub" nor a "client_id" claim (RFC 9068 requires them), so it identifies nobody. Ask the authorization server for an RFC 9068 access token, or set rfc9068: false on jwksVerifier.');
       }
       return toAuthInfo(token, payload, audiences);
     },
@@ -76,6 +89,10 @@ function toAuthInfo(token: string, payload: Record<string, unknown>, audiences: 
     ...(resource === undefined ? {} : { resource }),
     extra: { sub, iss: payload.iss, claims: payload },
   };
+}
+
+function named(value: unknown): boolean {
+  return typeof value === 'string' && value.length > 0;
 }
 
 function scopesOf(payload: Record<string, unknown>): string[] {

@@ -18,3 +18,20 @@ export function peerOf(requestOrContext: unknown): string | undefined {
   const req = (requestOrContext as { http?: { req?: unknown }; requestInfo?: unknown }).http?.req ?? (requestOrContext as { requestInfo?: unknown }).requestInfo;
   return typeof req === 'object' && req !== null ? peers.get(req) : undefined;
 }
+
+/**
+ * The budget key of a peer address: an IPv4 address as is (also when IPv4-mapped, `::ffff:10.0.0.1`), an IPv6
+ * address by its /64 prefix (one host usually holds a whole /64, so per-address budgets would not bind it).
+ * Used for per-peer budgets (connections, anonymous listen streams and sessions), never as an identity.
+ */
+export function peerGroup(address: string): string {
+  if (!address.includes(':')) return address;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped !== null) return mapped[1]!;
+  const bare = address.replace(/%.*$/, '').toLowerCase();
+  const [head = '', tail] = bare.split('::', 2);
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}

@@ -44,3 +44,25 @@ export function protoKeyOfCall(message: unknown): string | undefined {
   if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') return undefined;
   return protoKeyPath((message as { params?: { arguments?: unknown } }).params?.arguments);
 }
+
+/** The first `tools/call` of an HTTP body (one message or a batch) whose arguments hold a `__proto__` key. */
+export interface ProtoKeyCall {
+  /** The path of the key in the call's arguments. */
+  readonly path: string;
+  readonly id: string | number | null;
+  readonly name: unknown;
+}
+
+/**
+ * Like {@link protoKeyOfCall} for a whole HTTP body: a single message, or every message of a batch, so that a
+ * call inside a batch is refused as it is alone.
+ */
+export function protoKeyOfBody(body: unknown): ProtoKeyCall | undefined {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const path = protoKeyOfCall(message);
+    if (path === undefined) continue;
+    const { id, params } = message as { id?: unknown; params: { name?: unknown } };
+    return { path, id: typeof id === 'string' || typeof id === 'number' ? id : null, name: params.name };
+  }
+  return undefined;
+}

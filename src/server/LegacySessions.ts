@@ -3,11 +3,14 @@ import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Ser
 import { JsonRpcCode } from '../errors/WireError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
+import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
 import { sessionFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { checkInitializeParams } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
+import { tokenExpiryMs } from './tokenExpiry.js';
+import { trackBody } from './trackBody.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
@@ -34,13 +37,15 @@ export class LegacySessions {
   readonly #create: () => Server;
   readonly #bus: SessionBus | undefined;
   readonly #limits: ResolvedHttpLimits;
+  readonly #now: () => number;
   readonly manager: SessionManager;
 
-  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits } = {}) {
+  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits; now?: (() => number) | undefined } = {}) {
     this.#create = create;
     this.manager = manager;
     this.#bus = options.sessionBus;
     this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Sessions whose server is in memory. */
@@ -74,7 +79,10 @@ export class LegacySessions {
         return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', {}, idOf(parsedBody));
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
-      return live.transport.handleRequest(request, options);
+      const response = await live.transport.handleRequest(request, options);
+      // The GET stream lives no longer than the token that opened it: the client reconnects with a fresh one.
+      const expiresAtMs = request.method === 'GET' && response.ok ? tokenExpiryMs(authInfo) : undefined;
+      return expiresAtMs === undefined ? response : trackBody(response, () => {}, expiresAtMs - this.#now()).response;
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options, authInfo, peer);
     if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize') {
@@ -90,7 +98,7 @@ export class LegacySessions {
     if ('response' in checked) return checked.response;
     const id = randomUUID();
     const principal = principalOf(authInfo, sessionFallback(id));
-    const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peer}`) : principal.key;
+    const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peerGroup(peer)}`) : principal.key;
     // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
     // so concurrent handshakes cannot all pass a nearly full budget.
     const full = this.#makeRoom(owner, options.parsedBody);
@@ -106,20 +114,21 @@ export class LegacySessions {
   }
 
   /**
-   * Keeps the session budgets: past the per-principal (or per-peer) or total cap, the oldest session in that
-   * scope that was never used is closed; when there is none, `429` (principal) or `503` (server).
+   * Keeps the session budgets, per principal (or peer) first, then in total: past a cap, a session in that
+   * scope is closed to make room — the oldest never-used one, else the least recently used (in total: of the
+   * owner holding the most sessions). `429` (principal) or `503` (server) only when there is none to close.
    */
   #makeRoom(owner: string | undefined, body: unknown): Response | undefined {
     const { maxSessionsPerPrincipal: perOwner, maxSessions: total } = this.#limits;
     if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
-      const victim = this.manager.oldestUnused(owner);
+      const victim = this.manager.evictionCandidate(owner);
       if (victim === undefined) {
         return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
       }
       this.#evict(victim);
     }
     if (this.manager.count >= total) {
-      const victim = this.manager.oldestUnused();
+      const victim = this.manager.evictionCandidate();
       if (victim === undefined) {
         return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
       }
@@ -128,7 +137,7 @@ export class LegacySessions {
     return undefined;
   }
 
-  /** Ends a never-used session to make room; it leaves the budget at once (the store delete follows). */
+  /** Ends a session to make room; it leaves the budget at once (the store delete follows); its client gets 404 and initializes again. */
   #evict(id: string): void {
     void this.manager.destroy(id, 'evicted').catch(() => {});
   }

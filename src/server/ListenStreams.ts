@@ -1,5 +1,8 @@
 import { JsonRpcCode } from '../errors/WireError.js';
+import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
+import { jsonRpcErrorResponse } from './httpErrors.js';
+import { trackBody } from './trackBody.js';
 
 /** True for a modern `subscriptions/listen` request body. */
 export function isListen(body: unknown): boolean {
@@ -8,109 +11,105 @@ export function isListen(body: unknown): boolean {
 
 /** Limits of {@link ListenStreams}. */
 export interface ListenLimits {
-  /** Open streams per principal: a verified user or client, or the peer address of an anonymous caller. */
+  /** Open streams per principal: a verified user or client, or the peer (IPv6: its /64) of an anonymous caller. */
   readonly perPrincipal: number;
   /** Open streams on this process for everyone. */
   readonly total: number;
   /** A stream is ended after this long (the client listens again). */
   readonly maxLifetimeMs: number;
+  /** URIs in one stream's `resourceSubscriptions` filter. */
+  readonly maxFilterUris: number;
+  /** Bytes (UTF-8) of the URIs in one stream's filter. */
+  readonly maxFilterBytes: number;
+  /** Bytes of the filters of every open stream on this process. */
+  readonly maxFilterBytesTotal: number;
 }
 
-/** A reserved stream slot, or why there is none. */
-export type ListenSlot = { readonly principal: string } | { readonly full: 'principal' | 'total' };
+/** A reserved stream: its budget key, the filter bytes it holds, and the request body to serve (hidden URIs dropped). */
+export interface ListenSlot {
+  readonly principal: string;
+  readonly bytes: number;
+  readonly body: unknown;
+}
 
 /**
  * Caps the open `subscriptions/listen` streams (the SDK caps them only per handler) per principal and in
- * total, and ends each one after a maximum lifetime. A stream counts until its response body ends, errors,
- * is cancelled or reaches its lifetime.
+ * total, the size of their `resourceSubscriptions` filters one by one and together, and ends each stream
+ * after a maximum lifetime or when the token that opened it expires. A stream counts until its response
+ * body ends, errors, is cancelled or is ended. Refusals come before any work proportional to the filter.
  */
 export class ListenStreams {
   readonly #open = new Map<string, number>();
   readonly #limits: ListenLimits;
+  readonly #now: () => number;
   readonly #closers = new Set<() => void>();
   #total = 0;
+  #bytes = 0;
 
-  constructor(limits: ListenLimits) {
+  constructor(limits: ListenLimits, now: () => number = Date.now) {
     this.#limits = limits;
+    this.#now = now;
   }
 
-  /** Reserves a stream for the caller (`peer`: the remote address, the key of anonymous callers). */
-  open(authInfo: unknown, peer: string | undefined): ListenSlot {
-    const principal = principalOf(authInfo, peer === undefined ? undefined : `peer:${peer}`).key;
+  /**
+   * Reserves a stream for the caller (`peer`: the remote address, the key of anonymous callers), or answers
+   * why not: `429`/`503` with `Retry-After` for a full budget, `400` for a filter over its size. URIs the
+   * caller may not see (`visible` false) are dropped from the filter, without naming them.
+   */
+  open(body: unknown, caller: { authInfo: unknown; peer: string | undefined }, visible: (uri: string) => boolean): ListenSlot | Response {
+    const principal = principalOf(caller.authInfo, caller.peer === undefined ? undefined : `peer:${peerGroup(caller.peer)}`).key;
     const count = this.#open.get(principal) ?? 0;
-    if (count >= this.#limits.perPrincipal) return { full: 'principal' };
-    if (this.#total >= this.#limits.total) return { full: 'total' };
+    const id = idOf(body);
+    const l = this.#limits;
+    if (count >= l.perPrincipal) {
+      return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too many open subscription streams: this client already holds ${l.perPrincipal}. Close one (or reuse one stream with a wider filter) and listen again.`, { 'Retry-After': '5' }, id);
+    }
+    if (this.#total >= l.total) return this.#busy(`this server holds its maximum of ${l.total} subscription streams`, id);
+    const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions;
+    let bytes = 0;
+    let served = body;
+    if (Array.isArray(uris)) {
+      if (uris.length > l.maxFilterUris) return tooLarge(`names ${uris.length} resource URIs; the most is ${l.maxFilterUris}`, id);
+      for (const uri of uris) bytes += typeof uri === 'string' ? Buffer.byteLength(uri) : 0;
+      if (bytes > l.maxFilterBytes) return tooLarge(`holds ${bytes} bytes of resource URIs; the most is ${l.maxFilterBytes}`, id);
+      if (this.#bytes + bytes > l.maxFilterBytesTotal) return this.#busy(`the subscription filters open on this server hold their maximum of ${l.maxFilterBytesTotal} bytes`, id);
+      served = narrowed(body, uris, visible);
+    }
     this.#open.set(principal, count + 1);
     this.#total++;
-    return { principal };
+    this.#bytes += bytes;
+    return { principal, bytes, body: served };
   }
 
-  /** The JSON-RPC refusal of a stream over a cap: `429` (this principal) or `503` (this server), with `Retry-After`. */
-  refusal(body: unknown, full: 'principal' | 'total'): Response {
-    const id = (body as { id?: string | number }).id ?? null;
-    const message =
-      full === 'principal'
-        ? `Too many open subscription streams: this client already holds ${this.#limits.perPrincipal}. Close one (or reuse one stream with a wider filter) and listen again.`
-        : `Service Unavailable: this server holds its maximum of ${this.#limits.total} subscription streams. Listen again later or on another instance.`;
-    return Response.json({ jsonrpc: '2.0', id, error: { code: full === 'principal' ? JsonRpcCode.InvalidRequest : JsonRpcCode.InternalError, message } }, { status: full === 'principal' ? 429 : 503, headers: { 'Retry-After': full === 'principal' ? '5' : '30' } });
-  }
-
-  /** Releases the reservation when the stream's body ends, errors, is cancelled or outlives its lifetime. */
-  track(response: Response, principal: string): Response {
-    let released = false;
-    const lifetime: { timer?: ReturnType<typeof setTimeout> } = {};
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      if (lifetime.timer !== undefined) clearTimeout(lifetime.timer);
-      this.#closers.delete(end);
-      this.#total--;
-      const left = (this.#open.get(principal) ?? 1) - 1;
-      if (left <= 0) this.#open.delete(principal);
-      else this.#open.set(principal, left);
-    };
-    if (response.body === null || !response.ok) {
-      release();
+  /**
+   * Releases the reservation when the stream's body ends, errors, is cancelled, outlives its lifetime, or
+   * when `expiresAtMs` (the opening token's expiry, epoch milliseconds) passes: the client listens again
+   * with a fresh token.
+   */
+  track(response: Response, slot: ListenSlot, expiresAtMs?: number): Response {
+    if (!response.ok) {
+      this.release(slot);
       return response;
     }
-    const reader = response.body.getReader();
-    let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
-    const end = (): void => {
-      release();
-      void reader.cancel('listen stream lifetime reached').catch(() => {});
-      try {
-        controllerRef?.close();
-      } catch {
-        // Already closed.
-      }
-    };
-    this.#closers.add(end);
-    lifetime.timer = setTimeout(end, this.#limits.maxLifetimeMs);
-    lifetime.timer.unref?.();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controllerRef = controller;
-      },
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (released) return;
-          if (done) {
-            release();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (error) {
-          if (released) return;
-          release();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        release();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const state = { released: false, end: (): void => {} };
+    const lifetime = expiresAtMs === undefined ? this.#limits.maxLifetimeMs : Math.min(this.#limits.maxLifetimeMs, expiresAtMs - this.#now());
+    const tracked = trackBody(response, () => {
+      state.released = true;
+      this.#closers.delete(state.end);
+      this.release(slot);
+    }, lifetime);
+    state.end = tracked.end;
+    if (!state.released) this.#closers.add(tracked.end);
+    return tracked.response;
+  }
+
+  /** Gives back a reservation whose stream never opened (its request failed). */
+  release(slot: ListenSlot): void {
+    this.#total--;
+    this.#bytes -= slot.bytes;
+    const left = (this.#open.get(slot.principal) ?? 1) - 1;
+    if (left <= 0) this.#open.delete(slot.principal);
+    else this.#open.set(slot.principal, left);
   }
 
   /** Ends every open stream (shutdown). */
@@ -127,4 +126,30 @@ export class ListenStreams {
   get size(): number {
     return this.#total;
   }
+
+  /** Bytes of the filters of the open streams. */
+  get filterBytes(): number {
+    return this.#bytes;
+  }
+
+  #busy(what: string, id: string | number | null): Response {
+    return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: ${what}. Listen again later or on another instance.`, { 'Retry-After': '30' }, id);
+  }
+}
+
+function tooLarge(what: string, id: string | number | null): Response {
+  return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid params: the resourceSubscriptions filter ${what}. Listen with fewer URIs (open another stream for the rest).`, {}, id);
+}
+
+/** The body with the filter's invisible URIs left out (the body itself when every URI is visible). */
+function narrowed(body: unknown, uris: readonly unknown[], visible: (uri: string) => boolean): unknown {
+  const kept = uris.filter((uri) => typeof uri !== 'string' || visible(uri));
+  if (kept.length === uris.length) return body;
+  const message = body as { params: { notifications: Record<string, unknown> } };
+  return { ...message, params: { ...message.params, notifications: { ...message.params.notifications, resourceSubscriptions: kept } } };
+}
+
+function idOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

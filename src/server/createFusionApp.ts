@@ -26,7 +26,10 @@ import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { resolveHttpLimits } from './limits.js';
 import { pathnameOf } from './urlPath.js';
 import { rememberPeer } from '../principal/peers.js';
-import { protoKeyOfCall } from '../protocol/protoKeys.js';
+import { protoKeyOfBody } from '../protocol/protoKeys.js';
+import { CallBudget } from './CallBudget.js';
+import { missingScopes } from '../auth/checkScopes.js';
+import { tokenExpiryMs } from './tokenExpiry.js';
 import type { HttpOptions } from './types.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -104,7 +107,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   };
   const runtime = registry.runtime(attach);
   const pipeline = runtime.tools;
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits });
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
@@ -124,7 +127,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     }
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
-  const listens = new ListenStreams({ perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs });
+  const listens = new ListenStreams(
+    { perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs, maxFilterUris: limits.maxListenFilterUris, maxFilterBytes: limits.maxListenFilterBytes, maxFilterBytesTotal: limits.maxListenFilterBytesTotal },
+    options.now,
+  );
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
   if (auth === undefined && scoped.length > 0) {
@@ -134,6 +140,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   }
   const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
     method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (runtime.content?.requiredScopesOf(method, params) ?? []);
+  const calls = new CallBudget(limits.maxInFlightCalls, () => pipeline.inFlight);
   let closing = false;
 
   const serve = async (request: Request, extra: { authInfo?: unknown; peer?: string }): Promise<Response> => {
@@ -169,29 +176,33 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
       return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, `Method Not Allowed: protocol version ${request.headers.get('mcp-protocol-version') ?? '2026-07-28'} has no ${request.method} stream or session; send requests with POST (use subscriptions/listen for notifications).`, { Allow: 'POST' });
     }
-    const proto = protoKeyOfCall(parsedBody);
+    const proto = protoKeyOfBody(parsedBody);
     if (proto !== undefined) {
       // JSON.parse keeps a "__proto__" key as data, but the SDK's message schema drops it silently: refuse it here.
-      const call = parsedBody as { id?: string | number; params: { name?: unknown } };
-      return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid arguments for tool "${String(call.params.name)}": ${proto} is not an accepted field (unknown field). Remove it and call the tool again.`, {}, call.id ?? null);
-    }
-    if ((parsedBody as { method?: unknown } | null)?.method === 'tools/call' && pipeline.inFlight >= limits.maxInFlightCalls) {
-      const id = (parsedBody as { id?: string | number }).id ?? null;
-      return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server is running its maximum of ${limits.maxInFlightCalls} tool calls. Retry the call shortly.`, { 'Retry-After': '1' }, id);
+      return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid arguments for tool "${String(proto.name)}": ${proto.path} is not an accepted field (unknown field). Remove it and call the tool again.`, {}, proto.id);
     }
     if (authInfo !== undefined && parsedBody !== undefined) {
       const challenge = scopeChallengeFor(parsedBody, ScopeGate.scopesOf(authInfo), requiredOf);
       if (challenge !== undefined) return AuthGate.scopeChallenge(challenge, authInfo as never);
     }
+    return calls.run(parsedBody, () => dispatch(request, parsedBody, authInfo, peer));
+  };
+  const dispatch = async (request: Request, parsedBody: unknown, authInfo: unknown, peer: string | undefined): Promise<Response> => {
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
-    let slot: string | undefined;
-    if (isListen(parsedBody)) {
-      const reserved = listens.open(authInfo, peer);
-      if ('full' in reserved) return listens.refusal(parsedBody, reserved.full);
-      slot = reserved.principal;
+    const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
+    if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
+    // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
+    const granted = ScopeGate.scopesOf(authInfo);
+    const slot = listens.open(parsedBody, { authInfo, peer }, (uri) => missingScopes(requiredOf('resources/read', { uri }), granted).length === 0);
+    if (slot instanceof Response) return slot;
+    let response: Response;
+    try {
+      response = await modern.fetch(request, { parsedBody: slot.body, ...auth });
+    } catch (error) {
+      listens.release(slot);
+      throw error;
     }
-    const response = await modern.fetch(request, { parsedBody, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
-    return slot === undefined ? response : listens.track(response, slot);
+    return listens.track(response, slot, tokenExpiryMs(authInfo));
   };
   const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
     const response = await serve(request, extra);

@@ -6,13 +6,13 @@
  */
 export interface HttpLimits {
   /**
-   * Legacy sessions tracked by this process (live or idle) (1,000). When full, the oldest session that was
-   * never used is closed to make room; when every session is in use, `initialize` gets `503`.
+   * Legacy sessions tracked by this process (live or idle) (1,000). When full, `initialize` closes one to make
+   * room: of the owner holding the most sessions, the oldest never-used, else the least recently used.
    */
   maxSessions?: number;
   /**
-   * Legacy sessions per principal, or per peer address for anonymous openers (100). When full, that
-   * principal's oldest never-used session is closed to make room; otherwise `initialize` gets `429`.
+   * Legacy sessions per principal, or per peer address (IPv6: per /64) for anonymous openers (100). When
+   * full, that principal's oldest never-used session, else its least recently used, is closed to make room.
    */
   maxSessionsPerPrincipal?: number;
   /**
@@ -24,9 +24,21 @@ export interface HttpLimits {
   maxInitializeDepth?: number;
   /** Open modern `subscriptions/listen` streams on this process, for everyone (1,024); one more gets `503`. */
   maxListenStreams?: number;
-  /** A `subscriptions/listen` stream ends after this long (30 min); the client listens again. */
+  /**
+   * A `subscriptions/listen` stream ends after this long (30 min), or sooner when the bearer token that
+   * opened it expires; the client listens again.
+   */
   listenMaxLifetimeMs?: number;
-  /** Tool calls running at once on this process (1,000); one more `tools/call` gets `503`. */
+  /** Resource URIs in one listen stream's `resourceSubscriptions` filter (1,000); more gets `400` (`-32602`). */
+  maxListenFilterUris?: number;
+  /** Bytes of the resource URIs in one listen stream's filter (64 KiB); more gets `400` (`-32602`). */
+  maxListenFilterBytes?: number;
+  /** Bytes of the filters of every open listen stream on this process (8 MiB); one more filter gets `503`. */
+  maxListenFilterBytesTotal?: number;
+  /**
+   * Tool calls running at once on this process (1,000), each `tools/call` of a batch counted, from admission
+   * until its response ends; one more gets `503`, a batch holding more calls than this `400`.
+   */
   maxInFlightCalls?: number;
 }
 
@@ -41,6 +53,9 @@ export const DEFAULT_HTTP_LIMITS: ResolvedHttpLimits = Object.freeze({
   maxInitializeDepth: 32,
   maxListenStreams: 1_024,
   listenMaxLifetimeMs: 30 * 60_000,
+  maxListenFilterUris: 1_000,
+  maxListenFilterBytes: 64 * 1024,
+  maxListenFilterBytesTotal: 8 * 1024 * 1024,
   maxInFlightCalls: 1_000,
 });
 

@@ -4,6 +4,7 @@ import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from './serveStdio.js';
 import { serveNodeRequest } from './nodeHandler.js';
+import { capConnectionsPerPeer } from './peerConnections.js';
 import type { StartServerOptions } from './types.js';
 import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { JsonRpcCode } from '../errors/WireError.js';
@@ -61,6 +62,7 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
+  capConnectionsPerPeer(http, Math.min(options.maxConnectionsPerPeer ?? 128, http.maxConnections));
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 3000;
   try {

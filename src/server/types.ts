@@ -53,7 +53,7 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   onSessionEvent?: (event: SessionEvent) => void;
   /**
    * Most open modern `subscriptions/listen` streams per principal (16): per verified user or client, and
-   * per peer address for anonymous callers. One more gets `429` with `Retry-After`.
+   * per peer address (IPv6: per /64) for anonymous callers. One more gets `429` with `Retry-After`.
    */
   maxListenStreamsPerPrincipal?: number;
   /** Budgets of sessions, initialize size, listen streams and running calls (see {@link HttpLimits}). */
@@ -81,6 +81,11 @@ export interface StartServerOptions<Ctx> extends HttpOptions<Ctx> {
   headersTimeoutMs?: number;
   /** Time a client has to send a whole request (30 s; `server.requestTimeout`). Response streams are not cut. */
   requestTimeoutMs?: number;
-  /** Open TCP connections at once (1,024; `server.maxConnections`); more are refused by the kernel backlog. */
+  /** Open TCP connections at once (1,024; `server.maxConnections`); more are closed at once. */
   maxConnections?: number;
+  /**
+   * Open TCP connections from one peer address (IPv6: one /64 prefix) at once (128, at most
+   * `maxConnections`); more from that peer are closed at once, so one host cannot take every socket.
+   */
+  maxConnectionsPerPeer?: number;
 }

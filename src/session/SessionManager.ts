@@ -66,11 +66,22 @@ export class SessionManager {
   }
 
   /**
-   * The oldest tracked session that was never used (its handshake is pending or it has had no request
-   * since): the one to evict when a budget is full. `owner` limits the search to that owner's sessions.
+   * The session to evict when a budget is full: the oldest one that was never used (its handshake is pending
+   * or it has had no request since), else the least recently used. `owner` limits the choice to that
+   * owner's sessions; without it, the choice is among the sessions of the owner holding the most (every
+   * session when none holds more than one), so that a flood pays for itself before a client holding one
+   * session does, even one in the middle of its handshake.
    */
-  oldestUnused(owner?: string): string | undefined {
-    const ids = owner === undefined ? this.#tracked.keys() : (this.#owned.get(owner) ?? new Set<string>()).values();
+  evictionCandidate(owner?: string): string | undefined {
+    let ids: ReadonlySet<string> | ReadonlyMap<string, unknown> | undefined = owner === undefined ? undefined : this.#owned.get(owner);
+    if (owner === undefined) {
+      for (const set of this.#owned.values()) if (ids === undefined || set.size > ids.size) ids = set;
+      if (ids === undefined || ids.size <= 1) ids = this.#tracked;
+    }
+    return ids === undefined ? undefined : (this.#oldestUnused(ids.keys()) ?? first(ids.keys()));
+  }
+
+  #oldestUnused(ids: Iterable<string>): string | undefined {
     for (const id of ids) if (this.#tracked.get(id)?.record.phase === 'created') return id;
     return undefined;
   }
@@ -105,11 +116,15 @@ export class SessionManager {
     await this.#persist(tracked.record);
   }
 
-  /** A request arrived for a live session; `use` is false for handshake messages. */
+  /**
+   * A request arrived for a live session; `use` is false for handshake messages. The session becomes the
+   * most recently used (tracking order is least recently used first).
+   */
   touch(id: string, use: boolean): void {
     const tracked = this.#tracked.get(id);
     if (tracked === undefined) return;
     tracked.lastAccessAt = this.#now();
+    this.#track(id, tracked);
     if (use && tracked.record.phase === 'created') this.#setPhase(tracked, 'active', 'first-use');
   }
 
@@ -261,4 +276,9 @@ export class SessionManager {
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     this.#sweeper = undefined;
   }
+}
+
+function first(ids: Iterator<string>): string | undefined {
+  const next = ids.next();
+  return next.done === true ? undefined : next.value;
 }

@@ -8,8 +8,11 @@ export interface TestIssuer extends AsyncDisposable {
   readonly jwksUrl: string;
   /** JWKS requests served so far. */
   readonly jwksHits: () => number;
-  /** A signed access token (RS256) for `audience`; `expiresIn` in seconds, negative for an expired token. */
-  token(claims: { sub?: string; scope?: string; scp?: string[]; client_id?: string; aud?: string; iss?: string; expiresIn?: number; noExp?: boolean }): Promise<string>;
+  /**
+   * A signed access token (RS256) for `audience`; `expiresIn` in seconds, negative for an expired token.
+   * `typ`: the header's type (default `at+jwt`, RFC 9068; `null` leaves it out).
+   */
+  token(claims: { sub?: string; scope?: string; scp?: string[]; client_id?: string; azp?: string; aud?: string; iss?: string; expiresIn?: number; noExp?: boolean; typ?: string | null }): Promise<string>;
   /** A token signed by a key the JWKS does not publish. */
   foreignToken(claims: { sub: string; aud: string }): Promise<string>;
 }
@@ -30,12 +33,14 @@ export async function startIssuer(audience: string): Promise<TestIssuer> {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const sign = async (key: CryptoKey, kid: string, claims: Parameters<TestIssuer['token']>[0]): Promise<string> => {
-    const { sub, scope, scp, client_id, aud, iss, expiresIn, noExp } = claims;
+    const { sub, scope, scp, client_id, azp, aud, iss, expiresIn, noExp, typ } = claims;
     const body: Record<string, unknown> = {};
     if (scope !== undefined) body.scope = scope;
     if (scp !== undefined) body.scp = scp;
     if (client_id !== undefined) body.client_id = client_id;
-    let jwt = new SignJWT(body).setProtectedHeader({ alg: 'RS256', kid }).setIssuer(iss ?? base).setAudience(aud ?? audience).setIssuedAt();
+    if (azp !== undefined) body.azp = azp;
+    const header = typ === null ? { alg: 'RS256', kid } : { alg: 'RS256', kid, typ: typ ?? 'at+jwt' };
+    let jwt = new SignJWT(body).setProtectedHeader(header).setIssuer(iss ?? base).setAudience(aud ?? audience).setIssuedAt();
     if (sub !== undefined) jwt = jwt.setSubject(sub);
     if (noExp !== true) jwt = jwt.setExpirationTime(Math.floor(Date.now() / 1000) + (expiresIn ?? 300));
     return jwt.sign(key);

@@ -45,6 +45,26 @@ describe('jwksVerifier', () => {
     expect(codes).toEqual(Array(cases.length).fill(OAuthErrorCode.InvalidToken));
   });
 
+  it('checks the RFC 9068 profile by default: typ at+jwt (or application/at+jwt) and a sub or client_id', async () => {
+    await using issuer = await startIssuer(AUDIENCE);
+    const verifier = jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: AUDIENCE });
+    const accepted = [await issuer.token({ sub: 'alice' }), await issuer.token({ client_id: 'svc', typ: 'application/at+jwt' })];
+    for (const token of accepted) expect((await verifier.verifyAccessToken(token)).token).toBe(token);
+    const wrongType = await refusal(verifier.verifyAccessToken(await issuer.token({ sub: 'alice', typ: 'JWT' })));
+    const noType = await refusal(verifier.verifyAccessToken(await issuer.token({ sub: 'alice', typ: null })));
+    const nobody = await refusal(verifier.verifyAccessToken(await issuer.token({ azp: 'web', scope: 'notes:read' })));
+    expect([wrongType.code, noType.code, nobody.code]).toEqual([OAuthErrorCode.InvalidToken, OAuthErrorCode.InvalidToken, OAuthErrorCode.InvalidToken]);
+    expect(wrongType.message).toContain('"typ"');
+    expect(nobody.message).toMatchInlineSnapshot(`"The access token was refused: it names neither a "sub" nor a "client_id" claim (RFC 9068 requires them), so it identifies nobody. Ask the authorization server for an RFC 9068 access token, or set rfc9068: false on jwksVerifier."`);
+  });
+
+  it('with rfc9068: false, accepts a plain signed JWT with neither typ nor identity claims', async () => {
+    await using issuer = await startIssuer(AUDIENCE);
+    const verifier = jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: AUDIENCE, rfc9068: false });
+    const info = await verifier.verifyAccessToken(await issuer.token({ scope: 'notes:read', typ: 'JWT' }));
+    expect(info).toMatchObject({ clientId: '', scopes: ['notes:read'] });
+  });
+
   it('reports an unreachable JWKS as a server error (retry), not as a bad token', async () => {
     const issuer = await startIssuer(AUDIENCE);
     const token = await issuer.token({ sub: 'alice' });

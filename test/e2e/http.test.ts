@@ -277,7 +277,7 @@ describe('legacy session budgets (#20)', () => {
     return { status: res.status, sid, retryAfter: res.headers.get('retry-after'), body };
   };
 
-  it('per peer: evicts the oldest never-used session, then answers 429 with Retry-After when all are in use', async () => {
+  it('per peer: evicts the oldest never-used session first, then the least recently used one', async () => {
     const events: string[] = [];
     const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxSessionsPerPrincipal: 2 }, onSessionEvent: (e) => void events.push(`${e.reason}:${e.to}`) });
     const unused = await open(app, '10.0.0.1');
@@ -287,20 +287,29 @@ describe('legacy session budgets (#20)', () => {
     expect(app.sessions.manager.get(unused.sid!)).toBeUndefined();
     expect(app.sessions.manager.get(used.sid!)).toBeDefined();
     expect(events).toContain('evicted:destroyed');
-    const refused = await open(app, '10.0.0.1');
-    expect([refused.status, refused.retryAfter]).toEqual([429, '5']);
-    expect(JSON.parse(refused.body).error.message).toMatch(/already holds 2 open sessions/);
-    expect((await open(app, '10.0.0.2')).status).toBe(200);
+    // `used` was used again after `third`: `third` is now the least recently used.
+    await (await post(app, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, used.sid!)).text();
+    const fourth = await open(app, '10.0.0.1', true);
+    expect(fourth.status).toBe(200);
+    expect([app.sessions.manager.get(third.sid!), app.sessions.manager.get(used.sid!)?.id]).toEqual([undefined, used.sid]);
+    expect((await post(app, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, third.sid!)).status).toBe(404);
     await app.close();
   });
 
-  it('in total: answers 503 with Retry-After when every session is in use', async () => {
-    const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxSessions: 2 } });
-    await open(app, '10.0.0.1', true);
-    await open(app, '10.0.0.2', true);
-    const refused = await open(app, '10.0.0.3');
-    expect([refused.status, refused.retryAfter]).toEqual([503, '10']);
-    expect(JSON.parse(refused.body).error.message).toMatch(/maximum of 2 sessions, all in use/);
+  it('in total: evicts the least recently used session of the owner holding the most, not a client holding one', async () => {
+    const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxSessions: 3 } });
+    const quiet = await open(app, '10.0.0.9', true);
+    const flood = [await open(app, '10.0.0.1', true), await open(app, '10.0.0.1', true)];
+    const fresh = await open(app, '10.0.0.3', true);
+    expect(fresh.status).toBe(200);
+    expect(app.sessions.manager.get(quiet.sid!)).toBeDefined();
+    expect(app.sessions.manager.get(flood[0]!.sid!)).toBeUndefined();
+    expect(app.sessions.manager.get(flood[1]!.sid!)).toBeDefined();
+    // Every owner now holds one session: the least recently used one overall makes room.
+    const next = await open(app, '10.0.0.4', true);
+    expect(next.status).toBe(200);
+    expect(app.sessions.manager.get(quiet.sid!)).toBeUndefined();
+    expect(app.sessions.manager.count).toBe(3);
     await app.close();
   });
 });

@@ -1,0 +1,68 @@
+import { JsonRpcCode } from '../errors/WireError.js';
+import { jsonRpcErrorResponse } from './httpErrors.js';
+import { trackBody } from './trackBody.js';
+
+/**
+ * `limits.maxInFlightCalls` at the HTTP entry: every `tools/call` message counts, one alone or many in a
+ * batch, from the moment its body is admitted until its response ends (or, for calls that outlive their
+ * response such as tasks, while the runtime still runs them).
+ */
+export class CallBudget {
+  readonly #max: number;
+  readonly #running: () => number;
+  #admitted = 0;
+
+  /** `running`: the calls the runtime runs now (the larger of the two counts is the load). */
+  constructor(max: number, running: () => number) {
+    this.#max = max;
+    this.#running = running;
+  }
+
+  /** Tool calls admitted over HTTP whose responses have not ended. */
+  get admitted(): number {
+    return this.#admitted;
+  }
+
+  /**
+   * Admits the tool calls of `body` and returns `serve`'s response, counted until its body ends; or refuses
+   * them all: `503` with `Retry-After` while the budget is full, `400` for a batch holding more calls than
+   * the budget (it could never run).
+   */
+  async run(body: unknown, serve: () => Promise<Response>): Promise<Response> {
+    const calls = callsIn(body);
+    if (calls === 0) return serve();
+    const id = Array.isArray(body) ? null : idOf(body);
+    if (calls > this.#max) {
+      return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, `Bad Request: this batch holds ${calls} tool calls, more than the ${this.#max} this server runs at once. Send at most ${this.#max} tool calls per batch.`, {}, id);
+    }
+    if (Math.max(this.#admitted, this.#running()) + calls > this.#max) {
+      return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server is running its maximum of ${this.#max} tool calls. Retry the call shortly.`, { 'Retry-After': '1' }, id);
+    }
+    this.#admitted += calls;
+    let response: Response;
+    try {
+      response = await serve();
+    } catch (error) {
+      this.#admitted -= calls;
+      throw error;
+    }
+    return trackBody(response, () => void (this.#admitted -= calls)).response;
+  }
+}
+
+/** The `tools/call` messages of a body (one message or a batch). */
+function callsIn(body: unknown): number {
+  if (!Array.isArray(body)) return isCall(body) ? 1 : 0;
+  let calls = 0;
+  for (const message of body) if (isCall(message)) calls++;
+  return calls;
+}
+
+function isCall(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call';
+}
+
+function idOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}

@@ -1,0 +1,64 @@
+/** A response whose body is watched by {@link trackBody}, and how to end it early. */
+export interface TrackedBody {
+  readonly response: Response;
+  /** Ends the body now (the client sees the stream close) and runs `onEnd`, once. */
+  readonly end: () => void;
+}
+
+/**
+ * Watches a response body: `onEnd` runs once, when the body ends, errors, is cancelled by the client, is ended
+ * with `end()`, or reaches `lifetimeMs` (one timer, cleared on end). A response without a body ends at once.
+ */
+export function trackBody(response: Response, onEnd: () => void, lifetimeMs?: number): TrackedBody {
+  let ended = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const finish = (): boolean => {
+    if (ended) return false;
+    ended = true;
+    if (timer !== undefined) clearTimeout(timer);
+    onEnd();
+    return true;
+  };
+  if (response.body === null) {
+    finish();
+    return { response, end: () => {} };
+  }
+  const reader = response.body.getReader();
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const end = (): void => {
+    if (!finish()) return;
+    void reader.cancel('stream ended by the server').catch(() => {});
+    try {
+      controllerRef?.close();
+    } catch {
+      // Already closed.
+    }
+  };
+  if (lifetimeMs !== undefined) {
+    timer = setTimeout(end, Math.max(0, lifetimeMs));
+    timer.unref?.();
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controllerRef = controller;
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (ended) return;
+        if (done) {
+          finish();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        if (!finish()) return;
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      finish();
+      return reader.cancel(reason);
+    },
+  });
+  return { response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }), end };
+}

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { connect, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A server module running in a child process with a 256 MiB heap ceiling (see {@link startChildServer}). */
+export interface ChildServer extends AsyncDisposable {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>/mcp`. */
+  readonly url: string;
+  /** The child's heap used after a full collection, in MiB (its debug hook). */
+  heapMiB(): Promise<number>;
+  /** The legacy sessions the child tracks (live or idle) and those live (its debug hook). */
+  sessions(): Promise<{ tracked: number; live: number }>;
+  /** False once the child exited (crashed or killed). */
+  alive(): boolean;
+  /** What the child wrote on stderr (the tail), for failure messages. */
+  stderr(): string;
+}
+
+/**
+ * Starts `module` (a path from the repository root, e.g. `test/abuse/fixtures/server.ts`) in a child Node
+ * process with `--max-old-space-size=256 --expose-gc`, on a free port, and resolves once that port accepts a
+ * connection (15 s at most). `env` is added to the child's environment; the child gets `PORT` and `DEBUG_PORT`.
+ */
+export async function startChildServer(module: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const [port, debugPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', module], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), DEBUG_PORT: String(debugPort) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  let exited = false;
+  child.stderr.on('data', (chunk: Buffer) => void (err = (err + chunk.toString('utf8')).slice(-4_000)));
+  const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exit.then(() => (exited = true));
+  const deadline = Date.now() + 15_000;
+  while (!(await answers(port)) || !(await answers(debugPort))) {
+    if (exited) throw new Error(`the child server exited before listening: ${err}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the child server did not listen within 15 s: ${err}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/mcp`,
+    heapMiB: async () => (await statsOf(debugPort)).heapUsed / 2 ** 20,
+    sessions: async () => {
+      const stats = await statsOf(debugPort);
+      return { tracked: stats.sessions, live: stats.live };
+    },
+    alive: () => !exited,
+    stderr: () => err,
+    async [Symbol.asyncDispose]() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function statsOf(port: number): Promise<{ heapUsed: number; sessions: number; live: number }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: '/stats', agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => void (body += c.toString('utf8')));
+      res.on('end', () => resolve(JSON.parse(body) as { heapUsed: number; sessions: number; live: number }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,56 @@
+import type { IncomingMessage } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startChildServer } from './_childServer.js';
+import { closeAgents, modernRequest, openFrom, postFrom, probeEvery } from './_peerRequest.js';
+
+afterAll(closeAgents);
+
+/** `n` distinct resource URIs of `length` characters each. */
+const uris = (n: number, length: number) => Array.from({ length: n }, (_, i) => `workspace://r/${String(i).padStart(length - 14, '0')}`);
+
+/**
+ * Listen streams whose filters hold very many URIs, from 4 loopback peers, against the default budgets in a
+ * child process capped at 256 MiB. Limits named: per peer 3 streams with a ~3.8 MB filter (100,000 URIs), then 20
+ * with a filter at the per-stream maximum (1,000 URIs, ~60 KB), two peers at a time; the test ends
+ * within 30 s. Stated: the child survives; the streams held are within budget (16 per peer, 429 past it;
+ * the oversized filters 400); its heap after collection stays under 48 MiB while they are open and returns
+ * within 15 MiB of its baseline when they close; a fresh client on another peer is served within 1 s throughout.
+ */
+describe('abuse: listen streams with huge resourceSubscriptions filters', () => {
+  it('holds only budgeted filters, survives, serves others within 1 s, and returns to its baseline heap', async () => {
+    await using server = await startChildServer('test/abuse/fixtures/server.ts');
+    const baseline = await server.heapMiB();
+    const list = modernRequest('tools/list');
+    const probe = probeEvery(100, () => postFrom('127.0.0.9', server.url, list.body, list.headers));
+    const full = modernRequest('subscriptions/listen', { notifications: { resourceSubscriptions: uris(1_000, 60) } });
+    const huge = modernRequest('subscriptions/listen', { notifications: { resourceSubscriptions: uris(100_000, 38) } });
+    const open: IncomingMessage[] = [];
+    const statuses: Record<string, number> = {};
+    const count = (status: number) => void (statuses[status] = (statuses[status] ?? 0) + 1);
+    const flood = async (peer: string): Promise<void> => {
+      for (let i = 0; i < 3; i++) count((await postFrom(peer, server.url, huge.body, huge.headers)).status);
+      for (let i = 0; i < 20; i++) {
+        const res = await openFrom(peer, server.url, full.body, full.headers);
+        count(res.statusCode ?? 0);
+        if (res.statusCode === 200) open.push(res);
+        else res.resume();
+      }
+    };
+    await Promise.all([flood('127.0.0.2'), flood('127.0.0.3')]);
+    await Promise.all([flood('127.0.0.4'), flood('127.0.0.5')]);
+    const held = await server.heapMiB();
+    const probes = await probe.stop();
+    expect(server.alive(), server.stderr()).toBe(true);
+    expect(statuses).toEqual({ 200: 64, 429: 16, 400: 12 });
+    expect(held).toBeLessThan(48);
+    expect(probes.length).toBeGreaterThan(3);
+    expect(probes.every((p) => p.status === 200)).toBe(true);
+    expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(1_000);
+    for (const res of open) res.destroy();
+    let after = await server.heapMiB();
+    for (let i = 0; i < 20 && after - baseline >= 15; i++) after = await server.heapMiB();
+    process.stderr.write(`abuse listen: ${JSON.stringify({ baseline, held, after, probeMaxMs: Math.round(Math.max(...probes.map((p) => p.ms))), probes: probes.length })}\n`);
+    expect(after - baseline).toBeLessThan(15);
+    expect(server.alive()).toBe(true);
+  }, 30_000);
+});
