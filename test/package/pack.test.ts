@@ -3,7 +3,7 @@
 // repository, and exercised there: getting-started and the README's twenty lines as written, an ES module
 // and a CommonJS file beside them, each talked to with the SDK client in both protocol eras.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,15 +148,29 @@ afterAll(() => {
 });
 
 describe('the packed tarball', () => {
-  it('holds ESM, CommonJS and types for every entry, and neither tests nor the development condition', () => {
-    const listing = run('tar', ['-tzf', tarball], work).split('\n');
+  it('holds ESM, CommonJS and types for every entry, and neither tests, sources, source maps nor the development condition', () => {
+    const listing = run('tar', ['-tzf', tarball], work).split('\n').filter((f) => f !== '');
     for (const entry of ['index', 'redis/index', 'testing/index']) {
       for (const file of [`dist/${entry}.js`, `dist/${entry}.d.ts`, `dist/cjs/${entry}.js`, `dist/cjs/${entry}.d.ts`]) expect(listing, file).toContain(`package/${file}`);
     }
     expect(listing).toContain('package/dist/cjs/package.json');
-    expect(listing.filter((f) => f.startsWith('package/test/') || f.startsWith('package/examples/'))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'mcp-fusion', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    expect(JSON.stringify(manifest.exports)).not.toContain('"development"');
+    expect(listing.filter((f) => /^package\/(test|examples|src|bench|scripts)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'mcp-fusion', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(JSON.stringify(manifest.exports)).not.toMatch(/"development"|mcp-fusion-source|\.ts"/);
+    expect(manifest).toMatchObject({ repository: { url: expect.stringMatching(/^git\+https:\/\/github\.com\//) }, homepage: expect.any(String), bugs: { url: expect.any(String) }, keywords: expect.arrayContaining(['mcp']) });
+  });
+
+  it('is at most 1.5 MB unpacked', () => {
+    const [report] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], clean)) as Array<{ unpackedSize: number; entryCount: number }>;
+    expect(report!.unpackedSize, `${report!.entryCount} files`).toBeLessThanOrEqual(1.5 * 1024 * 1024);
+  });
+
+  it('has README links that resolve from the installed package (relative ones to a packed file)', () => {
+    const installed = join(project, 'node_modules', 'mcp-fusion');
+    const links = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(10);
+    const broken = links.filter((l) => !/^https?:\/\//.test(l) && !l.startsWith('#') && !existsSync(join(installed, l.split('#')[0]!)));
+    expect(broken).toEqual([]);
   });
 
   it('loads no optional peer statically, in either build (only lazy import() or createRequire)', () => {
@@ -169,7 +183,7 @@ describe('the packed tarball', () => {
       .filter((f) => staticLoad.test(readFileSync(join(installed, f), 'utf8')));
     expect(offenders).toEqual([]);
     // The lazy loader really is there, as import() in both builds.
-    for (const file of ['_internal/loadOptional.js', 'cjs/_internal/loadOptional.js']) expect(readFileSync(join(installed, file), 'utf8')).toMatch(/\bimport\(name\)/);
+    for (const file of ['_internal/loadOptional.js', 'cjs/_bundle.js']) expect(readFileSync(join(installed, file), 'utf8')).toMatch(/\bimport\(name\)/);
   });
 });
 
