@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -77,21 +77,22 @@ interface TsxApi {
   register(): unknown;
 }
 
-/** tsx's loader API as the project of `dirs` resolves it; a tsx that is there but fails to load says why. */
+/** tsx's loader API (its ES module) as the project of `dirs` resolves it; a tsx that is there but fails to load says why. */
 async function findTsx(dirs: readonly string[]): Promise<TsxApi | undefined> {
   for (const dir of dirs) {
-    const require = createRequire(join(dir, 'noop.js'));
-    let location: string;
+    let manifest: string;
     try {
-      location = require.resolve('tsx/esm/api');
-    } catch (error) {
-      if ((error as { code?: string }).code === 'MODULE_NOT_FOUND') continue;
-      throw new CliError('CLI_TSX_FAILED', `tsx is installed (seen from ${dir}) but its loader API "tsx/esm/api" cannot be resolved: ${(error as Error).message}. Install tsx 4 or later (\`npm install -D tsx@latest\`).`, { package: 'tsx' });
+      manifest = createRequire(join(dir, 'noop.js')).resolve('tsx/package.json');
+    } catch {
+      continue;
     }
+    const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { import?: { default?: string } }> }).exports;
+    const entry = exports?.['./esm/api']?.import?.default;
+    if (entry === undefined) throw new CliError('CLI_TSX_FAILED', `tsx at ${dirname(manifest)} has no loader API ("tsx/esm/api"); install tsx 4 or later (\`npm install -D tsx@latest\`).`, { package: 'tsx' });
     try {
-      return require(location) as TsxApi;
+      return (await import(pathToFileURL(join(dirname(manifest), entry)).href)) as TsxApi;
     } catch (error) {
-      throw new CliError('CLI_TSX_FAILED', `tsx is installed (${location}) but failed to load: ${(error as Error).message}. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`, { package: 'tsx' });
+      throw new CliError('CLI_TSX_FAILED', `tsx is installed (${dirname(manifest)}) but failed to load: ${(error as Error).message}. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`, { package: 'tsx' });
     }
   }
   return undefined;
