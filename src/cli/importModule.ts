@@ -78,7 +78,7 @@ interface TsxApi {
 }
 
 /** tsx's loader API (its ES module) as the project of `dirs` resolves it; a tsx that is there but fails to load says why. */
-async function findTsx(dirs: readonly string[]): Promise<TsxApi | undefined> {
+export async function findTsx(dirs: readonly string[]): Promise<TsxApi | undefined> {
   for (const dir of dirs) {
     let manifest: string;
     try {
