@@ -2,10 +2,10 @@
 // repository: the project depends on that tarball (not on npx's cache), and its own scripts pass there.
 // Run by pack.test.ts, which packs the tarball once.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const exec = promisify(execFile);
 
@@ -46,6 +46,16 @@ export function describeScaffold({ work, tarball, npmFlags }: ScaffoldInputs): v
       expect(dirname(tarball())).toBe(work);
       created = await npm(home, 'npx', '--yes', ...npmFlags, '--package', given, 'mcp-fusion', 'create', 'demo');
     }, 240_000);
+
+    // npx keeps what it installed in <npm cache>/_npx/<hash>/: remove the folder that holds this run's tarball.
+    afterAll(async () => {
+      const npx = join((await npm(work, 'config', 'get', 'cache')).stdout.trim(), '_npx');
+      for (const dir of existsSync(npx) ? readdirSync(npx) : []) {
+        const manifest = join(npx, dir, 'package.json');
+        const spec = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string> }).dependencies?.['mcp-fusion'] : undefined;
+        if (spec?.startsWith('file:') === true && resolve(npx, dir, spec.slice('file:'.length)) === tarball()) rmSync(join(npx, dir), { recursive: true, force: true });
+      }
+    }, 60_000);
 
     it('depends on the tarball the user gave, by its absolute path, and says so', () => {
       expect(created.stdout).toContain(`mcp-fusion dependency: file:${tarball()} (the tarball this command was installed from; --fusion <spec> chooses another)\n`);
