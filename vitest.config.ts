@@ -1,8 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// In the repository, `mcp-fusion`, `mcp-fusion/redis` and `mcp-fusion/testing` are the TypeScript sources (as
+// tsconfig.json's `paths` say for tsc and tsx), never a stale dist/.
+const src = fileURLToPath(new URL('./src', import.meta.url));
+
 export default defineConfig({
-  resolve: { conditions: ['mcp-fusion-source'] },
-  ssr: { resolve: { conditions: ['mcp-fusion-source'] } },
+  resolve: { alias: [{ find: /^mcp-fusion(\/redis|\/testing)?$/, replacement: `${src}$1/index.ts` }] },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],

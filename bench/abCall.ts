@@ -1,6 +1,6 @@
 /**
  * A quick A/B of tools/call contenders in one process, alternating (raw JSON-RPC, legacy, in memory):
- * `npm run build && npx tsx bench/abCall.ts bare,floor,floorfull,plain,full [rounds] [inFlight] [raw|client]`
+ * `npm run build && npx tsx --tsconfig bench/tsconfig.json bench/abCall.ts bare,floor,floorfull,plain,full [rounds] [inFlight] [raw|client]`
  * (floorfull: the floor server answering with the full stack's result). Prints µs per call (median of rounds) and × the first.
  */
 import { connectV2, contender, RawClient } from './fixtures.js';

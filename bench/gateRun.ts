@@ -1,7 +1,7 @@
 /**
  * The FSM gate alone: `GateSessions.run` of a tool that flips a two-state machine on every call, one key,
  * in memory (what a legacy session's bound call pays on top of its handler), sequential or N in flight:
- * `npm run build && npx tsx bench/gateRun.ts [inFlight] [rounds] [engine]`. Prints µs per run (median of rounds).
+ * `npm run build && npx tsx --tsconfig bench/tsconfig.json bench/gateRun.ts [inFlight] [rounds] [engine]`. Prints µs per run (median of rounds).
  */
 import { GateSessions, StateMachineGate } from 'mcp-fusion';
 import { quantile } from './harness.js';

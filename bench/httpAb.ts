@@ -1,5 +1,5 @@
 /**
- * A/B of the legacy HTTP leg: `npx tsx bench/httpAb.ts [rounds] [sliceMs] [kinds] [--sessions=1,50] [--prof=<dir>]`. Starts each
+ * A/B of the legacy HTTP leg: `npx tsx --tsconfig bench/tsconfig.json bench/httpAb.ts [rounds] [sliceMs] [kinds] [--sessions=1,50] [--prof=<dir>]`. Starts each
  * kind (default `v2-sessions,fusion`) in a child process and drives them alternately with 1 and 50 sessions
  * of sequential tools/call; prints calls/s, p50 and p99 per kind and the ratio against the first kind.
  * `--prof=<dir>` runs the children under `--cpu-prof` (profiles written to <dir> when they exit).

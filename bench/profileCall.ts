@@ -1,6 +1,6 @@
 /**
  * One contender of the tools/call bench in a loop, for a CPU profile of the compiled package:
- * `npm run build && node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profileCall.ts <contender> [raw|client] [seconds] [inFlight]`
+ * `npm run build && TSX_TSCONFIG_PATH=bench/tsconfig.json node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profileCall.ts <contender> [raw|client] [seconds] [inFlight]`
  * with contender one of bare, floor, floorfull, plain, sync, fsm, middlewares, full, grouped. Prints calls/s.
  */
 import type { Client } from '@modelcontextprotocol/client';

@@ -3,7 +3,7 @@
  * private redis-server (MONITOR for round trips, INFO commandstats for every command a script runs), then
  * the primary's rate for those commands — `redis-benchmark` for single scripts and commands, and a
  * pipelined ACQUIRE → END loop (the real pair of a gated call) with the server's CPU time per pair.
- * As a section of bench/main.ts: `redisSection`; standalone: `npm run build && npx tsx bench/redis.ts [--quick]`.
+ * As a section of bench/main.ts: `redisSection`; standalone: `npm run build && npx tsx --tsconfig bench/tsconfig.json bench/redis.ts [--quick]`.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * Scale-out benchmark: calls per second for independent clients against 1 and 3 example-server processes
  * (`examples/workspace/main.ts` with REDIS_URL) sharing one private redis-server, every request sent to
- * the next instance in turn (no affinity). Standalone: `npm run build && npx tsx bench/scale.ts
+ * the next instance in turn (no affinity). Standalone: `npm run build && npx tsx --tsconfig bench/tsconfig.json bench/scale.ts
  * [--quick]`; as a section of bench/main.ts: `scaleSection`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `mcp-fusion` command. Installed from npm it runs the compiled CLI in dist/. In a checkout of the
 // repository (not under node_modules) it runs the TypeScript sources: it restarts Node with the tsx loader
-// and the "mcp-fusion-source" export condition, so that `mcp-fusion` imports resolve to src/ as well.
+// (which applies tsconfig.json's `paths`, so that `mcp-fusion` imports resolve to src/ as well).
 /* global process, console */
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
@@ -21,7 +21,7 @@ if (mode === 'source') {
     console.error('mcp-fusion: running from a checkout needs its dev dependencies; run `npm install` in ' + root);
     process.exit(2);
   }
-  const child = spawn(process.execPath, ['--conditions=mcp-fusion-source', '--import', tsx, source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', tsx, source, ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     if (signal !== null) process.kill(process.pid, signal);

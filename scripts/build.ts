@@ -1,21 +1,26 @@
 // `npm run build` (and `prepack`): dist/ holds the ES modules and their types (tsc), dist/cjs/ the same
-// modules as CommonJS with their own types, for `require('mcp-fusion')`.
-// - ESM: `tsc -p tsconfig.build.json` (JavaScript, .d.ts, source and declaration maps pointing into src/).
-// - CommonJS: esbuild converts each ESM file of dist/ one to one (no bundling, so `mcp-fusion`,
-//   `mcp-fusion/redis` and `mcp-fusion/testing` share one copy of every class), chaining tsc's source maps.
-//   Dynamic `import()` of optional peers stays `import()`, so they stay lazy and ESM-only peers load too.
-//   `import.meta.url` becomes the file's own URL. dist/cjs/package.json says `"type": "commonjs"`, so the
-//   copied .d.ts files there describe CommonJS modules. The CLI (bin/) runs the ESM build only.
+// modules as CommonJS with their own types, for `require('mcp-fusion')`. What is packed stays small (the pack
+// test checks at most 1.5 MB unpacked):
+// - ESM: `tsc -p tsconfig.build.json`, one file per source file (so lazy imports stay lazy), comments dropped
+//   from the JavaScript (the TSDoc is in the .d.ts files); no source maps, since src/ is not shipped.
+// - Types: only the .d.ts files the three entries reach; `@see docs/…` points at the repository's docs.
+// - CommonJS: esbuild bundles the three entries into one dist/cjs/_bundle.js (so `mcp-fusion`,
+//   `mcp-fusion/redis` and `mcp-fusion/testing` share one copy of every class); dist/cjs/<entry>.js re-exports
+//   its part. Packages stay external and dynamic `import()` of optional peers stays `import()`, so they stay
+//   lazy and ESM-only peers load too. `import.meta.url` becomes the bundle's own URL. dist/cjs/package.json
+//   says `"type": "commonjs"`, so the copied .d.ts files there describe CommonJS modules. The CLI (bin/) runs
+//   the ESM build only.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { build, transform } from 'esbuild';
+import ts from 'typescript';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 const cjs = join(dist, 'cjs');
-/** ESM-only parts of dist/ (the CLI) that get no CommonJS copy. */
-const esmOnly = new Set(['cli']);
+const entries = ['index', 'redis/index', 'testing/index'];
+const docs = 'https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/';
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -26,33 +31,40 @@ function files(dir: string): string[] {
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 
-const converted = files(dist).filter((f) => !esmOnly.has(relative(dist, f).split(/[\\/]/)[0]!));
-const js = converted.filter((f) => f.endsWith('.js'));
-const usesImportMeta = js.filter((f) => readFileSync(f, 'utf8').includes('import.meta'));
-const common = { outdir: cjs, outbase: dist, format: 'cjs', platform: 'node', target: 'node20', sourcemap: true, bundle: false, logLevel: 'warning' } as const;
-const results = await Promise.all([
-  build({ ...common, entryPoints: js.filter((f) => !usesImportMeta.includes(f)) }),
-  build({
-    ...common,
-    entryPoints: usesImportMeta,
-    define: { 'import.meta.url': '__import_meta_url' },
-    banner: { js: '"use strict";\nconst __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
-  }),
-]);
-const warnings = results.flatMap((r) => r.warnings);
-if (warnings.length > 0) throw new Error(`the CommonJS build has ${warnings.length} warning(s); see above`);
+const esm = files(dist);
+for (const file of esm.filter((f) => f.endsWith('.js'))) {
+  writeFileSync(file, (await transform(readFileSync(file, 'utf8'), { loader: 'js', legalComments: 'inline' })).code);
+}
 
-// The types, beside the CommonJS files; declaration maps re-based to reach src/ from one level deeper.
-for (const file of converted.filter((f) => f.endsWith('.d.ts') || f.endsWith('.d.ts.map'))) {
+const program = ts.createProgram(entries.map((e) => join(dist, `${e}.d.ts`)), { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, types: [] });
+const reached = new Set(program.getSourceFiles().map((f) => resolve(f.fileName)).filter((f) => f.startsWith(dist + sep)));
+const types = esm.filter((f) => f.endsWith('.d.ts') && reached.has(f));
+for (const file of esm.filter((f) => f.endsWith('.d.ts') && !reached.has(f))) rmSync(file);
+for (const file of types) writeFileSync(file, readFileSync(file, 'utf8').replace(/(@see |\()docs\//g, `$1${docs}`));
+
+const result = await build({
+  stdin: { contents: entries.map((e, i) => `export * as entry${i} from './${e}.js';`).join('\n'), resolveDir: dist, sourcefile: 'entries.js', loader: 'js' },
+  outfile: join(cjs, '_bundle.js'),
+  bundle: true,
+  packages: 'external',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: '"use strict";\nconst __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+  logLevel: 'warning',
+});
+if (result.warnings.length > 0) throw new Error(`the CommonJS build has ${result.warnings.length} warning(s); see above`);
+entries.forEach((entry, i) => {
+  const file = join(cjs, `${entry}.js`);
+  mkdirSync(dirname(file), { recursive: true });
+  const bundle = relative(dirname(file), join(cjs, '_bundle.js')).replaceAll('\\', '/');
+  writeFileSync(file, `"use strict";\nmodule.exports = require("${bundle.startsWith('.') ? bundle : `./${bundle}`}").entry${i};\n`);
+});
+for (const file of types) {
   const target = join(cjs, relative(dist, file));
   mkdirSync(dirname(target), { recursive: true });
-  if (file.endsWith('.d.ts')) {
-    cpSync(file, target);
-    continue;
-  }
-  const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
-  map.sources = map.sources.map((s) => relative(dirname(target), resolve(dirname(file), s)).replaceAll('\\', '/'));
-  writeFileSync(target, JSON.stringify(map));
+  cpSync(file, target);
 }
 writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
-console.log(`build: dist/ (ES modules, ${files(dist).filter((f) => !f.startsWith(cjs) && f.endsWith('.js')).length} files) and dist/cjs/ (CommonJS, ${js.length} files)`);
+console.log(`build: dist/ (ES modules, ${esm.filter((f) => f.endsWith('.js')).length} files; ${types.length} declaration files) and dist/cjs/ (one CommonJS bundle)`);

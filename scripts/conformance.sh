@@ -16,7 +16,7 @@ fi
 
 log=$(mktemp)
 # Own process group, so that stopping the server also stops the node process tsx runs it in.
-PORT=0 HOST=127.0.0.1 setsid node_modules/.bin/tsx --conditions=mcp-fusion-source examples/conformance/main.ts >"$log" 2>&1 &
+PORT=0 HOST=127.0.0.1 setsid node_modules/.bin/tsx examples/conformance/main.ts >"$log" 2>&1 &
 server=$!
 stop() {
   kill -TERM -- "-$server" 2>/dev/null

@@ -11,7 +11,7 @@ import { extractBlocks } from './docs-typecheck/extractBlocks.js';
 import { pageModule } from './docs-typecheck/pageModule.js';
 
 const root = resolve(import.meta.dirname, '..');
-// Inside the repository, so that `mcp-fusion` resolves to this package (self-reference, "mcp-fusion-source" condition).
+// Inside the repository, so that `mcp-fusion` resolves to this package's sources (tsconfig.json's `paths`).
 // One directory per run: node_modules may be shared by several checkouts (worktrees) checking at once.
 const out = join(root, 'node_modules', '.cache', `docs-typecheck-${process.pid}`);
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];

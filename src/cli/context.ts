@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { TargetSelectors } from './loadTarget.js';
+import { loadTarget, type Target, type TargetSelectors } from './loadTarget.js';
 import type { CliIo } from './types.js';
 
 /** What every command receives: the outside world, and where to put its exit code. */
@@ -20,4 +20,11 @@ export function withTargetOptions(command: Command): Command {
 /** The `--registry/--options/--fsm` values of a parsed command. */
 export function selectorsOf(opts: { registry?: string; options?: string; fsm?: string }): TargetSelectors {
   return { registry: opts.registry, options: opts.options, fsm: opts.fsm };
+}
+
+/** Loads the module a command names (relative to the working directory) and prints the load's notes on stderr. */
+export async function loadCommandTarget(io: CliIo, module: string, opts: { registry?: string; options?: string; fsm?: string }): Promise<Target> {
+  const target = await loadTarget(module, io.cwd, selectorsOf(opts));
+  for (const note of target.notes) io.stderr.write(`note: ${note}\n`);
+  return target;
 }

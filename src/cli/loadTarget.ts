@@ -18,6 +18,8 @@ export interface Target {
   /** The module's options, with `fsm` filled in from a separately exported gate. */
   readonly options: AttachOptions<any>;
   readonly gate: StateMachineGate | undefined;
+  /** What the user should know about loading the module (e.g. it started a server when imported); the commands print these on stderr. */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -25,12 +27,13 @@ export interface Target {
  * the registry (`--registry`, else `registry`, else the default export, else the only registry exported);
  * the options (`--options`, else `options`, else the only export named `…Options`), an object or a
  * function of no arguments returning one; the gate (`--fsm`, else `options.fsm`, else `fsm`, else the only
- * gate exported).
+ * gate exported). A module that starts its server when imported (the README's twenty lines) is read through
+ * the registry and options it gave `startServer()`, which does not listen then.
  */
 export async function loadTarget(path: string, cwd: string, selectors: TargetSelectors = {}): Promise<Target> {
-  const mod = await importModule(path, cwd);
+  const { exports: mod, served, notes } = await importModule(path, cwd);
   const names = Object.keys(mod);
-  const registry = pick(mod, path, 'registry', selectors.registry, isRegistry, () => ['registry', 'default']);
+  const registry = pick(mod, path, 'registry', selectors.registry, isRegistry, () => ['registry', 'default']) ?? (isRegistry(served?.registry) ? served.registry : undefined);
   if (registry === undefined) {
     throw new CliError(
       'CLI_NO_REGISTRY',
@@ -38,10 +41,10 @@ export async function loadTarget(path: string, cwd: string, selectors: TargetSel
       { path },
     );
   }
-  const rawOptions = pick(mod, path, 'options', selectors.options, isOptionsLike, () => ['options', ...unique(names.filter((n) => /options$/i.test(n) && n !== 'options'))], false);
+  const rawOptions = pick(mod, path, 'options', selectors.options, isOptionsLike, () => ['options', ...unique(names.filter((n) => /options$/i.test(n) && n !== 'options'))], false) ?? served?.options;
   const options = resolveOptions(rawOptions, path, selectors.options);
   const gate = selectors.fsm !== undefined ? pick(mod, path, 'fsm', selectors.fsm, isGate, () => [], false) : (options.fsm ?? pick(mod, path, 'fsm', undefined, isGate, () => ['fsm', ...unique(names.filter((n) => isGate(mod[n])))]));
-  return { path, registry, options: gate === undefined ? options : { ...options, fsm: gate }, gate };
+  return { path, registry, options: gate === undefined ? options : { ...options, fsm: gate }, gate, notes };
 }
 
 function pick<T>(mod: Record<string, unknown>, path: string, what: string, chosen: string | undefined, test: (v: unknown) => v is T, candidates: () => string[], onlyOne = true): T | undefined {

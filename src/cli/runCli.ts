@@ -22,7 +22,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError('(add --help for usage)')
-    .addHelpText('after', '\nDocs: docs/cli.md');
+    .addHelpText('after', '\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/cli.md');
   for (const make of [createCommand, inspectCommand, diagramCommand, lintCommand]) {
     const command = make(context);
     command.copyInheritedSettings(program);

@@ -4,6 +4,7 @@ import { buildServer } from './buildServer.js';
 import { StdioLineTransport } from './StdioLineTransport.js';
 import type { ServeOptions } from './types.js';
 import type { Attachment } from '../adapter/attach.js';
+import { interceptServe } from '../_internal/interceptServe.js';
 
 /** A running stdio server. */
 export interface StdioHandle {
@@ -20,6 +21,7 @@ export interface StdioHandle {
  * `stdioMaxLineBytes` (10 MiB) is answered with a JSON-RPC error and skipped; the connection goes on.
  */
 export function serveStdio<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx> = {}): StdioHandle {
+  interceptServe('serveStdio', registry, options);
   const runtime = registry.runtime(options);
   // An oversized line is answered and skipped instead of ending the connection (see StdioLineTransport).
   const transport = new StdioLineTransport(options.stdioMaxLineBytes === undefined ? {} : { maxLineBytes: options.stdioMaxLineBytes });

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fusionSpec } from '../../src/cli/create/fusionSpec.js';
@@ -82,14 +82,36 @@ describe('mcp-fusion create', () => {
     const installed: PackageInfo = { root: '/opt/tools/node_modules/mcp-fusion', version: '0.1.0', checkout: false, ranges: {} };
     const asked: string[] = [];
     const lookup = async (name: string, range: string) => (asked.push(`${name}@${range}`), false);
-    expect(await fusionSpec({ ...installed, root: repo, checkout: true }, undefined, lookup)).toEqual({ spec: `file:${repo}`, linked: true });
-    expect(await fusionSpec(installed, '^2.0.0', lookup)).toEqual({ spec: '^2.0.0', linked: false });
-    expect(await fusionSpec(installed, undefined, async () => true)).toEqual({ spec: '^0.1.0', linked: false });
-    expect(await fusionSpec(installed, undefined, lookup)).toEqual({
+    const cwd = '/home/me';
+    expect(await fusionSpec({ ...installed, root: repo, checkout: true }, { cwd, lookup })).toEqual({ spec: `file:${repo}`, linked: true, reason: 'this checkout of mcp-fusion, its TypeScript sources' });
+    expect(await fusionSpec(installed, { given: '^2.0.0', cwd, lookup })).toEqual({ spec: '^2.0.0', linked: false, reason: 'as given with --fusion' });
+    expect(await fusionSpec(installed, { cwd, lookup: async () => true })).toEqual({ spec: '^0.1.0', linked: false, reason: 'the version running this command, from the npm registry' });
+    expect(await fusionSpec(installed, { cwd, lookup })).toEqual({
       spec: 'file:/opt/tools/node_modules/mcp-fusion',
       linked: false,
-      note: 'mcp-fusion ^0.1.0 is not on the npm registry (or it could not be reached), so the project links the copy running this command: file:/opt/tools/node_modules/mcp-fusion. Keep that directory, or pass --fusion <spec> (a version range, a path to a .tgz from npm pack, or file:<dir>) to choose another.',
+      reason: 'the copy running this command',
+      note: 'mcp-fusion ^0.1.0 is not on the npm registry (or it could not be reached), so the project links the copy running this command: file:/opt/tools/node_modules/mcp-fusion. Keep that directory, or pass --fusion <spec> (a version range, a path to a .tgz from npm pack, or a directory) to choose another.',
     });
     expect(asked).toEqual(['mcp-fusion@^0.1.0']);
+  });
+
+  it('makes a local --fusion path absolute, so that the new project can keep it', async () => {
+    const installed: PackageInfo = { root: '/opt/tools/node_modules/mcp-fusion', version: '0.1.0', checkout: false, ranges: {} };
+    const cwd = '/home/me/work';
+    for (const given of ['./mcp-fusion-0.1.0.tgz', 'mcp-fusion-0.1.0.tgz', 'file:mcp-fusion-0.1.0.tgz']) {
+      expect(await fusionSpec(installed, { given, cwd })).toEqual({ spec: 'file:/home/me/work/mcp-fusion-0.1.0.tgz', linked: false, reason: 'as given with --fusion' });
+    }
+    expect(await fusionSpec(installed, { given: `file:${repo}/../${repo.split('/').pop()}`, cwd })).toMatchObject({ spec: `file:${repo}`, linked: true });
+  });
+
+  it('depends on the tarball npx installed it from (the path in npx\'s package.json), not on npx\'s cache', async () => {
+    const cache = await tempDir();
+    const tarball = join(await tempDir(), 'mcp-fusion-0.1.0.tgz');
+    await writeFile(tarball, 'not read');
+    await mkdir(join(cache, 'node_modules', 'mcp-fusion'), { recursive: true });
+    await writeFile(join(cache, 'package.json'), JSON.stringify({ dependencies: { 'mcp-fusion': `file:${relative(cache, tarball)}` }, _npx: { packages: ['./mcp-fusion-0.1.0.tgz'] } }));
+    const fromNpx: PackageInfo = { root: join(cache, 'node_modules', 'mcp-fusion'), version: '0.1.0', checkout: false, ranges: {} };
+    const lookup = async (): Promise<boolean> => expect.fail('the registry is not asked when the tarball is known');
+    expect(await fusionSpec(fromNpx, { cwd: '/', lookup })).toEqual({ spec: `file:${tarball}`, linked: false, reason: 'the tarball this command was installed from' });
   });
 });

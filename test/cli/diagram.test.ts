@@ -91,6 +91,23 @@ describe('mcp-fusion diagram', () => {
     }
   });
 
+  it('--out <file> writes that one file: SVG, Mermaid or DOT by its extension', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fusion-diagram-'));
+    try {
+      for (const name of ['flow.svg', 'flow.mmd', 'flow.dot']) {
+        const { code, stdout, stderr } = await cli('diagram', example, '--out', join(dir, 'nested', name));
+        expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+        expect(stdout).toBe(`wrote ${join(dir, 'nested', name)}\n`);
+      }
+      expect((await readdir(join(dir, 'nested'))).sort()).toEqual(['flow.dot', 'flow.mmd', 'flow.svg']);
+      expect(parseXmlRoot(await readFile(join(dir, 'nested', 'flow.svg'), 'utf8'))).toBe('svg');
+      expect(await readFile(join(dir, 'nested', 'flow.mmd'), 'utf8')).toMatch(/^---\ntitle: checkout\n---\nstateDiagram-v2\n/);
+      expect(await readFile(join(dir, 'nested', 'flow.dot'), 'utf8')).toContain('"empty" -> "has_items" [label="cart.add_item (ADD_ITEM)"];');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a module without a workflow gate', async () => {
     const { code, stderr } = await cli('diagram', fixture('broken-registry.ts'), '--fsm', 'registry');
     expect(code).toBe(2);

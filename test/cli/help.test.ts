@@ -9,6 +9,11 @@ describe('mcp-fusion --help', () => {
     expect(stdout).toContain('Example');
   });
 
+  it('links its docs by a URL (the docs are not in the installed package)', async () => {
+    const { stdout } = await cli('--help');
+    expect(stdout).toContain('\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/cli.md\n');
+  });
+
   it('fails on an unknown command and points at --help', async () => {
     const { code, stderr } = await cli('frob');
     expect(code).toBe(2);

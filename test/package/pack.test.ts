@@ -1,9 +1,10 @@
 // The package as a user gets it: packed from a clean tree of HEAD (nothing uncommitted or built leaks in;
 // `prepack` builds), installed from the tarball with its documented peers into a fresh project outside the
 // repository, and exercised there: getting-started and the README's twenty lines as written, an ES module
-// and a CommonJS file beside them, each talked to with the SDK client in both protocol eras.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// and a CommonJS file beside them, each talked to with the SDK client in both protocol eras; the command line
+// on the README's program; and a project scaffolded by `npx --package <tarball> mcp-fusion create`.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docProgram, type DocProgram } from '../../scripts/docs-typecheck/docPrograms.js';
 import { texts } from '../_helpers/clients.js';
+import { describeScaffold } from './scaffoldSuite.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'mcp-fusion-pack-'));
@@ -89,6 +91,12 @@ async function reachable(url: string, gone: () => Error | undefined = () => unde
   throw new Error(`${url} never answered`);
 }
 
+/** `npx mcp-fusion <args>` in `cwd` (the installed command line), with its exit status and both streams. */
+function cliIn(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const { status, stdout, stderr } = spawnSync('npx', ['mcp-fusion', ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { status, stdout, stderr };
+}
+
 async function connect(url: string, mode: 'legacy' | 'auto'): Promise<Client> {
   const client = new Client({ name: `pack-${mode}`, version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -144,19 +152,34 @@ afterAll(() => {
       // already gone
     }
   }
+  // Two installed projects (getting-started's and the scaffold): many files to delete on a loaded machine.
   rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the packed tarball', () => {
-  it('holds ESM, CommonJS and types for every entry, and neither tests nor the development condition', () => {
-    const listing = run('tar', ['-tzf', tarball], work).split('\n');
+  it('holds ESM, CommonJS and types for every entry, and neither tests, sources, source maps nor the development condition', () => {
+    const listing = run('tar', ['-tzf', tarball], work).split('\n').filter((f) => f !== '');
     for (const entry of ['index', 'redis/index', 'testing/index']) {
       for (const file of [`dist/${entry}.js`, `dist/${entry}.d.ts`, `dist/cjs/${entry}.js`, `dist/cjs/${entry}.d.ts`]) expect(listing, file).toContain(`package/${file}`);
     }
     expect(listing).toContain('package/dist/cjs/package.json');
-    expect(listing.filter((f) => f.startsWith('package/test/') || f.startsWith('package/examples/'))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'mcp-fusion', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    expect(JSON.stringify(manifest.exports)).not.toContain('"development"');
+    expect(listing.filter((f) => /^package\/(test|examples|src|bench|scripts)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'mcp-fusion', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(JSON.stringify(manifest.exports)).not.toMatch(/"development"|mcp-fusion-source|(?<!\.d)\.ts"/);
+    expect(manifest).toMatchObject({ repository: { url: expect.stringMatching(/^git\+https:\/\/github\.com\//) }, homepage: expect.any(String), bugs: { url: expect.any(String) }, keywords: expect.arrayContaining(['mcp']) });
+  });
+
+  it('is at most 1.5 MB unpacked', () => {
+    const [report] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], clean)) as Array<{ unpackedSize: number; entryCount: number }>;
+    expect(report!.unpackedSize, `${report!.entryCount} files`).toBeLessThanOrEqual(1.5 * 1024 * 1024);
+  });
+
+  it('has README links that resolve from the installed package (relative ones to a packed file)', () => {
+    const installed = join(project, 'node_modules', 'mcp-fusion');
+    const links = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(10);
+    const broken = links.filter((l) => !/^https?:\/\//.test(l) && !l.startsWith('#') && !existsSync(join(installed, l.split('#')[0]!)));
+    expect(broken).toEqual([]);
   });
 
   it('loads no optional peer statically, in either build (only lazy import() or createRequire)', () => {
@@ -169,7 +192,7 @@ describe('the packed tarball', () => {
       .filter((f) => staticLoad.test(readFileSync(join(installed, f), 'utf8')));
     expect(offenders).toEqual([]);
     // The lazy loader really is there, as import() in both builds.
-    for (const file of ['_internal/loadOptional.js', 'cjs/_internal/loadOptional.js']) expect(readFileSync(join(installed, file), 'utf8')).toMatch(/\bimport\(name\)/);
+    for (const file of ['_internal/loadOptional.js', 'cjs/_bundle.js']) expect(readFileSync(join(installed, file), 'utf8')).toMatch(/\bimport\(name\)/);
   });
 });
 
@@ -265,6 +288,23 @@ describe("the README's twenty lines as written (placeholders filled), in the sam
     }
   }, 90_000);
 });
+
+describe("the README's twenty lines under the installed command line", () => {
+  it('are inspected, linked and drawn without starting their server; diagram writes Mermaid without @viz-js/viz', () => {
+    const inspect = cliIn(project, 'inspect', 'twenty-lines.ts');
+    expect(inspect).toMatchObject({ status: 0, stderr: '' });
+    expect(inspect.stdout).toMatch(/^twenty-lines\.ts: 2 tools, no FSM\n/);
+    expect(inspect.stdout).toMatch(/sprints\.create\s+action\s+-\s+-\s+sprints\.\*/);
+    expect(cliIn(project, 'lint', 'twenty-lines.ts')).toEqual({ status: 0, stdout: '✔ twenty-lines.ts: no problems\n', stderr: '' });
+    const diagram = cliIn(project, 'diagram', 'twenty-lines.ts', '--out', 'sprints.svg');
+    expect(diagram).toMatchObject({ status: 0, stdout: 'wrote sprints.mmd\n' });
+    expect(diagram.stderr).toContain('note: sprints.svg was not drawn: SVG needs the optional package "@viz-js/viz" (`npm install -D @viz-js/viz`)');
+    expect(readFileSync(join(project, 'sprints.mmd'), 'utf8')).toBe('stateDiagram-v2\n  always : sprints.list\n  always : sprints.create\n  [*] --> always\n');
+    expect(existsSync(join(project, 'sprints.svg'))).toBe(false);
+  }, 60_000);
+});
+
+describeScaffold({ work, tarball: () => tarball, npmFlags });
 
 const consumer = (kind: 'esm' | 'cjs'): string =>
   [

@@ -23,7 +23,7 @@ export function createCommand({ io }: CommandContext): Command {
     .argument('<dir>', 'directory to create (must be empty or absent)')
     .option('--no-install', 'write the files but skip `npm install`')
     .option('--force', 'write into a directory that is not empty')
-    .option('--fusion <spec>', 'the mcp-fusion dependency to use: a version range, a .tgz path or file:<dir> (default: this checkout via file:, else this version from the registry, else this installed copy via file:)')
+    .option('--fusion <spec>', 'the mcp-fusion dependency to use: a version range, a .tgz path or file:<dir> (default: this checkout via file:, else the .tgz or directory npx installed this command from, else this version from the registry, else this installed copy via file:)')
     .addHelpText('after', '\nExample:\n  npx mcp-fusion create my-server && cd my-server && npm test\n')
     .action(async (dir: string, opts: CreateOptions) => {
       const target = resolve(io.cwd, dir);
@@ -31,7 +31,7 @@ export function createCommand({ io }: CommandContext): Command {
         throw new CliError('CLI_DIR_NOT_EMPTY', `"${dir}" is not empty; choose a new directory, or pass --force to write into it anyway.`, { dir: target });
       }
       const pkg = packageInfo();
-      const { spec: fusion, linked, note } = await fusionSpec(pkg, opts.fusion);
+      const { spec: fusion, linked, reason, note } = await fusionSpec(pkg, { given: opts.fusion, cwd: io.cwd });
       if (note !== undefined) io.stderr.write(`Note: ${note}\n`);
       const files = scaffoldFiles({ name: packageName(target), fusion, linked, ranges: pkg.ranges });
       for (const [path, content] of Object.entries(files)) {
@@ -41,6 +41,7 @@ export function createCommand({ io }: CommandContext): Command {
       }
       const shown = displayPath(io.cwd, target);
       io.stdout.write(`Created ${shown} (mcp-fusion ${fusion}):\n${Object.keys(files).map((f) => `  ${f}`).join('\n')}\n`);
+      io.stdout.write(`mcp-fusion dependency: ${fusion} (${reason}; --fusion <spec> chooses another)\n`);
       if (opts.install) await runInstall(target, io, fusion);
       const steps = [...(shown === '.' ? [] : [`cd ${shown}`]), ...(opts.install ? [] : ['npm install']), 'npm test', 'npm start'];
       io.stdout.write(`\nNext:\n${steps.map((s) => `  ${s}`).join('\n')}\n`);

@@ -2,9 +2,9 @@ import { Command } from 'commander';
 import { allPaths } from '../../fsm/stateValue.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { analyzeTarget, listFor, type ToolRow } from '../analyzeTarget.js';
-import { selectorsOf, withTargetOptions, type CommandContext } from '../context.js';
+import { loadCommandTarget, withTargetOptions, type CommandContext } from '../context.js';
 import { formatTable } from '../formatTable.js';
-import { loadTarget, type Target } from '../loadTarget.js';
+import type { Target } from '../loadTarget.js';
 
 interface InspectOptions {
   state?: string;
@@ -24,7 +24,7 @@ export function inspectCommand({ io }: CommandContext): Command {
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  mcp-fusion inspect src/registry.ts\n  mcp-fusion inspect src/registry.ts --state payment --json\n  mcp-fusion inspect src/registry.ts --scopes notes:read,notes:write\n')
     .action(async (module: string, opts: InspectOptions) => {
-      const target = await loadTarget(module, io.cwd, selectorsOf(opts));
+      const target = await loadCommandTarget(io, module, opts);
       if (opts.state !== undefined || opts.scopes !== undefined) {
         const scopes = opts.scopes?.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
         const list = await listFor(target, { state: opts.state, scopes });

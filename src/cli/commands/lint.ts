@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { analyzeTarget } from '../analyzeTarget.js';
 import { CliError, EXIT } from '../CliError.js';
-import { selectorsOf, withTargetOptions, type CommandContext } from '../context.js';
+import { loadCommandTarget, withTargetOptions, type CommandContext } from '../context.js';
 import { fsmGraph } from '../fsm/fsmGraph.js';
-import { loadTarget, type Target } from '../loadTarget.js';
+import type { Target } from '../loadTarget.js';
 
 interface LintOptions {
   json?: boolean;
@@ -31,7 +31,7 @@ export function lintCommand({ io, exit }: CommandContext): Command {
     .option('--strict', 'fail on warnings too')
     .addHelpText('after', '\nExit codes: 0 no errors, 1 problems found, 2 the module could not be checked.\n\nExample:\n  mcp-fusion lint src/registry.ts\n')
     .action(async (module: string, opts: LintOptions) => {
-      const target = await loadTarget(module, io.cwd, selectorsOf(opts));
+      const target = await loadCommandTarget(io, module, opts);
       const problems = collectProblems(target);
       const errors = problems.filter((p) => p.severity === 'error').length;
       const warnings = problems.length - errors;

@@ -4,7 +4,7 @@ export interface TemplateInput {
   readonly name: string;
   /** The `mcp-fusion` dependency: a version range, or `file:<checkout>`. */
   readonly fusion: string;
-  /** Linked to a checkout: TypeScript, tsx and vitest must resolve mcp-fusion's `mcp-fusion-source` condition (its sources). */
+  /** Linked to a checkout: TypeScript, tsx and vitest resolve `mcp-fusion` to its TypeScript sources (tsconfig `paths`, a vitest alias). */
   readonly linked: boolean;
   /** Version ranges by package name. */
   readonly ranges: Readonly<Record<string, string>>;
@@ -26,14 +26,13 @@ const FALLBACK: Record<string, string> = {
 export function scaffoldFiles(input: TemplateInput): Record<string, string> {
   const range = (pkg: string): string => input.ranges[pkg] ?? FALLBACK[pkg]!;
   const deps = (names: string[]): Record<string, string> => Object.fromEntries(names.map((n) => [n, range(n)]));
-  const dev = input.linked ? ' --conditions=mcp-fusion-source' : '';
   const manifest = {
     name: input.name,
     version: '0.1.0',
     private: true,
     type: 'module',
     scripts: {
-      start: `tsx${dev} src/server.ts`,
+      start: 'tsx src/server.ts',
       test: 'tsc --noEmit && vitest run',
       inspect: 'mcp-fusion inspect src/registry.ts',
       'lint:fusion': 'mcp-fusion lint src/registry.ts',
@@ -53,7 +52,7 @@ export function scaffoldFiles(input: TemplateInput): Record<string, string> {
       verbatimModuleSyntax: true,
       skipLibCheck: true,
       noEmit: true,
-      ...(input.linked ? { customConditions: ['mcp-fusion-source'] } : {}),
+      ...(input.linked ? { paths: { 'mcp-fusion': [`${SOURCES}/index.ts`], 'mcp-fusion/*': [`${SOURCES}/*/index.ts`] } } : {}),
     },
     include: ['src', 'test', 'vitest.config.ts'],
   };
@@ -73,14 +72,19 @@ function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/** A linked checkout's TypeScript sources, seen from the project. */
+const SOURCES = './node_modules/mcp-fusion/src';
+
 function vitestConfig(linked: boolean): string {
   if (!linked) return `import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n`;
-  return `import { defineConfig } from 'vitest/config';
+  return `import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
 
-// mcp-fusion is linked from a checkout: load its TypeScript sources (its "mcp-fusion-source" export condition).
+// mcp-fusion is linked from a checkout: load its TypeScript sources (tsconfig.json's \`paths\` say the same for tsc and tsx).
+const sources = fileURLToPath(new URL('${SOURCES}', import.meta.url));
+
 export default defineConfig({
-  resolve: { conditions: ['mcp-fusion-source'] },
-  ssr: { resolve: { conditions: ['mcp-fusion-source'] } },
+  resolve: { alias: [{ find: /^mcp-fusion(\\/redis|\\/testing)?$/, replacement: \`\${sources}$1/index.ts\` }] },
   test: { include: ['test/**/*.test.ts'] },
 });
 `;
