@@ -28,6 +28,8 @@ import { pathnameOf } from './urlPath.js';
 import { rememberPeer } from '../principal/peers.js';
 import { protoKeyOfCall } from '../protocol/protoKeys.js';
 import type { HttpOptions } from './types.js';
+import { OperatorLog } from '../logging/OperatorLog.js';
+import { warnOf } from '../logging/warnOf.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
@@ -71,6 +73,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     ...(options.sessionTimeouts !== undefined ? { timeouts: options.sessionTimeouts } : {}),
     ...(options.onSessionEvent !== undefined ? { onEvent: options.onSessionEvent } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
+    onError: (error) => OperatorLog.of(options).error('session store failed', {}, error),
     onRelease: (id, phase) => {
       legacy.release(id, phase);
       if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(() => {});
@@ -81,7 +84,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, options.now);
   const sessionBus = options.sessionBus ?? options.bus?.sessions;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
-    (options.onWarning ?? console.warn)(
+    warnOf(options)(
       '[mcp-fusion] several instances share sessions (a session bus is set) but legacy workflow state lives in each session record, which is not atomic across processes; pass fsmStore (e.g. new RedisFsmStore({ client })) as well.',
     );
   }
@@ -128,7 +131,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
   if (auth === undefined && scoped.length > 0) {
-    (options.onWarning ?? console.warn)(
+    warnOf(options)(
       `[mcp-fusion] ${scoped.join(', ')} require${scoped.length === 1 ? 's' : ''} OAuth scopes but the app has no auth option: unless your host passes a verified authInfo to app.fetch, no caller holds a scope and they stay hidden. Set auth: { verifier } (see docs/auth.md).`,
     );
   }

@@ -8,6 +8,7 @@ import type { StartServerOptions } from './types.js';
 import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { JsonRpcCode } from '../errors/WireError.js';
 import { ServerStartError } from '../errors/FusionError.js';
+import { warnOf } from '../logging/warnOf.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -29,7 +30,7 @@ export interface RunningServer {
  */
 export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: StartServerOptions<Ctx> = {}): Promise<RunningServer> {
   if (options.transport === 'stdio') {
-    if (options.auth !== undefined) (options.onWarning ?? console.warn)('[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.');
+    if (options.auth !== undefined) warnOf(options)('[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.');
     const handle = serveStdio(registry, options);
     return { url: 'stdio', port: undefined, app: undefined, close: () => handle.close() };
   }

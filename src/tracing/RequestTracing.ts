@@ -132,6 +132,7 @@ function instrumentsOf(module: object, given: TracingOptions): Instruments {
 
 function recorderOf(span: Otel.Span): RequestTrace {
   return {
+    traceId: span.spanContext().traceId,
     transition: (machine, from, to, event) => {
       const attributes: AttributeMap = { [EVENT_ATTR.machine]: machine, [EVENT_ATTR.from]: from, [EVENT_ATTR.to]: to };
       if (event !== undefined) attributes[EVENT_ATTR.event] = event;
