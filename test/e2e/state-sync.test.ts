@@ -5,7 +5,6 @@ import { registry as workspace, workspaceOptions } from '../../examples/workspac
 import { createFusionApp, createStderrLogger, initFusion, StateSyncLayer, type DebugEvent, type InvalidationEvent, type ResourceNotification, type StateSyncConfig, type ToolRegistry } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import type { RequestScope } from '../../src/surface/types.js';
-import { allowConsole } from '../_helpers/console.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
 import { openSession, post } from '../_helpers/raw.js';
 
