@@ -3,7 +3,7 @@ import type { LogFields } from './types.js';
 /**
  * One record as text: `[mcp-fusion] <time> <LEVEL> <message> key=value…` on one line, then, for a record
  * with an error (`err`), the error's stack frames on the following lines (indented, as Node prints them).
- * Values with spaces or quotes are JSON-quoted; objects are JSON.
+ * Values with spaces are JSON-quoted; objects are JSON.
  */
 export function formatLogLine(level: string, fields: LogFields, message: string, at: number): string {
   let line = `[mcp-fusion] ${new Date(at).toISOString()} ${level.toUpperCase()} ${message}`;
@@ -32,7 +32,7 @@ function stackFrames(error: Error): string {
 }
 
 function quote(text: string): string {
-  return text === '' || /[\s"]/.test(text) ? JSON.stringify(text) : text;
+  return text === '' || /\s/.test(text) ? JSON.stringify(text) : text;
 }
 
 function safeJson(value: unknown): string {

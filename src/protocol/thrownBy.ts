@@ -2,10 +2,10 @@ import type { ToolResponse } from './types.js';
 
 const THROWN = Symbol('mcp-fusion.thrown');
 
-/** What failed behind an `isError` result made from a thrown error: the handler chain or the context factory. */
+/** What failed behind an `isError` result made from a thrown error: the handler chain, the context factory or a store. */
 export interface Thrown {
   readonly error: unknown;
-  readonly source: 'handler' | 'contextFactory';
+  readonly source: 'handler' | 'contextFactory' | 'store';
 }
 
 /**
@@ -13,7 +13,7 @@ export interface Thrown {
  * (a non-enumerable symbol), so that the call path can log the error with its stack exactly once.
  */
 export function markThrown(result: ToolResponse, error: unknown, source: Thrown['source']): ToolResponse {
-  Object.defineProperty(result, THROWN, { value: { error, source } satisfies Thrown });
+  Object.defineProperty(result, THROWN, { value: { error, source } satisfies Thrown, configurable: true });
   return result;
 }
 

@@ -236,7 +236,7 @@ export class RequestPipeline<Ctx> {
     if (this.#options.maxConcurrentCalls !== undefined) stages.push(['concurrency', concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls, (call) => { this.#emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.stateKey }); logRefusal(this.#log, call, 'too_many_calls'); })]);
     const debug = this.#debug;
     stages.push(['track', trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey }))]);
-    if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow, tool.fsm !== undefined)]);
+    if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow, tool.fsm !== undefined, this.#log)]);
     stages.push(['validate', validateStage]);
     const decorate = this.#sync?.decoratorFor(tool.name, (meta) => this.#invalidations.record(meta));
     if (decorate !== undefined) stages.push(['stateSync', syncStage(decorate)]);

@@ -76,8 +76,14 @@ export function trackStage(tracker: CallTracker, report: ((call: ToolCall, ok: b
  * The workflow gate: a bound tool runs inside its session's or handle's workflow (visibility in the current
  * state, transition and persistence on success); any other tool's suggestions are filtered by the state.
  */
-export function workflowStage(workflow: WorkflowRuntime, bound: boolean): CallStage {
-  if (bound) return (call, next) => workflow.run(call.tool, call.args, call.scope, call.route, (args, instance) => next(withWorkflow(call, args, instance)));
+export function workflowStage(workflow: WorkflowRuntime, bound: boolean, log?: OperatorLog): CallStage {
+  if (bound) {
+    return (call, next) => {
+      const started = performance.now();
+      const result = workflow.run(call.tool, call.args, call.scope, call.route, (args, instance) => next(withWorkflow(call, args, instance)));
+      return log === undefined ? result : result.then((r) => logStoreFailure(r, call, started, log));
+    };
+  }
   return (call, next) => next(call).then((result) => (hasSuggestions(result) ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state)) : result));
 }
 
@@ -152,6 +158,13 @@ export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: Ru
       return log === undefined ? pending : logFailure(pending, call, started, log);
     });
   };
+}
+
+/** Logs a call whose workflow state could not be loaded or saved (the result carries the store's error). */
+function logStoreFailure(result: ToolResponse, call: ToolCall, started: number, log: OperatorLog): ToolResponse {
+  const thrown = thrownBy(result);
+  if (thrown?.source === 'store') log.error('workflow state store failed', callLogFields(call, performance.now() - started, log), thrown.error);
+  return result;
 }
 
 /** Logs a call whose handler or context factory threw (the result carries the error) or whose run rejected. */
