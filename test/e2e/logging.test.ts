@@ -123,6 +123,25 @@ describe('the logger option with real pino', () => {
     expect(records.filter((r) => r.level === 50).map((r) => [r.msg, r.err.message])).toEqual([['invalidation listener failed', 'listener bug']]);
   });
 
+  it('logs a throwing prompt handler once; the client gets the message without the stack', async () => {
+    const { logger, records } = memoryPino();
+    const registry = f.registry().register(
+      f
+        .prompt('summary')
+        .describe('Throws')
+        .handle(() => {
+          throw new RangeError('template missing');
+        }),
+    );
+    const client = await connect(registry, { logger, logLevel: 'debug' });
+    const failure = await client.getPrompt({ name: 'summary' }).then(() => undefined, (error: Error) => error);
+    expect(failure?.message).toContain('template missing');
+    expect(failure?.message).not.toMatch(noStack);
+    const errors = records.filter((r) => r.level === 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: 'handler threw', handler: 'Prompt "summary"', principal: expect.any(String), err: { type: 'RangeError', stack: expect.stringContaining('logging.test.ts') } });
+  });
+
   it('adds the arguments only with logArguments: true', async () => {
     const { logger, records } = memoryPino();
     const client = await connect(tools(), { logger, logLevel: 'debug', logArguments: true, contextFactory: () => ({ user: 'u' }) });
