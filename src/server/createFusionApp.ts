@@ -30,6 +30,7 @@ import { protoKeyOfCall } from '../protocol/protoKeys.js';
 import type { HttpOptions } from './types.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
+import type { RequestTracing } from '../tracing/RequestTracing.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
@@ -71,7 +72,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const manager = new SessionManager({
     ...(options.sessionStore !== undefined ? { store: options.sessionStore } : {}),
     ...(options.sessionTimeouts !== undefined ? { timeouts: options.sessionTimeouts } : {}),
-    ...(options.onSessionEvent !== undefined ? { onEvent: options.onSessionEvent } : {}),
+    onEvent: (event) => {
+      timeSession?.(event);
+      options.onSessionEvent?.(event);
+    },
     ...(options.now !== undefined ? { now: options.now } : {}),
     onError: (error) => OperatorLog.of(options).error('session store failed', {}, error),
     onRelease: (id, phase) => {
@@ -107,6 +111,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   };
   const runtime = registry.runtime(attach);
   const pipeline = runtime.tools;
+  const tracing = runtime.features.tracing;
+  // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
+  const timeSession = tracing?.timeSessions((id) => manager.get(id));
   const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
@@ -155,7 +162,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     let authInfo = extra.authInfo;
     if (auth !== undefined) {
       const verified = await auth.authenticate(request);
-      if (verified instanceof Response) return verified;
+      if (verified instanceof Response) return traced(tracing, request, undefined, verified);
       authInfo = verified;
     }
     let parsedBody: unknown;
@@ -184,7 +191,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     }
     if (authInfo !== undefined && parsedBody !== undefined) {
       const challenge = scopeChallengeFor(parsedBody, ScopeGate.scopesOf(authInfo), requiredOf);
-      if (challenge !== undefined) return AuthGate.scopeChallenge(challenge, authInfo as never);
+      if (challenge !== undefined) return traced(tracing, request, parsedBody, AuthGate.scopeChallenge(challenge, authInfo as never));
     }
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     let slot: string | undefined;
@@ -227,6 +234,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       await modern.close();
     },
   };
+}
+
+/** `response`, a refusal of the HTTP front, with its span when tracing is on. */
+function traced(tracing: RequestTracing | undefined, request: Request, body: unknown, response: Response): Response {
+  return tracing === undefined ? response : tracing.refused(request, body, response);
 }
 
 /** A GET or DELETE that names a 2026-07-28 (or later) protocol version and no legacy session. */
