@@ -8,6 +8,7 @@ import { sessionFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { checkInitializeParams } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
+import type { OperatorLog } from '../logging/OperatorLog.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
@@ -34,13 +35,15 @@ export class LegacySessions {
   readonly #create: () => Server;
   readonly #bus: SessionBus | undefined;
   readonly #limits: ResolvedHttpLimits;
+  readonly #log: OperatorLog | undefined;
   readonly manager: SessionManager;
 
-  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits } = {}) {
+  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits; log?: OperatorLog } = {}) {
     this.#create = create;
     this.manager = manager;
     this.#bus = options.sessionBus;
     this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+    this.#log = options.log;
   }
 
   /** Sessions whose server is in memory. */
@@ -65,6 +68,7 @@ export class LegacySessions {
         try {
           live = await this.#restore(id, request.url);
         } catch (error) {
+          this.#log?.error('session store failed: the session could not be restored', { session: id }, error);
           return storeUnavailable(error, parsedBody, 'Retry shortly with the same Mcp-Session-Id.');
         }
       }
@@ -99,6 +103,7 @@ export class LegacySessions {
     try {
       await this.manager.create(id, { ...checked.init, principal: principal.key, ...(owner !== undefined ? { owner } : {}) });
     } catch (error) {
+      this.#log?.error('session store failed: the session could not be created', { session: id }, error);
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
     }
     const live = await this.#connect(id, async () => {});
@@ -114,6 +119,7 @@ export class LegacySessions {
     if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
       const victim = this.manager.oldestUnused(owner);
       if (victim === undefined) {
+        this.#log?.refusal('sessions_per_principal', 'session budget refused an initialize', { owner, limit: perOwner });
         return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
       }
       this.#evict(victim);
@@ -121,6 +127,7 @@ export class LegacySessions {
     if (this.manager.count >= total) {
       const victim = this.manager.oldestUnused();
       if (victim === undefined) {
+        this.#log?.refusal('sessions', 'session budget refused an initialize', { limit: total });
         return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
       }
       this.#evict(victim);

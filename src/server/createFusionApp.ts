@@ -114,7 +114,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const tracing = runtime.features.tracing;
   // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits });
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, log: OperatorLog.of(options) });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {

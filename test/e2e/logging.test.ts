@@ -8,7 +8,7 @@ import { InMemorySpanExporter, BasicTracerProvider, SimpleSpanProcessor } from '
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStderrLogger, initFusion, jwksVerifier, type AttachOptions, type ToolRegistry } from '../../src/index.js';
-import { RedisFsmStore } from '../../src/redis/index.js';
+import { RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { httpServer, texts } from '../_helpers/clients.js';
 import { startIssuer } from '../auth/issuer.js';
@@ -76,6 +76,8 @@ describe('the logger option with real pino', () => {
     expect(record).toMatchObject({ msg: 'tool handler threw', tool: 'boom', session: expect.any(String), principal: expect.stringMatching(/^a:/), traceId, durationMs: expect.any(Number) });
     expect(record!.err).toMatchObject({ type: 'Error', message: 'kaboom', stack: expect.stringContaining('logging.test.ts') });
     expect(JSON.stringify(records)).not.toContain('s3cr3t');
+    // At debug level the debug events reach the logger too (the failed call among them), errors only once.
+    expect(records.filter((r) => r.level === 20 && r.msg === 'call').map((r) => [r.tool, r.ok])).toEqual([['boom', false]]);
   });
 
   it('logs a throwing contextFactory once; the agent reads its message, not its stack', async () => {
@@ -109,6 +111,18 @@ describe('the logger option with real pino', () => {
     const errors = records.filter((r) => r.level === 50);
     expect(errors.map((r) => r.msg)).toEqual(['workflow state store failed']);
     expect(errors[0]).toMatchObject({ tool: 'job.start', session: expect.any(String), durationMs: expect.any(Number), err: { stack: expect.any(String) } });
+  });
+
+  it('logs a failing session store once when an HTTP client cannot open a session (503 for the client)', async () => {
+    const { logger, records } = memoryPino();
+    const redis = await ready(redisClient());
+    await using srv = await httpServer(tools(), { logger, logLevel: 'debug', sessionStore: new RedisSessionStore({ client: redis, prefix: uniquePrefix('log') }) });
+    redis.disconnect();
+    const client = new Client({ name: 'store-down', version: '1' });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(srv.url)))).rejects.toThrow();
+    const errors = records.filter((r) => r.level === 50);
+    expect(errors.map((r) => r.msg)).toEqual(['session store failed: the session could not be created']);
+    expect(errors[0]).toMatchObject({ session: expect.any(String), err: { stack: expect.any(String) } });
   });
 
   it('logs a throwing invalidation listener once', async () => {
