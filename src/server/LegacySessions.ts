@@ -183,7 +183,7 @@ export class LegacySessions {
     });
     const live: LiveSession = { server, transport, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
-    server.oninitialized = () => void this.manager.initialized(id).catch(() => {});
+    server.oninitialized = () => void this.manager.initialized(id).catch((error: unknown) => this.#log?.error('session store failed: the handshake could not be recorded', { session: id }, error));
     transport.onclose = () => {
       live.unwatch();
       if (this.#live.get(id) === live) this.#live.delete(id);

@@ -69,6 +69,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const limits = resolveHttpLimits(options.limits);
+  const log = OperatorLog.of(options);
+  const storeFailed = (message: string, session: string) => (error: unknown) => log.error(message, { session }, error);
   const manager = new SessionManager({
     ...(options.sessionStore !== undefined ? { store: options.sessionStore } : {}),
     ...(options.sessionTimeouts !== undefined ? { timeouts: options.sessionTimeouts } : {}),
@@ -77,11 +79,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       options.onSessionEvent?.(event);
     },
     ...(options.now !== undefined ? { now: options.now } : {}),
-    onError: (error) => OperatorLog.of(options).error('session store failed', {}, error),
+    onError: (error) => log.error('session store failed', {}, error),
     onRelease: (id, phase) => {
       legacy.release(id, phase);
-      if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(() => {});
-      if (phase === 'destroyed') void sessionData.delete(`s:${id}`).catch(() => {});
+      if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(storeFailed('workflow state store failed: an ended session’s state could not be deleted', id));
+      if (phase === 'destroyed') void sessionData.delete(`s:${id}`).catch(storeFailed('session store failed: an ended session’s data could not be deleted', id));
     },
   });
   // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
@@ -114,7 +116,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const tracing = runtime.features.tracing;
   // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, log: OperatorLog.of(options) });
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, log });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
