@@ -7,10 +7,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { InMemorySpanExporter, BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStderrLogger, initFusion, jwksVerifier, type AttachOptions, type ToolRegistry } from '../../src/index.js';
+import { createFusionApp, createStderrLogger, initFusion, jwksVerifier, type AttachOptions, type ToolRegistry } from '../../src/index.js';
 import { RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { httpServer, texts } from '../_helpers/clients.js';
+import { openSession, request, type RawApp } from '../_helpers/raw.js';
 import { startIssuer } from '../auth/issuer.js';
 import { ready, redisClient, uniquePrefix } from '../redis/clients.js';
 
@@ -176,6 +177,39 @@ describe('the logger option with real pino', () => {
     await client.callTool({ name: 'fine', arguments: {} });
     expect(warnings()).toHaveLength(6);
     expect(warnings().at(-1)).toMatchObject({ tool: 'fine', suppressed: 14 });
+  });
+});
+
+describe('budget refusals at warn', () => {
+  it('logs a call over maxConcurrentCalls with the call’s fields', async () => {
+    const { logger, records } = memoryPino();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow = f.query('slow').describe('Waits').handle(async () => {
+      started();
+      await gate;
+      return 'done';
+    });
+    const client = await connect(f.registry().registerAll(slow), { logger, logLevel: 'info', maxConcurrentCalls: 1 });
+    const first = client.callTool({ name: 'slow', arguments: {} });
+    await running;
+    expect((await client.callTool({ name: 'slow', arguments: {} })).isError).toBe(true);
+    release();
+    await first;
+    expect(records.map((r) => [r.level, r.msg, r.tool, r.reason])).toEqual([[40, 'concurrency budget refused a tool call', 'slow', 'too_many_calls']]);
+  });
+
+  it('logs an initialize refused by the session budget', async () => {
+    const { logger, records } = memoryPino();
+    const app = createFusionApp(tools(), { logger, logLevel: 'info', limits: { maxSessionsPerPrincipal: 1 } });
+    closers.push(() => app.close());
+    const fromPeer: RawApp = { fetch: (r) => app.fetch(r, { peer: '10.0.0.9' }) };
+    const sid = await openSession(fromPeer);
+    await request(fromPeer, sid, 1, 'tools/list');
+    await expect(openSession(fromPeer)).rejects.toThrow(/429/);
+    expect(records.map((r) => [r.level, r.msg, r.owner, r.limit])).toEqual([[40, 'session budget refused an initialize', 'peer:10.0.0.9', 1]]);
   });
 });
 
