@@ -114,6 +114,20 @@ describe('the logger option with real pino', () => {
     expect(errors[0]).toMatchObject({ tool: 'job.start', session: expect.any(String), durationMs: expect.any(Number), err: { stack: expect.any(String) } });
   });
 
+  it('logs a workflow store that fails to save a transition once', async () => {
+    const { logger, records } = memoryPino();
+    const redis = await ready(redisClient());
+    const gate = f.fsm({ id: 'job', initial: 'idle', states: { idle: { on: { START: 'running' } }, running: {} } });
+    // The handler runs, then Redis goes away before the new state is saved.
+    const start = f.mutation('job.start').describe('Starts').bindState('idle', 'START').handle(() => (redis.disconnect(), 'started'));
+    const client = await connect(f.registry().registerAll(start), { logger, logLevel: 'debug', fsm: gate, fsmStore: new RedisFsmStore({ client: redis, prefix: uniquePrefix('log') }) });
+    const result = await client.callTool({ name: 'job.start', arguments: {} });
+    expect(texts(result).join('\n')).toMatch(/ran, but the workflow state could not be saved/);
+    const errors = records.filter((r) => r.level === 50);
+    expect(errors.map((r) => r.msg)).toEqual(['workflow state store failed']);
+    expect(errors[0]).toMatchObject({ tool: 'job.start', session: expect.any(String), err: { stack: expect.any(String) } });
+  });
+
   it('logs a failing session store once when an HTTP client cannot open a session (503 for the client)', async () => {
     const { logger, records } = memoryPino();
     const redis = await ready(redisClient());
