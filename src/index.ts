@@ -29,6 +29,8 @@ export type { Attachment } from './adapter/attach.js';
 export { RequestPipeline } from './runtime/RequestPipeline.js';
 export type { FusionRuntime } from './runtime/FusionRuntime.js';
 export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
+export { createStderrLogger } from './logging/createStderrLogger.js';
+export type { FusionLogLevel, LogFields, Logger } from './logging/types.js';
 
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';

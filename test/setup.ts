@@ -17,3 +17,6 @@ afterEach(() => {
     throw new Error(`Unexpected console output (call allowConsole() if the test expects it):\n${stray.join('\n')}`);
   }
 });
+
+// Tests throw from handlers on purpose: the operator's log stays quiet unless a test sets a logger or level.
+process.env.MCP_FUSION_LOG ??= 'silent';

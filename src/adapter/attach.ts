@@ -212,6 +212,9 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     if (error instanceof AttachError) throw error;
     throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))}: ${(error as Error).message}.`);
   }
+  // The SDK answers initialize itself; wrapping its handler gives the handshake its span.
+  const initialize = tracing !== undefined && era !== 'modern' && sdk === 'v2' ? installedHandler(low, 'initialize') : undefined;
+  if (initialize !== undefined) low.setRequestHandler('initialize', tracing!.wrap('initialize', (request, ctx) => initialize(request, ctx), negotiated));
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.
   const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());

@@ -3,6 +3,8 @@ import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Cluster } from 'ioredis';
 import { FusionError } from '../errors/FusionError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
+import { OperatorLog } from '../logging/OperatorLog.js';
+import type { Logger } from '../logging/types.js';
 import { checkPrefix, hashTag, isCluster, type RedisClient } from './_internal/redisClient.js';
 
 /** Options of {@link RedisEventBus}. */
@@ -20,8 +22,13 @@ export interface RedisEventBusOptions {
    * `<prefix>sessions` (legacy sessions); on a cluster, `<prefix>session:{<Mcp-Session-Id>}` per session.
    */
   prefix?: string;
-  /** Publish, subscribe and listener failures (default: ignored; delivery is best effort). */
+  /**
+   * Publish, subscribe and listener failures (delivery is best effort: the bus goes on). Default: logged
+   * once each at `error`, to `logger` (the default stderr logger, level from `MCP_FUSION_LOG`).
+   */
   onError?: (error: unknown) => void;
+  /** Where failures are logged when there is no `onError` (a pino-shaped logger; default: stderr). */
+  logger?: Logger;
 }
 
 type EventListener = (event: ServerEvent) => void;
@@ -86,7 +93,7 @@ export class RedisEventBus implements ServerEventBus {
     this.#prefix = checkPrefix(options.prefix ?? 'fusion:bus:', 'RedisEventBus');
     this.#events = `${this.#prefix}events`;
     this.#sessionChannel = `${this.#prefix}sessions`;
-    this.#onError = options.onError ?? (() => {});
+    this.#onError = options.onError ?? busLogger(options.logger);
     this.#ready = new Promise((resolve) => (this.#markReady = resolve));
     this.#subscriber.on(this.#sharded ? 'smessage' : 'message', this.#onMessage);
     // ioredis re-subscribes by itself after a reconnect, but only to channels whose SUBSCRIBE succeeded.
@@ -269,4 +276,9 @@ function layoutOf(cluster: Cluster): string {
     }
   }
   return ranges.join(',');
+}
+
+function busLogger(logger: Logger | undefined): (error: unknown) => void {
+  const log = new OperatorLog(logger === undefined ? {} : { logger });
+  return (error) => log.error('Redis event bus failed', {}, error);
 }

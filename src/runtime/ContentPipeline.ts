@@ -9,6 +9,8 @@ import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from 
 import { contentMessages as messages } from '../protocol/contentMessages.js';
 import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';
 import { INSUFFICIENT_SCOPE_META } from '../auth/insufficientScope.js';
+import { OperatorLog } from '../logging/OperatorLog.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
 
 /** The frozen lists one scope set may see. */
 interface ContentView {
@@ -66,8 +68,9 @@ export class ContentPipeline<Ctx> {
   readonly #templateList: ResourceTemplateListResult;
   readonly #contextFactory: AttachOptions<Ctx>['contextFactory'];
   readonly #scopes: ScopeGate<ContentView>;
+  readonly #log: OperatorLog;
 
-  constructor(source: ContentSource<Ctx>, options: Pick<AttachOptions<Ctx>, 'contextFactory'> = {}) {
+  constructor(source: ContentSource<Ctx>, options: Pick<AttachOptions<Ctx>, 'contextFactory' | 'logger' | 'logLevel' | 'now'> = {}) {
     this.#prompts = new Map(source.prompts.map((p) => [p.name, p]));
     this.#resources = new Map(source.resources.map((r) => [r.uri, r]));
     this.#templates = Object.freeze([...source.resourceTemplates]);
@@ -78,6 +81,7 @@ export class ContentPipeline<Ctx> {
     this.#resourceList = Object.freeze({ resources: Object.freeze(source.resources.map((r) => r.definition)) as WireResource[] });
     this.#templateList = Object.freeze({ resourceTemplates: Object.freeze(this.#templates.map((t) => t.definition)) as WireResourceTemplate[] });
     this.#contextFactory = options.contextFactory;
+    this.#log = OperatorLog.of(options);
     this.#scopes = new ScopeGate([...source.prompts, ...source.resources, ...this.#templates]);
   }
 
@@ -150,7 +154,7 @@ export class ContentPipeline<Ctx> {
     if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
     const label = `Prompt "${name}"`;
     const ctx = await this.#context(label, extra);
-    return guard(label, () => prompt.run(parsed.value, ctx, extra));
+    return this.#guard(extra, label, () => prompt.run(parsed.value, ctx, extra));
   }
 
   /** `resources/list`: the fixed resources, then what each template's `.list()` reports. */
@@ -158,7 +162,7 @@ export class ContentPipeline<Ctx> {
     const view = this.#view(extra);
     if (view.listers.length === 0) return view.resources;
     const ctx = await this.#context('resources/list', extra);
-    const listed = await Promise.all(view.listers.map((t) => guard(`Resource template "${t.uriTemplate}"`, () => t.list!(ctx, extra), messages.listFailed.bind(null, t.uriTemplate))));
+    const listed = await Promise.all(view.listers.map((t) => this.#guard(extra, `Resource template "${t.uriTemplate}"`, () => t.list!(ctx, extra), messages.listFailed.bind(null, t.uriTemplate))));
     return { resources: [...view.resources.resources, ...listed.flat()] };
   }
 
@@ -177,7 +181,7 @@ export class ContentPipeline<Ctx> {
       const label = `Resource "${uri}"`;
       this.#authorize(resource, `resource "${uri}"`, extra);
       const ctx = await this.#context(label, extra);
-      result = await guard(label, () => resource.read(uri, ctx, extra));
+      result = await this.#guard(extra, label, () => resource.read(uri, ctx, extra));
     } else {
       for (const template of this.#templates) {
         const vars = template.compiled.match(uri);
@@ -185,7 +189,7 @@ export class ContentPipeline<Ctx> {
         const label = `Resource "${uri}"`;
         this.#authorize(template, `resource "${uri}"`, extra);
         const ctx = await this.#context(label, extra);
-        result = await guard(label, () => template.read(uri, vars, ctx, extra));
+        result = await this.#guard(extra, label, () => template.read(uri, vars, ctx, extra));
         break;
       }
     }
@@ -228,7 +232,12 @@ export class ContentPipeline<Ctx> {
     const args: Record<string, string> = {};
     if (typeof given === 'object' && given !== null) for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
     const value = a.value;
-    return { completion: await guard(label, async () => normalizeCompletion(await completer(value, { arguments: args }, ctx, extra), label)) };
+    return { completion: await this.#guard(extra, label, async () => normalizeCompletion(await completer(value, { arguments: args }, ctx, extra), label)) };
+  }
+
+  /** {@link guard}, logging a handler failure once (errors meant for the client pass unlogged). */
+  #guard<T>(extra: ToolExtra, label: string, run: () => Promise<T>, describe?: (reason: string) => string): Promise<T> {
+    return guard(label, run, describe, (error) => this.#log.error('handler threw', logFields(label, extra), error));
   }
 
   async #context(label: string, extra: ToolExtra): Promise<Ctx> {
@@ -236,17 +245,24 @@ export class ContentPipeline<Ctx> {
     try {
       return await this.#contextFactory(extra);
     } catch (error) {
+      this.#log.error('contextFactory threw', logFields(label, extra), error);
       throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, reason(error)));
     }
   }
 }
 
+/** A failed handler or lister's record: what failed, the session and the principal (never the token). */
+function logFields(label: string, extra: ToolExtra): Record<string, unknown> {
+  return { handler: label, session: extra.sessionId, principal: requestPrincipal({ extra }).key };
+}
+
 /** Runs a handler; errors carrying a JSON-RPC error code (-32768 to -32000) pass through, others become -32603 naming `label`. */
-async function guard<T>(label: string, run: () => Promise<T>, describe: (reason: string) => string = (r) => messages.handlerFailed(label, r)): Promise<T> {
+async function guard<T>(label: string, run: () => Promise<T>, describe: (reason: string) => string = (r) => messages.handlerFailed(label, r), failed?: (error: unknown) => void): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof WireError || isJsonRpcCode((error as { code?: unknown } | null)?.code)) throw error;
+    failed?.(error);
     throw new WireError(JsonRpcCode.InternalError, describe(reason(error)));
   }
 }

@@ -22,6 +22,8 @@ import { Visibility } from '../surface/Visibility.js';
 import { pickAction } from './pickAction.js';
 import { debugSink } from './debugSink.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
+import { OperatorLog } from '../logging/OperatorLog.js';
+import { callLogFields, listLogFields, logRefusal, rethrowLogged } from './callLogFields.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -44,6 +46,7 @@ export class RequestPipeline<Ctx> {
   readonly #timeoutMs: number;
   readonly #tracker = new CallTracker();
   readonly #plans = new Map<object, NextStage>();
+  readonly #log: OperatorLog;
   readonly #invalidations = new InvalidationLog({ recorded: (patterns, causedBy) => this.#debug?.({ type: 'invalidation', patterns, causedBy }), listenerFailed: (error) => this.#emit({ type: 'error', message: 'invalidation listener failed', error }) });
   readonly #sessionData: SessionDataBackend;
   readonly #ownsSessionData: boolean;
@@ -58,7 +61,8 @@ export class RequestPipeline<Ctx> {
     this.#options = options;
     this.#switch = toolSwitch;
     this.surface = surface;
-    this.#debug = debugSink(options.debug);
+    this.#log = OperatorLog.of(options);
+    this.#debug = debugSink(options.debug, this.#log);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#ownsSessionData = options.sessionData === undefined;
     this.#sessionData = options.sessionData ?? memorySessionData();
@@ -67,6 +71,7 @@ export class RequestPipeline<Ctx> {
     this.#runParts = {
       contextFactory: options.contextFactory,
       sessionOf: (extra, stateKey) => sessionDataOf(data, extra, stateKey, maxBytes),
+      log: this.#log,
     };
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
@@ -166,7 +171,7 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestScope): Promise<ToolListResult> {
-    const list = await this.#visibleList(scope);
+    const list = await this.#visibleList(scope).catch((error: unknown) => rethrowLogged(this.#log, 'tools/list failed', listLogFields(scope), error));
     if (scope.extra.era !== 'modern' && this.#workflow !== undefined && !this.#workflow.usesHandles(scope)) {
       this.#emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
     }
@@ -184,8 +189,7 @@ export class RequestPipeline<Ctx> {
     if (this.#workflow === undefined) return view.legacy;
     if (this.#workflow.usesHandles(scope)) return view.modern;
     const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
-    const list = view.inState(state, this.#workflow.gate);
-    return list;
+    return view.inState(state, this.#workflow.gate);
   }
 
   /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */
@@ -207,7 +211,8 @@ export class RequestPipeline<Ctx> {
       run = this.#compile(tool);
       this.#plans.set(tool, run);
     }
-    return run({ route, tool, args: rest, scope, extra: scope.extra });
+    const call: ToolCall = { route, tool, args: rest, scope, extra: scope.extra };
+    return run(call).catch((error: unknown) => rethrowLogged(this.#log, 'tools/call failed', callLogFields(call, undefined, this.#log), error));
   }
 
   async #unknownTool(name: string, scope: RequestScope): Promise<never> {
@@ -227,11 +232,11 @@ export class RequestPipeline<Ctx> {
   #stagesFor(tool: FusionTool): Array<readonly [StageName, CallStage]> {
     const stages: Array<readonly [StageName, CallStage]> = [['switch', switchStage((n) => this.#switch.isDisabled(n), (call) => this.#hidden(call))]];
     if ((tool.requiredScopes ?? []).length > 0) stages.push(['scopes', scopeStage(this.#visibility.scopes)]);
-    if (this.#limits?.applies(tool) === true) stages.push(['rateLimit', rateStage(this.#limits)]);
-    if (this.#options.maxConcurrentCalls !== undefined) stages.push(['concurrency', concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls, (call) => this.#emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.stateKey }))]);
+    if (this.#limits?.applies(tool) === true) stages.push(['rateLimit', rateStage(this.#limits, (call) => logRefusal(this.#log, call, 'rate_limited'))]);
+    if (this.#options.maxConcurrentCalls !== undefined) stages.push(['concurrency', concurrencyStage(this.#tracker, this.#options.maxConcurrentCalls, (call) => { this.#emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.stateKey }); logRefusal(this.#log, call, 'too_many_calls'); })]);
     const debug = this.#debug;
     stages.push(['track', trackStage(this.#tracker, debug === undefined ? undefined : (call, ok, durationMs) => debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.stateKey }))]);
-    if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow, tool.fsm !== undefined)]);
+    if (this.#workflow !== undefined) stages.push(['workflow', workflowStage(this.#workflow, tool.fsm !== undefined, this.#log)]);
     stages.push(['validate', validateStage]);
     const decorate = this.#sync?.decoratorFor(tool.name, (meta) => this.#invalidations.record(meta));
     if (decorate !== undefined) stages.push(['stateSync', syncStage(decorate)]);
@@ -274,8 +279,6 @@ export class RequestPipeline<Ctx> {
     return this.#tracker.drain(deadlineMs);
   }
 
-
-
   /** Stops timers; the pipeline can no longer send notifications. */
   dispose(): void {
     this.#workflow?.sessions.dispose();
@@ -286,10 +289,12 @@ export class RequestPipeline<Ctx> {
   #warn(message: string): void {
     this.#emit({ type: 'warning', message });
     if (this.#options.onWarning !== undefined) this.#options.onWarning(message);
-    else if (this.#debug === undefined) console.warn(`[mcp-fusion] ${message}`);
+    else this.#log.warn(message);
   }
 
+  /** A debug event; a failure caught and survived (a listener, the gate's store) is logged as an error too. */
   #emit(event: DebugEvent): void {
     this.#debug?.(event);
+    if (event.type === 'error') this.#log.error(event.message, {}, event.error);
   }
 }

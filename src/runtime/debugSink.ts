@@ -1,7 +1,20 @@
+import type { OperatorLog } from '../logging/OperatorLog.js';
 import type { AttachOptions, DebugEvent } from './options.js';
 
-/** The observer of the `debug` option: none, stderr lines for `true`, or the function given. */
-export function debugSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) => void) | undefined {
+/**
+ * The observer of the `debug` option (none, stderr lines for `true`, or the function given), plus the
+ * logger at level `debug` when it is enabled (warnings and errors are logged at their own levels).
+ */
+export function debugSink(debug: AttachOptions<unknown>['debug'], log?: OperatorLog): ((event: DebugEvent) => void) | undefined {
+  const own = ownSink(debug);
+  if (log === undefined || !log.enabled('debug')) return own;
+  return (event) => {
+    own?.(event);
+    if (event.type !== 'warning' && event.type !== 'error') log.debug(event.type, { ...event, type: undefined });
+  };
+}
+
+function ownSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) => void) | undefined {
   if (debug === undefined || debug === false) return undefined;
   if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
   return debug;

@@ -3,6 +3,7 @@ import { ResourceSubscriptions } from '../resources/ResourceSubscriptions.js';
 import type { ContentPipeline } from './ContentPipeline.js';
 import { RequestTracing } from '../tracing/RequestTracing.js';
 import { RequestStateSeal } from './RequestStateSeal.js';
+import { warnOf } from '../logging/warnOf.js';
 
 /** The optional protocol features the servers of one registry and options offer, built once. */
 export interface PipelineFeatures {
@@ -26,6 +27,6 @@ export function buildFeatures<Ctx>(options: AttachOptions<Ctx>, content: Content
         ? undefined
         : new ResourceSubscriptions((uri) => content.hasResource(uri), { ...(options.now !== undefined ? { now: options.now } : {}), ...(subscribe === true ? {} : subscribe) }),
     requestState: new RequestStateSeal(options.requestState),
-    tracing: options.tracing === undefined || options.tracing === false ? undefined : new RequestTracing(options.tracing, options.onWarning ?? ((m) => console.warn(`[mcp-fusion] ${m}`))),
+    tracing: options.tracing === undefined || options.tracing === false ? undefined : new RequestTracing(options.tracing, warnOf(options)),
   });
 }

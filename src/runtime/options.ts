@@ -10,6 +10,7 @@ import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionDataBackend } from '../session/sessionData.js';
 import type { RateLimit, RateLimitStore } from '../limits/types.js';
 import type { DebugEvent, TracingOptions } from '../tracing/types.js';
+import type { FusionLogLevel, Logger } from '../logging/types.js';
 
 export type { DebugEvent };
 import type { NameStyle, ToolFilter } from '../surface/types.js';
@@ -112,6 +113,20 @@ export interface AttachOptions<Ctx> {
    * @see docs/observability.md
    */
   tracing?: boolean | TracingOptions;
-  /** Where startup warnings go (overlaps, typos, unreachable states); defaults to the debug channel or `console.warn`. */
+  /** Where startup warnings go (overlaps, typos, unreachable states); by default the logger, at `warn` (and the debug channel). */
   onWarning?: (message: string) => void;
+  /**
+   * Where failures and refusals are logged, once each with their tool, session or workflow instance,
+   * principal, trace id, duration and error (with its stack): throwing handlers and context factories,
+   * failing stores and buses, throwing listeners, startup warnings, and (throttled, at `warn`) rate-limit
+   * and budget refusals. Any pino-shaped logger (`debug/info/warn/error(fields, message)`); by default one
+   * line per record on stderr, never stdout. Tokens are never logged.
+   * @example startServer(registry, { logger: pino() })
+   * @see docs/observability.md#logging
+   */
+  logger?: Logger;
+  /** The least severe records passed to the logger: this option, else the `MCP_FUSION_LOG` environment variable, else `info`. */
+  logLevel?: FusionLogLevel;
+  /** Adds a failed or refused call's arguments to its log record; off by default (arguments may hold personal data). */
+  logArguments?: boolean;
 }

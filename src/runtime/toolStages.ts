@@ -14,6 +14,9 @@ import { protoKeyPath } from '../protocol/protoKeys.js';
 import { CallExtra } from './CallExtra.js';
 import type { Deadlines } from './Deadlines.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
+import type { OperatorLog } from '../logging/OperatorLog.js';
+import { markThrown, thrownBy } from '../protocol/thrownBy.js';
+import { callLogFields } from './callLogFields.js';
 
 /** Run-time switch: a disabled tool is answered as unknown, with what is available now (`hidden` throws that). */
 export function switchStage(isDisabled: (name: string) => boolean, hidden: (call: ToolCall) => Promise<never>): CallStage {
@@ -31,11 +34,13 @@ export function scopeStage(scopes: ScopeGate<unknown>): CallStage {
   };
 }
 
-/** Rate limits (server-wide and the tool's own), counted per principal. */
-export function rateStage(limiter: RateLimiter): CallStage {
+/** Rate limits (server-wide and the tool's own), counted per principal; `onRefused` hears each refusal. */
+export function rateStage(limiter: RateLimiter, onRefused?: (call: ToolCall) => void): CallStage {
   return async (call, next) => {
     const limited = await limiter.hit(call.tool, call.scope);
-    return limited === undefined ? next(call) : traceRefusal(call.scope.trace, limited, 'rate_limited');
+    if (limited === undefined) return next(call);
+    onRefused?.(call);
+    return traceRefusal(call.scope.trace, limited, 'rate_limited');
   };
 }
 
@@ -71,8 +76,14 @@ export function trackStage(tracker: CallTracker, report: ((call: ToolCall, ok: b
  * The workflow gate: a bound tool runs inside its session's or handle's workflow (visibility in the current
  * state, transition and persistence on success); any other tool's suggestions are filtered by the state.
  */
-export function workflowStage(workflow: WorkflowRuntime, bound: boolean): CallStage {
-  if (bound) return (call, next) => workflow.run(call.tool, call.args, call.scope, call.route, (args, instance) => next(withWorkflow(call, args, instance)));
+export function workflowStage(workflow: WorkflowRuntime, bound: boolean, log?: OperatorLog): CallStage {
+  if (bound) {
+    return (call, next) => {
+      const started = performance.now();
+      const result = workflow.run(call.tool, call.args, call.scope, call.route, (args, instance) => next(withWorkflow(call, args, instance)));
+      return log === undefined ? result : result.then((r) => logStoreFailure(r, call, started, log));
+    };
+  }
   return (call, next) => next(call).then((result) => (hasSuggestions(result) ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state)) : result));
 }
 
@@ -114,6 +125,8 @@ export interface RunParts<Ctx> {
   readonly contextFactory: ((extra: ToolExtra) => Ctx | Promise<Ctx>) | undefined;
   /** Whose data `extra.session` is: the request's legacy session (`stateKey`), else its workflow instance or principal. */
   readonly sessionOf: (extra: ToolExtra, stateKey: string | undefined) => NonNullable<ToolExtra['session']>;
+  /** Where a throwing handler or context factory is logged (once, with the call's fields and the stack). */
+  readonly log?: OperatorLog | undefined;
 }
 
 /**
@@ -121,7 +134,7 @@ export interface RunParts<Ctx> {
  * context factory's context. The extra gets the run's signal and its session data, both made on first read.
  */
 export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: RunParts<Ctx>): NextStage {
-  const { contextFactory, sessionOf } = parts;
+  const { contextFactory, sessionOf, log } = parts;
   return (call) => {
     const { tool, args, extra } = call;
     // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
@@ -140,10 +153,33 @@ export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: Ru
           },
         };
       }
-      if (contextFactory === undefined) return tool.run(args, undefined as Ctx, scoped);
-      return withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped), tool.name);
+      const started = log === undefined ? 0 : performance.now();
+      const pending = contextFactory === undefined ? tool.run(args, undefined as Ctx, scoped) : withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped), tool.name);
+      return log === undefined ? pending : logFailure(pending, call, started, log);
     });
   };
+}
+
+/** Logs a call whose workflow state could not be loaded or saved (the result carries the store's error). */
+function logStoreFailure(result: ToolResponse, call: ToolCall, started: number, log: OperatorLog): ToolResponse {
+  const thrown = thrownBy(result);
+  if (thrown?.source === 'store') log.error('workflow state store failed', callLogFields(call, performance.now() - started, log), thrown.error);
+  return result;
+}
+
+/** Logs a call whose handler or context factory threw (the result carries the error) or whose run rejected. */
+function logFailure(pending: Promise<ToolResponse>, call: ToolCall, started: number, log: OperatorLog): Promise<ToolResponse> {
+  return pending.then(
+    (result) => {
+      const thrown = thrownBy(result);
+      if (thrown !== undefined) log.error(thrown.source === 'handler' ? 'tool handler threw' : 'contextFactory threw', callLogFields(call, performance.now() - started, log), thrown.error);
+      return result;
+    },
+    (error: unknown) => {
+      log.error('tool call failed', callLogFields(call, performance.now() - started, log), error);
+      throw error;
+    },
+  );
 }
 
 async function withContext<Ctx>(factory: (extra: ToolExtra) => Ctx | Promise<Ctx>, extra: ToolExtra, run: (ctx: Ctx) => Promise<ToolResponse>, tool: string): Promise<ToolResponse> {
@@ -151,7 +187,7 @@ async function withContext<Ctx>(factory: (extra: ToolExtra) => Ctx | Promise<Ctx
   try {
     ctx = await factory(extra);
   } catch (error) {
-    return errorResult(messages.contextFailed(tool, error instanceof Error ? error.message : String(error)));
+    return markThrown(errorResult(messages.contextFailed(tool, error instanceof Error ? error.message : String(error))), error, 'contextFactory');
   }
   return run(ctx);
 }

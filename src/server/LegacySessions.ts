@@ -11,6 +11,7 @@ import { checkInitializeParams } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
 import { trackBody } from './trackBody.js';
+import type { OperatorLog } from '../logging/OperatorLog.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
@@ -38,14 +39,20 @@ export class LegacySessions {
   readonly #bus: SessionBus | undefined;
   readonly #limits: ResolvedHttpLimits;
   readonly #now: () => number;
+  readonly #log: OperatorLog | undefined;
   readonly manager: SessionManager;
 
-  constructor(create: () => Server, manager: SessionManager, options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits; now?: (() => number) | undefined } = {}) {
+  constructor(
+    create: () => Server,
+    manager: SessionManager,
+    options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits; now?: (() => number) | undefined; log?: OperatorLog } = {},
+  ) {
     this.#create = create;
     this.manager = manager;
     this.#bus = options.sessionBus;
     this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
     this.#now = options.now ?? Date.now;
+    this.#log = options.log;
   }
 
   /** Sessions whose server is in memory. */
@@ -70,6 +77,7 @@ export class LegacySessions {
         try {
           live = await this.#restore(id, request.url);
         } catch (error) {
+          this.#log?.error('session store failed: the session could not be restored', { session: id }, error);
           return storeUnavailable(error, parsedBody, 'Retry shortly with the same Mcp-Session-Id.');
         }
       }
@@ -107,6 +115,7 @@ export class LegacySessions {
     try {
       await this.manager.create(id, { ...checked.init, principal: principal.key, ...(owner !== undefined ? { owner } : {}) });
     } catch (error) {
+      this.#log?.error('session store failed: the session could not be created', { session: id }, error);
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
     }
     const live = await this.#connect(id, async () => {});
@@ -123,6 +132,7 @@ export class LegacySessions {
     if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
       const victim = this.manager.evictionCandidate(owner);
       if (victim === undefined) {
+        this.#log?.refusal('sessions_per_principal', 'session budget refused an initialize', { owner, limit: perOwner });
         return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
       }
       this.#evict(victim);
@@ -130,6 +140,7 @@ export class LegacySessions {
     if (this.manager.count >= total) {
       const victim = this.manager.evictionCandidate();
       if (victim === undefined) {
+        this.#log?.refusal('sessions', 'session budget refused an initialize', { limit: total });
         return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
       }
       this.#evict(victim);
@@ -185,7 +196,7 @@ export class LegacySessions {
     });
     const live: LiveSession = { server, transport, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
-    server.oninitialized = () => void this.manager.initialized(id).catch(() => {});
+    server.oninitialized = () => void this.manager.initialized(id).catch((error: unknown) => this.#log?.error('session store failed: the handshake could not be recorded', { session: id }, error));
     transport.onclose = () => {
       live.unwatch();
       if (this.#live.get(id) === live) this.#live.delete(id);

@@ -31,6 +31,9 @@ import { CallBudget } from './CallBudget.js';
 import { missingScopes } from '../auth/checkScopes.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
 import type { HttpOptions } from './types.js';
+import { OperatorLog } from '../logging/OperatorLog.js';
+import { warnOf } from '../logging/warnOf.js';
+import type { RequestTracing } from '../tracing/RequestTracing.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
@@ -69,22 +72,28 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const limits = resolveHttpLimits(options.limits);
+  const log = OperatorLog.of(options);
+  const storeFailed = (message: string, session: string) => (error: unknown) => log.error(message, { session }, error);
   const manager = new SessionManager({
     ...(options.sessionStore !== undefined ? { store: options.sessionStore } : {}),
     ...(options.sessionTimeouts !== undefined ? { timeouts: options.sessionTimeouts } : {}),
-    ...(options.onSessionEvent !== undefined ? { onEvent: options.onSessionEvent } : {}),
+    onEvent: (event) => {
+      timeSession?.(event);
+      options.onSessionEvent?.(event);
+    },
     ...(options.now !== undefined ? { now: options.now } : {}),
+    onError: (error) => log.error('session store failed', {}, error),
     onRelease: (id, phase) => {
       legacy.release(id, phase);
-      if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(() => {});
-      if (phase === 'destroyed') void sessionData.delete(`s:${id}`).catch(() => {});
+      if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(storeFailed('workflow state store failed: an ended session’s state could not be deleted', id));
+      if (phase === 'destroyed') void sessionData.delete(`s:${id}`).catch(storeFailed('session store failed: an ended session’s data could not be deleted', id));
     },
   });
   // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
   const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, options.now);
   const sessionBus = options.sessionBus ?? options.bus?.sessions;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
-    (options.onWarning ?? console.warn)(
+    warnOf(options)(
       '[mcp-fusion] several instances share sessions (a session bus is set) but legacy workflow state lives in each session record, which is not atomic across processes; pass fsmStore (e.g. new RedisFsmStore({ client })) as well.',
     );
   }
@@ -107,7 +116,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   };
   const runtime = registry.runtime(attach);
   const pipeline = runtime.tools;
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now });
+  const tracing = runtime.features.tracing;
+  // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
+  const timeSession = tracing?.timeSessions((id) => manager.get(id));
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
@@ -134,7 +146,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
   if (auth === undefined && scoped.length > 0) {
-    (options.onWarning ?? console.warn)(
+    warnOf(options)(
       `[mcp-fusion] ${scoped.join(', ')} require${scoped.length === 1 ? 's' : ''} OAuth scopes but the app has no auth option: unless your host passes a verified authInfo to app.fetch, no caller holds a scope and they stay hidden. Set auth: { verifier } (see docs/auth.md).`,
     );
   }
@@ -159,7 +171,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     let authInfo = extra.authInfo;
     if (auth !== undefined) {
       const verified = await auth.authenticate(request);
-      if (verified instanceof Response) return verified;
+      if (verified instanceof Response) return traced(tracing, request, undefined, verified);
       authInfo = verified;
     }
     let parsedBody: unknown;
@@ -183,7 +195,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     }
     if (authInfo !== undefined && parsedBody !== undefined) {
       const challenge = scopeChallengeFor(parsedBody, ScopeGate.scopesOf(authInfo), requiredOf);
-      if (challenge !== undefined) return AuthGate.scopeChallenge(challenge, authInfo as never);
+      if (challenge !== undefined) return traced(tracing, request, parsedBody, AuthGate.scopeChallenge(challenge, authInfo as never));
     }
     return calls.run(parsedBody, () => dispatch(request, parsedBody, authInfo, peer));
   };
@@ -236,6 +248,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       await modern.close();
     },
   };
+}
+
+/** `response`, a refusal of the HTTP front, with its span when tracing is on. */
+function traced(tracing: RequestTracing | undefined, request: Request, body: unknown, response: Response): Response {
+  return tracing === undefined ? response : tracing.refused(request, body, response);
 }
 
 /** A GET or DELETE that names a 2026-07-28 (or later) protocol version and no legacy session. */

@@ -10,6 +10,7 @@ import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { JsonRpcCode } from '../errors/WireError.js';
 import { ServerStartError } from '../errors/FusionError.js';
 import { interceptServe } from '../_internal/interceptServe.js';
+import { warnOf } from '../logging/warnOf.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -36,7 +37,7 @@ export interface RunningServer {
 export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: StartServerOptions<Ctx> = {}): Promise<RunningServer> {
   interceptServe('startServer', registry, options);
   if (options.transport === 'stdio') {
-    if (options.auth !== undefined) (options.onWarning ?? console.warn)('[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.');
+    if (options.auth !== undefined) warnOf(options)('[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.');
     const handle = serveStdio(registry, options);
     return {
       url: 'stdio',

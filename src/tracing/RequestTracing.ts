@@ -6,6 +6,9 @@ import { extractParent } from './extractParent.js';
 import { factsOf, requestAttributes, type AttributeMap } from './requestAttributes.js';
 import { ATTR, DURATION_BUCKETS, EVENT, EVENT_ATTR, METRIC, TOOL_ERROR } from './semconv.js';
 import type { RequestTrace, TracingOptions } from './types.js';
+import { refusedRequest } from './refusedRequest.js';
+import { sessionDurations } from './sessionDurations.js';
+import type { SessionEvent, SessionRecord } from '../session/types.js';
 
 type Api = typeof Otel;
 type Handler = (request: any, ctx: any) => unknown;
@@ -33,6 +36,8 @@ export class RequestTracing {
   #instruments: Instruments | undefined;
   readonly #ready: Promise<void>;
   readonly #traces = new WeakMap<object, RequestTrace>();
+  /** True once the HTTP app times its legacy sessions by their lifecycle (then a server's lifetime is not a session). */
+  #lifecycle = false;
 
   constructor(options: true | TracingOptions, warn: (message: string) => void) {
     const given = options === true ? {} : options;
@@ -76,13 +81,49 @@ export class RequestTracing {
     const started = performance.now();
     let ended = false;
     return () => {
-      if (ended || this.#instruments === undefined) return;
+      if (ended || this.#lifecycle || this.#instruments === undefined) return;
       ended = true;
       const version = negotiated();
       // Only legacy connections are sessions: a server that never initialized, or served 2026-07-28, had none.
       if (version === undefined || version >= MODERN_REVISION) return;
       this.#instruments.session.record((performance.now() - started) / 1000, version === undefined ? {} : { [ATTR.protocolVersion]: version });
     };
+  }
+
+  /**
+   * Times legacy HTTP sessions by their lifecycle instead of their servers' lifetimes (a server is released
+   * when its session goes idle, and rebuilt on its next request): feed the returned function the session
+   * manager's events; `mcp.server.session.duration` is recorded when a session closes (DELETE, expiry,
+   * eviction), from its creation, with `network.transport` `tcp` and `network.protocol.name` `http`.
+   */
+  timeSessions(recordOf: (id: string) => SessionRecord | undefined): (event: SessionEvent) => void {
+    this.#lifecycle = true;
+    return sessionDurations(recordOf, (seconds, version) => {
+      this.#instruments?.session.record(seconds, { [ATTR.protocolVersion]: version, [ATTR.networkTransport]: 'tcp', [ATTR.networkProtocolName]: 'http' });
+    });
+  }
+
+  /**
+   * A SERVER span (and the operation duration, when the MCP method is known) for a request the HTTP front
+   * answered itself: 401 without a valid token, 403 scope challenge. `error.type` is the challenge's OAuth
+   * error code. Returns `response`.
+   */
+  refused(request: Request, body: unknown, response: Response): Response {
+    const started = performance.now();
+    const startTime = Date.now();
+    const record = (instruments: Instruments): void => {
+      const { api, tracer } = instruments;
+      const refusal = refusedRequest(request, body, response);
+      const active = api.context.active();
+      const remote = extractParent(api, refusal.meta);
+      const span = tracer.startSpan(refusal.name, { kind: api.SpanKind.SERVER, attributes: { ...refusal.span, [ATTR.errorType]: refusal.errorType }, startTime }, remote ?? active);
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${response.status} ${refusal.errorType}` });
+      span.end();
+      if (refusal.metric !== undefined) instruments.operation.record((performance.now() - started) / 1000, { ...refusal.metric, [ATTR.errorType]: refusal.errorType });
+    };
+    if (this.#instruments !== undefined) record(this.#instruments);
+    else void this.#ready.then(() => this.#instruments !== undefined && record(this.#instruments));
+    return response;
   }
 
   async #run(instruments: Instruments, call: { method: string; request: any; ctx: any; negotiated: () => string | undefined }, handler: Handler): Promise<unknown> {
@@ -101,6 +142,7 @@ export class RequestTracing {
     try {
       const result = await api.context.with(api.trace.setSpan(parent, span), () => handler(request, ctx));
       const errorType = resultOutcome(api, span, method, result);
+      if (method === 'initialize') negotiatedVersion(span, metric, result);
       if (errorType !== undefined) metric[ATTR.errorType] = errorType;
       return result;
     } catch (error) {
@@ -132,6 +174,7 @@ function instrumentsOf(module: object, given: TracingOptions): Instruments {
 
 function recorderOf(span: Otel.Span): RequestTrace {
   return {
+    traceId: span.spanContext().traceId,
     transition: (machine, from, to, event) => {
       const attributes: AttributeMap = { [EVENT_ATTR.machine]: machine, [EVENT_ATTR.from]: from, [EVENT_ATTR.to]: to };
       if (event !== undefined) attributes[EVENT_ATTR.event] = event;
@@ -141,6 +184,14 @@ function recorderOf(span: Otel.Span): RequestTrace {
       span.addEvent(EVENT.refusal, { [EVENT_ATTR.reason]: reason, [EVENT_ATTR.message]: message });
     },
   };
+}
+
+/** The version an `initialize` settled on (unknown until it answered). */
+function negotiatedVersion(span: Otel.Span, metric: AttributeMap, result: unknown): void {
+  const version = (result as { protocolVersion?: unknown } | null)?.protocolVersion;
+  if (typeof version !== 'string') return;
+  span.setAttribute(ATTR.protocolVersion, version);
+  metric[ATTR.protocolVersion] = version;
 }
 
 /** Marks an `isError` tool result (`error.type` `tool_error`) and records a State Sync invalidation it carries. */

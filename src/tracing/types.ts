@@ -31,6 +31,8 @@ export type RefusalReason =
  * when tracing is on, so the untraced path costs an `undefined` check.
  */
 export interface RequestTrace {
+  /** The trace id of the request's span (logged with a failure, to find the trace). */
+  readonly traceId?: string;
   /** An FSM transition caused by this request. */
   transition(machine: string, from: string, to: string, event: string | undefined): void;
   /** The request was refused with an `isError` result the agent reads (`reason` is low-cardinality). */

@@ -18,6 +18,7 @@ import { WorkflowHandles, type HandleRejection } from './WorkflowHandles.js';
 import type { WorkflowHandleLimits } from './HandleBudget.js';
 import { filterSuggestions, hasSuggestions } from '../presenter/filterSuggestions.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { markThrown } from '../protocol/thrownBy.js';
 
 /** Runs the handler part of a call with the instance it acts on. */
 type Execute = (args: Record<string, unknown>, workflow: NonNullable<ToolExtra['workflow']>) => Promise<ToolResponse>;
@@ -129,7 +130,7 @@ export class WorkflowRuntime {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: key });
       return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
     }
-    if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
+    if (outcome.persistError !== undefined) return markThrown(this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state), outcome.persistError, 'store');
     this.#traceTransition(scope, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
     if (outcome.transition?.changed === true) {
@@ -186,7 +187,7 @@ export class WorkflowRuntime {
       const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
-    if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
+    if (outcome.persistError !== undefined) return markThrown(this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state), outcome.persistError, 'store');
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
     this.#traceTransition(scope, tool, outcome.transition);
@@ -252,5 +253,5 @@ export function ownerOf(scope: RequestScope): string {
 }
 
 function loadFailure(tool: FusionTool, error: unknown): ToolResponse {
-  return errorResult(`Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`);
+  return markThrown(errorResult(`Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`), error, 'store');
 }

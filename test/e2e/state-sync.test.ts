@@ -2,10 +2,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
-import { createFusionApp, initFusion, StateSyncLayer, type DebugEvent, type InvalidationEvent, type ResourceNotification, type StateSyncConfig, type ToolRegistry } from '../../src/index.js';
+import { createFusionApp, createStderrLogger, initFusion, StateSyncLayer, type DebugEvent, type InvalidationEvent, type ResourceNotification, type StateSyncConfig, type ToolRegistry } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import type { RequestScope } from '../../src/surface/types.js';
-import { allowConsole } from '../_helpers/console.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
 import { openSession, post } from '../_helpers/raw.js';
 
@@ -364,15 +363,14 @@ describe('State Sync startup warnings', () => {
     expect(warnings).toHaveLength(3);
   });
 
-  it('sends them to the debug channel too, and to console.warn when nobody listens', async () => {
+  it('sends them to the debug channel too, and to the logger at warn when nobody listens', async () => {
     const events: DebugEvent[] = [];
-    await using _debug = await createTestClient(registry(), { stateSync, debug: (e) => events.push(e) });
+    await using _debug = await createTestClient(registry(), { stateSync, debug: (e) => events.push(e), logLevel: 'silent' });
     expect(events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual(expected);
 
-    allowConsole();
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    await using _plain = await createTestClient(registry(), { stateSync });
-    expect(warn.mock.calls.map((c) => c[0])).toEqual(expected.map((m) => `[mcp-fusion] ${m}`));
+    const lines: string[] = [];
+    await using _plain = await createTestClient(registry(), { stateSync, logLevel: 'warn', logger: createStderrLogger((text) => lines.push(text), () => 0) });
+    expect(lines).toEqual(expected.map((m) => `[mcp-fusion] 1970-01-01T00:00:00.000Z WARN ${m}\n`));
   });
 });
 

@@ -9,7 +9,7 @@ describe('the root entry', () => {
       'MemoryRateLimitStore', 'MemorySessionStore', 'MissingPeerError', 'PolicyEngine', 'PresenterBuilder', 'Prompt', 'PromptArgument', 'PromptBuilder',
       'PromptConverter', 'RequestPipeline', 'Resource', 'ResourceBuilder', 'ResourceConverter', 'ResourceTemplateBuilder', 'ServerStartError', 'SessionDataError', 'SessionManager',
       'StateMachineGate', 'StateSyncLayer', 'Tool', 'ToolConverter', 'ToolRegistry', 'WireError', 'WorkflowStateError', 'compileUriTemplate',
-      'createDebugObserver', 'createFusionApp', 'createPresenter', 'createTool', 'detachedExtra', 'detectOverlaps', 'formatDebugEvent', 'fsmWarnings', 'initFsmEngine', 'initFusion',
+      'createDebugObserver', 'createFusionApp', 'createPresenter', 'createStderrLogger', 'createTool', 'detachedExtra', 'detectOverlaps', 'formatDebugEvent', 'fsmWarnings', 'initFsmEngine', 'initFusion',
       'isInputRequired', 'jwksVerifier', 'matchGlob', 'memorySessionData', 'presentResult', 'resolveSyncPolicy', 'serveStdio', 'sessionFsmStore', 'setXStateModule', 'staleUri',
       'startServer', 'storeSessionData', 'validatePolicies',
     ]);

@@ -1,7 +1,7 @@
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { RedisEventBus } from '../../src/redis/index.js';
-import type { SessionNotification } from '../../src/index.js';
+import { createStderrLogger, type SessionNotification } from '../../src/index.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 import { freePort } from './redisServer.js';
 
@@ -83,6 +83,25 @@ describe('RedisEventBus', () => {
     expect(local).toHaveBeenCalledTimes(2);
     await until(() => onError.mock.calls.length >= 2);
     await b.close();
+  });
+
+  it('without onError, logs each failure once to its logger (level from MCP_FUSION_LOG)', async () => {
+    const saved = process.env.MCP_FUSION_LOG;
+    process.env.MCP_FUSION_LOG = 'error';
+    try {
+      const lines: string[] = [];
+      const b = new RedisEventBus({ publisher: await ready(redisClient()), subscriber: await ready(redisClient()), prefix: uniquePrefix('bus'), logger: createStderrLogger((text) => lines.push(text)) });
+      await b.ready();
+      b.subscribe(() => {
+        throw new Error('listener bug');
+      });
+      b.publish({ kind: 'tools_list_changed' });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^\[mcp-fusion\] \S+ ERROR Redis event bus failed err="Error: listener bug"\n\s+at /);
+      await b.close();
+    } finally {
+      process.env.MCP_FUSION_LOG = saved;
+    }
   });
 
   it('isolates a throwing listener from the others', async () => {

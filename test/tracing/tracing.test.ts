@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -186,15 +186,16 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     expect(metric.descriptor.unit).toBe('s');
   });
 
-  it(`records mcp.server.session.duration for ${era === 'legacy' ? 'the legacy session when it ends' : 'nothing: modern requests have no session'}`, async () => {
+  it(`records mcp.server.session.duration for ${era === 'legacy' ? 'the legacy session when it ends (DELETE), not at shutdown' : 'nothing: modern requests have no session'}`, async () => {
     const srv = await httpServer(registry, { ...workspaceOptions(), tracing });
     const client = await v2HttpClient(srv.url, mode);
     await client.callTool({ name: 'countries.list', arguments: {} });
     expect(await histogram('mcp.server.session.duration')).toEqual([]);
+    if (era === 'legacy') await (client.transport as StreamableHTTPClientTransport).terminateSession();
     await client.close();
     await srv.close();
     const sessions = await histogram('mcp.server.session.duration');
-    expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual(era === 'legacy' ? [[{ 'mcp.protocol.version': version }, 1]] : []);
+    expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual(era === 'legacy' ? [[{ 'mcp.protocol.version': version, 'network.transport': 'tcp', 'network.protocol.name': 'http' }, 1]] : []);
   });
 });
 
