@@ -135,6 +135,7 @@ export class LegacySessions {
         this.#log?.refusal('sessions_per_principal', 'session budget refused an initialize', { owner, limit: perOwner });
         return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
       }
+      this.#log?.refusal('sessions_per_principal', 'session budget evicted the least recently used session', { owner, limit: perOwner, session: victim });
       this.#evict(victim);
     }
     if (this.manager.count >= total) {
@@ -143,6 +144,7 @@ export class LegacySessions {
         this.#log?.refusal('sessions', 'session budget refused an initialize', { limit: total });
         return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
       }
+      this.#log?.refusal('sessions', 'session budget evicted the least recently used session', { limit: total, session: victim });
       this.#evict(victim);
     }
     return undefined;

@@ -215,15 +215,16 @@ describe('budget refusals at warn', () => {
     expect(records.map((r) => [r.level, r.msg, r.tool, r.reason])).toEqual([[40, 'concurrency budget refused a tool call', 'slow', 'too_many_calls']]);
   });
 
-  it('logs an initialize refused by the session budget', async () => {
+  it('logs the session a full budget evicted to make room for a new initialize', async () => {
     const { logger, records } = memoryPino();
     const app = createFusionApp(tools(), { logger, logLevel: 'info', limits: { maxSessionsPerPrincipal: 1 } });
     closers.push(() => app.close());
     const fromPeer: RawApp = { fetch: (r) => app.fetch(r, { peer: '10.0.0.9' }) };
     const sid = await openSession(fromPeer);
     await request(fromPeer, sid, 1, 'tools/list');
-    await expect(openSession(fromPeer)).rejects.toThrow(/429/);
-    expect(records.map((r) => [r.level, r.msg, r.owner, r.limit])).toEqual([[40, 'session budget refused an initialize', 'peer:10.0.0.9', 1]]);
+    const second = await openSession(fromPeer);
+    expect(second).not.toBe(sid);
+    expect(records.map((r) => [r.level, r.msg, r.owner, r.limit, r.session])).toEqual([[40, 'session budget evicted the least recently used session', 'peer:10.0.0.9', 1, sid]]);
   });
 });
 
