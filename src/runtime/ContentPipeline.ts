@@ -236,25 +236,21 @@ export class ContentPipeline<Ctx> {
     try {
       return await this.#contextFactory(extra);
     } catch (error) {
-      throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, reason(error)));
+      throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, error));
     }
   }
 }
 
 /** Runs a handler; errors carrying a JSON-RPC error code (-32768 to -32000) pass through, others become -32603 naming `label`. */
-async function guard<T>(label: string, run: () => Promise<T>, describe: (reason: string) => string = (r) => messages.handlerFailed(label, r)): Promise<T> {
+async function guard<T>(label: string, run: () => Promise<T>, describe: (error: unknown) => string = (e) => messages.handlerFailed(label, e)): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof WireError || isJsonRpcCode((error as { code?: unknown } | null)?.code)) throw error;
-    throw new WireError(JsonRpcCode.InternalError, describe(reason(error)));
+    throw new WireError(JsonRpcCode.InternalError, describe(error));
   }
 }
 
 function isJsonRpcCode(code: unknown): boolean {
   return Number.isInteger(code) && (code as number) >= -32768 && (code as number) <= -32000;
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -151,7 +151,7 @@ async function withContext<Ctx>(factory: (extra: ToolExtra) => Ctx | Promise<Ctx
   try {
     ctx = await factory(extra);
   } catch (error) {
-    return errorResult(messages.contextFailed(tool, error instanceof Error ? error.message : String(error)));
+    return errorResult(messages.contextFailed(tool, error));
   }
   return run(ctx);
 }
