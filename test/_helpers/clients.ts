@@ -20,7 +20,7 @@ export type TestClient = Client & AsyncDisposable & { readonly streamOpen: Promi
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** Wraps `fetch` so that the first successful GET (the standalone SSE stream) resolves `opened`. */
-function watchingStream(fetch: Fetch): { fetch: Fetch; opened: Promise<void> } {
+export function watchingStream(fetch: Fetch): { fetch: Fetch; opened: Promise<void> } {
   let resolve!: () => void;
   const opened = new Promise<void>((r) => (resolve = r));
   return {
