@@ -27,6 +27,7 @@ describe('Deadlines', () => {
     const other = pending();
     const started = performance.now();
     const first = deadlines.run('a.slow', 40, NONE, slow.fn);
+    // Input, not a wait: the next calls start later, so their deadlines fall after the first one's.
     await new Promise((r) => setTimeout(r, 15));
     const second = deadlines.run('a.fast', 40, NONE, fast.fn);
     const third = deadlines.run('a.other', 1_000, NONE, other.fn);
@@ -48,6 +49,7 @@ describe('Deadlines', () => {
     const a = pending();
     const b = pending();
     const first = deadlines.run('t.a', 30, NONE, a.fn);
+    // Input, not a wait: the second call starts later, so its deadline is due after the first one's.
     await new Promise((r) => setTimeout(r, 10));
     const second = deadlines.run('t.b', 30, NONE, b.fn);
     expect((await first).isError).toBe(true);
