@@ -24,9 +24,12 @@ export async function countCommands(url: string, task: () => Promise<void>): Pro
   const marker = `count-done-${Math.random()}`;
   let seenMarker!: () => void;
   const done = new Promise<void>((resolve) => (seenMarker = resolve));
+  let ended = false;
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    // MONITOR keeps reporting until its connection is gone: what follows the marker is not this task's.
+    if (ended) return;
     const name = String(args[0]).toLowerCase();
-    if (name === 'echo' && args[1] === marker) return seenMarker();
+    if (name === 'echo' && args[1] === marker) return void ((ended = true), seenMarker());
     if (source === 'lua' || OWN.has(name)) return;
     sent[name] = (sent[name] ?? 0) + 1;
   });

@@ -2,7 +2,7 @@ import { FluentToolBuilder } from './builder/FluentToolBuilder.js';
 import { GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
 import type { Middleware } from './protocol/types.js';
 import { StateMachineGate, type GateOptions } from './fsm/StateMachineGate.js';
-import type { FsmConfig } from './fsm/types.js';
+import type { FsmConfig, FsmFlatConfig } from './fsm/types.js';
 import { PromptBuilder } from './prompts/PromptBuilder.js';
 import { ToolRegistry } from './registry/ToolRegistry.js';
 import { ResourceBuilder } from './resources/ResourceBuilder.js';
@@ -34,8 +34,9 @@ export interface Fusion<Ctx> {
   registry(): ToolRegistry<Ctx>;
   /**
    * A workflow gate over `config` (XState v5 when installed, the built-in engine otherwise); `options`
-   * chooses the engine, the clock and XState `guards`.
+   * chooses the engine, the clock and XState `guards`. A flat machine's states are typed `string`.
    */
+  fsm(config: FsmFlatConfig, options?: GateOptions): StateMachineGate<string>;
   fsm(config: FsmConfig, options?: GateOptions): StateMachineGate;
 }
 
@@ -57,6 +58,6 @@ export function initFusion<Ctx = void>(options: FusionOptions<Ctx> = {}): Fusion
     resource: (uri: string) => new ResourceBuilder<Ctx>(uri),
     resourceTemplate: <const T extends string>(uriTemplate: T) => new ResourceTemplateBuilder<Ctx, T>(uriTemplate),
     registry: () => new ToolRegistry<Ctx>(),
-    fsm: (config: FsmConfig, options?: GateOptions) => new StateMachineGate(config, options),
+    fsm: ((config: FsmConfig, options?: GateOptions) => new StateMachineGate(config, options)) as Fusion<Ctx>['fsm'],
   });
 }

@@ -2,7 +2,7 @@ import { loadOptional, optionalAvailable, requireOptional } from '../_internal/l
 import { DefinitionError } from '../errors/FusionError.js';
 import { builtinEngine, type FsmEngine } from './builtinEngine.js';
 import { initialValue, isKnownValue, isStatechart, matchesAny, sameState } from './stateValue.js';
-import type { FsmBinding, FsmConfig, FsmSnapshot, FsmStateValue, TransitionEvent, TransitionResult } from './types.js';
+import type { FsmBinding, FsmConfig, FsmSnapshot, FsmFlatConfig, FsmStateValue, TransitionEvent, TransitionResult } from './types.js';
 import { assertKnownStates, validateFsmConfig } from './validateFsmConfig.js';
 import { xstateEngine, type FsmGuard } from './xstateEngine.js';
 
@@ -34,10 +34,12 @@ export interface GateOptions {
 /**
  * A workflow gate: tools bound to states are visible only there, and a successful call sends the
  * tool's event. This object's own state is the standalone, single-instance state; the framework keeps
- * per-session state apart and uses the pure `isAllowedIn` / `next` methods.
+ * per-session state apart and uses the pure `isAllowedIn` / `next` methods. `S` follows the config: a flat
+ * machine's states (`currentState`, `transition()`, `snapshot()`, `onTransition`) are `string`s, a nested
+ * or parallel one's full {@link FsmStateValue}s.
  * @see docs/fsm-state-gate.md
  */
-export class StateMachineGate {
+class Gate<S extends FsmStateValue = FsmStateValue> {
   readonly config: Readonly<FsmConfig>;
   readonly #bindings = new Map<string, FsmBinding>();
   readonly #listeners = new Set<(event: TransitionEvent) => void>();
@@ -47,7 +49,7 @@ export class StateMachineGate {
   /** True for nested or parallel states or guarded transitions: these need XState. */
   readonly statechart: boolean;
   /** The full starting state value (the initial state entered down to its initial children). */
-  readonly initialState: FsmStateValue;
+  readonly initialState: S;
   #engine: Promise<{ name: 'xstate' | 'builtin'; next: FsmEngine }> | undefined;
   #resolved: FsmEngine | undefined;
   #state: FsmStateValue;
@@ -68,7 +70,7 @@ export class StateMachineGate {
       );
     }
     this.#now = options.now ?? Date.now;
-    this.initialState = initialValue(config);
+    this.initialState = initialValue(config) as S;
     this.#state = this.initialState;
     this.#updatedAt = this.#now();
   }
@@ -103,8 +105,8 @@ export class StateMachineGate {
   }
 
   /** The standalone (single-instance) state. */
-  get currentState(): FsmStateValue {
-    return this.#state;
+  get currentState(): S {
+    return this.#state as S;
   }
 
   /** Unbound tools are always allowed; bound tools only in their states (standalone state). */
@@ -149,7 +151,7 @@ export class StateMachineGate {
   }
 
   /** Sends an event to the standalone state and notifies listeners when it changed. */
-  async transition(event: string): Promise<TransitionResult> {
+  async transition(event: string): Promise<TransitionResult<S>> {
     const engine = await this.#resolveEngine();
     // Read the state only after the await, so concurrent transitions apply in call order and none is lost.
     const previousState = this.#state;
@@ -160,7 +162,7 @@ export class StateMachineGate {
       this.#updatedAt = this.#now();
       this.#notify({ ...result, event });
     }
-    return result;
+    return result as TransitionResult<S>;
   }
 
   /**
@@ -169,16 +171,17 @@ export class StateMachineGate {
    * `currentState`, `event`, the `tool` that sent it, and `sessionId` (legacy per-session state) or
    * `workflowKey`/`handle` (handle- or subject-keyed instances). A listener that throws is ignored.
    */
-  onTransition(callback: (event: TransitionEvent) => void): () => void {
-    this.#listeners.add(callback);
+  onTransition(callback: (event: TransitionEvent<S>) => void): () => void {
+    const listener = callback as (event: TransitionEvent) => void;
+    this.#listeners.add(listener);
     return () => {
-      this.#listeners.delete(callback);
+      this.#listeners.delete(listener);
     };
   }
 
   /** The standalone state, serializable for persistence. */
-  snapshot(): FsmSnapshot {
-    return { state: this.#state, updatedAt: this.#updatedAt };
+  snapshot(): FsmSnapshot<S> {
+    return { state: this.#state as S, updatedAt: this.#updatedAt };
   }
 
   /** Restores a persisted snapshot; an unknown state throws. */
@@ -237,3 +240,17 @@ export class StateMachineGate {
     return { name: 'xstate', next: xstateEngine(xstate, this.config, this.#guards) };
   }
 }
+
+/** How `new StateMachineGate(config)` types the gate: `string` states for a flat config, full values otherwise. */
+export interface StateMachineGateConstructor {
+  new (config: FsmFlatConfig, options?: GateOptions): Gate<string>;
+  new (config: FsmConfig, options?: GateOptions): Gate;
+  readonly prototype: Gate;
+}
+
+/**
+ * A workflow gate (see the class above): `StateMachineGate<string>` for a flat machine, `StateMachineGate`
+ * (full {@link FsmStateValue}s) for a nested or parallel one, or when the machine is not known.
+ */
+export type StateMachineGate<S extends FsmStateValue = FsmStateValue> = Gate<S>;
+export const StateMachineGate: StateMachineGateConstructor = Gate;

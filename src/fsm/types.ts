@@ -4,6 +4,7 @@
  */
 export type FsmStateValue = string | { readonly [region: string]: FsmStateValue };
 
+
 /** A guarded transition (XState only): `guard` names a function of the gate's `guards` option. */
 export interface FsmTransitionConfig {
   target?: string;
@@ -20,6 +21,23 @@ export interface FsmStateConfig {
   type?: 'final' | 'parallel' | 'compound';
   initial?: string;
   states?: Record<string, FsmStateConfig>;
+}
+
+/** A state of a flat machine: no children, so the machine's states are plain names. */
+export interface FsmFlatStateConfig {
+  on?: NonNullable<FsmStateConfig['on']>;
+  type?: 'final';
+  initial?: never;
+  states?: never;
+}
+
+/**
+ * A config none of whose states nests `states`: the seeds' machines. A gate over one (`f.fsm({ … })`,
+ * `new StateMachineGate({ … })`) types its states as `string`; any other config gives {@link FsmStateValue}s.
+ * @see docs/fsm-state-gate.md#state-types
+ */
+export interface FsmFlatConfig extends Omit<FsmConfig, 'states'> {
+  states: Record<string, FsmFlatStateConfig>;
 }
 
 /** The machine definition shared by XState v5 and the built-in engine. */
@@ -44,10 +62,10 @@ export interface FsmConfig {
   legacy?: 'session' | 'handle';
 }
 
-/** What a store persists for one session or workflow instance. */
-export interface FsmSnapshot {
+/** What a store persists for one session or workflow instance (`S`: `string` for a flat machine's gate). */
+export interface FsmSnapshot<S extends FsmStateValue = FsmStateValue> {
   /** The full state value (an object for nested or parallel states). */
-  state: FsmStateValue;
+  state: S;
   updatedAt: number;
   /** Incremented on every saved transition; stores with compare-and-set use it to stay atomic. */
   version?: number;
@@ -55,11 +73,11 @@ export interface FsmSnapshot {
   expiresAt?: number;
 }
 
-/** Outcome of `gate.transition(event)`. */
-export interface TransitionResult {
+/** Outcome of `gate.transition(event)` (`S`: `string` for a flat machine's gate). */
+export interface TransitionResult<S extends FsmStateValue = FsmStateValue> {
   changed: boolean;
-  previousState: FsmStateValue;
-  currentState: FsmStateValue;
+  previousState: S;
+  currentState: S;
 }
 
 /**
@@ -67,7 +85,7 @@ export interface TransitionResult {
  * served call made, the tool and whose workflow moved (`sessionId` for legacy per-session state,
  * `workflowKey` — and `handle` when one was minted — for handle- or subject-keyed instances).
  */
-export interface TransitionEvent extends TransitionResult {
+export interface TransitionEvent<S extends FsmStateValue = FsmStateValue> extends TransitionResult<S> {
   event: string;
   tool?: string;
   sessionId?: string;

@@ -1,3 +1,5 @@
+import { describeFailure, failureAdvice, failureReason } from './failureAdvice.js';
+
 /** Texts of the JSON-RPC errors of prompts and resources: what went wrong and what to do next. */
 export const contentMessages = {
   unknownPrompt(name: string, available: readonly string[]): string {
@@ -22,14 +24,18 @@ export const contentMessages = {
   unknownCompletionResource(uri: string, templates: readonly string[]): string {
     return `No resource template "${uri}" to complete. ${templates.length > 0 ? `Templates: ${list(templates)}.` : 'This server has no resource templates.'} Call resources/templates/list to see them.`;
   },
-  handlerFailed(what: string, reason: string): string {
-    return `${what} failed: ${reason}`;
+  /** A prompt, resource or completion handler threw `error` (`what`: `Resource "app://x"`). */
+  handlerFailed(what: string, error: unknown): string {
+    const text = describeFailure(error, what, 'send the request again');
+    return text.startsWith(what) ? text : `${what} failed: ${text}`;
   },
-  contextFailed(what: string, reason: string): string {
-    return `${what} could not run: the server failed to prepare the request context (${reason}). Try again later.`;
+  contextFailed(what: string, error: unknown): string {
+    return `${what} could not run: the server failed to prepare the request context (${failureReason(error)}). ${failureAdvice(error, 'send the request again')}`;
   },
-  listFailed(uriTemplate: string, reason: string): string {
-    return `Resource template "${uriTemplate}" failed to list its resources: ${reason}`;
+  listFailed(uriTemplate: string, error: unknown): string {
+    const what = `Resource template "${uriTemplate}"`;
+    const text = describeFailure(error, `${what} listing its resources`, 'send the request again');
+    return text.startsWith(what) ? text : `${what} failed to list its resources: ${text}`;
   },
 };
 

@@ -1,4 +1,6 @@
 import type { ValidationIssue } from './types.js';
+import { nearestNames } from '../_internal/nearestNames.js';
+import { failureAdvice, failureReason } from './failureAdvice.js';
 
 /**
  * Joins a description and a note appended to it as sentences: `Add a product to the cart` and
@@ -19,15 +21,19 @@ export const messages = {
     const fields = accepted.length > 0 ? `Accepted fields: ${accepted.join(', ')}.` : 'This tool takes no arguments.';
     return `Invalid arguments for tool "${tool}":\n${lines.join('\n')}\n${fields} Fix the arguments and call "${tool}" again.`;
   },
+  /** `available` holds only what the caller may see: the suggestions come from it, so they never name a hidden tool. */
   unknownTool(name: string, available: readonly string[]): string {
     const shown = available.slice(0, 50).join(', ');
-    return `Unknown tool "${name}". ${available.length > 0 ? `Available tools: ${shown}${available.length > 50 ? ', …' : ''}.` : 'This server has no tools.'} Call tools/list to see them.`;
+    const near = nearestNames(name, available);
+    const guess = near.length > 0 ? `Did you mean ${near.map((n) => `"${n}"`).join(' or ')}? ` : '';
+    return `Unknown tool "${name}". ${guess}${available.length > 0 ? `Available tools: ${shown}${available.length > 50 ? ', …' : ''}.` : 'This server has no tools.'} Call tools/list to see them.`;
   },
   timedOut(tool: string, ms: number): string {
     return `Tool "${tool}" timed out after ${ms} ms and was cancelled. Its effects may be partial: check the current state before retrying.`;
   },
-  contextFailed(tool: string, reason: string): string {
-    return `Tool "${tool}" could not run: the server failed to prepare the request context (${reason}). Try again later.`;
+  /** The context factory threw `error`: whether calling again can help depends on what it was (see `failureAdvice`). */
+  contextFailed(tool: string, error: unknown): string {
+    return `Tool "${tool}" could not run: the server failed to prepare the request context (${failureReason(error)}). ${failureAdvice(error, `call "${tool}" again`)}`;
   },
   invalidActionArguments(tool: string, discriminator: string, key: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {
     const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);

@@ -1,4 +1,5 @@
 import type { ToolResponse } from './types.js';
+import { describeFailure } from './failureAdvice.js';
 
 /** True for values already shaped as an MCP `CallToolResult`. */
 export function isToolResponse(value: unknown): value is ToolResponse {
@@ -31,9 +32,9 @@ export function errorResult(text: string, meta?: Record<string, unknown>): ToolR
   return result;
 }
 
-/** Message of anything thrown. */
+/** The agent's text for anything a handler threw: its message, and whether calling again can help (`describeFailure`). */
 export function describeThrown(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
+  if (error instanceof Error) return describeFailure(error, 'The tool', 'call the tool again');
   return typeof error === 'string' ? error : safeJson(error);
 }
 

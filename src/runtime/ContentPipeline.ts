@@ -236,7 +236,7 @@ export class ContentPipeline<Ctx> {
   }
 
   /** {@link guard}, logging a handler failure once (errors meant for the client pass unlogged). */
-  #guard<T>(extra: ToolExtra, label: string, run: () => Promise<T>, describe?: (reason: string) => string): Promise<T> {
+  #guard<T>(extra: ToolExtra, label: string, run: () => Promise<T>, describe?: (error: unknown) => string): Promise<T> {
     return guard(label, run, describe, (error) => this.#log.error('handler threw', logFields(label, extra), error));
   }
 
@@ -246,7 +246,7 @@ export class ContentPipeline<Ctx> {
       return await this.#contextFactory(extra);
     } catch (error) {
       this.#log.error('contextFactory threw', logFields(label, extra), error);
-      throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, reason(error)));
+      throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, error));
     }
   }
 }
@@ -257,20 +257,16 @@ function logFields(label: string, extra: ToolExtra): Record<string, unknown> {
 }
 
 /** Runs a handler; errors carrying a JSON-RPC error code (-32768 to -32000) pass through, others become -32603 naming `label`. */
-async function guard<T>(label: string, run: () => Promise<T>, describe: (reason: string) => string = (r) => messages.handlerFailed(label, r), failed?: (error: unknown) => void): Promise<T> {
+async function guard<T>(label: string, run: () => Promise<T>, describe: (error: unknown) => string = (e) => messages.handlerFailed(label, e), failed?: (error: unknown) => void): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof WireError || isJsonRpcCode((error as { code?: unknown } | null)?.code)) throw error;
     failed?.(error);
-    throw new WireError(JsonRpcCode.InternalError, describe(reason(error)));
+    throw new WireError(JsonRpcCode.InternalError, describe(error));
   }
 }
 
 function isJsonRpcCode(code: unknown): boolean {
   return Number.isInteger(code) && (code as number) >= -32768 && (code as number) <= -32000;
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -187,7 +187,7 @@ async function withContext<Ctx>(factory: (extra: ToolExtra) => Ctx | Promise<Ctx
   try {
     ctx = await factory(extra);
   } catch (error) {
-    return markThrown(errorResult(messages.contextFailed(tool, error instanceof Error ? error.message : String(error))), error, 'contextFactory');
+    return markThrown(errorResult(messages.contextFailed(tool, error)), error, 'contextFactory');
   }
   return run(ctx);
 }

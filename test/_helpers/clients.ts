@@ -11,25 +11,47 @@ export async function httpServer<Ctx>(registry: ToolRegistry<Ctx>, options: Star
 
 export type Mode = 'legacy' | 'auto';
 
-/** A v2 SDK client over HTTP, in its default (legacy) mode or `auto` (modern when offered). */
-export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<Client & AsyncDisposable> {
+/**
+ * A test client. `streamOpen` resolves once the server answered the legacy client's standalone GET
+ * stream (from then on the session's unsolicited notifications reach it); a modern client opens none.
+ */
+export type TestClient = Client & AsyncDisposable & { readonly streamOpen: Promise<void> };
+
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Wraps `fetch` so that the first successful GET (the standalone SSE stream) resolves `opened`. */
+export function watchingStream(fetch: Fetch): { fetch: Fetch; opened: Promise<void> } {
+  let resolve!: () => void;
+  const opened = new Promise<void>((r) => (resolve = r));
+  return {
+    opened,
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      if ((init?.method ?? 'GET') === 'GET' && response.ok) resolve();
+      return response;
+    },
+  };
+}
+
+async function connected(mode: Mode, url: URL, fetch: Fetch): Promise<TestClient> {
   const client = new Client({ name: 'test-v2', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
+  const watched = watchingStream(fetch);
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: watched.fetch }));
+  return Object.assign(client, { streamOpen: watched.opened, [Symbol.asyncDispose]: () => client.close() });
+}
+
+/** A v2 SDK client over HTTP, in its default (legacy) mode or `auto` (modern when offered). */
+export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<TestClient> {
+  return connected(mode, new URL(url), (u, init) => fetch(u, init));
 }
 
 /** A v2 SDK client talking to a fetch-shaped app in process (no socket). */
-export async function v2FetchClient(app: { fetch(r: Request): Promise<Response> }, mode: Mode = 'legacy'): Promise<Client & AsyncDisposable> {
-  const client = new Client({ name: 'test-v2', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
-  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
-    fetch: (url, init) => {
-      const request = new Request(url, init);
-      request.headers.set('host', '127.0.0.1');
-      return app.fetch(request);
-    },
+export async function v2FetchClient(app: { fetch(r: Request): Promise<Response> }, mode: Mode = 'legacy'): Promise<TestClient> {
+  return connected(mode, new URL('http://127.0.0.1/mcp'), (url, init) => {
+    const request = new Request(url, init);
+    request.headers.set('host', '127.0.0.1');
+    return app.fetch(request);
   });
-  await client.connect(transport);
-  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
 
 /** A v1 SDK (`@modelcontextprotocol/sdk`) client over HTTP. */

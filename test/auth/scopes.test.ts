@@ -86,6 +86,9 @@ describe('per-item scopes without HTTP', () => {
     await using reader = await connectAs(registry, [], { toolExposition: 'grouped' });
     expect(texts(await reader.callTool({ name: 'admin', arguments: { action: 'nope' } }))).toEqual(['Tool "admin" was called with "action": "nope". Valid values of "action": stats. Call "admin" again with one of them.']);
     await expect(reader.callTool({ name: 'nope', arguments: {} })).rejects.toThrow('Unknown tool "nope". Available tools: admin. Call tools/list to see them.');
+    // "secret.lst" is one edit from "secret.list", which this caller may not see: it is never suggested.
+    await expect(reader.callTool({ name: 'secret.lst', arguments: {} })).rejects.toThrow('Unknown tool "secret.lst". Available tools: admin. Call tools/list to see them.');
+    await expect(reader.callTool({ name: 'admn', arguments: {} })).rejects.toThrow('Unknown tool "admn". Did you mean "admin"? Available tools: admin. Call tools/list to see them.');
   });
 
   it('builds each list once per distinct set of relevant scopes and state, and shares it between principals', async () => {

@@ -95,6 +95,7 @@ export function runFsmStoreContract(make: () => FsmStateStore | Promise<FsmState
     expect(first.snapshot).toEqual({ state: 'a', updatedAt: 1, version: 4 });
     const order: string[] = [];
     const second = store.acquire('k', { waitMs: 2_000 }).then((lease) => (order.push('second'), lease));
+    // Input, not a wait for a condition: the second request has the time to meet the held lease and wait.
     await new Promise((resolve) => setTimeout(resolve, 40));
     order.push('first ends');
     expect(await first.end({ state: 'b', updatedAt: 2, version: 5 })).toBe('saved');

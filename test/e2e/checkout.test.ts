@@ -52,10 +52,15 @@ describe('checkout flow through the SDK client (legacy era)', () => {
   });
 
   it('never runs a refused handler and sends no notification for it', async () => {
-    await using t = await createTestClient(registry, workspaceOptions());
+    const options = workspaceOptions();
+    await using t = await createTestClient(registry, options);
+    // list_changed follows a transition only, and a call's transition happens before its answer: none heard, none to come.
+    const transitions: string[] = [];
+    const off = options.fsm.onTransition((e) => void transitions.push(e.event));
     const before = (await t.call('cart.view')).content[0];
     await t.call('cart.checkout');
-    await new Promise((r) => setTimeout(r, 80));
+    off();
+    expect(transitions).toEqual([]);
     expect((await t.call('cart.view')).content[0]).toEqual(before);
     expect(t.listChangedCount).toBe(0);
   });
@@ -90,8 +95,10 @@ describe('checkout flow over HTTP with two sessions', () => {
     bob.setNotificationHandler('notifications/tools/list_changed', () => {
       bobChanges++;
     });
-    // Give each client's standalone GET stream a moment to open.
-    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([alice.streamOpen, bob.streamOpen]);
+    // Each list_changed follows a transition of its session: the transitions heard bound the notifications to come.
+    const transitions: string[] = [];
+    const off = workspaceOptions().fsm.onTransition((e) => void transitions.push(`${e.event} by ${e.tool}`));
     const added = await alice.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
     expect(added.isError).not.toBe(true);
     await aliceChanged;
@@ -102,7 +109,8 @@ describe('checkout flow over HTTP with two sessions', () => {
     const bobPay = await bob.callTool({ name: 'cart.checkout', arguments: {} });
     expect(bobPay.isError).toBe(true);
     expect(texts(bobPay)[0]).toMatch(/current workflow state "empty"/);
-    await new Promise((r) => setTimeout(r, 100));
+    off();
+    expect(transitions).toEqual(['ADD_ITEM by cart.add_item']);
     expect(aliceChanges).toBe(1);
     expect(bobChanges).toBe(0);
   });

@@ -1,8 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
+import { createClock } from '../../src/testing/index.js';
 
 /** A modern client whose requests carry `authInfo` for `clientId` (the owner of its handles). */
 async function modernClientAs(app: FusionApp, clientId?: string): Promise<Client & AsyncDisposable> {
@@ -18,13 +19,25 @@ async function modernClientAs(app: FusionApp, clientId?: string): Promise<Client
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
 
-/** Polls until `check` holds: for notifications that must arrive (a fixed sleep is only for those that must not). */
+/** Polls until `check` holds: for notifications that must arrive. */
 async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/**
+ * A stale pattern every watcher below also subscribes to. Once each watcher has the update the barrier
+ * sends, whatever was sent to it before, on the same stream, has arrived too: the proof that nothing else came.
+ */
+const BARRIER = 'fusion://stale/countries.*';
+async function barrier(app: FusionApp, seen: Record<string, string[]>): Promise<void> {
+  const before = Object.values(seen).map((uris) => uris.filter((u) => u === BARRIER).length);
+  await app.notifyResourceUpdated(BARRIER);
+  await until(() => Object.values(seen).every((uris, i) => uris.filter((u) => u === BARRIER).length > before[i]!), 'the barrier update');
+  for (const uris of Object.values(seen)) uris.splice(0, uris.length, ...uris.filter((u) => u !== BARRIER));
 }
 
 const handleOf = (result: { content?: unknown }) => /checkout_id: (che_[\w-]+)/.exec(texts(result).join('\n'))?.[1];
@@ -131,11 +144,12 @@ describe('one definition, modern era: workflow handles', () => {
     const flow = f.fsm({ id: 'job', initial: 'new', idleTtlMs: 40, states: { new: { on: { START: 'running' } }, running: { on: { STOP: 'new' } } } });
     const start = f.mutation('job.start').bindState('new', 'START').handle(() => 'started');
     const stop = f.mutation('job.stop').bindState('running', 'STOP').handle(() => 'stopped');
-    const app = createFusionApp(f.registry().registerAll(start, stop), { fsm: flow });
+    const clock = createClock();
+    const app = createFusionApp(f.registry().registerAll(start, stop), { fsm: flow, now: clock.now });
     await using client = await v2FetchClient(app, 'auto');
     const started = await client.callTool({ name: 'job.start', arguments: {} });
     const handle = /job_id: (job_[\w-]+)/.exec(texts(started).join('\n'))![1];
-    await new Promise((r) => setTimeout(r, 80));
+    clock.advance(41);
     const late = await client.callTool({ name: 'job.stop', arguments: { job_id: handle } });
     expect(texts(late)[0]).toMatch(/^Unknown or expired job_id/);
     await app.close();
@@ -211,13 +225,13 @@ describe('modern listen streams', () => {
     const seen = { alice: [] as string[], bob: [] as string[] };
     alice.setNotificationHandler('notifications/resources/updated', (n) => void seen.alice.push(n.params.uri));
     bob.setNotificationHandler('notifications/resources/updated', (n) => void seen.bob.push(n.params.uri));
-    const aliceSub = await alice.listen({ resourceSubscriptions: [`fusion://fsm/checkout/${mine}`, 'fusion://stale/sprints.*'] });
-    const bobSub = await bob.listen({ resourceSubscriptions: [`fusion://fsm/checkout/${other}`] });
-    expect(aliceSub.honoredFilter.resourceSubscriptions).toHaveLength(2);
+    const aliceSub = await alice.listen({ resourceSubscriptions: [`fusion://fsm/checkout/${mine}`, 'fusion://stale/sprints.*', BARRIER] });
+    const bobSub = await bob.listen({ resourceSubscriptions: [`fusion://fsm/checkout/${other}`, BARRIER] });
+    expect(aliceSub.honoredFilter.resourceSubscriptions).toHaveLength(3);
     await alice.callTool({ name: 'cart.checkout', arguments: { checkout_id: mine } });
     await alice.callTool({ name: 'sprints.create', arguments: { name: 'S' } });
     await until(() => seen.alice.length >= 2, "alice's two updates");
-    await new Promise((r) => setTimeout(r, 50));
+    await barrier(app, seen);
     expect(seen.alice).toEqual([`fusion://fsm/checkout/${mine}`, 'fusion://stale/sprints.*']);
     expect(seen.bob).toEqual([]);
     await aliceSub.close();
@@ -236,10 +250,11 @@ describe('legacy resource subscriptions', () => {
     other.setNotificationHandler('notifications/resources/updated', (n) => void seen.other.push(n.params.uri));
     await subscriber.subscribeResource({ uri: 'fusion://stale/sprints.*' });
     await subscriber.subscribeResource({ uri: 'workspace://sprints' });
-    await new Promise((r) => setTimeout(r, 50));
+    for (const client of [subscriber, other]) await client.subscribeResource({ uri: BARRIER });
+    await Promise.all([subscriber.streamOpen, other.streamOpen]);
     await other.callTool({ name: 'sprints.create', arguments: { name: 'S2' } });
     await until(() => seen.subscriber.length >= 2, "the subscriber's two updates");
-    await new Promise((r) => setTimeout(r, 50));
+    await barrier(app, seen);
     expect(seen.subscriber.sort()).toEqual(['fusion://stale/sprints.*', 'workspace://sprints']);
     expect(seen.other).toEqual([]);
     await expect(subscriber.subscribeResource({ uri: 'workspace://../etc/passwd' })).rejects.toThrow();
@@ -256,8 +271,8 @@ describe('listen stream cap, deleted resources and the legacy handle escape hatc
     await expect(alice.listen({ resourceSubscriptions: ['fusion://stale/tasks.*'] })).rejects.toThrow(/Too many open subscription streams/);
     const other = await bob.listen({ resourceSubscriptions: ['fusion://stale/tasks.*'] });
     await first.close();
-    await new Promise((r) => setTimeout(r, 50));
-    const again = await alice.listen({ resourceSubscriptions: ['fusion://stale/tasks.*'] });
+    // The server frees the slot when it sees the stream end: retried until it has.
+    const again = await vi.waitFor(() => alice.listen({ resourceSubscriptions: ['fusion://stale/tasks.*'] }), { timeout: 5_000, interval: 5 });
     await again.close();
     await other.close();
     await app.close();
@@ -269,11 +284,12 @@ describe('listen stream cap, deleted resources and the legacy handle escape hatc
     const seen: string[] = [];
     client.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(n.params.uri));
     await client.subscribeResource({ uri: 'workspace://sprints' });
-    await new Promise((r) => setTimeout(r, 50));
+    await client.subscribeResource({ uri: BARRIER });
+    await client.streamOpen;
     await app.notifyResourceDeleted('workspace://sprints');
     await app.notifyResourceUpdated('workspace://sprints');
     await until(() => seen.length >= 1, 'the update');
-    await new Promise((r) => setTimeout(r, 50));
+    await barrier(app, { client: seen });
     expect(seen).toEqual(['workspace://sprints']);
     await app.close();
   });
@@ -304,19 +320,26 @@ describe('listen stream cap, deleted resources and the legacy handle escape hatc
 describe('registry changes at run time', () => {
   it('disabling a tool removes it in both eras and announces list_changed to legacy sessions and listen streams', async () => {
     const f = initFusion();
-    const reg = f.registry().registerAll(f.query('a.one').handle(() => '1'), f.query('a.two').handle(() => '2'));
-    const app = createFusionApp(reg, {});
+    // A resource both streams watch: its update, sent after the change, arrives after every notification the change sent.
+    const marker = f.resource('test://barrier').handle(() => 'barrier');
+    const reg = f.registry().registerAll(f.query('a.one').handle(() => '1'), f.query('a.two').handle(() => '2'), marker);
+    const app = createFusionApp(reg, { resourceSubscriptions: true });
     await using legacy = await v2FetchClient(app);
     await using modern = await v2FetchClient(app, 'auto');
     let legacyChanged = 0;
     let modernChanged = 0;
+    const barriers = { legacy: [] as string[], modern: [] as string[] };
     legacy.setNotificationHandler('notifications/tools/list_changed', () => void legacyChanged++);
     modern.setNotificationHandler('notifications/tools/list_changed', () => void modernChanged++);
-    const sub = await modern.listen({ toolsListChanged: true });
-    await new Promise((r) => setTimeout(r, 100));
+    legacy.setNotificationHandler('notifications/resources/updated', (n) => void barriers.legacy.push(n.params.uri));
+    modern.setNotificationHandler('notifications/resources/updated', (n) => void barriers.modern.push(n.params.uri));
+    const sub = await modern.listen({ toolsListChanged: true, resourceSubscriptions: ['test://barrier'] });
+    await legacy.subscribeResource({ uri: 'test://barrier' });
+    await legacy.streamOpen;
     reg.disable('a.two');
     await until(() => legacyChanged >= 1 && modernChanged >= 1, 'list_changed on both eras');
-    await new Promise((r) => setTimeout(r, 50));
+    await app.notifyResourceUpdated('test://barrier');
+    await until(() => barriers.legacy.length === 1 && barriers.modern.length === 1, 'the barrier update on both streams');
     expect(legacyChanged).toBe(1);
     expect(modernChanged).toBe(1);
     expect((await legacy.listTools()).tools.map((t) => t.name)).toEqual(['a.one']);

@@ -63,13 +63,21 @@ async function connect<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<C
   };
 }
 
-const settle = (ms = 80) => new Promise((r) => setTimeout(r, ms));
-
 /** Polls until `ok()` holds (at most 2 s), so positive timing assertions do not depend on load. */
 async function waitFor(ok: () => boolean): Promise<void> {
-  for (const started = Date.now(); !ok(); await settle(5)) {
+  for (const started = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 5))) {
     if (Date.now() - started > 2_000) throw new Error('condition not met within 2 s');
   }
+}
+
+/**
+ * A transition on another connection of the same runtime, and its list_changed: its debounce timer was
+ * armed after every earlier one, so once it is delivered every notification scheduled before it has been too.
+ */
+async function barrier<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx>): Promise<void> {
+  await using other = await connect(registry, options);
+  await other.call('cart.add_item', { product_id: 'barrier' });
+  await waitFor(() => other.listChanged > 0);
 }
 
 describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) => {
@@ -112,12 +120,13 @@ describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) =
 
   it('loses no call of 100 parallel add_item calls and sends one notification', async () => {
     const { registry, gate, runs } = cart(engine);
-    await using c = await connect(registry, { fsm: gate });
+    const options = { fsm: gate };
+    await using c = await connect(registry, options);
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => c.call('cart.add_item', { product_id: `p${i}` })));
     expect(results.every((r) => r.isError !== true)).toBe(true);
     expect(runs['cart.add_item']).toBe(100);
     await waitFor(() => c.listChanged > 0);
-    await settle();
+    await barrier(registry, options);
     expect(c.listChanged).toBe(1);
   });
 
@@ -128,7 +137,7 @@ describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) =
     await using bob = await connect(registry, options);
     await alice.call('cart.add_item', { product_id: 'p1' });
     await waitFor(() => alice.listChanged > 0);
-    await settle();
+    await barrier(registry, options);
     expect(await alice.names()).toEqual(table.has_items);
     expect(await bob.names()).toEqual(table.empty);
     expect(alice.listChanged).toBe(1);
@@ -198,6 +207,9 @@ describe('fsmStore through the SDK client', () => {
     const { registry, gate, runs } = cart('xstate');
     const store: FsmStateStore = { load: async () => undefined, save: () => Promise.reject(new Error('disk full')) };
     await using t = await createTestClient(registry, { fsm: gate, fsmStore: store });
+    // list_changed follows a state change only, reported before the call answers: none reported, none to come.
+    const changes: string[] = [];
+    gate.onTransition((e) => void (e.changed && changes.push(e.event)));
     const result = await t.callTool('cart.add_item', { product_id: 'p1' });
     expect(runs['cart.add_item']).toBe(1);
     expect(result.isError).toBe(true);
@@ -206,7 +218,7 @@ describe('fsmStore through the SDK client', () => {
       'Warning: "cart.add_item" ran, but the workflow state could not be saved (disk full); the workflow "checkout" stays in its previous state. Re-check the data before continuing.',
     ]);
     expect((await t.listToolNames()).sort()).toEqual(table.empty);
-    await settle();
+    expect(changes).toEqual([]);
     expect(t.listChangedCount).toBe(0);
   });
 
@@ -240,8 +252,13 @@ describe('per-session state does not leak', () => {
     for (let i = 0; i < 10_000; i++) pipeline.releaseSession(`k${i}`);
     expect(pipeline.sessionCount).toBe(0);
     const before = notified;
-    await settle();
-    expect(notified).toBe(before); // released sessions get no late notification
+    // Released sessions get no late notification: a fresh session's, armed after theirs, arrives first.
+    let barrier = false;
+    const last = { stateKey: 'barrier', extra: extra('barrier') };
+    pipeline.registerSession(last.stateKey, async () => void (barrier = true));
+    await pipeline.callTool('cart.add_item', { product_id: 'p' }, last);
+    await waitFor(() => barrier);
+    expect(notified).toBe(before);
   });
 
   it('leaves sessionCount 0 after 200 SDK connections open, transition and close', async () => {

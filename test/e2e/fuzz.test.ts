@@ -1,6 +1,6 @@
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
@@ -84,8 +84,7 @@ describe('fuzzing every entry point', () => {
     );
     // The server still serves a normal call afterwards.
     await client.send({ jsonrpc: '2.0', id: 'final', method: 'tools/call', params: { name: 'sprints.list', arguments: {} } } as never);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(received.find((r) => r.id === 'final')?.result?.content?.[0]?.type).toBe('text');
+    await vi.waitFor(() => expect(received.find((r) => r.id === 'final')?.result?.content?.[0]?.type).toBe('text'), { timeout: 5_000, interval: 5 });
     assertNoPollution();
     expect(unhandled).toEqual([]);
     await server.close();

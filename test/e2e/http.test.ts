@@ -205,7 +205,14 @@ describe('HTTP hardening of #19 and #20: Host, methods, CORS, listening', () => 
       return socket;
     };
     const kept = [await open(), await open()];
-    await new Promise((r) => setTimeout(r, 50));
+    // The server has taken both once each has answered a request on it (the sockets stay open: keep-alive).
+    await Promise.all(
+      kept.map((socket) => {
+        const answered = new Promise((resolve) => socket.once('data', resolve));
+        socket.write('GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+        return answered;
+      }),
+    );
     const third = await open();
     const closed = await new Promise<boolean>((resolve) => {
       third.once('close', () => resolve(true));

@@ -5,6 +5,7 @@ import { initFusion, type ToolExtra } from '../../src/index.js';
 import type { AttachOptions } from '../../src/registry/types.js';
 import { createFusionApp, type FusionApp } from '../../src/server/createFusionApp.js';
 import { messagesOf } from '../_helpers/raw.js';
+import { watchingStream } from '../_helpers/clients.js';
 
 const f = initFusion();
 const until = async (check: () => boolean, ms = 2_000): Promise<void> => {
@@ -49,20 +50,17 @@ const registry = f.registry().registerAll(
 );
 const options: AttachOptions<void> = { logging: true, resourceSubscriptions: true };
 
-/** A v2 client over the app, answering elicitations with `names` in order. */
-async function client(app: FusionApp, mode: 'legacy' | 'auto', names: string[] = []): Promise<Client & AsyncDisposable> {
+/** A v2 client over the app, answering elicitations with `names` in order; `streamOpen` as in `v2FetchClient`. */
+async function client(app: FusionApp, mode: 'legacy' | 'auto', names: string[] = []): Promise<Client & AsyncDisposable & { streamOpen: Promise<void> }> {
   const c = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} }, ...(mode === 'auto' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
   c.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: names.shift() ?? 'nobody' } }));
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
-      fetch: (url, init) => {
-        const request = new Request(url, init);
-        request.headers.set('host', '127.0.0.1');
-        return app.fetch(request);
-      },
-    }),
-  );
-  return Object.assign(c, { [Symbol.asyncDispose]: () => c.close() });
+  const watched = watchingStream((url, init) => {
+    const request = new Request(url, init);
+    request.headers.set('host', '127.0.0.1');
+    return app.fetch(request);
+  });
+  await c.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: watched.fetch }));
+  return Object.assign(c, { streamOpen: watched.opened, [Symbol.asyncDispose]: () => c.close() });
 }
 
 /** One raw 2026-07-28 request (envelope in `_meta`, headers set), resolving to its JSON-RPC response. */
@@ -175,14 +173,17 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     }
     await subscriber.subscribeResource({ uri: 'test://watched' });
     await bystander.subscribeResource({ uri: 'test://other' });
-    const stream = await listener.listen({ resourceSubscriptions: ['test://watched'] });
-    await new Promise((r) => setTimeout(r, 50));
+    // test://other is also the barrier: its update, sent last, reaches everyone after whatever was sent before.
+    await subscriber.subscribeResource({ uri: 'test://other' });
+    const stream = await listener.listen({ resourceSubscriptions: ['test://watched', 'test://other'] });
+    await Promise.all([subscriber.streamOpen, bystander.streamOpen]);
     await app.notifyResourceUpdated('test://watched');
     await until(() => seen.subscriber.length > 0 && seen.listener.length > 0);
     await subscriber.unsubscribeResource({ uri: 'test://watched' });
     await app.notifyResourceUpdated('test://watched');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(seen).toEqual({ subscriber: ['test://watched'], bystander: [], listener: ['test://watched', 'test://watched'] });
+    await app.notifyResourceUpdated('test://other');
+    await until(() => Object.values(seen).every((uris) => uris.includes('test://other')));
+    expect(seen).toEqual({ subscriber: ['test://watched', 'test://other'], bystander: ['test://other'], listener: ['test://watched', 'test://watched', 'test://other'] });
     await stream.close();
     await app.close();
   });
@@ -208,7 +209,8 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
 
   it('expires an idle subscription on time by itself, with no other subscribe happening', async () => {
     let now = 1_000;
-    const idle: AttachOptions<void> = { resourceSubscriptions: { idleMs: 60_000, sweepEveryMs: 10 }, now: () => now };
+    let clockReads = 0;
+    const idle: AttachOptions<void> = { resourceSubscriptions: { idleMs: 60_000, sweepEveryMs: 10 }, now: () => (clockReads++, now) };
     const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
     const attachment = registry.attachToServer(server, idle);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -219,13 +221,18 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     c.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
     await c.subscribeResource({ uri: 'test://watched' });
     const subscriptions = registry.runtime(idle).features.subscriptions!;
-    await new Promise((r) => setTimeout(r, 40));
+    // Each sweep reads the clock: a few more reads prove sweeps ran and kept the subscription.
+    const reads = clockReads;
+    await until(() => clockReads >= reads + 3);
     expect(subscriptions.size).toBe(1); // not idle yet on the injected clock
     now += 60_001;
     await until(() => subscriptions.size === 0);
     await attachment.notifyResourceUpdated('test://watched');
-    await new Promise((r) => setTimeout(r, 30));
-    expect(updates).toEqual([]);
+    // A barrier on the same connection: once its update is in, an update of test://watched would have been too.
+    await c.subscribeResource({ uri: 'test://other' });
+    await attachment.notifyResourceUpdated('test://other');
+    await until(() => updates.length > 0);
+    expect(updates).toEqual(['test://other']);
   });
 
   it('announces a deleted resource on a plain attachToServer: a last update, the end of the subscription, and list_changed', async () => {
@@ -246,8 +253,11 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     expect(seen).toEqual(['updated test://watched', 'list_changed']);
     expect(subscriptions.size).toBe(0);
     await attachment.notifyResourceUpdated('test://watched');
-    await new Promise((r) => setTimeout(r, 30));
-    expect(seen).toHaveLength(2);
+    // A barrier on the same connection: once its update is in, an update of the deleted resource would have been too.
+    await c.subscribeResource({ uri: 'test://other' });
+    await attachment.notifyResourceUpdated('test://other');
+    await until(() => seen.length > 2);
+    expect(seen).toEqual(['updated test://watched', 'list_changed', 'updated test://other']);
   });
 
   it('is not offered by default: resources/subscribe is an unknown method', async () => {

@@ -57,23 +57,25 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   });
 
   it('sends no event after an error result, nor for a tool without an event', async () => {
+    vi.useFakeTimers();
     const onListChanged = vi.fn();
     const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 0 });
     expect(await sessions.run('k', 'cart.add_item', failed)).toEqual({ outcome: 'ran', result: { isError: true }, state: 'empty' });
     await sessions.run('k', 'cart.add_item', ok);
     expect(await sessions.run('k', 'cart.peek', ok)).toEqual({ outcome: 'ran', result: {}, state: 'has_items' });
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.runAllTimersAsync();
     expect(onListChanged).toHaveBeenCalledTimes(1);
   });
 
   it('reports an unchanged transition without notifying', async () => {
+    vi.useFakeTimers();
     const onListChanged = vi.fn();
     const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 0 });
     await sessions.run('k', 'cart.add_item', ok);
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.runAllTimersAsync();
     const again = await sessions.run('k', 'cart.add_item', ok);
     expect(again).toMatchObject({ state: 'has_items', transition: { changed: false, previousState: 'has_items', currentState: 'has_items' } });
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.runAllTimersAsync();
     expect(onListChanged).toHaveBeenCalledTimes(1);
   });
 
@@ -332,6 +334,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('keeps the previous state and reports persistError when save fails', async () => {
+      vi.useFakeTimers();
       const store = new MemoryFsmStore();
       store.compareAndSet = () => Promise.reject(new Error('disk full'));
       const onListChanged = vi.fn();
@@ -348,7 +351,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       });
       expect((await sessions.snapshot('k')).state).toBe('empty');
       expect(await sessions.visible('k', ['cart.checkout'])).toEqual([]);
-      await new Promise((r) => setTimeout(r, 10));
+      await vi.runAllTimersAsync();
       expect(onListChanged).not.toHaveBeenCalled();
     });
 

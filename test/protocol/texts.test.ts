@@ -42,6 +42,17 @@ describe('texts for the agent', () => {
     expect(await unknownText(t.client.callTool({ name: 'cart.view', arguments: {} }))).toMatchInlineSnapshot(`"Unknown tool "cart.view". Available tools: cart.pay. Call tools/list to see them."`);
   });
 
+  it('suggests the nearest visible names for a misspelt tool, never a hidden one', async () => {
+    const registry = shop();
+    await using t = await createTestClient(registry, { fsm: new StateMachineGate(checkout), filter: { exclude: ['admin'] } });
+    expect(await unknownText(t.client.callTool({ name: 'cart.veiw', arguments: {} }))).toMatchInlineSnapshot(`"Unknown tool "cart.veiw". Did you mean "cart.view"? Available tools: cart.add_item, cart.view. Call tools/list to see them."`);
+    // cart.pay is hidden in state "empty" and admin.audit is filtered out: no suggestion names them.
+    expect(await unknownText(t.client.callTool({ name: 'cart.py', arguments: {} }))).toMatchInlineSnapshot(`"Unknown tool "cart.py". Available tools: cart.add_item, cart.view. Call tools/list to see them."`);
+    expect(await unknownText(t.client.callTool({ name: 'admin.audt', arguments: {} }))).toMatchInlineSnapshot(`"Unknown tool "admin.audt". Available tools: cart.add_item, cart.view. Call tools/list to see them."`);
+    await t.setState('payment');
+    expect(await unknownText(t.client.callTool({ name: 'cart.py', arguments: {} }))).toMatchInlineSnapshot(`"Unknown tool "cart.py". Did you mean "cart.pay"? Available tools: cart.pay, cart.view. Call tools/list to see them."`);
+  });
+
   it('modern: an unknown tool lists the modern surface minus disabled and filtered tools; descriptions read as sentences', async () => {
     const registry = shop();
     const app = createFusionApp(registry, { fsm: new StateMachineGate(checkout), filter: { exclude: ['admin'] } });

@@ -5,9 +5,15 @@ import { createStderrLogger, type SessionNotification } from '../../src/index.js
 import { ready, redisClient, uniquePrefix } from './clients.js';
 import { freePort } from './redisServer.js';
 
+const publisherOf = new WeakMap<RedisEventBus, Awaited<ReturnType<typeof ready>>>();
+const prefixOf = new WeakMap<RedisEventBus, string>();
+
 async function bus(prefix: string, onError?: (e: unknown) => void): Promise<RedisEventBus> {
-  const b = new RedisEventBus({ publisher: await ready(redisClient()), subscriber: redisClient(), prefix, ...(onError ? { onError } : {}) });
+  const publisher = await ready(redisClient());
+  const b = new RedisEventBus({ publisher, subscriber: redisClient(), prefix, ...(onError ? { onError } : {}) });
   await b.ready();
+  publisherOf.set(b, publisher);
+  prefixOf.set(b, prefix);
   return b;
 }
 
@@ -34,7 +40,12 @@ describe('RedisEventBus', () => {
     unsubscribe();
     b.publish({ kind: 'tools_list_changed' });
     await until(() => seen.a!.length === 2);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Barrier: c's bus hears b's next event after the one before, had its listener still been there.
+    const heardByC = vi.fn();
+    c.subscribe(heardByC);
+    b.publish({ kind: 'prompts_list_changed' });
+    await until(() => heardByC.mock.calls.length === 1 && seen.a!.length === 3 && seen.b!.length === 3);
+    for (const events of [seen.a!, seen.b!]) events.pop();
     expect(seen).toEqual({
       a: [{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }, { kind: 'tools_list_changed' }],
       b: [{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }, { kind: 'tools_list_changed' }],
@@ -66,9 +77,13 @@ describe('RedisEventBus', () => {
     const seen = vi.fn();
     other.subscribe(seen);
     a.publish({ kind: 'tools_list_changed' });
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(seen).not.toHaveBeenCalled();
-    await Promise.all([a.close(), other.close()]);
+    // Barrier: a bus with other's prefix publishing on a's connection; Redis delivers in the order it ran them.
+    const sameConnection = new RedisEventBus({ publisher: publisherOf.get(a)!, subscriber: redisClient(), prefix: prefixOf.get(other)! });
+    await sameConnection.ready();
+    sameConnection.publish({ kind: 'prompts_list_changed' });
+    await until(() => seen.mock.calls.length > 0);
+    expect(seen.mock.calls).toEqual([[{ kind: 'prompts_list_changed' }]]);
+    await Promise.all([a.close(), other.close(), sameConnection.close()]);
   });
 
   it('never throws while Redis is unreachable: local listeners still get events, the failure goes to onError', async () => {

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
 import { GateSessions, StateMachineGate, type FsmConfig } from '../../src/index.js';
 import { failFastRedisOptions, RedisFsmStore } from '../../src/redis/index.js';
@@ -29,7 +29,8 @@ describe('RedisFsmStore', () => {
     await store.save('checkout:alice:che_1', { state: 'has_items', updatedAt: 1, version: 1, expiresAt });
     expect(await client.hgetall(`${prefix}state:{checkout:alice:che_1}`)).toEqual({ v: '1', d: JSON.stringify({ state: 'has_items', updatedAt: 1, version: 1, expiresAt }) });
     expect(await client.pexpiretime(`${prefix}state:{checkout:alice:che_1}`)).toBe(expiresAt);
-    await sleep(Math.max(0, expiresAt - Date.now()) + 100);
+    // Redis expires the key on its own clock: poll until it has, then the store must read nothing.
+    await vi.waitFor(async () => expect(await client.exists(`${prefix}state:{checkout:alice:che_1}`)).toBe(0), { timeout: 5_000, interval: 20 });
     expect(await store.load('checkout:alice:che_1')).toBeUndefined();
   });
 
@@ -51,6 +52,7 @@ describe('RedisFsmStore', () => {
       order.push('second');
       return r;
     });
+    // Input, not a wait for a condition: the second request has the time to meet the held lock and wait.
     await sleep(60);
     order.push('first releases');
     await release();
@@ -74,7 +76,15 @@ describe('RedisFsmStore', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
 
     const release = await crashed.lock('long', { waitMs: 100 });
-    await sleep(400);
+    // Held past its first lease (on Redis's own clock), the lock is still there: renewal kept it.
+    const firstExpiry = await client.pexpiretime(`${prefix}lock:{long}`);
+    await vi.waitFor(
+      async () => {
+        const [seconds, micros] = await client.time();
+        expect(Number(seconds) * 1_000 + Number(micros) / 1_000).toBeGreaterThan(firstExpiry + 100);
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     await expect(crashed.lock('long', { waitMs: 50 })).rejects.toThrow(/held the lock/);
     await release();
     expect(await client.exists(`${prefix}lock:{long}`)).toBe(0);

@@ -129,9 +129,14 @@ describe('Redis Cluster layout', () => {
     a.sessions.publish('sess-1', { method: 'notifications/resources/list_changed' });
     a.sessions.publish('sess-2', { method: 'notifications/resources/list_changed' });
     await until(() => got.b!.length === 3, 3_000, 'the still-watched session');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(got.b!.at(-1)).toEqual(['sess-2', { method: 'notifications/resources/list_changed' }]);
-    expect(got.b).toHaveLength(3);
+    // sess-1 has no subscriber left (checked above), so Redis drops its message; a second sess-2 message is
+    // the barrier: once it is in, b has heard everything it will hear of these publishes.
+    a.sessions.publish('sess-2', { method: 'notifications/tools/list_changed' });
+    await until(() => got.b!.length === 4, 3_000, 'the barrier message');
+    expect(got.b!.slice(-2)).toEqual([
+      ['sess-2', { method: 'notifications/resources/list_changed' }],
+      ['sess-2', { method: 'notifications/tools/list_changed' }],
+    ]);
     expect(got.c).toEqual([]);
     await Promise.all([a.close(), b.close(), c.close()]);
   });
@@ -185,7 +190,6 @@ describe('Redis commands per call on a cluster', () => {
     const instance = await workspaceInstance(uniquePrefix('ccount'), { nodes: cluster.nodes });
     const handles: string[] = [];
     for (let i = 0; i < 4; i++) handles.push(/checkout_id: (che_[\w-]+)/.exec(JSON.stringify((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message.result))![1]!);
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const stats = async (): Promise<Record<string, number>> => {
       const sum: Record<string, number> = {};
       for (const node of cluster.nodes) {
@@ -200,7 +204,8 @@ describe('Redis commands per call on a cluster', () => {
     const middle = await stats();
     expect(delta(before, middle)).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4 });
     for (let i = 0; i < 4; i++) expect((await modernCall(instance.app, 20 + i, 'cart.checkout', { checkout_id: handles[i] })).message.result.isError).not.toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // resources/updated is published after the answer: wait until the four SPUBLISHes are counted.
+    await untilAsync(async () => (delta(middle, await stats()).spublish ?? 0) >= 4, 3_000, 'the four SPUBLISHes');
     expect(delta(middle, await stats())).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4, spublish: 4 });
     await instance.close();
   });
@@ -244,9 +249,12 @@ describe('several instances on a Redis Cluster', () => {
         calls++;
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Traffic runs before, during and after the move: each phase lasts until calls were answered in it.
+    await until(() => calls >= 5, 5_000, 'calls before the move');
+    // The pause between migration steps is the scenario's input: calls land while keys are half moved.
     await moveSlot(cluster, slot, () => new Promise((resolve) => setTimeout(resolve, 20)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const moved = calls;
+    await until(() => calls >= moved + 5, 5_000, 'calls after the move');
     stop = true;
     await traffic;
     expect(calls).toBeGreaterThan(3);

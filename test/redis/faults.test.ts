@@ -6,6 +6,7 @@ import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../
 import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
+import { until } from './helpers.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';
 
 /** One handler run, in the order the handlers really ran (across both instances). */
@@ -116,12 +117,13 @@ describe('Redis outage under load (two instances, a private redis-server stopped
       }
     };
     const load = Promise.all([0, 1, 2, 3].map(worker));
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Each phase lasts until the load has made progress in it (answers counted), not for a guessed time.
+    const answered = (at: string, outcome?: Outcome) => calls.filter((c) => c.phase === at && (outcome === undefined || c.outcome === outcome)).length;
 
-    await sleep(400);
+    await until(() => answered('before', 'ok') >= 20, 10_000, 'successful calls before the outage');
     phase = 'down';
     await redis.stop();
-    await sleep(300);
+    await until(() => answered('down') >= 8, 10_000, 'answers during the outage');
     // Requests that need the store answer at once: a session not live on B, and a new session.
     const probeStarted = Date.now();
     const restore = await request(b, idle, 9_001, 'tools/list');
@@ -136,11 +138,11 @@ describe('Redis outage under load (two instances, a private redis-server stopped
     const list = await request(a, session, 9_004, 'tools/list');
     expect(list.message.error).toMatchObject({ code: -32603 });
     expect(list.message.error.message).toMatch(/the workflow state store failed to load \(Redis is not connected/);
-    await sleep(900);
+    await until(() => answered('down', 'loadFailure') >= 4, 10_000, 'store failures during the outage');
     phase = 'restarting';
     await redis.start();
     phase = 'after';
-    await sleep(1_500);
+    await until(() => answered('after', 'ok') >= 20, 15_000, 'successful calls after the restart');
     stopLoad = true;
     await load;
 

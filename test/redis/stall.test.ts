@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { failFastRedisOptions, RedisFsmStore } from '../../src/redis/index.js';
 import { ready, uniquePrefix } from './clients.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a Redis stall (the server stops answering, then resumes)', () => {
   let redis: RedisServer;
@@ -53,8 +52,8 @@ describe('a Redis stall (the server stops answering, then resumes)', () => {
     } finally {
       process.kill(pid, 'SIGCONT');
     }
-    await sleep(100);
-    expect(await admin.exists(`${prefix}lock:{k}`)).toBe(0);
+    // The late end script runs once Redis is back: poll until the lock is gone.
+    await vi.waitFor(async () => expect(await admin.exists(`${prefix}lock:{k}`)).toBe(0), { timeout: 5_000, interval: 10 });
     // The late end script was still fenced by its token and version: its write applied once, nothing else.
     expect(await store.load('k')).toEqual({ state: 'a', updatedAt: 0, version: 1 });
     client.disconnect();

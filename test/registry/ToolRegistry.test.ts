@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DefinitionError, initFusion, ToolRegistry } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 
@@ -51,7 +51,6 @@ describe('ToolRegistry', () => {
       isError: true,
       _meta: { 'fusion/timeout': { ms: 30 } },
     });
-    await new Promise((r) => setTimeout(r, 10));
-    expect(aborted).toBe(true);
+    await vi.waitFor(() => expect(aborted).toBe(true), { timeout: 2_000, interval: 5 });
   });
 });

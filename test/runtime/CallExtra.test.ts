@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { initFusion, type ToolExtra } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { texts } from '../_helpers/clients.js';
@@ -66,8 +66,7 @@ describe("a handler's extra", () => {
     const result = await client.callTool('extra.wait');
     expect(result.isError).toBe(true);
     expect(result._meta).toEqual({ 'fusion/timeout': { ms: 40 } });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(seen[0]?.signal.aborted).toBe(true);
+    await vi.waitFor(() => expect(seen[0]?.signal.aborted).toBe(true), { timeout: 2_000, interval: 5 });
   });
 
   it('is the same on a v1 SDK server (@modelcontextprotocol/sdk)', async () => {

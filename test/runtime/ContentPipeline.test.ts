@@ -75,7 +75,7 @@ describe('ContentPipeline', () => {
       throw new Error('no db');
     });
     expect((await wireError(failing.getPrompt('hello', { name: 'x' }, extra))).message).toBe(
-      'Prompt "hello" could not run: the server failed to prepare the request context (no db). Try again later.',
+      'Prompt "hello" could not run: the server failed to prepare the request context (no db). This is a fault in the server, not in the request: retrying will not help. Tell the user that the server needs fixing.',
     );
   });
 

@@ -18,8 +18,8 @@ beforeEach(() => {
 afterEach(() => {
   process.off('unhandledRejection', onUnhandled);
 });
-/** Lets pending rejections surface as `unhandledRejection` events. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Node reports a rejection nobody handled once the microtasks of the turn that made it have run: one turn later. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('StateSyncLayer: precedence', () => {
   const config: StateSyncConfig = {
