@@ -10,6 +10,7 @@ import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { sealTargetOf } from '../runtime/pickAction.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
 interface ServerLike {
@@ -151,7 +152,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     [
       'tools/call',
       (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
-        const scope = scopeFor(ctx, `tools/call:${request.params.name}`);
+        const scope = scopeFor(ctx, sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments));
         const call = (s: RequestScope) => pipeline.callTool(request.params.name, request.params.arguments, track(s));
         return scope instanceof Promise ? scope.then(call) : call(scope);
       },
