@@ -18,6 +18,7 @@ export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'fin
 export type HandleResolution =
   | { kind: 'run'; key: string; handle: string | undefined; minted: boolean; createIfMissing: boolean; reader?: boolean }
   | { kind: 'unknown'; handle: string }
+  | { kind: 'invalid'; given: string }
   | { kind: 'missing' }
   | { kind: 'anonymous' }
   | { kind: 'full'; budget: 'owner' | 'total'; max: number };
@@ -78,7 +79,9 @@ export class WorkflowHandles {
       const handle = this.mint();
       return { kind: 'run', key: this.keyOf(owner, handle), handle, minted: true, createIfMissing: true };
     }
-    if (typeof handleValue !== 'string' || !handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: String(handleValue) };
+    // Validated before any use: a non-string (an object without a usable toString, say) is named by its type only.
+    if (typeof handleValue !== 'string') return { kind: 'invalid', given: Array.isArray(handleValue) ? 'an array' : typeof handleValue === 'object' ? 'an object' : `a ${typeof handleValue}` };
+    if (!handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: handleValue.slice(0, 200) };
     return { kind: 'run', key: this.keyOf(owner, handleValue), handle: handleValue, minted: false, createIfMissing: false, reader: readsOnly(tool) };
   }
 

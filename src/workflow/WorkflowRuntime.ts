@@ -163,6 +163,7 @@ export class WorkflowRuntime {
     const resolved = this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
     if (resolved.kind === 'missing') return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
     if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'invalid') return traceRefusal(scope.trace, handleTexts.invalid(tool, s, resolved.given, this.#entries), 'workflow_handle');
     if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
     if (resolved.kind === 'full') return traceRefusal(scope.trace, errorResult(`Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`, { 'fusion/budget': { kind: 'workflowHandles', scope: resolved.budget === 'owner' ? 'principal' : 'global', max: resolved.max } }), 'workflow_handle');
     const { key, handle, minted } = resolved;
