@@ -170,7 +170,10 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
           [
             'resources/subscribe',
             (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              const key = scopeOf(ctx).stateKey ?? connectionId;
+              const scope = scopeOf(ctx);
+              // A scope-hidden resource is refused as resources/read refuses it.
+              content!.authorizeUri(request?.params?.uri, scope.extra);
+              const key = scope.stateKey ?? connectionId;
               subscriptions.subscribe(key, request?.params?.uri, sendToClient);
               subscribed.add(key);
               return {};

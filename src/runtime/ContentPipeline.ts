@@ -18,7 +18,6 @@ interface ContentView {
   readonly listers: readonly FusionResourceTemplate<any>[];
 }
 
-
 /** The longest resource URI `resources/read` accepts (docs/security.md). */
 const MAX_URI_LENGTH = 2_048;
 /** What a {@link ContentPipeline} serves: the registry's content at the time it was built. */
@@ -102,12 +101,42 @@ export class ContentPipeline<Ctx> {
     throw new WireError(JsonRpcCode.InvalidParams, `insufficient_scope: ${label} needs the scopes ${required.join(' ')}; the access token lacks ${missing.join(' ')}. Ask the user to authorize them (scope="${required.join(' ')}"), or continue without it.`, { [INSUFFICIENT_SCOPE_META]: { required: [...required], missing } });
   }
 
-  /** The scopes a `prompts/get` or `resources/read` target requires (for the HTTP scope challenge). */
+  /**
+   * The scopes the target of `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`
+   * requires (for the HTTP scope challenge): a completion requires what its prompt or template requires.
+   */
   requiredScopesOf(method: string, params: Record<string, unknown>): readonly string[] {
     if (method === 'prompts/get' && typeof params.name === 'string') return this.#prompts.get(params.name)?.requiredScopes ?? [];
-    if (method !== 'resources/read' || typeof params.uri !== 'string') return [];
-    const uri = params.uri;
-    return (this.#resources.get(uri) ?? this.#templates.find((t) => t.compiled.match(uri) !== undefined))?.requiredScopes ?? [];
+    if (method === 'completion/complete') return this.#completed(params.ref)?.requiredScopes ?? [];
+    if ((method !== 'resources/read' && method !== 'resources/subscribe') || typeof params.uri !== 'string') return [];
+    return this.#resourceAt(params.uri)?.requiredScopes ?? [];
+  }
+
+  /**
+   * Refuses `resources/subscribe` of `uri` (-32602 `insufficient_scope`, as `resources/read`) when its
+   * resource or template requires a scope the caller lacks; an unknown URI is left to the subscription check.
+   */
+  authorizeUri(uri: unknown, extra: ToolExtra): void {
+    const item = typeof uri === 'string' ? this.#resourceAt(uri) : undefined;
+    if (item !== undefined) this.#authorize(item, `resource "${String(uri)}"`, extra);
+  }
+
+  /** True when a caller with `authInfo` may read `uri`: a pure check for filters (a listen stream's `resourceSubscriptions`). */
+  allowsUri(uri: string, authInfo: unknown): boolean {
+    const item = this.#resourceAt(uri);
+    return item === undefined || !this.#scopes.active || this.#scopes.allows(item, ScopeGate.scopesOf(authInfo));
+  }
+
+  #resourceAt(uri: string): ScopedItem | undefined {
+    return this.#resources.get(uri) ?? this.#templates.find((t) => t.compiled.match(uri) !== undefined);
+  }
+
+  /** The prompt or the resource (template or fixed) a completion `ref` names. */
+  #completed(ref: unknown): ScopedItem | undefined {
+    const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+    if (r.type === 'ref/prompt' && typeof r.name === 'string') return this.#prompts.get(r.name);
+    if (r.type === 'ref/resource' && typeof r.uri === 'string') return this.#templatesByUri.get(r.uri) ?? this.#resources.get(r.uri);
+    return undefined;
   }
 
   /** True when there is at least one prompt (the `prompts` capability). */
@@ -142,9 +171,9 @@ export class ContentPipeline<Ctx> {
 
   /** `prompts/get`: finds the prompt, validates the arguments, runs the handler. */
   async getPrompt(name: unknown, args: unknown, extra: ToolExtra): Promise<GetPromptResult> {
-    if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing([...this.#prompts.keys()]));
+    if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing(this.#visiblePrompts(extra)));
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, [...this.#prompts.keys()]));
+    if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, this.#visiblePrompts(extra)));
     this.#authorize(prompt, `prompt "${name}"`, extra);
     const parsed = prompt.validate(args);
     if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
@@ -190,7 +219,8 @@ export class ContentPipeline<Ctx> {
       }
     }
     if (result === undefined) {
-      throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, [...this.#resources.keys()], this.#templates.map((t) => t.uriTemplate)), { uri });
+      const view = this.#view(extra);
+      throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, view.resources.resources.map((r) => r.uri), view.templates.resourceTemplates.map((t) => t.uriTemplate)), { uri });
     }
     return result;
   }
@@ -208,14 +238,16 @@ export class ContentPipeline<Ctx> {
     let label: string;
     if (r.type === 'ref/prompt' && typeof r.name === 'string') {
       const prompt = this.#prompts.get(r.name);
-      if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(r.name, [...this.#prompts.keys()]));
+      if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(r.name, this.#visiblePrompts(extra)));
+      this.#authorize(prompt, `prompt "${r.name}"`, extra);
       ({ completers } = prompt);
       label = `Completion of "${a.name}" of prompt "${r.name}"`;
     } else if (r.type === 'ref/resource' && typeof r.uri === 'string') {
       const template = this.#templatesByUri.get(r.uri);
       if (template === undefined && !this.#resources.has(r.uri)) {
-        throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, this.#templates.map((t) => t.uriTemplate)));
+        throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, this.#view(extra).templates.resourceTemplates.map((t) => t.uriTemplate)));
       }
+      this.#authorize((template ?? this.#resources.get(r.uri))!, `resource "${r.uri}"`, extra);
       completers = template?.completers ?? new Map();
       label = `Completion of "${a.name}" of resource template "${r.uri}"`;
     } else {
@@ -229,6 +261,11 @@ export class ContentPipeline<Ctx> {
     if (typeof given === 'object' && given !== null) for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
     const value = a.value;
     return { completion: await guard(label, async () => normalizeCompletion(await completer(value, { arguments: args }, ctx, extra), label)) };
+  }
+
+  /** The names of the prompts the caller may see (what an error may name). */
+  #visiblePrompts(extra: ToolExtra): string[] {
+    return this.#view(extra).prompts.prompts.map((p) => p.name);
   }
 
   async #context(label: string, extra: ToolExtra): Promise<Ctx> {

@@ -94,6 +94,7 @@ export class RequestPipeline<Ctx> {
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
         handleLimits: options.workflowHandles,
+        surfaceOf: (scope) => this.#visibility.viewOf(scope).surface,
       });
     }
     for (const message of warnings) this.#warn(message);

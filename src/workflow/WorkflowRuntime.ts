@@ -50,6 +50,8 @@ export interface WorkflowRuntimeOptions {
   onEvent?: ((event: DebugEvent) => void) | undefined;
   /** Budgets of live handle-keyed instances (attach option `workflowHandles`). */
   handleLimits?: WorkflowHandleLimits | undefined;
+  /** The part of the surface a request's caller may see (its scopes): gate texts name only those tools. */
+  surfaceOf?: ((scope: RequestScope) => Surface) | undefined;
 }
 
 /**
@@ -67,13 +69,15 @@ export class WorkflowRuntime {
   readonly #onEvent: WorkflowRuntimeOptions['onEvent'];
   readonly #now: () => number;
   /** The "Next: …" block a transition into a state appends, by state key (states are finite; shared, frozen). */
-  readonly #nextBlocks = new Map<string, ContentBlock>();
+  readonly #nextBlocks = new WeakMap<Surface, Map<string, ContentBlock>>();
+  readonly #surfaceOf: (scope: RequestScope) => Surface;
   /** `_meta` `allowed` of handle-keyed results, by state key. */
   readonly #allowed = new Map<string, readonly string[]>();
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
     this.#surface = surface;
+    this.#surfaceOf = options.surfaceOf ?? (() => surface);
     this.#onChange = options.onChange;
     this.#onEvent = options.onEvent;
     const now = options.now ?? Date.now;
@@ -127,7 +131,7 @@ export class WorkflowRuntime {
     }
     if (outcome.outcome === 'refused') {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: key });
-      return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+      return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)), 'workflow_state');
     }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
     this.#traceTransition(scope, tool, outcome.transition);
@@ -135,7 +139,7 @@ export class WorkflowRuntime {
     if (outcome.transition?.changed === true) {
       this.#reported(tool, outcome.transition, key, undefined, undefined);
       const out = copyOf(result);
-      out.content = [...result.content, this.#nextBlock(outcome.transition.currentState)];
+      out.content = [...result.content, this.#nextBlock(outcome.transition.currentState, this.#surfaceOf(scope))];
       return out;
     }
     return result;
@@ -149,10 +153,12 @@ export class WorkflowRuntime {
     return allowed;
   }
 
-  #nextBlock(state: FsmStateValue): ContentBlock {
+  #nextBlock(state: FsmStateValue, surface: Surface): ContentBlock {
     const key = stateKey(state);
-    let block = this.#nextBlocks.get(key);
-    if (block === undefined) this.#nextBlocks.set(key, (block = Object.freeze({ type: 'text' as const, text: nextLine(this.gate, state, this.#surface) })));
+    let blocks = this.#nextBlocks.get(surface);
+    if (blocks === undefined) this.#nextBlocks.set(surface, (blocks = new Map()));
+    let block = blocks.get(key);
+    if (block === undefined) blocks.set(key, (block = Object.freeze({ type: 'text' as const, text: nextLine(this.gate, state, surface) })));
     return block;
   }
 
@@ -184,7 +190,7 @@ export class WorkflowRuntime {
     }
     if (outcome.outcome === 'refused') {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.stateKey, workflowKey: key });
-      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
     if (outcome.persistError !== undefined) return this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state);
@@ -207,7 +213,7 @@ export class WorkflowRuntime {
     }
     if (changed) {
       this.#reported(tool, outcome.transition!, scope.stateKey, key, handle);
-      result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
+      result = appendToResult(result, nextLine(this.gate, state, this.#surfaceOf(scope)), meta);
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
     } else if (!minted) {
       const out = copyOf(result);
