@@ -10,6 +10,7 @@ import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { budgetOwner } from '../principal/budgetOwner.js';
 import { sealTargetOf } from '../runtime/pickAction.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
@@ -174,7 +175,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
               // A scope-hidden resource is refused as resources/read refuses it.
               content!.authorizeUri(request?.params?.uri, scope.extra);
               const key = scope.stateKey ?? connectionId;
-              subscriptions.subscribe(key, request?.params?.uri, sendToClient);
+              subscriptions.subscribe(key, request?.params?.uri, sendToClient, budgetOwner(scope));
               subscribed.add(key);
               return {};
             },
