@@ -61,12 +61,11 @@ export class RequestPipeline<Ctx> {
     this.#debug = debugSink(options.debug);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#ownsSessionData = options.sessionData === undefined;
-    this.#sessionData = options.sessionData ?? memorySessionData();
+    this.#sessionData = options.sessionData ?? memorySessionData(10_000, { ...(options.now !== undefined ? { now: options.now } : {}), ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}) });
     const data = this.#sessionData;
-    const maxBytes = options.sessionDataMaxBytes;
     this.#runParts = {
       contextFactory: options.contextFactory,
-      sessionOf: (extra, stateKey) => sessionDataOf(data, extra, stateKey, maxBytes),
+      sessionOf: (extra, stateKey) => sessionDataOf(data, extra, stateKey, { maxBytes: options.sessionDataMaxBytes, workflowTtlMs: this.#workflow?.handles.settings.idleTtlMs }),
     };
     const names = surface.tools.map((t) => t.name);
     const inline = new Map<string, InlineSyncDeclaration>();
@@ -281,6 +280,7 @@ export class RequestPipeline<Ctx> {
   dispose(): void {
     this.#workflow?.sessions.dispose();
     this.#workflow?.handles.sessions.dispose();
+    this.#workflow?.handles.budget.dispose();
     this.#notifiers.clear();
   }
 

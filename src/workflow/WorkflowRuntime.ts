@@ -89,7 +89,7 @@ export class WorkflowRuntime {
       onListChanged: (key) => void options.onListChanged(key),
       onError: options.onError,
     });
-    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError, now, limits: options.handleLimits });
+    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore({ now }), { onError: options.onError, now, limits: options.handleLimits });
     this.#entries = surface.tools.filter((t) => this.handles.isEntry(t)).map((t) => surface.exposedName.get(t.name) ?? t.name);
     this.#known = new Set(surface.tools.map((t) => t.name));
   }
