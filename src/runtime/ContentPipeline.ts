@@ -7,6 +7,7 @@ import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
 import type { AttachOptions } from './options.js';
 import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
 import { contentMessages as messages } from '../protocol/contentMessages.js';
+import { neutralizeMessages } from '../protocol/neutralizeSignals.js';
 import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';
 import { INSUFFICIENT_SCOPE_META } from '../auth/insufficientScope.js';
 
@@ -179,7 +180,7 @@ export class ContentPipeline<Ctx> {
     if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
     const label = `Prompt "${name}"`;
     const ctx = await this.#context(label, extra);
-    return guard(label, () => prompt.run(parsed.value, ctx, extra));
+    return guard(label, () => prompt.run(parsed.value, ctx, extra)).then(neutralizeMessages);
   }
 
   /** `resources/list`: the fixed resources, then what each template's `.list()` reports. */

@@ -11,6 +11,7 @@ import { CallTracker } from './CallTracker.js';
 import type { Route } from '../surface/compileSurface.js';
 import { messages } from '../protocol/messages.js';
 import { protoKeyPath } from '../protocol/protoKeys.js';
+import { neutralizeResult } from '../protocol/neutralizeSignals.js';
 import { CallExtra } from './CallExtra.js';
 import type { Deadlines } from './Deadlines.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
@@ -140,8 +141,9 @@ export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: Ru
           },
         };
       }
-      if (contextFactory === undefined) return tool.run(args, undefined as Ctx, scoped);
-      return withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped), tool.name);
+      // Handler text that reads like a framework signal is marked as data before any signal block is added.
+      if (contextFactory === undefined) return tool.run(args, undefined as Ctx, scoped).then(neutralizeResult);
+      return withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped).then(neutralizeResult), tool.name);
     });
   };
 }
