@@ -77,9 +77,11 @@ export function fetchFrom(localAddress: string): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => void (headers[name] = value));
     return new Promise<Response>((resolve, reject) => {
       const target = new URL(request.url);
-      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: request.method, headers: Object.fromEntries(request.headers), localAddress, signal: init?.signal ?? undefined }, (res) => {
+      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: request.method, headers, localAddress, signal: init?.signal ?? undefined }, (res) => {
         const headers = new Headers();
         for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         const status = res.statusCode ?? 500;
