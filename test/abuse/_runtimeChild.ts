@@ -94,32 +94,38 @@ export function fetchFrom(localAddress: string): typeof fetch {
   };
 }
 
-/** An SDK client connected to `url` from `localAddress` (modern era unless `legacy`). */
-export async function clientFrom(url: string, localAddress: string, mode: 'legacy' | 'auto' = 'auto'): Promise<Client & AsyncDisposable> {
+/** An SDK client connected to `url` from `localAddress` (modern era unless `legacy`), over `fetchImpl` when given. */
+export async function clientFrom(url: string, localAddress: string, mode: 'legacy' | 'auto' = 'auto', fetchImpl: typeof fetch = fetchFrom(localAddress)): Promise<Client & AsyncDisposable> {
   const client = new Client({ name: `peer-${localAddress}`, version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFrom(localAddress) }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchImpl }));
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
 
 /**
  * Every `everyMs` until stopped, a brand-new SDK client from `localAddress` (another principal) connects and
- * lists the tools; `stop` resolves the slowest round trip and the failures seen.
+ * lists the tools; `stop` resolves the slowest HTTP round trip of those clients (until the response headers)
+ * and the failures seen.
  */
 export function probeFreshClients(url: string, localAddress: string, everyMs = 250): { stop(): Promise<{ rounds: number; slowestMs: number; failures: string[] }> } {
   let stopped = false;
   let slowestMs = 0;
   let rounds = 0;
   const failures: string[] = [];
+  const base = fetchFrom(localAddress);
+  const timed: typeof fetch = async (input, init) => {
+    const started = performance.now();
+    const response = await base(input, init);
+    slowestMs = Math.max(slowestMs, performance.now() - started);
+    return response;
+  };
   const loop = (async () => {
     while (!stopped) {
-      const started = performance.now();
       try {
-        await using client = await clientFrom(url, localAddress);
+        await using client = await clientFrom(url, localAddress, 'auto', timed);
         await client.listTools();
       } catch (error) {
         failures.push(error instanceof Error ? error.message : String(error));
       }
-      slowestMs = Math.max(slowestMs, performance.now() - started);
       rounds++;
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
