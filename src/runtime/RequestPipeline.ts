@@ -280,7 +280,8 @@ export class RequestPipeline<Ctx> {
   dispose(): void {
     this.#workflow?.sessions.dispose();
     this.#workflow?.handles.sessions.dispose();
-    this.#workflow?.handles.budget.dispose();
+    this.#workflow?.handles.dispose();
+    this.#sessionData.dispose?.();
     this.#notifiers.clear();
   }
 

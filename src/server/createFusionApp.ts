@@ -222,6 +222,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       stopToolsChanged();
       await legacy.closeAll();
       await modern.close();
+      runtime.dispose();
     },
   };
 }

@@ -23,6 +23,8 @@ export interface SessionDataBackend {
    * budget `key` holding `bytes` for `owner` would exceed, or `undefined` when it fits.
    */
   exceeds?(key: string, owner: string, bytes: number): { budget: 'principal' | 'total'; max: number } | undefined;
+  /** Optional: stops the backend's timers when its app closes; it keeps working, and a later write restarts them. */
+  dispose?(): void;
 }
 
 /** Options of {@link sessionDataFor}. */
@@ -179,6 +181,7 @@ export function memorySessionData(maxKeys = 10_000, options: SessionDataBackendO
     get size() {
       return map.size;
     },
+    dispose: () => budget.dispose(),
   };
 }
 
@@ -208,6 +211,7 @@ export function storeSessionData(store: SessionStore, ttlMs: number, options: Se
       budget.release(key);
     },
     exceeds: (key, owner, bytes) => exceeded(budget, key, owner, bytes),
+    dispose: () => budget.dispose(),
   };
 }
 

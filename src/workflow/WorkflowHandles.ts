@@ -2,6 +2,7 @@ import type { FsmStateValue } from '../fsm/types.js';
 import { randomBytes } from 'node:crypto';
 import type { FusionTool } from '../protocol/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { GateSessions } from '../fsm/GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmSnapshot } from '../fsm/types.js';
@@ -44,6 +45,12 @@ export class WorkflowHandles {
     this.budget = new HandleBudget(options.limits, this.#now);
     this.settings = workflowSettings(gate);
     this.sessions = new GateSessions(gate, { store, ttlMs: this.settings.idleTtlMs, now: this.#now, ...(options.onError !== undefined ? { onError: options.onError } : {}) });
+  }
+
+  /** Stops the timers of the handle budget and of an in-memory store (they restart with the next instance). */
+  dispose(): void {
+    this.budget.dispose();
+    if (this.#store instanceof MemoryFsmStore) this.#store.dispose();
   }
 
   /** True for tools bound to the initial state: called without a handle, they start an instance. */

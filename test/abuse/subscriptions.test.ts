@@ -7,7 +7,7 @@ import { clientFrom, fetchFrom, heapSettles, probeFreshClients, startRuntimeChil
  * many resources as it may, in a child process capped at 256 MiB (budgets: 200 per session, 600 per
  * principal). Bounded: 5 sessions × 200 subscribes. Stated: the peer's sessions together are refused past
  * 600 with the per-principal message, another peer still subscribes (and a fresh client is served within
- * 1 s throughout), and once the sessions end the heap returns within 3 MiB of its baseline.
+ * 1 s throughout), and once the sessions end the heap returns within 4 MiB of its baseline.
  */
 describe('abuse: resource subscriptions of one principal', () => {
   it('caps the principal across its sessions and leaves the total to others', async () => {
@@ -56,8 +56,8 @@ describe('abuse: resource subscriptions of one principal', () => {
     expect(served.failures).toEqual([]);
     expect(served.slowestMs).toBeLessThan(1_000);
     await Promise.all(transports.map((t) => t.terminateSession().then(() => t.close())));
-    const settled = await heapSettles(child, baseline, 3, 10_000);
+    const settled = await heapSettles(child, baseline, 4, 10_000);
     process.stderr.write(`abuse subscriptions (MiB): ${JSON.stringify({ baseline, settled, slowestMs: served.slowestMs })}\n`);
-    expect(settled - baseline).toBeLessThan(3);
+    expect(settled - baseline).toBeLessThan(4);
   }, 60_000);
 });

@@ -85,3 +85,26 @@ describe('DataBudget', () => {
     expect(() => new DataBudget({ maxBytesTotal: -1 })).toThrow('sessionDataLimits.maxBytesTotal must be a positive integer number of bytes (got -1).');
   });
 });
+
+describe('closing an app clears the expiry timers', () => {
+  beforeEach(() => void vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }));
+  afterEach(() => void vi.useRealTimers());
+
+  it('leaves no interval behind once workflow data, handles and sessions were held', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const { createFusionApp, initFusion } = await import('../../src/index.js');
+    const f = initFusion();
+    const gate = f.fsm({ id: 'trip', initial: 'planning', states: { planning: { on: { BOOK: 'booked' } }, booked: {} } });
+    const registry = f.registry().registerAll(
+      f.action('trip.note').bindState('planning').withString('note').handle(async (input, _c, extra) => (await extra.session!.set('note', input.note), 'noted')),
+    );
+    const app = createFusionApp(registry, { fsm: gate });
+    const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => app.fetch(new Request(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), host: '127.0.0.1' } }), { peer: '10.0.0.1' }) }));
+    await client.callTool({ name: 'trip.note', arguments: { note: 'x' } });
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    await client.close();
+    await app.close();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
