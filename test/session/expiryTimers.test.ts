@@ -100,7 +100,13 @@ describe('closing an app clears the expiry timers', () => {
     );
     const app = createFusionApp(registry, { fsm: gate });
     const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => app.fetch(new Request(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), host: '127.0.0.1' } }), { peer: '10.0.0.1' }) }));
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (url, init) => {
+          const request = new Request(url, init);
+          request.headers.set('host', '127.0.0.1');
+          return app.fetch(request, { peer: '10.0.0.1' });
+        },
+      }));
     await client.callTool({ name: 'trip.note', arguments: { note: 'x' } });
     expect(vi.getTimerCount()).toBeGreaterThan(0);
     await client.close();
