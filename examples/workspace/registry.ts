@@ -79,7 +79,7 @@ const addItem = f
   .withOptionalNumber('quantity', 'How many (default 1)')
   .handle((input, ctx) => {
     const cart = ctx.cart();
-    cart.push({ productId: input.product_id, quantity: input.quantity ?? 1 });
+    ctx.db.addToCart(cart, input.product_id, input.quantity ?? 1);
     return { items: cart };
   });
 
@@ -101,9 +101,7 @@ const pay = f
   .bindState('payment', 'PAY')
   .withString('payment_method', 'Payment method ID')
   .handle((input, ctx) => {
-    const items = ctx.cart().splice(0);
-    const order = { id: `o${ctx.db.orders.length + 1}`, items, paidWith: input.payment_method };
-    ctx.db.orders.push(order);
+    const order = ctx.db.addOrder(ctx.cart().splice(0), input.payment_method);
     return { order_id: order.id, status: 'paid' };
   });
 

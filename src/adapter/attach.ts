@@ -10,6 +10,8 @@ import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { budgetOwner } from '../principal/budgetOwner.js';
+import { sealTargetOf } from '../runtime/pickAction.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
 interface ServerLike {
@@ -151,7 +153,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     [
       'tools/call',
       (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
-        const scope = scopeFor(ctx, `tools/call:${request.params.name}`);
+        const scope = scopeFor(ctx, sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments));
         const call = (s: RequestScope) => pipeline.callTool(request.params.name, request.params.arguments, track(s));
         return scope instanceof Promise ? scope.then(call) : call(scope);
       },
@@ -169,8 +171,11 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
           [
             'resources/subscribe',
             (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              const key = scopeOf(ctx).stateKey ?? connectionId;
-              subscriptions.subscribe(key, request?.params?.uri, sendToClient);
+              const scope = scopeOf(ctx);
+              // A scope-hidden resource is refused as resources/read refuses it.
+              content!.authorizeUri(request?.params?.uri, scope.extra);
+              const key = scope.stateKey ?? connectionId;
+              subscriptions.subscribe(key, request?.params?.uri, sendToClient, budgetOwner(scope));
               subscribed.add(key);
               return {};
             },

@@ -1,12 +1,23 @@
+import { Sweeper } from '../_internal/Sweeper.js';
 import type { FsmLease, FsmLeaseEnd, FsmStateStore } from './FsmStateStore.js';
 import type { FsmSnapshot } from './types.js';
 
 /**
  * An in-memory {@link FsmStateStore} (single process), with an atomic compare-and-set and leases
- * (`acquire`) that exclude each other per key, like the Redis store's.
+ * (`acquire`) that exclude each other per key, like the Redis store's. Handle-keyed instances past their
+ * `expiresAt` are dropped by an unref'd timer (every `sweepEveryMs`, 30 s, while any instance expires).
  */
 export class MemoryFsmStore implements FsmStateStore {
   readonly #data = new Map<string, FsmSnapshot>();
+  readonly #now: () => number;
+  readonly #sweeper: Sweeper;
+  /** Stored snapshots that carry an expiry (the sweeper runs while there are any). */
+  #expiring = 0;
+
+  constructor(options: { now?: () => number; sweepEveryMs?: number } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#sweeper = new Sweeper(() => this.purgeExpired(), options.sweepEveryMs ?? 30_000);
+  }
   /** Held keys, each with the callbacks of the leases waiting for it (in order). */
   readonly #held = new Map<string, Array<() => void>>();
 
@@ -16,19 +27,40 @@ export class MemoryFsmStore implements FsmStateStore {
   }
 
   async save(key: string, snapshot: FsmSnapshot): Promise<void> {
-    this.#data.set(key, { ...snapshot });
-    if (this.#data.size % 1024 === 0) this.purgeExpired();
+    this.#put(key, snapshot);
   }
 
-  /** Drops handle-keyed instances whose `expiresAt` has passed (also run every 1,024 writes). */
-  purgeExpired(now = Date.now()): void {
-    for (const [key, snap] of this.#data) if (snap.expiresAt !== undefined && snap.expiresAt <= now) this.#data.delete(key);
+  /** Drops handle-keyed instances whose `expiresAt` has passed (the timer runs it). */
+  purgeExpired(now = this.#now()): void {
+    for (const [key, snap] of this.#data) if (snap.expiresAt !== undefined && snap.expiresAt <= now) this.#remove(key);
+    if (this.#expiring === 0) this.#sweeper.disarm();
+  }
+
+  /** Stops the timer (it restarts with the next expiring write). */
+  dispose(): void {
+    this.#sweeper.disarm();
   }
 
   async compareAndSet(key: string, expectedVersion: number | undefined, snapshot: FsmSnapshot): Promise<boolean> {
     if (this.#data.get(key)?.version !== expectedVersion) return false;
-    this.#data.set(key, { ...snapshot });
+    this.#put(key, snapshot);
     return true;
+  }
+
+  #put(key: string, snapshot: FsmSnapshot): void {
+    this.#remove(key);
+    this.#data.set(key, { ...snapshot });
+    if (snapshot.expiresAt !== undefined) {
+      this.#expiring++;
+      this.#sweeper.arm();
+    }
+  }
+
+  #remove(key: string): void {
+    const old = this.#data.get(key);
+    if (old === undefined) return;
+    this.#data.delete(key);
+    if (old.expiresAt !== undefined) this.#expiring--;
   }
 
   async acquire(key: string, options: { waitMs: number }): Promise<FsmLease> {
@@ -65,7 +97,7 @@ export class MemoryFsmStore implements FsmStateStore {
   }
 
   async delete(key: string): Promise<void> {
-    this.#data.delete(key);
+    this.#remove(key);
   }
 
   get size(): number {

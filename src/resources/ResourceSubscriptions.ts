@@ -12,6 +12,11 @@ export interface ResourceSubscriptionOptions {
    * with `-32603` and a retry hint, so that many sessions at their own cap cannot exhaust memory.
    */
   maxTotal?: number;
+  /**
+   * Most subscriptions all sessions of one principal (or, anonymous, one peer) may hold together (5,000);
+   * one more is refused with -32602, so that one principal opening many sessions cannot take the total.
+   */
+  maxPerPrincipal?: number;
   /** How often idle subscriptions are swept while any exist (a quarter of `idleMs`, at least 10 ms). */
   sweepEveryMs?: number;
   /** The clock of idle expiry (default `Date.now`; the attach option `now` when served). */
@@ -33,6 +38,7 @@ export class ResourceSubscriptions {
   readonly #senders = new Map<string, NotificationSender>();
   readonly #max: number;
   readonly #maxTotal: number;
+  readonly #maxPerPrincipal: number;
   readonly #sweepEveryMs: number;
   #timer: ReturnType<typeof setInterval> | undefined;
 
@@ -41,20 +47,29 @@ export class ResourceSubscriptions {
     this.#manager = new SubscriptionManager({ exists, idleMs, ...(options.now !== undefined ? { now: options.now } : {}) });
     this.#max = options.maxPerSession ?? 1_000;
     this.#maxTotal = options.maxTotal ?? 50_000;
+    this.#maxPerPrincipal = options.maxPerPrincipal ?? 5_000;
     this.#sweepEveryMs = Math.max(10, options.sweepEveryMs ?? Math.floor(idleMs / 4));
   }
 
-  /** `resources/subscribe` of `session`: throws a {@link WireError} for a malformed or unknown URI, or past the limit. */
-  subscribe(session: string, uri: unknown, send: NotificationSender): void {
-    this.sweep();
+  /**
+   * `resources/subscribe` of `session`, counted for `owner` (its principal, or its peer when anonymous; the
+   * session by default): throws a {@link WireError} for a malformed or unknown URI, or past a budget. O(1):
+   * idle subscriptions are swept by the timer, never by a request.
+   */
+  subscribe(session: string, uri: unknown, send: NotificationSender, owner: string = session): void {
     const canonical = canonicalUri(uri);
-    if (!this.#manager.has(session, canonical) && this.#manager.countFor(session) >= this.#max) {
-      throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: this session already holds ${this.#max}. Unsubscribe from resources you no longer watch first.`, { uri: canonical });
+    if (!this.#manager.has(session, canonical)) {
+      if (this.#manager.countFor(session) >= this.#max) {
+        throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: this session already holds ${this.#max}. Unsubscribe from resources you no longer watch first.`, { uri: canonical });
+      }
+      if (this.#manager.countForOwner(owner) >= this.#maxPerPrincipal) {
+        throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: your sessions already hold ${this.#maxPerPrincipal} together. Unsubscribe from resources you no longer watch, or close sessions you no longer use.`, { uri: canonical, budget: 'principal', max: this.#maxPerPrincipal });
+      }
+      if (this.#manager.size >= this.#maxTotal) {
+        throw new WireError(JsonRpcCode.InternalError, `The server holds its most resource subscriptions (${this.#maxTotal}) for all clients: subscribe again in a minute, or read the resource instead of subscribing.`, { uri: canonical, retryAfterMs: 60_000 });
+      }
     }
-    if (!this.#manager.has(session, canonical) && this.#manager.size >= this.#maxTotal) {
-      throw new WireError(JsonRpcCode.InternalError, `The server holds its most resource subscriptions (${this.#maxTotal}) for all clients: subscribe again in a minute, or read the resource instead of subscribing.`, { uri: canonical, retryAfterMs: 60_000 });
-    }
-    this.#manager.subscribe(session, canonical);
+    this.#manager.subscribe(session, canonical, owner);
     this.#senders.set(session, send);
     this.#arm();
   }
@@ -109,7 +124,7 @@ export class ResourceSubscriptions {
     return this.#manager.size;
   }
 
-  /** Drops subscriptions idle longer than `idleMs` (the timer calls it; so does every subscribe). */
+  /** Drops subscriptions idle longer than `idleMs` (the timer calls it). */
   sweep(): void {
     this.#manager.sweep();
     for (const session of [...this.#senders.keys()]) if (this.#manager.countFor(session) === 0) this.#senders.delete(session);

@@ -17,9 +17,13 @@ export interface SubscriptionOptions {
 export class SubscriptionManager {
   readonly #bySession = new Map<string, Map<string, number>>();
   readonly #byUri = new Map<string, Set<string>>();
+  /** The budget owner (principal or peer) of each session that holds subscriptions, and each owner's count. */
+  readonly #ownerOf = new Map<string, string>();
+  readonly #byOwner = new Map<string, number>();
   readonly #exists: (uri: string) => boolean;
   readonly #idleMs: number;
   readonly #now: () => number;
+  #size = 0;
 
   constructor(options: SubscriptionOptions) {
     this.#exists = options.exists;
@@ -27,12 +31,23 @@ export class SubscriptionManager {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Subscribes `session` to `uri`; throws a {@link WireError} for a malformed or unknown URI. */
-  subscribe(session: string, uri: unknown): void {
+  /**
+   * Subscribes `session` to `uri`, counted for `owner` (the session's principal or peer; the session itself
+   * by default); throws a {@link WireError} for a malformed or unknown URI.
+   */
+  subscribe(session: string, uri: unknown, owner: string = session): void {
     const canonical = canonicalUri(uri);
     if (!this.#exists(canonical)) throw new WireError(JsonRpcCode.ResourceNotFound, `Resource not found: ${canonical}. Call resources/list or resources/templates/list for the URIs you can subscribe to.`, { uri: canonical });
     let uris = this.#bySession.get(session);
-    if (uris === undefined) this.#bySession.set(session, (uris = new Map()));
+    if (uris === undefined) {
+      this.#bySession.set(session, (uris = new Map()));
+      this.#ownerOf.set(session, owner);
+    }
+    if (!uris.has(canonical)) {
+      this.#size++;
+      const holder = this.#ownerOf.get(session)!;
+      this.#byOwner.set(holder, (this.#byOwner.get(holder) ?? 0) + 1);
+    }
     uris.set(canonical, this.#now());
     let sessions = this.#byUri.get(canonical);
     if (sessions === undefined) this.#byUri.set(canonical, (sessions = new Set()));
@@ -49,11 +64,25 @@ export class SubscriptionManager {
     return this.#bySession.get(session)?.size ?? 0;
   }
 
+  /** Number of subscriptions all sessions of `owner` hold together (O(1)). */
+  countForOwner(owner: string): number {
+    return this.#byOwner.get(owner) ?? 0;
+  }
+
   /** Removes one subscription; unknown ones are ignored (idempotent). */
   unsubscribe(session: string, uri: unknown): void {
     const canonical = canonicalUri(uri);
-    this.#bySession.get(session)?.delete(canonical);
-    if (this.#bySession.get(session)?.size === 0) this.#bySession.delete(session);
+    const uris = this.#bySession.get(session);
+    if (uris?.delete(canonical) !== true) return;
+    this.#size--;
+    const owner = this.#ownerOf.get(session)!;
+    const left = this.#byOwner.get(owner)! - 1;
+    if (left === 0) this.#byOwner.delete(owner);
+    else this.#byOwner.set(owner, left);
+    if (uris.size === 0) {
+      this.#bySession.delete(session);
+      this.#ownerOf.delete(session);
+    }
     const sessions = this.#byUri.get(canonical);
     sessions?.delete(session);
     if (sessions?.size === 0) this.#byUri.delete(canonical);
@@ -69,11 +98,10 @@ export class SubscriptionManager {
 
   /** Drops every subscription of a closed session. */
   releaseSession(session: string): void {
-    for (const uri of this.#bySession.get(session)?.keys() ?? []) this.unsubscribe(session, uri);
-    this.#bySession.delete(session);
+    for (const uri of [...(this.#bySession.get(session)?.keys() ?? [])]) this.unsubscribe(session, uri);
   }
 
-  /** Drops subscriptions idle longer than `idleMs`. */
+  /** Drops subscriptions idle longer than `idleMs` (a full pass: the sweeper's timer runs it, never a request). */
   sweep(): void {
     const limit = this.#now() - this.#idleMs;
     for (const [session, uris] of [...this.#bySession]) {
@@ -81,11 +109,9 @@ export class SubscriptionManager {
     }
   }
 
-  /** Number of (session, URI) subscriptions. */
+  /** Number of (session, URI) subscriptions (O(1)). */
   get size(): number {
-    let n = 0;
-    for (const uris of this.#bySession.values()) n += uris.size;
-    return n;
+    return this.#size;
   }
 }
 

@@ -7,6 +7,7 @@ import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
 import type { AttachOptions } from './options.js';
 import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
 import { contentMessages as messages } from '../protocol/contentMessages.js';
+import { neutralizeMessages } from '../protocol/neutralizeSignals.js';
 import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';
 import { INSUFFICIENT_SCOPE_META } from '../auth/insufficientScope.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
@@ -19,7 +20,6 @@ interface ContentView {
   readonly templates: ResourceTemplateListResult;
   readonly listers: readonly FusionResourceTemplate<any>[];
 }
-
 
 /** The longest resource URI `resources/read` accepts (docs/security.md). */
 const MAX_URI_LENGTH = 2_048;
@@ -106,12 +106,42 @@ export class ContentPipeline<Ctx> {
     throw new WireError(JsonRpcCode.InvalidParams, `insufficient_scope: ${label} needs the scopes ${required.join(' ')}; the access token lacks ${missing.join(' ')}. Ask the user to authorize them (scope="${required.join(' ')}"), or continue without it.`, { [INSUFFICIENT_SCOPE_META]: { required: [...required], missing } });
   }
 
-  /** The scopes a `prompts/get` or `resources/read` target requires (for the HTTP scope challenge). */
+  /**
+   * The scopes the target of `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`
+   * requires (for the HTTP scope challenge): a completion requires what its prompt or template requires.
+   */
   requiredScopesOf(method: string, params: Record<string, unknown>): readonly string[] {
     if (method === 'prompts/get' && typeof params.name === 'string') return this.#prompts.get(params.name)?.requiredScopes ?? [];
-    if (method !== 'resources/read' || typeof params.uri !== 'string') return [];
-    const uri = params.uri;
-    return (this.#resources.get(uri) ?? this.#templates.find((t) => t.compiled.match(uri) !== undefined))?.requiredScopes ?? [];
+    if (method === 'completion/complete') return this.#completed(params.ref)?.requiredScopes ?? [];
+    if ((method !== 'resources/read' && method !== 'resources/subscribe') || typeof params.uri !== 'string') return [];
+    return this.#resourceAt(params.uri)?.requiredScopes ?? [];
+  }
+
+  /**
+   * Refuses `resources/subscribe` of `uri` (-32602 `insufficient_scope`, as `resources/read`) when its
+   * resource or template requires a scope the caller lacks; an unknown URI is left to the subscription check.
+   */
+  authorizeUri(uri: unknown, extra: ToolExtra): void {
+    const item = typeof uri === 'string' ? this.#resourceAt(uri) : undefined;
+    if (item !== undefined) this.#authorize(item, `resource "${String(uri)}"`, extra);
+  }
+
+  /** True when a caller with `authInfo` may read `uri`: a pure check for filters (a listen stream's `resourceSubscriptions`). */
+  allowsUri(uri: string, authInfo: unknown): boolean {
+    const item = this.#resourceAt(uri);
+    return item === undefined || !this.#scopes.active || this.#scopes.allows(item, ScopeGate.scopesOf(authInfo));
+  }
+
+  #resourceAt(uri: string): ScopedItem | undefined {
+    return this.#resources.get(uri) ?? this.#templates.find((t) => t.compiled.match(uri) !== undefined);
+  }
+
+  /** The prompt or the resource (template or fixed) a completion `ref` names. */
+  #completed(ref: unknown): ScopedItem | undefined {
+    const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+    if (r.type === 'ref/prompt' && typeof r.name === 'string') return this.#prompts.get(r.name);
+    if (r.type === 'ref/resource' && typeof r.uri === 'string') return this.#templatesByUri.get(r.uri) ?? this.#resources.get(r.uri);
+    return undefined;
   }
 
   /** True when there is at least one prompt (the `prompts` capability). */
@@ -146,15 +176,15 @@ export class ContentPipeline<Ctx> {
 
   /** `prompts/get`: finds the prompt, validates the arguments, runs the handler. */
   async getPrompt(name: unknown, args: unknown, extra: ToolExtra): Promise<GetPromptResult> {
-    if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing([...this.#prompts.keys()]));
+    if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing(this.#visiblePrompts(extra)));
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, [...this.#prompts.keys()]));
+    if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, this.#visiblePrompts(extra)));
     this.#authorize(prompt, `prompt "${name}"`, extra);
     const parsed = prompt.validate(args);
     if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
     const label = `Prompt "${name}"`;
     const ctx = await this.#context(label, extra);
-    return this.#guard(extra, label, () => prompt.run(parsed.value, ctx, extra));
+    return this.#guard(extra, label, () => prompt.run(parsed.value, ctx, extra)).then(neutralizeMessages);
   }
 
   /** `resources/list`: the fixed resources, then what each template's `.list()` reports. */
@@ -194,7 +224,8 @@ export class ContentPipeline<Ctx> {
       }
     }
     if (result === undefined) {
-      throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, [...this.#resources.keys()], this.#templates.map((t) => t.uriTemplate)), { uri });
+      const view = this.#view(extra);
+      throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, view.resources.resources.map((r) => r.uri), view.templates.resourceTemplates.map((t) => t.uriTemplate)), { uri });
     }
     return result;
   }
@@ -212,14 +243,16 @@ export class ContentPipeline<Ctx> {
     let label: string;
     if (r.type === 'ref/prompt' && typeof r.name === 'string') {
       const prompt = this.#prompts.get(r.name);
-      if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(r.name, [...this.#prompts.keys()]));
+      if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(r.name, this.#visiblePrompts(extra)));
+      this.#authorize(prompt, `prompt "${r.name}"`, extra);
       ({ completers } = prompt);
       label = `Completion of "${a.name}" of prompt "${r.name}"`;
     } else if (r.type === 'ref/resource' && typeof r.uri === 'string') {
       const template = this.#templatesByUri.get(r.uri);
       if (template === undefined && !this.#resources.has(r.uri)) {
-        throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, this.#templates.map((t) => t.uriTemplate)));
+        throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, this.#view(extra).templates.resourceTemplates.map((t) => t.uriTemplate)));
       }
+      this.#authorize((template ?? this.#resources.get(r.uri))!, `resource "${r.uri}"`, extra);
       completers = template?.completers ?? new Map();
       label = `Completion of "${a.name}" of resource template "${r.uri}"`;
     } else {
@@ -238,6 +271,11 @@ export class ContentPipeline<Ctx> {
   /** {@link guard}, logging a handler failure once (errors meant for the client pass unlogged). */
   #guard<T>(extra: ToolExtra, label: string, run: () => Promise<T>, describe?: (error: unknown) => string): Promise<T> {
     return guard(label, run, describe, (error) => this.#log.error('handler threw', logFields(label, extra), error));
+  }
+
+  /** The names of the prompts the caller may see (what an error may name). */
+  #visiblePrompts(extra: ToolExtra): string[] {
+    return this.#view(extra).prompts.prompts.map((p) => p.name);
   }
 
   async #context(label: string, extra: ToolExtra): Promise<Ctx> {

@@ -65,12 +65,11 @@ export class RequestPipeline<Ctx> {
     this.#debug = debugSink(options.debug, this.#log);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#ownsSessionData = options.sessionData === undefined;
-    this.#sessionData = options.sessionData ?? memorySessionData();
+    this.#sessionData = options.sessionData ?? memorySessionData(10_000, { ...(options.now !== undefined ? { now: options.now } : {}), ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}) });
     const data = this.#sessionData;
-    const maxBytes = options.sessionDataMaxBytes;
     this.#runParts = {
       contextFactory: options.contextFactory,
-      sessionOf: (extra, stateKey) => sessionDataOf(data, extra, stateKey, maxBytes),
+      sessionOf: (extra, stateKey) => sessionDataOf(data, extra, stateKey, { maxBytes: options.sessionDataMaxBytes, workflowTtlMs: this.#workflow?.handles.settings.idleTtlMs }),
       log: this.#log,
     };
     const names = surface.tools.map((t) => t.name);
@@ -99,6 +98,7 @@ export class RequestPipeline<Ctx> {
         onChange: options.onWorkflowChange,
         onError: (error: unknown) => this.#emit({ type: 'error', message: 'FSM gate error', error }),
         handleLimits: options.workflowHandles,
+        surfaceOf: (scope) => this.#visibility.viewOf(scope).surface,
       });
     }
     for (const message of warnings) this.#warn(message);
@@ -283,6 +283,8 @@ export class RequestPipeline<Ctx> {
   dispose(): void {
     this.#workflow?.sessions.dispose();
     this.#workflow?.handles.sessions.dispose();
+    this.#workflow?.handles.dispose();
+    this.#sessionData.dispose?.();
     this.#notifiers.clear();
   }
 

@@ -16,6 +16,11 @@ export interface RequestStateOptions {
    * this many unexpired used states further ones are refused until some expire.
    */
   maxUsed?: number;
+  /**
+   * Most of those one principal may hold (1,000): a principal past it is refused until its own states
+   * expire, so that one caller filling the set cannot refuse everyone else's multi-round requests.
+   */
+  maxUsedPerPrincipal?: number;
 }
 
 /** What one sealed state carries: the target, the caller's tag, the expiry and the handler's payload. */
@@ -38,7 +43,8 @@ const PREFIX = 'fs1.';
  * encrypted) but can neither forge nor alter it, replay it on another target or as another principal, use it
  * twice, nor use it after it expired. Opening fails with one fixed `-32602` answer whatever the reason.
  *
- * Once-only: the MAC of every opened state is kept until the state expires (at most `maxUsed`). The set is
+ * Once-only: the MAC of every opened state is kept until the state expires (at most `maxUsed`, and at most
+ * `maxUsedPerPrincipal` of one principal's). The set is
  * per process: instances sharing a key each accept a state once, so route a flow's rounds to one instance
  * (or accept that a state may be replayed at most once per instance within its lifetime).
  */
@@ -46,8 +52,11 @@ export class RequestStateSeal {
   #key: Buffer | undefined;
   readonly #ttlSeconds: number;
   readonly #maxUsed: number;
-  /** MAC → expiry (seconds) of every state already accepted; roughly in expiry order. */
-  readonly #used = new Map<string, number>();
+  readonly #maxUsedPerPrincipal: number;
+  /** MAC → expiry (seconds) and caller tag of every state already accepted; roughly in expiry order. */
+  readonly #used = new Map<string, { exp: number; caller: string }>();
+  /** Caller tag → how many of the used states are its own. */
+  readonly #usedBy = new Map<string, number>();
 
   constructor(options: RequestStateOptions = {}) {
     // Without a configured key, a random one is drawn on first use: web runtimes such as Workers refuse
@@ -58,7 +67,8 @@ export class RequestStateSeal {
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`);
     this.#key = key;
     this.#ttlSeconds = ttl;
-    this.#maxUsed = options.maxUsed ?? 100_000;
+    this.#maxUsed = positive(options.maxUsed, 100_000, 'maxUsed');
+    this.#maxUsedPerPrincipal = positive(options.maxUsedPerPrincipal, 1_000, 'maxUsedPerPrincipal');
   }
 
   /** Sealed states accepted and not yet expired (for tests and metrics). */
@@ -90,23 +100,32 @@ export class RequestStateSeal {
     } catch {
       throw invalid();
     }
-    if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== this.#callerTag(caller)) throw invalid();
+    const tag = this.#callerTag(caller);
+    if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== tag) throw invalid();
     const now = Math.floor(Date.now() / 1000);
     if (typeof envelope.exp !== 'number' || envelope.exp < now) throw invalid();
     const mac = given.toString('base64url');
     this.#forgetExpired(now);
     if (this.#used.has(mac)) throw invalid();
-    if (this.#used.size >= this.#maxUsed) {
-      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress on this server (${this.#maxUsed}); requestState was not accepted. Call again without requestState and inputResponses a little later.`, { reason: 'request_state_budget' });
+    const mine = this.#usedBy.get(tag) ?? 0;
+    if (mine >= this.#maxUsedPerPrincipal) {
+      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress for this caller (${this.#maxUsedPerPrincipal}); requestState was not accepted. Finish or abandon some of them, or call again without requestState and inputResponses in a few minutes.`, { reason: 'request_state_budget', scope: 'principal', max: this.#maxUsedPerPrincipal });
     }
-    this.#used.set(mac, envelope.exp);
+    if (this.#used.size >= this.#maxUsed) {
+      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress on this server (${this.#maxUsed}); requestState was not accepted. Call again without requestState and inputResponses a little later.`, { reason: 'request_state_budget', scope: 'global', max: this.#maxUsed });
+    }
+    this.#used.set(mac, { exp: envelope.exp, caller: tag });
+    this.#usedBy.set(tag, mine + 1);
     return envelope.p;
   }
 
   #forgetExpired(now: number): void {
-    for (const [mac, exp] of this.#used) {
-      if (exp >= now) break;
+    for (const [mac, used] of this.#used) {
+      if (used.exp >= now) break;
       this.#used.delete(mac);
+      const left = (this.#usedBy.get(used.caller) ?? 1) - 1;
+      if (left === 0) this.#usedBy.delete(used.caller);
+      else this.#usedBy.set(used.caller, left);
     }
   }
 
@@ -122,6 +141,12 @@ export class RequestStateSeal {
   #callerTag(caller: string): string {
     return createHmac('sha256', this.#secret()).update(`caller:${caller}`).digest().subarray(0, 16).toString('base64url');
   }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`requestState.${name} must be a positive integer (got ${String(value)}).`);
+  return value;
 }
 
 function invalid(): WireError {

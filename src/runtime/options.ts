@@ -8,6 +8,7 @@ import type { WorkflowChange } from '../workflow/WorkflowRuntime.js';
 import type { ResourceSubscriptionOptions } from '../resources/ResourceSubscriptions.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionDataBackend } from '../session/sessionData.js';
+import type { SessionDataLimits } from '../session/DataBudget.js';
 import type { RateLimit, RateLimitStore } from '../limits/types.js';
 import type { DebugEvent, TracingOptions } from '../tracing/types.js';
 import type { FusionLogLevel, Logger } from '../logging/types.js';
@@ -102,6 +103,11 @@ export interface AttachOptions<Ctx> {
   sessionData?: SessionDataBackend;
   /** Cap of one session's (or principal's, or workflow instance's) data as JSON, in bytes (64 KiB). */
   sessionDataMaxBytes?: number;
+  /**
+   * Budgets of all handler data one principal (or anonymous peer) holds, and all of it together, in bytes
+   * (4 MiB and 32 MiB), for the built-in backends; a write past one is refused with what to do.
+   */
+  sessionDataLimits?: SessionDataLimits;
   /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
   now?: () => number;
   /**

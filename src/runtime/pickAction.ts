@@ -15,3 +15,13 @@ export function pickAction(route: Route, args: Record<string, unknown> | undefin
   }
   return { tool, rest };
 }
+
+/**
+ * What a sealed `requestState` of a `tools/call` is bound to: the called name and, for a grouped tool, the
+ * action, so that a state minted by one action (`ask`) cannot be presented to another (`confirm_delete`).
+ */
+export function sealTargetOf(route: Route | undefined, name: string, args: Record<string, unknown> | undefined): string {
+  if (route?.kind !== 'grouped') return `tools/call:${name}`;
+  const key = args?.[route.discriminator];
+  return `tools/call:${name}#${typeof key === 'string' ? key : ''}`;
+}

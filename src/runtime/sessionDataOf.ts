@@ -1,18 +1,28 @@
 import type { ToolExtra } from '../protocol/types.js';
 import { SessionDataError } from '../errors/SessionDataError.js';
+import { budgetOwner } from '../principal/budgetOwner.js';
 import { principalOf } from '../principal/principalOf.js';
 import { sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
+
+/** The caps `extra.session` writes obey: the size of one key's data, and how long a workflow instance's data lives. */
+export interface SessionDataParts {
+  readonly maxBytes?: number | undefined;
+  /** The workflow's idle TTL: an instance's data lives that long after its last write. */
+  readonly workflowTtlMs?: number | undefined;
+}
 
 /**
  * Whose data `extra.session` is: the legacy session (`stateKey`), else the modern workflow instance, else
  * the authenticated principal; an anonymous modern call outside a workflow gets data that refuses with
- * what to do.
+ * what to do. Every write counts against the caller's budget owner (its principal, or its peer).
  */
-export function sessionDataOf(backend: SessionDataBackend, extra: ToolExtra, stateKey: string | undefined, maxBytes: number | undefined): SessionData {
-  if (stateKey !== undefined) return sessionDataFor(backend, `s:${stateKey}`, maxBytes);
-  if (extra.workflow !== undefined) return sessionDataFor(backend, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, maxBytes);
+export function sessionDataOf(backend: SessionDataBackend, extra: ToolExtra, stateKey: string | undefined, parts: SessionDataParts = {}): SessionData {
+  const { maxBytes, workflowTtlMs } = parts;
+  const owner = budgetOwner({ stateKey, extra });
+  if (stateKey !== undefined) return sessionDataFor(backend, `s:${stateKey}`, { maxBytes, owner });
+  if (extra.workflow !== undefined) return sessionDataFor(backend, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, { maxBytes, owner, ttlMs: workflowTtlMs });
   const principal = principalOf(extra.authInfo);
-  if (principal.kind !== 'anonymous') return sessionDataFor(backend, principal.key, maxBytes);
+  if (principal.kind !== 'anonymous') return sessionDataFor(backend, principal.key, { maxBytes, owner });
   return UNKEYED;
 }
 

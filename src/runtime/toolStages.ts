@@ -11,6 +11,7 @@ import { CallTracker } from './CallTracker.js';
 import type { Route } from '../surface/compileSurface.js';
 import { messages } from '../protocol/messages.js';
 import { protoKeyPath } from '../protocol/protoKeys.js';
+import { neutralizeResult } from '../protocol/neutralizeSignals.js';
 import { CallExtra } from './CallExtra.js';
 import type { Deadlines } from './Deadlines.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
@@ -154,7 +155,11 @@ export function runStage<Ctx>(deadlines: Deadlines, timeoutMs: number, parts: Ru
         };
       }
       const started = log === undefined ? 0 : performance.now();
-      const pending = contextFactory === undefined ? tool.run(args, undefined as Ctx, scoped) : withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped), tool.name);
+      // Handler text that reads like a framework signal is marked as data before any signal block is added.
+      const pending =
+        contextFactory === undefined
+          ? tool.run(args, undefined as Ctx, scoped).then(neutralizeResult)
+          : withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped).then(neutralizeResult), tool.name);
       return log === undefined ? pending : logFailure(pending, call, started, log);
     });
   };

@@ -90,7 +90,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     },
   });
   // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
-  const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, options.now);
+  const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, { ...(options.now !== undefined ? { now: options.now } : {}), ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}) });
   const sessionBus = options.sessionBus ?? options.bus?.sessions;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
     warnOf(options)(
@@ -246,6 +246,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       stopToolsChanged();
       await legacy.closeAll();
       await modern.close();
+      runtime.dispose();
     },
   };
 }

@@ -1,17 +1,33 @@
+import { Sweeper } from '../_internal/Sweeper.js';
 import type { SessionStore } from './SessionStore.js';
 import type { SessionRecord } from './types.js';
 
 /**
- * The default {@link SessionStore}: a map in this process, honouring each record's TTL on read. The
+ * The default {@link SessionStore}: a map in this process, honouring each record's TTL on read and dropping
+ * expired records by itself (an unref'd timer every `sweepEveryMs`, 30 s, while it holds any). The
  * `initialize` parameters (`clientInfo`, `clientCapabilities`) are never changed after the handshake, so
  * they are frozen and shared with the caller instead of copied: a session costs one copy of them.
  */
 export class MemorySessionStore implements SessionStore {
   readonly #data = new Map<string, { record: SessionRecord; expiresAt: number }>();
   readonly #now: () => number;
+  readonly #sweeper: Sweeper;
 
-  constructor(options: { now?: () => number } = {}) {
+  constructor(options: { now?: () => number; sweepEveryMs?: number } = {}) {
     this.#now = options.now ?? Date.now;
+    this.#sweeper = new Sweeper(() => this.purgeExpired(), options.sweepEveryMs ?? 30_000);
+  }
+
+  /** Drops every record past its TTL (the timer runs it; reads drop an expired record as well). */
+  purgeExpired(): void {
+    const now = this.#now();
+    for (const [id, entry] of this.#data) if (entry.expiresAt <= now) this.#data.delete(id);
+    if (this.#data.size === 0) this.#sweeper.disarm();
+  }
+
+  /** Stops the timer (it restarts with the next write). */
+  dispose(): void {
+    this.#sweeper.disarm();
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -26,6 +42,7 @@ export class MemorySessionStore implements SessionStore {
 
   async set(record: SessionRecord, ttlMs: number): Promise<void> {
     this.#data.set(record.id, { record: copy(record), expiresAt: this.#now() + ttlMs });
+    this.#sweeper.arm();
   }
 
   async delete(id: string): Promise<void> {

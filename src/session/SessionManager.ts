@@ -224,6 +224,7 @@ export class SessionManager {
     this.#tracked.clear();
     this.#owned.clear();
     this.#stopSweeping();
+    if (this.store instanceof MemorySessionStore) this.store.dispose();
   }
 
   #track(id: string, tracked: Tracked): void {

@@ -1,14 +1,18 @@
+import { Sweeper } from '../_internal/Sweeper.js';
+
 /** Limits of handle-keyed workflow instances (attach option `workflowHandles`). */
 export interface WorkflowHandleLimits {
   /** Live instances one principal may hold at once (1,000); one more is refused until one finishes or expires. */
   maxPerPrincipal?: number;
   /** Live instances this process holds for everyone (50,000). */
   maxTotal?: number;
+  /** How often instances past their idle expiry stop counting, while any count (30 s). */
+  sweepEveryMs?: number;
 }
 
 /**
  * Counts the live workflow instances this process minted, per owner, until they reach a final state or
- * their idle expiry passes. Counting is per process: with several instances behind a shared store each
+ * their idle expiry passes (an unref'd timer drops expired ones, so no read is needed). Counting is per process: with several instances behind a shared store each
  * one enforces its own share.
  */
 export class HandleBudget {
@@ -16,12 +20,25 @@ export class HandleBudget {
   readonly maxTotal: number;
   readonly #byOwner = new Map<string, Map<string, number>>();
   readonly #now: () => number;
+  readonly #sweeper: Sweeper;
   #total = 0;
 
   constructor(limits: WorkflowHandleLimits = {}, now: () => number = Date.now) {
     this.maxPerPrincipal = positive(limits.maxPerPrincipal, 1_000, 'maxPerPrincipal');
     this.maxTotal = positive(limits.maxTotal, 50_000, 'maxTotal');
     this.#now = now;
+    this.#sweeper = new Sweeper(() => this.sweep(), limits.sweepEveryMs ?? 30_000);
+  }
+
+  /** Stops counting every instance past its idle expiry (the timer runs it while any instance counts). */
+  sweep(): void {
+    for (const owner of [...this.#byOwner.keys()]) this.#prune(owner);
+    if (this.#total === 0) this.#sweeper.disarm();
+  }
+
+  /** Stops the timer (it restarts with the next instance). */
+  dispose(): void {
+    this.#sweeper.disarm();
   }
 
   /** Live instances in this process. */
@@ -45,6 +62,7 @@ export class HandleBudget {
     if (mine === undefined) this.#byOwner.set(owner, (mine = new Map()));
     if (!mine.has(handle)) this.#total++;
     mine.set(handle, expiresAt);
+    this.#sweeper.arm();
   }
 
   /** The instance finished (or is gone): it no longer counts. */

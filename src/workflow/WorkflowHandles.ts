@@ -2,6 +2,7 @@ import type { FsmStateValue } from '../fsm/types.js';
 import { randomBytes } from 'node:crypto';
 import type { FusionTool } from '../protocol/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
+import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { GateSessions } from '../fsm/GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmSnapshot } from '../fsm/types.js';
@@ -18,6 +19,7 @@ export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'fin
 export type HandleResolution =
   | { kind: 'run'; key: string; handle: string | undefined; minted: boolean; createIfMissing: boolean; reader?: boolean }
   | { kind: 'unknown'; handle: string }
+  | { kind: 'invalid'; given: string }
   | { kind: 'missing' }
   | { kind: 'anonymous' }
   | { kind: 'full'; budget: 'owner' | 'total'; max: number };
@@ -43,6 +45,12 @@ export class WorkflowHandles {
     this.budget = new HandleBudget(options.limits, this.#now);
     this.settings = workflowSettings(gate);
     this.sessions = new GateSessions(gate, { store, ttlMs: this.settings.idleTtlMs, now: this.#now, ...(options.onError !== undefined ? { onError: options.onError } : {}) });
+  }
+
+  /** Stops the timers of the handle budget and of an in-memory store (they restart with the next instance). */
+  dispose(): void {
+    this.budget.dispose();
+    if (this.#store instanceof MemoryFsmStore) this.#store.dispose();
   }
 
   /** True for tools bound to the initial state: called without a handle, they start an instance. */
@@ -78,7 +86,9 @@ export class WorkflowHandles {
       const handle = this.mint();
       return { kind: 'run', key: this.keyOf(owner, handle), handle, minted: true, createIfMissing: true };
     }
-    if (typeof handleValue !== 'string' || !handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: String(handleValue) };
+    // Validated before any use: a non-string (an object without a usable toString, say) is named by its type only.
+    if (typeof handleValue !== 'string') return { kind: 'invalid', given: Array.isArray(handleValue) ? 'an array' : typeof handleValue === 'object' ? 'an object' : `a ${typeof handleValue}` };
+    if (!handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: handleValue.slice(0, 200) };
     return { kind: 'run', key: this.keyOf(owner, handleValue), handle: handleValue, minted: false, createIfMissing: false, reader: readsOnly(tool) };
   }
 

@@ -51,6 +51,8 @@ export interface WorkflowRuntimeOptions {
   onEvent?: ((event: DebugEvent) => void) | undefined;
   /** Budgets of live handle-keyed instances (attach option `workflowHandles`). */
   handleLimits?: WorkflowHandleLimits | undefined;
+  /** The part of the surface a request's caller may see (its scopes): gate texts name only those tools. */
+  surfaceOf?: ((scope: RequestScope) => Surface) | undefined;
 }
 
 /**
@@ -68,13 +70,15 @@ export class WorkflowRuntime {
   readonly #onEvent: WorkflowRuntimeOptions['onEvent'];
   readonly #now: () => number;
   /** The "Next: …" block a transition into a state appends, by state key (states are finite; shared, frozen). */
-  readonly #nextBlocks = new Map<string, ContentBlock>();
+  readonly #nextBlocks = new WeakMap<Surface, Map<string, ContentBlock>>();
+  readonly #surfaceOf: (scope: RequestScope) => Surface;
   /** `_meta` `allowed` of handle-keyed results, by state key. */
   readonly #allowed = new Map<string, readonly string[]>();
 
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
     this.#surface = surface;
+    this.#surfaceOf = options.surfaceOf ?? (() => surface);
     this.#onChange = options.onChange;
     this.#onEvent = options.onEvent;
     const now = options.now ?? Date.now;
@@ -86,7 +90,7 @@ export class WorkflowRuntime {
       onListChanged: (key) => void options.onListChanged(key),
       onError: options.onError,
     });
-    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore(), { onError: options.onError, now, limits: options.handleLimits });
+    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore({ now }), { onError: options.onError, now, limits: options.handleLimits });
     this.#entries = surface.tools.filter((t) => this.handles.isEntry(t)).map((t) => surface.exposedName.get(t.name) ?? t.name);
     this.#known = new Set(surface.tools.map((t) => t.name));
   }
@@ -128,7 +132,7 @@ export class WorkflowRuntime {
     }
     if (outcome.outcome === 'refused') {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: key });
-      return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+      return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)), 'workflow_state');
     }
     if (outcome.persistError !== undefined) return markThrown(this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state), outcome.persistError, 'store');
     this.#traceTransition(scope, tool, outcome.transition);
@@ -136,7 +140,7 @@ export class WorkflowRuntime {
     if (outcome.transition?.changed === true) {
       this.#reported(tool, outcome.transition, key, undefined, undefined);
       const out = copyOf(result);
-      out.content = [...result.content, this.#nextBlock(outcome.transition.currentState)];
+      out.content = [...result.content, this.#nextBlock(outcome.transition.currentState, this.#surfaceOf(scope))];
       return out;
     }
     return result;
@@ -150,10 +154,12 @@ export class WorkflowRuntime {
     return allowed;
   }
 
-  #nextBlock(state: FsmStateValue): ContentBlock {
+  #nextBlock(state: FsmStateValue, surface: Surface): ContentBlock {
     const key = stateKey(state);
-    let block = this.#nextBlocks.get(key);
-    if (block === undefined) this.#nextBlocks.set(key, (block = Object.freeze({ type: 'text' as const, text: nextLine(this.gate, state, this.#surface) })));
+    let blocks = this.#nextBlocks.get(surface);
+    if (blocks === undefined) this.#nextBlocks.set(surface, (blocks = new Map()));
+    let block = blocks.get(key);
+    if (block === undefined) blocks.set(key, (block = Object.freeze({ type: 'text' as const, text: nextLine(this.gate, state, surface) })));
     return block;
   }
 
@@ -164,6 +170,7 @@ export class WorkflowRuntime {
     const resolved = this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
     if (resolved.kind === 'missing') return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
     if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'invalid') return traceRefusal(scope.trace, handleTexts.invalid(tool, s, resolved.given, this.#entries), 'workflow_handle');
     if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
     if (resolved.kind === 'full') return traceRefusal(scope.trace, errorResult(`Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`, { 'fusion/budget': { kind: 'workflowHandles', scope: resolved.budget === 'owner' ? 'principal' : 'global', max: resolved.max } }), 'workflow_handle');
     const { key, handle, minted } = resolved;
@@ -184,7 +191,7 @@ export class WorkflowRuntime {
     }
     if (outcome.outcome === 'refused') {
       this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.stateKey, workflowKey: key });
-      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surface), 'workflow_state');
+      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
     if (outcome.persistError !== undefined) return markThrown(this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state), outcome.persistError, 'store');
@@ -207,7 +214,7 @@ export class WorkflowRuntime {
     }
     if (changed) {
       this.#reported(tool, outcome.transition!, scope.stateKey, key, handle);
-      result = appendToResult(result, nextLine(this.gate, state, this.#surface), meta);
+      result = appendToResult(result, nextLine(this.gate, state, this.#surfaceOf(scope)), meta);
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
     } else if (!minted) {
       const out = copyOf(result);

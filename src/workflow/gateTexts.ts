@@ -48,7 +48,10 @@ export function availableIn(gate: StateMachineGate, state: FsmStateValue, surfac
 export function gateRefusal(gate: StateMachineGate, tool: FusionTool, state: FsmStateValue, surface: Surface): ToolResponse {
   const states = tool.fsm?.states ?? [];
   const available = availableIn(gate, state, surface);
-  const found = pathTo(gate, state, tool.name);
+  const visible = new Set(surface.tools.map((t) => t.name));
+  // A path through a tool the caller may not see (its scopes) is no path for this caller, and is never named.
+  const route = pathTo(gate, state, tool.name);
+  const found = route?.every((n) => visible.has(n)) === false ? [] : route;
   const path = (found ?? []).map((n) => surface.exposedName.get(n) ?? n);
   const first = found === undefined ? '' : path.length > 0 ? ` Call first: ${path.join(' → ')}.` : ' No sequence of calls from this state makes it available.';
   const text =

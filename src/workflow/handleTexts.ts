@@ -18,6 +18,12 @@ export const handleTexts = {
       { 'fusion/refusal': { tool: tool.name, reason: 'unknown-handle', handleArg: s.handleArg, callFirst: [...entries] } },
     );
   },
+  invalid(tool: FusionTool, s: WorkflowSettings, given: string, entries: readonly string[]): ToolResponse {
+    return errorResult(
+      `Invalid arguments for tool "${tool.name}": ${s.handleArg} must be a string (the ${s.handleArg} a ${s.machine} workflow returned), got ${given}. Pass the ${s.handleArg} exactly as returned, or start a new workflow with ${entries.join(' or ')} (called without ${s.handleArg}).`,
+      { 'fusion/refusal': { tool: tool.name, reason: 'invalid-handle', handleArg: s.handleArg, callFirst: [...entries] } },
+    );
+  },
   anonymous(tool: FusionTool, s: WorkflowSettings): ToolResponse {
     return errorResult(
       `Tool "${tool.name}" belongs to the per-user workflow "${s.machine}", and this request carries no authentication, so there is no user to keep it for. Call it again with credentials (an Authorization header).`,

@@ -94,3 +94,32 @@ describe('ContentPipeline', () => {
     expect([p.hasResource('app://items/9'), p.hasResource('app://items/special'), p.hasResource('nope://x')]).toEqual([true, true, false]);
   });
 });
+
+describe('ContentPipeline scopes of every method', () => {
+  const scoped = () =>
+    new ContentPipeline<Ctx>({
+      prompts: [new PromptBuilder<Ctx>('review').requireScopes('admin').argument('user').complete('user', () => ['root']).handle(() => 'review')],
+      resources: [new ResourceBuilder<Ctx>('workspace://secrets').requireScopes('admin').handle(() => 'secret'), new ResourceBuilder<Ctx>('workspace://readme').handle(() => 'readme')],
+      resourceTemplates: [new ResourceTemplateBuilder<Ctx>('vault://{id}').requireScopes('admin', 'vault').handle(() => 'v')],
+    });
+
+  it('names the scopes a completion or a subscription requires, as for get and read', () => {
+    const content = scoped();
+    expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/prompt', name: 'review' } })).toEqual(['admin']);
+    expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/resource', uri: 'vault://{id}' } })).toEqual(['admin', 'vault']);
+    expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' } })).toEqual([]);
+    expect(content.requiredScopesOf('resources/subscribe', { uri: 'vault://7' })).toEqual(['admin', 'vault']);
+    expect(content.requiredScopesOf('resources/subscribe', { uri: 'workspace://readme' })).toEqual([]);
+  });
+
+  it('answers allowsUri as a pure check of a token’s scopes', () => {
+    const content = scoped();
+    const token = (scopes: string[]) => ({ token: 't', clientId: 'app', scopes });
+    expect(content.allowsUri('workspace://readme', undefined)).toBe(true);
+    expect(content.allowsUri('workspace://secrets', undefined)).toBe(false);
+    expect(content.allowsUri('workspace://secrets', token(['admin']))).toBe(true);
+    expect(content.allowsUri('vault://1', token(['admin']))).toBe(false);
+    expect(content.allowsUri('vault://1', token(['admin', 'vault']))).toBe(true);
+    expect(content.allowsUri('unknown://x', undefined)).toBe(true);
+  });
+});

@@ -61,10 +61,23 @@ describe('RequestStateSeal', () => {
     const states = await Promise.all([1, 2, 3].map((n) => seal.seal(n, 'tools/call:w', as('alice'))));
     await seal.open(states[0]!, 'tools/call:w', as('alice'));
     await seal.open(states[1]!, 'tools/call:w', as('alice'));
-    expect(await code(seal.open(states[2]!, 'tools/call:w', as('alice')))).toEqual({ code: -32602, data: { reason: 'request_state_budget' } });
+    expect(await code(seal.open(states[2]!, 'tools/call:w', as('alice')))).toEqual({ code: -32602, data: { reason: 'request_state_budget', scope: 'global', max: 2 } });
     vi.setSystemTime(new Date('2026-01-01T00:01:30Z'));
     const fresh = await seal.seal(4, 'tools/call:w', as('alice'));
     expect(await seal.open(fresh, 'tools/call:w', as('alice'))).toBe(4);
+    expect(seal.usedCount).toBe(1);
+  });
+
+  it('budgets used states per principal: one caller at its share leaves room for the others, until its states expire', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') });
+    const seal = new RequestStateSeal({ ttlSeconds: 60, maxUsedPerPrincipal: 2 });
+    const mallory = await Promise.all([1, 2, 3].map((n) => seal.seal(n, 'tools/call:w', as('mallory'))));
+    await seal.open(mallory[0]!, 'tools/call:w', as('mallory'));
+    await seal.open(mallory[1]!, 'tools/call:w', as('mallory'));
+    expect(await code(seal.open(mallory[2]!, 'tools/call:w', as('mallory')))).toEqual({ code: -32602, data: { reason: 'request_state_budget', scope: 'principal', max: 2 } });
+    expect(await seal.open(await seal.seal('a', 'tools/call:w', as('alice')), 'tools/call:w', as('alice'))).toBe('a');
+    vi.setSystemTime(new Date('2026-01-01T00:01:30Z'));
+    expect(await seal.open(await seal.seal(4, 'tools/call:w', as('mallory')), 'tools/call:w', as('mallory'))).toBe(4);
     expect(seal.usedCount).toBe(1);
   });
 
@@ -78,5 +91,6 @@ describe('RequestStateSeal', () => {
   it('refuses a short key or a bad lifetime at construction', () => {
     expect(() => new RequestStateSeal({ key: 'short' })).toThrow(/at least 32 bytes/);
     expect(() => new RequestStateSeal({ ttlSeconds: 0 })).toThrow(/positive number/);
+    expect(() => new RequestStateSeal({ maxUsedPerPrincipal: 0 })).toThrow('requestState.maxUsedPerPrincipal must be a positive integer (got 0).');
   });
 });

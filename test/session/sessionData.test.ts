@@ -13,7 +13,7 @@ describe('sessionDataFor', () => {
   });
 
   it('refuses values that are not JSON and data past the cap, changing nothing', async () => {
-    const data = sessionDataFor(memorySessionData(), 's:1', 40);
+    const data = sessionDataFor(memorySessionData(), 's:1', { maxBytes: 40 });
     await data.set('a', 'x');
     await expect(data.set('f', () => 1)).rejects.toThrow(SessionDataError);
     const cyclic: Record<string, unknown> = {};
