@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFusionApp, initFusion, jwksVerifier, type FusionApp } from '../../src/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { createClock } from '../../src/testing/index.js';
@@ -82,6 +82,8 @@ describe('spans of requests the HTTP front refuses', () => {
     await using env = await protectedServer();
     const client = new Client({ name: 'no-token', version: '1' });
     await expect(client.connect(new StreamableHTTPClientTransport(new URL(env.srv.url), { requestInit: { headers: { Authorization: 'Bearer garbage' } } }))).rejects.toThrow();
+    // The OpenTelemetry API loads lazily: a refusal that comes before it is recorded once it has loaded.
+    await vi.waitFor(() => expect(named('unauthenticated')).toHaveLength(1));
     const [span] = named('unauthenticated');
     expect(span?.kind).toBe(1); // SERVER
     expect(span?.attributes).toEqual({ 'error.type': 'invalid_token', 'http.response.status_code': 401 });
