@@ -1,4 +1,4 @@
-import { describeThrown, errorResult, normalizeResult } from '../protocol/normalizeResult.js';
+import { normalizeResult, thrownResult } from '../protocol/normalizeResult.js';
 import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../protocol/types.js';
 
 /**
@@ -14,7 +14,7 @@ export function compileChain<Ctx>(
       try {
         return normalizeResult(await handler(input, ctx, extra));
       } catch (error) {
-        return errorResult(describeThrown(error));
+        return thrownResult(error);
       }
     };
   }
@@ -43,7 +43,7 @@ export function compileChain<Ctx>(
     try {
       return await compiled(input, ctx, extra);
     } catch (error) {
-      return errorResult(describeThrown(error));
+      return thrownResult(error);
     }
   };
 }

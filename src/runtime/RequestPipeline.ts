@@ -21,6 +21,7 @@ import type { RequestScope, ToolListResult } from '../surface/types.js';
 import { Visibility } from '../surface/Visibility.js';
 import { pickAction } from './pickAction.js';
 import { debugSink } from './debugSink.js';
+import { observeCall, timedHandler, timedStage, type StageMarks } from './observeCall.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -183,13 +184,16 @@ export class RequestPipeline<Ctx> {
     if (scope.extra.era === 'modern') return view.modern;
     if (this.#workflow === undefined) return view.legacy;
     if (this.#workflow.usesHandles(scope)) return view.modern;
-    const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
-    const list = view.inState(state, this.#workflow.gate);
-    return list;
+    return view.inState((await this.#workflow.sessions.snapshot(scope.stateKey!)).state, this.#workflow.gate);
   }
 
   /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */
   callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
+    // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
+    return this.#debug === undefined ? this.#call(name, args, scope, undefined) : observeCall(name, args, scope, this.#debug, (marks) => this.#call(name, args, scope, marks));
+  }
+
+  #call(name: string, args: Record<string, unknown> | undefined, scope: RequestScope, marks: StageMarks | undefined): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) return this.#unknownTool(name, scope);
     let tool: FusionTool;
@@ -207,7 +211,7 @@ export class RequestPipeline<Ctx> {
       run = this.#compile(tool);
       this.#plans.set(tool, run);
     }
-    return run({ route, tool, args: rest, scope, extra: scope.extra });
+    return run({ route, tool, args: rest, scope, extra: scope.extra, marks });
   }
 
   async #unknownTool(name: string, scope: RequestScope): Promise<never> {
@@ -220,7 +224,9 @@ export class RequestPipeline<Ctx> {
    */
   #compile(tool: FusionTool): NextStage {
     const stages = this.#stagesFor(tool);
-    return composeStages(stages.map(([, stage]) => stage), runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts));
+    const run = runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts);
+    if (this.#debug === undefined) return composeStages(stages.map(([, stage]) => stage), run);
+    return composeStages(stages.map(([name, stage]) => timedStage(name, stage)), timedHandler(run));
   }
 
   /** The named stages of `tool`'s call path, in order (the handler runs after the last). */
@@ -273,8 +279,6 @@ export class RequestPipeline<Ctx> {
   drain(deadlineMs: number): Promise<void> {
     return this.#tracker.drain(deadlineMs);
   }
-
-
 
   /** Stops timers; the pipeline can no longer send notifications. */
   dispose(): void {

@@ -31,6 +31,8 @@ export function formatDebugEvent(event: DebugEvent): string {
       return `invalidated ${event.patterns.join(', ')} by ${event.causedBy}`;
     case 'list_changed':
       return `tools/list_changed (${event.reason === 'transition' ? 'workflow transition' : 'tools enabled or disabled'})${who(event.sessionId)}`;
+    case 'result':
+      return `result ${event.tool} ${event.refused ? 'refused' : event.ok ? 'ok' : 'error'} ${Math.round(event.durationMs)}ms${who(event.sessionId, event.workflowKey)}`;
     case 'warning':
       return `warning ${event.message}`;
     case 'error':
