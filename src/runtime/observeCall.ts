@@ -47,7 +47,7 @@ export function observeCall(
   const report = (ok: boolean, text: string, stack?: string): void => {
     const ended = performance.now();
     const principal = requestPrincipal(scope);
-    const workflowKey = scope.extra.workflow?.handle;
+    const workflowKey = scope.extra.workflow?.key;
     emit({
       type: 'result',
       tool,

@@ -28,6 +28,7 @@ import { pathnameOf } from './urlPath.js';
 import { rememberPeer } from '../principal/peers.js';
 import { protoKeyOfCall } from '../protocol/protoKeys.js';
 import type { HttpOptions } from './types.js';
+import { devConsoleTap } from './devConsole.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
@@ -50,6 +51,8 @@ export interface FusionApp {
   notifyResourceUpdated(uri: string): Promise<void>;
   /** The resource at `uri` is gone: its subscribers hear it once more, and their subscriptions end. */
   notifyResourceDeleted(uri: string): Promise<void>;
+  /** Where the dev console is served and its token, when the `devConsole` option is on. */
+  readonly devConsole?: { readonly path: string; readonly token: string };
   /** Stops accepting requests (503), drains running calls up to `drainMs`, then closes every session. */
   close(): Promise<void>;
 }
@@ -60,7 +63,10 @@ export interface FusionApp {
  * Host, Origin, content type, body size and JSON syntax are checked first, on every path.
  * Mount it with `toNodeHandler(app)` or use {@link startServer}.
  */
-export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpOptions<Ctx> = {}): FusionApp {
+export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: HttpOptions<Ctx> = {}): FusionApp {
+  // The dev console (when on) hears the app through its observers and serves its page beside the endpoint.
+  const devConsole = devConsoleTap(appOptions);
+  const options = devConsole?.options ?? appOptions;
   const path = options.path ?? '/mcp';
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
@@ -104,6 +110,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   };
   const runtime = registry.runtime(attach);
   const pipeline = runtime.tools;
+  devConsole?.attach(registry, pipeline);
   const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
@@ -194,6 +201,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     return slot === undefined ? response : listens.track(response, slot);
   };
   const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
+    if (devConsole?.owns(pathnameOf(request.url)) === true) return devConsole.serve(request, extra.peer);
     const response = await serve(request, extra);
     // CORS headers only for a browser origin on the allow-list: a refused origin learns nothing more.
     return request.headers.get('origin') !== null && originValidationResponse(request, origins) === undefined ? withCors(request, response) : response;
@@ -202,6 +210,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   return {
     fetch,
     sessions: legacy,
+    ...(devConsole !== undefined ? { devConsole: { path: devConsole.path, token: devConsole.token } } : {}),
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
       await runtime.features.subscriptions?.publish(uri);
@@ -222,6 +231,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       stopToolsChanged();
       await legacy.closeAll();
       await modern.close();
+      await devConsole?.close();
     },
   };
 }
