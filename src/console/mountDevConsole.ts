@@ -64,6 +64,8 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   return {
     routes,
     event(event) {
+      // A `result` tells all a `call` does, and more.
+      if (event.type === 'call') return;
       if (event.type === 'error') {
         const error = event.error instanceof Error ? { message: event.error.message, ...(event.error.stack !== undefined ? { stack: event.error.stack } : {}) } : { message: String(event.error) };
         hub.record({ type: 'error', message: event.message, error });
