@@ -4,7 +4,7 @@
 // - CommonJS: esbuild converts each ESM file of dist/ one to one (no bundling, so `mcp-fusion`,
 //   `mcp-fusion/redis` and `mcp-fusion/testing` share one copy of every class), chaining tsc's source maps.
 //   Dynamic `import()` of optional peers stays `import()`, so they stay lazy and ESM-only peers load too.
-//   `import.meta.url` becomes the file's own URL. dist/cjs/package.json says `"type": "commonjs"`, so the
+//   `import.meta.url` becomes the file's own URL. The dev console's page files are copied beside its modules. dist/cjs/package.json says `"type": "commonjs"`, so the
 //   copied .d.ts files there describe CommonJS modules. The CLI (bin/) runs the ESM build only.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,5 +54,7 @@ for (const file of converted.filter((f) => f.endsWith('.d.ts') || f.endsWith('.d
   map.sources = map.sources.map((s) => relative(dirname(target), resolve(dirname(file), s)).replaceAll('\\', '/'));
   writeFileSync(target, JSON.stringify(map));
 }
+// The dev console's page (HTML, CSS, JavaScript) ships as files beside the module that serves them, in both builds.
+for (const out of [dist, cjs]) cpSync(join(root, 'src', 'console', 'page'), join(out, 'console', 'page'), { recursive: true });
 writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 console.log(`build: dist/ (ES modules, ${files(dist).filter((f) => !f.startsWith(cjs) && f.endsWith('.js')).length} files) and dist/cjs/ (CommonJS, ${js.length} files)`);
