@@ -4,7 +4,7 @@ import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import type { RequestScope } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
-import type { CallStage, NextStage, StageName, ToolCall } from './callStages.js';
+import type { CallStage, NextStage, StageName } from './callStages.js';
 
 /** Entry times of the stages one observed call went through (`handler`, then `after` once it returned). */
 export type StageMarks = Array<readonly [string, number]>;

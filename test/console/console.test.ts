@@ -48,7 +48,7 @@ describe('the dev console in a real browser', () => {
     await page.click('#sessions tbody tr');
     await page.waitForSelector('#machine .state.current[data-state="full"]', { timeout: 1_000 });
     expect(await page.$$eval('#machine .state.current', (nodes) => nodes.map((n) => n.getAttribute('data-state')))).toEqual(['full']);
-    await page.waitForFunction(() => [...document.querySelectorAll('#d-tools li')].map((li) => li.textContent).join(',') === 'cart.pay,cart.clear,sprints.create,sprints.list,boom', undefined, { timeout: 2_000 });
+    await page.waitForFunction(() => Array.from(document.querySelectorAll("#d-tools li")).map((li) => li.textContent).join(',') === 'cart.pay,cart.clear,sprints.create,sprints.list,boom', undefined, { timeout: 2_000 });
 
     // A refusal shows exactly the text the agent read.
     const refused = await client.callTool({ name: 'cart.add', arguments: {} });

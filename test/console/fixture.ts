@@ -15,4 +15,4 @@ registry.registerAll(
     throw new Error('the database is down');
   }),
 );
-export const options: AttachOptions<unknown> = { fsm: gate, listChangedDebounceMs: 1 };
+export const options: AttachOptions<void> = { fsm: gate, listChangedDebounceMs: 1 };

@@ -1,3 +1,4 @@
+/* global location, URLSearchParams, document, EventSource, setTimeout, setInterval, fetch */
 // The dev console's page: plain JavaScript, no build, no CDN. Every text from the server is set with
 // textContent (an agent's text is data, never markup).
 (() => {
