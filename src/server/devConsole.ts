@@ -38,8 +38,9 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
   let live: DevConsole | undefined;
   const early: Array<(c: DevConsole) => void> = [];
   const tell = (deliver: (c: DevConsole) => void): void => {
-    if (live !== undefined) deliver(live);
-    else if (early.length < maxEvents) early.push(deliver);
+    if (live !== undefined) return deliver(live);
+    // Before the module loads, keep the latest events (as the ring buffer would).
+    if (early.push(deliver) > maxEvents) early.shift();
   };
   const user = debugSink(options.debug);
   let mounted: Promise<DevConsole> | undefined;
