@@ -37,7 +37,8 @@ export class ConsoleHub {
     this.#events = new Array<ConsoleEvent | undefined>(Math.max(1, options.maxEvents));
     const bus = options.bus;
     if (bus !== undefined) {
-      this.#stop.push(bus.subscribe((key, n) => key === CONSOLE_CHANNEL && n.method === METHOD && this.#append(n.params as ConsoleEvent)));
+      // A copy: in-process listeners of one bus share the published object.
+      this.#stop.push(bus.subscribe((key, n) => key === CONSOLE_CHANNEL && n.method === METHOD && this.#append({ ...(n.params as ConsoleEvent) })));
       void bus.watch?.(CONSOLE_CHANNEL).then((unwatch) => this.#stop.push(unwatch));
     }
   }
@@ -80,8 +81,8 @@ export class ConsoleHub {
     this.#listeners.clear();
   }
 
-  #append(received: ConsoleEvent): void {
-    const event = { ...received, seq: ++this.#seq };
+  #append(event: ConsoleEvent): void {
+    event.seq = ++this.#seq;
     this.#events[this.#next] = event;
     this.#next = (this.#next + 1) % this.#events.length;
     const session = this.#track(event);

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ConsoleHub } from './ConsoleHub.js';
 import type { ConsoleMachine } from './machineOf.js';
+import type { ConsoleEvent } from './types.js';
 import { consolePage } from './pageAssets.js';
 import { transcriptOf } from './transcriptOf.js';
 
@@ -17,6 +18,7 @@ export interface ConsoleRouteParts {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const encoder = new TextEncoder();
+const FLUSH_MS = 25;
 
 /**
  * The console's routes under `path`: the page, its event stream (Server-Sent Events), "view as" and the
@@ -58,6 +60,7 @@ export class ConsoleRoutes {
   /** Ends every open event stream (the server is closing). */
   close(): void {
     for (const controller of this.#streams) controller.close();
+    // A batch still waiting finds its stream gone and is dropped.
     this.#streams.clear();
   }
 
@@ -69,22 +72,46 @@ export class ConsoleRoutes {
     const { hub, machine } = this.#parts;
     let stop: (() => void) | undefined;
     let self: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let pending = '';
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         self = controller;
         this.#streams.add(controller);
-        const snapshot = { events: hub.events(), sessions: hub.sessions(), machine: machine ?? null };
+        const snapshot = { events: hub.events().map(lean), sessions: hub.sessions(), machine: machine ?? null };
         // `retry`: after a restart, the page's EventSource comes back within half a second.
         controller.enqueue(encoder.encode(`retry: 500\nevent: snapshot\ndata: ${safeJson(snapshot)}\n\n`));
-        stop = hub.listen((event, session) => controller.enqueue(encoder.encode(`data: ${safeJson({ event, session })}\n\n`)));
+        // Events go out in batches, every FLUSH_MS at most: one write for a burst of calls.
+        const flush = (): void => {
+          timer = undefined;
+          const chunk = pending;
+          pending = '';
+          if (this.#streams.has(controller)) controller.enqueue(encoder.encode(chunk));
+        };
+        stop = hub.listen((event, session) => {
+          pending += `data: ${safeJson({ event: lean(event), session })}\n\n`;
+          // A burst that never yields to timers (in-process calls) still goes out, in large writes.
+          if (pending.length > 65_536) {
+            clearTimeout(timer);
+            flush();
+          } else timer ??= setTimeout(flush, FLUSH_MS);
+        });
       },
       cancel: () => {
         stop?.();
+        clearTimeout(timer);
         if (self !== undefined) this.#streams.delete(self);
       },
     });
     return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' } });
   }
+}
+
+/** An event as the page gets it: without the `visible` list of a call (the transcript export reads it here). */
+function lean(event: ConsoleEvent): ConsoleEvent {
+  if (event.type !== 'result' || event.visible === undefined) return event;
+  const { visible: _visible, ...shown } = event;
+  return shown;
 }
 
 function forbidden(why: string): Response {
@@ -96,5 +123,10 @@ function json(value: unknown, headers: Record<string, string> = {}): Response {
 }
 
 function safeJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  try {
+    return JSON.stringify(value);
+  } catch {
+    // A BigInt in arguments (or a cycle): the slow path.
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
+  }
 }

@@ -45,6 +45,19 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const hub = new ConsoleHub({ maxEvents: parts.maxEvents, instance: randomUUID().slice(0, 8), bus: parts.bus, now });
   const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestScope =>
     ({ stateKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestScope;
+  // The lists callers see, per session (or modern) and scopes, until a transition or a tools change.
+  const visible = new Map<string, Promise<string[]>>();
+  const visibleAfter = (sessionId: string | undefined, scopes: readonly string[]): Promise<string[]> => {
+    const key = `${sessionId ?? ''}|${scopes.join(' ')}`;
+    let list = visible.get(key);
+    if (list === undefined) {
+      if (visible.size >= 1_000) visible.clear();
+      list = parts.visibleToolNames(scopeOf(sessionId, sessionId === undefined, scopes));
+      visible.set(key, list);
+      list.catch(() => visible.delete(key));
+    }
+    return list;
+  };
   const stopInvalidations = parts.onInvalidation((patterns, causedBy) => {
     const uris = staleResourceUris(patterns, parts.resources);
     if (uris.length > 0) hub.record({ type: 'resources_updated', uris, cause: `invalidation by ${causedBy}` });
@@ -74,11 +87,16 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
         hub.record({ ...event, tools, resources: staleResourceUris(event.patterns, parts.resources) });
       } else if (event.type === 'result') {
         // What the caller lists right after the call: the step a replayed transcript compares.
-        parts.visibleToolNames(scopeOf(event.sessionId, event.sessionId === undefined, event.scopes)).then(
+        visibleAfter(event.sessionId, event.scopes).then(
           (visible) => hub.record({ ...event, visible }),
           () => hub.record(event),
         );
-      } else hub.record(event as ConsolePayload);
+      } else {
+        // A session's list changes with its workflow state, everyone's with a run-time enable or disable.
+        if (event.type === 'transition' && event.sessionId !== undefined) for (const key of visible.keys()) if (key.startsWith(`${event.sessionId}|`)) visible.delete(key);
+        if (event.type === 'list_changed' && event.reason === 'tools-changed') visible.clear();
+        hub.record(event as ConsolePayload);
+      }
     },
     sessionEvent(event) {
       hub.record({ type: 'session', sessionId: event.id, phase: event.to, reason: event.reason });

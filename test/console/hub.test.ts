@@ -4,7 +4,7 @@ import { RedisEventBus, RedisFsmStore } from '../../src/redis/index.js';
 import { redisClient, ready, uniquePrefix } from '../redis/clients.js';
 import { v2FetchClient } from '../_helpers/clients.js';
 import { gate, options, registry } from './fixture.js';
-import type { ConsoleEvent } from '../../src/console/types.js';
+import type { ConsoleEvent, Transcript } from '../../src/console/types.js';
 import { consoleRequest, consoleStream } from './stream.js';
 
 const TOKEN = 'hub-test-token';
@@ -54,7 +54,10 @@ describe('the dev console hub', () => {
       const transition = await stream.next((e) => e.type === 'transition');
       const result = await stream.next((e) => e.type === 'result');
       expect(transition).toMatchObject({ type: 'transition', from: 'empty', to: 'full', tool: 'cart.add' });
-      expect(result).toMatchObject({ type: 'result', tool: 'cart.add', ok: true, visible: ['cart.pay', 'cart.clear', 'sprints.create', 'sprints.list', 'boom'] });
+      expect(result).toMatchObject({ type: 'result', tool: 'cart.add', ok: true });
+      // B exports the session A served, with the list it saw after each step.
+      const exported = (await (await b.app.fetch(consoleRequest(`/console/transcript?key=${(result as { sessionId: string }).sessionId}`, TOKEN), { peer: '127.0.0.1' })).json()) as Transcript;
+      expect(exported.steps).toEqual([expect.objectContaining({ tool: 'cart.add', visible: ['cart.pay', 'cart.clear', 'sprints.create', 'sprints.list', 'boom'] })]);
       // Served by A, heard by B: it carries A's instance id, not B's.
       const own = (await openStream(a.app)).snapshot.events.find((e) => e.type === 'result')!;
       expect(own.instance).toBe(result.instance);
