@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ConsoleHub } from './ConsoleHub.js';
 import type { ConsoleMachine } from './machineOf.js';
 import type { ConsoleEvent } from './types.js';
@@ -26,12 +25,12 @@ const FLUSH_MS = 25;
  */
 export class ConsoleRoutes {
   readonly #parts: ConsoleRouteParts;
-  readonly #digest: Buffer;
+  readonly #digest: Promise<Uint8Array>;
   readonly #streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
 
   constructor(parts: ConsoleRouteParts) {
     this.#parts = parts;
-    this.#digest = createHash('sha256').update(parts.token).digest();
+    this.#digest = sha256(parts.token);
   }
 
   /** True for a request this console answers (its path and everything under it). */
@@ -42,10 +41,10 @@ export class ConsoleRoutes {
   async serve(request: Request, peer: string | undefined): Promise<Response> {
     if (peer === undefined || !LOOPBACK.has(peer)) return forbidden('the dev console answers connections from 127.0.0.1 (or ::1) only; open it on the machine that runs the server');
     const url = new URL(request.url);
-    if (!this.#tokenMatches(url.searchParams.get('token'))) return forbidden('wrong or missing token; open the console URL the server printed when it started (…?token=…)');
+    if (!(await this.#tokenMatches(url.searchParams.get('token')))) return forbidden('wrong or missing token; open the console URL the server printed when it started (…?token=…)');
     if (request.method !== 'GET') return new Response('Method Not Allowed: the dev console answers GET.\n', { status: 405, headers: { allow: 'GET' } });
     const route = url.pathname.slice(this.#parts.path.length);
-    if (route === '' || route === '/') return new Response(consolePage(), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } });
+    if (route === '' || route === '/') return new Response(await consolePage(), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } });
     if (route === '/events') return this.#events();
     const key = url.searchParams.get('key') ?? undefined;
     const principal = url.searchParams.get('principal') ?? undefined;
@@ -64,8 +63,13 @@ export class ConsoleRoutes {
     this.#streams.clear();
   }
 
-  #tokenMatches(given: string | null): boolean {
-    return given !== null && timingSafeEqual(createHash('sha256').update(given).digest(), this.#digest);
+  /** Compares digests in constant time (Web Crypto, so the module also loads where `node:crypto` does not). */
+  async #tokenMatches(given: string | null): Promise<boolean> {
+    if (given === null) return false;
+    const [a, b] = await Promise.all([sha256(given), this.#digest]);
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+    return diff === 0;
   }
 
   #events(): Response {
@@ -112,6 +116,10 @@ function lean(event: ConsoleEvent): ConsoleEvent {
   if (event.type !== 'result' || event.visible === undefined) return event;
   const { visible: _visible, ...shown } = event;
   return shown;
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 }
 
 function forbidden(why: string): Response {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import { matchGlob } from '../state-sync/matchGlob.js';
 import type { SessionBus } from '../session/SessionBus.js';
@@ -42,7 +41,7 @@ export interface DevConsole {
  */
 export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const now = parts.now ?? Date.now;
-  const hub = new ConsoleHub({ maxEvents: parts.maxEvents, instance: randomUUID().slice(0, 8), bus: parts.bus, now });
+  const hub = new ConsoleHub({ maxEvents: parts.maxEvents, instance: crypto.randomUUID().slice(0, 8), bus: parts.bus, now });
   const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestScope =>
     ({ stateKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestScope;
   // The lists callers see, per session (or modern) and scopes, until a transition or a tools change.

@@ -1,18 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-let page: string | undefined;
+let page: Promise<string> | undefined;
 
 /**
  * The console's page: page/console.html with page/console.css and page/console.js inlined (one request, no
- * CDN). The files ship in the package beside this module (the build copies them into dist/).
+ * CDN). The files ship in the package beside this module (the build copies them into dist/); `node:fs` is
+ * loaded only here, when the page is first asked for, so that bundles for runtimes without it still load.
  */
-export function consolePage(): string {
-  page ??= (() => {
-    const read = (name: string): string => readFileSync(fileURLToPath(new URL(`./page/${name}`, import.meta.url)), 'utf8');
-    return read('console.html')
-      .replace('/*! console.css */', () => read('console.css'))
-      .replace('/*! console.js */', () => read('console.js'));
+export function consolePage(): Promise<string> {
+  page ??= (async () => {
+    const { readFile } = await import('node:fs/promises');
+    const read = (name: string): Promise<string> => readFile(new URL(`./page/${name}`, import.meta.url), 'utf8');
+    const [html, css, js] = await Promise.all([read('console.html'), read('console.css'), read('console.js')]);
+    return html.replace('/*! console.css */', () => css).replace('/*! console.js */', () => js);
   })();
   return page;
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { DevConsole } from '../console/mountDevConsole.js';
 import type { DevConsoleOptions } from '../console/types.js';
 import type { DebugEvent } from '../tracing/types.js';
@@ -29,7 +28,7 @@ export interface DevConsoleTap<Ctx> {
 export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx> | undefined {
   if (options.devConsole === undefined || options.devConsole === false) return undefined;
   const settings: DevConsoleOptions = options.devConsole === true ? {} : options.devConsole;
-  const token = settings.token ?? randomBytes(24).toString('base64url');
+  const token = settings.token ?? randomToken();
   const path = settings.path ?? '/console';
   const maxEvents = settings.maxEvents ?? 2_000;
   if (path === (options.path ?? '/mcp') || !path.startsWith('/')) {
@@ -83,4 +82,10 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
       (await mounted)?.close();
     },
   };
+}
+
+/** 24 random bytes, base64url (Web Crypto: the tap is in the root entry, which runs on Workers too). */
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
