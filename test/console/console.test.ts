@@ -50,6 +50,11 @@ describe('the dev console in a real browser', () => {
     expect(await page.$$eval('#machine .state.current', (nodes) => nodes.map((n) => n.getAttribute('data-state')))).toEqual(['full']);
     await page.waitForFunction(() => Array.from(document.querySelectorAll("#d-tools li")).map((li) => li.textContent).join(',') === 'cart.pay,cart.clear,sprints.create,sprints.list,boom', undefined, { timeout: 2_000 });
 
+    // "View as" its principal outside the session: the tools of every state (a modern client acts on handles).
+    await page.click('#d-principal');
+    await page.waitForSelector('#d-ptools li');
+    expect(await page.$$eval('#d-ptools li', (nodes) => nodes.map((n) => n.textContent))).toEqual(['cart.add', 'cart.pay', 'cart.clear', 'sprints.create', 'sprints.list', 'boom']);
+
     // A refusal shows exactly the text the agent read.
     const refused = await client.callTool({ name: 'cart.add', arguments: {} });
     expect(refused.isError).toBe(true);

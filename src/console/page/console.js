@@ -148,6 +148,7 @@
 
   function select(key) {
     selected = key;
+    $('d-ptools').replaceChildren();
     renderSessions();
     renderDetail(true);
   }
@@ -181,12 +182,21 @@
     if (key === selected) $('d-tools').replaceChildren(...names.map((n) => el('li', { text: n })));
   }
 
+  async function viewAsPrincipal() {
+    const s = sessions.get(selected);
+    if (!s || !s.principal) return $('d-ptools').replaceChildren(el('li', { text: 'no principal seen yet' }));
+    const response = await fetch(q('/view', { principal: s.principal }));
+    const names = response.ok ? await response.json() : [];
+    $('d-ptools').replaceChildren(...names.map((n) => el('li', { text: n })));
+  }
+
   function renderAll() { renderSessions(); renderDetail(true); renderTimeline(); }
 
   for (const id of ['f-session', 'f-principal']) $(id).onchange = renderTimeline;
   $('f-tool').oninput = renderTimeline;
   $('clear').onclick = () => { events = []; renderTimeline(); };
   $('d-refresh').onclick = () => viewAs(selected);
+  $('d-principal').onclick = viewAsPrincipal;
   setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
   connect();
 })();
