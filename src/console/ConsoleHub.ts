@@ -43,9 +43,13 @@ export class ConsoleHub {
     }
   }
 
-  /** Records an event seen here: straight into the buffer, or onto the bus (which hands it back at once). */
-  record(payload: ConsolePayload): void {
-    const event = { ...payload, seq: 0, at: this.#now(), instance: this.#options.instance } as ConsoleEvent;
+  /**
+   * Records an event seen here: straight into the buffer, or onto the bus (which hands it back at once).
+   * `own`: the payload was built for the console alone, so it is stamped in place instead of copied.
+   */
+  record(payload: ConsolePayload, own = false): void {
+    const stamp = { seq: 0, at: this.#now(), instance: this.#options.instance };
+    const event = (own ? Object.assign(payload, stamp) : { ...payload, ...stamp }) as ConsoleEvent;
     if (this.#options.bus === undefined) this.#append(event);
     else this.#options.bus.publish(CONSOLE_CHANNEL, { method: METHOD, params: event as unknown as Record<string, unknown> });
   }

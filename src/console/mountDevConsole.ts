@@ -59,7 +59,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   };
   const stopInvalidations = parts.onInvalidation((patterns, causedBy) => {
     const uris = staleResourceUris(patterns, parts.resources);
-    if (uris.length > 0) hub.record({ type: 'resources_updated', uris, cause: `invalidation by ${causedBy}` });
+    if (uris.length > 0) hub.record({ type: 'resources_updated', uris, cause: `invalidation by ${causedBy}` }, true);
   });
   const routes = new ConsoleRoutes({
     hub,
@@ -80,14 +80,14 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       if (event.type === 'call') return;
       if (event.type === 'error') {
         const error = event.error instanceof Error ? { message: event.error.message, ...(event.error.stack !== undefined ? { stack: event.error.stack } : {}) } : { message: String(event.error) };
-        hub.record({ type: 'error', message: event.message, error });
+        hub.record({ type: 'error', message: event.message, error }, true);
       } else if (event.type === 'invalidation') {
         const tools = parts.tools.filter((name) => event.patterns.some((p) => matchGlob(p, name)));
-        hub.record({ ...event, tools, resources: staleResourceUris(event.patterns, parts.resources) });
+        hub.record({ ...event, tools, resources: staleResourceUris(event.patterns, parts.resources) }, true);
       } else if (event.type === 'result') {
         // What the caller lists right after the call: the step a replayed transcript compares.
         visibleAfter(event.sessionId, event.scopes).then(
-          (visible) => hub.record({ ...event, visible }),
+          (visible) => hub.record({ ...event, visible }, true),
           () => hub.record(event),
         );
       } else {
@@ -98,10 +98,10 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       }
     },
     sessionEvent(event) {
-      hub.record({ type: 'session', sessionId: event.id, phase: event.to, reason: event.reason });
+      hub.record({ type: 'session', sessionId: event.id, phase: event.to, reason: event.reason }, true);
     },
     workflowChange(change) {
-      if (!change.minted) hub.record({ type: 'resources_updated', uris: [change.uri], cause: `workflow ${change.machine} ${change.handle} changed state` });
+      if (!change.minted) hub.record({ type: 'resources_updated', uris: [change.uri], cause: `workflow ${change.machine} ${change.handle} changed state` }, true);
     },
     close() {
       stopInvalidations();
