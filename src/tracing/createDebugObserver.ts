@@ -11,7 +11,8 @@ import type { DebugEvent } from './types.js';
  * @see docs/state-sync.md
  */
 export function createDebugObserver(sink: (line: string) => void = (line) => console.debug(line)): (event: DebugEvent) => void {
-  return (event) => sink(`[mcp-fusion] ${formatDebugEvent(event)}`);
+  // A `result` repeats the `call` line with texts and arguments: left to observers that ask for it.
+  return (event) => event.type !== 'result' && sink(`[mcp-fusion] ${formatDebugEvent(event)}`);
 }
 
 /** One line for one debug event (without the `[mcp-fusion]` prefix). */
