@@ -76,6 +76,19 @@ describe('the dev console in a real browser', () => {
     await page.fill('#f-tool', 'boom');
     expect(await page.$$eval('#timeline li', (nodes) => nodes.map((n) => n.getAttribute('data-tool')))).toEqual(['boom']);
     await page.fill('#f-tool', '');
+    // By session and by principal: a second session's call disappears from the first one's view.
+    const first = await page.getAttribute('#sessions tbody tr', 'data-key');
+    {
+      await using other = await v2HttpClient(srv.url);
+      await other.callTool({ name: 'sprints.list', arguments: {} });
+    }
+    await page.waitForSelector('#timeline li[data-tool="sprints.list"]', { timeout: 1_000 });
+    await page.selectOption('#f-session', first!);
+    expect(await page.$$eval('#timeline li[data-type="result"]', (nodes) => nodes.map((n) => n.getAttribute('data-tool')))).toEqual(['boom', 'sprints.create', 'cart.add', 'cart.add']);
+    await page.selectOption('#f-session', '');
+    await page.selectOption('#f-principal', `a:"session:${first!}"`);
+    expect(await page.$$eval('#timeline li[data-type="result"]', (nodes) => nodes.map((n) => n.getAttribute('data-tool')))).toEqual(['boom', 'sprints.create', 'cart.add', 'cart.add']);
+    await page.selectOption('#f-principal', '');
 
     // Export the session as a test: the transcript replays green against the registry.
     const transcript = (await page.evaluate(async () => (await fetch((document.getElementById('d-export') as HTMLAnchorElement).href)).json())) as Transcript;

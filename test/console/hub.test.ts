@@ -37,6 +37,25 @@ describe('the dev console hub', () => {
     }
   });
 
+  it('lists modern workflow instances by their key, with their owner and state', async () => {
+    const app = createFusionApp(registry, { ...options, devConsole: { token: TOKEN } });
+    try {
+      const stream = await consoleStream(app, TOKEN);
+      await using client = await v2FetchClient(app, 'auto');
+      await client.callTool({ name: 'cart.add', arguments: {} });
+      const transition = await stream.next((e) => e.type === 'transition');
+      expect(transition).toMatchObject({ type: 'transition', from: 'empty', to: 'full', workflowKey: expect.any(String) });
+      const result = await stream.next((e) => e.type === 'result');
+      await stream.close();
+      const later = await consoleStream(app, TOKEN);
+      const row = (later.snapshot as unknown as { sessions: Array<Record<string, unknown>> }).sessions.find((r) => r.kind === 'workflow');
+      expect(row).toMatchObject({ key: (transition as { workflowKey: string }).workflowKey, kind: 'workflow', state: 'full', principal: (result as { principal: string }).principal, calls: 1 });
+      await later.close();
+    } finally {
+      await app.close();
+    }
+  });
+
   it('shows, on one instance, the calls and transitions served by another sharing Redis', async () => {
     const prefix = uniquePrefix('console');
     const instance = async (): Promise<{ app: FusionApp; bus: RedisEventBus }> => {
