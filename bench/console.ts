@@ -1,5 +1,6 @@
-import { createFusionApp } from 'mcp-fusion';
-import { assertEcho, callArgs, fusionRegistry, fusionServer, RawClient } from './fixtures.js';
+import { createFusionApp, startServer } from 'mcp-fusion';
+import { assertEcho, bareV2, callArgs, fusionRegistry, fusionServer, RawClient } from './fixtures.js';
+import { BARE } from './call.js';
 import { latency, matrix, settle, type Contender, type Row } from './harness.js';
 import { modernRequest, resultOf } from './modern.js';
 import type { Section, SectionOptions } from './section.js';
@@ -31,7 +32,18 @@ export async function consoleSection({ quick, log }: SectionOptions): Promise<Se
       run: () => client.request('tools/call', callArgs),
     };
   };
-  rows.push(...(await latency(CONSOLE_COST, 'legacy, in-memory, raw JSON-RPC', [raw(CONSOLE_OFF, {}), raw('mcp-fusion, debug observer (no-op)', { debug: () => {} })], budget)));
+  const bare: Contender = {
+    name: BARE,
+    setup: async () => {
+      const client = await RawClient.connect(bareV2(n));
+      closers.push(() => client.close());
+      bare.run = () => client.request('tools/call', callArgs);
+      assertEcho(BARE, await client.request('tools/call', callArgs));
+    },
+    run: () => undefined,
+  };
+  // The bare SDK first, as in the call section: "console off" here is the same cell as its plain mcp-fusion row.
+  rows.push(...(await latency(CONSOLE_COST, 'legacy, in-memory, raw JSON-RPC', [bare, raw(CONSOLE_OFF, {}), raw('mcp-fusion, debug observer (no-op)', { debug: () => {} })], budget)));
   for (const close of closers.splice(0)) await close();
 
   log('  dev console: modern, app.fetch');
@@ -55,8 +67,24 @@ export async function consoleSection({ quick, log }: SectionOptions): Promise<Se
   await on.close();
   await settle(100);
 
+  log('  dev console: modern, HTTP on 127.0.0.1');
+  const servers = [await startServer(registry, { port: 0 }), await startServer(registry, { port: 0, devConsole: { token: 'bench', announce: () => {} } })];
+  const page = await fetch(`http://127.0.0.1:${servers[1]!.port}/console/events?token=bench`);
+  const pageReader = page.body!.getReader();
+  void (async () => {
+    while (!(await pageReader.read()).done);
+  })();
+  const viaHttp = (name: string, url: string): Contender => {
+    const post = modernRequest('tools/call', callArgs, url);
+    return { name, setup: async () => assertEcho(name, await resultOf(await fetch(post()))), run: async () => (await fetch(post())).text() };
+  };
+  rows.push(...(await latency(CONSOLE_COST, 'modern, HTTP on 127.0.0.1', [viaHttp(CONSOLE_OFF, servers[0]!.url), viaHttp('mcp-fusion, devConsole on, page listening', servers[1]!.url)], budget)));
+  await pageReader.cancel();
+  for (const server of servers) await server.close();
+  await settle(100);
+
   const markdown = [
-    `${n.toLocaleString('en-US')} tools registered; every contender calls \`${callArgs.name}\`. Off is the default: no observer, and the call path computes nothing for one. The observer row prices the \`result\` event alone (text, caller, stage timings); the console row adds the list the caller sees after the call, the ring buffer and the JSON sent to a listening page. Goal: on ≤ 1.10× off.`,
+    `${n.toLocaleString('en-US')} tools registered; every contender calls \`${callArgs.name}\`. Off is the default: no observer, and the call path computes nothing for one. The observer row prices the \`result\` event alone (text, caller, stage timings); the console row adds the list the caller sees after the call, the ring buffer and the JSON sent to a listening page. Ratios are against the first row of each column: the bare SDK in the legacy column (so "console off" compares with the plain mcp-fusion row of the call section, measured before the console existed), "console off" in the others. Goal: on ≤ 1.10× off.`,
     '',
     matrix(rows, CONSOLE_COST),
   ].join('\n');

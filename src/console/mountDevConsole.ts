@@ -44,14 +44,14 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const hub = new ConsoleHub({ maxEvents: parts.maxEvents, instance: crypto.randomUUID().slice(0, 8), bus: parts.bus, now });
   const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestScope =>
     ({ stateKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestScope;
-  // The lists callers see, per session (or modern) and scopes, until a transition or a tools change.
+  // The lists legacy sessions see, per session and scopes, until a transition or a tools change.
   const visible = new Map<string, Promise<string[]>>();
-  const visibleAfter = (sessionId: string | undefined, scopes: readonly string[]): Promise<string[]> => {
-    const key = `${sessionId ?? ''}|${scopes.join(' ')}`;
+  const visibleAfter = (sessionId: string, scopes: readonly string[]): Promise<string[]> => {
+    const key = `${sessionId}|${scopes.join(' ')}`;
     let list = visible.get(key);
     if (list === undefined) {
       if (visible.size >= 1_000) visible.clear();
-      list = parts.visibleToolNames(scopeOf(sessionId, sessionId === undefined, scopes));
+      list = parts.visibleToolNames(scopeOf(sessionId, false, scopes));
       visible.set(key, list);
       list.catch(() => visible.delete(key));
     }
@@ -84,8 +84,9 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       } else if (event.type === 'invalidation') {
         const tools = parts.tools.filter((name) => event.patterns.some((p) => matchGlob(p, name)));
         hub.record({ ...event, tools, resources: staleResourceUris(event.patterns, parts.resources) }, true);
-      } else if (event.type === 'result') {
-        // What the caller lists right after the call: the step a replayed transcript compares.
+      } else if (event.type === 'result' && event.sessionId !== undefined) {
+        // What the session lists right after the call: the step a replayed transcript compares (modern calls
+        // act on handles minted anew on every run, so their transcripts do not replay and need no list).
         visibleAfter(event.sessionId, event.scopes).then(
           (visible) => hub.record({ ...event, visible }, true),
           () => hub.record(event),
