@@ -1,9 +1,11 @@
-import { normalizeResult, thrownResult } from '../protocol/normalizeResult.js';
+import { describeThrown, errorResult, normalizeResult } from '../protocol/normalizeResult.js';
 import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../protocol/types.js';
+import { markThrown } from '../protocol/thrownBy.js';
 
 /**
  * Compiles middlewares (outermost first) and a handler into one closure, once, at build time.
- * The closure never throws: a thrown error becomes an `isError` result carrying its message.
+ * The closure never throws: a thrown error becomes an `isError` result carrying its message (and, out of
+ * the wire's sight, the error itself, for the log).
  */
 export function compileChain<Ctx>(
   middlewares: readonly Middleware<Ctx>[],
@@ -14,7 +16,7 @@ export function compileChain<Ctx>(
       try {
         return normalizeResult(await handler(input, ctx, extra));
       } catch (error) {
-        return thrownResult(error);
+        return markThrown(errorResult(describeThrown(error)), error, 'handler');
       }
     };
   }
@@ -43,7 +45,7 @@ export function compileChain<Ctx>(
     try {
       return await compiled(input, ctx, extra);
     } catch (error) {
-      return thrownResult(error);
+      return markThrown(errorResult(describeThrown(error)), error, 'handler');
     }
   };
 }

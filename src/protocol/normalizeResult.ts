@@ -31,20 +31,6 @@ export function errorResult(text: string, meta?: Record<string, unknown>): ToolR
   return result;
 }
 
-const thrown = new WeakMap<ToolResponse, unknown>();
-
-/** The `isError` result of a handler (or middleware) that threw `error`; {@link thrownBy} gives the error back. */
-export function thrownResult(error: unknown): ToolResponse {
-  const result = errorResult(describeThrown(error));
-  thrown.set(result, error);
-  return result;
-}
-
-/** What the handler threw, when `result` is the {@link thrownResult} of a throw (the dev console shows its stack). */
-export function thrownBy(result: ToolResponse): unknown {
-  return thrown.get(result);
-}
-
 /** Message of anything thrown. */
 export function describeThrown(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;

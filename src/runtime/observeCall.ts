@@ -1,5 +1,5 @@
 import type { ToolResponse } from '../protocol/types.js';
-import { thrownBy } from '../protocol/normalizeResult.js';
+import { thrownBy } from '../protocol/thrownBy.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import type { RequestScope } from '../surface/types.js';
@@ -66,7 +66,7 @@ export function observeCall(
   };
   return run(marks).then(
     (result) => {
-      const error = result.isError === true ? thrownBy(result) : undefined;
+      const error = result.isError === true ? thrownBy(result)?.error : undefined;
       report(result.isError !== true, textOf(result), error instanceof Error ? error.stack : undefined);
       return result;
     },
