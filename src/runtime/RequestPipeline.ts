@@ -184,7 +184,8 @@ export class RequestPipeline<Ctx> {
     if (scope.extra.era === 'modern') return view.modern;
     if (this.#workflow === undefined) return view.legacy;
     if (this.#workflow.usesHandles(scope)) return view.modern;
-    return view.inState((await this.#workflow.sessions.snapshot(scope.stateKey!)).state, this.#workflow.gate);
+    const { state } = await this.#workflow.sessions.snapshot(scope.stateKey!);
+    return view.inState(state, this.#workflow.gate);
   }
 
   /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */

@@ -17,6 +17,7 @@ import { AuthGate } from '../auth/AuthGate.js';
 import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { buildServer } from './buildServer.js';
+import { devConsoleTap } from './devConsole.js';
 import { isListen, ListenStreams } from './ListenStreams.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { LegacySessions } from './LegacySessions.js';
@@ -28,7 +29,6 @@ import { pathnameOf } from './urlPath.js';
 import { rememberPeer } from '../principal/peers.js';
 import { protoKeyOfCall } from '../protocol/protoKeys.js';
 import type { HttpOptions } from './types.js';
-import { devConsoleTap } from './devConsole.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
@@ -110,7 +110,6 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   };
   const runtime = registry.runtime(attach);
   const pipeline = runtime.tools;
-  devConsole?.attach(registry, pipeline);
   const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
@@ -131,6 +130,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
+  devConsole?.attach(registry, pipeline);
   const listens = new ListenStreams({ perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs });
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
