@@ -121,6 +121,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     },
     { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
   );
+  devConsole?.attach(registry, pipeline);
   // State Sync meets resources: an invalidation updates fusion://stale/<pattern> and every resource that
   // reflects the invalidated domain, for modern listen streams that named them.
   const stopInvalidations = pipeline.onInvalidation((patterns) => {
@@ -130,7 +131,6 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
-  devConsole?.attach(registry, pipeline);
   const listens = new ListenStreams({ perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs });
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
@@ -229,9 +229,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       listens.closeAll();
       stopInvalidations();
       stopToolsChanged();
+      await devConsole?.close();
       await legacy.closeAll();
       await modern.close();
-      await devConsole?.close();
     },
   };
 }
