@@ -27,7 +27,7 @@ export function devCommand({ io }: CommandContext): Command {
   return withTargetOptions(new Command('dev'))
     .description('serve a registry with the live dev console (sessions, workflow states, calls), restarting on change')
     .option('--no-watch', 'do not restart when files change')
-    .addHelpText('after', '\nExamples:\n  mcp-fusion dev src/registry.ts\n  PORT=4000 mcp-fusion dev src/registry.ts --options devOptions\n\nDocs: docs/console.md')
+    .addHelpText('after', '\nExamples:\n  mcp-fusion dev src/registry.ts\n  PORT=4000 mcp-fusion dev src/registry.ts --options devOptions\n\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/console.md')
     .action(async (module: string, opts: DevOptions) => {
       const file = resolve(io.cwd, module);
       if (!existsSync(file)) throw new CliError('CLI_MODULE_NOT_FOUND', `Cannot find module "${module}" (looked at ${file}). Pass the file that exports your registry, e.g. \`mcp-fusion dev src/registry.ts\`.`, { path: file });
