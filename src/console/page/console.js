@@ -141,6 +141,10 @@
   }
 
   function fillSelect(select, values) {
+    // Rebuilt only when the choices change, so that an open list is not reset every second.
+    const signature = values.join('\n');
+    if (select.dataset.signature === signature) return;
+    select.dataset.signature = signature;
     const current = select.value;
     select.replaceChildren(el('option', { value: '', text: 'all' }), ...values.map((v) => el('option', { value: v, text: short(v) })));
     select.value = values.includes(current) ? current : '';
