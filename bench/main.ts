@@ -8,6 +8,7 @@ import os from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ATTACH_ONLY, BARE, CALL_LATENCY, CALL_LOAD, callSection, FLOOR, FLOOR_FULL, FULL_STACK, LEGACY_CLIENT, LEGACY_RAW, MODERN_FETCH, PLAIN, SYNC } from './call.js';
+import { consoleSection } from './console.js';
 import { detail, fmt, fmtRatio, type Row } from './harness.js';
 import { HTTP_COLUMNS, HTTP_LEGACY, httpSection, KINDS, LATENCY, SERVER_CPU } from './http.js';
 import { LIST_CLIENT, LIST_RAW, listSection } from './list.js';
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
   memory: memorySection,
   redis: redisSection,
   scale: scaleSection,
+  console: consoleSection,
 };
 
 const started = performance.now();

@@ -10,6 +10,8 @@
 //   lazy and ESM-only peers load too. `import.meta.url` becomes the bundle's own URL. dist/cjs/package.json
 //   says `"type": "commonjs"`, so the copied .d.ts files there describe CommonJS modules. The CLI (bin/) runs
 //   the ESM build only.
+// - The dev console's page files (HTML, CSS, JavaScript) are copied into dist/console/page/ (the CommonJS
+//   bundle finds them there, one folder over).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -66,5 +68,7 @@ for (const file of types) {
   mkdirSync(dirname(target), { recursive: true });
   cpSync(file, target);
 }
+// The dev console's page (HTML, CSS, JavaScript) ships as files beside the module that serves them, in both builds.
+cpSync(join(root, 'src', 'console', 'page'), join(dist, 'console', 'page'), { recursive: true });
 writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 console.log(`build: dist/ (ES modules, ${esm.filter((f) => f.endsWith('.js')).length} files; ${types.length} declaration files) and dist/cjs/ (one CommonJS bundle)`);

@@ -15,6 +15,18 @@ if ! command -v redis-server >/dev/null 2>&1; then
   fi
 fi
 redis-server --version
+echo "== chromium"
+# The dev console's tests drive Debian's headless Chromium through playwright-core (never a downloaded browser).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "chromium is missing; installing Debian's chromium with apt"
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+  else
+    echo "chromium is missing. Install it, then run npm test again:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y chromium" >&2
+    exit 1
+  fi
+fi
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "== lint"; npx eslint .
 echo "== docs (type-check every ts block of README.md and docs/*.md, and the programs they form)"; npx tsx scripts/docs-typecheck.ts

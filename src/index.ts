@@ -64,6 +64,7 @@ export { startServer, type RunningServer } from './server/startServer.js';
 export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
+export type { DevConsoleOptions } from './console/types.js';
 export type { HttpLimits } from './server/limits.js';
 export type { WorkflowHandleLimits } from './workflow/HandleBudget.js';
 export type { TracingOptions } from './tracing/types.js';

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './CliError.js';
 import { createCommand } from './commands/create.js';
+import { devCommand } from './commands/dev.js';
 import { diagramCommand } from './commands/diagram.js';
 import { inspectCommand } from './commands/inspect.js';
 import { lintCommand } from './commands/lint.js';
@@ -17,13 +18,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let code: number = EXIT.ok;
   const context: CommandContext = { io, exit: (c) => (code = Math.max(code, c)) };
   const program = new Command('mcp-fusion')
-    .description('Inspect, draw, lint and scaffold mcp-fusion servers.')
+    .description('Inspect, draw, lint, scaffold and watch (dev console) mcp-fusion servers.')
     .version(packageInfo().version, '-v, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', '\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/cli.md');
-  for (const make of [createCommand, inspectCommand, diagramCommand, lintCommand]) {
+  for (const make of [createCommand, inspectCommand, diagramCommand, lintCommand, devCommand]) {
     const command = make(context);
     command.copyInheritedSettings(program);
     program.addCommand(command);

@@ -21,6 +21,7 @@ import type { RequestScope, ToolListResult } from '../surface/types.js';
 import { Visibility } from '../surface/Visibility.js';
 import { pickAction } from './pickAction.js';
 import { debugSink } from './debugSink.js';
+import { observeCall, timedHandler, timedStage, type StageMarks } from './observeCall.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { callLogFields, listLogFields, logRefusal, rethrowLogged } from './callLogFields.js';
@@ -194,6 +195,11 @@ export class RequestPipeline<Ctx> {
 
   /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */
   callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestScope): Promise<ToolResponse> {
+    // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
+    return this.#debug === undefined ? this.#call(name, args, scope, undefined) : observeCall(name, args, scope, this.#debug, (marks) => this.#call(name, args, scope, marks));
+  }
+
+  #call(name: string, args: Record<string, unknown> | undefined, scope: RequestScope, marks: StageMarks | undefined): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) return this.#unknownTool(name, scope);
     let tool: FusionTool;
@@ -211,7 +217,7 @@ export class RequestPipeline<Ctx> {
       run = this.#compile(tool);
       this.#plans.set(tool, run);
     }
-    const call: ToolCall = { route, tool, args: rest, scope, extra: scope.extra };
+    const call: ToolCall = { route, tool, args: rest, scope, extra: scope.extra, marks };
     return run(call).catch((error: unknown) => rethrowLogged(this.#log, 'tools/call failed', callLogFields(call, undefined, this.#log), error));
   }
 
@@ -225,7 +231,9 @@ export class RequestPipeline<Ctx> {
    */
   #compile(tool: FusionTool): NextStage {
     const stages = this.#stagesFor(tool);
-    return composeStages(stages.map(([, stage]) => stage), runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts));
+    const run = runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts);
+    if (this.#debug === undefined) return composeStages(stages.map(([, stage]) => stage), run);
+    return composeStages(stages.map(([name, stage]) => timedStage(name, stage)), timedHandler(run));
   }
 
   /** The named stages of `tool`'s call path, in order (the handler runs after the last). */

@@ -16,6 +16,7 @@ export function debugSink(debug: AttachOptions<unknown>['debug'], log?: Operator
 
 function ownSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) => void) | undefined {
   if (debug === undefined || debug === false) return undefined;
-  if (debug === true) return (event) => console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
+  // `true` prints what it always printed: a `result` carries arguments and texts, kept for observers that ask.
+  if (debug === true) return (event) => event.type !== 'result' && console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
   return debug;
 }

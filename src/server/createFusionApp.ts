@@ -17,6 +17,7 @@ import { AuthGate } from '../auth/AuthGate.js';
 import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { buildServer } from './buildServer.js';
+import { devConsoleTap } from './devConsole.js';
 import { isListen, ListenStreams } from './ListenStreams.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
 import { LegacySessions } from './LegacySessions.js';
@@ -56,6 +57,8 @@ export interface FusionApp {
   notifyResourceUpdated(uri: string): Promise<void>;
   /** The resource at `uri` is gone: its subscribers hear it once more, and their subscriptions end. */
   notifyResourceDeleted(uri: string): Promise<void>;
+  /** Where the dev console is served and its token, when the `devConsole` option is on. */
+  readonly devConsole?: { readonly path: string; readonly token: string };
   /** Stops accepting requests (503), drains running calls up to `drainMs`, then closes every session. */
   close(): Promise<void>;
 }
@@ -66,7 +69,10 @@ export interface FusionApp {
  * Host, Origin, content type, body size and JSON syntax are checked first, on every path.
  * Mount it with `toNodeHandler(app)` or use {@link startServer}.
  */
-export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpOptions<Ctx> = {}): FusionApp {
+export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: HttpOptions<Ctx> = {}): FusionApp {
+  // The dev console (when on) hears the app through its observers and serves its page beside the endpoint.
+  const devConsole = devConsoleTap(appOptions);
+  const options = devConsole?.options ?? appOptions;
   const path = options.path ?? '/mcp';
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
@@ -130,6 +136,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     },
     { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
   );
+  devConsole?.attach(registry, pipeline);
   // State Sync meets resources: an invalidation updates fusion://stale/<pattern> and every resource that
   // reflects the invalidated domain, for modern listen streams that named them.
   const stopInvalidations = pipeline.onInvalidation((patterns) => {
@@ -217,6 +224,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
     return listens.track(response, slot, tokenExpiryMs(authInfo));
   };
   const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
+    if (devConsole?.owns(pathnameOf(request.url)) === true) return devConsole.serve(request, extra.peer);
     const response = await serve(request, extra);
     // CORS headers only for a browser origin on the allow-list: a refused origin learns nothing more.
     return request.headers.get('origin') !== null && originValidationResponse(request, origins) === undefined ? withCors(request, response) : response;
@@ -225,6 +233,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
   return {
     fetch,
     sessions: legacy,
+    ...(devConsole !== undefined ? { devConsole: { path: devConsole.path, token: devConsole.token } } : {}),
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
       await runtime.features.subscriptions?.publish(uri);
@@ -244,6 +253,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, options: HttpO
       listens.closeAll();
       stopInvalidations();
       stopToolsChanged();
+      await devConsole?.close();
       await legacy.closeAll();
       await modern.close();
       runtime.dispose();

@@ -17,6 +17,8 @@ export interface RunningServer {
   /** `http://host:port/path`, or `stdio`. */
   readonly url: string;
   readonly port: number | undefined;
+  /** The dev console's URL with its token (`devConsole` option), for this machine's browser. */
+  readonly consoleUrl?: string;
   /** The fetch-shaped app (HTTP only). */
   readonly app: FusionApp | undefined;
   /** The resource at `uri` changed: its subscribers (legacy `resources/subscribe`, modern listen streams) hear it. */
@@ -76,9 +78,13 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   }
   const bound = (http.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  // The dev console answers loopback connections only: its URL names 127.0.0.1 whatever the bound interface.
+  const consoleUrl = app.devConsole === undefined ? undefined : `http://${host === '::1' ? '[::1]' : '127.0.0.1'}:${bound}${app.devConsole.path}?token=${encodeURIComponent(app.devConsole.token)}`;
+  if (consoleUrl !== undefined) (typeof options.devConsole === 'object' && options.devConsole.announce !== undefined ? options.devConsole.announce : (url: string) => console.error(`[mcp-fusion] dev console: ${url}`))(consoleUrl);
   return {
     url: `http://${shownHost}:${bound}${options.path ?? '/mcp'}`,
     port: bound,
+    ...(consoleUrl !== undefined ? { consoleUrl } : {}),
     app,
     notifyResourceUpdated: (uri) => app.notifyResourceUpdated(uri),
     notifyResourceDeleted: (uri) => app.notifyResourceDeleted(uri),

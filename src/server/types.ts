@@ -1,5 +1,6 @@
 import type { McpServer, Server, ServerEventBus } from '@modelcontextprotocol/server';
 import type { AuthOptions } from '../auth/types.js';
+import type { DevConsoleOptions } from '../console/types.js';
 import type { ProtocolEra } from '../protocol/types.js';
 import type { AttachOptions } from '../registry/types.js';
 import type { SessionBus } from '../session/SessionBus.js';
@@ -67,6 +68,13 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
    * @see docs/scaling.md
    */
   bus?: ServerEventBus & { sessions?: SessionBus };
+  /**
+   * Serves the dev console beside the endpoint (at `/console?token=…`, to 127.0.0.1 only): live sessions,
+   * workflow states, every call with the text the agent read, invalidations, notifications, and transcripts
+   * to replay as tests. For development: it records arguments and results. Off by default (and free).
+   * @see docs/console.md
+   */
+  devConsole?: boolean | DevConsoleOptions;
 }
 
 /** Options of {@link startServer}. */

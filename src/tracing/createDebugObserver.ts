@@ -11,7 +11,8 @@ import type { DebugEvent } from './types.js';
  * @see docs/state-sync.md
  */
 export function createDebugObserver(sink: (line: string) => void = (line) => console.debug(line)): (event: DebugEvent) => void {
-  return (event) => sink(`[mcp-fusion] ${formatDebugEvent(event)}`);
+  // A `result` repeats the `call` line with texts and arguments: left to observers that ask for it.
+  return (event) => event.type !== 'result' && sink(`[mcp-fusion] ${formatDebugEvent(event)}`);
 }
 
 /** One line for one debug event (without the `[mcp-fusion]` prefix). */
@@ -31,6 +32,8 @@ export function formatDebugEvent(event: DebugEvent): string {
       return `invalidated ${event.patterns.join(', ')} by ${event.causedBy}`;
     case 'list_changed':
       return `tools/list_changed (${event.reason === 'transition' ? 'workflow transition' : 'tools enabled or disabled'})${who(event.sessionId)}`;
+    case 'result':
+      return `result ${event.tool} ${event.refused ? 'refused' : event.ok ? 'ok' : 'error'} ${Math.round(event.durationMs)}ms${who(event.sessionId, event.workflowKey)}`;
     case 'warning':
       return `warning ${event.message}`;
     case 'error':

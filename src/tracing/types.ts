@@ -55,4 +55,11 @@ export type DebugEvent =
   | { type: 'invalidation'; patterns: readonly string[]; causedBy: string }
   /** A `notifications/tools/list_changed` is due: after a transition (to `sessionId`) or a run-time enable/disable (to everyone). */
   | { type: 'list_changed'; reason: 'transition' | 'tools-changed'; sessionId?: string }
-  | { type: 'error'; message: string; error: unknown };
+  | { type: 'error'; message: string; error: unknown }
+  /**
+   * One `tools/call` as the agent read it, emitted only when an observer is set (the dev console reads it):
+   * the called name, the caller, the arguments, the exact text of the result or refusal, the time spent in
+   * each stage (`handler` included, `after` for State Sync and the transition) and, for a handler that
+   * threw, its stack. `refused`: answered by a stage or as an unknown tool, the handler never ran.
+   */
+  | { type: 'result'; tool: string; sessionId: string | undefined; workflowKey?: string; principal: string; scopes: readonly string[]; args: unknown; ok: boolean; refused: boolean; text: string; durationMs: number; stages: ReadonlyArray<{ stage: string; ms: number }>; stack?: string };

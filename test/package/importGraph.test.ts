@@ -34,6 +34,12 @@ describe('optional peers stay optional', () => {
     expect([...files].some((f) => f.includes('/redis/'))).toBe(false);
   });
 
+  it('the dev console (hub, routes, page) is loaded lazily: the root entry reaches none of it statically', () => {
+    const { files } = graph(resolve(src, 'index.ts'));
+    expect([...files].filter((f) => f.includes('/src/console/'))).toEqual([]);
+    expect([...files].some((f) => f.endsWith('/server/devConsole.ts'))).toBe(true);
+  });
+
   it('the core concepts import neither the SDK nor the server layer at run time', () => {
     for (const concept of ['builder/FluentToolBuilder.ts', 'registry/ToolRegistry.ts', 'state-sync/index.ts', 'fsm/index.ts', 'domain/index.ts']) {
       const { packages, files } = graph(resolve(src, concept));
@@ -53,7 +59,9 @@ const LAYERS = [
   'domain', 'auth', 'presenter', 'completion', 'builder', 'prompts', 'resources', // what users declare
   'tracing', // spans and metrics
   'surface', 'workflow', 'runtime', // what is listed, the gate at run time, the call path
-  'adapter', 'registry', 'server', // the SDK adapter, the public registry, the HTTP and stdio servers
+  'adapter', 'registry', // the SDK adapter, the public registry
+  'console', // the dev console (loaded lazily by the server's devConsole option)
+  'server', // the HTTP and stdio servers
   'testing', 'redis', 'cli', // the other entries
 ] as const;
 

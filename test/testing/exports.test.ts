@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
 
 it('mcp-fusion/testing exports exactly these names', async () => {
-  expect(Object.keys(await import('../../src/testing/index.js')).sort()).toEqual(['createClock', 'createTestClient', 'expectInvalidation']);
+  expect(Object.keys(await import('../../src/testing/index.js')).sort()).toEqual(['TranscriptMismatchError', 'createClock', 'createTestClient', 'expectInvalidation', 'replayTranscript']);
 });

@@ -1,0 +1,206 @@
+/* global location, URLSearchParams, document, EventSource, setTimeout, setInterval, fetch */
+// The dev console's page: plain JavaScript, no build, no CDN. Every text from the server is set with
+// textContent (an agent's text is data, never markup).
+(() => {
+  'use strict';
+  const base = location.pathname.replace(/\/$/, '');
+  const token = new URLSearchParams(location.search).get('token') || '';
+  const q = (route, params = {}) => `${base}${route}?${new URLSearchParams({ token, ...params })}`;
+  const $ = (id) => document.getElementById(id);
+  const MAX = 5000;
+  let events = [];
+  let sessions = new Map();
+  let machine = null;
+  let selected = '';
+  let connected = false;
+  let source;
+
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === 'text') node.textContent = v;
+      else if (k.startsWith('data-') || k === 'class' || k === 'title' || k === 'href') node.setAttribute(k, v);
+      else node[k] = v;
+    }
+    for (const c of children) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  };
+  const short = (key) => (key && key.length > 14 ? `${key.slice(0, 12)}…` : key || '');
+  const age = (at) => {
+    const s = Math.max(0, Math.round((Date.now() - at) / 1000));
+    return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+  };
+  const time = (at) => new Date(at).toISOString().slice(11, 23);
+
+  function connect() {
+    source = new EventSource(q('/events'));
+    source.addEventListener('snapshot', (m) => {
+      const snap = JSON.parse(m.data);
+      const first = snap.events[0] ? snap.events[0].at : Infinity;
+      // After a restart the buffer starts empty: keep what the page already shows, then what the server kept.
+      const kept = events.filter((e) => e.at < first);
+      if (connected || kept.length > 0) kept.push({ type: 'marker', at: Date.now(), seq: 0, instance: '' });
+      events = kept.concat(snap.events).slice(-MAX);
+      for (const s of snap.sessions) sessions.set(s.key, s);
+      machine = snap.machine;
+      connected = true;
+      setStatus('live');
+      renderAll();
+    });
+    source.onmessage = (m) => {
+      const { event, session } = JSON.parse(m.data);
+      events.push(event);
+      if (events.length > MAX) events.shift();
+      if (session) sessions.set(session.key, session);
+      renderSessions();
+      renderDetail(false);
+      if (matches(event)) $('timeline').prepend(row(event));
+      $('count').textContent = `${events.length} events`;
+    };
+    source.onerror = () => {
+      setStatus('reconnecting');
+      // EventSource retries by itself, unless the server answered with an error status: then start over.
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
+    };
+  }
+
+  function setStatus(status) {
+    $('status').dataset.status = status;
+    $('status').textContent = status === 'live' ? 'live' : 'reconnecting…';
+  }
+
+  function matches(e) {
+    const s = $('f-session').value, p = $('f-principal').value, t = $('f-tool').value.trim();
+    if (s && e.sessionId !== s && e.workflowKey !== s) return false;
+    if (p && e.principal !== p && !(e.type !== 'result' && [...sessions.values()].some((r) => r.principal === p && (r.key === e.sessionId || r.key === e.workflowKey)))) return false;
+    if (t && !String(e.tool || e.causedBy || '').includes(t)) return false;
+    return true;
+  }
+
+  function kindOf(e) {
+    if (e.type === 'result') return e.refused ? 'refused' : e.ok ? 'ok' : 'error';
+    if (e.type === 'refusal' || e.type === 'error') return 'error';
+    if (e.type === 'warning') return 'note';
+    return 'info';
+  }
+
+  function summary(e) {
+    switch (e.type) {
+      case 'result': return `${e.tool} — ${e.refused ? 'refused' : e.ok ? 'ok' : 'error'} in ${e.durationMs.toFixed(1)} ms`;
+      case 'refusal': return `${e.tool} refused: ${e.reason === 'gate' ? `hidden in state "${e.state}"` : 'too many concurrent calls'}`;
+      case 'transition': return `${e.machine}: ${e.from} → ${e.to} on ${e.event} (by ${e.tool})`;
+      case 'invalidation': return `${e.causedBy} → ${e.patterns.join(', ')} → tools: ${(e.tools || []).join(', ') || 'none'}; resources: ${(e.resources || []).join(', ') || 'none'}`;
+      case 'list_changed': return `notifications/tools/list_changed sent (${e.reason})`;
+      case 'resources_updated': return `notifications/resources/updated ${e.uris.join(', ')} (${e.cause})`;
+      case 'session': return `session ${short(e.sessionId)} ${e.phase} (${e.reason})`;
+      case 'list': return `tools/list: ${e.count} tools`;
+      case 'warning': return e.message;
+      case 'error': return `${e.message}: ${e.error.message}`;
+      default: return e.type;
+    }
+  }
+
+  function row(e) {
+    if (e.type === 'marker') return el('li', { class: 'marker', text: '— reconnected (the server may have restarted) —' });
+    const who = e.sessionId || e.workflowKey ? `${e.workflowKey ? 'workflow' : 'session'} ${short(e.workflowKey || e.sessionId)}` : '';
+    const li = el('li', { 'data-type': e.type, 'data-kind': kindOf(e), 'data-tool': e.tool || '' },
+      el('span', { class: 'when', text: time(e.at) }),
+      el('span', { class: 'type', text: e.type }),
+      el('span', { class: 'summary', text: summary(e) }),
+      el('span', { class: 'who', text: `${who}${e.principal ? ` · ${e.principal}` : ''}${e.instance ? ` · @${e.instance}` : ''}` }));
+    if (e.type === 'result') {
+      li.append(el('pre', { class: 'text', text: e.text }));
+      li.append(el('details', {}, el('summary', { text: 'arguments and stages' }), el('pre', { text: JSON.stringify(e.args, null, 2) }),
+        el('div', { class: 'stages' }, ...e.stages.map((s) => el('span', { text: `${s.stage} ${s.ms.toFixed(2)} ms` })))));
+      if (e.stack) li.append(el('pre', { class: 'stack', text: e.stack }));
+    }
+    if (e.type === 'error' && e.error.stack) li.append(el('pre', { class: 'stack', text: e.error.stack }));
+    return li;
+  }
+
+  function renderTimeline() {
+    const list = $('timeline');
+    list.replaceChildren(...events.filter((e) => e.type === 'marker' || matches(e)).reverse().slice(0, 1000).map(row));
+    $('count').textContent = `${events.length} events`;
+  }
+
+  function renderSessions() {
+    const rows = [...sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
+    $('sessions').tBodies[0].replaceChildren(...rows.map((s) => {
+      const tr = el('tr', { 'data-key': s.key, class: s.key === selected ? 'selected' : '' },
+        el('td', { text: `${s.kind === 'workflow' ? '⚙ ' : ''}${short(s.key)}`, title: s.key }),
+        el('td', { text: s.principal || '', title: s.principal || '' }),
+        el('td', { text: age(s.firstSeen) }),
+        el('td', { text: s.state || (machine ? machine.initial : '—') }),
+        el('td', { text: String(s.calls) }));
+      tr.onclick = () => select(s.key);
+      return tr;
+    }));
+    fillSelect($('f-session'), rows.map((s) => s.key));
+    fillSelect($('f-principal'), [...new Set(rows.map((s) => s.principal).filter(Boolean))]);
+  }
+
+  function fillSelect(select, values) {
+    // Rebuilt only when the choices change, so that an open list is not reset every second.
+    const signature = values.join('\n');
+    if (select.dataset.signature === signature) return;
+    select.dataset.signature = signature;
+    const current = select.value;
+    select.replaceChildren(el('option', { value: '', text: 'all' }), ...values.map((v) => el('option', { value: v, text: short(v) })));
+    select.value = values.includes(current) ? current : '';
+  }
+
+  function select(key) {
+    selected = key;
+    $('d-ptools').replaceChildren();
+    renderSessions();
+    renderDetail(true);
+  }
+
+  function renderDetail(refreshView) {
+    const s = sessions.get(selected);
+    $('detail').hidden = !s;
+    if (!s) return;
+    $('d-key').textContent = s.key;
+    $('d-meta').textContent = `${s.kind === 'workflow' ? 'workflow instance' : 'legacy session'} · principal ${s.principal || 'unknown'} · age ${age(s.firstSeen)} · ${s.calls} calls${s.phase ? ` · ${s.phase}` : ''}`;
+    $('d-export').href = q('/transcript', { key: s.key });
+    renderMachine(s.state || (machine && machine.initial));
+    if (refreshView) viewAs(s.key);
+  }
+
+  function renderMachine(current) {
+    const box = $('machine');
+    if (!machine) return box.replaceChildren(el('p', { text: 'No workflow gate on this server.' }));
+    const active = new Set(String(current || '').split(' + ').flatMap((p) => p.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+    box.replaceChildren(...machine.states.map((st) => {
+      const edges = machine.transitions.filter((t) => t.from === st.path).map((t) => `${t.event} → ${t.to}`).join(', ');
+      return el('div', { class: `state${active.has(st.path) ? ' current' : ''}`, 'data-state': st.path, style: `margin-left:${st.depth * 1.2}em` },
+        el('div', { text: `${st.path}${st.final ? ' (final)' : ''}${st.tools.length ? ` — ${st.tools.join(', ')}` : ''}` }),
+        edges ? el('div', { class: 'edges', text: edges }) : null);
+    }));
+  }
+
+  async function viewAs(key) {
+    const response = await fetch(q('/view', { key }));
+    const names = response.ok ? await response.json() : [];
+    if (key === selected) $('d-tools').replaceChildren(...names.map((n) => el('li', { text: n })));
+  }
+
+  async function viewAsPrincipal() {
+    const s = sessions.get(selected);
+    if (!s || !s.principal) return $('d-ptools').replaceChildren(el('li', { text: 'no principal seen yet' }));
+    const response = await fetch(q('/view', { principal: s.principal }));
+    const names = response.ok ? await response.json() : [];
+    $('d-ptools').replaceChildren(...names.map((n) => el('li', { text: n })));
+  }
+
+  function renderAll() { renderSessions(); renderDetail(true); renderTimeline(); }
+
+  for (const id of ['f-session', 'f-principal']) $(id).onchange = renderTimeline;
+  $('f-tool').oninput = renderTimeline;
+  $('clear').onclick = () => { events = []; renderTimeline(); };
+  $('d-refresh').onclick = () => viewAs(selected);
+  $('d-principal').onclick = viewAsPrincipal;
+  setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
+  connect();
+})();

@@ -1,0 +1,74 @@
+import type { DebugEvent } from '../tracing/types.js';
+
+/**
+ * Options of the dev console (`devConsole` of `createFusionApp` / `startServer`, and `mcp-fusion dev`).
+ * @see docs/console.md
+ */
+export interface DevConsoleOptions {
+  /** The secret of the console's URL (`?token=…`); a random one per process by default. */
+  token?: string;
+  /** Where the page is served (default `/console`); it must differ from the MCP endpoint's path. */
+  path?: string;
+  /** Events kept for a page that opens later (a ring buffer; default 2,000). */
+  maxEvents?: number;
+  /** Hears the console's URL once the server listens (`startServer`); by default it is printed to stderr. */
+  announce?: (url: string) => void;
+}
+
+/** A debug event made JSON-safe (an `error` event's error as its message and stack). */
+export type ConsolePayload =
+  | Exclude<DebugEvent, { type: 'error' } | { type: 'result' }>
+  | { type: 'error'; message: string; error: { message: string; stack?: string } }
+  /** A call, with the tools the caller saw right after it (what the transcript replays). */
+  | (Extract<DebugEvent, { type: 'result' }> & { visible?: readonly string[] })
+  /** A legacy session's lifecycle step (created, active, idle, destroyed). */
+  | { type: 'session'; sessionId: string; phase: string; reason: string }
+  /** `notifications/resources/updated` sent for `uris`, and why. */
+  | { type: 'resources_updated'; uris: readonly string[]; cause: string }
+  /** What an invalidation reached: the tools whose names its patterns match, and the resources updated. */
+  | { type: 'invalidation'; patterns: readonly string[]; causedBy: string; tools?: readonly string[]; resources?: readonly string[] };
+
+/** One entry of the console's timeline: a payload, numbered, stamped, with the instance that saw it. */
+export type ConsoleEvent = ConsolePayload & { seq: number; at: number; instance: string };
+
+/** A row of the console's session list: a legacy session or a modern workflow instance. */
+export interface ConsoleSession {
+  key: string;
+  kind: 'session' | 'workflow';
+  principal: string | undefined;
+  scopes: readonly string[];
+  firstSeen: number;
+  lastSeen: number;
+  /** The workflow state after the last transition seen (undefined: the initial state, or no gate). */
+  state: string | undefined;
+  phase: string | undefined;
+  calls: number;
+}
+
+/** One call of a recorded session, as {@link Transcript} replays it. */
+export interface TranscriptStep {
+  tool: string;
+  args: Record<string, unknown>;
+  /** True when a stage refused the call (the handler never ran). */
+  refused: boolean;
+  isError: boolean;
+  /** The whole text the agent read; compared only for refusals and errors. */
+  text: string;
+  /** The State Sync blocks of the result (`[System: …]`), compared at every step. */
+  stateSync: readonly string[];
+  /** Names `tools/list` gave the session right after the call, when recorded. */
+  visible?: readonly string[];
+}
+
+/**
+ * A session exported by the dev console as a test: replay it with `replayTranscript(registry, transcript)`
+ * from `mcp-fusion/testing`.
+ */
+export interface Transcript {
+  format: 'mcp-fusion/transcript@1';
+  session: string;
+  principal: string | undefined;
+  scopes: readonly string[];
+  recordedAt: string;
+  steps: TranscriptStep[];
+}

@@ -1,0 +1,84 @@
+import type { ToolResponse } from '../protocol/types.js';
+import { thrownBy } from '../protocol/thrownBy.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { ScopeGate } from '../auth/ScopeGate.js';
+import type { RequestScope } from '../surface/types.js';
+import type { DebugEvent } from '../tracing/types.js';
+import type { CallStage, NextStage, StageName } from './callStages.js';
+
+/** Entry times of the stages one observed call went through (`handler`, then `after` once it returned). */
+export type StageMarks = Array<readonly [string, number]>;
+
+/** A stage that notes when the call reached it (compiled only when an observer is set). */
+export function timedStage(name: StageName, stage: CallStage): CallStage {
+  return (call, next) => {
+    call.marks?.push([name, performance.now()]);
+    return stage(call, next);
+  };
+}
+
+/** The handler, timed: its entry and its return, so that what follows (State Sync, the transition) is `after`. */
+export function timedHandler(run: NextStage): NextStage {
+  return (call) => {
+    const marks = call.marks;
+    if (marks === undefined) return run(call);
+    marks.push(['handler', performance.now()]);
+    return run(call).then((result) => {
+      marks.push(['after', performance.now()]);
+      return result;
+    });
+  };
+}
+
+/**
+ * Runs one `tools/call` and tells `emit` what the agent read: a `result` event with the text, the caller,
+ * the stage timings and, for a handler that threw, its stack. A rejection (an unknown or hidden tool) is a
+ * refusal whose text is the error's message; it is rethrown unchanged.
+ */
+export function observeCall(
+  tool: string,
+  args: unknown,
+  scope: RequestScope,
+  emit: (event: DebugEvent) => void,
+  run: (marks: StageMarks) => Promise<ToolResponse>,
+): Promise<ToolResponse> {
+  const marks: StageMarks = [];
+  const started = performance.now();
+  const report = (ok: boolean, text: string, stack?: string): void => {
+    const ended = performance.now();
+    const principal = requestPrincipal(scope);
+    const workflowKey = scope.extra.workflow?.key;
+    emit({
+      type: 'result',
+      tool,
+      sessionId: scope.stateKey,
+      ...(workflowKey !== undefined ? { workflowKey } : {}),
+      principal: principal.key,
+      scopes: ScopeGate.scopesOf(scope.extra.authInfo),
+      args,
+      ok,
+      refused: !marks.some(([name]) => name === 'handler'),
+      text,
+      durationMs: ended - started,
+      stages: marks.map(([stage, at], i) => ({ stage, ms: (marks[i + 1]?.[1] ?? ended) - at })),
+      ...(stack !== undefined ? { stack } : {}),
+    });
+  };
+  return run(marks).then(
+    (result) => {
+      const error = result.isError === true ? thrownBy(result)?.error : undefined;
+      report(result.isError !== true, textOf(result), error instanceof Error ? error.stack : undefined);
+      return result;
+    },
+    (error: unknown) => {
+      report(false, error instanceof Error ? error.message : String(error));
+      throw error;
+    },
+  );
+}
+
+function textOf(result: ToolResponse): string {
+  return (result.content ?? [])
+    .map((block) => ((block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text) : `[${String((block as { type?: unknown }).type)}]`))
+    .join('\n');
+}

@@ -1,0 +1,91 @@
+import type { DevConsole } from '../console/mountDevConsole.js';
+import type { DevConsoleOptions } from '../console/types.js';
+import type { DebugEvent } from '../tracing/types.js';
+import type { RequestPipeline } from '../runtime/RequestPipeline.js';
+import type { ToolRegistry } from '../registry/ToolRegistry.js';
+import { debugSink } from '../runtime/debugSink.js';
+import { AttachError } from '../errors/FusionError.js';
+import type { HttpOptions } from './types.js';
+
+/** The `devConsole` option of an app: its hooks chained into the options, its page mounted once the app exists. */
+export interface DevConsoleTap<Ctx> {
+  readonly path: string;
+  readonly token: string;
+  /** True for the console's own paths (its page and everything under it). */
+  owns(pathname: string): boolean;
+  /** The app's options with the console's observers chained after the user's own. */
+  readonly options: HttpOptions<Ctx>;
+  /** Mounts the console (its module loads lazily) on the app's registry and pipeline. */
+  attach(registry: ToolRegistry<Ctx>, pipeline: RequestPipeline<Ctx>): void;
+  serve(request: Request, peer: string | undefined): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Taps an app's options for the dev console, or returns undefined when `devConsole` is off. The console's
+ * module (page, hub, routes) is imported only here, lazily; events before it loads wait in a small queue.
+ */
+export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx> | undefined {
+  if (options.devConsole === undefined || options.devConsole === false) return undefined;
+  const settings: DevConsoleOptions = options.devConsole === true ? {} : options.devConsole;
+  const token = settings.token ?? randomToken();
+  const path = settings.path ?? '/console';
+  const maxEvents = settings.maxEvents ?? 2_000;
+  if (path === (options.path ?? '/mcp') || !path.startsWith('/')) {
+    throw new AttachError('DEV_CONSOLE_PATH', `devConsole.path "${path}" must start with "/" and differ from the MCP endpoint's path; choose another, e.g. "/console".`, { path });
+  }
+  let live: DevConsole | undefined;
+  const early: Array<(c: DevConsole) => void> = [];
+  const tell = (deliver: (c: DevConsole) => void): void => {
+    if (live !== undefined) return deliver(live);
+    // Before the module loads, keep the latest events (as the ring buffer would).
+    if (early.push(deliver) > maxEvents) early.shift();
+  };
+  const user = debugSink(options.debug);
+  let mounted: Promise<DevConsole> | undefined;
+  return {
+    path,
+    token,
+    owns: (pathname) => pathname === path || pathname.startsWith(`${path}/`),
+    options: {
+      ...options,
+      debug: (event: DebugEvent) => {
+        user?.(event);
+        tell((c) => c.event(event));
+      },
+      onSessionEvent: (event) => {
+        options.onSessionEvent?.(event);
+        tell((c) => c.sessionEvent(event));
+      },
+      onWorkflowChange: (change) => {
+        options.onWorkflowChange?.(change);
+        tell((c) => c.workflowChange(change));
+      },
+    },
+    attach(registry, pipeline) {
+      mounted = import('../console/mountDevConsole.js').then(({ mountDevConsole }) => {
+        live = mountDevConsole({
+          token, path, maxEvents, bus: options.sessionBus ?? options.bus?.sessions, gate: options.fsm, now: options.now,
+          tools: pipeline.surface.tools.map((t) => t.name),
+          resources: registry.resources,
+          visibleToolNames: (scope) => pipeline.visibleToolNames(scope),
+          onInvalidation: (listener) => pipeline.onInvalidation(listener),
+        });
+        for (const deliver of early.splice(0)) deliver(live);
+        return live;
+      });
+    },
+    async serve(request, peer) {
+      return (await mounted!).routes.serve(request, peer);
+    },
+    async close() {
+      (await mounted)?.close();
+    },
+  };
+}
+
+/** 24 random bytes, base64url (Web Crypto: the tap is in the root entry, which runs on Workers too). */
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
