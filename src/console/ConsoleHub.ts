@@ -38,20 +38,17 @@ export class ConsoleHub {
     const bus = options.bus;
     if (bus !== undefined) {
       // A copy: in-process listeners of one bus share the published object.
-      this.#stop.push(bus.subscribe((key, n) => key === CONSOLE_CHANNEL && n.method === METHOD && this.#append({ ...(n.params as ConsoleEvent) })));
+      this.#stop.push(bus.subscribe((key, n) => key === CONSOLE_CHANNEL && n.method === METHOD && this.#append({ ...(n.params as unknown as ConsoleEvent) })));
       void bus.watch?.(CONSOLE_CHANNEL).then((unwatch) => this.#stop.push(unwatch));
     }
   }
 
-  /**
-   * Records an event seen here: straight into the buffer, or onto the bus (which hands it back at once).
-   * `own`: the payload was built for the console alone, so it is stamped in place instead of copied.
-   */
-  record(payload: ConsolePayload, own = false): void {
-    const stamp = { seq: 0, at: this.#now(), instance: this.#options.instance };
-    const event = (own ? Object.assign(payload, stamp) : { ...payload, ...stamp }) as ConsoleEvent;
-    if (this.#options.bus === undefined) this.#append(event);
-    else this.#options.bus.publish(CONSOLE_CHANNEL, { method: METHOD, params: event as unknown as Record<string, unknown> });
+  /** Records an event seen here: straight into the buffer, or onto the bus (which hands it back at once). */
+  record(payload: ConsolePayload, visible?: readonly string[]): void {
+    const entry: ConsoleEvent = { seq: 0, at: this.#now(), instance: this.#options.instance, event: payload };
+    if (visible !== undefined) entry.visible = visible;
+    if (this.#options.bus === undefined) this.#append(entry);
+    else this.#options.bus.publish(CONSOLE_CHANNEL, { method: METHOD, params: entry as unknown as Record<string, unknown> });
   }
 
   /** The buffered events, oldest first. */
@@ -85,16 +82,16 @@ export class ConsoleHub {
     this.#listeners.clear();
   }
 
-  #append(event: ConsoleEvent): void {
-    event.seq = ++this.#seq;
-    this.#events[this.#next] = event;
+  #append(entry: ConsoleEvent): void {
+    entry.seq = ++this.#seq;
+    this.#events[this.#next] = entry;
     this.#next = (this.#next + 1) % this.#events.length;
-    const session = this.#track(event);
-    for (const listener of this.#listeners) listener(event, session);
+    const session = this.#track(entry.event, entry.at);
+    for (const listener of this.#listeners) listener(entry, session);
   }
 
   /** Updates the row of the session or workflow instance the event names. */
-  #track(event: ConsoleEvent): ConsoleSession | undefined {
+  #track(event: ConsolePayload, at: number): ConsoleSession | undefined {
     const workflowKey = 'workflowKey' in event ? event.workflowKey : undefined;
     const sessionId = 'sessionId' in event ? event.sessionId : undefined;
     const key = workflowKey ?? sessionId;
@@ -102,10 +99,10 @@ export class ConsoleHub {
     let row = this.#sessions.get(key);
     if (row === undefined) {
       if (this.#sessions.size >= MAX_SESSIONS) this.#sessions.delete(this.sessions().at(-1)!.key);
-      row = { key, kind: workflowKey === undefined ? 'session' : 'workflow', principal: undefined, scopes: [], firstSeen: event.at, lastSeen: event.at, state: undefined, phase: undefined, calls: 0 };
+      row = { key, kind: workflowKey === undefined ? 'session' : 'workflow', principal: undefined, scopes: [], firstSeen: at, lastSeen: at, state: undefined, phase: undefined, calls: 0 };
       this.#sessions.set(key, row);
     }
-    row.lastSeen = event.at;
+    row.lastSeen = at;
     if (event.type === 'result') {
       row.principal = event.principal;
       row.scopes = event.scopes;

@@ -111,11 +111,9 @@ export class ConsoleRoutes {
   }
 }
 
-/** An event as the page gets it: without the `visible` list of a call (the transcript export reads it here). */
-function lean(event: ConsoleEvent): ConsoleEvent {
-  if (event.type !== 'result' || event.visible === undefined) return event;
-  const { visible: _visible, ...shown } = event;
-  return shown;
+/** An entry as the page gets it: without the `visible` list of a call (the transcript export reads it here). */
+function lean(entry: ConsoleEvent): ConsoleEvent {
+  return entry.visible === undefined ? entry : { seq: entry.seq, at: entry.at, instance: entry.instance, event: entry.event };
 }
 
 async function sha256(text: string): Promise<Uint8Array> {

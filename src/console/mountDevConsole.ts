@@ -59,7 +59,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   };
   const stopInvalidations = parts.onInvalidation((patterns, causedBy) => {
     const uris = staleResourceUris(patterns, parts.resources);
-    if (uris.length > 0) hub.record({ type: 'resources_updated', uris, cause: `invalidation by ${causedBy}` }, true);
+    if (uris.length > 0) hub.record({ type: 'resources_updated', uris, cause: `invalidation by ${causedBy}` });
   });
   const routes = new ConsoleRoutes({
     hub,
@@ -80,15 +80,15 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       if (event.type === 'call') return;
       if (event.type === 'error') {
         const error = event.error instanceof Error ? { message: event.error.message, ...(event.error.stack !== undefined ? { stack: event.error.stack } : {}) } : { message: String(event.error) };
-        hub.record({ type: 'error', message: event.message, error }, true);
+        hub.record({ type: 'error', message: event.message, error });
       } else if (event.type === 'invalidation') {
         const tools = parts.tools.filter((name) => event.patterns.some((p) => matchGlob(p, name)));
-        hub.record({ ...event, tools, resources: staleResourceUris(event.patterns, parts.resources) }, true);
+        hub.record({ ...event, tools, resources: staleResourceUris(event.patterns, parts.resources) });
       } else if (event.type === 'result' && event.sessionId !== undefined) {
         // What the session lists right after the call: the step a replayed transcript compares (modern calls
         // act on handles minted anew on every run, so their transcripts do not replay and need no list).
         visibleAfter(event.sessionId, event.scopes).then(
-          (visible) => hub.record({ ...event, visible }, true),
+          (visible) => hub.record(event, visible),
           () => hub.record(event),
         );
       } else {
@@ -99,10 +99,10 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       }
     },
     sessionEvent(event) {
-      hub.record({ type: 'session', sessionId: event.id, phase: event.to, reason: event.reason }, true);
+      hub.record({ type: 'session', sessionId: event.id, phase: event.to, reason: event.reason });
     },
     workflowChange(change) {
-      if (!change.minted) hub.record({ type: 'resources_updated', uris: [change.uri], cause: `workflow ${change.machine} ${change.handle} changed state` }, true);
+      if (!change.minted) hub.record({ type: 'resources_updated', uris: [change.uri], cause: `workflow ${change.machine} ${change.handle} changed state` });
     },
     close() {
       stopInvalidations();

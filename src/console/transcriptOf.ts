@@ -10,7 +10,7 @@ export function transcriptOf(events: readonly ConsoleEvent[], key: string, now: 
   const steps: TranscriptStep[] = [];
   let principal: string | undefined;
   let scopes: readonly string[] = [];
-  for (const event of events) {
+  for (const { event, visible } of events) {
     if (event.type !== 'result' || (event.sessionId !== key && event.workflowKey !== key)) continue;
     principal = event.principal;
     scopes = event.scopes;
@@ -22,7 +22,7 @@ export function transcriptOf(events: readonly ConsoleEvent[], key: string, now: 
       isError: !event.ok,
       text: event.text,
       stateSync: blocks.filter((line) => STATE_SYNC.test(line)),
-      ...(event.visible !== undefined ? { visible: event.visible } : {}),
+      ...(visible !== undefined ? { visible } : {}),
     });
   }
   return { format: 'mcp-fusion/transcript@1', session: key, principal, scopes, recordedAt: new Date(now).toISOString(), steps };

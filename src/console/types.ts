@@ -19,8 +19,7 @@ export interface DevConsoleOptions {
 export type ConsolePayload =
   | Exclude<DebugEvent, { type: 'error' } | { type: 'result' }>
   | { type: 'error'; message: string; error: { message: string; stack?: string } }
-  /** A call, with the tools the caller saw right after it (what the transcript replays). */
-  | (Extract<DebugEvent, { type: 'result' }> & { visible?: readonly string[] })
+  | Extract<DebugEvent, { type: 'result' }>
   /** A legacy session's lifecycle step (created, active, idle, destroyed). */
   | { type: 'session'; sessionId: string; phase: string; reason: string }
   /** `notifications/resources/updated` sent for `uris`, and why. */
@@ -28,8 +27,18 @@ export type ConsolePayload =
   /** What an invalidation reached: the tools whose names its patterns match, and the resources updated. */
   | { type: 'invalidation'; patterns: readonly string[]; causedBy: string; tools?: readonly string[]; resources?: readonly string[] };
 
-/** One entry of the console's timeline: a payload, numbered, stamped, with the instance that saw it. */
-export type ConsoleEvent = ConsolePayload & { seq: number; at: number; instance: string };
+/**
+ * One entry of the console's timeline: a payload, numbered, stamped, with the instance that saw it (an
+ * envelope: the payload is kept as it came, never copied).
+ */
+export interface ConsoleEvent {
+  seq: number;
+  at: number;
+  instance: string;
+  event: ConsolePayload;
+  /** For a call in a legacy session: the tools the session listed right after it (what a transcript replays). */
+  visible?: readonly string[];
+}
 
 /** A row of the console's session list: a legacy session or a modern workflow instance. */
 export interface ConsoleSession {

@@ -4,8 +4,8 @@ import { RedisEventBus, RedisFsmStore } from '../../src/redis/index.js';
 import { redisClient, ready, uniquePrefix } from '../redis/clients.js';
 import { v2FetchClient } from '../_helpers/clients.js';
 import { gate, options, registry } from './fixture.js';
-import type { ConsoleEvent, Transcript } from '../../src/console/types.js';
-import { consoleRequest, consoleStream } from './stream.js';
+import type { Transcript } from '../../src/console/types.js';
+import { consoleRequest, consoleStream, type SeenEvent } from './stream.js';
 
 const TOKEN = 'hub-test-token';
 const openStream = (app: FusionApp) => consoleStream(app, TOKEN);
@@ -16,7 +16,7 @@ describe('the dev console hub', () => {
     try {
       const live = await openStream(app);
       await using client = await v2FetchClient(app);
-      const seen: ConsoleEvent[] = [];
+      const seen: SeenEvent[] = [];
       for (let i = 0; i < 5; i++) {
         await client.callTool({ name: 'sprints.list', arguments: {} });
         seen.push(await live.next((e) => e.type === 'result'));
@@ -48,7 +48,7 @@ describe('the dev console hub', () => {
       const result = await stream.next((e) => e.type === 'result');
       await stream.close();
       const later = await consoleStream(app, TOKEN);
-      const row = (later.snapshot as unknown as { sessions: Array<Record<string, unknown>> }).sessions.find((r) => r.kind === 'workflow');
+      const row = later.snapshot.sessions.find((r) => r.kind === 'workflow');
       expect(row).toMatchObject({ key: (transition as { workflowKey: string }).workflowKey, kind: 'workflow', state: 'full', principal: (result as { principal: string }).principal, calls: 1 });
       await later.close();
     } finally {

@@ -31,16 +31,19 @@
     return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
   };
   const time = (at) => new Date(at).toISOString().slice(11, 23);
+  // The server sends envelopes ({ seq, at, instance, event }); the page works on flat events.
+  const flat = (entry) => Object.assign({}, entry.event, { seq: entry.seq, at: entry.at, instance: entry.instance });
 
   function connect() {
     source = new EventSource(q('/events'));
     source.addEventListener('snapshot', (m) => {
       const snap = JSON.parse(m.data);
-      const first = snap.events[0] ? snap.events[0].at : Infinity;
+      const received = snap.events.map(flat);
+      const first = received[0] ? received[0].at : Infinity;
       // After a restart the buffer starts empty: keep what the page already shows, then what the server kept.
       const kept = events.filter((e) => e.at < first);
       if (connected || kept.length > 0) kept.push({ type: 'marker', at: Date.now(), seq: 0, instance: '' });
-      events = kept.concat(snap.events).slice(-MAX);
+      events = kept.concat(received).slice(-MAX);
       for (const s of snap.sessions) sessions.set(s.key, s);
       machine = snap.machine;
       connected = true;
@@ -48,7 +51,8 @@
       renderAll();
     });
     source.onmessage = (m) => {
-      const { event, session } = JSON.parse(m.data);
+      const { event: entry, session } = JSON.parse(m.data);
+      const event = flat(entry);
       events.push(event);
       if (events.length > MAX) events.shift();
       if (session) sessions.set(session.key, session);
