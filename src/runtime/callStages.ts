@@ -14,7 +14,7 @@ export interface ToolCall {
   /** What the handler receives (the workflow stage adds the workflow instance). */
   extra: ToolExtra;
   /** When an observer is set: the stages' entry times (the dev console shows where a call spent its time). */
-  readonly marks?: Array<readonly [string, number]> | undefined;
+  readonly marks?: Array<string | number> | undefined;
 }
 
 /** The stages of the `tools/call` path, in the order they run. */

@@ -6,13 +6,13 @@ import type { RequestScope } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { CallStage, NextStage, StageName } from './callStages.js';
 
-/** Entry times of the stages one observed call went through (`handler`, then `after` once it returned). */
-export type StageMarks = Array<readonly [string, number]>;
+/** Entry times of the stages one observed call went through, flat (`name, time, name, time, …`; `handler`, then `after`). */
+export type StageMarks = Array<string | number>;
 
 /** A stage that notes when the call reached it (compiled only when an observer is set). */
 export function timedStage(name: StageName, stage: CallStage): CallStage {
   return (call, next) => {
-    call.marks?.push([name, performance.now()]);
+    call.marks?.push(name, performance.now());
     return stage(call, next);
   };
 }
@@ -22,9 +22,9 @@ export function timedHandler(run: NextStage): NextStage {
   return (call) => {
     const marks = call.marks;
     if (marks === undefined) return run(call);
-    marks.push(['handler', performance.now()]);
+    marks.push('handler', performance.now());
     return run(call).then((result) => {
-      marks.push(['after', performance.now()]);
+      marks.push('after', performance.now());
       return result;
     });
   };
@@ -47,21 +47,21 @@ export function observeCall(
   const report = (ok: boolean, text: string, stack?: string): void => {
     const ended = performance.now();
     const principal = requestPrincipal(scope);
-    const workflowKey = scope.extra.workflow?.key;
+    // One literal of a fixed shape (no conditional spreads): cheap to build and to copy.
     emit({
       type: 'result',
       tool,
       sessionId: scope.stateKey,
-      ...(workflowKey !== undefined ? { workflowKey } : {}),
+      workflowKey: scope.extra.workflow?.key,
       principal: principal.key,
       scopes: ScopeGate.scopesOf(scope.extra.authInfo),
       args,
       ok,
-      refused: !marks.some(([name]) => name === 'handler'),
+      refused: !marks.includes('handler'),
       text,
       durationMs: ended - started,
-      stages: marks.map(([stage, at], i) => ({ stage, ms: (marks[i + 1]?.[1] ?? ended) - at })),
-      ...(stack !== undefined ? { stack } : {}),
+      stages: stagesOf(marks, ended),
+      stack,
     });
   };
   return run(marks).then(
@@ -77,7 +77,15 @@ export function observeCall(
   );
 }
 
+function stagesOf(marks: StageMarks, ended: number): Array<{ stage: string; ms: number }> {
+  const stages: Array<{ stage: string; ms: number }> = [];
+  for (let i = 0; i < marks.length; i += 2) stages.push({ stage: marks[i] as string, ms: ((marks[i + 3] as number | undefined) ?? ended) - (marks[i + 1] as number) });
+  return stages;
+}
+
 function textOf(result: ToolResponse): string {
+  const only = result.content?.length === 1 ? (result.content[0] as { type?: unknown; text?: unknown }) : undefined;
+  if (only?.type === 'text') return String(only.text);
   return (result.content ?? [])
     .map((block) => ((block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text) : `[${String((block as { type?: unknown }).type)}]`))
     .join('\n');

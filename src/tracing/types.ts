@@ -62,4 +62,4 @@ export type DebugEvent =
    * each stage (`handler` included, `after` for State Sync and the transition) and, for a handler that
    * threw, its stack. `refused`: answered by a stage or as an unknown tool, the handler never ran.
    */
-  | { type: 'result'; tool: string; sessionId: string | undefined; workflowKey?: string; principal: string; scopes: readonly string[]; args: unknown; ok: boolean; refused: boolean; text: string; durationMs: number; stages: ReadonlyArray<{ stage: string; ms: number }>; stack?: string };
+  | { type: 'result'; tool: string; sessionId: string | undefined; workflowKey: string | undefined; principal: string; scopes: readonly string[]; args: unknown; ok: boolean; refused: boolean; text: string; durationMs: number; stages: ReadonlyArray<{ stage: string; ms: number }>; stack: string | undefined };
