@@ -10,7 +10,8 @@ export function debugSink(debug: AttachOptions<unknown>['debug'], log?: Operator
   if (log === undefined || !log.enabled('debug')) return own;
   return (event) => {
     own?.(event);
-    if (event.type !== 'warning' && event.type !== 'error') log.debug(event.type, { ...event, type: undefined });
+    // A `result` carries the call's arguments and texts (the `call` record says the rest): never logged.
+    if (event.type !== 'warning' && event.type !== 'error' && event.type !== 'result') log.debug(event.type, { ...event, type: undefined });
   };
 }
 
