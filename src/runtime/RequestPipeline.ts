@@ -11,7 +11,7 @@ import { RateLimiter } from './RateLimiter.js';
 import { memorySessionData, type SessionDataBackend } from '../session/sessionData.js';
 import { sessionDataOf } from './sessionDataOf.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
-import { composeStages, type CallStage, type NextStage, type StageName, type ToolCall } from './callStages.js';
+import type { CallStage, NextStage, StageName, ToolCall } from './callStages.js';
 import { CallTracker } from './CallTracker.js';
 import { compileSurface, type Surface } from '../surface/compileSurface.js';
 import { groupingFor } from '../surface/groupedExposition.js';
@@ -21,7 +21,7 @@ import type { RequestScope, ToolListResult } from '../surface/types.js';
 import { Visibility } from '../surface/Visibility.js';
 import { pickAction } from './pickAction.js';
 import { debugSink } from './debugSink.js';
-import { observeCall, timedHandler, timedStage, type StageMarks } from './observeCall.js';
+import { composeCall, observeCall, type StageMarks } from './observeCall.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { callLogFields, listLogFields, logRefusal, rethrowLogged } from './callLogFields.js';
@@ -230,10 +230,7 @@ export class RequestPipeline<Ctx> {
    * requires some, rate limits when one applies to it, State Sync when a policy names it, ...).
    */
   #compile(tool: FusionTool): NextStage {
-    const stages = this.#stagesFor(tool);
-    const run = runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts);
-    if (this.#debug === undefined) return composeStages(stages.map(([, stage]) => stage), run);
-    return composeStages(stages.map(([name, stage]) => timedStage(name, stage)), timedHandler(run));
+    return composeCall(this.#stagesFor(tool), runStage(this.#tracker.deadlines, this.#timeoutMs, this.#runParts), this.#debug !== undefined);
   }
 
   /** The named stages of `tool`'s call path, in order (the handler runs after the last). */

@@ -4,10 +4,16 @@ import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import type { RequestScope } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
-import type { CallStage, NextStage, StageName } from './callStages.js';
+import { composeStages, type CallStage, type NextStage, type StageName } from './callStages.js';
 
 /** Entry times of the stages one observed call went through, flat (`name, time, name, time, …`; `handler`, then `after`). */
 export type StageMarks = Array<string | number>;
+
+/** A tool's call path: its stages, then its handler; each timed when an observer is set (otherwise nothing is). */
+export function composeCall(stages: ReadonlyArray<readonly [StageName, CallStage]>, run: NextStage, observed: boolean): NextStage {
+  if (!observed) return composeStages(stages.map(([, stage]) => stage), run);
+  return composeStages(stages.map(([name, stage]) => timedStage(name, stage)), timedHandler(run));
+}
 
 /** A stage that notes when the call reached it (compiled only when an observer is set). */
 export function timedStage(name: StageName, stage: CallStage): CallStage {
