@@ -1,0 +1,11 @@
+/** The texts clients read about tasks: what went wrong and what to do next. */
+export const taskTexts = {
+  notFound: (id: string) => `Task "${id}" not found: it never existed, has expired, or belongs to another caller. Start the work again with tools/call.`,
+  busyPrincipal: (tool: string, limit: number) =>
+    `Cannot start "${tool}" as a task: you already have ${limit} active tasks (the limit). Wait for one to finish (tasks/get) or cancel one (tasks/cancel), then call again.`,
+  busyProcess: (tool: string, limit: number) => `Cannot start "${tool}" as a task: this server runs ${limit} tasks already (its limit). Try again shortly.`,
+  resultTooLarge: (tool: string, bytes: number, limit: number) => `The result of "${tool}" is ${bytes} bytes, over the ${limit}-byte limit a task may store; ask for less (a page, a summary) and call again.`,
+  cancelled: (tool: string) => `The task running "${tool}" was cancelled.`,
+  requiresTask: (tool: string) => `Tool "${tool}" runs only as a task, and this client did not declare task support (io.modelcontextprotocol/tasks); use a client that supports tasks.`,
+  requiresLegacyTask: (tool: string) => `Tool "${tool}" runs only as a task: call it with "task": {} in the tools/call params (MCP 2025-11-25 tasks).`,
+} as const;
