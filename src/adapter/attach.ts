@@ -10,6 +10,7 @@ import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { installTasks, taskCapabilities } from './installTasks.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
 interface ServerLike {
@@ -77,6 +78,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
   const pipeline = runtime.tools;
   const { content, features } = runtime;
   const capabilities = capabilitiesFor(runtime);
+  const tasks = sdk === 'v2' ? runtime.tasks : undefined;
   let own = NO_NAMES;
   try {
     if (mcp !== undefined) {
@@ -84,7 +86,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
       for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const) if (kind in capabilities) installMcpServerHandlers(mcp, kind);
       own = mcpServerNames(mcp);
     }
-    low.registerCapabilities?.({ ...capabilities });
+    low.registerCapabilities?.({ ...capabilities, ...(tasks === undefined ? {} : taskCapabilities(era)) });
   } catch (error) {
     const connected = /connect/i.test((error as Error).message);
     throw new AttachError(
@@ -123,6 +125,8 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
     return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
   };
+  const taskSetup = tasks === undefined ? undefined : installTasks(low, tasks, era, (ctx) => scopeOf(ctx));
+  const taskDispatch = taskSetup?.dispatch;
   const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
   const subscribed = new Set<string>();
   const sendToClient = async (notification: unknown): Promise<void> => {
@@ -152,7 +156,10 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
       'tools/call',
       (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
         const scope = scopeFor(ctx, `tools/call:${request.params.name}`);
-        const call = (s: RequestScope) => pipeline.callTool(request.params.name, request.params.arguments, track(s));
+        const call = (s: RequestScope) => {
+          const plain = () => pipeline.callTool(request.params.name, request.params.arguments, track(s));
+          return taskDispatch === undefined ? plain() : taskDispatch(request.params, track(s), plain);
+        };
         return scope instanceof Promise ? scope.then(call) : call(scope);
       },
     ],
@@ -218,6 +225,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
   const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
   const detach = (): void => {
     endSession?.();
+    taskSetup?.stop();
     stopWatching?.();
     for (const key of keys) runtime.releaseSession(key);
     keys.clear();

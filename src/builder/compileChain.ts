@@ -1,9 +1,11 @@
 import { describeThrown, errorResult, normalizeResult } from '../protocol/normalizeResult.js';
+import { WireError } from '../errors/WireError.js';
 import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../protocol/types.js';
 
 /**
  * Compiles middlewares (outermost first) and a handler into one closure, once, at build time.
- * The closure never throws: a thrown error becomes an `isError` result carrying its message.
+ * A thrown error becomes an `isError` result carrying its message, except a {@link WireError}: that one
+ * rejects, so that the client gets it as a JSON-RPC error (a task fails with it).
  */
 export function compileChain<Ctx>(
   middlewares: readonly Middleware<Ctx>[],
@@ -14,6 +16,7 @@ export function compileChain<Ctx>(
       try {
         return normalizeResult(await handler(input, ctx, extra));
       } catch (error) {
+        if (error instanceof WireError) throw error;
         return errorResult(describeThrown(error));
       }
     };
@@ -43,6 +46,7 @@ export function compileChain<Ctx>(
     try {
       return await compiled(input, ctx, extra);
     } catch (error) {
+      if (error instanceof WireError) throw error;
       return errorResult(describeThrown(error));
     }
   };

@@ -1,6 +1,7 @@
 import type { ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { messages } from '../protocol/messages.js';
+import { WireError } from '../errors/WireError.js';
 import type { SignalSource } from './CallExtra.js';
 
 /** Where a running call finds the request's own signal (read on first need: most handlers never read theirs). */
@@ -16,6 +17,7 @@ class RunningCall implements SignalSource {
   prev: RunningCall | undefined;
   next: RunningCall | undefined;
   resolve: ((result: ToolResponse) => void) | undefined;
+  reject: ((error: WireError) => void) | undefined;
   #controller: AbortController | undefined;
   #reason: unknown;
   #onParentAbort: (() => void) | undefined;
@@ -49,13 +51,21 @@ class RunningCall implements SignalSource {
   }
 
   /** Resolves the call with `result` unless it already resolved; leaves its queue. */
-  settle(result: ToolResponse): void {
+  fail(error: WireError): void {
+    const reject = this.reject;
+    if (this.resolve === undefined || reject === undefined) return;
+    this.settle(undefined);
+    reject(error);
+  }
+
+  settle(result: ToolResponse | undefined): void {
     const resolve = this.resolve;
     if (resolve === undefined) return;
     this.resolve = undefined;
+    this.reject = undefined;
     this.queue.remove(this);
     if (this.#onParentAbort !== undefined) this.#parent!.removeEventListener('abort', this.#onParentAbort);
-    resolve(result);
+    if (result !== undefined) resolve(result);
   }
 }
 
@@ -120,8 +130,9 @@ export class Deadlines {
     let queue = this.#queues.get(ms);
     if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms)));
     const call = new RunningCall(tool, performance.now() + ms, queue, request);
-    return new Promise<ToolResponse>((resolve) => {
+    return new Promise<ToolResponse>((resolve, reject) => {
       call.resolve = resolve;
+      call.reject = reject;
       queue.push(call);
       let pending: Promise<ToolResponse>;
       try {
@@ -131,7 +142,8 @@ export class Deadlines {
       }
       pending.then(
         (result) => call.settle(result),
-        (error: unknown) => call.settle(errorResult(error instanceof Error ? error.message : String(error))),
+        // A handler's WireError is a protocol error the client gets as such; anything else an isError result.
+        (error: unknown) => (error instanceof WireError ? call.fail(error) : call.settle(errorResult(error instanceof Error ? error.message : String(error)))),
       );
     });
   }
