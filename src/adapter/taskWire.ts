@@ -21,7 +21,8 @@ export function modernTask(record: TaskRecord, detailed = false): Record<string,
     pollIntervalMs: record.pollIntervalMs,
   };
   if (!detailed) return task;
-  if (record.status === 'completed' && record.result !== undefined) task.result = record.result;
+  // Inlined as the 2026-07-28 tools/call would have answered it, discriminator included.
+  if (record.status === 'completed' && record.result !== undefined) task.result = { resultType: 'complete', ...record.result };
   if (record.status === 'failed' && record.error !== undefined) task.error = record.error;
   if (record.status === 'input_required') task.inputRequests = record.inputRequests ?? {};
   return task;
