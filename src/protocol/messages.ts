@@ -23,6 +23,9 @@ export const messages = {
     const shown = available.slice(0, 50).join(', ');
     return `Unknown tool "${name}". ${available.length > 0 ? `Available tools: ${shown}${available.length > 50 ? ', …' : ''}.` : 'This server has no tools.'} Call tools/list to see them.`;
   },
+  cancelled(tool: string): string {
+    return `Tool "${tool}" was cancelled before it finished; its result was dropped. Its effects may be partial: check the current state before retrying.`;
+  },
   timedOut(tool: string, ms: number): string {
     return `Tool "${tool}" timed out after ${ms} ms and was cancelled. Its effects may be partial: check the current state before retrying.`;
   },

@@ -141,7 +141,8 @@ export class Deadlines {
         pending = Promise.reject(error);
       }
       pending.then(
-        (result) => call.settle(result),
+        // A result that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation.
+        (result) => call.settle(request.requestSignal?.aborted === true ? errorResult(messages.cancelled(tool), { 'fusion/cancelled': true }) : result),
         // A handler's WireError is a protocol error the client gets as such; anything else an isError result.
         (error: unknown) => (error instanceof WireError ? call.fail(error) : call.settle(errorResult(error instanceof Error ? error.message : String(error)))),
       );

@@ -11,7 +11,7 @@ const MODERN = '2026-07-28';
 function rawPost(url: string): (request: unknown) => Promise<JsonRpcResponse> {
   let id = 0;
   return async (request) => {
-    const body = { ...(request as Record<string, unknown>), jsonrpc: '2.0', id: `raw-${++id}` } as { method: string; params?: Record<string, unknown> };
+    const body = { ...(request as { method: string; params?: Record<string, unknown> }), jsonrpc: '2.0', id: `raw-${++id}` };
     const name = body.method === 'tools/call' ? body.params?.name : body.params?.taskId;
     const response = await fetch(url, {
       method: 'POST',
