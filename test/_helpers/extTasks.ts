@@ -53,3 +53,15 @@ export async function extTaskSession(url: string, era: 'legacy' | 'modern'): Pro
     },
   };
 }
+
+/**
+ * One 2026-07-28 request over raw HTTP with the request envelope (`_meta`) the revision requires; the client
+ * declares the tasks extension unless `tasks` is false. Resolves the JSON-RPC result or rejects with its error.
+ */
+export async function modernRequest(url: string, method: string, params: Record<string, unknown>, options: { tasks?: boolean } = {}): Promise<any> {
+  const capabilities = options.tasks === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  const _meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO, 'io.modelcontextprotocol/clientCapabilities': capabilities };
+  const answer = await rawPost(url)({ method, params: { ...params, _meta } });
+  if (answer.kind === 'error') throw Object.assign(new Error(String((answer.error as { message?: unknown }).message)), answer.error);
+  return answer.result;
+}
