@@ -15,6 +15,7 @@ import { MEMORY_SESSIONS, memorySection } from './memory.js';
 import { ATTACH_INDEXED, ATTACH_POLICIES, POLICY, policySection } from './policy.js';
 import { redisSection } from './redis.js';
 import { scaleSection } from './scale.js';
+import { tasksSection } from './tasks.js';
 import type { Section, SectionOptions } from './section.js';
 
 const quick = process.argv.includes('--quick');
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
   memory: memorySection,
   redis: redisSection,
   scale: scaleSection,
+  tasks: tasksSection,
 };
 
 const started = performance.now();

@@ -1,4 +1,5 @@
 import type { ToolExtra } from '../protocol/types.js';
+import { CallExtra } from './CallExtra.js';
 
 /** What a task's run does instead of the request's: its own signal, progress into the task, input through the task. */
 export interface TaskExtraParts {
@@ -10,28 +11,54 @@ export interface TaskExtraParts {
 
 /**
  * The `extra` a task's handler gets: the request's identity (principal, auth, capabilities, `_meta`,
- * multi-round-trip answers) read once, since the request ends before the work does, and the task's own
- * signal, progress and input. Logs reach a legacy session while it lives; a modern request's stream is
+ * multi-round-trip answers), read from the request's extra when asked for (its data outlives the request),
+ * and the task's own signal, progress and input. Logs reach a legacy session while it lives; a modern request's stream is
  * gone, so they are dropped there.
  */
 export function taskExtra(base: ToolExtra, parts: TaskExtraParts): ToolExtra {
   const legacy = base.era === 'legacy';
+  const log: ToolExtra['log'] = legacy ? (level, data, logger) => base.log(level, data, logger).catch(() => {}) : async () => {};
+  const elicit: ToolExtra['elicit'] = legacy ? (params) => base.elicit(params) : (params) => parts.ask('elicitation/create', params);
+  const sample: ToolExtra['sample'] = legacy ? (params) => base.sample(params) : (params) => parts.ask('sampling/createMessage', params);
+  // The adapters' own extra: a copy that reads the request's data on demand, as the call path expects.
+  if (base instanceof CallExtra) return base.detach({ signal: parts.signal, progress: parts.progress, log, elicit, sample });
+  // An extra built elsewhere (runtime.tools.callTool): getters over it.
   return {
     signal: parts.signal,
-    sessionId: base.sessionId,
     era: base.era,
-    requestId: base.requestId,
-    authInfo: base.authInfo,
-    meta: base.meta,
-    clientCapabilities: base.clientCapabilities,
-    inputResponses: base.inputResponses,
-    requestState: base.requestState,
-    raw: base.raw,
-    principal: base.principal,
-    sealState: base.sealState,
+    get sessionId() {
+      return base.sessionId;
+    },
+    get requestId() {
+      return base.requestId;
+    },
+    get authInfo() {
+      return base.authInfo;
+    },
+    get meta() {
+      return base.meta;
+    },
+    get clientCapabilities() {
+      return base.clientCapabilities;
+    },
+    get inputResponses() {
+      return base.inputResponses;
+    },
+    get requestState() {
+      return base.requestState;
+    },
+    get raw() {
+      return base.raw;
+    },
+    get principal() {
+      return base.principal;
+    },
+    get sealState() {
+      return base.sealState;
+    },
     progress: parts.progress,
-    log: legacy ? (level, data, logger) => base.log(level, data, logger).catch(() => {}) : async () => {},
-    elicit: legacy ? base.elicit : (params) => parts.ask('elicitation/create', params),
-    sample: legacy ? base.sample : (params) => parts.ask('sampling/createMessage', params),
+    log,
+    elicit,
+    sample,
   };
 }
