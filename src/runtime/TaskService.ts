@@ -78,6 +78,7 @@ export class TaskService {
         this.#emit(await this.ledger.step(await id, (r) => withMessage(r, this.ledger.now(), text)));
       },
       ask: async (method, params) => this.#ask(await id, `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`, { method, params }, controller.signal),
+      relay: async (method, params, send) => this.#relay(await id, `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`, { method, params }, send),
     });
     const begin = (): Promise<Settled> => this.#pipeline.callTool(name, args, { ...scope, extra }).then((result) => ({ ok: true, result }), (error: unknown) => ({ ok: false, error }));
     let running: Promise<Settled> | undefined;
@@ -168,6 +169,16 @@ export class TaskService {
       await this.#pause(id, record.pollIntervalMs, signal);
       if (signal.aborted) throw signal.reason;
       record = (await this.ledger.store.get(id))?.record;
+    }
+  }
+
+  async #relay(id: string, key: string, request: Record<string, unknown>, send: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    this.#emit(await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request)));
+    try {
+      return await send();
+    } finally {
+      const now = this.ledger.now();
+      this.#emit(await this.ledger.step(id, (r) => takeResponse(answer(r, now, { [key]: true }) ?? r, key)));
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { initFusion } from '../../src/index.js';
 import { httpServer, v2HttpClient } from '../_helpers/clients.js';
 
@@ -93,5 +93,36 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     });
     await request(client, 'tasks/cancel', { taskId: first.task.taskId });
     expect((await request(client, 'tools/call', { name: 'slow', arguments: {}, task: {} })).task.status).toBe('working');
+  });
+
+  it('asks the client from inside a task: the task shows input_required until the answer arrives', async () => {
+    const registry = f.registry().registerAll(
+      f.action('publish').task({ pollIntervalMs: 10 }).handle(async (_input, _ctx, extra) => {
+        const answer = await extra.elicit({ mode: 'form', message: 'Publish?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+        return `published: ${JSON.stringify(answer.content)}`;
+      }),
+    );
+    await using srv = await httpServer(registry, { drainMs: 0 });
+    const client = new Client({ name: 'asked', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    let reply!: () => void;
+    const replied = new Promise<void>((resolve) => (reply = resolve));
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    client.setRequestHandler('elicitation/create', async () => {
+      asked();
+      await replied;
+      return { action: 'accept', content: { ok: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+    try {
+      const { task } = await request(client, 'tools/call', { name: 'publish', arguments: {}, task: {} });
+      await wasAsked;
+      expect(await request(client, 'tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'input_required' });
+      reply();
+      expect((await request(client, 'tasks/result', { taskId: task.taskId })).content).toEqual([{ type: 'text', text: 'published: {"ok":true}' }]);
+      expect(await request(client, 'tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'completed' });
+    } finally {
+      await client.close();
+    }
   });
 });
