@@ -10,6 +10,7 @@ import { RequestPipeline } from './RequestPipeline.js';
 import { systemResources } from './systemResources.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 import { TaskService } from './TaskService.js';
+import { debugSink } from './debugSink.js';
 
 /** What a runtime is built from: a registry's items and its run-time switch. */
 export interface RuntimeParts<Ctx> {
@@ -66,7 +67,7 @@ export class FusionRuntime<Ctx = any> {
 
   /** Runs task-supporting tools as tasks; undefined when no tool of the surface supports tasks. */
   get tasks(): TaskService | undefined {
-    if (this.#tasks === null) this.#tasks = this.tools.surface.tools.some((t) => t.task !== undefined) ? new TaskService(this.tools, this.options.tasks, this.options.now) : undefined;
+    if (this.#tasks === null) this.#tasks = this.tools.surface.tools.some((t) => t.task !== undefined) ? new TaskService(this.tools, this.options.tasks, this.options.now, debugSink(this.options.debug)) : undefined;
     return this.#tasks;
   }
 

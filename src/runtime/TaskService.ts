@@ -6,7 +6,8 @@ import { TaskLedger, TaskRefused } from '../tasks/TaskLedger.js';
 import type { TaskStore } from '../tasks/TaskStore.js';
 import { answer, askInput, finish, renewLease, takeResponse, withMessage, type TaskOutcome } from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
-import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
+import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord, type TaskStatus } from '../tasks/types.js';
+import type { DebugEvent } from '../tracing/types.js';
 import { routeTask } from '../surface/compileSurface.js';
 import type { RequestScope } from '../surface/types.js';
 import type { RequestPipeline } from './RequestPipeline.js';
@@ -47,7 +48,11 @@ export class TaskService {
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #listeners = new Set<(record: TaskRecord) => void>();
 
-  constructor(pipeline: RequestPipeline<any>, options: TaskServiceOptions = {}, now?: () => number) {
+  readonly #debug: ((event: DebugEvent) => void) | undefined;
+  readonly #statuses = new Map<string, TaskStatus>();
+
+  constructor(pipeline: RequestPipeline<any>, options: TaskServiceOptions = {}, now?: () => number, debug?: (event: DebugEvent) => void) {
+    this.#debug = debug;
     this.#pipeline = pipeline;
     this.#ownsStore = options.store === undefined;
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
@@ -99,6 +104,7 @@ export class TaskService {
       throw error;
     }
     this.#running.set(record.id, controller);
+    this.#emit(record);
     created(record.id);
     const renew = setInterval(() => void this.#renew(record.id, controller), Math.max(10, this.#leaseMs / 3));
     renew.unref?.();
@@ -242,6 +248,12 @@ export class TaskService {
   #emit(record: TaskRecord | undefined): void {
     if (record === undefined) return;
     this.#wake(record.id);
+    // The debug observer hears status changes, not every progress message.
+    if (this.#debug !== undefined && this.#statuses.get(record.id) !== record.status) {
+      if (isTerminal(record.status)) this.#statuses.delete(record.id);
+      else this.#statuses.set(record.id, record.status);
+      this.#debug({ type: 'task', tool: record.tool, taskId: record.id, status: record.status, ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}) });
+    }
     for (const listener of this.#listeners) listener(record);
   }
 }

@@ -2,7 +2,7 @@ import type { DebugEvent } from './types.js';
 
 /**
  * An observer for the `debug` attach option that reports every list, call, refusal, workflow transition,
- * State Sync invalidation, `list_changed`, warning and swallowed error as one readable line, to `sink`
+ * State Sync invalidation, `list_changed`, task status change, warning and swallowed error as one readable line, to `sink`
  * (`console.debug` by default). `debug: true` still logs raw JSON to stderr.
  * @example
  * registry.attachToServer(server, { stateSync, fsm: checkout, debug: createDebugObserver() });
@@ -31,6 +31,8 @@ export function formatDebugEvent(event: DebugEvent): string {
       return `invalidated ${event.patterns.join(', ')} by ${event.causedBy}`;
     case 'list_changed':
       return `tools/list_changed (${event.reason === 'transition' ? 'workflow transition' : 'tools enabled or disabled'})${who(event.sessionId)}`;
+    case 'task':
+      return `task ${event.taskId} ${event.tool} ${event.status}${event.statusMessage !== undefined && event.status !== 'completed' ? `: ${event.statusMessage}` : ''}`;
     case 'warning':
       return `warning ${event.message}`;
     case 'error':

@@ -1,3 +1,5 @@
+import type { TaskStatus } from '../tasks/types.js';
+
 /**
  * Options of the `tracing` attach/serve option. The tracer, meter and module are typed structurally so
  * that the public types of mcp-fusion never name `@opentelemetry/api` (an optional peer): pass the values
@@ -53,4 +55,6 @@ export type DebugEvent =
   | { type: 'invalidation'; patterns: readonly string[]; causedBy: string }
   /** A `notifications/tools/list_changed` is due: after a transition (to `sessionId`) or a run-time enable/disable (to everyone). */
   | { type: 'list_changed'; reason: 'transition' | 'tools-changed'; sessionId?: string }
+  /** A task changed status (created `working`, `input_required`, or terminal); `statusMessage` says why when it failed or was cancelled. */
+  | { type: 'task'; tool: string; taskId: string; status: TaskStatus; statusMessage?: string }
   | { type: 'error'; message: string; error: unknown };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { initFusion } from '../../src/index.js';
+import { formatDebugEvent, initFusion, type DebugEvent } from '../../src/index.js';
 import { httpServer, v2HttpClient } from '../_helpers/clients.js';
 
 const f = initFusion();
@@ -124,5 +124,21 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('reports each status change of a task to the debug observer (not every progress message)', async () => {
+    const events: DebugEvent[] = [];
+    const registry = f.registry().registerAll(
+      f.action('count').task({ pollIntervalMs: 10 }).handle(async (_input, _ctx, extra) => {
+        for (let i = 1; i <= 3; i++) await extra.progress(i, 3);
+        return 'counted';
+      }),
+    );
+    await using srv = await httpServer(registry, { debug: (event) => void events.push(event) });
+    await using client = await v2HttpClient(srv.url);
+    const { task } = await request(client, 'tools/call', { name: 'count', arguments: {}, task: {} });
+    await request(client, 'tasks/result', { taskId: task.taskId });
+    const lines = events.filter((e) => e.type === 'task').map((e) => formatDebugEvent(e));
+    expect(lines).toEqual([`task ${task.taskId} count working`, `task ${task.taskId} count completed`]);
   });
 });
