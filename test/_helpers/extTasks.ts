@@ -6,14 +6,17 @@ const MODERN = '2026-07-28';
 
 /**
  * The raw request path the official Tasks client needs on 2026-07-28 (the SDK client refuses the
- * extension's result shapes): one JSON-RPC POST with the standard headers, answered as JSON or SSE.
+ * extension's result shapes): one JSON-RPC POST with the standard headers, answered as JSON or SSE. With
+ * several URLs, each request goes to the next one in turn (a load balancer without affinity).
  */
-function rawPost(url: string): (request: unknown) => Promise<JsonRpcResponse> {
+function rawPost(url: string | readonly string[]): (request: unknown) => Promise<JsonRpcResponse> {
   let id = 0;
+  const urls = typeof url === 'string' ? [url] : url;
   return async (request) => {
+    const target = urls[id % urls.length]!;
     const body = { ...(request as { method: string; params?: Record<string, unknown> }), jsonrpc: '2.0', id: `raw-${++id}` };
     const name = body.method === 'tools/call' ? body.params?.name : body.params?.taskId;
-    const response = await fetch(url, {
+    const response = await fetch(target, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -32,8 +35,11 @@ function rawPost(url: string): (request: unknown) => Promise<JsonRpcResponse> {
   };
 }
 
-/** An SDK client on `url` in `era`, wrapped in the official Tasks client session; both closed by `await using`. */
-export async function extTaskSession(url: string, era: 'legacy' | 'modern'): Promise<{ client: Client; session: TaskEnabledSession } & AsyncDisposable> {
+/**
+ * An SDK client on `url` in `era`, wrapped in the official Tasks client session; both closed by `await using`.
+ * Modern: `balance` sends the task traffic (tools/call, tasks/*) to these URLs in turn instead.
+ */
+export async function extTaskSession(url: string, era: 'legacy' | 'modern', balance?: readonly string[]): Promise<{ client: Client; session: TaskEnabledSession } & AsyncDisposable> {
   const client = new Client(CLIENT_INFO, era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {});
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const session =
@@ -41,7 +47,7 @@ export async function extTaskSession(url: string, era: 'legacy' | 'modern'): Pro
       ? createTaskSessionFromClient(client, { endpointId: `legacy:${url}` })
       : createTaskSessionFromClient(client, {
           endpointId: `modern:${url}`,
-          rawDispatch: rawPost(url),
+          rawDispatch: rawPost(balance ?? url),
           v2RequestFraming: { protocolVersion: MODERN, clientInfo: CLIENT_INFO, clientCapabilities: {} },
         });
   return {

@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
 import { initFusion, type RunningServer } from '../../src/index.js';
 import { RedisTaskStore } from '../../src/redis/index.js';
 import { httpServer } from '../_helpers/clients.js';
-import { modernRequest } from '../_helpers/extTasks.js';
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
+import { extTaskSession, modernRequest } from '../_helpers/extTasks.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,10 +42,15 @@ async function taskProcess(prefix: string): Promise<{ url: string; kill(): Promi
   return { url, kill, proc };
 }
 
-/** Instance B, in this process: the same tool and the same Redis prefix. */
-function instanceB(client: Redis, prefix: string): Promise<RunningServer & AsyncDisposable> {
+/** Instance B, in this process: the same tool and the same Redis prefix; `reads` counts the task reads it served. */
+async function instanceB(client: Redis, prefix: string): Promise<RunningServer & AsyncDisposable & { reads: () => number }> {
   const registry = f.registry().registerAll(f.action('jobs.run').withNumber('ms').task({ pollIntervalMs: 20 }).handle(() => 'B never runs jobs in these tests'));
-  return httpServer(registry, { drainMs: 0, tasks: { store: new RedisTaskStore({ client, prefix }), leaseMs: LEASE_MS } });
+  let reads = 0;
+  const store = new RedisTaskStore({ client, prefix });
+  const get = store.get.bind(store);
+  store.get = (id) => (reads++, get(id));
+  const srv = await httpServer(registry, { drainMs: 0, tasks: { store, leaseMs: LEASE_MS } });
+  return Object.assign(srv, { reads: () => reads });
 }
 
 const get = (url: string, taskId: string) => modernRequest(url, 'tasks/get', { taskId });
@@ -98,5 +104,19 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     expect(Date.now() - killedAt).toBeLessThan(LEASE_MS + 5_000);
     const failed = await get(b.url, created.taskId);
     expect(failed.error).toEqual({ code: -32603, message: `The server instance running task "${created.taskId}" (jobs.run) stopped before it finished; call the tool again.` });
+  });
+
+  it('the official Tasks client, its requests alternating between the two processes, settles a task run by one of them', async () => {
+    const prefix = uniquePrefix('tasks');
+    const a = await taskProcess(prefix);
+    started.push(a);
+    await using b = await instanceB(client, prefix);
+    await using ext = await extTaskSession(a.url, 'modern', [a.url, b.url]);
+    const execution = await ext.session.callTool('jobs.run', { ms: 300 }, { task: { preference: 'require' } });
+    expect(execution.kind).toBe('task');
+    const { outcome } = await execution.settle();
+    // tools/call went to A (the first URL), so A's process ran the job; the polls went to both.
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: `ran 300 ms on ${a.proc.pid}` }] });
+    expect(b.reads()).toBeGreaterThan(0);
   });
 });
