@@ -95,6 +95,18 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     expect((await request(client, 'tools/call', { name: 'slow', arguments: {}, task: {} })).task.status).toBe('working');
   });
 
+  it('refuses a task over the per-process budget, whoever asks', async () => {
+    const registry = f.registry().registerAll(f.action('slow').task().handle(() => new Promise(() => {})));
+    await using srv = await httpServer(registry, { drainMs: 0, tasks: { budgets: { maxActivePerProcess: 1 } } });
+    await using alice = await v2HttpClient(srv.url);
+    await using bob = await v2HttpClient(srv.url);
+    expect((await request(alice, 'tools/call', { name: 'slow', arguments: {}, task: {} })).task.status).toBe('working');
+    expect(await request(bob, 'tools/call', { name: 'slow', arguments: {}, task: {} })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Cannot start "slow" as a task: this server runs 1 tasks already (its limit). Try again shortly.' }],
+    });
+  });
+
   it('asks the client from inside a task: the task shows input_required until the answer arrives', async () => {
     const registry = f.registry().registerAll(
       f.action('publish').task({ pollIntervalMs: 10 }).handle(async (_input, _ctx, extra) => {
