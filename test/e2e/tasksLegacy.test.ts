@@ -95,6 +95,16 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     expect((await request(client, 'tools/call', { name: 'slow', arguments: {}, task: {} })).task.status).toBe('working');
   });
 
+  it('stores no result over maxResultBytes: the task completes with an isError result saying to ask for less', async () => {
+    const registry = f.registry().registerAll(f.action('dump').task({ pollIntervalMs: 10 }).handle(async () => 'x'.repeat(500)));
+    await using srv = await httpServer(registry, { tasks: { budgets: { maxResultBytes: 200 } } });
+    await using client = await v2HttpClient(srv.url);
+    const { task } = await request(client, 'tools/call', { name: 'dump', arguments: {}, task: {} });
+    const result = await request(client, 'tasks/result', { taskId: task.taskId });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/^The result of "dump" is \d+ bytes, over the 200-byte limit a task may store; ask for less \(a page, a summary\) and call again\.$/);
+  });
+
   it('refuses a task over the per-process budget, whoever asks', async () => {
     const registry = f.registry().registerAll(f.action('slow').task().handle(() => new Promise(() => {})));
     await using srv = await httpServer(registry, { drainMs: 0, tasks: { budgets: { maxActivePerProcess: 1 } } });
