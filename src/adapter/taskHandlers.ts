@@ -33,6 +33,7 @@ export function taskCall(service: TaskService, era: ProtocolEra | undefined, cre
       const started = await service.start(params.name, params.arguments, scope, { immediate: true });
       if (started.kind === 'result') return started.result;
       created(started.record);
+      scope.trace?.task?.(started.record.id, started.record.status);
       return { resultType: 'task', ...modernTask(started.record) };
     }
     const task = params.task;
@@ -45,6 +46,7 @@ export function taskCall(service: TaskService, era: ProtocolEra | undefined, cre
     // `content: []` beside `task`: the SDK checks every 2025 tools/call result against CallToolResult.
     if (started.kind === 'result') return started.result;
     created(started.record);
+    scope.trace?.task?.(started.record.id, started.record.status);
     return { content: [], task: legacyTask(started.record) };
   };
 }

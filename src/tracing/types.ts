@@ -37,6 +37,8 @@ export interface RequestTrace {
   transition(machine: string, from: string, to: string, event: string | undefined): void;
   /** The request was refused with an `isError` result the agent reads (`reason` is low-cardinality). */
   refusal(reason: RefusalReason, message: string): void;
+  /** The call was answered with a task (its work goes on after this request's span ends). */
+  task?(taskId: string, status: TaskStatus): void;
 }
 
 /**
