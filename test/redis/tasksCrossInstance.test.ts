@@ -79,6 +79,21 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     expect(await get(a.url, created.taskId)).toMatchObject({ status: 'cancelled' });
   });
 
+  it('input asked by the work on A is answered through B (tasks/update), and the work on A resumes', async () => {
+    const prefix = uniquePrefix('tasks');
+    const a = await taskProcess(prefix);
+    started.push(a);
+    await using b = await instanceB(client, prefix);
+    const created = await modernRequest(a.url, 'tools/call', { name: 'jobs.ask', arguments: {} });
+    await expect.poll(async () => (await get(b.url, created.taskId)).status, { interval: 20, timeout: 5_000 }).toBe('input_required');
+    const waiting = await get(b.url, created.taskId);
+    const [key] = Object.keys(waiting.inputRequests);
+    expect(waiting.inputRequests[key!]).toMatchObject({ method: 'elicitation/create', params: { message: 'Name?' } });
+    expect((await modernRequest(b.url, 'tasks/update', { taskId: created.taskId, inputResponses: { [key!]: { action: 'accept', content: { name: 'Ada' } } } })).resultType).toBe('complete');
+    await expect.poll(async () => (await get(b.url, created.taskId)).status, { interval: 20, timeout: 5_000 }).toBe('completed');
+    expect((await get(a.url, created.taskId)).result.content[0].text).toBe(`Hello, Ada, from ${a.proc.pid}`);
+  });
+
   it('a result completed on A is served by B after A is killed', async () => {
     const prefix = uniquePrefix('tasks');
     const a = await taskProcess(prefix);
