@@ -50,7 +50,7 @@ class RunningCall implements SignalSource {
     this.#controller?.abort(why);
   }
 
-  /** Resolves the call with `result` unless it already resolved; leaves its queue. */
+  /** Rejects the call with a handler's protocol error unless it already settled; leaves its queue. */
   fail(error: WireError): void {
     const reject = this.reject;
     if (this.resolve === undefined || reject === undefined) return;
@@ -58,6 +58,7 @@ class RunningCall implements SignalSource {
     reject(error);
   }
 
+  /** Resolves the call with `result` (none: {@link fail} rejects it) unless it already settled; leaves its queue. */
   settle(result: ToolResponse | undefined): void {
     const resolve = this.resolve;
     if (resolve === undefined) return;
