@@ -108,7 +108,9 @@ export class TaskService {
     created(record.id);
     const renew = setInterval(() => void this.#renew(record.id, controller), Math.max(10, this.#leaseMs / 3));
     renew.unref?.();
-    void (running ?? begin()).then((settled) => this.#settle(record, settled)).finally(() => {
+    // The run's own signal aborts on timeout, on cancel (the task's controller) and on shutdown (after the drain).
+    const shutDown = (settled: Settled): boolean => settled.ok && settled.result.isError === true && settled.result._meta?.['fusion/timeout'] === undefined && !controller.signal.aborted && extra.signal.aborted;
+    void (running ?? begin()).then((settled) => this.#settle(record, shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled)).finally(() => {
       clearInterval(renew);
       this.#running.delete(record.id);
       this.ledger.release();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { formatDebugEvent, initFusion, type DebugEvent } from '../../src/index.js';
+import { formatDebugEvent, initFusion, MemoryTaskStore, type DebugEvent } from '../../src/index.js';
 import { httpServer, v2HttpClient } from '../_helpers/clients.js';
 
 const f = initFusion();
@@ -103,6 +103,21 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     const result = await request(client, 'tasks/result', { taskId: task.taskId });
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/^The result of "dump" is \d+ bytes, over the 200-byte limit a task may store; ask for less \(a page, a summary\) and call again\.$/);
+  });
+
+  it('fails the running tasks of a server that shuts down, saying to call again (not a completed tool error)', async () => {
+    const store = new MemoryTaskStore();
+    const registry = f.registry().registerAll(
+      f.action('long').task().handle((_input, _ctx, extra) => new Promise((_resolve, reject) => extra.signal.addEventListener('abort', () => reject(extra.signal.reason)))),
+    );
+    const srv = await httpServer(registry, { drainMs: 20, tasks: { store } });
+    const client = await v2HttpClient(srv.url);
+    const { task } = await request(client, 'tools/call', { name: 'long', arguments: {}, task: {} });
+    await client.close();
+    await srv.close();
+    await expect.poll(async () => (await store.get(task.taskId))?.record.status).toBe('failed');
+    expect((await store.get(task.taskId))!.record.error).toEqual({ code: -32603, message: `The server instance running task "${task.taskId}" (long) shut down before it finished; call the tool again.` });
+    store.close();
   });
 
   it('refuses a task over the per-process budget, whoever asks', async () => {
