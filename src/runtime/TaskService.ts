@@ -85,7 +85,8 @@ export class TaskService {
       ask: async (method, params) => this.#ask(await id, `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`, { method, params }, controller.signal),
       relay: async (method, params, send) => this.#relay(await id, `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`, { method, params }, send),
     });
-    const begin = (): Promise<Settled> => this.#pipeline.callTool(name, args, { ...scope, extra }).then((result) => ({ ok: true, result }), (error: unknown) => ({ ok: false, error }));
+    // Not the request's span: it ends when the request does, long before the work.
+    const begin = (): Promise<Settled> => this.#pipeline.callTool(name, args, { stateKey: scope.stateKey, extra }).then((result) => ({ ok: true, result }), (error: unknown) => ({ ok: false, error }));
     let running: Promise<Settled> | undefined;
     if (how.immediate) {
       running = begin();
