@@ -3,7 +3,7 @@ import { isTerminal, type TaskRecord, type VersionedTask } from '../tasks/types.
 import { redisCall } from './_internal/redisCall.js';
 import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
 import { runScript } from './_internal/runScript.js';
-import { ADMIT, CAS } from './_internal/taskScripts.js';
+import { ADMIT, CAS, RESERVE } from './_internal/taskScripts.js';
 
 /** Options of {@link RedisTaskStore}. */
 export interface RedisTaskStoreOptions {
@@ -11,7 +11,8 @@ export interface RedisTaskStoreOptions {
   client: RedisClient;
   /**
    * Key prefix (default `fusion:tasks:`, no braces): a task lives in the hash `<prefix>task:{<id>}` (one
-   * cluster slot per task), its owner's active tasks in the sorted set `<prefix>owner:{<principal>}`.
+   * cluster slot per task), its owner's active tasks in the sorted set `<prefix>owner:{<principal>}` and its
+   * owner's stored result sizes in `<prefix>results:{<principal>}`.
    */
   prefix?: string;
 }
@@ -58,6 +59,12 @@ export class RedisTaskStore implements TaskStore {
     const written = (await redisCall(this.#client, () => runScript(this.#client, CAS, [this.#task(id)], [String(version), next.status, JSON.stringify(next)]))) as TaskWrite;
     if (written === 'ok' && isTerminal(next.status)) await redisCall(this.#client, () => this.#client.zrem(this.#owner(next.owner), id));
     return written;
+  }
+
+  async reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean> {
+    const key = `${this.#prefix}results:${hashTag(owner)}`;
+    const member = `${id}:${Math.max(0, Math.trunc(bytes))}`;
+    return (await redisCall(this.#client, () => runScript(this.#client, RESERVE, [key], [Date.now(), options.maxBytes, member, options.expiresAt]))) === 1;
   }
 
   #task(id: string): string {

@@ -192,12 +192,25 @@ export class TaskService {
   }
 
   async #settle(record: TaskRecord, settled: Settled): Promise<void> {
-    const outcome = this.#outcome(record, settled);
     try {
+      const outcome = await this.#kept(record, this.#outcome(record, settled));
       this.#emit(await this.ledger.step(record.id, (r) => finish(r, this.ledger.now(), outcome)));
     } catch {
       // The store is unreachable: the lease runs out and the next reader marks the task failed.
     }
+  }
+
+  /**
+   * A completed result is kept within the budgets: at most `maxResultBytes`, and counted against its owner's
+   * stored bytes until it expires; past either it is replaced by an `isError` result saying what to do.
+   */
+  async #kept(record: TaskRecord, outcome: TaskOutcome): Promise<TaskOutcome> {
+    if (outcome.status !== 'completed') return outcome;
+    const { maxResultBytes, maxStoredBytesPerPrincipal: maxBytes } = this.ledger.budgets;
+    const bytes = Buffer.byteLength(JSON.stringify(outcome.result));
+    if (bytes > maxResultBytes) return { status: 'completed', result: errorResult(taskTexts.resultTooLarge(record.tool, bytes, maxResultBytes)) };
+    if (await this.ledger.store.reserveResult(record.owner, record.id, bytes, { expiresAt: record.createdAt + record.ttlMs, maxBytes })) return outcome;
+    return { status: 'completed', result: errorResult(taskTexts.storedFull(record.tool, maxBytes)) };
   }
 
   #outcome(record: TaskRecord, settled: Settled): TaskOutcome {
@@ -211,9 +224,7 @@ export class TaskService {
       const message = `Tool "${record.tool}" returned input_required after its task started; inside a task, ask with extra.elicit(...) instead.`;
       return { status: 'failed', error: { code: JsonRpcCode.InternalError, message }, statusMessage: message };
     }
-    const bytes = Buffer.byteLength(JSON.stringify(settled.result));
-    const limit = this.ledger.budgets.maxResultBytes;
-    return { status: 'completed', result: bytes > limit ? errorResult(taskTexts.resultTooLarge(record.tool, bytes, limit)) : settled.result };
+    return { status: 'completed', result: settled.result };
   }
 
   async #renew(id: string, controller: AbortController): Promise<void> {

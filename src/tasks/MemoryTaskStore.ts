@@ -20,6 +20,8 @@ interface Entry {
  */
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Entry>();
+  /** Per owner: the stored results counted against it, by task id. */
+  readonly #results = new Map<string, Map<string, { bytes: number; expiresAt: number }>>();
   readonly #now: () => number;
   #timer: ReturnType<typeof setInterval> | undefined;
 
@@ -54,9 +56,28 @@ export class MemoryTaskStore implements TaskStore {
     return 'ok';
   }
 
+  async reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean> {
+    const now = this.#now();
+    const held = this.#results.get(owner) ?? new Map<string, { bytes: number; expiresAt: number }>();
+    let total = 0;
+    for (const [task, r] of held) {
+      if (r.expiresAt <= now) held.delete(task);
+      else total += r.bytes;
+    }
+    if (total + bytes > options.maxBytes) return false;
+    held.set(id, { bytes, expiresAt: options.expiresAt });
+    this.#results.set(owner, held);
+    return true;
+  }
+
   /** Removes every expired task now (the timer calls it). */
   sweep(): void {
     for (const [id, entry] of this.#tasks) if (this.#expired(entry)) this.#tasks.delete(id);
+    const now = this.#now();
+    for (const [owner, held] of this.#results) {
+      for (const [task, r] of held) if (r.expiresAt <= now) held.delete(task);
+      if (held.size === 0) this.#results.delete(owner);
+    }
   }
 
   /** Tasks held, expired ones not yet swept included (for leak checks). */

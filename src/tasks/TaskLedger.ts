@@ -26,7 +26,7 @@ export class TaskRefused extends Error {
   override readonly name = 'TaskRefused';
 }
 
-const DEFAULTS: Required<TaskBudgets> = { maxActivePerPrincipal: 16, maxActivePerProcess: 256, maxResultBytes: 1024 * 1024, maxTtlMs: 24 * 60 * 60 * 1000 };
+const DEFAULTS: Required<TaskBudgets> = { maxActivePerPrincipal: 16, maxActivePerProcess: 256, maxResultBytes: 1024 * 1024, maxStoredBytesPerPrincipal: 16 * 1024 * 1024, maxTtlMs: 24 * 60 * 60 * 1000 };
 
 /**
  * The tasks of one process over a {@link TaskStore}: creation within the budgets, reads that honour

@@ -28,6 +28,11 @@ export interface TaskStore {
    * writers racing from one version, exactly one gets `'ok'`. The expiry stays that of the creation.
    */
   compareAndSet(id: string, version: number, next: TaskRecord): Promise<TaskWrite>;
+  /**
+   * Counts a result of `bytes` for task `id` against its owner until `expiresAt` (when the task, and its
+   * result, expire). Resolves false, counting nothing, when the owner's stored results would exceed `maxBytes`.
+   */
+  reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean>;
   /** Releases the timers and connections the store owns (not a client it was given). */
   close?(): void;
 }

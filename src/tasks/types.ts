@@ -72,8 +72,10 @@ export interface TaskBudgets {
   maxActivePerPrincipal?: number;
   /** Active tasks this process runs at once. Default 256. */
   maxActivePerProcess?: number;
-  /** Largest result (JSON bytes) a task may store; a larger one fails the task with a clear error. Default 1 MiB. */
+  /** Largest result (JSON bytes) a task may store; a larger one ends the task with an `isError` result saying so. Default 1 MiB. */
   maxResultBytes?: number;
+  /** Results (JSON bytes) one principal's tasks may keep stored at once, across instances sharing the store. Default 16 MiB. */
+  maxStoredBytesPerPrincipal?: number;
   /** Longest TTL a task may have; a tool's or client's longer request is capped to it. Default 24 hours. */
   maxTtlMs?: number;
 }

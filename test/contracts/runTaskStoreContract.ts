@@ -77,6 +77,19 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
     expect(await store.get('a3')).toBeDefined();
   });
 
+  it("counts stored result bytes per owner until they expire, refusing what would pass the owner's budget", async () => {
+    const store = await make();
+    const far = Date.now() + 60_000;
+    expect(await store.reserveResult('alice', 't1', 600, { expiresAt: far, maxBytes: 1_000 })).toBe(true);
+    expect(await store.reserveResult('alice', 't2', 500, { expiresAt: far, maxBytes: 1_000 })).toBe(false);
+    expect(await store.reserveResult('bob', 't3', 900, { expiresAt: far, maxBytes: 1_000 })).toBe(true);
+    // 300 ms: long enough for the round trips before it on a loaded machine.
+    expect(await store.reserveResult('alice', 't4', 400, { expiresAt: Date.now() + 300, maxBytes: 1_000 })).toBe(true);
+    expect(await store.reserveResult('alice', 't5', 1, { expiresAt: far, maxBytes: 1_000 })).toBe(false);
+    await sleep(400);
+    expect(await store.reserveResult('alice', 't5', 400, { expiresAt: far, maxBytes: 1_000 })).toBe(true);
+  });
+
   it('forgets a task once createdAt + ttlMs has passed', async () => {
     const store = await make();
     // 300 ms, not less: the read before expiry is a Redis round trip or two, which a loaded machine can stretch.

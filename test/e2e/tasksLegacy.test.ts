@@ -105,6 +105,19 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     expect(result.content[0].text).toMatch(/^The result of "dump" is \d+ bytes, over the 200-byte limit a task may store; ask for less \(a page, a summary\) and call again\.$/);
   });
 
+  it("keeps a principal's stored results within its budget: past it, the result is replaced by what to do", async () => {
+    const registry = f.registry().registerAll(f.action('dump').task({ pollIntervalMs: 10 }).handle(async () => 'x'.repeat(150)));
+    await using srv = await httpServer(registry, { tasks: { budgets: { maxStoredBytesPerPrincipal: 300 } } });
+    await using client = await v2HttpClient(srv.url);
+    const first = await request(client, 'tools/call', { name: 'dump', arguments: {}, task: {} });
+    expect((await request(client, 'tasks/result', { taskId: first.task.taskId })).content[0].text).toBe('x'.repeat(150));
+    const second = await request(client, 'tools/call', { name: 'dump', arguments: {}, task: {} });
+    expect(await request(client, 'tasks/result', { taskId: second.task.taskId })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The result of "dump" was not kept: your stored task results would pass 300 bytes. Read (tasks/get) the results you need, let old tasks expire, then call again.' }],
+    });
+  });
+
   it('fails the running tasks of a server that shuts down, saying to call again (not a completed tool error)', async () => {
     const store = new MemoryTaskStore();
     const registry = f.registry().registerAll(

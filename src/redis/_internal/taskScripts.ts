@@ -26,3 +26,21 @@ if cur[1] ~= ARGV[1] then return 'conflict' end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(cur[1]) + 1), 's', ARGV[2], 'd', ARGV[3])
 return 'ok'
 `);
+
+/**
+ * KEYS[1] the owner's stored results (a sorted set of `<task id>:<bytes>` scored by expiry); ARGV: now, max
+ * bytes, member, expiresAt. Forgets expired results, then counts the new one if the total stays within
+ * max: 1, else 0.
+ */
+export const RESERVE = luaScript(`
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local total = tonumber(string.match(ARGV[3], ':(%d+)$'))
+for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  total = total + tonumber(string.match(member, ':(%d+)$'))
+end
+if total > tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4], 'GT')
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) end
+return 1
+`);
