@@ -16,6 +16,7 @@ import { MEMORY_SESSIONS, memorySection } from './memory.js';
 import { ATTACH_INDEXED, ATTACH_POLICIES, POLICY, policySection } from './policy.js';
 import { redisSection } from './redis.js';
 import { scaleSection } from './scale.js';
+import { tasksSection } from './tasks.js';
 import type { Section, SectionOptions } from './section.js';
 
 const quick = process.argv.includes('--quick');
@@ -31,6 +32,7 @@ const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
   redis: redisSection,
   scale: scaleSection,
   console: consoleSection,
+  tasks: tasksSection,
 };
 
 const started = performance.now();

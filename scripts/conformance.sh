@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `npm run conformance`: starts examples/conformance on a free 127.0.0.1 port and runs the official MCP
-# conformance suite against it twice: 0.1.16 (the 2025-06-18 / 2025-11-25 scenarios, legacy era) and
+# conformance suite against it three times: 0.1.16 (the 2025-06-18 / 2025-11-25 scenarios, legacy era),
 # 0.2.0-alpha.12 with `--requirements 2026-07-28` (every scenario the 2026-07-28 revision requires, modern
-# era). The runner (../shared/conformance/run.sh, or $CONFORMANCE_RUN) installs the suite and a Node 22
-# runtime into a cache folder on first use. Prints both `conformance: P passed, F failed` lines and exits
-# non-zero when either run has a failure.
+# era), and every `tasks-*` scenario of the Tasks extension (io.modelcontextprotocol/tasks) in 0.2.0-alpha.12.
+# The runner (../shared/conformance/run.sh, or $CONFORMANCE_RUN) installs the suite and a Node 22
+# runtime into a cache folder on first use. Prints the three `conformance: P passed, F failed` lines and exits
+# non-zero when any run has a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 run=${CONFORMANCE_RUN:-../shared/conformance/run.sh}
@@ -50,7 +51,20 @@ modern_out=$(CONFORMANCE_VERSION="$modern_version" bash "$run" "$url" --requirem
 modern_status=$?
 printf '%s\n' "$modern_out"
 
+# The extension scenarios are not among the revision's requirements; `list --server` of 0.2.0-alpha.12 names
+# these ten (each runs on its own, one `conformance:` line each, summed here).
+task_scenarios=${CONFORMANCE_TASK_SCENARIOS:-"tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error tasks-mrtr-composition"}
+echo "== suite $modern_version, Tasks extension scenarios (tasks-*)"
+tasks_passed=0; tasks_failed=0
+for scenario in $task_scenarios; do
+  out=$(CONFORMANCE_VERSION="$modern_version" bash "$run" "$url" --scenario "$scenario" 2>&1)
+  if [ $? -eq 0 ]; then tasks_passed=$((tasks_passed + 1)); else tasks_failed=$((tasks_failed + 1)); printf '%s\n' "$out" | grep -v '^conformance:' | sed "s/^/[$scenario] /"; fi
+done
+tasks_line="conformance: $tasks_passed passed, $tasks_failed failed"
+echo "$tasks_line"
+
 echo "== summary"
 echo "legacy  (0.1.16):                           $(printf '%s\n' "$legacy_out" | grep '^conformance:' | tail -n 1)"
 echo "modern  ($modern_version, 2026-07-28): $(printf '%s\n' "$modern_out" | grep '^conformance:' | tail -n 1)"
-[ "$legacy_status" -eq 0 ] && [ "$modern_status" -eq 0 ]
+echo "tasks   ($modern_version, tasks-*):     $tasks_line"
+[ "$legacy_status" -eq 0 ] && [ "$modern_status" -eq 0 ] && [ "$tasks_failed" -eq 0 ]

@@ -60,6 +60,9 @@ export * from './fsm/index.js';
 export * from './presenter/index.js';
 
 export * from './session/index.js';
+export * from './tasks/index.js';
+export type { TaskOptions } from './builder/taskDeclaration.js';
+export type { TaskServiceOptions } from './runtime/TaskService.js';
 export { startServer, type RunningServer } from './server/startServer.js';
 export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';

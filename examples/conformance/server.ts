@@ -1,5 +1,6 @@
 import { acceptedContent, inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 import { initFusion, type StartServerOptions, type ToolExtra } from 'mcp-fusion';
+import { taskTools } from './taskTools.js';
 
 export const f = initFusion();
 
@@ -225,6 +226,7 @@ const tools = [
 
 export const registry = f.registry().registerAll(
   ...tools,
+  ...taskTools,
   f.prompt('test_simple_prompt').describe('A simple prompt without arguments').handle(() => 'This is a simple prompt for testing.'),
   f
     .prompt('test_prompt_with_arguments')

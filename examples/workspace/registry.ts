@@ -1,6 +1,7 @@
 import { createPresenter, initFusion, type ToolExtra } from 'mcp-fusion';
 import { z } from 'zod';
 import { WorkspaceDb, type CartItem } from './db.js';
+import { generateReport } from './reports.js';
 
 /** The handler context of the workspace server. */
 export interface AppContext {
@@ -162,6 +163,7 @@ const sprintsResource = f
 /** Every tool, prompt and resource of the workspace server, registered once. */
 export const registry = f.registry();
 registry.registerAll(listCountries, listSprints, createSprint, updateTask, addItem, checkoutCart, cancelCheckout, pay, clear, viewCart, platform, planSprint, sprintsResource);
+registry.register(generateReport);
 
 /** Builds the attach/serve options over one database. */
 export function workspaceOptions(db = new WorkspaceDb()) {

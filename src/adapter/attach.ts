@@ -12,6 +12,7 @@ import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { budgetOwner } from '../principal/budgetOwner.js';
 import { sealTargetOf } from '../runtime/pickAction.js';
+import { installTasks, taskCapabilities } from './installTasks.js';
 
 /** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
 interface ServerLike {
@@ -79,6 +80,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
   const pipeline = runtime.tools;
   const { content, features } = runtime;
   const capabilities = capabilitiesFor(runtime);
+  const tasks = sdk === 'v2' ? runtime.tasks : undefined;
   let own = NO_NAMES;
   try {
     if (mcp !== undefined) {
@@ -86,7 +88,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
       for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const) if (kind in capabilities) installMcpServerHandlers(mcp, kind);
       own = mcpServerNames(mcp);
     }
-    low.registerCapabilities?.({ ...capabilities });
+    low.registerCapabilities?.({ ...capabilities, ...(tasks === undefined ? {} : taskCapabilities(era)) });
   } catch (error) {
     const connected = /connect/i.test((error as Error).message);
     throw new AttachError(
@@ -125,6 +127,8 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
     return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
   };
+  const taskSetup = tasks === undefined ? undefined : installTasks(low, tasks, era, (ctx) => scopeOf(ctx));
+  const taskDispatch = taskSetup?.dispatch;
   const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
   const subscribed = new Set<string>();
   const sendToClient = async (notification: unknown): Promise<void> => {
@@ -154,7 +158,10 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
       'tools/call',
       (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
         const scope = scopeFor(ctx, sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments));
-        const call = (s: RequestScope) => pipeline.callTool(request.params.name, request.params.arguments, track(s));
+        const call = (s: RequestScope) => {
+          const plain = () => pipeline.callTool(request.params.name, request.params.arguments, track(s));
+          return taskDispatch === undefined ? plain() : taskDispatch(request.params, track(s), plain);
+        };
         return scope instanceof Promise ? scope.then(call) : call(scope);
       },
     ],
@@ -226,6 +233,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
   const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
   const detach = (): void => {
     endSession?.();
+    taskSetup?.stop();
     stopWatching?.();
     for (const key of keys) runtime.releaseSession(key);
     keys.clear();

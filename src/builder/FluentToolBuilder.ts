@@ -6,6 +6,7 @@ import { checkScopes } from '../auth/checkScopes.js';
 import { checkRateLimit } from '../limits/checkRateLimit.js';
 import type { RateLimit } from '../limits/types.js';
 import { buildFusionTool, type ToolDefinitionInput } from './buildFusionTool.js';
+import { taskDeclaration, type TaskOptions } from './taskDeclaration.js';
 import type { FusionTool, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from '../protocol/types.js';
 
 type Fields = Record<string, z.ZodType>;
@@ -196,6 +197,19 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
    */
   rateLimit(limit: RateLimit): FluentToolBuilder<Ctx, Input> {
     return this.#next({ rateLimit: checkRateLimit(limit, `Tool "${this.#state.name}"`) });
+  }
+
+  /**
+   * Lets the tool run as a task that outlives its request (MCP tasks, both eras): a client that supports
+   * tasks gets a task id at once and polls for the result; any other gets the plain result (`optional`, the
+   * default) or an error saying a task-capable client is needed (`required`). The handler is written as
+   * usual: `extra.progress(...)` becomes the task's status message, `extra.elicit(...)` asks the client
+   * through the task (`input_required`), and `extra.signal` aborts when the task is cancelled.
+   * @example f.action('reports.generate').task({ ttlMs: 600_000 }).handle(async (input, ctx, extra) => …)
+   * @see docs/tasks.md
+   */
+  task(options?: TaskOptions): FluentToolBuilder<Ctx, Input> {
+    return this.#next({ task: taskDeclaration(options, `Tool "${this.#state.name}"`) });
   }
 
   /** A presenter that validates the handler's data and appends suggested next actions. */

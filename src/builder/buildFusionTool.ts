@@ -3,6 +3,7 @@ import { DefinitionError } from '../errors/FusionError.js';
 import type { FsmBinding } from '../fsm/types.js';
 import type { InlineSyncDeclaration } from '../state-sync/types.js';
 import type { RateLimit } from '../limits/types.js';
+import type { TaskDeclaration } from '../tasks/types.js';
 import { withPresenter } from '../presenter/withPresenter.js';
 import { compileChain } from './compileChain.js';
 import { strictSchema, validatorFromJsonSchema, validatorFromZod, zodToJsonSchema } from './createValidator.js';
@@ -29,6 +30,7 @@ export interface ToolDefinitionInput<Ctx> {
   readonly group: GroupMembership | undefined;
   readonly requiredScopes?: readonly string[] | undefined;
   readonly rateLimit?: RateLimit | undefined;
+  readonly task?: TaskDeclaration | undefined;
   readonly handler: ToolHandler<Ctx, any>;
 }
 
@@ -68,10 +70,12 @@ export function buildFusionTool<Ctx>(def: ToolDefinitionInput<Ctx>): FusionTool<
     meta: def.meta === undefined ? undefined : deepFreeze(structuredClone(def.meta)),
     sync: def.sync === undefined ? undefined : deepFreeze({ ...def.sync }),
     fsm: def.fsm === undefined ? undefined : deepFreeze({ ...def.fsm }),
-    timeoutMs: def.timeoutMs,
+    // A task-supporting tool runs up to its TTL unless it sets its own timeout.
+    timeoutMs: def.timeoutMs ?? def.task?.ttlMs,
     group: def.group === undefined ? undefined : Object.freeze({ ...def.group }),
     requiredScopes: def.requiredScopes === undefined ? undefined : Object.freeze([...def.requiredScopes]),
     rateLimit: def.rateLimit,
+    ...(def.task === undefined ? {} : { task: def.task }),
     validate,
     run: compileChain(def.middlewares, def.presenter === undefined ? def.handler : withPresenter(def.presenter, def.handler, def.name)),
     presenter: def.presenter,

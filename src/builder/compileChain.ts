@@ -1,11 +1,13 @@
 import { describeThrown, errorResult, normalizeResult } from '../protocol/normalizeResult.js';
+import { WireError } from '../errors/WireError.js';
 import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../protocol/types.js';
 import { markThrown } from '../protocol/thrownBy.js';
 
 /**
  * Compiles middlewares (outermost first) and a handler into one closure, once, at build time.
- * The closure never throws: a thrown error becomes an `isError` result carrying its message (and, out of
- * the wire's sight, the error itself, for the log).
+ * A thrown error becomes an `isError` result carrying its message (and, out of the wire's sight, the error
+ * itself, for the log), except a {@link WireError}: that one rejects, so that the client gets it as a
+ * JSON-RPC error (a task fails with it).
  */
 export function compileChain<Ctx>(
   middlewares: readonly Middleware<Ctx>[],
@@ -16,6 +18,7 @@ export function compileChain<Ctx>(
       try {
         return normalizeResult(await handler(input, ctx, extra));
       } catch (error) {
+        if (error instanceof WireError) throw error;
         return markThrown(errorResult(describeThrown(error)), error, 'handler');
       }
     };
@@ -45,6 +48,7 @@ export function compileChain<Ctx>(
     try {
       return await compiled(input, ctx, extra);
     } catch (error) {
+      if (error instanceof WireError) throw error;
       return markThrown(errorResult(describeThrown(error)), error, 'handler');
     }
   };

@@ -25,6 +25,8 @@ export interface WireTool {
   annotations?: Record<string, unknown>;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** 2025-11-25: whether the tool runs as a task (`optional`, `required`); absent means `forbidden`. */
+  execution?: { taskSupport: 'optional' | 'required' };
 }
 
 /** One argument of a prompt as `prompts/list` shows it (MCP `PromptArgument`). */

@@ -28,6 +28,9 @@ export const messages = {
     const guess = near.length > 0 ? `Did you mean ${near.map((n) => `"${n}"`).join(' or ')}? ` : '';
     return `Unknown tool "${name}". ${guess}${available.length > 0 ? `Available tools: ${shown}${available.length > 50 ? ', …' : ''}.` : 'This server has no tools.'} Call tools/list to see them.`;
   },
+  cancelled(tool: string): string {
+    return `Tool "${tool}" was cancelled before it finished; its result was dropped. Its effects may be partial: check the current state before retrying.`;
+  },
   timedOut(tool: string, ms: number): string {
     return `Tool "${tool}" timed out after ${ms} ms and was cancelled. Its effects may be partial: check the current state before retrying.`;
   },

@@ -3,6 +3,7 @@ import type { CacheDirective, InlineSyncDeclaration } from '../state-sync/types.
 import type { FsmBinding } from '../fsm/types.js';
 import type { RateLimit } from '../limits/types.js';
 import type { Principal } from '../principal/types.js';
+import type { TaskDeclaration } from '../tasks/types.js';
 
 /** A JSON Schema object as listed in `tools/list` (`type: 'object'` at the root). */
 export interface JsonObjectSchema {
@@ -193,9 +194,11 @@ export interface FusionTool<Ctx = any> {
   readonly requiredScopes?: readonly string[] | undefined;
   /** Calls allowed per principal per window (`.rateLimit()`), on top of the attach option `rateLimit`. */
   readonly rateLimit?: RateLimit | undefined;
+  /** Set by `.task()`: the tool may run (or, `required`, runs only) as a task that outlives its request. */
+  readonly task?: TaskDeclaration | undefined;
   /** Strict validation of raw arguments. */
   readonly validate: (args: unknown) => ValidationOutcome;
-  /** The compiled middleware chain + handler + result shaping; never throws. */
+  /** The compiled middleware chain + handler + result shaping; rejects only with a `WireError` the handler threw. */
   readonly run: (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<ToolResponse>;
   /** Optional presenter applied to the handler's data (suggestActions). */
   readonly presenter: unknown;

@@ -5,3 +5,4 @@ export { RedisEventBus, type RedisEventBusOptions } from './RedisEventBus.js';
 export { failFastRedisOptions } from './failFastRedisOptions.js';
 export { failFastClusterOptions } from './failFastClusterOptions.js';
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './RedisRateLimitStore.js';
+export { RedisTaskStore, type RedisTaskStoreOptions } from './RedisTaskStore.js';

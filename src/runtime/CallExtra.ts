@@ -3,6 +3,15 @@ import type { Principal } from '../principal/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { SessionData } from '../session/sessionData.js';
 
+/** What work detached from its request (a task) uses instead of the request's signal and client helpers. */
+export interface DetachedParts {
+  readonly signal: AbortSignal;
+  readonly progress: ToolExtra['progress'];
+  readonly log: ToolExtra['log'];
+  readonly elicit: ToolExtra['elicit'];
+  readonly sample: ToolExtra['sample'];
+}
+
 /** What a running call lends its extra: the signal that also aborts on timeout and shutdown. */
 export interface SignalSource {
   readonly signal: AbortSignal;
@@ -54,8 +63,15 @@ export class CallExtra implements ToolExtra {
     readonly raw: unknown,
     /** What a sealed `requestState` is bound to (`tools/call:<name>`, …); the method when undefined. */
     readonly target: string | undefined,
+    /** Set for work that outlives its request (a task): its own signal and client-facing helpers. */
+    readonly detached?: DetachedParts,
   ) {
     this.#bridge = bridge;
+  }
+
+  /** This request's extra for work that outlives it (a task): the same request data, `parts` for the rest. */
+  detach(parts: DetachedParts): CallExtra {
+    return new CallExtra(this.#bridge, this.era, this.stateKey, this.requestState, this.raw, this.target, parts);
   }
 
   get sessionId(): string | undefined {
@@ -80,6 +96,7 @@ export class CallExtra implements ToolExtra {
 
   /** The request's own signal (the SDK's), aborted on cancellation. */
   get requestSignal(): AbortSignal | undefined {
+    if (this.detached !== undefined) return this.detached.signal;
     return this.#bridge.requestSignal(this.raw);
   }
 
@@ -102,18 +119,22 @@ export class CallExtra implements ToolExtra {
   }
 
   get progress(): ToolExtra['progress'] {
+    if (this.detached !== undefined) return this.detached.progress;
     return this.#bridge.progress(this);
   }
 
   get log(): ToolExtra['log'] {
+    if (this.detached !== undefined) return this.detached.log;
     return this.#bridge.log(this);
   }
 
   get elicit(): ToolExtra['elicit'] {
+    if (this.detached !== undefined) return this.detached.elicit;
     return (params) => this.#bridge.elicit(this, params);
   }
 
   get sample(): ToolExtra['sample'] {
+    if (this.detached !== undefined) return this.detached.sample;
     return (params) => this.#bridge.sample(this, params);
   }
 

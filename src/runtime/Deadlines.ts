@@ -1,6 +1,7 @@
 import type { ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { messages } from '../protocol/messages.js';
+import { WireError } from '../errors/WireError.js';
 import type { SignalSource } from './CallExtra.js';
 
 /** Where a running call finds the request's own signal (read on first need: most handlers never read theirs). */
@@ -16,6 +17,7 @@ class RunningCall implements SignalSource {
   prev: RunningCall | undefined;
   next: RunningCall | undefined;
   resolve: ((result: ToolResponse) => void) | undefined;
+  reject: ((error: WireError) => void) | undefined;
   #controller: AbortController | undefined;
   #reason: unknown;
   #onParentAbort: (() => void) | undefined;
@@ -48,14 +50,23 @@ class RunningCall implements SignalSource {
     this.#controller?.abort(why);
   }
 
-  /** Resolves the call with `result` unless it already resolved; leaves its queue. */
-  settle(result: ToolResponse): void {
+  /** Rejects the call with a handler's protocol error unless it already settled; leaves its queue. */
+  fail(error: WireError): void {
+    const reject = this.reject;
+    if (this.resolve === undefined || reject === undefined) return;
+    this.settle(undefined);
+    reject(error);
+  }
+
+  /** Resolves the call with `result` (none: {@link fail} rejects it) unless it already settled; leaves its queue. */
+  settle(result: ToolResponse | undefined): void {
     const resolve = this.resolve;
     if (resolve === undefined) return;
     this.resolve = undefined;
+    this.reject = undefined;
     this.queue.remove(this);
     if (this.#onParentAbort !== undefined) this.#parent!.removeEventListener('abort', this.#onParentAbort);
-    resolve(result);
+    if (result !== undefined) resolve(result);
   }
 }
 
@@ -120,8 +131,9 @@ export class Deadlines {
     let queue = this.#queues.get(ms);
     if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms)));
     const call = new RunningCall(tool, performance.now() + ms, queue, request);
-    return new Promise<ToolResponse>((resolve) => {
+    return new Promise<ToolResponse>((resolve, reject) => {
       call.resolve = resolve;
+      call.reject = reject;
       queue.push(call);
       let pending: Promise<ToolResponse>;
       try {
@@ -130,8 +142,10 @@ export class Deadlines {
         pending = Promise.reject(error);
       }
       pending.then(
-        (result) => call.settle(result),
-        (error: unknown) => call.settle(errorResult(error instanceof Error ? error.message : String(error))),
+        // A result that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation.
+        (result) => call.settle(request.requestSignal?.aborted === true ? errorResult(messages.cancelled(tool), { 'fusion/cancelled': true }) : result),
+        // A handler's WireError is a protocol error the client gets as such; anything else an isError result.
+        (error: unknown) => (error instanceof WireError ? call.fail(error) : call.settle(errorResult(error instanceof Error ? error.message : String(error)))),
       );
     });
   }

@@ -9,6 +9,8 @@ import { buildFeatures, type PipelineFeatures } from './features.js';
 import { RequestPipeline } from './RequestPipeline.js';
 import { systemResources } from './systemResources.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
+import { TaskService } from './TaskService.js';
+import { debugSink } from './debugSink.js';
 
 /** What a runtime is built from: a registry's items and its run-time switch. */
 export interface RuntimeParts<Ctx> {
@@ -34,6 +36,7 @@ export class FusionRuntime<Ctx = any> {
   /** Prompts and resources (the registry's and mcp-fusion's own); undefined when there are none. */
   readonly content: ContentPipeline<Ctx> | undefined;
   readonly features: PipelineFeatures;
+  #tasks: TaskService | undefined | null = null;
 
   private constructor(options: AttachOptions<Ctx>, tools: RequestPipeline<Ctx>, content: ContentPipeline<Ctx> | undefined) {
     this.options = options;
@@ -62,6 +65,12 @@ export class FusionRuntime<Ctx = any> {
     return this.tools.workflow;
   }
 
+  /** Runs task-supporting tools as tasks; undefined when no tool of the surface supports tasks. */
+  get tasks(): TaskService | undefined {
+    if (this.#tasks === null) this.#tasks = this.tools.surface.tools.some((t) => t.task !== undefined) ? new TaskService(this.tools, this.options.tasks, this.options.now, debugSink(this.options.debug)) : undefined;
+    return this.#tasks;
+  }
+
   /** Routes list_changed notifications of one session (legacy) or connection to its server. */
   registerSession(key: string, notifyToolsChanged: () => Promise<void>): void {
     this.tools.registerSession(key, notifyToolsChanged);
@@ -75,5 +84,6 @@ export class FusionRuntime<Ctx = any> {
   /** Stops the timers of the workflow sessions; nothing can be notified afterwards. */
   dispose(): void {
     this.tools.dispose();
+    if (this.#tasks !== null) this.#tasks?.dispose();
   }
 }

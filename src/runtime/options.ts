@@ -1,4 +1,5 @@
 import type { ToolExtra } from '../protocol/types.js';
+import type { TaskServiceOptions } from './TaskService.js';
 import type { StateSyncConfig } from '../state-sync/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
@@ -119,6 +120,12 @@ export interface AttachOptions<Ctx> {
    * @see docs/observability.md
    */
   tracing?: boolean | TracingOptions;
+  /**
+   * Tasks of task-supporting tools (`.task()`): where they live (`store`, memory by default; a
+   * `RedisTaskStore` to share them between instances), their budgets and the lease of running work.
+   * @see docs/tasks.md
+   */
+  tasks?: TaskServiceOptions;
   /** Where startup warnings go (overlaps, typos, unreachable states); by default the logger, at `warn` (and the debug channel). */
   onWarning?: (message: string) => void;
   /**

@@ -2,6 +2,7 @@ import type { FusionTool } from '../protocol/types.js';
 import type { WireTool } from '../domain/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import type { NameStyle, ToolFilter } from './types.js';
+import type { TaskDeclaration } from '../tasks/types.js';
 
 export type { WireTool };
 
@@ -56,7 +57,9 @@ export function compileSurface(all: readonly FusionTool[], options: SurfaceOptio
       throw new DefinitionError('TOOL_DUPLICATE', `Two tools are exposed as "${route.exposed}"; rename one of them or choose another nameStyle.`, { name: route.exposed });
     }
     routes.set(route.exposed, route);
-    wire.push(definition);
+    const task = routeTask(route);
+    // 2025-11-25 `execution.taskSupport`; the 2026-07-28 codec drops the field from its lists.
+    wire.push(task === undefined ? definition : { ...definition, execution: { taskSupport: task.mode } });
   };
   if (grouped !== undefined) {
     grouped.routes.forEach((route, i) => addRoute(route, grouped.wire[i]!));
@@ -72,6 +75,13 @@ export function compileSurface(all: readonly FusionTool[], options: SurfaceOptio
     }
   }
   return Object.freeze({ wire: Object.freeze(wire), routes, tools: Object.freeze(tools), exposedName });
+}
+
+/** The task declaration of a route: its tool's, or for a grouped route the first action's (a grouped builder sets all alike). */
+export function routeTask(route: Route): TaskDeclaration | undefined {
+  if (route.kind === 'flat') return route.tool.task;
+  for (const tool of route.actions.values()) if (tool.task !== undefined) return tool.task;
+  return undefined;
 }
 
 /** The wire definition of one flat tool. */

@@ -183,6 +183,9 @@ function recorderOf(span: Otel.Span): RequestTrace {
     refusal: (reason, message) => {
       span.addEvent(EVENT.refusal, { [EVENT_ATTR.reason]: reason, [EVENT_ATTR.message]: message });
     },
+    task: (taskId, status) => {
+      span.addEvent(EVENT.task, { [EVENT_ATTR.taskId]: taskId, [EVENT_ATTR.taskStatus]: status });
+    },
   };
 }
 

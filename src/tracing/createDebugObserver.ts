@@ -2,7 +2,7 @@ import type { DebugEvent } from './types.js';
 
 /**
  * An observer for the `debug` attach option that reports every list, call, refusal, workflow transition,
- * State Sync invalidation, `list_changed`, warning and swallowed error as one readable line, to `sink`
+ * State Sync invalidation, `list_changed`, task status change, warning and swallowed error as one readable line, to `sink`
  * (`console.debug` by default). `debug: true` still logs raw JSON to stderr.
  * @example
  * registry.attachToServer(server, { stateSync, fsm: checkout, debug: createDebugObserver() });
@@ -34,6 +34,8 @@ export function formatDebugEvent(event: DebugEvent): string {
       return `tools/list_changed (${event.reason === 'transition' ? 'workflow transition' : 'tools enabled or disabled'})${who(event.sessionId)}`;
     case 'result':
       return `result ${event.tool} ${event.refused ? 'refused' : event.ok ? 'ok' : 'error'} ${Math.round(event.durationMs)}ms${who(event.sessionId, event.workflowKey)}`;
+    case 'task':
+      return `task ${event.taskId} ${event.tool} ${event.status}${event.statusMessage !== undefined && event.status !== 'completed' ? `: ${event.statusMessage}` : ''}`;
     case 'warning':
       return `warning ${event.message}`;
     case 'error':

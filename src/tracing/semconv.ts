@@ -35,6 +35,7 @@ export const EVENT = Object.freeze({
   invalidation: 'mcp_fusion.state_sync.invalidation',
   transition: 'mcp_fusion.fsm.transition',
   refusal: 'mcp_fusion.refusal',
+  task: 'mcp_fusion.task.created',
 } as const);
 
 /** Attributes of the mcp-fusion span events. */
@@ -47,4 +48,6 @@ export const EVENT_ATTR = Object.freeze({
   event: 'mcp_fusion.fsm.event',
   reason: 'mcp_fusion.refusal.reason',
   message: 'mcp_fusion.refusal.message',
+  taskId: 'mcp_fusion.task.id',
+  taskStatus: 'mcp_fusion.task.status',
 } as const);

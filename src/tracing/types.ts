@@ -1,3 +1,5 @@
+import type { TaskStatus } from '../tasks/types.js';
+
 /**
  * Options of the `tracing` attach/serve option. The tracer, meter and module are typed structurally so
  * that the public types of mcp-fusion never name `@opentelemetry/api` (an optional peer): pass the values
@@ -37,6 +39,8 @@ export interface RequestTrace {
   transition(machine: string, from: string, to: string, event: string | undefined): void;
   /** The request was refused with an `isError` result the agent reads (`reason` is low-cardinality). */
   refusal(reason: RefusalReason, message: string): void;
+  /** The call was answered with a task (its work goes on after this request's span ends). */
+  task?(taskId: string, status: TaskStatus): void;
 }
 
 /**
@@ -56,6 +60,8 @@ export type DebugEvent =
   /** A `notifications/tools/list_changed` is due: after a transition (to `sessionId`) or a run-time enable/disable (to everyone). */
   | { type: 'list_changed'; reason: 'transition' | 'tools-changed'; sessionId?: string }
   | { type: 'error'; message: string; error: unknown }
+  /** A task changed status (created `working`, `input_required`, or terminal); `statusMessage` says why when it failed or was cancelled. */
+  | { type: 'task'; tool: string; taskId: string; status: TaskStatus; statusMessage?: string }
   /**
    * One `tools/call` as the agent read it, emitted only when an observer is set (the dev console reads it):
    * the called name, the caller, the arguments, the exact text of the result or refusal, the time spent in

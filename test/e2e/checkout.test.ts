@@ -3,7 +3,7 @@ import { registry, workspaceOptions } from '../../examples/workspace/registry.js
 import { createTestClient } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';
 
-const ungated = ['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.view', 'platform'];
+const ungated = ['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.view', 'platform', 'reports.generate'];
 const visible = {
   empty: [...ungated, 'cart.add_item'].sort(),
   has_items: [...ungated, 'cart.add_item', 'cart.checkout', 'cart.clear'].sort(),
@@ -22,7 +22,7 @@ describe('checkout flow through the SDK client (legacy era)', () => {
     expect(refused.isError).toBe(true);
     expect(refused.content[0]).toBe(
       'Tool "cart.pay" is not available in the current workflow state "empty" (workflow "checkout"). It works in: payment. ' +
-        'Call first: cart.add_item → cart.checkout. Available now: countries.list, sprints.list, sprints.create, tasks.update, cart.add_item, cart.view, platform.',
+        'Call first: cart.add_item → cart.checkout. Available now: countries.list, sprints.list, sprints.create, tasks.update, cart.add_item, cart.view, platform, reports.generate.',
     );
 
     let changed = t.nextListChanged();

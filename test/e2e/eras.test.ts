@@ -50,7 +50,7 @@ describe('one definition, modern era: workflow handles', () => {
     const before = await client.listTools();
     const names = before.tools.map((t) => t.name);
     // The grouped builder `platform` is one tool (exposition follows the builder).
-    expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.cancel', 'cart.pay', 'cart.clear', 'cart.view', 'platform']);
+    expect(names).toEqual(['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.add_item', 'cart.checkout', 'cart.cancel', 'cart.pay', 'cart.clear', 'cart.view', 'platform', 'reports.generate']);
     // The seeds' call of a grouped tool, on a modern request.
     const created = await client.callTool({ name: 'platform', arguments: { action: 'users.create', email: 'mo@example.com' } });
     expect(created.isError).toBeFalsy();

@@ -6,7 +6,7 @@ describe('the root entry', () => {
     expect(Object.keys(root).sort()).toEqual([
       'AttachError', 'BaseModel', 'ContentPipeline', 'ConverterBase', 'DefinitionError', 'FluentToolBuilder', 'FrozenBuilderError',
       'FusionError', 'GateSessions', 'Group', 'GroupBuilder', 'GroupItem', 'GroupedToolBuilder', 'JsonRpcCode', 'META', 'MemoryFsmStore',
-      'MemoryRateLimitStore', 'MemorySessionStore', 'MissingPeerError', 'PolicyEngine', 'PresenterBuilder', 'Prompt', 'PromptArgument', 'PromptBuilder',
+      'MemoryRateLimitStore', 'MemorySessionStore', 'MemoryTaskStore', 'MissingPeerError', 'PolicyEngine', 'PresenterBuilder', 'Prompt', 'PromptArgument', 'PromptBuilder',
       'PromptConverter', 'RequestPipeline', 'Resource', 'ResourceBuilder', 'ResourceConverter', 'ResourceTemplateBuilder', 'ServerStartError', 'SessionDataError', 'SessionManager',
       'StateMachineGate', 'StateSyncLayer', 'Tool', 'ToolConverter', 'ToolRegistry', 'WireError', 'WorkflowStateError', 'compileUriTemplate',
       'createDebugObserver', 'createFusionApp', 'createPresenter', 'createStderrLogger', 'createTool', 'detachedExtra', 'detectOverlaps', 'formatDebugEvent', 'fsmWarnings', 'initFsmEngine', 'initFusion',

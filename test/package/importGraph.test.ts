@@ -54,7 +54,7 @@ describe('optional peers stay optional', () => {
  * folder graph is acyclic and its order tells the architecture (docs/contributing.md draws it).
  */
 const LAYERS = [
-  'errors', '_internal', 'logging', 'principal', 'fsm', 'state-sync', 'limits', 'session', // leaves: the operator's log, identity, workflow machines, policies, limit declarations, session records
+  'errors', '_internal', 'logging', 'principal', 'fsm', 'state-sync', 'limits', 'session', 'tasks', // leaves: the operator's log, identity, workflow machines, policies, limit declarations, session records, task records
   'protocol', // the tool contract, results, wire shapes and user-facing texts
   'domain', 'auth', 'presenter', 'completion', 'builder', 'prompts', 'resources', // what users declare
   'tracing', // spans and metrics

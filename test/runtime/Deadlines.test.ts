@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolResponse } from '../../src/protocol/types.js';
 import { Deadlines } from '../../src/runtime/Deadlines.js';
+import { WireError } from '../../src/errors/WireError.js';
 import type { SignalSource } from '../../src/runtime/CallExtra.js';
 
 /** A request without a signal of its own. */
@@ -79,7 +80,10 @@ describe('Deadlines', () => {
     expect(signal.aborted).toBe(true);
     expect((signal.reason as Error).message).toBe('client cancelled');
     cancelled.finish('stopped');
-    expect(textOf(await run)).toBe('stopped');
+    // A result after the cancellation is dropped: the call counts as failed (no transition, no invalidation).
+    const dropped = await run;
+    expect(dropped.isError).toBe(true);
+    expect(textOf(dropped)).toMatchInlineSnapshot(`"Tool "c.cancel" was cancelled before it finished; its result was dropped. Its effects may be partial: check the current state before retrying."`);
 
     const running = pending();
     const second = deadlines.run('c.drain', 10_000, NONE, running.fn);
@@ -87,6 +91,11 @@ describe('Deadlines', () => {
     expect(running.running().signal.aborted, 'a signal first read after abortAll is aborted too').toBe(true);
     running.finish('drained');
     expect(textOf(await second)).toBe('drained');
+  });
+
+  it('rejects with a WireError the handler threw (a protocol error the client gets as such)', async () => {
+    const deadlines = new Deadlines();
+    await expect(deadlines.run('w.err', 1_000, NONE, async () => Promise.reject(new WireError(-32603, 'engine down')))).rejects.toMatchObject({ code: -32603, message: 'engine down' });
   });
 
   it('turns a thrown or rejected handler into one isError result', async () => {

@@ -6,6 +6,7 @@ import { messages } from '../../protocol/messages.js';
 import { errorResult } from '../../protocol/normalizeResult.js';
 import type { FusionTool, Middleware, ToolExtra, ToolResponse } from '../../protocol/types.js';
 import { validateToolName } from '../validateToolName.js';
+import { taskDeclaration, type TaskOptions } from '../taskDeclaration.js';
 import { buildGroupedTool, describeGroupedTool, type BuiltGroupedTool, type GroupedState } from './buildGroupedTool.js';
 import { closeGroup, GroupBuilder } from './GroupBuilder.js';
 import { checkSegment, isZodObject, toActionDef } from './toActionDef.js';
@@ -46,6 +47,7 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
       perActionSchemas: false,
       groups: Object.freeze([]),
       actions: Object.freeze([]),
+      task: undefined,
     };
   }
 
@@ -90,6 +92,15 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   /** Opt-in: describe the actions as a dense TOON table (needs `@toon-format/toon`). */
   toonDescription(options: ToonOptions = {}): GroupedToolBuilder<Ctx, Common> {
     return this.#next('enable TOON descriptions', { toon: Object.freeze({ ...options }) });
+  }
+
+  /**
+   * Every action of this tool may run as a task that outlives its request (see `FluentToolBuilder.task`);
+   * `tools/list` declares it on the tool once.
+   * @see docs/tasks.md
+   */
+  task(options?: TaskOptions): GroupedToolBuilder<Ctx, Common> {
+    return this.#next('make it a task tool', { task: taskDeclaration(options, `Tool "${this.#state.name}"`) });
   }
 
   /** Opt-in: list the input schema as a `oneOf` with one exact branch per action. */

@@ -10,6 +10,7 @@ import { groupedToolDefinition } from './groupedToolDefinition.js';
 import { recordGroupSpec } from './groupSpecs.js';
 import { loadToonEncode } from './loadToon.js';
 import type { ActionDef, GroupedToolSpec, ToonOptions, ZodObjectSchema } from './types.js';
+import type { TaskDeclaration } from '../../tasks/types.js';
 
 /** The definition a grouped builder accumulates. */
 export interface GroupedState<Ctx> {
@@ -23,6 +24,7 @@ export interface GroupedState<Ctx> {
   readonly perActionSchemas: boolean;
   readonly groups: readonly GroupSpec[];
   readonly actions: readonly ActionDef<Ctx>[];
+  readonly task: TaskDeclaration | undefined;
 }
 
 /** What building a grouped tool produces, once. */
@@ -69,6 +71,7 @@ export function buildGroupedTool<Ctx>(state: GroupedState<Ctx>): BuiltGroupedToo
       group: { tool: state.name, key: action.key, discriminator: state.discriminator },
       requiredScopes: action.requiredScopes,
       rateLimit: action.rateLimit,
+      task: state.task,
       handler: chains.get(action.key)!,
     }),
   );

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import type { ProtocolEra } from '../protocol/types.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+import type { TaskService } from '../runtime/TaskService.js';
+import type { RequestScope } from '../surface/types.js';
+import { taskTexts } from '../tasks/taskTexts.js';
+import { isTerminal, type TaskRecord } from '../tasks/types.js';
+import { modernTask, legacyTask, taskPayload, MISSING_CAPABILITY, TASKS_EXTENSION } from './taskWire.js';
+
+/** The params of a `tools/call` as the task dispatch reads them. */
+interface CallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  task?: unknown;
+}
+
+/**
+ * `tools/call` with tasks: a task-supporting tool runs as a task when the client can take one (modern: the
+ * request declares the `io.modelcontextprotocol/tasks` extension; legacy: `params.task` is set), and as a
+ * plain call otherwise, except that a `required` tool then gets the revision's error. Other tools go
+ * straight to `plain`.
+ */
+export function taskCall(service: TaskService, era: ProtocolEra | undefined, created: (record: TaskRecord) => void = () => {}) {
+  return async (params: CallParams, scope: RequestScope, plain: () => Promise<unknown>): Promise<unknown> => {
+    const declaration = service.declarationOf(params.name);
+    if (declaration === undefined) return plain();
+    if (era === 'modern') {
+      if (!declaresExtension(scope.extra.clientCapabilities)) {
+        if (declaration.mode === 'required') throw new WireError(MISSING_CAPABILITY, taskTexts.requiresTask(params.name), { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+        return plain();
+      }
+      const started = await service.start(params.name, params.arguments, scope, { immediate: true });
+      if (started.kind === 'result') return started.result;
+      created(started.record);
+      scope.trace?.task?.(started.record.id, started.record.status);
+      return { resultType: 'task', ...modernTask(started.record) };
+    }
+    const task = params.task;
+    if (typeof task !== 'object' || task === null) {
+      if (declaration.mode === 'required') throw new WireError(JsonRpcCode.MethodNotFound, taskTexts.requiresLegacyTask(params.name));
+      return plain();
+    }
+    const ttl = (task as { ttl?: unknown }).ttl;
+    const started = await service.start(params.name, params.arguments, scope, { immediate: false, ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined });
+    // `content: []` beside `task`: the SDK checks every 2025 tools/call result against CallToolResult.
+    if (started.kind === 'result') return started.result;
+    created(started.record);
+    scope.trace?.task?.(started.record.id, started.record.status);
+    return { content: [], task: legacyTask(started.record) };
+  };
+}
+
+/** True when a request's capabilities declare the tasks extension. */
+export function declaresExtension(capabilities: Readonly<Record<string, unknown>> | undefined): boolean {
+  const extensions = capabilities?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
+}
+
+type Handler = (params: { taskId: string; inputResponses?: Record<string, unknown> }, scope: RequestScope) => Promise<Record<string, unknown>>;
+
+/** The task methods of an era, era-neutral handlers over the service (the attachment installs them). */
+export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, Handler]> {
+  const owner = (scope: RequestScope): string => requestPrincipal(scope).key;
+  const found = async (record: Promise<TaskRecord | undefined>, id: string): Promise<TaskRecord> => {
+    const task = await record;
+    if (task === undefined) throw new WireError(JsonRpcCode.InvalidParams, taskTexts.notFound(id));
+    return task;
+  };
+  if (era === 'modern') {
+    const gate = (scope: RequestScope): void => {
+      if (!declaresExtension(scope.extra.clientCapabilities)) {
+        throw new WireError(MISSING_CAPABILITY, `Missing required client capability: declare the ${TASKS_EXTENSION} extension to use the task methods.`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+      }
+    };
+    return [
+      ['tasks/get', async (p, scope) => (gate(scope), modernTask(await found(service.get(p.taskId, owner(scope)), p.taskId), true))],
+      // The SDK lifts `inputResponses` out of the params into the request's context (the extra).
+      ['tasks/update', async (p, scope) => (gate(scope), await found(service.update(p.taskId, owner(scope), p.inputResponses ?? scope.extra.inputResponses ?? {}), p.taskId), {})],
+      ['tasks/cancel', async (p, scope) => (gate(scope), await found(service.cancel(p.taskId, owner(scope)), p.taskId), {})],
+    ];
+  }
+  return [
+    ['tasks/get', async (p, scope) => legacyTask(await found(service.get(p.taskId, owner(scope)), p.taskId))],
+    [
+      'tasks/result',
+      async (p, scope) => {
+        const task = await found(service.settled(p.taskId, owner(scope), scope.extra.signal), p.taskId);
+        return taskPayload(task);
+      },
+    ],
+    [
+      'tasks/cancel',
+      async (p, scope) => {
+        const before = await found(service.get(p.taskId, owner(scope)), p.taskId);
+        if (isTerminal(before.status)) throw new WireError(JsonRpcCode.InvalidParams, `Cannot cancel task "${p.taskId}": it is already ${before.status}.`);
+        return legacyTask(await found(service.cancel(p.taskId, owner(scope)), p.taskId));
+      },
+    ],
+  ];
+}
+
+/** The params schema of a modern task method (the SDK validates custom methods with it). */
+export const TASK_PARAMS = { params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() }) };

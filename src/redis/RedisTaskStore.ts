@@ -1,0 +1,77 @@
+import type { TaskStore, TaskWrite } from '../tasks/TaskStore.js';
+import { isTerminal, type TaskRecord, type VersionedTask } from '../tasks/types.js';
+import { redisCall } from './_internal/redisCall.js';
+import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
+import { runScript } from './_internal/runScript.js';
+import { ADMIT, CAS, RESERVE } from './_internal/taskScripts.js';
+
+/** Options of {@link RedisTaskStore}. */
+export interface RedisTaskStoreOptions {
+  /** A client you built (`new Redis(url, failFastRedisOptions())` or a `Cluster`); the store never closes it. */
+  client: RedisClient;
+  /**
+   * Key prefix (default `fusion:tasks:`, no braces): a task lives in the hash `<prefix>task:{<id>}` (one
+   * cluster slot per task), its owner's active tasks in the sorted set `<prefix>owner:{<principal>}` and its
+   * owner's stored result sizes in `<prefix>results:{<principal>}`.
+   */
+  prefix?: string;
+}
+
+/**
+ * A {@link TaskStore} in Redis (single node or cluster), shared by every instance: a task started on one
+ * is polled, answered and cancelled on another, and survives a restart of either. A read is one round
+ * trip (`HMGET`); a write is one Lua script that compares the version and refuses terminal tasks, so a
+ * cancel racing a completion from two instances lands exactly once. Expiry is Redis's own (`PEXPIREAT`
+ * at `createdAt + ttlMs`).
+ * @example
+ * const tasks = new RedisTaskStore({ client: new Redis(process.env.REDIS_URL!, failFastRedisOptions()) });
+ * startServer(registry, { tasks: { store: tasks } });
+ * @see docs/tasks.md
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly #client: RedisClient;
+  readonly #prefix: string;
+
+  constructor(options: RedisTaskStoreOptions) {
+    this.#client = options.client;
+    this.#prefix = checkPrefix(options.prefix ?? 'fusion:tasks:', 'RedisTaskStore');
+  }
+
+  async create(record: TaskRecord, options: { maxActivePerOwner: number }): Promise<'ok' | 'busy'> {
+    const expiresAt = record.createdAt + record.ttlMs;
+    const admitted = await redisCall(this.#client, () => runScript(this.#client, ADMIT, [this.#owner(record.owner)], [Date.now(), options.maxActivePerOwner, record.id, expiresAt]));
+    if (admitted !== 1) return 'busy';
+    const key = this.#task(record.id);
+    await redisCall(this.#client, () => this.#client.multi().hset(key, 'v', '1', 's', record.status, 'd', JSON.stringify(record)).pexpireat(key, expiresAt).exec());
+    return 'ok';
+  }
+
+  async get(id: string): Promise<VersionedTask | undefined> {
+    const [version, data] = await redisCall(this.#client, () => this.#client.hmget(this.#task(id), 'v', 'd'));
+    if (version == null || data == null) return undefined;
+    const record = JSON.parse(data) as TaskRecord;
+    // Redis expires the hash at its deadline; this hides it in the last millisecond before.
+    if (record.createdAt + record.ttlMs <= Date.now()) return undefined;
+    return { record, version: Number(version) };
+  }
+
+  async compareAndSet(id: string, version: number, next: TaskRecord): Promise<TaskWrite> {
+    const written = (await redisCall(this.#client, () => runScript(this.#client, CAS, [this.#task(id)], [String(version), next.status, JSON.stringify(next)]))) as TaskWrite;
+    if (written === 'ok' && isTerminal(next.status)) await redisCall(this.#client, () => this.#client.zrem(this.#owner(next.owner), id));
+    return written;
+  }
+
+  async reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean> {
+    const key = `${this.#prefix}results:${hashTag(owner)}`;
+    const member = `${id}:${Math.max(0, Math.trunc(bytes))}`;
+    return (await redisCall(this.#client, () => runScript(this.#client, RESERVE, [key], [Date.now(), options.maxBytes, member, options.expiresAt]))) === 1;
+  }
+
+  #task(id: string): string {
+    return `${this.#prefix}task:${hashTag(id)}`;
+  }
+
+  #owner(owner: string): string {
+    return `${this.#prefix}owner:${hashTag(owner)}`;
+  }
+}

@@ -1,0 +1,66 @@
+import type { ToolExtra } from '../protocol/types.js';
+import { CallExtra } from './CallExtra.js';
+
+/** What a task's run does instead of the request's: its own signal, progress into the task, input through the task. */
+export interface TaskExtraParts {
+  readonly signal: AbortSignal;
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Asks the client (`elicitation/create`, `sampling/createMessage`) through the task and resolves its answer. */
+  ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Sends a request to a legacy client itself (`send`), the task showing `input_required` meanwhile. */
+  relay(method: string, params: Record<string, unknown>, send: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
+}
+
+/**
+ * The `extra` a task's handler gets: the request's identity (principal, auth, capabilities, `_meta`,
+ * multi-round-trip answers), read from the request's extra when asked for (its data outlives the request),
+ * and the task's own signal, progress and input. Logs reach a legacy session while it lives; a modern request's stream is
+ * gone, so they are dropped there.
+ */
+export function taskExtra(base: ToolExtra, parts: TaskExtraParts): ToolExtra {
+  const legacy = base.era === 'legacy';
+  const log: ToolExtra['log'] = legacy ? (level, data, logger) => base.log(level, data, logger).catch(() => {}) : async () => {};
+  const elicit: ToolExtra['elicit'] = legacy ? (params) => parts.relay('elicitation/create', params, () => base.elicit(params)) : (params) => parts.ask('elicitation/create', params);
+  const sample: ToolExtra['sample'] = legacy ? (params) => parts.relay('sampling/createMessage', params, () => base.sample(params)) : (params) => parts.ask('sampling/createMessage', params);
+  // The adapters' own extra: a copy that reads the request's data on demand, as the call path expects.
+  if (base instanceof CallExtra) return base.detach({ signal: parts.signal, progress: parts.progress, log, elicit, sample });
+  // An extra built elsewhere (runtime.tools.callTool): getters over it.
+  return {
+    signal: parts.signal,
+    era: base.era,
+    get sessionId() {
+      return base.sessionId;
+    },
+    get requestId() {
+      return base.requestId;
+    },
+    get authInfo() {
+      return base.authInfo;
+    },
+    get meta() {
+      return base.meta;
+    },
+    get clientCapabilities() {
+      return base.clientCapabilities;
+    },
+    get inputResponses() {
+      return base.inputResponses;
+    },
+    get requestState() {
+      return base.requestState;
+    },
+    get raw() {
+      return base.raw;
+    },
+    get principal() {
+      return base.principal;
+    },
+    get sealState() {
+      return base.sealState;
+    },
+    progress: parts.progress,
+    log,
+    elicit,
+    sample,
+  };
+}

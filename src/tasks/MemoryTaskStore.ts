@@ -1,0 +1,104 @@
+import type { TaskStore, TaskWrite } from './TaskStore.js';
+import { isTerminal, type TaskRecord, type VersionedTask } from './types.js';
+
+/** Options of {@link MemoryTaskStore}. */
+export interface MemoryTaskStoreOptions {
+  /** The clock (epoch ms); tests pass their own and call {@link MemoryTaskStore.sweep}. Default `Date.now`. */
+  now?: () => number;
+  /** How often expired tasks are removed, in ms (one unref'd timer). Default 10,000. */
+  sweepIntervalMs?: number;
+}
+
+interface Entry {
+  record: TaskRecord;
+  version: number;
+}
+
+/**
+ * Tasks in this process's memory: for one instance, and for tests. Expired tasks are invisible at once
+ * and removed by one unref'd sweep timer. Records are copied in and out, as a remote store would.
+ */
+export class MemoryTaskStore implements TaskStore {
+  readonly #tasks = new Map<string, Entry>();
+  /** Per owner: the stored results counted against it, by task id. */
+  readonly #results = new Map<string, Map<string, { bytes: number; expiresAt: number }>>();
+  readonly #now: () => number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 10_000);
+    this.#timer.unref?.();
+  }
+
+  async create(record: TaskRecord, options: { maxActivePerOwner: number }): Promise<'ok' | 'busy'> {
+    let active = 0;
+    for (const [id, entry] of this.#tasks) {
+      if (this.#expired(entry)) this.#tasks.delete(id);
+      else if (entry.record.owner === record.owner && !isTerminal(entry.record.status)) active++;
+    }
+    if (active >= options.maxActivePerOwner) return 'busy';
+    this.#tasks.set(record.id, { record: structuredClone(record), version: 1 });
+    return 'ok';
+  }
+
+  async get(id: string): Promise<VersionedTask | undefined> {
+    const entry = this.#live(id);
+    return entry === undefined ? undefined : { record: structuredClone(entry.record), version: entry.version };
+  }
+
+  async compareAndSet(id: string, version: number, next: TaskRecord): Promise<TaskWrite> {
+    const entry = this.#live(id);
+    if (entry === undefined || isTerminal(entry.record.status)) return 'final';
+    if (entry.version !== version) return 'conflict';
+    entry.record = structuredClone({ ...next, createdAt: entry.record.createdAt, ttlMs: entry.record.ttlMs });
+    entry.version++;
+    return 'ok';
+  }
+
+  async reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean> {
+    const now = this.#now();
+    const held = this.#results.get(owner) ?? new Map<string, { bytes: number; expiresAt: number }>();
+    let total = 0;
+    for (const [task, r] of held) {
+      if (r.expiresAt <= now) held.delete(task);
+      else total += r.bytes;
+    }
+    if (total + bytes > options.maxBytes) return false;
+    held.set(id, { bytes, expiresAt: options.expiresAt });
+    this.#results.set(owner, held);
+    return true;
+  }
+
+  /** Removes every expired task now (the timer calls it). */
+  sweep(): void {
+    for (const [id, entry] of this.#tasks) if (this.#expired(entry)) this.#tasks.delete(id);
+    const now = this.#now();
+    for (const [owner, held] of this.#results) {
+      for (const [task, r] of held) if (r.expiresAt <= now) held.delete(task);
+      if (held.size === 0) this.#results.delete(owner);
+    }
+  }
+
+  /** Tasks held, expired ones not yet swept included (for leak checks). */
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  close(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #live(id: string): Entry | undefined {
+    const entry = this.#tasks.get(id);
+    if (entry === undefined) return undefined;
+    if (!this.#expired(entry)) return entry;
+    this.#tasks.delete(id);
+    return undefined;
+  }
+
+  #expired(entry: Entry): boolean {
+    return entry.record.createdAt + entry.record.ttlMs <= this.#now();
+  }
+}

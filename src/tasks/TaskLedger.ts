@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { TaskStore } from './TaskStore.js';
+import { leaseExpired } from './transitions.js';
+import { taskTexts } from './taskTexts.js';
+import type { TaskBudgets, TaskRecord } from './types.js';
+
+/** Options of {@link TaskLedger}. */
+export interface TaskLedgerOptions {
+  readonly store: TaskStore;
+  readonly budgets?: TaskBudgets | undefined;
+  /** The clock (epoch ms). Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** What a new task is made of. */
+export interface NewTask {
+  readonly owner: string;
+  readonly tool: string;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  readonly leaseUntil?: number;
+}
+
+/** A task could not be started: `message` says which budget and what to do. */
+export class TaskRefused extends Error {
+  override readonly name = 'TaskRefused';
+}
+
+const DEFAULTS: Required<TaskBudgets> = { maxActivePerPrincipal: 16, maxActivePerProcess: 256, maxResultBytes: 1024 * 1024, maxStoredBytesPerPrincipal: 16 * 1024 * 1024, maxTtlMs: 24 * 60 * 60 * 1000 };
+
+/**
+ * The tasks of one process over a {@link TaskStore}: creation within the budgets, reads that honour
+ * ownership (another principal's task is "not found") and leases (an active task whose instance is gone
+ * becomes `failed` when read), and state steps written by compare-and-set, retried on conflict.
+ */
+export class TaskLedger {
+  readonly store: TaskStore;
+  readonly budgets: Required<TaskBudgets>;
+  readonly now: () => number;
+  #active = 0;
+
+  constructor(options: TaskLedgerOptions) {
+    this.store = options.store;
+    this.budgets = { ...DEFAULTS, ...definedOnly(options.budgets ?? {}) };
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Tasks this process runs now. */
+  get active(): number {
+    return this.#active;
+  }
+
+  /** Creates a `working` task owned by `spec.owner`, or throws {@link TaskRefused} naming the budget hit. */
+  async create(spec: NewTask): Promise<TaskRecord> {
+    if (this.#active >= this.budgets.maxActivePerProcess) throw new TaskRefused(taskTexts.busyProcess(spec.tool, this.budgets.maxActivePerProcess));
+    const now = this.now();
+    const record: TaskRecord = {
+      id: randomUUID(),
+      owner: spec.owner,
+      tool: spec.tool,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: Math.min(Math.max(1, Math.trunc(spec.ttlMs)), this.budgets.maxTtlMs),
+      pollIntervalMs: Math.max(1, Math.trunc(spec.pollIntervalMs)),
+      ...(spec.leaseUntil !== undefined ? { leaseUntil: spec.leaseUntil } : {}),
+    };
+    this.#active++;
+    try {
+      const created = await this.store.create(record, { maxActivePerOwner: this.budgets.maxActivePerPrincipal });
+      if (created === 'busy') throw new TaskRefused(taskTexts.busyPrincipal(spec.tool, this.budgets.maxActivePerPrincipal));
+    } catch (error) {
+      this.#active--;
+      throw error;
+    }
+    return record;
+  }
+
+  /** Called once when the work of a task this process created has settled. */
+  release(): void {
+    this.#active = Math.max(0, this.#active - 1);
+  }
+
+  /** The task `id` as `owner` may see it; undefined when unknown, expired or another principal's. */
+  async get(id: string, owner: string): Promise<TaskRecord | undefined> {
+    const found = await this.store.get(id);
+    if (found === undefined || found.record.owner !== owner) return undefined;
+    if (leaseExpired(found.record, this.now()) === undefined) return found.record;
+    return this.step(id, (r) => leaseExpired(r, this.now()));
+  }
+
+  /**
+   * Applies `step` to the stored task with compare-and-set, retrying on a conflict. Resolves the record as
+   * stored afterwards (unchanged when the step did not apply), or undefined when the task is gone.
+   */
+  async step(id: string, step: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
+    for (;;) {
+      const found = await this.store.get(id);
+      if (found === undefined) return undefined;
+      const next = step(found.record);
+      if (next === undefined) return found.record;
+      const written = await this.store.compareAndSet(id, found.version, next);
+      if (written === 'ok') return next;
+      if (written === 'final') return (await this.store.get(id))?.record;
+    }
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

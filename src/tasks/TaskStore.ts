@@ -1,0 +1,38 @@
+import type { TaskRecord, VersionedTask } from './types.js';
+
+/** How {@link TaskStore.compareAndSet} ended. */
+export type TaskWrite =
+  /** Written. */
+  | 'ok'
+  /** Not written: the stored version moved on (another writer came first); read again and retry. */
+  | 'conflict'
+  /** Not written: the task is already terminal (or gone); terminal tasks never change. */
+  | 'final';
+
+/**
+ * Where tasks live (`MemoryTaskStore`, `RedisTaskStore` from `mcp-fusion/redis`). A dumb, versioned
+ * record store: the transitions (once-only terminal states, input, leases) are computed outside it and
+ * written with {@link TaskStore.compareAndSet}, so every backend behaves the same under races.
+ * @see docs/tasks.md
+ */
+export interface TaskStore {
+  /**
+   * Stores a new task (version 1), removed once `createdAt + ttlMs` has passed. Refuses with `'busy'`
+   * when its owner already has `maxActivePerOwner` active tasks in this store.
+   */
+  create(record: TaskRecord, options: { maxActivePerOwner: number }): Promise<'ok' | 'busy'>;
+  /** The task and its version; undefined when unknown or expired. */
+  get(id: string): Promise<VersionedTask | undefined>;
+  /**
+   * Replaces the task with `next` only if its version is still `version` and it is not terminal: of two
+   * writers racing from one version, exactly one gets `'ok'`. The expiry stays that of the creation.
+   */
+  compareAndSet(id: string, version: number, next: TaskRecord): Promise<TaskWrite>;
+  /**
+   * Counts a result of `bytes` for task `id` against its owner until `expiresAt` (when the task, and its
+   * result, expire). Resolves false, counting nothing, when the owner's stored results would exceed `maxBytes`.
+   */
+  reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean>;
+  /** Releases the timers and connections the store owns (not a client it was given). */
+  close?(): void;
+}

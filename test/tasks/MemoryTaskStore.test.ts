@@ -1,0 +1,29 @@
+import { expect, it } from 'vitest';
+import { MemoryTaskStore, type TaskRecord } from '../../src/index.js';
+
+const record = (id: string, createdAt: number, ttlMs: number): TaskRecord => ({ id, owner: 'alice', tool: 't', status: 'working', createdAt, lastUpdatedAt: createdAt, ttlMs, pollIntervalMs: 100 });
+
+it('hides a task at its expiry on the injected clock, and the sweep removes it from memory', async () => {
+  let now = 1_000;
+  const store = new MemoryTaskStore({ now: () => now });
+  await store.create(record('a', 1_000, 500), { maxActivePerOwner: 5 });
+  await store.create(record('b', 1_000, 5_000), { maxActivePerOwner: 5 });
+  now = 1_499;
+  expect(await store.get('a')).toBeDefined();
+  now = 1_500;
+  store.sweep();
+  expect(store.size).toBe(1);
+  expect(await store.get('a')).toBeUndefined();
+  expect(await store.get('b')).toBeDefined();
+  store.close();
+});
+
+it('does not count an expired task against its owner', async () => {
+  let now = 0;
+  const store = new MemoryTaskStore({ now: () => now });
+  await store.create(record('a', 0, 100), { maxActivePerOwner: 1 });
+  expect(await store.create(record('b', 0, 100), { maxActivePerOwner: 1 })).toBe('busy');
+  now = 100;
+  expect(await store.create(record('b', 100, 100), { maxActivePerOwner: 1 })).toBe('ok');
+  store.close();
+});
