@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Cluster, Redis } from 'ioredis';
-import { failFastClusterOptions, failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } from 'mcp-fusion/redis';
+import { failFastClusterOptions, failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore, RedisTaskStore } from 'mcp-fusion/redis';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -52,6 +52,8 @@ export async function connectRedis(target: RedisTarget, prefix: string) {
       // Legacy workflow state beside the session record (atomic across instances, same hash slot), gone with the session.
       fsmStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:session:`, ttlMs: DAY }),
       workflowStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:handle:` }),
+      // Tasks (reports.generate) started on one instance are polled, answered and cancelled through any other.
+      tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }) },
       bus,
     },
     /** Rate-limit counts every instance shares (used when RATE_LIMIT is set). */
