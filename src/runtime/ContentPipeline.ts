@@ -12,6 +12,7 @@ import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';
 import { INSUFFICIENT_SCOPE_META } from '../auth/insufficientScope.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { guardHandler } from './guardHandler.js';
 
 /** The frozen lists one scope set may see. */
 interface ContentView {
@@ -268,9 +269,9 @@ export class ContentPipeline<Ctx> {
     return { completion: await this.#guard(extra, label, async () => normalizeCompletion(await completer(value, { arguments: args }, ctx, extra), label)) };
   }
 
-  /** {@link guard}, logging a handler failure once (errors meant for the client pass unlogged). */
+  /** {@link guardHandler}, logging a handler failure once (errors meant for the client pass unlogged). */
   #guard<T>(extra: ToolExtra, label: string, run: () => Promise<T>, describe?: (error: unknown) => string): Promise<T> {
-    return guard(label, run, describe, (error) => this.#log.error('handler threw', logFields(label, extra), error));
+    return guardHandler(label, run, describe, (error) => this.#log.error('handler threw', logFields(label, extra), error));
   }
 
   /** The names of the prompts the caller may see (what an error may name). */
@@ -292,19 +293,4 @@ export class ContentPipeline<Ctx> {
 /** A failed handler or lister's record: what failed, the session and the principal (never the token). */
 function logFields(label: string, extra: ToolExtra): Record<string, unknown> {
   return { handler: label, session: extra.sessionId, principal: requestPrincipal({ extra }).key };
-}
-
-/** Runs a handler; errors carrying a JSON-RPC error code (-32768 to -32000) pass through, others become -32603 naming `label`. */
-async function guard<T>(label: string, run: () => Promise<T>, describe: (error: unknown) => string = (e) => messages.handlerFailed(label, e), failed?: (error: unknown) => void): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof WireError || isJsonRpcCode((error as { code?: unknown } | null)?.code)) throw error;
-    failed?.(error);
-    throw new WireError(JsonRpcCode.InternalError, describe(error));
-  }
-}
-
-function isJsonRpcCode(code: unknown): boolean {
-  return Number.isInteger(code) && (code as number) >= -32768 && (code as number) <= -32000;
 }

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../_helpers/freePort.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -89,12 +90,3 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}

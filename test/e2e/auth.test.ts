@@ -5,6 +5,7 @@ import { createFusionApp, initFusion, jwksVerifier, type ToolExtra } from '../..
 import { httpServer, texts, type Mode } from '../_helpers/clients.js';
 import { startIssuer, type TestIssuer } from '../auth/issuer.js';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
+import { freePort } from '../_helpers/freePort.js';
 
 /** Notes anyone may read; deleting needs notes:write; the admin tool's purge action needs admin. */
 function notesRegistry() {
@@ -30,15 +31,6 @@ async function serve(issuer: TestIssuer, port: number, options: Record<string, u
     auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }), resourceMetadata: { authorizationServers: [issuer.issuer], scopesSupported: ['notes:write', 'admin'] } },
     ...options,
   });
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
 }
 
 async function clientWith(url: string, token: string, mode: Mode): Promise<Client & AsyncDisposable & { statuses: number[] }> {

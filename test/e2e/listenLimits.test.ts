@@ -5,6 +5,7 @@ import { createClock } from '../../src/testing/index.js';
 import { httpServer } from '../_helpers/clients.js';
 import { messagesOf } from '../_helpers/raw.js';
 import { startIssuer } from '../auth/issuer.js';
+import { freePort } from '../_helpers/freePort.js';
 
 const f = initFusion();
 /** A public resource and one that needs `admin`; State Sync on, so listen streams honour resource URIs. */
@@ -154,11 +155,3 @@ async function tokenClient(url: string, token: string | (() => string)): Promise
   return client;
 }
 
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}

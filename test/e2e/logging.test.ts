@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -14,6 +13,7 @@ import { httpServer, texts } from '../_helpers/clients.js';
 import { openSession, request, type RawApp } from '../_helpers/raw.js';
 import { startIssuer } from '../auth/issuer.js';
 import { ready, redisClient, uniquePrefix } from '../redis/clients.js';
+import { freePort } from '../_helpers/freePort.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -276,10 +276,3 @@ describe('the default logger', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -5,7 +5,6 @@
 // on the README's program; and a project scaffolded by `npx --package <tarball> mcp-fusion create`.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docProgram, type DocProgram } from '../../scripts/docs-typecheck/docPrograms.js';
 import { texts } from '../_helpers/clients.js';
 import { describeScaffold } from './scaffoldSuite.js';
+import { freePort } from '../_helpers/freePort.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'mcp-fusion-pack-'));
@@ -29,15 +29,6 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${stdout ?? ''}\n${stderr ?? ''}`);
   }
-}
-
-/** A port nothing listens on right now (127.0.0.1). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

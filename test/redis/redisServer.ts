@@ -1,18 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 
-/** A free TCP port on 127.0.0.1 (the OS picks it; a race with another process is unlikely and fails loudly). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../_helpers/freePort.js';
+
+export { freePort };
 
 const INSTALL = process.getuid?.() === 0 ? 'apt-get update && apt-get install -y redis-server' : 'sudo apt-get update && sudo apt-get install -y redis-server';
 

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
@@ -11,6 +10,7 @@ import type { TracingOptions } from '../../src/tracing/types.js';
 import { httpServer } from '../_helpers/clients.js';
 import { openSession, request, type RawApp } from '../_helpers/raw.js';
 import { startIssuer } from '../auth/issuer.js';
+import { freePort } from '../_helpers/freePort.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
@@ -53,14 +53,6 @@ const notes = () =>
     f.query('notes.list').describe('List notes').handle(() => 'no notes'),
     f.mutation('notes.delete').describe('Delete a note').withString('id').requireScopes('notes:write').handle(({ id }) => `deleted ${id}`),
   );
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function protectedServer() {
   const port = await freePort();
