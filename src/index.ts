@@ -50,6 +50,8 @@ export { ContentPipeline, type ContentSource, type PromptListResult, type Resour
 
 export type { Completer, CompletionContext, CompletionReturn, CompleteResult, Completion } from './completion/types.js';
 export type { RequestStateOptions } from './runtime/RequestStateSeal.js';
+export type { NonceStore } from './runtime/NonceStore.js';
+export { MemoryNonceStore, type MemoryNonceStoreOptions } from './runtime/MemoryNonceStore.js';
 export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
 export { staleUri } from './runtime/systemResources.js';
 export type { WorkflowChange } from './workflow/WorkflowRuntime.js';

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import { MemoryNonceStore } from './MemoryNonceStore.js';
+import type { NonceStore } from './NonceStore.js';
 
 /** Options of the integrity protection of `requestState` (attach option `requestState`). */
 export interface RequestStateOptions {
@@ -21,6 +23,12 @@ export interface RequestStateOptions {
    * expire, so that one caller filling the set cannot refuse everyone else's multi-round requests.
    */
   maxUsedPerPrincipal?: number;
+  /**
+   * Where used states are remembered (default: this process's memory, budgeted by `maxUsed` and
+   * `maxUsedPerPrincipal`). Give every instance the same shared store (`new RedisNonceStore({ client })`) and
+   * the same `key`, and a state is accepted once across all of them.
+   */
+  nonces?: NonceStore;
 }
 
 /** What one sealed state carries: the target, the caller's tag, the expiry and the handler's payload. */
@@ -43,20 +51,14 @@ const PREFIX = 'fs1.';
  * encrypted) but can neither forge nor alter it, replay it on another target or as another principal, use it
  * twice, nor use it after it expired. Opening fails with one fixed `-32602` answer whatever the reason.
  *
- * Once-only: the MAC of every opened state is kept until the state expires (at most `maxUsed`, and at most
- * `maxUsedPerPrincipal` of one principal's). The set is
- * per process: instances sharing a key each accept a state once, so route a flow's rounds to one instance
- * (or accept that a state may be replayed at most once per instance within its lifetime).
+ * Once-only: the MAC of every opened state is claimed in a {@link NonceStore} until the state expires. The
+ * default store is per process (instances sharing a key would each accept a state once); a shared store
+ * (`RedisNonceStore`, one `SET NX` per opened state) makes it once across every instance.
  */
 export class RequestStateSeal {
   #key: Buffer | undefined;
   readonly #ttlSeconds: number;
-  readonly #maxUsed: number;
-  readonly #maxUsedPerPrincipal: number;
-  /** MAC → expiry (seconds) and caller tag of every state already accepted; roughly in expiry order. */
-  readonly #used = new Map<string, { exp: number; caller: string }>();
-  /** Caller tag → how many of the used states are its own. */
-  readonly #usedBy = new Map<string, number>();
+  readonly #nonces: NonceStore;
 
   constructor(options: RequestStateOptions = {}) {
     // Without a configured key, a random one is drawn on first use: web runtimes such as Workers refuse
@@ -67,13 +69,12 @@ export class RequestStateSeal {
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`);
     this.#key = key;
     this.#ttlSeconds = ttl;
-    this.#maxUsed = positive(options.maxUsed, 100_000, 'maxUsed');
-    this.#maxUsedPerPrincipal = positive(options.maxUsedPerPrincipal, 1_000, 'maxUsedPerPrincipal');
+    this.#nonces = options.nonces ?? new MemoryNonceStore(options);
   }
 
-  /** Sealed states accepted and not yet expired (for tests and metrics). */
+  /** Sealed states accepted and not yet expired, with the default memory store (for tests and metrics); 0 with another store. */
   get usedCount(): number {
-    return this.#used.size;
+    return this.#nonces instanceof MemoryNonceStore ? this.#nonces.size : 0;
   }
 
   /** Seals `payload` (JSON; `undefined` is sealed as `null`) for `target` (e.g. `tools/call:checkout`) and the principal `caller` (its key). */
@@ -104,29 +105,20 @@ export class RequestStateSeal {
     if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== tag) throw invalid();
     const now = Math.floor(Date.now() / 1000);
     if (typeof envelope.exp !== 'number' || envelope.exp < now) throw invalid();
-    const mac = given.toString('base64url');
-    this.#forgetExpired(now);
-    if (this.#used.has(mac)) throw invalid();
-    const mine = this.#usedBy.get(tag) ?? 0;
-    if (mine >= this.#maxUsedPerPrincipal) {
-      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress for this caller (${this.#maxUsedPerPrincipal}); requestState was not accepted. Finish or abandon some of them, or call again without requestState and inputResponses in a few minutes.`, { reason: 'request_state_budget', scope: 'principal', max: this.#maxUsedPerPrincipal });
+    let first: boolean;
+    try {
+      // Valid through the whole second `exp`: remembered until the next one starts.
+      first = await this.#nonces.claim(given.toString('base64url'), (envelope.exp + 1) * 1000, tag);
+    } catch (error) {
+      if (error instanceof WireError) throw error;
+      throw new WireError(
+        JsonRpcCode.InternalError,
+        `requestState could not be checked as unused (${error instanceof Error ? error.message : String(error)}); nothing ran. Retry the same request shortly.`,
+        { reason: 'request_state_store', retryable: true },
+      );
     }
-    if (this.#used.size >= this.#maxUsed) {
-      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress on this server (${this.#maxUsed}); requestState was not accepted. Call again without requestState and inputResponses a little later.`, { reason: 'request_state_budget', scope: 'global', max: this.#maxUsed });
-    }
-    this.#used.set(mac, { exp: envelope.exp, caller: tag });
-    this.#usedBy.set(tag, mine + 1);
+    if (!first) throw invalid();
     return envelope.p;
-  }
-
-  #forgetExpired(now: number): void {
-    for (const [mac, used] of this.#used) {
-      if (used.exp >= now) break;
-      this.#used.delete(mac);
-      const left = (this.#usedBy.get(used.caller) ?? 1) - 1;
-      if (left === 0) this.#usedBy.delete(used.caller);
-      else this.#usedBy.set(used.caller, left);
-    }
   }
 
   #mac(body: string): Buffer {
@@ -141,12 +133,6 @@ export class RequestStateSeal {
   #callerTag(caller: string): string {
     return createHmac('sha256', this.#secret()).update(`caller:${caller}`).digest().subarray(0, 16).toString('base64url');
   }
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`requestState.${name} must be a positive integer (got ${String(value)}).`);
-  return value;
 }
 
 function invalid(): WireError {
