@@ -35,7 +35,7 @@ export type { FusionLogLevel, LogFields, Logger } from './logging/types.js';
 export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
 export { SessionDataError } from './errors/SessionDataError.js';
-export { memorySessionData, storeSessionData, type SessionData, type SessionDataBackend, type SessionDataBackendOptions, type SessionDataWrite } from './session/sessionData.js';
+export { memorySessionData, storeSessionData, type SessionData, type SessionDataBackend, type SessionDataBackendOptions, type SessionDataWrite, type VersionedData } from './session/sessionData.js';
 export type { SessionDataLimits } from './session/DataBudget.js';
 
 export * from './domain/index.js';

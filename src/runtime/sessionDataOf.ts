@@ -31,7 +31,7 @@ function unkeyedSessionData(): SessionData {
   const refuse = async (): Promise<never> => {
     throw new SessionDataError('SESSION_DATA_NO_KEY', 'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.');
   };
-  return Object.freeze({ key: '', get: refuse, set: refuse, delete: refuse });
+  return Object.freeze({ key: '', get: refuse, set: refuse, update: refuse, delete: refuse });
 }
 
 const UNKEYED = unkeyedSessionData();

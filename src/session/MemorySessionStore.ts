@@ -45,6 +45,14 @@ export class MemorySessionStore implements SessionStore {
     this.#sweeper.arm();
   }
 
+  async compareAndSet(record: SessionRecord, ttlMs: number, expected: number): Promise<boolean> {
+    const entry = this.#data.get(record.id);
+    const current = entry === undefined || entry.expiresAt <= this.#now() ? 0 : (entry.record.version ?? 0);
+    if (current !== expected) return false;
+    await this.set(record, ttlMs);
+    return true;
+  }
+
   async delete(id: string): Promise<void> {
     this.#data.delete(id);
   }

@@ -11,4 +11,10 @@ export interface SessionStore {
   /** Writes the record; `ttlMs` is how long it may live from now (stores with key expiry use it). */
   set(record: SessionRecord, ttlMs: number): Promise<void>;
   delete(id: string): Promise<void>;
+  /**
+   * Optional compare-and-set, for data several instances write: writes `record` only when the stored record's
+   * `version` (0 when there is none, or no record) equals `expected`, in one atomic step; false otherwise.
+   * Per-session data (`extra.session`) uses it, when present, so that no instance's write is lost.
+   */
+  compareAndSet?(record: SessionRecord, ttlMs: number, expected: number): Promise<boolean>;
 }

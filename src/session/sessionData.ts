@@ -2,6 +2,11 @@ import { SessionDataError } from '../errors/SessionDataError.js';
 import { DataBudget, type SessionDataLimits } from './DataBudget.js';
 import type { SessionStore } from './SessionStore.js';
 import type { SessionRecord } from './types.js';
+import { checkDataLimits } from './checkDataLimits.js';
+import { serialized } from './serializedWrites.js';
+import { DEFAULT_SESSION_DATA_ATTEMPTS, updateVersioned, type VersionedBackend, type VersionedData } from './updateData.js';
+
+export type { VersionedData } from './updateData.js';
 
 /** What a write tells its backend besides the data: whom it counts against, its size, and how long it may live. */
 export interface SessionDataWrite {
@@ -19,6 +24,13 @@ export interface SessionDataBackend {
   save(key: string, data: Record<string, unknown>, write?: SessionDataWrite): Promise<void>;
   delete(key: string): Promise<void>;
   /**
+   * Optional, with `saveIf`, for backends that several instances share: the data with its version (0: none).
+   * With both, a write saves only over the version it read and retries otherwise, so no instance's write is lost.
+   */
+  loadVersioned?(key: string): Promise<VersionedData>;
+  /** Optional: saves `data` only when the stored version is still `version`; false when another writer came first. */
+  saveIf?(key: string, data: Record<string, unknown>, version: number, write?: SessionDataWrite): Promise<boolean>;
+  /**
    * Optional budget check before a write (the built-in backends count bytes per owner and in total): the
    * budget `key` holding `bytes` for `owner` would exceed, or `undefined` when it fits.
    */
@@ -34,6 +46,8 @@ export interface SessionDataOptions {
   /** Whom the data counts against (see {@link SessionDataWrite.owner}); without one, no budget applies. */
   owner?: string | undefined;
   ttlMs?: number | undefined;
+  /** Attempts of one write against concurrent writers on other instances, on a versioned backend (10). */
+  maxAttempts?: number | undefined;
 }
 
 /**
@@ -50,34 +64,28 @@ export interface SessionData {
   get<T = unknown>(name: string): Promise<T | undefined>;
   /** Stores a JSON value under `name`; refused past the size cap. */
   set(name: string, value: unknown): Promise<void>;
+  /**
+   * Read-modify-write of one value that loses no concurrent update, on this or another instance: `change` gets
+   * the current value and returns the next (`undefined` deletes it); it may run more than once when another
+   * writer came first, so keep it free of side effects. Resolves the value stored.
+   * @example await extra.session.update<number>('visits', (n = 0) => n + 1);
+   */
+  update<T = unknown>(name: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
   delete(name: string): Promise<void>;
 }
 
 /** Default cap of one key's data, as JSON (64 KiB). */
 export const DEFAULT_SESSION_DATA_MAX_BYTES = 64 * 1024;
 
-/** Writes in flight per backend and key: writes of one key in this process run one after another, so none is lost. */
-const queues = new WeakMap<SessionDataBackend, Map<string, Promise<unknown>>>();
-
-function serialized<T>(backend: SessionDataBackend, key: string, task: () => Promise<T>): Promise<T> {
-  let byKey = queues.get(backend);
-  if (byKey === undefined) queues.set(backend, (byKey = new Map()));
-  const run = (byKey.get(key) ?? Promise.resolve()).then(task, task);
-  const tail = run.catch(() => {});
-  byKey.set(key, tail);
-  void tail.then(() => {
-    if (byKey.get(key) === tail) byKey.delete(key);
-  });
-  return run;
-}
-
 /**
  * The {@link SessionData} of `key` over a backend. Each write reads, changes and saves the whole object;
- * writes of one key are serialized in this process (concurrent calls never lose each other's values).
- * Across processes the last write of the whole object wins.
+ * writes of one key are serialized in this process (concurrent calls never lose each other's values). On a
+ * backend with `loadVersioned` and `saveIf` (a shared session store), a write saves only over the version it
+ * read and otherwise re-reads and re-applies itself (`maxAttempts`), so writes from other instances are kept
+ * too; when every attempt loses, it fails with `SESSION_DATA_CONFLICT`. Elsewhere the last write wins.
  */
 export function sessionDataFor(backend: SessionDataBackend, key: string, options: SessionDataOptions = {}): SessionData {
-  const { maxBytes = DEFAULT_SESSION_DATA_MAX_BYTES, owner, ttlMs } = options;
+  const { maxBytes = DEFAULT_SESSION_DATA_MAX_BYTES, owner, ttlMs, maxAttempts = DEFAULT_SESSION_DATA_ATTEMPTS } = options;
   const load = async (): Promise<Record<string, unknown>> => {
     try {
       return (await backend.load(key)) ?? {};
@@ -85,32 +93,60 @@ export function sessionDataFor(backend: SessionDataBackend, key: string, options
       throw new SessionDataError('SESSION_DATA_STORE', `Session data of "${key}" could not be read (${describe(error)}); try again shortly.`, { key });
     }
   };
-  const save = async (data: Record<string, unknown>, bytes?: number): Promise<void> => {
+  const writeOf = (data: Record<string, unknown>): SessionDataWrite | undefined => (owner === undefined ? undefined : { owner, bytes: jsonBytes(data), ttlMs });
+  const save = async (data: Record<string, unknown>): Promise<void> => {
     try {
-      await backend.save(key, data, owner === undefined ? undefined : { owner, bytes: bytes ?? jsonBytes(data), ttlMs });
+      await backend.save(key, data, writeOf(data));
     } catch (error) {
       throw new SessionDataError('SESSION_DATA_STORE', `Session data of "${key}" could not be saved (${describe(error)}); nothing was changed, try again shortly.`, { key });
     }
   };
+  const limits = { key, maxBytes, owner, backend };
+  const versioned: VersionedBackend | undefined =
+    backend.loadVersioned === undefined || backend.saveIf === undefined
+      ? undefined
+      : { loadVersioned: (k) => backend.loadVersioned!(k), saveIf: (k, data, v) => backend.saveIf!(k, data, v, writeOf(data)) };
+  /** Applies `change` to the stored object and saves it (compare-and-set where the backend has it). */
+  const mutate = (change: (data: Record<string, unknown>) => Record<string, unknown> | undefined): Promise<void> =>
+    serialized(backend, key, async () => {
+      if (versioned === undefined) {
+        const next = change(await load());
+        if (next !== undefined) await save(next);
+        return;
+      }
+      try {
+        await updateVersioned(versioned, key, change, maxAttempts);
+      } catch (error) {
+        if (error instanceof SessionDataError) throw error;
+        throw new SessionDataError('SESSION_DATA_STORE', `Session data of "${key}" could not be saved (${describe(error)}); nothing was changed, try again shortly.`, { key });
+      }
+    });
   return Object.freeze({
     key,
     async get<T>(name: string): Promise<T | undefined> {
       return (await load())[name] as T | undefined;
     },
-    set(name: string, value: unknown): Promise<void> {
-      return serialized(backend, key, () => write(name, value));
+    async set(name: string, value: unknown): Promise<void> {
+      const json = toJson(name, value);
+      return mutate((data) => checkDataLimits({ ...data, [name]: JSON.parse(json) as unknown }, name, limits));
+    },
+    async update<T>(name: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+      let stored: T | undefined;
+      await mutate((data) => {
+        const next = change(data[name] as T | undefined);
+        stored = undefined;
+        if (next === undefined) return without(data, name);
+        stored = JSON.parse(toJson(name, next)) as T;
+        return checkDataLimits({ ...data, [name]: stored }, name, limits);
+      });
+      return stored;
     },
     delete(name: string): Promise<void> {
-      return serialized(backend, key, async () => {
-        const data = await load();
-        if (!Object.hasOwn(data, name)) return;
-        delete data[name];
-        await save(data);
-      });
+      return mutate((data) => without(data, name));
     },
   });
 
-  async function write(name: string, value: unknown): Promise<void> {
+  function toJson(name: string, value: unknown): string {
     let json: string | undefined;
     try {
       json = JSON.stringify(value);
@@ -118,21 +154,16 @@ export function sessionDataFor(backend: SessionDataBackend, key: string, options
       throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (${describe(error)}); store plain objects, arrays, strings, numbers or booleans.`, { key, name });
     }
     if (json === undefined) throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (undefined or a function); use delete("${name}") to remove a value.`, { key, name });
-    const data = { ...(await load()), [name]: JSON.parse(json) as unknown };
-    const size = jsonBytes(data);
-    if (size > maxBytes) {
-      throw new SessionDataError('SESSION_DATA_TOO_LARGE', `Session data of "${key}" would be ${size} bytes with "${name}", over the cap of ${maxBytes}; store less (or a reference to data kept elsewhere), or delete values no longer needed.`, { key, name, size, maxBytes });
-    }
-    const over = owner === undefined ? undefined : backend.exceeds?.(key, owner, size);
-    if (over !== undefined) {
-      const text =
-        over.budget === 'principal'
-          ? `Session data "${name}" was not stored: your data would pass its budget of ${over.max} bytes for one caller (sessions and workflow instances together); delete values no longer needed or finish open workflows, then try again.`
-          : `Session data "${name}" was not stored: the server holds its most session data (${over.max} bytes) for all clients; store less, or try again once older data expires.`;
-      throw new SessionDataError('SESSION_DATA_BUDGET', text, { key, name, size, budget: over.budget, max: over.max });
-    }
-    await save(data, size);
+    return json;
   }
+}
+
+/** `data` without `name`, or `undefined` when it has no such value (nothing to write). */
+function without(data: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
+  if (!Object.hasOwn(data, name)) return undefined;
+  const rest = { ...data };
+  delete rest[name];
+  return rest;
 }
 
 /** Options of the built-in data backends. */
@@ -195,17 +226,40 @@ export function storeSessionData(store: SessionStore, ttlMs: number, options: Se
   const { now = Date.now, limits } = typeof options === 'function' ? { now: options } : options;
   const id = (key: string): string => `fusion-data:${key}`;
   const budget = new DataBudget(limits, now);
+  const recordOf = (key: string, data: Record<string, unknown>, version?: number): SessionRecord => {
+    const at = now();
+    return { id: id(key), createdAt: at, lastAccessAt: at, phase: 'destroyed', initialized: false, protocolVersion: '', clientInfo: { name: 'fusion-data', version: '0' }, clientCapabilities: {}, data, ...(version === undefined ? {} : { version }) };
+  };
+  const held = (key: string, write: SessionDataWrite | undefined, ttl: number): void => {
+    if (write !== undefined) budget.hold(key, write.owner, write.bytes, now() + ttl);
+  };
+  const compareAndSet = store.compareAndSet?.bind(store);
+  // With a store that compares and sets (memory, Redis), writes from several instances keep each other's values.
+  const versioned: Pick<SessionDataBackend, 'loadVersioned' | 'saveIf'> =
+    compareAndSet === undefined
+      ? {}
+      : {
+          async loadVersioned(key) {
+            const record = await store.get(id(key));
+            return { data: record?.data ?? {}, version: record?.version ?? 0 };
+          },
+          async saveIf(key, data, version, write) {
+            const ttl = write?.ttlMs ?? ttlMs;
+            const saved = await compareAndSet(recordOf(key, data, version + 1), ttl, version);
+            if (saved) held(key, write, ttl);
+            return saved;
+          },
+        };
   return {
     async load(key) {
       return (await store.get(id(key)))?.data;
     },
     async save(key, data, write) {
-      const at = now();
-      const record: SessionRecord = { id: id(key), createdAt: at, lastAccessAt: at, phase: 'destroyed', initialized: false, protocolVersion: '', clientInfo: { name: 'fusion-data', version: '0' }, clientCapabilities: {}, data };
       const ttl = write?.ttlMs ?? ttlMs;
-      await store.set(record, ttl);
-      if (write !== undefined) budget.hold(key, write.owner, write.bytes, at + ttl);
+      await store.set(recordOf(key, data), ttl);
+      held(key, write, ttl);
     },
+    ...versioned,
     async delete(key) {
       await store.delete(id(key));
       budget.release(key);

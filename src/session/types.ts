@@ -27,6 +27,8 @@ export interface SessionRecord {
   fsm?: Record<string, FsmSnapshot>;
   /** Handler data (`extra.session`), on the store's own `fusion-data:` records. */
   data?: Record<string, unknown>;
+  /** The record's version for `SessionStore.compareAndSet` (absent: 0). */
+  version?: number;
 }
 
 /** One lifecycle transition, for logs and metrics. */

@@ -63,3 +63,37 @@ export function runSessionStoreContract(make: () => SessionStore | Promise<Sessi
     expect(await store.get('b')).toBeDefined();
   });
 }
+
+/**
+ * Compare-and-set of a store that has it (both built-in stores do): per-session data written by several
+ * instances relies on it to lose no write.
+ */
+export function runSessionStoreCompareAndSetContract(make: () => SessionStore | Promise<SessionStore>): void {
+  it('compareAndSet writes over the expected version only, counting a missing record or version as 0', async () => {
+    const store = await make();
+    expect(store.compareAndSet).toBeTypeOf('function');
+    expect(await store.compareAndSet!(record('d', { version: 1, data: { n: 1 } }), 60_000, 1)).toBe(false);
+    expect(await store.get('d')).toBeUndefined();
+    expect(await store.compareAndSet!(record('d', { version: 1, data: { n: 1 } }), 60_000, 0)).toBe(true);
+    expect(await store.compareAndSet!(record('d', { version: 1, data: { n: 99 } }), 60_000, 0)).toBe(false);
+    expect(await store.compareAndSet!(record('d', { version: 2, data: { n: 2 } }), 60_000, 1)).toBe(true);
+    expect(await store.get('d')).toMatchObject({ version: 2, data: { n: 2 } });
+    await store.set(record('plain'), 60_000);
+    expect(await store.compareAndSet!(record('plain', { version: 1 }), 60_000, 0)).toBe(true);
+  });
+
+  it('lets exactly one of many concurrent compareAndSet calls on one version win', async () => {
+    const store = await make();
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.compareAndSet!(record('race', { version: 1, data: { by: i } }), 60_000, 0)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.indexOf(true);
+    expect((await store.get('race'))!.data).toEqual({ by: winner });
+  });
+
+  it('compareAndSet sets the TTL like set, and an expired record counts as missing', async () => {
+    const store = await make();
+    expect(await store.compareAndSet!(record('brief', { version: 1 }), 300, 0)).toBe(true);
+    await vi.waitFor(async () => expect(await store.get('brief')).toBeUndefined(), { timeout: 5_000, interval: 20 });
+    expect(await store.compareAndSet!(record('brief', { version: 1 }), 60_000, 0)).toBe(true);
+  });
+}

@@ -3,10 +3,11 @@ import type { Redis } from 'ioredis';
 import { MemorySessionStore } from '../../src/index.js';
 import { RedisSessionStore } from '../../src/redis/index.js';
 import { ready, redisClient, uniquePrefix } from '../redis/clients.js';
-import { runSessionStoreContract } from './runSessionStoreContract.js';
+import { runSessionStoreCompareAndSetContract, runSessionStoreContract } from './runSessionStoreContract.js';
 
 describe('MemorySessionStore (SessionStore contract)', () => {
   runSessionStoreContract(() => new MemorySessionStore());
+  runSessionStoreCompareAndSetContract(() => new MemorySessionStore());
 });
 
 describe('RedisSessionStore (SessionStore contract, real redis-server)', () => {
@@ -15,4 +16,5 @@ describe('RedisSessionStore (SessionStore contract, real redis-server)', () => {
     client = await ready(redisClient());
   });
   runSessionStoreContract(() => new RedisSessionStore({ client, prefix: uniquePrefix('session') }));
+  runSessionStoreCompareAndSetContract(() => new RedisSessionStore({ client, prefix: uniquePrefix('session') }));
 });
