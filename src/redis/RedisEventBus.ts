@@ -5,6 +5,8 @@ import { FusionError } from '../errors/FusionError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import type { Logger } from '../logging/types.js';
+import { layoutOf } from './_internal/clusterLayout.js';
+import { eventChannels, shardOf } from './_internal/eventShards.js';
 import { checkPrefix, hashTag, isCluster, type RedisClient } from './_internal/redisClient.js';
 
 /** Options of {@link RedisEventBus}. */
@@ -18,10 +20,17 @@ export interface RedisEventBusOptions {
    */
   subscriber: RedisClient;
   /**
-   * Channel prefix (default `fusion:bus:`, no braces): `<prefix>events` (listen streams) and, on one node,
-   * `<prefix>sessions` (legacy sessions); on a cluster, `<prefix>session:{<Mcp-Session-Id>}` per session.
+   * Channel prefix (default `fusion:bus:`, no braces): on one node `<prefix>events` (listen streams) and
+   * `<prefix>sessions` (legacy sessions); on a cluster `<prefix>events:{e<n>}` (`eventShards` of them) and
+   * `<prefix>session:{<Mcp-Session-Id>}` per session.
    */
   prefix?: string;
+  /**
+   * On a cluster, how many sharded channels carry listen-stream events (16; 1 to 1,024): an event goes to
+   * the channel of its URI (else of its kind), and the channels' slots spread evenly over the slot range, so
+   * the events' load spreads over the primaries. Every instance must use the same number.
+   */
+  eventShards?: number;
   /**
    * Publish, subscribe and listener failures (delivery is best effort: the bus goes on). Default: logged
    * once each at `error`, to `logger` (the default stderr logger, level from `MCP_FUSION_LOG`).
@@ -45,8 +54,9 @@ type Message = { o?: string; e?: ServerEvent; s?: string; n?: SessionNotificatio
  * session. On a Redis Cluster (a `Cluster` client) it uses sharded pub/sub (`SPUBLISH`/`SSUBSCRIBE`):
  * each legacy session has its own channel in its own hash slot — the slot of its record and workflow
  * state — and an instance subscribes only to the sessions it holds live (`sessions.watch`), so a
- * session's notifications touch one shard instead of being broadcast to every node. Listen-stream
- * events stay one channel (every instance listens to all of them), sharded too, so they cost one shard.
+ * session's notifications touch one shard instead of being broadcast to every node. Listen-stream events,
+ * which every instance listens to, go over `eventShards` sharded channels (16) chosen by the event's URI,
+ * so their load spreads over the primaries instead of weighing on one shard.
  *
  * Listeners in this process get an event synchronously when it is published here (also while Redis is
  * down); other processes get it through Redis, which skips its own echo. Delivery is at most once, like
@@ -63,7 +73,9 @@ export class RedisEventBus implements ServerEventBus {
   readonly #subscriber: RedisClient;
   readonly #sharded: boolean;
   readonly #prefix: string;
-  readonly #events: string;
+  /** The listen-stream event channels: one on one node, `eventShards` on a cluster. */
+  readonly #events: readonly string[];
+  readonly #eventSet: ReadonlySet<string>;
   readonly #sessionChannel: string;
   readonly #onError: (error: unknown) => void;
   readonly #eventListeners = new Set<EventListener>();
@@ -91,7 +103,8 @@ export class RedisEventBus implements ServerEventBus {
       throw new FusionError('REDIS_BUS_SUBSCRIBER', 'RedisEventBus on a Redis Cluster needs a subscriber Cluster built with { shardedSubscribers: true } (per-session notifications use sharded pub/sub, SSUBSCRIBE).', {});
     }
     this.#prefix = checkPrefix(options.prefix ?? 'fusion:bus:', 'RedisEventBus');
-    this.#events = `${this.#prefix}events`;
+    this.#events = this.#sharded ? eventChannels(this.#prefix, options.eventShards ?? 16) : [`${this.#prefix}events`];
+    this.#eventSet = new Set(this.#events);
     this.#sessionChannel = `${this.#prefix}sessions`;
     this.#onError = options.onError ?? busLogger(options.logger);
     this.#ready = new Promise((resolve) => (this.#markReady = resolve));
@@ -112,7 +125,7 @@ export class RedisEventBus implements ServerEventBus {
   /** Publishes a listen-stream event to every instance (`handler.notify.*` calls this). */
   publish(event: ServerEvent): void {
     for (const listener of this.#eventListeners) this.#call(() => listener(event));
-    this.#send(this.#events, { o: this.#origin, e: event });
+    this.#send(this.#events[this.#events.length === 1 ? 0 : shardOf(event, this.#events.length)]!, { o: this.#origin, e: event });
   }
 
   subscribe(listener: EventListener): () => void {
@@ -165,17 +178,17 @@ export class RedisEventBus implements ServerEventBus {
     this.#subscriber.off('ready', this.#subscribe);
     this.#subscriber.off('refresh', this.#onRefresh);
     if (this.#sharded) {
-      const channels = [this.#events, ...this.#watched.keys()];
+      const channels = [...this.#events, ...this.#watched.keys()];
       this.#watched.clear();
       // One SUNSUBSCRIBE per channel: channels of different slots live on different shards.
       await Promise.all(channels.map((c) => this.#subscriber.sunsubscribe(c).catch(() => {})));
-    } else await this.#subscriber.unsubscribe(this.#events, this.#sessionChannel).catch(() => {});
+    } else await this.#subscriber.unsubscribe(...this.#events, this.#sessionChannel).catch(() => {});
   }
 
   readonly #subscribe = (): void => {
     if (this.#closed) return;
     if (!this.#sharded) {
-      this.#subscriber.subscribe(this.#events, this.#sessionChannel).then(() => this.#markReady(), (error) => {
+      this.#subscriber.subscribe(...this.#events, this.#sessionChannel).then(() => this.#markReady(), (error) => {
         this.#onError(error);
         // Not connected: the 'ready' event subscribes. Connected but failed (a timeout): try again.
         if (this.#subscriber.status === 'ready') this.#retry(this.#subscribe);
@@ -183,7 +196,7 @@ export class RedisEventBus implements ServerEventBus {
       return;
     }
     this.#layout = layoutOf(this.#subscriber as Cluster);
-    void this.#ssubscribe(this.#events).then((subscribed) => subscribed && this.#markReady());
+    void Promise.all(this.#events.map((channel) => this.#ssubscribe(channel))).then((subscribed) => subscribed.every(Boolean) && this.#markReady());
     for (const channel of this.#watched.keys()) void this.#ssubscribe(channel);
   };
 
@@ -194,7 +207,7 @@ export class RedisEventBus implements ServerEventBus {
    * then its 'ready' event subscribes again), so that a failure never passes for readiness.
    */
   async #ssubscribe(channel: string): Promise<boolean> {
-    for (let delay = 100; !this.#closed && (channel === this.#events || this.#watched.has(channel)); delay = Math.min(delay * 2, 2_000)) {
+    for (let delay = 100; !this.#closed && (this.#eventSet.has(channel) || this.#watched.has(channel)); delay = Math.min(delay * 2, 2_000)) {
       try {
         await this.#subscriber.ssubscribe(channel);
         return true;
@@ -218,7 +231,8 @@ export class RedisEventBus implements ServerEventBus {
 
   readonly #onMessage = (channel: string, raw: string): void => {
     const session = channel === this.#sessionChannel || (this.#sharded && this.#watched.has(channel));
-    if (channel !== this.#events && !session) return;
+    const events = this.#eventSet.has(channel);
+    if (!events && !session) return;
     let message: Message;
     try {
       message = JSON.parse(raw);
@@ -227,7 +241,7 @@ export class RedisEventBus implements ServerEventBus {
       return;
     }
     if (message.o === this.#origin) return;
-    if (channel === this.#events && message.e !== undefined) {
+    if (events && message.e !== undefined) {
       const event = message.e;
       for (const listener of this.#eventListeners) this.#call(() => listener(event));
     } else if (session && typeof message.s === 'string' && message.n !== undefined) {
@@ -262,20 +276,6 @@ export class RedisEventBus implements ServerEventBus {
       this.#onError(error);
     }
   }
-}
-
-/** The slot → master map of a cluster client, as ranges (`0-5460:host:port,…`): equal strings, equal layouts. */
-function layoutOf(cluster: Cluster): string {
-  const slots = (cluster as { slots?: string[][] }).slots ?? [];
-  const ranges: string[] = [];
-  let start = 0;
-  for (let slot = 1; slot <= slots.length; slot++) {
-    if (slot === slots.length || slots[slot]?.[0] !== slots[start]?.[0]) {
-      ranges.push(`${start}-${slot - 1}:${slots[start]?.[0] ?? ''}`);
-      start = slot;
-    }
-  }
-  return ranges.join(',');
 }
 
 function busLogger(logger: Logger | undefined): (error: unknown) => void {

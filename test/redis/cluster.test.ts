@@ -6,6 +6,7 @@ import { openSession, request } from '../_helpers/raw.js';
 import { runFsmStoreContract } from '../contracts/runFsmStoreContract.js';
 import { runRateLimitStoreContract } from '../contracts/runRateLimitStoreContract.js';
 import { runSessionStoreContract } from '../contracts/runSessionStoreContract.js';
+import { eventChannels } from '../../src/redis/_internal/eventShards.js';
 import { clusterClient, ready, uniquePrefix } from './clients.js';
 import { modernCall, until, workspaceInstance } from './helpers.js';
 import { moveSlot, startRedisCluster, type RedisCluster } from './redisCluster.js';
@@ -147,9 +148,41 @@ describe('Redis Cluster layout', () => {
     expect(early.status).not.toBe('ready');
     const bus = new RedisEventBus({ publisher: early, subscriber: early, prefix });
     await bus.ready();
-    // Right then, not eventually: the owning master counts one subscriber of the events channel.
-    expect(await shardSubscribers(`${prefix}events`)).toBe(1);
+    // Right then, not eventually: the owning master of each of the 16 event channels counts one subscriber.
+    const channels = eventChannels(prefix, 16);
+    expect(await Promise.all(channels.map(shardSubscribers))).toEqual(channels.map(() => 1));
     await bus.close();
+  });
+
+  it('spreads listen events over every master by URI, and delivers every one of them to the other instance', async () => {
+    const prefix = uniquePrefix('cspread');
+    const make = async () => {
+      const bus = new RedisEventBus({ publisher: await fresh(), subscriber: await fresh(), prefix });
+      await bus.ready();
+      return bus;
+    };
+    const [a, b] = await Promise.all([make(), make()]);
+    const got: string[] = [];
+    b.subscribe((e) => void got.push(e.kind === 'resource_updated' ? e.uri : e.kind));
+    const spublished = async (): Promise<number[]> =>
+      Promise.all(cluster.nodes.map(async (n) => Number(/cmdstat_spublish:calls=(\d+)/.exec(await cluster.cli(n.port, 'info', 'commandstats'))?.[1] ?? 0)));
+    const before = await spublished();
+    const sent: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const uri = `fusion://fsm/cart/h${i % 100}`;
+      sent.push(uri);
+      a.publish({ kind: 'resource_updated', uri });
+    }
+    a.publish({ kind: 'tools_list_changed' });
+    await until(() => got.length === 301, 5_000, '301 events on the other instance');
+    // Each URI rides one channel; across channels the order is free.
+    for (let h = 0; h < 100; h++) expect(got.filter((u) => u === `fusion://fsm/cart/h${h}`)).toHaveLength(3);
+    expect(got).toContain('tools_list_changed');
+    const perMaster = (await spublished()).map((after, i) => after - before[i]!);
+    expect(perMaster.reduce((x, y) => x + y)).toBe(301);
+    // 16 channels over 3 masters, 100 URIs: every master carries a fair share (≥ 20 % of the events).
+    for (const count of perMaster) expect(count).toBeGreaterThanOrEqual(60);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('keeps delivering a watched session\'s notifications after its slot moved to another master', async () => {
