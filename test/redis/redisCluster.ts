@@ -9,9 +9,14 @@ import { freePort } from './redisServer.js';
 
 const run = promisify(execFile);
 
-/** A private Redis Cluster of masters on 127.0.0.1 (no replicas, no persistence), for tests. */
+/** A private Redis Cluster on 127.0.0.1 (masters, optionally one replica each; no persistence), for tests. */
 export interface RedisCluster {
+  /** Every node; with replicas, redis-cli chose which are masters (ask `ROLE`). */
   readonly nodes: Array<{ host: string; port: number }>;
+  /** The process id of the node on `port` (for CPU time from /proc). */
+  pidOf(port: number): number;
+  /** SIGKILL of one node: it dies mid-whatever, as a crashed host would. Resolves once it exited. */
+  kill(port: number): Promise<void>;
   /** `host:port,host:port,…`, as the example's REDIS_CLUSTER_NODES takes it. */
   readonly spec: string;
   /** Runs `redis-cli -p <port> <args…>` against one node and resolves its output. */
@@ -38,12 +43,23 @@ async function clusterPort(taken: Set<number>): Promise<number> {
   throw new Error('no free port pair (port, port + 10000) for a cluster node');
 }
 
+/** Options of {@link startRedisCluster}. */
+export interface RedisClusterOptions {
+  /** Replicas per master (0 or 1; default 0). With 1, ready means every replica's link to its master is up. */
+  replicas?: 0 | 1;
+  /** `cluster-node-timeout` (5,000 ms): how long a master may be unreachable before its replica takes over. */
+  nodeTimeoutMs?: number;
+}
+
 /**
- * Starts `masters` redis-server processes with `--cluster-enabled yes` in a temporary directory, joins
- * them with `redis-cli --cluster create … --cluster-replicas 0 --cluster-yes` and waits for
- * `cluster_state:ok` on every node (15 s at most). Anything that fails on the way is cleaned up.
+ * Starts `masters` (× 1 + `replicas`) redis-server processes with `--cluster-enabled yes` in a temporary
+ * directory, joins them with `redis-cli --cluster create … --cluster-replicas <n> --cluster-yes` and waits
+ * for `cluster_state:ok` on every node, and with replicas for `master_link_status:up` on each (15 s at most).
+ * Anything that fails on the way is cleaned up.
  */
-export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
+export async function startRedisCluster(masters = 3, options: RedisClusterOptions = {}): Promise<RedisCluster> {
+  const { replicas = 0, nodeTimeoutMs = 5_000 } = options;
+  const byPort = new Map<number, ChildProcess>();
   const dir = mkdtempSync(join(tmpdir(), 'fusion-cluster-'));
   const procs: ChildProcess[] = [];
   const stop = async (): Promise<void> => {
@@ -63,16 +79,17 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
   try {
     const taken = new Set<number>();
     const ports: number[] = [];
-    for (let i = 0; i < masters; i++) {
+    for (let i = 0; i < masters * (1 + replicas); i++) {
       const port = await clusterPort(taken);
       taken.add(port);
       ports.push(port);
     }
     await Promise.all(
       ports.map(async (port) => {
-        const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '5000', '--dir', dir, '--save', '', '--appendonly', 'no'];
+        const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(nodeTimeoutMs), '--dir', dir, '--save', '', '--appendonly', 'no'];
         const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
         procs.push(proc);
+        byPort.set(port, proc);
         await new Promise<void>((resolve, reject) => {
           let output = '';
           const timer = setTimeout(() => reject(new Error(`cluster node ${port} did not start within 10 s:\n${output}`)), 10_000);
@@ -90,16 +107,28 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
         });
       }),
     );
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: 15_000 });
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 15_000 });
     const deadline = Date.now() + 15_000;
     for (const port of ports) {
       while (!(await cli(port, 'cluster', 'info')).includes('cluster_state:ok')) {
         if (Date.now() > deadline) throw new Error(`cluster node ${port} never reached cluster_state:ok`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      // A replica counts once it has synced with its master (redis-cli picks which nodes are replicas).
+      while (/role:slave/.test(await cli(port, 'info', 'replication')) && !/master_link_status:up/.test(await cli(port, 'info', 'replication'))) {
+        if (Date.now() > deadline) throw new Error(`cluster replica ${port} never linked to its master`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
     const nodes = ports.map((port) => ({ host: '127.0.0.1', port }));
-    return { nodes, spec: nodes.map((n) => `${n.host}:${n.port}`).join(','), cli, stop };
+    const kill = async (port: number): Promise<void> => {
+      const proc = byPort.get(port);
+      if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+      proc.kill('SIGKILL');
+      await exited;
+    };
+    return { nodes, spec: nodes.map((n) => `${n.host}:${n.port}`).join(','), cli, stop, kill, pidOf: (port) => byPort.get(port)!.pid! };
   } catch (error) {
     await stop();
     throw error;
