@@ -169,6 +169,7 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
     const gap = new Map<Outcome, number>();
     for (const c of calls) if (c.phase === 'gap') gap.set(c.outcome, (gap.get(c.outcome) ?? 0) + 1);
     const counts = [...gap].map(([k, v]) => `${k} ${v}`).join(', ');
-    process.stdout.write(`failover: promoted after ${promotedMs} ms, every lane recovered after ${recoveredMs} ms; ${calls.length} calls, in the gap: ${counts}\n`);
+    const slowestFailure = Math.max(0, ...calls.filter((c) => c.outcome !== 'ok' && c.outcome !== 'refused').map((c) => c.ms));
+    process.stdout.write(`failover: promoted after ${promotedMs} ms, every lane recovered after ${recoveredMs} ms; ${calls.length} calls, in the gap: ${counts}; slowest failure ${slowestFailure} ms\n`);
   }, 60_000);
 });
