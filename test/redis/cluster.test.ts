@@ -5,7 +5,7 @@ import { RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } 
 import { openSession, request } from '../_helpers/raw.js';
 import { runFsmStoreContract } from '../contracts/runFsmStoreContract.js';
 import { runRateLimitStoreContract } from '../contracts/runRateLimitStoreContract.js';
-import { runSessionStoreContract } from '../contracts/runSessionStoreContract.js';
+import { runSessionStoreCompareAndSetContract, runSessionStoreContract } from '../contracts/runSessionStoreContract.js';
 import { eventChannels } from '../../src/redis/_internal/eventShards.js';
 import { clusterClient, ready, uniquePrefix } from './clients.js';
 import { modernCall, until, workspaceInstance } from './helpers.js';
@@ -58,6 +58,7 @@ describe('RedisFsmStore on a 3-master Redis Cluster (FsmStateStore contract)', (
 
 describe('RedisSessionStore on a 3-master Redis Cluster (SessionStore contract)', () => {
   runSessionStoreContract(() => new RedisSessionStore({ client, prefix: uniquePrefix('csession') }));
+  runSessionStoreCompareAndSetContract(() => new RedisSessionStore({ client, prefix: uniquePrefix('csession') }));
 });
 
 describe('RedisRateLimitStore on a 3-master Redis Cluster (RateLimitStore contract)', () => {
