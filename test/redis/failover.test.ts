@@ -31,12 +31,16 @@ function classify(status: number, message: any): Outcome {
   return 'other';
 }
 
-/** CLUSTER SLOTS: the master port, and its replica's, of the slot of `key`. */
+/** CLUSTER SLOTS: the master port, and its replica's, of the slot of `key` (once the node asked lists the replica). */
 async function ownerOf(client: Cluster, key: string): Promise<{ master: number; replica: number }> {
   const slot = Number(await client.cluster('KEYSLOT', key));
-  const ranges = (await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number], [string, number]?]>;
-  const [, , [, master], replica] = ranges.find(([start, end]) => start <= slot && slot <= end)!;
-  return { master, replica: replica![1] };
+  for (const deadline = Date.now() + 10_000; ; ) {
+    const ranges = (await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number], [string, number]?]>;
+    const [, , [, master], replica] = ranges.find(([start, end]) => start <= slot && slot <= end)!;
+    if (replica !== undefined) return { master, replica: replica[1] };
+    if (Date.now() > deadline) throw new Error(`CLUSTER SLOTS never listed a replica of slot ${slot}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 describe('a Redis Cluster primary killed under gated traffic from two instances (one replica per primary)', () => {
