@@ -69,6 +69,9 @@ export class RequestStateSeal {
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`);
     this.#key = key;
     this.#ttlSeconds = ttl;
+    if (options.nonces !== undefined && (options.maxUsed !== undefined || options.maxUsedPerPrincipal !== undefined)) {
+      throw new RangeError('requestState.maxUsed and maxUsedPerPrincipal budget the default memory store; with requestState.nonces set, drop them (the store you give keeps its own limits).');
+    }
     this.#nonces = options.nonces ?? new MemoryNonceStore(options);
   }
 

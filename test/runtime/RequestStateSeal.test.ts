@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestStateSeal } from '../../src/runtime/RequestStateSeal.js';
+import { MemoryNonceStore } from '../../src/runtime/MemoryNonceStore.js';
 
 import { principalOf } from '../../src/principal/index.js';
 
@@ -92,5 +93,6 @@ describe('RequestStateSeal', () => {
     expect(() => new RequestStateSeal({ key: 'short' })).toThrow(/at least 32 bytes/);
     expect(() => new RequestStateSeal({ ttlSeconds: 0 })).toThrow(/positive number/);
     expect(() => new RequestStateSeal({ maxUsedPerPrincipal: 0 })).toThrow('requestState.maxUsedPerPrincipal must be a positive integer (got 0).');
+    expect(() => new RequestStateSeal({ maxUsed: 10, nonces: new MemoryNonceStore() })).toThrow('requestState.maxUsed and maxUsedPerPrincipal budget the default memory store; with requestState.nonces set, drop them (the store you give keeps its own limits).');
   });
 });
