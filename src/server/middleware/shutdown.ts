@@ -1,0 +1,7 @@
+import { httpError } from '../httpErrors.js';
+import type { Middleware } from './types.js';
+
+/** `503` with `Retry-After` once the app is closing (`closing()` true). */
+export function shutdown(closing: () => boolean): Middleware {
+  return (c, next) => (closing() ? httpError('shuttingDown', 'Service Unavailable: the server is shutting down; retry on another instance or later.') : next(c));
+}
