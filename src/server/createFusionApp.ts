@@ -38,11 +38,12 @@ export interface FusionApp {
   /**
    * The app as a `node:http` handler, for `http.createServer`, Express or Fastify: the adapter `startServer`
    * uses (the body read once, straight from the socket; a complete answer written in one piece). A body an
-   * earlier middleware already parsed is taken as it is: `parsedBody`, else `req.body` once the request stream
-   * has been read (`express.json()`). `req.auth` is passed on as `authInfo`, the socket's address as `peer`.
+   * earlier middleware already parsed (`express.json()`, or Fastify's copied to `request.raw.body`) is taken
+   * as it is: `req.body` once the request stream has been read. `req.auth` is passed on as `authInfo`, the
+   * socket's address as `peer`; further arguments (a framework's `next`) are ignored.
    * @see docs/deployment.md
    */
-  readonly node: (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
+  readonly node: (req: IncomingMessage, res: ServerResponse) => void;
   /** Live legacy sessions (servers in memory). */
   readonly sessions: LegacySessions;
   /**
@@ -196,7 +197,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
 
   const app: FusionApp = {
     fetch,
-    node: (req, res, parsedBody) => void serveNodeRequest(app, req, res, parsedBody),
+    node: (req, res) => void serveNodeRequest(app, req, res),
     sessions: legacy,
     ...(devConsole !== undefined ? { devConsole: { path: devConsole.path, token: devConsole.token } } : {}),
     async notifyResourceUpdated(uri: string) {
