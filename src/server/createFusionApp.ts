@@ -38,12 +38,13 @@ export interface FusionApp {
   /**
    * The app as a `node:http` handler, for `http.createServer`, Express or Fastify: the adapter `startServer`
    * uses (the body read once, straight from the socket; a complete answer written in one piece). A body an
-   * earlier middleware already parsed (`express.json()`, or Fastify's copied to `request.raw.body`) is taken
-   * as it is: `req.body` once the request stream has been read. `req.auth` is passed on as `authInfo`, the
-   * socket's address as `peer`; further arguments (a framework's `next`) are ignored.
+   * earlier middleware already parsed is taken as it is: `parsedBody` (Fastify's `request.body`), else
+   * `req.body` once the request stream has been read (`express.json()`); a function in its place (Express'
+   * `next`) is ignored, as the SDK's `toNodeHandler` does. `req.auth` is passed on as `authInfo`, the socket's
+   * address as `peer`.
    * @see docs/deployment.md
    */
-  readonly node: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly node: (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
   /** Live legacy sessions (servers in memory). */
   readonly sessions: LegacySessions;
   /**
@@ -197,7 +198,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
 
   const app: FusionApp = {
     fetch,
-    node: (req, res) => void serveNodeRequest(app, req, res),
+    node: (req, res, parsedBody) => void serveNodeRequest(app, req, res, typeof parsedBody === 'function' ? undefined : parsedBody),
     sessions: legacy,
     ...(devConsole !== undefined ? { devConsole: { path: devConsole.path, token: devConsole.token } } : {}),
     async notifyResourceUpdated(uri: string) {

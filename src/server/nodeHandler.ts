@@ -17,12 +17,12 @@ interface FrameworkRequest {
 
 /**
  * Serves one `node:http` request with the app (`app.node`): a {@link nodeRequest} view of it (the body is
- * read once, by the app, straight from the socket, unless the stream was read already and `req.body` holds
- * it parsed), then {@link writeNodeResponse}. The request's signal aborts and an open response body is
+ * read once, by the app, straight from the socket, unless `parsedBody` or, once the stream was read,
+ * `req.body` holds it parsed), then {@link writeNodeResponse}. The request's signal aborts and an open response body is
  * cancelled when the client goes away first. `req.auth` (set by auth middleware) is passed through as
  * `authInfo`; the socket's remote address as `peer`.
  */
-export async function serveNodeRequest(app: Pick<FusionApp, 'fetch'>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveNodeRequest(app: Pick<FusionApp, 'fetch'>, req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
   const framework = req as IncomingMessage & FrameworkRequest;
   const request = nodeRequest(req, requestUrl(req.headers.host ?? 'localhost', framework.originalUrl ?? req.url ?? '/'));
   let resolveClosed!: () => void;
@@ -33,7 +33,7 @@ export async function serveNodeRequest(app: Pick<FusionApp, 'fetch'>, req: Incom
   });
   const authInfo = framework.auth;
   const peer = req.socket.remoteAddress;
-  const body = req.readableEnded ? framework.body : undefined;
+  const body = parsedBody ?? (req.readableEnded ? framework.body : undefined);
   let response: Response;
   try {
     response = await app.fetch(request, { ...(authInfo !== undefined ? { authInfo } : {}), ...(peer !== undefined ? { peer } : {}), ...(body !== undefined ? { parsedBody: body } : {}) });

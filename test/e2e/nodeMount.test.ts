@@ -83,12 +83,20 @@ describe('app.node, the mountable node:http handler', () => {
       expect(taken.filter((b) => b !== undefined).length).toBe(srv.reads());
     });
 
+    it(`takes a body passed as its third argument (Fastify's request.body) in the ${era} era`, async () => {
+      const app = createFusionApp(registry, workspaceOptions());
+      await using srv = await mounted(app, parseJsonFirst((req, res, body) => app.node(req, res, body)));
+      const seen = await exercise(srv.url, mode);
+      expect(seen.era).toBe(era);
+      expect(seen.text).toContain('"email":"node@example.com"');
+    });
+
     it(`ignores a framework's next() passed as a third argument (Express calls handlers so) in the ${era} era`, async () => {
       const app = createFusionApp(registry, workspaceOptions());
       const next = (): void => {
         throw new Error('next() called: the app should have answered');
       };
-      await using srv = await mounted(app, (req, res) => (app.node as (...args: unknown[]) => void)(req, res, next));
+      await using srv = await mounted(app, (req, res) => app.node(req, res, next));
       const seen = await exercise(srv.url, mode);
       expect(seen.era).toBe(era);
       expect(seen.text).toContain('"email":"node@example.com"');
