@@ -34,7 +34,7 @@ export interface FusionApp {
    * anonymous modern callers are keyed by it, and anonymous legacy openers are budgeted by it. Without a
    * peer, anonymous modern callers share one key.
    */
-  fetch(request: Request, options?: FetchOptions): Promise<Response>;
+  fetch(request: Request, options?: FusionFetchOptions): Promise<Response>;
   /**
    * The app as a `node:http` handler, for `http.createServer`, Express or Fastify: the adapter `startServer`
    * uses (the body read once, straight from the socket; a complete answer written in one piece). A body an
@@ -62,7 +62,7 @@ export interface FusionApp {
 }
 
 /** What a host passes with a request to {@link FusionApp.fetch}. */
-export interface FetchOptions {
+export interface FusionFetchOptions {
   /** The verified token of the caller, if the host checked one (as the SDK's handlers take it). */
   authInfo?: unknown;
   /** The remote address of the connection: anonymous modern callers are keyed by it, anonymous legacy openers budgeted. */
@@ -194,7 +194,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
     return listens.track(response, slot, tokenExpiryMs(authInfo));
   };
-  const fetch = async (request: Request, extra: FetchOptions = {}): Promise<Response> => front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
+  const fetch = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> => front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
 
   const app: FusionApp = {
     fetch,
