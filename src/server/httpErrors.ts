@@ -66,8 +66,15 @@ export const HTTP_ERRORS = {
 /** A kind of HTTP error (a key of {@link HTTP_ERRORS}). */
 export type HttpErrorKind = keyof typeof HTTP_ERRORS;
 
+/** A JSON-RPC error message. */
+export interface JsonRpcErrorMessage {
+  readonly jsonrpc: '2.0';
+  readonly error: { readonly code: number; readonly message: string };
+  readonly id: JsonRpcId;
+}
+
 /** The JSON-RPC error message of `kind` (`id` null by default: the request could not be read or routed). */
-export function errorMessage(kind: HttpErrorKind, message: string, id: JsonRpcId = null): { jsonrpc: '2.0'; error: { code: number; message: string }; id: JsonRpcId } {
+export function errorMessage(kind: HttpErrorKind, message: string, id: JsonRpcId = null): JsonRpcErrorMessage {
   return { jsonrpc: '2.0', error: { code: HTTP_ERRORS[kind].code, message }, id };
 }
 
@@ -77,14 +84,21 @@ export function httpError(kind: HttpErrorKind, message: string, id: JsonRpcId = 
   return Response.json(errorMessage(kind, message, id), { status: shape.status, headers: shape.headers ?? {} });
 }
 
-/** Writes the answer of `kind` to a Node response whose headers are not sent yet (the same bytes as {@link httpError}). */
+/** Writes the answer of `kind` to a Node response whose headers are not sent yet (the bytes of {@link httpError}). */
 export function writeHttpError(res: ServerResponse, kind: HttpErrorKind, message: string): void {
   const shape: HttpErrorShape = HTTP_ERRORS[kind];
   const body = JSON.stringify(errorMessage(kind, message));
-  res.writeHead(shape.status, { ...shape.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  const headers = { ...shape.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  res.writeHead(shape.status, headers).end(body);
 }
 
-/** A JSON-RPC error as an HTTP response, status and code given by hand: kept for code in flight; use {@link httpError}. */
-export function jsonRpcErrorResponse(status: number, code: number, message: string, headers: Record<string, string> = {}, id: JsonRpcId = null): Response {
+/** A JSON-RPC error, status and code given by hand: kept for branches in flight; use {@link httpError}. */
+export function jsonRpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: JsonRpcId = null,
+): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id }, { status, headers });
 }

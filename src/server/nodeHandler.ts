@@ -22,9 +22,15 @@ interface FrameworkRequest {
  * cancelled when the client goes away first. `req.auth` (set by auth middleware) is passed through as
  * `authInfo`; the socket's remote address as `peer`.
  */
-export async function serveNodeRequest(app: Pick<FusionApp, 'fetch'>, req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+export async function serveNodeRequest(
+  app: Pick<FusionApp, 'fetch'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+): Promise<void> {
   const framework = req as IncomingMessage & FrameworkRequest;
-  const request = nodeRequest(req, requestUrl(req.headers.host ?? 'localhost', framework.originalUrl ?? req.url ?? '/'));
+  const target = framework.originalUrl ?? req.url ?? '/';
+  const request = nodeRequest(req, requestUrl(req.headers.host ?? 'localhost', target));
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   res.once('close', () => {
@@ -36,7 +42,11 @@ export async function serveNodeRequest(app: Pick<FusionApp, 'fetch'>, req: Incom
   const body = parsedBody ?? (req.readableEnded ? framework.body : undefined);
   let response: Response;
   try {
-    response = await app.fetch(request, { ...(authInfo !== undefined ? { authInfo } : {}), ...(peer !== undefined ? { peer } : {}), ...(body !== undefined ? { parsedBody: body } : {}) });
+    response = await app.fetch(request, {
+      ...(authInfo !== undefined ? { authInfo } : {}),
+      ...(peer !== undefined ? { peer } : {}),
+      ...(body !== undefined ? { parsedBody: body } : {}),
+    });
   } catch {
     response = httpError('internal', 'Internal server error');
   }

@@ -7,6 +7,8 @@ export function corsAnswer(origins: string[]): Middleware {
   return (c, next) => {
     const { request } = c;
     if (request.headers.get('origin') === null) return next(c);
-    return Promise.resolve(next(c)).then((response) => (originValidationResponse(request, origins) === undefined ? withCors(request, response) : response));
+    return Promise.resolve(next(c)).then((response) =>
+      originValidationResponse(request, origins) === undefined ? withCors(request, response) : response,
+    );
   };
 }

@@ -4,5 +4,6 @@ import type { Middleware } from './types.js';
 
 /** `404` for any path but the MCP endpoint's. */
 export function endpointPath(path: string): Middleware {
-  return (c, next) => (pathnameOf(c.request.url) === path ? next(c) : httpError('notFound', `Not Found: the MCP endpoint is ${path}.`));
+  const message = `Not Found: the MCP endpoint is ${path}.`;
+  return (c, next) => (pathnameOf(c.request.url) === path ? next(c) : httpError('notFound', message));
 }

@@ -13,6 +13,7 @@ export function scopeChallenge(requiredOf: RequiredScopes, tracing: RequestTraci
   return (c, next) => {
     if (c.authInfo === undefined || c.body === undefined) return next(c);
     const challenge = scopeChallengeFor(c.body, ScopeGate.scopesOf(c.authInfo), requiredOf);
-    return challenge === undefined ? next(c) : traced(tracing, c, AuthGate.scopeChallenge(challenge, c.authInfo as never));
+    if (challenge === undefined) return next(c);
+    return traced(tracing, c, AuthGate.scopeChallenge(challenge, c.authInfo as never));
   };
 }

@@ -3,5 +3,6 @@ import type { Middleware } from './types.js';
 
 /** `503` with `Retry-After` once the app is closing (`closing()` true). */
 export function shutdown(closing: () => boolean): Middleware {
-  return (c, next) => (closing() ? httpError('shuttingDown', 'Service Unavailable: the server is shutting down; retry on another instance or later.') : next(c));
+  const message = 'Service Unavailable: the server is shutting down; retry on another instance or later.';
+  return (c, next) => (closing() ? httpError('shuttingDown', message) : next(c));
 }
