@@ -66,7 +66,7 @@ export * from './tasks/index.js';
 export type { TaskOptions } from './builder/taskDeclaration.js';
 export type { TaskServiceOptions } from './runtime/TaskService.js';
 export { startServer, type RunningServer } from './server/startServer.js';
-export { createFusionApp, type FusionApp } from './server/createFusionApp.js';
+export { createFusionApp, type FusionApp, type FusionFetchOptions } from './server/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
 export type { DevConsoleOptions } from './console/types.js';

@@ -1,3 +1,5 @@
+import { jsonRpcIdOf, type JsonRpcId } from './jsonRpcId.js';
+
 /**
  * The path of the first own `__proto__` key in parsed JSON arguments (`JSON.parse` makes it a plain own
  * property, which schema validators silently drop): such a key is refused as an unknown field rather than
@@ -49,8 +51,10 @@ export function protoKeyOfCall(message: unknown): string | undefined {
 export interface ProtoKeyCall {
   /** The path of the key in the call's arguments. */
   readonly path: string;
-  readonly id: string | number | null;
+  readonly id: JsonRpcId;
   readonly name: unknown;
+  /** The refusal, for the agent: the field is not accepted. */
+  readonly message: string;
 }
 
 /**
@@ -61,8 +65,9 @@ export function protoKeyOfBody(body: unknown): ProtoKeyCall | undefined {
   for (const message of Array.isArray(body) ? body : [body]) {
     const path = protoKeyOfCall(message);
     if (path === undefined) continue;
-    const { id, params } = message as { id?: unknown; params: { name?: unknown } };
-    return { path, id: typeof id === 'string' || typeof id === 'number' ? id : null, name: params.name };
+    const { name } = (message as { params: { name?: unknown } }).params;
+    const text = `Invalid arguments for tool "${String(name)}": ${path} is not an accepted field (unknown field). Remove it and call the tool again.`;
+    return { path, id: jsonRpcIdOf(message), name, message: text };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
-import { JsonRpcCode } from '../errors/WireError.js';
-import { jsonRpcErrorResponse } from './httpErrors.js';
+import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
+import { httpError } from './httpErrors.js';
 import { trackBody } from './trackBody.js';
 
 /**
@@ -31,12 +31,12 @@ export class CallBudget {
   async run(body: unknown, serve: () => Promise<Response>): Promise<Response> {
     const calls = callsIn(body);
     if (calls === 0) return serve();
-    const id = Array.isArray(body) ? null : idOf(body);
+    const id = jsonRpcIdOf(body);
     if (calls > this.#max) {
-      return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, `Bad Request: this batch holds ${calls} tool calls, more than the ${this.#max} this server runs at once. Send at most ${this.#max} tool calls per batch.`, {}, id);
+      return httpError('batchTooLarge', `Bad Request: this batch holds ${calls} tool calls, more than the ${this.#max} this server runs at once. Send at most ${this.#max} tool calls per batch.`, id);
     }
     if (Math.max(this.#admitted, this.#running()) + calls > this.#max) {
-      return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server is running its maximum of ${this.#max} tool calls. Retry the call shortly.`, { 'Retry-After': '1' }, id);
+      return httpError('callsBusy', `Service Unavailable: this server is running its maximum of ${this.#max} tool calls. Retry the call shortly.`, id);
     }
     this.#admitted += calls;
     let response: Response;
@@ -60,9 +60,4 @@ function callsIn(body: unknown): number {
 
 function isCall(message: unknown): boolean {
   return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call';
-}
-
-function idOf(body: unknown): string | number | null {
-  const id = (body as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

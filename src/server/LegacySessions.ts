@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors/WireError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
 import { sessionFallback } from '../principal/requestPrincipal.js';
-import { jsonRpcErrorResponse } from './httpErrors.js';
+import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
+import { httpError } from './httpErrors.js';
 import { checkInitializeParams } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
@@ -81,10 +81,10 @@ export class LegacySessions {
           return storeUnavailable(error, parsedBody, 'Retry shortly with the same Mcp-Session-Id.');
         }
       }
-      if (live === undefined) return jsonRpcErrorResponse(404, JsonRpcCode.SessionNotFound, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      if (live === undefined) return httpError('sessionNotFound', 'Session not found: it expired or was closed. Start a new session with initialize.');
       const opener = this.manager.get(id)?.principal;
       if (opener !== undefined && opener !== callerKey(live, id, authInfo)) {
-        return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', {}, idOf(parsedBody));
+        return httpError('sessionForbidden', 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', jsonRpcIdOf(parsedBody));
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
       const response = await live.transport.handleRequest(request, options);
@@ -96,9 +96,9 @@ export class LegacySessions {
     if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize') {
       // Not a valid initialize request (the SDK's check failed): say which field, not "send initialize first".
       const checked = checkInitializeParams(parsedBody, { maxBytes: this.#limits.maxInitializeBytes, maxDepth: this.#limits.maxInitializeDepth });
-      return 'response' in checked ? checked.response : jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, 'Invalid initialize: the request does not match the initialize schema of the protocol version it names.', {}, idOf(parsedBody));
+      return 'response' in checked ? checked.response : httpError('invalidInitialize', 'Invalid initialize: the request does not match the initialize schema of the protocol version it names.', jsonRpcIdOf(parsedBody));
     }
-    return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, 'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.');
+    return httpError('noSession', 'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.');
   }
 
   async #open(request: Request, options: { parsedBody: unknown }, authInfo: unknown, peer: string | undefined): Promise<Response> {
@@ -133,7 +133,7 @@ export class LegacySessions {
       const victim = this.manager.evictionCandidate(owner);
       if (victim === undefined) {
         this.#log?.refusal('sessions_per_principal', 'session budget refused an initialize', { owner, limit: perOwner });
-        return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, { 'Retry-After': '5' }, idOf(body));
+        return httpError('tooManySessions', `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, jsonRpcIdOf(body));
       }
       this.#log?.refusal('sessions_per_principal', 'session budget evicted the least recently used session', { owner, limit: perOwner, session: victim });
       this.#evict(victim);
@@ -142,7 +142,7 @@ export class LegacySessions {
       const victim = this.manager.evictionCandidate();
       if (victim === undefined) {
         this.#log?.refusal('sessions', 'session budget refused an initialize', { limit: total });
-        return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, { 'Retry-After': '10' }, idOf(body));
+        return httpError('sessionsFull', `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, jsonRpcIdOf(body));
       }
       this.#log?.refusal('sessions', 'session budget evicted the least recently used session', { limit: total, session: victim });
       this.#evict(victim);
@@ -249,19 +249,13 @@ export class LegacySessions {
 /** 503 with a JSON-RPC error: the session could not be read or written, so the request was not served. */
 function storeUnavailable(error: unknown, body: unknown, retry: string): Response {
   const reason = error instanceof Error ? error.message : String(error);
-  const id = (body as { id?: string | number } | undefined)?.id ?? null;
-  return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`, { 'Retry-After': '1' }, id);
+  return httpError('storeUnavailable', `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`, jsonRpcIdOf(body));
 }
 
 /** The caller's principal key on a session (the anonymous one is the same on every request: kept). */
 function callerKey(live: LiveSession, id: string, authInfo: unknown): string {
   if (authInfo === undefined) return (live.anonymousKey ??= principalOf(undefined, sessionFallback(id)).key);
   return principalOf(authInfo, sessionFallback(id)).key;
-}
-
-function idOf(body: unknown): string | number | null {
-  const id = (body as { id?: unknown } | null | undefined)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function isHandshake(body: unknown): boolean {

@@ -1,7 +1,7 @@
-import { JsonRpcCode } from '../errors/WireError.js';
 import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
-import { jsonRpcErrorResponse } from './httpErrors.js';
+import { jsonRpcIdOf, type JsonRpcId } from '../protocol/jsonRpcId.js';
+import { httpError } from './httpErrors.js';
 import { trackBody } from './trackBody.js';
 
 /** True for a modern `subscriptions/listen` request body. */
@@ -59,10 +59,10 @@ export class ListenStreams {
   open(body: unknown, caller: { authInfo: unknown; peer: string | undefined }, visible: (uri: string) => boolean): ListenSlot | Response {
     const principal = principalOf(caller.authInfo, caller.peer === undefined ? undefined : `peer:${peerGroup(caller.peer)}`).key;
     const count = this.#open.get(principal) ?? 0;
-    const id = idOf(body);
+    const id = jsonRpcIdOf(body);
     const l = this.#limits;
     if (count >= l.perPrincipal) {
-      return jsonRpcErrorResponse(429, JsonRpcCode.InvalidRequest, `Too many open subscription streams: this client already holds ${l.perPrincipal}. Close one (or reuse one stream with a wider filter) and listen again.`, { 'Retry-After': '5' }, id);
+      return httpError('tooManyListenStreams', `Too many open subscription streams: this client already holds ${l.perPrincipal}. Close one (or reuse one stream with a wider filter) and listen again.`, id);
     }
     if (this.#total >= l.total) return this.#busy(`this server holds its maximum of ${l.total} subscription streams`, id);
     const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions;
@@ -132,13 +132,13 @@ export class ListenStreams {
     return this.#bytes;
   }
 
-  #busy(what: string, id: string | number | null): Response {
-    return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: ${what}. Listen again later or on another instance.`, { 'Retry-After': '30' }, id);
+  #busy(what: string, id: JsonRpcId): Response {
+    return httpError('listenBusy', `Service Unavailable: ${what}. Listen again later or on another instance.`, id);
   }
 }
 
-function tooLarge(what: string, id: string | number | null): Response {
-  return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid params: the resourceSubscriptions filter ${what}. Listen with fewer URIs (open another stream for the rest).`, {}, id);
+function tooLarge(what: string, id: JsonRpcId): Response {
+  return httpError('listenFilterTooLarge', `Invalid params: the resourceSubscriptions filter ${what}. Listen with fewer URIs (open another stream for the rest).`, id);
 }
 
 /** The body with the filter's invisible URIs left out (the body itself when every URI is visible). */
@@ -147,9 +147,4 @@ function narrowed(body: unknown, uris: readonly unknown[], visible: (uri: string
   if (kept.length === uris.length) return body;
   const message = body as { params: { notifications: Record<string, unknown> } };
   return { ...message, params: { ...message.params, notifications: { ...message.params.notifications, resourceSubscriptions: kept } } };
-}
-
-function idOf(body: unknown): string | number | null {
-  const id = (body as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors/WireError.js';
-import { protoKeyOfCall } from '../protocol/protoKeys.js';
+import { protoKeyOfBody } from '../protocol/protoKeys.js';
+import { errorMessage } from './httpErrors.js';
 
 /** Default largest stdio line: 10 MiB, the SDK's own stdio buffer limit. */
 export const DEFAULT_STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -99,11 +99,11 @@ export class StdioLineTransport implements Transport {
     if (text.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      const proto = protoKeyOfCall(JSON.parse(text) as unknown);
+      const parsed = JSON.parse(text) as unknown;
+      const proto = Array.isArray(parsed) ? undefined : protoKeyOfBody(parsed);
       if (proto !== undefined) {
         // The SDK's message schema would drop the key silently: refuse it, as the HTTP entry does.
-        const call = JSON.parse(text) as { id?: string | number; params?: { name?: unknown } };
-        void this.send({ jsonrpc: '2.0', id: call.id ?? null, error: { code: JsonRpcCode.InvalidParams, message: `Invalid arguments for tool "${String(call.params?.name)}": ${proto} is not an accepted field (unknown field). Remove it and call the tool again.` } } as unknown as JSONRPCMessage).catch(() => {});
+        void this.send(errorMessage('unknownField', proto.message, proto.id) as unknown as JSONRPCMessage).catch(() => {});
         return;
       }
       message = deserializeMessage(text);
@@ -118,6 +118,6 @@ export class StdioLineTransport implements Transport {
   #oversized(bytes: number): void {
     const text = `Request too large: a message of more than ${this.#max} bytes (at least ${bytes}) was discarded without being read. Send smaller messages (split large inputs, or pass references instead of content).`;
     this.#log(`[mcp-fusion] stdio: ${text}`);
-    void this.send({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCode.InvalidRequest, message: text } } as unknown as JSONRPCMessage).catch(() => {});
+    void this.send(errorMessage('payloadTooLarge', text) as unknown as JSONRPCMessage).catch(() => {});
   }
 }

@@ -1,40 +1,28 @@
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  isLegacyRequest,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
-import { JsonRpcCode } from '../errors/WireError.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
 import { sessionFsmStore } from '../session/sessionFsmStore.js';
 import { storeSessionData } from '../session/sessionData.js';
 import { staleResourceUris } from '../runtime/systemResources.js';
 import { AuthGate } from '../auth/AuthGate.js';
-import { scopeChallengeFor } from '../auth/scopeChallengeFor.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { buildServer } from './buildServer.js';
 import { devConsoleTap } from './devConsole.js';
 import { isListen, ListenStreams } from './ListenStreams.js';
-import { jsonRpcErrorResponse } from './httpErrors.js';
 import { LegacySessions } from './LegacySessions.js';
-import { readJsonBody } from './readJsonBody.js';
-import { preflightResponse, withCors } from './cors.js';
-import { badHostMessage, isValidHostHeader } from './hostHeader.js';
 import { resolveHttpLimits } from './limits.js';
-import { pathnameOf } from './urlPath.js';
 import { rememberPeer } from '../principal/peers.js';
-import { protoKeyOfBody } from '../protocol/protoKeys.js';
 import { CallBudget } from './CallBudget.js';
+import { compose } from './middleware/compose.js';
+import { frontMiddleware } from './middleware/front.js';
+import { serveNodeRequest } from './nodeHandler.js';
 import { missingScopes } from '../auth/checkScopes.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
 import type { HttpOptions } from './types.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
-import type { RequestTracing } from '../tracing/RequestTracing.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
@@ -46,7 +34,17 @@ export interface FusionApp {
    * anonymous modern callers are keyed by it, and anonymous legacy openers are budgeted by it. Without a
    * peer, anonymous modern callers share one key.
    */
-  fetch(request: Request, options?: { authInfo?: unknown; peer?: string }): Promise<Response>;
+  fetch(request: Request, options?: FusionFetchOptions): Promise<Response>;
+  /**
+   * The app as a `node:http` handler, for `http.createServer`, Express or Fastify: the adapter `startServer`
+   * uses (the body read once, straight from the socket; a complete answer written in one piece). A body an
+   * earlier middleware already parsed is taken as it is: `parsedBody` (Fastify's `request.body`), else
+   * `req.body` once the request stream has been read (`express.json()`); a function in its place (Express'
+   * `next`) is ignored, as the SDK's `toNodeHandler` does. `req.auth` is passed on as `authInfo`, the socket's
+   * address as `peer`.
+   * @see docs/deployment.md
+   */
+  readonly node: (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
   /** Live legacy sessions (servers in memory). */
   readonly sessions: LegacySessions;
   /**
@@ -63,11 +61,21 @@ export interface FusionApp {
   close(): Promise<void>;
 }
 
+/** What a host passes with a request to {@link FusionApp.fetch}. */
+export interface FusionFetchOptions {
+  /** The verified token of the caller, if the host checked one (as the SDK's handlers take it). */
+  authInfo?: unknown;
+  /** The remote address of the connection: anonymous modern callers are keyed by it, anonymous legacy openers budgeted. */
+  peer?: string;
+  /** The JSON body, when the host already parsed it (the request's own body is then not read). */
+  parsedBody?: unknown;
+}
+
 /**
  * One HTTP endpoint for both eras: legacy requests go to a sessionful leg (one server per
  * `Mcp-Session-Id`, with a lifecycle), modern (2026-07-28) requests to the SDK's per-request handler.
- * Host, Origin, content type, body size and JSON syntax are checked first, on every path.
- * Mount it with `toNodeHandler(app)` or use {@link startServer}.
+ * The HTTP front's middlewares (`middleware/front.ts`: Host, Origin, auth, content type, body size, JSON
+ * syntax, budgets, …) come first, on every path. Mount `app.node` in node:http, or use {@link startServer}.
  */
 export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: HttpOptions<Ctx> = {}): FusionApp {
   // The dev console (when on) hears the app through its observers and serves its page beside the endpoint.
@@ -162,50 +170,13 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const calls = new CallBudget(limits.maxInFlightCalls, () => pipeline.inFlight);
   let closing = false;
 
-  const serve = async (request: Request, extra: { authInfo?: unknown; peer?: string }): Promise<Response> => {
-    if (closing) return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, 'Service Unavailable: the server is shutting down; retry on another instance or later.', { 'Retry-After': '1' });
-    const host = request.headers.get('host');
-    if (!isValidHostHeader(host)) return jsonRpcErrorResponse(400, JsonRpcCode.InvalidRequest, badHostMessage(host!));
-    const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
-    if (rejected !== undefined) return rejected;
-    const metadata = auth?.metadata(request);
-    if (metadata !== undefined) return metadata;
-    if (pathnameOf(request.url) !== path) {
-      return jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}.`);
-    }
-    if (request.method === 'OPTIONS') return preflightResponse(request);
-    // A CORS preflight carries no credentials; everything after it needs a verified token when auth is on.
-    let authInfo = extra.authInfo;
-    if (auth !== undefined) {
-      const verified = await auth.authenticate(request);
-      if (verified instanceof Response) return traced(tracing, request, undefined, verified);
-      authInfo = verified;
-    }
-    let parsedBody: unknown;
-    if (request.method === 'POST') {
-      const read = await readJsonBody(request, limit);
-      if ('response' in read) return read.response;
-      parsedBody = read.body;
-    } else if (request.method !== 'GET' && request.method !== 'DELETE') {
-      return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, 'Method Not Allowed: use POST, GET or DELETE.', { Allow: 'POST, GET, DELETE, OPTIONS' });
-    }
-    const { peer } = extra;
-    rememberPeer(request, peer);
-    if (request.method !== 'POST' && isModernWithoutSession(request)) {
-      // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
-      return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, `Method Not Allowed: protocol version ${request.headers.get('mcp-protocol-version') ?? '2026-07-28'} has no ${request.method} stream or session; send requests with POST (use subscriptions/listen for notifications).`, { Allow: 'POST' });
-    }
-    const proto = protoKeyOfBody(parsedBody);
-    if (proto !== undefined) {
-      // JSON.parse keeps a "__proto__" key as data, but the SDK's message schema drops it silently: refuse it here.
-      return jsonRpcErrorResponse(400, JsonRpcCode.InvalidParams, `Invalid arguments for tool "${String(proto.name)}": ${proto.path} is not an accepted field (unknown field). Remove it and call the tool again.`, {}, proto.id);
-    }
-    if (authInfo !== undefined && parsedBody !== undefined) {
-      const challenge = scopeChallengeFor(parsedBody, ScopeGate.scopesOf(authInfo), requiredOf);
-      if (challenge !== undefined) return traced(tracing, request, parsedBody, AuthGate.scopeChallenge(challenge, authInfo as never));
-    }
-    return calls.run(parsedBody, () => dispatch(request, parsedBody, authInfo, peer));
-  };
+  const front = compose(
+    frontMiddleware({ path, hosts, origins, maxBodyBytes: limit, auth, tracing, devConsole, closing: () => closing, requiredScopes: requiredOf, calls }),
+    (c) => {
+      rememberPeer(c.request, c.peer);
+      return dispatch(c.request, c.body, c.authInfo, c.peer);
+    },
+  );
   const dispatch = async (request: Request, parsedBody: unknown, authInfo: unknown, peer: string | undefined): Promise<Response> => {
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
@@ -223,15 +194,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
     return listens.track(response, slot, tokenExpiryMs(authInfo));
   };
-  const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
-    if (devConsole?.owns(pathnameOf(request.url)) === true) return devConsole.serve(request, extra.peer);
-    const response = await serve(request, extra);
-    // CORS headers only for a browser origin on the allow-list: a refused origin learns nothing more.
-    return request.headers.get('origin') !== null && originValidationResponse(request, origins) === undefined ? withCors(request, response) : response;
-  };
+  const fetch = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> => front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
 
-  return {
+  const app: FusionApp = {
     fetch,
+    node: (req, res, parsedBody) => void serveNodeRequest(app, req, res, typeof parsedBody === 'function' ? undefined : parsedBody),
     sessions: legacy,
     ...(devConsole !== undefined ? { devConsole: { path: devConsole.path, token: devConsole.token } } : {}),
     async notifyResourceUpdated(uri: string) {
@@ -259,15 +226,5 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       runtime.dispose();
     },
   };
-}
-
-/** `response`, a refusal of the HTTP front, with its span when tracing is on. */
-function traced(tracing: RequestTracing | undefined, request: Request, body: unknown, response: Response): Response {
-  return tracing === undefined ? response : tracing.refused(request, body, response);
-}
-
-/** A GET or DELETE that names a 2026-07-28 (or later) protocol version and no legacy session. */
-function isModernWithoutSession(request: Request): boolean {
-  const version = request.headers.get('mcp-protocol-version');
-  return request.headers.get('mcp-session-id') === null && version !== null && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
+  return app;
 }

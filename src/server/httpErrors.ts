@@ -1,4 +1,104 @@
-/** A JSON-RPC error as an HTTP response (`id` null by default: the request could not be read or routed). */
-export function jsonRpcErrorResponse(status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): Response {
+import type { ServerResponse } from 'node:http';
+import { JsonRpcCode } from '../errors/WireError.js';
+import type { JsonRpcId } from '../protocol/jsonRpcId.js';
+
+/** What an HTTP error kind answers with: its status, its JSON-RPC code and the headers it always carries. */
+export interface HttpErrorShape {
+  readonly status: number;
+  readonly code: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Every JSON-RPC error the HTTP front and the sessions answer, by kind: the only place that pairs an HTTP
+ * status with a JSON-RPC code (and `Retry-After` or `Allow`). The message, written for the client, is the
+ * caller's; {@link httpError} and {@link writeHttpError} write the body.
+ */
+export const HTTP_ERRORS = {
+  /** The server is closing: retry elsewhere. */
+  shuttingDown: { status: 503, code: JsonRpcCode.InternalError, headers: { 'Retry-After': '1' } },
+  /** A `Host` header that is not `host[:port]`. */
+  malformedHost: { status: 400, code: JsonRpcCode.InvalidRequest },
+  /** A path other than the MCP endpoint's. */
+  notFound: { status: 404, code: JsonRpcCode.InvalidRequest },
+  /** An HTTP method the endpoint does not serve. */
+  methodNotAllowed: { status: 405, code: JsonRpcCode.InvalidRequest, headers: { Allow: 'POST, GET, DELETE, OPTIONS' } },
+  /** A GET or DELETE in the 2026-07-28 era, which has no stream or session for them. */
+  noModernStream: { status: 405, code: JsonRpcCode.InvalidRequest, headers: { Allow: 'POST' } },
+  /** A POST whose `Content-Type` is not JSON. */
+  unsupportedMediaType: { status: 415, code: JsonRpcCode.InvalidRequest },
+  /** A body over `maxBodyBytes`. */
+  payloadTooLarge: { status: 413, code: JsonRpcCode.InvalidRequest },
+  /** A body that is not JSON. */
+  parseError: { status: 400, code: JsonRpcCode.ParseError },
+  /** A `tools/call` whose arguments hold a `__proto__` key. */
+  unknownField: { status: 400, code: JsonRpcCode.InvalidParams },
+  /** A batch holding more tool calls than the server ever runs at once. */
+  batchTooLarge: { status: 400, code: JsonRpcCode.InvalidRequest },
+  /** `limits.maxInFlightCalls` reached. */
+  callsBusy: { status: 503, code: JsonRpcCode.InternalError, headers: { 'Retry-After': '1' } },
+  /** A legacy request without a usable `Mcp-Session-Id`. */
+  noSession: { status: 400, code: JsonRpcCode.InvalidRequest },
+  /** A legacy session id that is unknown, expired or closed. */
+  sessionNotFound: { status: 404, code: JsonRpcCode.SessionNotFound },
+  /** A legacy session id opened by another principal. */
+  sessionForbidden: { status: 403, code: JsonRpcCode.InvalidRequest },
+  /** Legacy `initialize` params of the wrong shape or depth. */
+  invalidInitialize: { status: 400, code: JsonRpcCode.InvalidParams },
+  /** Legacy `initialize` params over their size limit. */
+  initializeTooLarge: { status: 413, code: JsonRpcCode.InvalidParams },
+  /** The caller holds its maximum of legacy sessions. */
+  tooManySessions: { status: 429, code: JsonRpcCode.InvalidRequest, headers: { 'Retry-After': '5' } },
+  /** The server holds its maximum of legacy sessions, all in use. */
+  sessionsFull: { status: 503, code: JsonRpcCode.InternalError, headers: { 'Retry-After': '10' } },
+  /** The session store could not be read or written. */
+  storeUnavailable: { status: 503, code: JsonRpcCode.InternalError, headers: { 'Retry-After': '1' } },
+  /** The caller holds its maximum of `subscriptions/listen` streams. */
+  tooManyListenStreams: { status: 429, code: JsonRpcCode.InvalidRequest, headers: { 'Retry-After': '5' } },
+  /** The server holds its maximum of listen streams (or of their filters' bytes). */
+  listenBusy: { status: 503, code: JsonRpcCode.InternalError, headers: { 'Retry-After': '30' } },
+  /** A listen filter over its size. */
+  listenFilterTooLarge: { status: 400, code: JsonRpcCode.InvalidParams },
+  /** The app failed. */
+  internal: { status: 500, code: JsonRpcCode.InternalError },
+} as const satisfies Record<string, HttpErrorShape>;
+
+/** A kind of HTTP error (a key of {@link HTTP_ERRORS}). */
+export type HttpErrorKind = keyof typeof HTTP_ERRORS;
+
+/** A JSON-RPC error message. */
+export interface JsonRpcErrorMessage {
+  readonly jsonrpc: '2.0';
+  readonly error: { readonly code: number; readonly message: string };
+  readonly id: JsonRpcId;
+}
+
+/** The JSON-RPC error message of `kind` (`id` null by default: the request could not be read or routed). */
+export function errorMessage(kind: HttpErrorKind, message: string, id: JsonRpcId = null): JsonRpcErrorMessage {
+  return { jsonrpc: '2.0', error: { code: HTTP_ERRORS[kind].code, message }, id };
+}
+
+/** The answer of `kind` as a web `Response`: its status and headers, the JSON-RPC error as the body. */
+export function httpError(kind: HttpErrorKind, message: string, id: JsonRpcId = null): Response {
+  const shape: HttpErrorShape = HTTP_ERRORS[kind];
+  return Response.json(errorMessage(kind, message, id), { status: shape.status, headers: shape.headers ?? {} });
+}
+
+/** Writes the answer of `kind` to a Node response whose headers are not sent yet (the bytes of {@link httpError}). */
+export function writeHttpError(res: ServerResponse, kind: HttpErrorKind, message: string): void {
+  const shape: HttpErrorShape = HTTP_ERRORS[kind];
+  const body = JSON.stringify(errorMessage(kind, message));
+  const headers = { ...shape.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  res.writeHead(shape.status, headers).end(body);
+}
+
+/** A JSON-RPC error, status and code given by hand: kept for branches in flight; use {@link httpError}. */
+export function jsonRpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: JsonRpcId = null,
+): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id }, { status, headers });
 }

@@ -3,11 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from './serveStdio.js';
-import { serveNodeRequest } from './nodeHandler.js';
 import { capConnectionsPerPeer } from './peerConnections.js';
 import type { StartServerOptions } from './types.js';
-import { badHostMessage, isValidHostHeader } from './hostHeader.js';
-import { JsonRpcCode } from '../errors/WireError.js';
 import { ServerStartError } from '../errors/FusionError.js';
 import { interceptServe } from '../_internal/interceptServe.js';
 import { warnOf } from '../logging/warnOf.js';
@@ -55,15 +52,8 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   // Node requires headersTimeout <= requestTimeout.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Timeouts are checked on this interval (Node's default, 30 s, would let a slow client hold on 3× longer).
-  const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, (req, res) => {
-    // A Host the adapter cannot turn into a URL would end as a 500: answer it here.
-    if (!isValidHostHeader(req.headers.host)) {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCode.InvalidRequest, message: badHostMessage(req.headers.host ?? '') } }));
-      return;
-    }
-    // The app reads the body once, within maxBodyBytes, straight from the socket (413 past it).
-    void serveNodeRequest(app, req, res);
-  });
+  // The app reads the body once, within maxBodyBytes, straight from the socket (413 past it).
+  const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, app.node);
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;

@@ -1,0 +1,7 @@
+import type { AuthGate } from '../../auth/AuthGate.js';
+import type { Middleware } from './types.js';
+
+/** The OAuth Protected Resource Metadata document, at its well-known path (`auth.resourceMetadata`). */
+export function authMetadata(auth: AuthGate): Middleware {
+  return (c, next) => auth.metadata(c.request) ?? next(c);
+}

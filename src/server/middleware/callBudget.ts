@@ -1,0 +1,7 @@
+import type { CallBudget } from '../CallBudget.js';
+import type { Middleware } from './types.js';
+
+/** `limits.maxInFlightCalls`: the tool calls of the body admitted and counted until their answer ends, or refused. */
+export function callBudget(calls: CallBudget): Middleware {
+  return (c, next) => calls.run(c.body, async () => next(c));
+}

@@ -1,0 +1,9 @@
+import { httpError } from '../httpErrors.js';
+import { pathnameOf } from '../urlPath.js';
+import type { Middleware } from './types.js';
+
+/** `404` for any path but the MCP endpoint's. */
+export function endpointPath(path: string): Middleware {
+  const message = `Not Found: the MCP endpoint is ${path}.`;
+  return (c, next) => (pathnameOf(c.request.url) === path ? next(c) : httpError('notFound', message));
+}

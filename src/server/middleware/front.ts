@@ -1,0 +1,58 @@
+import type { AuthGate } from '../../auth/AuthGate.js';
+import type { RequestTracing } from '../../tracing/RequestTracing.js';
+import type { CallBudget } from '../CallBudget.js';
+import type { DevConsoleTap } from '../devConsole.js';
+import { allowedHost } from './allowedHost.js';
+import { allowedOrigin } from './allowedOrigin.js';
+import { authenticate } from './authenticate.js';
+import { authMetadata } from './authMetadata.js';
+import { callBudget } from './callBudget.js';
+import { consoleRoute } from './consoleRoute.js';
+import { corsAnswer } from './corsAnswer.js';
+import { endpointPath } from './endpointPath.js';
+import { jsonBody } from './jsonBody.js';
+import { malformedHost } from './malformedHost.js';
+import { modernStreamless } from './modernStreamless.js';
+import { preflight } from './preflight.js';
+import { protoKeys } from './protoKeys.js';
+import { scopeChallenge, type RequiredScopes } from './scopeChallenge.js';
+import { shutdown } from './shutdown.js';
+import type { Middleware } from './types.js';
+
+/** What the middlewares of the HTTP front are built from (the app's resolved options and parts). */
+export interface FrontParts {
+  readonly path: string;
+  readonly hosts: string[];
+  readonly origins: string[];
+  readonly maxBodyBytes: number;
+  readonly auth: AuthGate | undefined;
+  readonly tracing: RequestTracing | undefined;
+  readonly devConsole: Pick<DevConsoleTap<unknown>, 'owns' | 'serve'> | undefined;
+  readonly closing: () => boolean;
+  readonly requiredScopes: RequiredScopes;
+  readonly calls: CallBudget;
+}
+
+/**
+ * The HTTP front, in order: the only place that knows it. A new concern is one file in this folder and one
+ * entry here; `undefined` leaves a concern out (no auth, no dev console). The eras come after the last.
+ */
+export function frontMiddleware(p: FrontParts): Array<Middleware | undefined> {
+  return [
+    malformedHost, // 400 before anything reads the URL built from the Host header
+    p.devConsole && consoleRoute(p.devConsole), // its own page and checks (loopback, token)
+    corsAnswer(p.origins), // CORS headers on every answer below, for an allowed browser origin
+    shutdown(p.closing), // 503 while closing
+    allowedHost(p.hosts), // 403 (DNS rebinding)
+    allowedOrigin(p.origins), // 403
+    p.auth && authMetadata(p.auth), // the Protected Resource Metadata document
+    endpointPath(p.path), // 404
+    preflight, // 204 for OPTIONS, without credentials
+    p.auth && authenticate(p.auth, p.tracing), // 401 challenge, else authInfo
+    jsonBody(p.maxBodyBytes), // 415, 413, 400 -32700, 405; the parsed body
+    modernStreamless, // 405 for a 2026-07-28 GET or DELETE
+    protoKeys, // 400 -32602 for a __proto__ argument
+    scopeChallenge(p.requiredScopes, p.tracing), // 403 insufficient_scope
+    callBudget(p.calls), // 503 / 400 past limits.maxInFlightCalls
+  ];
+}

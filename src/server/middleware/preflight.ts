@@ -1,0 +1,6 @@
+import { preflightResponse } from '../cors.js';
+import type { Middleware } from './types.js';
+
+/** The answer to a CORS preflight (`OPTIONS`): it carries no credentials, so it comes before authentication. */
+export const preflight: Middleware = (c, next) =>
+  c.request.method === 'OPTIONS' ? preflightResponse(c.request) : next(c);

@@ -1,0 +1,8 @@
+import { httpError } from '../httpErrors.js';
+import type { Middleware } from './types.js';
+
+/** `503` with `Retry-After` once the app is closing (`closing()` true). */
+export function shutdown(closing: () => boolean): Middleware {
+  const message = 'Service Unavailable: the server is shutting down; retry on another instance or later.';
+  return (c, next) => (closing() ? httpError('shuttingDown', message) : next(c));
+}
