@@ -1,5 +1,6 @@
 import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { carriedClock, monotonicClock } from '../_internal/clock.js';
 import { Deadlines } from './Deadlines.js';
 
 /**
@@ -8,10 +9,15 @@ import { Deadlines } from './Deadlines.js';
  */
 export class CallTracker {
   /** The handlers' timeouts and abort signals. */
-  readonly deadlines = new Deadlines();
+  readonly deadlines: Deadlines;
   readonly #running = new Map<string, number>();
   #inFlight = 0;
   #drained: (() => void) | undefined;
+
+  /** `now`: the attach option; a test clock's (`createClock().now`) drives the deadlines, else they run on monotonic time. */
+  constructor(now?: () => number) {
+    this.deadlines = new Deadlines(carriedClock(now) ?? monotonicClock);
+  }
 
   /** Tool calls running now. */
   get inFlight(): number {
