@@ -154,6 +154,7 @@ describe('one definition, modern era: workflow handles', () => {
     const flow = f.fsm({ id: 'order', initial: 'open', states: { open: { on: { PAY: 'paid' } }, paid: { type: 'final' } } });
     const open = f.action('order.open').bindState('open').handle(() => 'opened');
     const pay = f.mutation('order.pay').bindState('open', 'PAY').handle(async () => {
+      // Work that takes real time, so that the other 99 calls arrive while the first one runs (input, not a wait).
       await new Promise((r) => setTimeout(r, 2));
       paid++;
       return 'paid';
