@@ -78,10 +78,9 @@ export class CallTracker {
   async drain(deadlineMs: number): Promise<void> {
     if (this.#inFlight > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadlineMs);
-        timer.unref?.();
+        const timer = this.deadlines.clock.setTimeout(resolve, deadlineMs);
         this.#drained = () => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve();
         };
       });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { initFusion } from '../../src/index.js';
+import { createFusionApp, initFusion } from '../../src/index.js';
+import { v2FetchClient } from '../_helpers/clients.js';
+import { until } from '../_helpers/waitFor.js';
 import { createClock, createTestClient } from '../../src/testing/index.js';
 
 /** A promise and its resolver: a handler tells the test that it started. */
@@ -46,5 +48,35 @@ describe('a test clock drives the timers of a served registry', () => {
     clock.advance(1);
     await next;
     expect(t.listChangedCount).toBe(1);
+  });
+
+  it('waits drainMs of the clock for a running call on close, then aborts it', async () => {
+    const clock = createClock();
+    const started = signal();
+    let aborted = false;
+    const f = initFusion();
+    const registry = f.registry().registerAll(
+      f.query('slow.wait').timeout(600_000).handle(
+        (_i, _c, extra) =>
+          new Promise<string>((resolve) => {
+            extra.signal.addEventListener('abort', () => ((aborted = true), resolve('stopped')));
+            started.resolve();
+          }),
+      ),
+    );
+    const app = createFusionApp(registry, { now: clock.now, drainMs: 10_000 });
+    const client = await v2FetchClient(app, 'auto');
+    const call = client.callTool({ name: 'slow.wait', arguments: {} }).catch(() => undefined);
+    await started.promise;
+    const armed = clock.pending;
+    const closed = app.close();
+    await until(() => clock.pending > armed, 'the drain deadline to be armed');
+    await clock.advanceAsync(9_999);
+    expect(aborted).toBe(false);
+    await clock.advanceAsync(1);
+    expect(aborted).toBe(true);
+    await closed;
+    await call;
+    await client.close();
   });
 });
