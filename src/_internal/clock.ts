@@ -53,7 +53,7 @@ export const systemClock: Clock = Object.freeze({
   setInterval: (fn: () => void, ms: number) => realTimer(fn, ms, true),
 });
 
-/** A monotonic clock (`performance.now`, not epoch time) with real timers: for deadlines, which wall-clock jumps must not move. */
+/** A monotonic clock (`performance.now`, not epoch time) with real timers: deadlines must not move with the wall clock. */
 export const monotonicClock: Clock = Object.freeze({ ...systemClock, now: () => performance.now() });
 
 /**

@@ -14,7 +14,7 @@ export class CallTracker {
   #inFlight = 0;
   #drained: (() => void) | undefined;
 
-  /** `now`: the attach option; a test clock's (`createClock().now`) drives the deadlines, else they run on monotonic time. */
+  /** `now`: the attach option; a test clock's `now` drives the deadlines, else they run on monotonic time. */
   constructor(now?: () => number) {
     this.deadlines = new Deadlines(carriedClock(now) ?? monotonicClock);
   }

@@ -15,7 +15,7 @@ const DEFAULTS: Required<SessionTimeouts> = {
 export interface SessionManagerOptions {
   store?: SessionStore;
   timeouts?: SessionTimeouts;
-  /** The clock of timeouts and of the sweep's timer (default `Date.now` and real timers); see `createClock()` of `mcp-fusion/testing`. */
+  /** The clock of timeouts and of the sweep's timer (default `Date.now`, real timers); see `createClock()`. */
   now?: () => number;
   /** Every lifecycle transition. */
   onEvent?: (event: SessionEvent) => void;

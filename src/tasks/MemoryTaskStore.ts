@@ -7,7 +7,7 @@ import { isTerminal, type TaskRecord, type VersionedTask } from './types.js';
 export interface MemoryTaskStoreOptions {
   /** The clock (epoch ms) and of the sweep's timer; tests pass `createClock().now`. Default `Date.now`. */
   now?: () => number;
-  /** How often expired tasks are removed, in ms (one unref'd timer, while any task or result is held). Default 10,000. */
+  /** How often expired tasks are removed, in ms (one unref'd timer, while any task is held). Default 10,000. */
   sweepIntervalMs?: number;
 }
 
@@ -18,7 +18,8 @@ interface Entry {
 
 /**
  * Tasks in this process's memory: for one instance, and for tests. Expired tasks are invisible at once
- * and removed by one unref'd sweep timer (running while any is held). Records are copied in and out, as a remote store would.
+ * and removed by one unref'd sweep timer (running while any is held). Records are copied in and out, as a
+ * remote store would.
  */
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Entry>();

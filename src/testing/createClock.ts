@@ -69,7 +69,10 @@ export function createClock(startMs: number = DEFAULT_START): Clock {
   /** The timer due first by `until` (ties: the one scheduled first), or undefined. */
   const next = (until: number): Scheduled | undefined => {
     let first: Scheduled | undefined;
-    for (const t of timers) if (t.due <= until && (first === undefined || t.due < first.due || (t.due === first.due && t.seq < first.seq))) first = t;
+    for (const t of timers) {
+      if (t.due > until) continue;
+      if (first === undefined || t.due < first.due || (t.due === first.due && t.seq < first.seq)) first = t;
+    }
     return first;
   };
   const fire = (timer: Scheduled): void => {
@@ -84,7 +87,11 @@ export function createClock(startMs: number = DEFAULT_START): Clock {
     for (let timer = next(until); timer !== undefined; timer = next(until)) fire(timer);
     return (current = Math.max(current, until));
   };
-  const timed = { now: () => current, setTimeout: (fn: () => void, ms: number) => schedule(fn, ms, false), setInterval: (fn: () => void, ms: number) => schedule(fn, ms, true) };
+  const timed = {
+    now: () => current,
+    setTimeout: (fn: () => void, ms: number) => schedule(fn, ms, false),
+    setInterval: (fn: () => void, ms: number) => schedule(fn, ms, true),
+  };
   return Object.freeze({
     ...timed,
     now: nowOf(timed),
@@ -109,7 +116,9 @@ export function createClock(startMs: number = DEFAULT_START): Clock {
 }
 
 function forward(ms: number, name: string): number {
-  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.${name}(${ms}) needs a finite number of milliseconds >= 0; time never runs backwards (use clock.set() to jump).`);
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new RangeError(`clock.${name}(${ms}) needs a finite number of milliseconds >= 0; time never runs backwards (use clock.set() to jump).`);
+  }
   return ms;
 }
 

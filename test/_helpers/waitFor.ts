@@ -39,7 +39,7 @@ export async function redisAnswers(port: number, options: PortWait = {}): Promis
   await polled(() => pongs(port), { what: `redis-server on port ${port}`, ms: 10_000, ...options });
 }
 
-/** What {@link portAnswers} watches: the process that should listen (its exit fails the wait), its log, the deadline. */
+/** What {@link portAnswers} watches: the process that should listen (its exit fails the wait), its log, a deadline. */
 export interface PortWait {
   proc?: ChildProcess;
   log?: () => string;
@@ -51,7 +51,9 @@ async function polled(ready: () => Promise<boolean>, options: PortWait & { what:
   const { proc, log = () => '', ms = 30_000, what } = options;
   const deadline = Date.now() + ms;
   for (;;) {
-    if (proc !== undefined && (proc.exitCode !== null || proc.signalCode !== null)) throw new Error(`${what} exited (${proc.exitCode ?? proc.signalCode}) before it listened:\n${log()}`);
+    if (proc !== undefined && (proc.exitCode !== null || proc.signalCode !== null)) {
+      throw new Error(`${what} exited (${proc.exitCode ?? proc.signalCode}) before it listened:\n${log()}`);
+    }
     if (await ready()) return;
     if (Date.now() > deadline) throw new Error(`${what} did not listen within ${ms} ms:\n${log()}`);
     // Nothing signals "listening" across processes but the port: it is polled.

@@ -24,7 +24,7 @@ async function connect(app: FusionApp, caller: { authInfo: unknown; peer: string
   return client;
 }
 
-/** A registry whose calls leave something behind per principal: handler data, a workflow instance, rate-limit counters. */
+/** A registry whose calls leave something behind per principal: handler data, a workflow instance, counters. */
 function dayApp(now: () => number) {
   const f = initFusion();
   const gate = f.fsm({ id: 'trip', initial: 'planning', idleTtlMs: HOUR, states: { planning: { on: { BOOK: 'booked' } }, booked: {} } });
