@@ -1,16 +1,21 @@
+import { systemClock, type Clock, type Timer } from './clock.js';
+
 /**
- * One unref'd interval timer that runs `sweep` while there is something to sweep: {@link arm} starts it
- * (idempotent), {@link disarm} stops it. It never keeps a process alive, and a store that empties disarms it.
+ * One interval timer of `clock` (real and unref'd by default) that runs `sweep` while there is something to
+ * sweep: {@link arm} starts it (idempotent), {@link disarm} stops it. It never keeps a process alive, and a
+ * store that empties disarms it.
  */
 export class Sweeper {
   readonly #sweep: () => void;
   readonly #everyMs: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #clock: Clock;
+  #timer: Timer | undefined;
 
-  constructor(sweep: () => void, everyMs: number) {
+  constructor(sweep: () => void, everyMs: number, clock: Clock = systemClock) {
     if (!(Number.isFinite(everyMs) && everyMs > 0)) throw new RangeError(`A sweep interval must be a positive number of milliseconds (got ${String(everyMs)}).`);
     this.#sweep = sweep;
     this.#everyMs = everyMs;
+    this.#clock = clock;
   }
 
   /** True while the timer runs. */
@@ -20,12 +25,11 @@ export class Sweeper {
 
   arm(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setInterval(this.#sweep, this.#everyMs);
-    this.#timer.unref?.();
+    this.#timer = this.#clock.setInterval(this.#sweep, this.#everyMs);
   }
 
   disarm(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer?.cancel();
     this.#timer = undefined;
   }
 }

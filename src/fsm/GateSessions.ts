@@ -1,3 +1,4 @@
+import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmLease, FsmStateStore } from './FsmStateStore.js';
 import { KeyLock } from './KeyLock.js';
@@ -44,7 +45,7 @@ export interface GateSessionsOptions {
   onListChanged?: (key: string) => void | Promise<void>;
   /** Receives failures of `onListChanged` and of release-time deletes; they never reach a caller. */
   onError?: (error: unknown) => void;
-  /** Clock for `updatedAt` / `expiresAt` (default `Date.now`). */
+  /** Clock for `updatedAt` / `expiresAt` and the debounce timer (default `Date.now` and real timers). */
   now?: () => number;
   /** When set, saved snapshots carry `expiresAt = now + ttlMs` (handle-keyed instances). */
   ttlMs?: number;
@@ -69,6 +70,7 @@ export class GateSessions {
   readonly #onListChanged: GateSessionsOptions['onListChanged'];
   readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #ttlMs: number | undefined;
   readonly #deleteOnRelease: boolean;
   readonly #lockWaitMs: number;
@@ -76,7 +78,7 @@ export class GateSessions {
   readonly #locks = new Map<string, KeyLock>();
   /** Flat state names already checked against the machine (`#checked`). */
   readonly #knownStates = new Set<string>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #timers = new Map<string, Timer>();
 
   constructor(gate: StateMachineGate, options: GateSessionsOptions = {}) {
     this.#gate = gate;
@@ -85,6 +87,7 @@ export class GateSessions {
     this.#onListChanged = options.onListChanged;
     this.#onError = options.onError ?? (() => {});
     this.#now = options.now ?? Date.now;
+    this.#clock = clockOf(options.now);
     this.#ttlMs = options.ttlMs;
     this.#deleteOnRelease = options.deleteOnRelease ?? false;
     this.#lockWaitMs = options.lockWaitMs ?? 10_000;
@@ -211,8 +214,7 @@ export class GateSessions {
 
   #forget(key: string): void {
     this.#memory.delete(key);
-    const timer = this.#timers.get(key);
-    if (timer !== undefined) clearTimeout(timer);
+    this.#timers.get(key)?.cancel();
     this.#timers.delete(key);
   }
 
@@ -223,7 +225,7 @@ export class GateSessions {
 
   /** Cancels every pending notification. */
   dispose(): void {
-    for (const timer of this.#timers.values()) clearTimeout(timer);
+    for (const timer of this.#timers.values()) timer.cancel();
     this.#timers.clear();
   }
 
@@ -257,14 +259,10 @@ export class GateSessions {
   #schedule(key: string): void {
     const pending = this.#timers.get(key);
     if (pending !== undefined) {
-      // Node's (and the fake clocks') timers restart in place; where a timer is a number, it is replaced.
-      if (typeof pending === 'object' && typeof pending.refresh === 'function') {
-        pending.refresh();
-        return;
-      }
-      clearTimeout(pending);
+      pending.refresh();
+      return;
     }
-    const timer = setTimeout(() => {
+    const timer = this.#clock.setTimeout(() => {
       this.#timers.delete(key);
       try {
         const sent = this.#onListChanged?.(key);
@@ -273,7 +271,6 @@ export class GateSessions {
         this.#onError(error);
       }
     }, this.#debounceMs);
-    timer.unref?.();
     this.#timers.set(key, timer);
   }
 

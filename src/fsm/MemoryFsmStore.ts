@@ -1,3 +1,4 @@
+import { clockOf, type Clock } from '../_internal/clock.js';
 import { Sweeper } from '../_internal/Sweeper.js';
 import type { FsmLease, FsmLeaseEnd, FsmStateStore } from './FsmStateStore.js';
 import type { FsmSnapshot } from './types.js';
@@ -10,13 +11,15 @@ import type { FsmSnapshot } from './types.js';
 export class MemoryFsmStore implements FsmStateStore {
   readonly #data = new Map<string, FsmSnapshot>();
   readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #sweeper: Sweeper;
   /** Stored snapshots that carry an expiry (the sweeper runs while there are any). */
   #expiring = 0;
 
   constructor(options: { now?: () => number; sweepEveryMs?: number } = {}) {
     this.#now = options.now ?? Date.now;
-    this.#sweeper = new Sweeper(() => this.purgeExpired(), options.sweepEveryMs ?? 30_000);
+    this.#clock = clockOf(options.now);
+    this.#sweeper = new Sweeper(() => this.purgeExpired(), options.sweepEveryMs ?? 30_000, this.#clock);
   }
   /** Held keys, each with the callbacks of the leases waiting for it (in order). */
   readonly #held = new Map<string, Array<() => void>>();
@@ -69,10 +72,10 @@ export class MemoryFsmStore implements FsmStateStore {
     else {
       await new Promise<void>((resolve, reject) => {
         const handOver = (): void => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve();
         };
-        const timer = setTimeout(() => {
+        const timer = this.#clock.setTimeout(() => {
           waiters.splice(waiters.indexOf(handOver), 1);
           reject(new Error(`another call held the lock of "${key}" for more than ${options.waitMs} ms`));
         }, options.waitMs);

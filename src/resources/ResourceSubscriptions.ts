@@ -1,3 +1,4 @@
+import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import { canonicalUri, SubscriptionManager } from './SubscriptionManager.js';
 
@@ -19,7 +20,7 @@ export interface ResourceSubscriptionOptions {
   maxPerPrincipal?: number;
   /** How often idle subscriptions are swept while any exist (a quarter of `idleMs`, at least 10 ms). */
   sweepEveryMs?: number;
-  /** The clock of idle expiry (default `Date.now`; the attach option `now` when served). */
+  /** The clock of idle expiry and of the sweep's timer (default `Date.now`; the attach option `now` when served). */
   now?: () => number;
 }
 
@@ -40,7 +41,8 @@ export class ResourceSubscriptions {
   readonly #maxTotal: number;
   readonly #maxPerPrincipal: number;
   readonly #sweepEveryMs: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #clock: Clock;
+  #timer: Timer | undefined;
 
   constructor(exists: (uri: string) => boolean, options: ResourceSubscriptionOptions = {}) {
     const idleMs = options.idleMs ?? 30 * 60_000;
@@ -49,6 +51,7 @@ export class ResourceSubscriptions {
     this.#maxTotal = options.maxTotal ?? 50_000;
     this.#maxPerPrincipal = options.maxPerPrincipal ?? 5_000;
     this.#sweepEveryMs = Math.max(10, options.sweepEveryMs ?? Math.floor(idleMs / 4));
+    this.#clock = clockOf(options.now);
   }
 
   /**
@@ -133,13 +136,12 @@ export class ResourceSubscriptions {
 
   /** Stops the sweeper (it restarts with the next subscription). */
   dispose(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer?.cancel();
     this.#timer = undefined;
   }
 
   #arm(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => this.sweep(), this.#sweepEveryMs);
-    this.#timer.unref?.();
+    this.#timer = this.#clock.setInterval(() => this.sweep(), this.#sweepEveryMs);
   }
 }

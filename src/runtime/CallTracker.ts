@@ -1,5 +1,6 @@
 import type { RequestScope } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { carriedClock, monotonicClock } from '../_internal/clock.js';
 import { Deadlines } from './Deadlines.js';
 
 /**
@@ -8,10 +9,15 @@ import { Deadlines } from './Deadlines.js';
  */
 export class CallTracker {
   /** The handlers' timeouts and abort signals. */
-  readonly deadlines = new Deadlines();
+  readonly deadlines: Deadlines;
   readonly #running = new Map<string, number>();
   #inFlight = 0;
   #drained: (() => void) | undefined;
+
+  /** `now`: the attach option; a test clock's `now` drives the deadlines, else they run on monotonic time. */
+  constructor(now?: () => number) {
+    this.deadlines = new Deadlines(carriedClock(now) ?? monotonicClock);
+  }
 
   /** Tool calls running now. */
   get inFlight(): number {
@@ -72,10 +78,9 @@ export class CallTracker {
   async drain(deadlineMs: number): Promise<void> {
     if (this.#inFlight > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadlineMs);
-        timer.unref?.();
+        const timer = this.deadlines.clock.setTimeout(resolve, deadlineMs);
         this.#drained = () => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve();
         };
       });

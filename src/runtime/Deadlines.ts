@@ -2,6 +2,7 @@ import type { ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { messages } from '../protocol/messages.js';
 import { WireError } from '../errors/WireError.js';
+import { monotonicClock, type Clock, type Timer } from '../_internal/clock.js';
 import type { SignalSource } from './CallExtra.js';
 
 /** Where a running call finds the request's own signal (read on first need: most handlers never read theirs). */
@@ -77,9 +78,12 @@ class RunningCall implements SignalSource {
 class DeadlineQueue {
   head: RunningCall | undefined;
   tail: RunningCall | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: Timer | undefined;
 
-  constructor(readonly ms: number) {}
+  constructor(
+    readonly ms: number,
+    readonly clock: Clock,
+  ) {}
 
   push(call: RunningCall): void {
     call.prev = this.tail;
@@ -97,15 +101,20 @@ class DeadlineQueue {
     call.prev = call.next = undefined;
   }
 
+  /** Stops the timer (the next call re-arms it). */
+  disarm(): void {
+    this.#timer?.cancel();
+    this.#timer = undefined;
+  }
+
   #arm(ms: number): void {
-    this.#timer = setTimeout(() => this.#expire(), ms);
-    this.#timer.unref?.();
+    this.#timer = this.clock.setTimeout(() => this.#expire(), ms);
   }
 
   /** Times out every call that is due (timers may fire up to a millisecond early), then re-arms for the next. */
   #expire(): void {
     this.#timer = undefined;
-    const now = performance.now();
+    const now = this.clock.now();
     while (this.head !== undefined && this.head.due <= now + 1) {
       const call = this.head;
       call.abort(new Error(`timed out after ${this.ms} ms`));
@@ -123,14 +132,17 @@ class DeadlineQueue {
 export class Deadlines {
   readonly #queues = new Map<number, DeadlineQueue>();
 
+  /** `clock`: monotonic time and real timers by default; a test's clock moves deadlines by hand. */
+  constructor(readonly clock: Clock = monotonicClock) {}
+
   /**
    * Runs `fn` under a deadline of `ms`; `request.requestSignal` is the request's own signal (client
    * cancellation), read only if the handler reads its signal.
    */
   run(tool: string, ms: number, request: RequestSignal, fn: (running: SignalSource) => Promise<ToolResponse>): Promise<ToolResponse> {
     let queue = this.#queues.get(ms);
-    if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms)));
-    const call = new RunningCall(tool, performance.now() + ms, queue, request);
+    if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms, this.clock)));
+    const call = new RunningCall(tool, this.clock.now() + ms, queue, request);
     return new Promise<ToolResponse>((resolve, reject) => {
       call.resolve = resolve;
       call.reject = reject;
@@ -148,6 +160,11 @@ export class Deadlines {
         (error: unknown) => (error instanceof WireError ? call.fail(error) : call.settle(errorResult(error instanceof Error ? error.message : String(error)))),
       );
     });
+  }
+
+  /** Stops the timers of queues with no running call (a closing app leaves none behind). */
+  dispose(): void {
+    for (const queue of this.#queues.values()) if (queue.head === undefined) queue.disarm();
   }
 
   /** Aborts the signal of every running call (shutdown after a drain ran out of time). */

@@ -31,16 +31,25 @@ export class RateLimiter {
   readonly #server: RateLimit | undefined;
   readonly #store: RateLimitStore;
 
-  private constructor(server: RateLimit | undefined, store: RateLimitStore) {
+  readonly #owned: boolean;
+
+  private constructor(server: RateLimit | undefined, store: RateLimitStore, owned: boolean) {
     this.#server = server;
     this.#store = store;
+    this.#owned = owned;
   }
 
   /** The stage for a surface, or `undefined` when neither the options nor any tool set a limit. */
   static for(tools: readonly FusionTool[], options: RateLimitOptions): RateLimiter | undefined {
     const server = options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit, 'The attach option rateLimit');
     if (server === undefined && !tools.some((t) => t.rateLimit !== undefined)) return undefined;
-    return new RateLimiter(server, options.rateLimitStore ?? new MemoryRateLimitStore(options.now === undefined ? {} : { now: options.now }));
+    const owned = options.rateLimitStore === undefined;
+    return new RateLimiter(server, options.rateLimitStore ?? new MemoryRateLimitStore(options.now === undefined ? {} : { now: options.now }), owned);
+  }
+
+  /** Stops the sweep timer of the in-memory store it made (one the options passed is the caller's to close). */
+  dispose(): void {
+    if (this.#store instanceof MemoryRateLimitStore && this.#owned) this.#store.dispose();
   }
 
   /** True when a limit counts calls of `tool` (the server-wide one, or the tool's own). */

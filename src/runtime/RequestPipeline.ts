@@ -45,7 +45,7 @@ export class RequestPipeline<Ctx> {
   readonly #notifiers = new Map<string, () => Promise<void>>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #timeoutMs: number;
-  readonly #tracker = new CallTracker();
+  readonly #tracker: CallTracker;
   readonly #plans = new Map<object, NextStage>();
   readonly #log: OperatorLog;
   readonly #invalidations = new InvalidationLog({ recorded: (patterns, causedBy) => this.#debug?.({ type: 'invalidation', patterns, causedBy }), listenerFailed: (error) => this.#emit({ type: 'error', message: 'invalidation listener failed', error }) });
@@ -65,6 +65,7 @@ export class RequestPipeline<Ctx> {
     this.#log = OperatorLog.of(options);
     this.#debug = debugSink(options.debug, this.#log);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#tracker = new CallTracker(options.now);
     this.#ownsSessionData = options.sessionData === undefined;
     this.#sessionData = options.sessionData ?? memorySessionData(10_000, { ...(options.now !== undefined ? { now: options.now } : {}), ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}) });
     const data = this.#sessionData;
@@ -290,6 +291,8 @@ export class RequestPipeline<Ctx> {
     this.#workflow?.handles.sessions.dispose();
     this.#workflow?.handles.dispose();
     this.#sessionData.dispose?.();
+    this.#limits?.dispose();
+    this.#tracker.deadlines.dispose();
     this.#notifiers.clear();
   }
 

@@ -109,7 +109,11 @@ export interface AttachOptions<Ctx> {
    * (4 MiB and 32 MiB), for the built-in backends; a write past one is refused with what to do.
    */
   sessionDataLimits?: SessionDataLimits;
-  /** The clock of timestamps, expiries and TTLs (default `Date.now`); tests pass a controllable one. */
+  /**
+   * The clock of timestamps, expiries and TTLs (default `Date.now`, with real unref'd timers). `createClock().now`
+   * of `mcp-fusion/testing` carries its timers: store sweeps, debounces, deadlines and stream lifetimes run on it.
+   * @see docs/testing.md
+   */
   now?: () => number;
   /**
    * OpenTelemetry: every MCP request becomes a SERVER span (`tools/call notes.delete`) with the MCP semantic

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import { clockOf } from '../_internal/clock.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import { peerGroup } from '../principal/peers.js';
@@ -90,7 +91,7 @@ export class LegacySessions {
       const response = await live.transport.handleRequest(request, options);
       // The GET stream lives no longer than the token that opened it: the client reconnects with a fresh one.
       const expiresAtMs = request.method === 'GET' && response.ok ? tokenExpiryMs(authInfo) : undefined;
-      return expiresAtMs === undefined ? response : trackBody(response, () => {}, expiresAtMs - this.#now()).response;
+      return expiresAtMs === undefined ? response : trackBody(response, () => {}, expiresAtMs - this.#now(), clockOf(this.#now)).response;
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options, authInfo, peer);
     if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize') {

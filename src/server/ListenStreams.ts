@@ -2,6 +2,7 @@ import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
 import { jsonRpcIdOf, type JsonRpcId } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
+import { clockOf } from '../_internal/clock.js';
 import { trackBody } from './trackBody.js';
 
 /** True for a modern `subscriptions/listen` request body. */
@@ -97,7 +98,7 @@ export class ListenStreams {
       state.released = true;
       this.#closers.delete(state.end);
       this.release(slot);
-    }, lifetime);
+    }, lifetime, clockOf(this.#now));
     state.end = tracked.end;
     if (!state.released) this.#closers.add(tracked.end);
     return tracked.response;

@@ -113,7 +113,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   }
   // Without an explicit store, workflow state lives in the session record: it follows the session
   // through idle and resume, and goes away with it.
-  const stores = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore() } : options;
+  const stores = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore(options.now === undefined ? {} : { now: options.now }) } : options;
   const attach: HttpOptions<Ctx> = {
     ...stores,
     sessionData,

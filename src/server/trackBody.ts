@@ -1,3 +1,5 @@
+import { systemClock, type Clock, type Timer } from '../_internal/clock.js';
+
 /** A response whose body is watched by {@link trackBody}, and how to end it early. */
 export interface TrackedBody {
   readonly response: Response;
@@ -7,15 +9,15 @@ export interface TrackedBody {
 
 /**
  * Watches a response body: `onEnd` runs once, when the body ends, errors, is cancelled by the client, is ended
- * with `end()`, or reaches `lifetimeMs` (one timer, cleared on end). A response without a body ends at once.
+ * with `end()`, or reaches `lifetimeMs` (one timer of `clock`, cleared on end). A response without a body ends at once.
  */
-export function trackBody(response: Response, onEnd: () => void, lifetimeMs?: number): TrackedBody {
+export function trackBody(response: Response, onEnd: () => void, lifetimeMs?: number, clock: Clock = systemClock): TrackedBody {
   let ended = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: Timer | undefined;
   const finish = (): boolean => {
     if (ended) return false;
     ended = true;
-    if (timer !== undefined) clearTimeout(timer);
+    timer?.cancel();
     onEnd();
     return true;
   };
@@ -35,8 +37,7 @@ export function trackBody(response: Response, onEnd: () => void, lifetimeMs?: nu
     }
   };
   if (lifetimeMs !== undefined) {
-    timer = setTimeout(end, Math.max(0, lifetimeMs));
-    timer.unref?.();
+    timer = clock.setTimeout(end, Math.max(0, lifetimeMs));
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -1,3 +1,4 @@
+import { clockOf } from '../_internal/clock.js';
 import { Sweeper } from '../_internal/Sweeper.js';
 
 /** Budgets of handler data (`extra.session`) a process keeps, beside the cap of one key (`sessionDataMaxBytes`). */
@@ -39,7 +40,7 @@ export class DataBudget {
     this.maxBytesPerPrincipal = positive(limits.maxBytesPerPrincipal, 4 * 1024 * 1024, 'maxBytesPerPrincipal');
     this.maxBytesTotal = positive(limits.maxBytesTotal, 32 * 1024 * 1024, 'maxBytesTotal');
     this.#now = now;
-    this.#sweeper = new Sweeper(() => this.sweep(), limits.sweepEveryMs ?? 30_000);
+    this.#sweeper = new Sweeper(() => this.sweep(), limits.sweepEveryMs ?? 30_000, clockOf(now));
   }
 
   /** Bytes held now, in total. */

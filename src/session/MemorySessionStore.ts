@@ -1,3 +1,4 @@
+import { clockOf } from '../_internal/clock.js';
 import { Sweeper } from '../_internal/Sweeper.js';
 import type { SessionStore } from './SessionStore.js';
 import type { SessionRecord } from './types.js';
@@ -15,7 +16,7 @@ export class MemorySessionStore implements SessionStore {
 
   constructor(options: { now?: () => number; sweepEveryMs?: number } = {}) {
     this.#now = options.now ?? Date.now;
-    this.#sweeper = new Sweeper(() => this.purgeExpired(), options.sweepEveryMs ?? 30_000);
+    this.#sweeper = new Sweeper(() => this.purgeExpired(), options.sweepEveryMs ?? 30_000, clockOf(options.now));
   }
 
   /** Drops every record past its TTL (the timer runs it; reads drop an expired record as well). */

@@ -1,3 +1,4 @@
+import { clockOf, type Timer } from '../_internal/clock.js';
 import { deepFreeze, MemorySessionStore } from './MemorySessionStore.js';
 import type { SessionStore } from './SessionStore.js';
 import type { SessionEvent, SessionPhase, SessionRecord, SessionTimeouts } from './types.js';
@@ -14,6 +15,7 @@ const DEFAULTS: Required<SessionTimeouts> = {
 export interface SessionManagerOptions {
   store?: SessionStore;
   timeouts?: SessionTimeouts;
+  /** The clock of timeouts and of the sweep's timer (default `Date.now`, real timers); see `createClock()`. */
   now?: () => number;
   /** Every lifecycle transition. */
   onEvent?: (event: SessionEvent) => void;
@@ -44,7 +46,7 @@ export class SessionManager {
   readonly #tracked = new Map<string, Tracked>();
   /** Tracked sessions per budget owner (`SessionRecord.owner`). */
   readonly #owned = new Map<string, Set<string>>();
-  #sweeper: ReturnType<typeof setInterval> | undefined;
+  #sweeper: Timer | undefined;
 
   constructor(options: SessionManagerOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -269,12 +271,11 @@ export class SessionManager {
 
   #startSweeping(): void {
     if (this.#sweeper !== undefined) return;
-    this.#sweeper = setInterval(() => void this.sweep().catch(this.#onError), this.timeouts.sweepIntervalMs);
-    this.#sweeper.unref?.();
+    this.#sweeper = clockOf(this.#now).setInterval(() => void this.sweep().catch(this.#onError), this.timeouts.sweepIntervalMs);
   }
 
   #stopSweeping(): void {
-    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper?.cancel();
     this.#sweeper = undefined;
   }
 }

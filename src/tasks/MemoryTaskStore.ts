@@ -1,11 +1,13 @@
+import { clockOf } from '../_internal/clock.js';
+import { Sweeper } from '../_internal/Sweeper.js';
 import type { TaskStore, TaskWrite } from './TaskStore.js';
 import { isTerminal, type TaskRecord, type VersionedTask } from './types.js';
 
 /** Options of {@link MemoryTaskStore}. */
 export interface MemoryTaskStoreOptions {
-  /** The clock (epoch ms); tests pass their own and call {@link MemoryTaskStore.sweep}. Default `Date.now`. */
+  /** The clock (epoch ms) and of the sweep's timer; tests pass `createClock().now`. Default `Date.now`. */
   now?: () => number;
-  /** How often expired tasks are removed, in ms (one unref'd timer). Default 10,000. */
+  /** How often expired tasks are removed, in ms (one unref'd timer, while any task is held). Default 10,000. */
   sweepIntervalMs?: number;
 }
 
@@ -16,19 +18,19 @@ interface Entry {
 
 /**
  * Tasks in this process's memory: for one instance, and for tests. Expired tasks are invisible at once
- * and removed by one unref'd sweep timer. Records are copied in and out, as a remote store would.
+ * and removed by one unref'd sweep timer (running while any is held). Records are copied in and out, as a
+ * remote store would.
  */
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Entry>();
   /** Per owner: the stored results counted against it, by task id. */
   readonly #results = new Map<string, Map<string, { bytes: number; expiresAt: number }>>();
   readonly #now: () => number;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #sweeper: Sweeper;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
-    this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 10_000);
-    this.#timer.unref?.();
+    this.#sweeper = new Sweeper(() => this.sweep(), options.sweepIntervalMs ?? 10_000, clockOf(options.now));
   }
 
   async create(record: TaskRecord, options: { maxActivePerOwner: number }): Promise<'ok' | 'busy'> {
@@ -39,6 +41,7 @@ export class MemoryTaskStore implements TaskStore {
     }
     if (active >= options.maxActivePerOwner) return 'busy';
     this.#tasks.set(record.id, { record: structuredClone(record), version: 1 });
+    this.#sweeper.arm();
     return 'ok';
   }
 
@@ -67,6 +70,7 @@ export class MemoryTaskStore implements TaskStore {
     if (total + bytes > options.maxBytes) return false;
     held.set(id, { bytes, expiresAt: options.expiresAt });
     this.#results.set(owner, held);
+    this.#sweeper.arm();
     return true;
   }
 
@@ -78,6 +82,7 @@ export class MemoryTaskStore implements TaskStore {
       for (const [task, r] of held) if (r.expiresAt <= now) held.delete(task);
       if (held.size === 0) this.#results.delete(owner);
     }
+    if (this.#tasks.size === 0 && this.#results.size === 0) this.#sweeper.disarm();
   }
 
   /** Tasks held, expired ones not yet swept included (for leak checks). */
@@ -85,9 +90,9 @@ export class MemoryTaskStore implements TaskStore {
     return this.#tasks.size;
   }
 
+  /** Stops the sweep timer (a later write restarts it). */
   close(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#sweeper.disarm();
   }
 
   #live(id: string): Entry | undefined {

@@ -11,7 +11,10 @@ import { sessionStateStore, type SessionStateStore } from './sessionStateStore.j
 
 /** Options of {@link createTestClient}: the serve options, plus the test's own clock. */
 export type TestClientOptions<Ctx> = ServeOptions<Ctx> & {
-  /** Time source of the test session (timestamps written by `setState`); see {@link Clock}. */
+  /**
+   * The test's clock (`createClock()`): timestamps, TTLs, and the runtime's timers (tool deadlines, the
+   * `list_changed` debounce, store sweeps) run on it; see {@link Clock}.
+   */
   clock?: Pick<Clock, 'now'>;
   /**
    * The verified token every request of this client carries, as an authenticated HTTP request would

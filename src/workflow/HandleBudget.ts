@@ -1,3 +1,4 @@
+import { clockOf } from '../_internal/clock.js';
 import { Sweeper } from '../_internal/Sweeper.js';
 
 /** Limits of handle-keyed workflow instances (attach option `workflowHandles`). */
@@ -27,7 +28,7 @@ export class HandleBudget {
     this.maxPerPrincipal = positive(limits.maxPerPrincipal, 1_000, 'maxPerPrincipal');
     this.maxTotal = positive(limits.maxTotal, 50_000, 'maxTotal');
     this.#now = now;
-    this.#sweeper = new Sweeper(() => this.sweep(), limits.sweepEveryMs ?? 30_000);
+    this.#sweeper = new Sweeper(() => this.sweep(), limits.sweepEveryMs ?? 30_000, clockOf(now));
   }
 
   /** Stops counting every instance past its idle expiry (the timer runs it while any instance counts). */

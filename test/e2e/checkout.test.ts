@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
-import { createTestClient } from '../../src/testing/index.js';
+import { createClock, createTestClient } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';
 
 const ungated = ['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.view', 'platform', 'reports.generate'];
@@ -66,15 +66,19 @@ describe('checkout flow through the SDK client (legacy era)', () => {
   });
 
   it('coalesces a burst of transitions into one trailing notification', async () => {
-    // A debounce window far wider than three in-memory calls take even on a loaded machine (the default
-    // 50 ms was not): the burst is one burst by construction, and the test waits for the notification.
-    const debounceMs = 500;
-    await using t = await createTestClient(registry, { ...workspaceOptions(), listChangedDebounceMs: debounceMs });
+    // The debounce runs on the test clock: the burst is one burst by construction, whatever the machine's load.
+    const clock = createClock();
+    await using t = await createTestClient(registry, { ...workspaceOptions(), listChangedDebounceMs: 50, clock });
     await t.call('cart.add_item', { product_id: 'a' });
+    clock.advance(40);
     await t.call('cart.clear');
+    clock.advance(40);
     await t.call('cart.add_item', { product_id: 'b' });
+    clock.advance(49);
     expect(t.listChangedCount).toBe(0); // trailing, not leading
-    for (const deadline = Date.now() + 5_000; t.listChangedCount === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+    const heard = t.nextListChanged();
+    clock.advance(1);
+    await heard;
     expect(t.listChangedCount).toBe(1);
   });
 });

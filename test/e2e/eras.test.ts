@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
+import { until } from '../_helpers/waitFor.js';
 import { createClock } from '../../src/testing/index.js';
 
 /** A modern client whose requests carry `authInfo` for `clientId` (the owner of its handles). */
@@ -19,14 +20,6 @@ async function modernClientAs(app: FusionApp, clientId?: string): Promise<Client
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
 
-/** Polls until `check` holds: for notifications that must arrive. */
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /**
  * A stale pattern every watcher below also subscribes to. Once each watcher has the update the barrier
@@ -161,6 +154,7 @@ describe('one definition, modern era: workflow handles', () => {
     const flow = f.fsm({ id: 'order', initial: 'open', states: { open: { on: { PAY: 'paid' } }, paid: { type: 'final' } } });
     const open = f.action('order.open').bindState('open').handle(() => 'opened');
     const pay = f.mutation('order.pay').bindState('open', 'PAY').handle(async () => {
+      // Work that takes real time, so that the other 99 calls arrive while the first one runs (input, not a wait).
       await new Promise((r) => setTimeout(r, 2));
       paid++;
       return 'paid';

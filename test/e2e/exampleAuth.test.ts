@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../redis/redisServer.js';
 import { startIssuer } from '../auth/issuer.js';
+import { portAnswers } from '../_helpers/waitFor.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,13 +20,8 @@ describe('npm start with AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE', () => {
     });
     try {
       let log = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stderr!.on('data', (chunk: Buffer) => {
-          log += chunk.toString();
-          if (log.includes('listening on')) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`example exited with ${code}: ${log}`)));
-      });
+      child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      await portAnswers(port, { proc: child, log: () => log, what: 'the example' });
       const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get('www-authenticate')).toContain(`resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`);

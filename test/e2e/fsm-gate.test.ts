@@ -5,6 +5,7 @@ import { detachedExtra, initFusion, MemoryFsmStore, StateMachineGate, type FsmSt
 import { buildServer } from '../../src/server/buildServer.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';
+import { until } from '../_helpers/waitFor.js';
 import { checkout, engines } from '../fsm/fixtures.js';
 
 type Engine = (typeof engines)[number];
@@ -63,13 +64,6 @@ async function connect<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<C
   };
 }
 
-/** Polls until `ok()` holds (at most 2 s), so positive timing assertions do not depend on load. */
-async function waitFor(ok: () => boolean): Promise<void> {
-  for (const started = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 5))) {
-    if (Date.now() - started > 2_000) throw new Error('condition not met within 2 s');
-  }
-}
-
 /**
  * A transition on another connection of the same runtime, and its list_changed: its debounce timer was
  * armed after every earlier one, so once it is delivered every notification scheduled before it has been too.
@@ -77,7 +71,7 @@ async function waitFor(ok: () => boolean): Promise<void> {
 async function barrier<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx>): Promise<void> {
   await using other = await connect(registry, options);
   await other.call('cart.add_item', { product_id: 'barrier' });
-  await waitFor(() => other.listChanged > 0);
+  await until(() => other.listChanged > 0, 'tools/list_changed');
 }
 
 describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) => {
@@ -125,7 +119,7 @@ describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) =
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => c.call('cart.add_item', { product_id: `p${i}` })));
     expect(results.every((r) => r.isError !== true)).toBe(true);
     expect(runs['cart.add_item']).toBe(100);
-    await waitFor(() => c.listChanged > 0);
+    await until(() => c.listChanged > 0, 'tools/list_changed');
     await barrier(registry, options);
     expect(c.listChanged).toBe(1);
   });
@@ -136,7 +130,7 @@ describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) =
     await using alice = await connect(registry, options);
     await using bob = await connect(registry, options);
     await alice.call('cart.add_item', { product_id: 'p1' });
-    await waitFor(() => alice.listChanged > 0);
+    await until(() => alice.listChanged > 0, 'tools/list_changed');
     await barrier(registry, options);
     expect(await alice.names()).toEqual(table.has_items);
     expect(await bob.names()).toEqual(table.empty);
@@ -257,7 +251,7 @@ describe('per-session state does not leak', () => {
     const last = { stateKey: 'barrier', extra: extra('barrier') };
     pipeline.registerSession(last.stateKey, async () => void (barrier = true));
     await pipeline.callTool('cart.add_item', { product_id: 'p' }, last);
-    await waitFor(() => barrier);
+    await until(() => barrier, 'tools/list_changed');
     expect(notified).toBe(before);
   });
 
@@ -270,7 +264,7 @@ describe('per-session state does not leak', () => {
       await c.call('cart.add_item', { product_id: 'p' });
       open.push(c);
     }
-    await waitFor(() => open.every((c) => c.listChanged === 1));
+    await until(() => open.every((c) => c.listChanged === 1), 'tools/list_changed');
     expect(registry.pipeline(options).sessionCount).toBe(200);
     await Promise.all(open.map((c) => c.close()));
     expect(registry.pipeline(options).sessionCount).toBe(0);

@@ -3,31 +3,21 @@ import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createFusionApp, initFusion } from '../../src/index.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits for what a handler reports (it started, it saw the abort, it finished) instead of guessing a delay. */
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(2);
-  }
-}
+import { until } from '../_helpers/waitFor.js';
 
 function fixture() {
   const f = initFusion();
-  const seen = { started: 0, aborted: 0, finished: 0 };
+  const seen = { started: 0, aborted: 0 };
+  // work.late finishes when the test releases it (after its timeout answered), and says so.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
   const registry = f.registry().registerAll(
     f.query('work.wait').handle(async (_i, _c, extra) => {
       seen.started++;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 2_000);
-        extra.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          seen.aborted++;
-          resolve();
-        });
-      });
+      // Runs until its signal aborts (the test cancels it).
+      await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => (seen.aborted++, resolve())));
       return 'woke';
     }),
     f.query('work.progress').handle(async (_i, _c, extra) => {
@@ -35,12 +25,12 @@ function fixture() {
       return 'done';
     }),
     f.query('work.late').timeout(20).handle(async () => {
-      await sleep(60);
-      seen.finished++;
+      await released;
+      finish();
       return 'too late';
     }),
   );
-  return { registry, seen };
+  return { registry, seen, late: { release, finished } };
 }
 
 /** A legacy in-memory pair whose server-side messages are recorded. */
@@ -93,12 +83,13 @@ describe('tool invocation, legacy era', () => {
   });
 
   it('answers exactly once when a handler finishes after its timeout', async () => {
-    const { registry, seen } = fixture();
+    const { registry, late } = fixture();
     const { client, sent } = await recorded(registry);
     const result = await client.callTool({ name: 'work.late', arguments: {} });
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toBe('Tool "work.late" timed out after 20 ms and was cancelled. Its effects may be partial: check the current state before retrying.');
-    await until(() => seen.finished === 1, 'the late handler to finish');
+    late.release();
+    await late.finished;
     // Its late result would be sent before the answer of a call made after the handler ended.
     expect(texts(await client.callTool({ name: 'work.progress', arguments: {} }))).toEqual(['done']);
     const answers = sent.filter((m) => 'result' in m && m.result?.content !== undefined);
@@ -128,14 +119,15 @@ describe('tool invocation, legacy era', () => {
 
 describe('tool invocation, modern era', () => {
   it('times out with one isError result and an aborted signal', async () => {
-    const { registry, seen } = fixture();
+    const { registry, late } = fixture();
     const app = createFusionApp(registry, {});
     await using client = await v2FetchClient(app, 'auto');
     expect(client.getProtocolEra()).toBe('modern');
     const result = await client.callTool({ name: 'work.late', arguments: {} });
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toMatch(/timed out after 20 ms/);
-    await until(() => seen.finished === 1, 'the late handler to finish');
+    late.release();
+    await late.finished;
     await app.close();
   });
 

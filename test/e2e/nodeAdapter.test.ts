@@ -7,6 +7,7 @@ import { serveNodeRequest } from '../../src/server/nodeHandler.js';
 import { abortNodeRequest, nodeRequest, takeNodeBody } from '../../src/server/nodeRequest.js';
 import { readJsonBody } from '../../src/server/readJsonBody.js';
 import { httpServer } from '../_helpers/clients.js';
+import { until } from '../_helpers/waitFor.js';
 
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
@@ -33,6 +34,7 @@ function postChunks(url: string, headers: Record<string, string>, chunks: string
         return;
       }
       req.write(chunks[i]);
+      // A slow client trickling its body: the pause is the input under test, not a wait.
       setTimeout(() => next(i + 1), 10);
     };
     next(0);
@@ -122,12 +124,14 @@ describe("startServer's node:http adapter", () => {
     expect(refused.status).toBe(429);
     refused.destroy();
     first.destroy();
+    // The server hears the socket close a moment later and frees the slot then: listen again until admitted.
     let again = await open();
-    for (let i = 0; i < 50 && again.status !== 200; i++) {
+    await until(async () => {
+      if (again.status === 200) return true;
       again.destroy();
-      await new Promise((r) => setTimeout(r, 20));
       again = await open();
-    }
+      return again.status === 200;
+    }, 'the freed slot to admit a new stream');
     expect(again.status).toBe(200);
     again.destroy();
   });

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { hostCommand, type HostCommand } from '../../scripts/docs-typecheck/hostCommand.js';
 import { markedBlocks } from '../../scripts/docs-typecheck/markedBlocks.js';
 import { texts } from '../_helpers/clients.js';
+import { freePort } from '../_helpers/freePort.js';
+import { portAnswers, until } from '../_helpers/waitFor.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -61,16 +63,14 @@ describe('stdio lifecycle', () => {
 
 describe('npm start lifecycle', () => {
   it('logs where it listens and shuts down cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', () => reject(new Error(`exited early: ${text}`)));
-    });
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], { cwd: root, env: { ...process.env, PORT: String(port), REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    await portAnswers(port, { proc: child, log: () => text, what: 'npm start' });
+    // The log line is what this test is about; it may reach us a moment after the port answers.
+    await until(() => text.includes(`listening on ${url}`), `the log line naming ${url}`);
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
     expect(res.status).toBe(200);
     await res.text();
@@ -117,25 +117,21 @@ function alive(pid: number): boolean {
 
 describe('npm start as a process tree', () => {
   it('SIGTERM to the npm process stops the server too (no orphan)', async () => {
-    const npm = spawn('npm', ['start'], { cwd: root, env: { ...process.env, PORT: '0', REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const port = await freePort();
+    const npm = spawn('npm', ['start'], { cwd: root, env: { ...process.env, PORT: String(port), REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let tree = new Map<number, string>();
     try {
-      await new Promise<void>((resolve, reject) => {
-        let text = '';
-        const onData = (chunk: Buffer): void => {
-          text += chunk.toString('utf8');
-          if (/listening on http:\/\/127\.0\.0\.1:\d+\/mcp/.test(text)) resolve();
-        };
-        npm.stdout.on('data', onData);
-        npm.stderr.on('data', onData);
-        npm.once('exit', () => reject(new Error(`npm start exited early: ${text}`)));
-      });
+      let text = '';
+      npm.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      npm.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      await portAnswers(port, { proc: npm, log: () => text, what: 'npm start' });
       tree = descendants(npm.pid!);
       expect([...tree.values()].some((cmd) => cmd.includes('examples/workspace/main.ts') && cmd.startsWith('node'))).toBe(true);
       const npmExited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
       process.kill(npm.pid!, 'SIGTERM');
       await npmExited;
       const deadline = Date.now() + 10_000;
+      // A process's end is seen only by polling /proc (the grandchild is not ours to wait for).
       while ([...tree.keys()].some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect([...tree].filter(([pid]) => alive(pid)).map(([, cmd]) => cmd)).toEqual([]);
     } finally {

@@ -6,15 +6,10 @@ import type { AttachOptions } from '../../src/registry/types.js';
 import { createFusionApp, type FusionApp } from '../../src/server/createFusionApp.js';
 import { messagesOf } from '../_helpers/raw.js';
 import { watchingStream } from '../_helpers/clients.js';
+import { until } from '../_helpers/waitFor.js';
+import { createClock } from '../../src/testing/index.js';
 
 const f = initFusion();
-const until = async (check: () => boolean, ms = 2_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 const askName = (message: string) => inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
 
@@ -146,7 +141,7 @@ describe('logging (option logging: true)', () => {
     c.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
     await c.setLoggingLevel('warning');
     await c.callTool({ name: 'chatty', arguments: {} });
-    await until(() => logs.length > 0);
+    await until(() => logs.length > 0, 'a log notification');
     expect(logs).toEqual([{ level: 'error', data: 'error line', logger: 'chatty' }]);
     await app.close();
   });
@@ -178,11 +173,11 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     const stream = await listener.listen({ resourceSubscriptions: ['test://watched', 'test://other'] });
     await Promise.all([subscriber.streamOpen, bystander.streamOpen]);
     await app.notifyResourceUpdated('test://watched');
-    await until(() => seen.subscriber.length > 0 && seen.listener.length > 0);
+    await until(() => seen.subscriber.length > 0 && seen.listener.length > 0, 'an update on both the subscription and the listen stream');
     await subscriber.unsubscribeResource({ uri: 'test://watched' });
     await app.notifyResourceUpdated('test://watched');
     await app.notifyResourceUpdated('test://other');
-    await until(() => Object.values(seen).every((uris) => uris.includes('test://other')));
+    await until(() => Object.values(seen).every((uris) => uris.includes('test://other')), 'the update of test://other everywhere');
     expect(seen).toEqual({ subscriber: ['test://watched', 'test://other'], bystander: ['test://other'], listener: ['test://watched', 'test://watched', 'test://other'] });
     await stream.close();
     await app.close();
@@ -200,17 +195,16 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     await expect(c.subscribeResource({ uri: 'test://missing' })).rejects.toThrow(/Resource not found: test:\/\/missing/);
     await c.subscribeResource({ uri: 'test://watched' });
     await attachment.notifyResourceUpdated('test://watched');
-    await until(() => updates.length === 1);
+    await until(() => updates.length === 1, 'the update');
     const subscriptions = registry.runtime(options).features.subscriptions!;
     expect(subscriptions.size).toBe(1);
     await c.close();
-    await until(() => subscriptions.size === 0);
+    await until(() => subscriptions.size === 0, 'the subscriptions to be released');
   });
 
   it('expires an idle subscription on time by itself, with no other subscribe happening', async () => {
-    let now = 1_000;
-    let clockReads = 0;
-    const idle: AttachOptions<void> = { resourceSubscriptions: { idleMs: 60_000, sweepEveryMs: 10 }, now: () => (clockReads++, now) };
+    const clock = createClock();
+    const idle: AttachOptions<void> = { resourceSubscriptions: { idleMs: 60_000, sweepEveryMs: 10 }, now: clock.now };
     const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
     const attachment = registry.attachToServer(server, idle);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -221,17 +215,16 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     c.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
     await c.subscribeResource({ uri: 'test://watched' });
     const subscriptions = registry.runtime(idle).features.subscriptions!;
-    // Each sweep reads the clock: a few more reads prove sweeps ran and kept the subscription.
-    const reads = clockReads;
-    await until(() => clockReads >= reads + 3);
-    expect(subscriptions.size).toBe(1); // not idle yet on the injected clock
-    now += 60_001;
-    await until(() => subscriptions.size === 0);
+    // The sweep runs every 10 ms of the test clock: 5,999 sweeps keep the subscription, the one at its idle limit drops it.
+    clock.advance(59_999);
+    expect(subscriptions.size).toBe(1);
+    clock.advance(1);
+    expect(subscriptions.size).toBe(0);
     await attachment.notifyResourceUpdated('test://watched');
     // A barrier on the same connection: once its update is in, an update of test://watched would have been too.
     await c.subscribeResource({ uri: 'test://other' });
     await attachment.notifyResourceUpdated('test://other');
-    await until(() => updates.length > 0);
+    await until(() => updates.length > 0, 'the barrier update');
     expect(updates).toEqual(['test://other']);
   });
 
@@ -249,14 +242,14 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     const subscriptions = registry.runtime(options).features.subscriptions!;
     expect(subscriptions.size).toBe(1);
     await attachment.notifyResourceDeleted('test://watched');
-    await until(() => seen.length === 2);
+    await until(() => seen.length === 2, 'the last update and list_changed');
     expect(seen).toEqual(['updated test://watched', 'list_changed']);
     expect(subscriptions.size).toBe(0);
     await attachment.notifyResourceUpdated('test://watched');
     // A barrier on the same connection: once its update is in, an update of the deleted resource would have been too.
     await c.subscribeResource({ uri: 'test://other' });
     await attachment.notifyResourceUpdated('test://other');
-    await until(() => seen.length > 2);
+    await until(() => seen.length > 2, 'the barrier update');
     expect(seen).toEqual(['updated test://watched', 'list_changed', 'updated test://other']);
   });
 

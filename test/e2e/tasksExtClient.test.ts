@@ -10,6 +10,8 @@ const f = initFusion();
 function fixture() {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
+  let fail!: () => void;
+  const broken = new Promise<void>((resolve) => (fail = resolve));
   const registry = f.registry().registerAll(
     f.action('reports.generate').withString('title').task({ pollIntervalMs: 20 }).handle(async ({ title }, _ctx, extra) => {
       await extra.progress(1, 2, 'collecting');
@@ -21,11 +23,12 @@ function fixture() {
       return `published=${String((answer.content as { ok?: boolean } | undefined)?.ok)}`;
     }),
     f.action('reports.broken').task({ pollIntervalMs: 20 }).handle(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Fails when the test says so: after its task exists, not within the call (which would answer directly).
+      await broken;
       throw new WireError(JsonRpcCode.InternalError, 'the report engine is down');
     }),
   );
-  return { registry, release };
+  return { registry, release, fail };
 }
 
 describe.each(['legacy', 'modern'] as const)('the official Tasks client (@modelcontextprotocol/ext-tasks), %s era over HTTP', (era) => {
@@ -35,7 +38,8 @@ describe.each(['legacy', 'modern'] as const)('the official Tasks client (@modelc
     await using ext = await extTaskSession(srv.url, era);
     const execution = await ext.session.callTool('reports.generate', { title: 'Q3' }, { task: { preference: 'require' } });
     expect(execution.kind).toBe('task');
-    setTimeout(release, 50);
+    // The task exists and is working (the handler waits for this): finish it, and settle.
+    release();
     const { outcome } = await execution.settle();
     expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'Report "Q3" ready' }] });
   });
@@ -51,10 +55,12 @@ describe.each(['legacy', 'modern'] as const)('the official Tasks client (@modelc
   });
 
   it('reports a JSON-RPC error of the handler as a failed task', async () => {
-    const { registry } = fixture();
+    const { registry, fail } = fixture();
     await using srv = await httpServer(registry);
     await using ext = await extTaskSession(srv.url, era);
     const execution = await ext.session.callTool('reports.broken', {}, { task: { preference: 'require' } });
+    expect(execution.kind).toBe('task');
+    fail();
     const { outcome } = await execution.settle();
     expect(outcome.status).toBe('failed');
     expect(() => resultFromTaskOutcome(outcome)).toThrow(/the report engine is down/);

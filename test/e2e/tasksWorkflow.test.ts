@@ -11,6 +11,7 @@ async function terminal(client: Client, taskId: string): Promise<any> {
   for (;;) {
     const task = await request(client, 'tasks/get', { taskId });
     if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
+    // Polling tasks/get at the task's pollIntervalMs is how the protocol's clients wait for a task.
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GateSessions, MemoryFsmStore, StateMachineGate, WorkflowStateError, type FsmConfig, type FsmSnapshot, type FsmStateStore } from '../../src/index.js';
+import { createClock } from '../../src/testing/index.js';
 import { chain, checkout, engines } from './fixtures.js';
 
 type Result = { isError?: boolean; value?: number };
@@ -81,84 +82,84 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
 
   describe('list_changed debounce (trailing edge)', () => {
     it('turns a burst of transitions into exactly one call, after the last one', async () => {
-      vi.useFakeTimers();
+      const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged });
+      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, now: clock.now });
       await sessions.run('k', 'cart.add_item', ok);
-      await vi.advanceTimersByTimeAsync(30);
+      clock.advance(30);
       await sessions.run('k', 'cart.checkout', ok);
-      await vi.advanceTimersByTimeAsync(30);
+      clock.advance(30);
       await sessions.run('k', 'cart.pay', ok);
-      await vi.advanceTimersByTimeAsync(49);
+      clock.advance(49);
       expect(onListChanged).not.toHaveBeenCalled();
-      await vi.advanceTimersByTimeAsync(1);
+      clock.advance(1);
       expect(onListChanged).toHaveBeenCalledTimes(1);
       expect(onListChanged).toHaveBeenCalledWith('k');
-      await vi.advanceTimersByTimeAsync(1_000);
+      clock.advance(1_000);
       expect(onListChanged).toHaveBeenCalledTimes(1);
       expect(sessions.size).toBe(1); // the memory state only; the timer is gone
     });
 
     it('sends one call for a single transition, and never zero', async () => {
-      vi.useFakeTimers();
+      const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 200 });
+      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 200, now: clock.now });
       await sessions.run('k', 'cart.add_item', ok);
-      await vi.advanceTimersByTimeAsync(199);
+      clock.advance(199);
       expect(onListChanged).not.toHaveBeenCalled();
-      await vi.advanceTimersByTimeAsync(1);
+      clock.advance(1);
       expect(onListChanged).toHaveBeenCalledTimes(1);
     });
 
     it('debounces each key on its own', async () => {
-      vi.useFakeTimers();
+      const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged });
+      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, now: clock.now });
       await sessions.run('a', 'cart.add_item', ok);
       await sessions.run('b', 'cart.add_item', ok);
       await sessions.run('a', 'cart.checkout', ok);
-      await vi.advanceTimersByTimeAsync(50);
+      clock.advance(50);
       expect(onListChanged.mock.calls.map((c) => c[0]).sort()).toEqual(['a', 'b']);
     });
 
     it('reports a failing notifier to onError', async () => {
-      vi.useFakeTimers();
+      const clock = createClock();
       const onError = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onError, onListChanged: () => Promise.reject(new Error('closed')) });
+      const sessions = new GateSessions(checkoutGate(engine), { onError, onListChanged: () => Promise.reject(new Error('closed')), now: clock.now });
       await sessions.run('k', 'cart.add_item', ok);
-      await vi.advanceTimersByTimeAsync(50);
+      await clock.advanceAsync(50);
       expect(onError).toHaveBeenCalledWith(new Error('closed'));
     });
 
     it('restarts the one pending timer of a key instead of starting one per transition', async () => {
-      vi.useFakeTimers();
+      const clock = createClock();
       const onListChanged = vi.fn();
       const gate = new StateMachineGate({ initial: 'open', states: { open: { on: { FLIP: 'shut' } }, shut: { on: { FLIP: 'open' } } } }, { engine }).bindTool('flip', ['open', 'shut'], 'FLIP');
-      const sessions = new GateSessions(gate, { onListChanged });
-      const started = vi.spyOn(globalThis, 'setTimeout');
+      const sessions = new GateSessions(gate, { onListChanged, now: clock.now });
       for (let i = 0; i < 20; i++) await sessions.run('k', 'flip', ok);
-      expect(started).toHaveBeenCalledTimes(1);
-      await vi.advanceTimersByTimeAsync(49);
+      expect(clock.pending).toBe(1);
+      clock.advance(49);
       expect(onListChanged).not.toHaveBeenCalled();
-      await vi.advanceTimersByTimeAsync(1);
+      clock.advance(1);
       expect(onListChanged).toHaveBeenCalledTimes(1);
       // The next burst gets a timer of its own.
+      expect(clock.pending).toBe(0);
       await sessions.run('k', 'flip', ok);
-      expect(started).toHaveBeenCalledTimes(2);
-      await vi.advanceTimersByTimeAsync(50);
+      expect(clock.pending).toBe(1);
+      clock.advance(50);
       expect(onListChanged).toHaveBeenCalledTimes(2);
-      started.mockRestore();
     });
 
     it('cancels the pending call when the key is released', async () => {
-      vi.useFakeTimers();
+      const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged });
+      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, now: clock.now });
       await sessions.run('k', 'cart.add_item', ok);
       sessions.release('k');
-      await vi.advanceTimersByTimeAsync(100);
+      clock.advance(100);
       expect(onListChanged).not.toHaveBeenCalled();
       expect(sessions.size).toBe(0);
+      expect(clock.pending).toBe(0);
     });
   });
 

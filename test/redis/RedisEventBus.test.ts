@@ -4,6 +4,7 @@ import { RedisEventBus } from '../../src/redis/index.js';
 import { createStderrLogger, type SessionNotification } from '../../src/index.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 import { freePort } from './redisServer.js';
+import { until } from '../_helpers/waitFor.js';
 
 const publisherOf = new WeakMap<RedisEventBus, Awaited<ReturnType<typeof ready>>>();
 const prefixOf = new WeakMap<RedisEventBus, string>();
@@ -17,14 +18,6 @@ async function bus(prefix: string, onError?: (e: unknown) => void): Promise<Redi
   return b;
 }
 
-const until = async (check: () => boolean, ms = 2_000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
-
 describe('RedisEventBus', () => {
   it('delivers a listen-stream event once to every instance: here synchronously, elsewhere through Redis', async () => {
     const prefix = uniquePrefix('bus');
@@ -35,16 +28,16 @@ describe('RedisEventBus', () => {
     const unsubscribe = c.subscribe((e) => seen.c!.push(e));
     a.publish({ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' });
     expect(seen.a).toEqual([{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }]);
-    await until(() => seen.b!.length === 1 && seen.c!.length === 1);
+    await until(() => seen.b!.length === 1 && seen.c!.length === 1, 'the event');
     unsubscribe();
     unsubscribe();
     b.publish({ kind: 'tools_list_changed' });
-    await until(() => seen.a!.length === 2);
+    await until(() => seen.a!.length === 2, 'the event');
     // Barrier: c's bus hears b's next event after the one before, had its listener still been there.
     const heardByC = vi.fn();
     c.subscribe(heardByC);
     b.publish({ kind: 'prompts_list_changed' });
-    await until(() => heardByC.mock.calls.length === 1 && seen.a!.length === 3 && seen.b!.length === 3);
+    await until(() => heardByC.mock.calls.length === 1 && seen.a!.length === 3 && seen.b!.length === 3, 'the event');
     for (const events of [seen.a!, seen.b!]) events.pop();
     expect(seen).toEqual({
       a: [{ kind: 'resource_updated', uri: 'fusion://fsm/checkout/che_1' }, { kind: 'tools_list_changed' }],
@@ -63,7 +56,7 @@ describe('RedisEventBus', () => {
     b.sessions.subscribe((id, n) => got.push([id, n]));
     a.publishSession('sid-1', { method: 'notifications/tools/list_changed' });
     a.sessions.publish('sid-2', { method: 'notifications/resources/updated', params: { uri: 'x://y' } });
-    await until(() => got.length === 2);
+    await until(() => got.length === 2, 'the event');
     expect(got).toEqual([
       ['sid-1', { method: 'notifications/tools/list_changed' }],
       ['sid-2', { method: 'notifications/resources/updated', params: { uri: 'x://y' } }],
@@ -81,7 +74,7 @@ describe('RedisEventBus', () => {
     const sameConnection = new RedisEventBus({ publisher: publisherOf.get(a)!, subscriber: redisClient(), prefix: prefixOf.get(other)! });
     await sameConnection.ready();
     sameConnection.publish({ kind: 'prompts_list_changed' });
-    await until(() => seen.mock.calls.length > 0);
+    await until(() => seen.mock.calls.length > 0, 'the event');
     expect(seen.mock.calls).toEqual([[{ kind: 'prompts_list_changed' }]]);
     await Promise.all([a.close(), other.close(), sameConnection.close()]);
   });
@@ -96,7 +89,7 @@ describe('RedisEventBus', () => {
     expect(() => b.publish({ kind: 'tools_list_changed' })).not.toThrow();
     expect(() => b.publishSession('s', { method: 'notifications/tools/list_changed' })).not.toThrow();
     expect(local).toHaveBeenCalledTimes(2);
-    await until(() => onError.mock.calls.length >= 2);
+    await until(() => onError.mock.calls.length >= 2, 'the reported errors');
     await b.close();
   });
 

@@ -180,6 +180,7 @@ describe('RedisFsmStore', () => {
       let ran = 0;
       const pay = async () => {
         ran++;
+        // Work that takes real time, so that every other call meets the step in progress (input, not a wait).
         await sleep(5);
         return { isError: false };
       };

@@ -4,6 +4,7 @@ import { createFusionApp, type FusionApp } from '../../src/index.js';
 import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import type { RedisClient } from '../../src/redis/_internal/redisClient.js';
 import { clusterClient, ready, redisClient } from './clients.js';
+import { until as waitUntil } from '../_helpers/waitFor.js';
 
 /** Where an instance's Redis is: the run's redis-server (default), another URL, or a cluster's nodes. */
 export type RedisTarget = string | { nodes: Array<{ host: string; port: number }> } | undefined;
@@ -53,13 +54,9 @@ export async function roundRobinClient(apps: FetchApp[], mode: 'legacy' | 'auto'
   return Object.assign(client, { sent, [Symbol.asyncDispose]: () => client.close() });
 }
 
-/** Polls `check` every 5 ms until it holds (fails after `ms`). */
-export async function until(check: () => boolean, ms = 3_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** Resolves once `check` holds (fails after `ms`): the shared condition wait, in this file's argument order. */
+export function until(check: () => boolean, ms = 3_000, what = 'condition'): Promise<void> {
+  return waitUntil(check, what, ms);
 }
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };

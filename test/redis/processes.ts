@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { portAnswers } from '../_helpers/waitFor.js';
 import { freePort } from './redisServer.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,7 +16,7 @@ export interface Instance {
   kill(): Promise<void>;
 }
 
-/** Starts the example server the way `npm start` does, with REDIS_URL (or REDIS_CLUSTER_NODES, a `{ cluster }` spec) set, and waits until it listens. */
+/** Starts the example server the way `npm start` does, with REDIS_URL (or REDIS_CLUSTER_NODES, a `{ cluster }` spec) set, and waits until its port answers. */
 export async function startInstance(redis: string | { cluster: string }, prefix: string, env: Record<string, string> = {}): Promise<Instance> {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], {
@@ -25,20 +26,7 @@ export async function startInstance(redis: string | { cluster: string }, prefix:
   });
   let log = '';
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`example server on port ${port} did not start within 30 s:\n${log}`)), 30_000);
-    const check = (): void => {
-      if (!log.includes('listening on')) return;
-      clearTimeout(timer);
-      proc.stderr!.off('data', check);
-      resolve();
-    };
-    proc.stderr!.on('data', check);
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`example server exited with ${code}:\n${log}`));
-    });
-  });
+  await portAnswers(port, { proc, log: () => log, what: `example server on port ${port}` });
   const kill = async (): Promise<void> => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { freePort } from './redisServer.js';
+import { redisAnswers } from '../_helpers/waitFor.js';
 
 const run = promisify(execFile);
 
@@ -90,21 +91,10 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
         const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
         procs.push(proc);
         byPort.set(port, proc);
-        await new Promise<void>((resolve, reject) => {
-          let output = '';
-          const timer = setTimeout(() => reject(new Error(`cluster node ${port} did not start within 10 s:\n${output}`)), 10_000);
-          proc.stdout!.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            if (output.includes('Ready to accept connections')) {
-              clearTimeout(timer);
-              resolve();
-            }
-          });
-          proc.once('exit', (code) => {
-            clearTimeout(timer);
-            reject(new Error(`cluster node ${port} exited with ${code}:\n${output}`));
-          });
-        });
+        let output = '';
+        proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        await redisAnswers(port, { proc, log: () => output, what: `cluster node ${port}` });
       }),
     );
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 15_000 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 import { freePort } from '../_helpers/freePort.js';
+import { redisAnswers } from '../_helpers/waitFor.js';
 
 export { freePort };
 
@@ -27,29 +28,11 @@ export async function startRedisServer(options: { persistDir?: string } = {}): P
   const start = async (): Promise<void> => {
     const proc = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', ...persistence, '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${chosen} within 10 s:\n${output}`)), 10_000);
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          proc.stdout!.off('data', onData);
-          proc.stdout!.resume();
-          resolve();
-        }
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      proc.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new Error(`could not run redis-server (${error.message}); install it: ${INSTALL}`));
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`));
-      });
-    });
+    let output = '';
+    proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const missing = new Promise<never>((_, reject) => proc.once('error', (error) => reject(new Error(`could not run redis-server (${error.message}); install it: ${INSTALL}`))));
+    await Promise.race([missing, redisAnswers(chosen, { proc, log: () => output })]);
   };
   const stop = async (): Promise<void> => {
     const proc = child;

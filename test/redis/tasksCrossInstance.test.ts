@@ -5,6 +5,8 @@ import type { Redis } from 'ioredis';
 import { initFusion, type RunningServer } from '../../src/index.js';
 import { RedisTaskStore } from '../../src/redis/index.js';
 import { httpServer } from '../_helpers/clients.js';
+import { freePort } from '../_helpers/freePort.js';
+import { portAnswers } from '../_helpers/waitFor.js';
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { extTaskSession, modernRequest } from '../_helpers/extTasks.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
@@ -13,26 +15,18 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const f = initFusion();
 const LEASE_MS = 600;
 
-/** The fixture task server in its own process, sharing Redis under `prefix`; resolves once it listens. */
+/** The fixture task server in its own process, sharing Redis under `prefix`; resolves once its port answers. */
 async function taskProcess(prefix: string): Promise<{ url: string; kill(): Promise<void>; proc: ChildProcess }> {
+  const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/redis/fixtures/taskServer.ts'], {
     cwd: root,
-    env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, LEASE_MS: String(LEASE_MS), NODE_OPTIONS: '' },
+    env: { ...process.env, PORT: String(port), REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, LEASE_MS: String(LEASE_MS), NODE_OPTIONS: '' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the task server did not start within 30 s:\n${log}`)), 30_000);
-    proc.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const found = /listening on (http:\S+)/.exec(log);
-      if (found !== null) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-    proc.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the task server exited with ${code}:\n${log}`))));
-  });
+  proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  await portAnswers(port, { proc, log: () => log, what: 'the task server' });
+  const url = `http://127.0.0.1:${port}/mcp`;
   const kill = async (): Promise<void> => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));

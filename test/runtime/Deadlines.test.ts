@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolResponse } from '../../src/protocol/types.js';
 import { Deadlines } from '../../src/runtime/Deadlines.js';
 import { WireError } from '../../src/errors/WireError.js';
 import type { SignalSource } from '../../src/runtime/CallExtra.js';
+import { createClock } from '../../src/testing/index.js';
 
 /** A request without a signal of its own. */
 const NONE = { requestSignal: undefined };
@@ -20,33 +21,29 @@ function pending(): { fn: (running: SignalSource) => Promise<ToolResponse>; fini
   return { fn, finish: (t) => finish(t), running: () => running! };
 }
 
-/** Deadlines read `performance.now()` and arm `setTimeout`: both come from the fake clock, moved by hand. */
-const fakeTime = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-
+// Deadlines read the time and arm their timer on the clock they are given: a test clock, moved by hand.
 describe('Deadlines', () => {
-  afterEach(() => void vi.useRealTimers());
-
   it('times out only the calls that are due, in order, with the timeout result; the others keep running', async () => {
-    fakeTime();
-    const deadlines = new Deadlines();
+    const clock = createClock(0);
+    const deadlines = new Deadlines(clock);
     const slow = pending();
     const fast = pending();
     const other = pending();
-    const started = performance.now();
+    const started = clock.now();
     const first = deadlines.run('a.slow', 40, NONE, slow.fn);
-    await vi.advanceTimersByTimeAsync(15);
+    await clock.advanceAsync(15);
     const second = deadlines.run('a.fast', 40, NONE, fast.fn);
     const third = deadlines.run('a.other', 1_000, NONE, other.fn);
     fast.finish('fast done');
     expect(textOf(await second)).toBe('fast done');
-    await vi.advanceTimersByTimeAsync(24);
+    await clock.advanceAsync(24);
     expect(slow.running().signal.aborted, 'not due yet at 39 ms').toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
+    await clock.advanceAsync(1);
     const timedOut = await first;
     expect(timedOut.isError).toBe(true);
     expect(timedOut._meta).toEqual({ 'fusion/timeout': { ms: 40 } });
     expect(textOf(timedOut)).toContain('a.slow');
-    expect(performance.now() - started).toBe(40);
+    expect(clock.now() - started).toBe(40);
     expect(slow.running().signal.aborted, "the timed-out handler's signal aborts").toBe(true);
     slow.finish('too late');
     other.finish('other done');
@@ -54,17 +51,17 @@ describe('Deadlines', () => {
   });
 
   it('re-arms for the next due call of the same length after a timeout', async () => {
-    fakeTime();
-    const deadlines = new Deadlines();
+    const clock = createClock(0);
+    const deadlines = new Deadlines(clock);
     const a = pending();
     const b = pending();
     const first = deadlines.run('t.a', 30, NONE, a.fn);
-    await vi.advanceTimersByTimeAsync(10);
+    await clock.advanceAsync(10);
     const second = deadlines.run('t.b', 30, NONE, b.fn);
-    await vi.advanceTimersByTimeAsync(20);
+    await clock.advanceAsync(20);
     expect((await first).isError).toBe(true);
     expect(b.running().signal.aborted, 'the later call is not due yet').toBe(false);
-    await vi.advanceTimersByTimeAsync(10);
+    await clock.advanceAsync(10);
     expect((await second).isError, 'the later call times out on its own deadline').toBe(true);
     expect(textOf(await second)).toContain('t.b');
   });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryFsmStore, MemorySessionStore } from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
 import { DataBudget } from '../../src/session/DataBudget.js';
@@ -7,24 +7,22 @@ import { HandleBudget } from '../../src/workflow/HandleBudget.js';
 
 const record = (id: string) => ({ id, createdAt: 0, lastAccessAt: 0, phase: 'active' as const, initialized: true, protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, clientCapabilities: {} });
 
-// Time comes from the injected clock; only the stores' interval timers are faked, so a sweep runs without waiting.
+// Time and the stores' sweep timers come from the injected clock: advancing it runs the sweeps, without waiting.
 describe('in-memory stores drop expired records by themselves, without a read', () => {
-  beforeEach(() => void vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }));
-  afterEach(() => void vi.useRealTimers());
 
   it('MemorySessionStore purges a record past its TTL on its timer, and stops the timer once empty', async () => {
     const clock = createClock();
     const store = new MemorySessionStore({ now: clock.now, sweepEveryMs: 1_000 });
     await store.set(record('short'), 5_000);
     await store.set(record('long'), 60_000);
-    expect(vi.getTimerCount()).toBe(1);
-    clock.advance(5_000);
-    vi.advanceTimersByTime(1_000);
+    expect(clock.pending).toBe(1);
+    clock.advance(4_999);
+    expect(store.size).toBe(2);
+    clock.advance(1);
     expect(store.size).toBe(1);
     clock.advance(55_000);
-    vi.advanceTimersByTime(1_000);
     expect(store.size).toBe(0);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it('MemoryFsmStore purges handle-keyed instances past expiresAt on its timer; instances without expiry stay', async () => {
@@ -32,11 +30,10 @@ describe('in-memory stores drop expired records by themselves, without a read', 
     const store = new MemoryFsmStore({ now: clock.now, sweepEveryMs: 1_000 });
     await store.save('session', { state: 'x', updatedAt: 0 });
     await store.save('handle', { state: 'x', updatedAt: 0, expiresAt: clock.now() + 5_000 });
-    clock.advance(5_000);
-    vi.advanceTimersByTime(1_000);
+    clock.advance(6_000);
     expect(store.size).toBe(1);
     expect(await store.load('session')).toBeDefined();
-    expect(vi.getTimerCount()).toBe(0);
+    expect(clock.pending).toBe(0);
     store.dispose();
   });
 
@@ -47,12 +44,11 @@ describe('in-memory stores drop expired records by themselves, without a read', 
     const data = new DataBudget({ maxBytesPerPrincipal: 100, sweepEveryMs: 1_000 }, clock.now);
     data.hold('w:1', 'u:a', 100, clock.now() + 5_000);
     expect(data.check('w:2', 'u:a', 1)).toBe('principal');
-    clock.advance(5_000);
-    vi.advanceTimersByTime(1_000);
+    clock.advance(6_000);
     expect(handles.size).toBe(0);
     expect(data.bytes).toBe(0);
     expect(data.check('w:2', 'u:a', 100)).toBe('ok');
-    expect(vi.getTimerCount()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it('memorySessionData drops a key written with a TTL once it passes, and gives its bytes back', async () => {
@@ -60,8 +56,7 @@ describe('in-memory stores drop expired records by themselves, without a read', 
     const backend = memorySessionData(100, { now: clock.now, limits: { sweepEveryMs: 1_000 } });
     await backend.save('w:1', { cart: 'x'.repeat(50) }, { owner: 'peer:1', bytes: 62, ttlMs: 5_000 });
     expect(backend.exceeds!('w:2', 'peer:1', 4 * 1024 * 1024 - 61)).toEqual({ budget: 'principal', max: 4 * 1024 * 1024 });
-    clock.advance(5_000);
-    vi.advanceTimersByTime(1_000);
+    clock.advance(6_000);
     expect(backend.size).toBe(0);
     expect(backend.exceeds!('w:2', 'peer:1', 4 * 1024 * 1024 - 61)).toBeUndefined();
   });
@@ -87,8 +82,6 @@ describe('DataBudget', () => {
 });
 
 describe('closing an app clears the expiry timers', () => {
-  beforeEach(() => void vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }));
-  afterEach(() => void vi.useRealTimers());
 
   it('leaves no interval behind once workflow data, handles and sessions were held', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
@@ -98,7 +91,8 @@ describe('closing an app clears the expiry timers', () => {
     const registry = f.registry().registerAll(
       f.action('trip.note').bindState('planning').withString('note').handle(async (input, _c, extra) => (await extra.session!.set('note', input.note), 'noted')),
     );
-    const app = createFusionApp(registry, { fsm: gate });
+    const clock = createClock();
+    const app = createFusionApp(registry, { fsm: gate, now: clock.now });
     const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
         fetch: (url, init) => {
@@ -108,9 +102,9 @@ describe('closing an app clears the expiry timers', () => {
         },
       }));
     await client.callTool({ name: 'trip.note', arguments: { note: 'x' } });
-    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    expect(clock.pending).toBeGreaterThan(0);
     await client.close();
     await app.close();
-    expect(vi.getTimerCount()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 });
