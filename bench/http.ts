@@ -48,7 +48,17 @@ const CONTENDERS: Contender[] = [
 // ---------------------------------------------------------------------------------------------
 // Client side: raw JSON-RPC over keep-alive node:http, one sequential loop per client.
 
-export const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+let agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+/**
+ * Closes every connection of the load generator; later calls open new ones. Between the 1-client and the
+ * 50-client phases, so that no connection left idle by a whole phase is reused (a socket the server is
+ * closing just then ends the process with an uncaught "socket hang up", seen under heavy load).
+ */
+export function closeConnections(): void {
+  agent.destroy();
+  agent = new Agent({ keepAlive: true, maxSockets: 256 });
+}
 
 const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> => postVia(agent, port, body, headers);
 
@@ -90,7 +100,9 @@ export interface Server {
  * copy of bench/httpServe.ts (e.g. in a checkout of an earlier commit, built, to compare against it).
  */
 export function startChild(kind: Kind, n: number, nodeArgs: string[] = [], script = fileURLToPath(new URL('./httpServe.ts', import.meta.url))): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // The child's own output, each line tagged with its kind (a crash names the server that crashed).
+  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk.toString('utf8').replace(/^(?=.)/gm, `[${kind} server] `)));
   const waiting: Array<(us: number) => void> = [];
   const cpu = (): Promise<number> =>
     new Promise((resolve) => {
@@ -159,7 +171,8 @@ interface RoundCell {
 export async function httpSection({ quick, long, log }: SectionOptions): Promise<Section> {
   const n = HTTP_N;
   // Short slices, many rounds: the contenders alternate often, so load drift on a shared machine spreads evenly.
-  const sliceMs = quick ? 150 : long ? 1000 : 500;
+  // A contender idles while the 5 others run (long: 4 s): below the 5 s after which Node servers close idle connections.
+  const sliceMs = quick ? 150 : long ? 800 : 500;
   const rounds = quick ? 1 : long ? 15 : 9;
   const kinds = [...new Set(CONTENDERS.map((c) => c.kind))];
   const started = await Promise.all(kinds.map((kind) => startChild(kind, n)));
@@ -174,6 +187,7 @@ export async function httpSection({ quick, long, log }: SectionOptions): Promise
   try {
     for (const clientCount of [1, 50]) {
       log(`  HTTP, ${clientCount} client(s) per contender`);
+      closeConnections();
       const column = clientCount === 1 ? HTTP_COLUMNS.one : HTTP_COLUMNS.fifty;
       const clients: Array<Array<() => Promise<void>>> = [];
       for (const c of CONTENDERS) clients.push(await Promise.all(Array.from({ length: clientCount }, () => openClient(servers.get(c.kind)!.port, c.era))));
@@ -220,7 +234,7 @@ export async function httpSection({ quick, long, log }: SectionOptions): Promise
       s.child.stdin!.end();
       s.child.kill();
     }
-    agent.destroy();
+    closeConnections();
   }
   for (const c of CONTENDERS) lines.push(`| ${c.name} | ${cells.get(c.name)!.join(' | ')} |`);
   const markdown = [

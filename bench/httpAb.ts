@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { quantile } from './harness.js';
-import { agent, drive, HTTP_N, openClient, startChild, type Cell, type Kind, type Server } from './http.js';
+import { closeConnections, drive, HTTP_N, openClient, startChild, type Cell, type Kind, type Server } from './http.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const prof = process.argv.find((a) => a.startsWith('--prof='))?.slice('--prof='.length);
@@ -57,5 +57,5 @@ try {
     s.child.removeAllListeners('exit');
     s.child.stdin!.end();
   }
-  agent.destroy();
+  closeConnections();
 }
