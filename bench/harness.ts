@@ -28,6 +28,8 @@ export interface Row {
   /** p99 ÷ the first contender's p99, where measured (HTTP: the median of the per-round ratios). */
   p99Ratio?: number;
   ratio: number;
+  /** A 95 % confidence interval of `ratio` (order statistics of the per-round ratios), where measured. */
+  ci?: readonly [number, number];
   samples: number;
   unit: 'µs' | 'calls/s' | 'ns' | 'KB' | 'ms' | 'commands' | 'ops/s';
 }
@@ -82,13 +84,14 @@ export async function throughput(table: string, column: string, contenders: Cont
   const medians = rates.map((s) => quantile(s, 0.5));
   // The ratio is the median of the per-round ratios: a contender is compared with the first one's slice of the
   // same round, so load drifting across the run (a shared machine) cancels out.
-  const ratios = rates.map((own) => quantile(own.map((rate, r) => rate / rates[0]![r]!), 0.5));
+  const perRound = rates.map((own) => own.map((rate, r) => rate / rates[0]![r]!));
   return contenders.map((c, i) => ({
     table,
     column,
     contender: c.name,
     value: medians[i]!,
-    ratio: ratios[i]!,
+    ratio: quantile(perRound[i]!, 0.5),
+    ci: medianCi(perRound[i]!),
     samples: rates[i]!.length,
     unit: 'calls/s' as const,
   }));
@@ -113,6 +116,17 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
+/**
+ * A distribution-free 95 % confidence interval of the median of `values` (order statistics: the ranks
+ * n/2 ∓ 0.98·√n). A verdict whose goal lies outside it holds run after run; one inside it can flip.
+ */
+export function medianCi(values: readonly number[]): readonly [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  const k = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
+  return [sorted[k] ?? NaN, sorted[Math.min(n - 1, n - 1 - k)] ?? NaN];
+}
+
 /** Formats a value for a table: thousands separators, two decimals below 100. */
 export function fmt(n: number): string {
   if (!Number.isFinite(n)) return 'n/a';
@@ -123,6 +137,11 @@ export function fmt(n: number): string {
 export function fmtRatio(r: number): string {
   if (!Number.isFinite(r)) return 'n/a';
   return r >= 10 ? `${r.toFixed(1)}×` : r >= 0.1 ? `${r.toFixed(2)}×` : `${r.toFixed(3)}×`;
+}
+
+/** A confidence interval of a ratio, `0.91–1.04×`. */
+export function fmtCi([low, high]: readonly [number, number]): string {
+  return `${fmtRatio(low).slice(0, -1)}–${fmtRatio(high)}`;
 }
 
 /**
@@ -138,7 +157,7 @@ export function matrix(rows: readonly Row[], table: string): string {
   for (const name of contenders) {
     const cells = columns.map((col) => {
       const r = mine.find((x) => x.contender === name && x.column === col);
-      return r === undefined ? '—' : `${fmt(r.value)} (${fmtRatio(r.ratio)})`;
+      return r === undefined ? '—' : `${fmt(r.value)} (${fmtRatio(r.ratio)}${r.ci === undefined ? '' : `, 95 % CI ${fmtCi(r.ci)}`})`;
     });
     lines.push(`| ${name} | ${cells.join(' | ')} |`);
   }

@@ -4,8 +4,9 @@
  * of sequential tools/call; prints calls/s, p50 and p99 per kind and the ratio against the first kind.
  * `--prof=<dir>` runs the children under `--cpu-prof` (profiles written to <dir> when they exit).
  */
+import { existsSync } from 'node:fs';
 import { quantile } from './harness.js';
-import { agent, drive, HTTP_N, openClient, startChild, type Cell, type Kind, type Server } from './http.js';
+import { closeConnections, drive, HTTP_N, openClient, startChild, type Cell, type Kind, type Server } from './http.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const prof = process.argv.find((a) => a.startsWith('--prof='))?.slice('--prof='.length);
@@ -18,7 +19,7 @@ const sessionCounts = (process.argv.find((a) => a.startsWith('--sessions='))?.sl
 const servers: Server[] = [];
 for (const spec of kinds) {
   const [kind, tree] = spec.split('@') as [Kind, string | undefined];
-  servers.push(await startChild(kind, HTTP_N, prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`], tree === undefined ? undefined : `${tree}/bench/http.ts`));
+  servers.push(await startChild(kind, HTTP_N, prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`], tree === undefined ? undefined : existsSync(`${tree}/bench/httpServe.ts`) ? `${tree}/bench/httpServe.ts` : `${tree}/bench/http.ts`));
 }
 try {
   for (const sessions of sessionCounts) {
@@ -56,5 +57,5 @@ try {
     s.child.removeAllListeners('exit');
     s.child.stdin!.end();
   }
-  agent.destroy();
+  closeConnections();
 }

@@ -4,6 +4,8 @@ import type { Row } from './harness.js';
 export interface SectionOptions {
   /** The CI smoke run: fewer sizes and samples, no thresholds. */
   quick: boolean;
+  /** `--long` (or BENCH_LONG=1): the load rows (64 in flight, HTTP) over more and longer slices, so runs agree. */
+  long?: boolean;
   /** Progress lines (stderr), so that stdout carries only the report. */
   log: (line: string) => void;
 }

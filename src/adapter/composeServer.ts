@@ -117,6 +117,10 @@ function listDispatcher(method: string, list: (typeof LISTS)[string], c: Composi
     const base = c.base.get(method);
     if (base === undefined && handlers.length === 1) return handlers[0]!.handlers.get(method)!(request, ctx);
     const parts = (await Promise.all([base?.(request, ctx), ...handlers.map((m) => m.handlers.get(method)!(request, ctx))])) as Array<Record<string, unknown> | undefined>;
+    // Only the first registry lists anything (an McpServer without entries of its own): its frozen list as is.
+    const fusion = parts.slice(1).find((p) => p !== undefined) ?? {};
+    const only = fusion[list.key] !== undefined && parts.every((p) => p === fusion || ((p?.[list.key] as unknown[] | undefined) ?? []).length === 0);
+    if (only) return fusion;
     const seen = new Set<string>();
     const entries: unknown[] = [];
     for (const part of parts) {
@@ -133,7 +137,6 @@ function listDispatcher(method: string, list: (typeof LISTS)[string], c: Composi
       }
     }
     // The registries' result fields (a modern list's ttlMs and cacheScope) are kept; entries are merged in order.
-    const fusion = parts.slice(1).find((p) => p !== undefined) ?? {};
     return { ...fusion, [list.key]: entries };
   };
 }

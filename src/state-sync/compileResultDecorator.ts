@@ -33,8 +33,8 @@ const identity: ResultDecorator = (result) => result;
 /**
  * The State Sync decorator of one tool's results, with everything fixed per tool built here, once: the
  * frozen signal block, the frozen `_meta['fusion/invalidation']` value (rebuilt only when the millisecond
- * changes) and the `_meta` of a result that has none. Per call it copies the result once (and its own
- * `_meta`, if any), with the signal block first and one merged `_meta` (the result's own keys in place,
+ * changes) and the `_meta` of a result that has none. Per call it copies the result once (a literal when
+ * `content` is its only key), and its own `_meta` if any, with the signal block first and one merged `_meta` (the result's own keys in place,
  * then `'fusion/invalidation'`, then `'fusion/cacheControl'`): byte for byte what the stage wrote before.
  * A failed result (`isError: true`) is returned untouched, and so is every result of a tool with nothing
  * to say. The input result is never modified.
@@ -62,15 +62,16 @@ export function compileResultDecorator(parts: DecoratorParts): ResultDecorator {
     }
     announce?.(meta);
     const own = result._meta;
+    const source = result.content;
+    const content: unknown[] = [block];
+    if (Array.isArray(source)) for (let i = 0; i < source.length; i++) content.push(source[i]);
+    if (own === undefined && contentOnly(result)) return { content, _meta: bare } as unknown as R;
     let _meta = bare;
     if (own !== undefined) {
       _meta = copyOf(own);
       _meta[META.invalidation] = meta;
       if (cacheControl !== undefined) _meta[META.cacheControl] = cacheControl;
     }
-    const source = result.content;
-    const content: unknown[] = [block];
-    if (Array.isArray(source)) for (let i = 0; i < source.length; i++) content.push(source[i]);
     const out = copyOf(result);
     out.content = content;
     out._meta = _meta;
@@ -84,6 +85,7 @@ function directiveOnly(cacheControl: CacheDirective): ResultDecorator {
   return <R extends DecoratedResult>(result: R): R => {
     if (result.isError === true) return result;
     const own = result._meta;
+    if (own === undefined && contentOnly(result)) return { content: result.content, _meta: bare } as unknown as R;
     let _meta: Record<string, unknown> = bare;
     if (own !== undefined) {
       _meta = copyOf(own);
@@ -93,4 +95,14 @@ function directiveOnly(cacheControl: CacheDirective): ResultDecorator {
     out._meta = _meta;
     return out;
   };
+}
+
+/**
+ * True when `content` is the result's only key (what a handler's result usually is): a literal
+ * `{ content, _meta }` then has the copy's keys in the copy's order at a third of its cost. Any other key,
+ * an own `__proto__` included, takes the copy.
+ */
+function contentOnly(result: object): boolean {
+  for (const key in result) if (key !== 'content') return false;
+  return true;
 }
