@@ -167,11 +167,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     ],
     ...(content === undefined
       ? []
-      : contentHandlers(content, (ctx, target) => {
-          if (target === undefined) return scopeOf(ctx).extra;
-          const scope = scopeFor(ctx, target);
-          return scope instanceof Promise ? scope.then((s) => s.extra) : scope.extra;
-        })),
+      : contentHandlers(content, (ctx, target) => (target === undefined ? scopeOf(ctx) : scopeFor(ctx, target)))),
     ...(subscriptions === undefined
       ? []
       : ([

@@ -1,0 +1,32 @@
+import { errorResult } from '../../protocol/normalizeResult.js';
+import { messages } from '../../protocol/messages.js';
+import { traceRefusal } from '../../tracing/traceRefusal.js';
+import { CallTracker } from '../CallTracker.js';
+import { logRefusal } from '../callLogFields.js';
+import { defineStage } from './StageDefinition.js';
+
+/** `maxConcurrentCalls`: at most that many tool calls running per principal; the next is refused with what to do. */
+export const concurrencyStage = defineStage({
+  name: 'concurrency',
+  tools: {
+    appliesTo: (_tool, { core }) => core.options.maxConcurrentCalls !== undefined,
+    build: (_tool, { core }) => {
+      const { tracker, log } = core;
+      const limit = core.options.maxConcurrentCalls!;
+      return async (call, next) => {
+        const owner = CallTracker.ownerOf(call.scope);
+        if (!tracker.acquire(owner, limit)) {
+          core.emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.stateKey });
+          logRefusal(log, call, 'too_many_calls');
+          const perSession = owner.startsWith('a:') && call.scope.stateKey !== undefined;
+          return traceRefusal(call.scope.trace, errorResult(messages.tooManyCalls(call.route.exposed, limit, perSession)), 'too_many_calls');
+        }
+        try {
+          return await next(call);
+        } finally {
+          tracker.release(owner);
+        }
+      };
+    },
+  },
+});
