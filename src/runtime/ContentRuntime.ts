@@ -2,8 +2,11 @@ import type { ToolExtra } from '../protocol/types.js';
 import { normalizeCompletion } from '../completion/completers.js';
 import type { CompleteResult, Completer } from '../completion/types.js';
 import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
+import { contextOf, type ContentSource, type ContentView, type ContextOrExtra, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './contentTypes.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
+
+export type { ContentSource, PromptListResult, ResourceListResult, ResourceTemplateListResult } from './contentTypes.js';
 import type { AttachOptions } from './options.js';
 import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
 import { contentMessages as messages } from '../protocol/contentMessages.js';
@@ -11,7 +14,6 @@ import { neutralizeMessages } from '../protocol/neutralizeSignals.js';
 import { ScopeGate, type ScopedItem } from '../auth/ScopeGate.js';
 import { insufficientScopeMeta } from '../auth/insufficientScope.js';
 import { messages as texts } from '../protocol/messages.js';
-import type { RequestContext } from '../surface/types.js';
 import { guardHandler } from './guardHandler.js';
 import { composeStages } from './callStages.js';
 import type { ContentCall, ContentMethod } from './contentCall.js';
@@ -22,43 +24,8 @@ import { contentPath } from './stages/pathOf.js';
 import { stageList } from './stages/stageList.js';
 import type { ContentStageParts, StageDefinition } from './stages/StageDefinition.js';
 
-/** The frozen lists one scope set may see. */
-interface ContentView {
-  readonly prompts: PromptListResult;
-  readonly resources: ResourceListResult;
-  readonly templates: ResourceTemplateListResult;
-  readonly listers: readonly FusionResourceTemplate<any>[];
-}
-
 /** The longest resource URI `resources/read` accepts (docs/security.md). */
 const MAX_URI_LENGTH = 2_048;
-/** What a {@link ContentRuntime} serves: the registry's content at the time it was built. */
-export interface ContentSource<Ctx> {
-  readonly prompts: readonly FusionPrompt<Ctx>[];
-  readonly resources: readonly FusionResource<Ctx>[];
-  readonly resourceTemplates: readonly FusionResourceTemplate<Ctx>[];
-}
-
-/** `prompts/list` result. */
-export interface PromptListResult {
-  prompts: WirePrompt[];
-  [key: string]: unknown;
-}
-
-/** `resources/list` result. */
-export interface ResourceListResult {
-  resources: WireResource[];
-  [key: string]: unknown;
-}
-
-/** `resources/templates/list` result. */
-export interface ResourceTemplateListResult {
-  resourceTemplates: WireResourceTemplate[];
-  [key: string]: unknown;
-}
-
-/** A request's context, or (for direct callers) only its extra. */
-type ContextOrExtra = RequestContext | ToolExtra;
 
 /**
  * The content runtime: the SDK-independent server side of prompts and resources, built once per registry
@@ -323,9 +290,4 @@ export class ContentRuntime<Ctx> {
       throw new WireError(JsonRpcCode.InternalError, messages.contextFailed(label, error));
     }
   }
-}
-
-/** A request's context from what a caller passed: the context itself, or a bare extra (no session key). */
-function contextOf(given: ContextOrExtra): RequestContext {
-  return 'extra' in given && typeof given.extra === 'object' && given.extra !== null ? (given as RequestContext) : { stateKey: undefined, extra: given as ToolExtra };
 }
