@@ -46,11 +46,11 @@ export class FusionRuntime<Ctx = any> {
   /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
   readonly workflow: WorkflowRuntime | undefined;
   readonly features: PipelineFeatures;
-  readonly #core: RuntimeCore;
+  readonly #core: RuntimeCore<Ctx>;
   readonly #sessions: SessionHooks;
   #tasks: TaskService | undefined | null = null;
 
-  private constructor(parts: Omit<FusionRuntime<Ctx>, 'tasks' | 'registerSession' | 'releaseSession' | 'sessionCount' | 'dispose'>, core: RuntimeCore, sessions: SessionHooks) {
+  private constructor(parts: Omit<FusionRuntime<Ctx>, 'tasks' | 'registerSession' | 'releaseSession' | 'sessionCount' | 'dispose'>, core: RuntimeCore<Ctx>, sessions: SessionHooks) {
     ({ options: this.options, surface: this.surface, tools: this.tools, content: this.content, workflow: this.workflow, features: this.features } = parts);
     this.#core = core;
     this.#sessions = sessions;
@@ -62,7 +62,7 @@ export class FusionRuntime<Ctx = any> {
    * path ({@link stageList} unless a test brings its own).
    */
   static build<Ctx>(parts: RuntimeParts<Ctx>, options: AttachOptions<Ctx>, stages: readonly StageDefinition[] = stageList): FusionRuntime<Ctx> {
-    const core = new RuntimeCore(options);
+    const core = new RuntimeCore<Ctx>(options);
     const surface = compileSurface(parts.tools, { filter: options.filter, nameStyle: options.nameStyle, group: groupingFor(options.toolExposition) });
     const sessions = new SessionHooks(core);
     const toolParts = buildToolParts(core, surface, parts.toolSwitch, sessions);

@@ -13,8 +13,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * debug observer, the running requests (drain, concurrency, deadlines), the handlers' default timeout and
  * where `extra.session` data lives.
  */
-export class RuntimeCore {
-  readonly options: AttachOptions<any>;
+export class RuntimeCore<Ctx = any> {
+  readonly options: AttachOptions<Ctx>;
   readonly log: OperatorLog;
   /** The `debug` observer (and the logger at `debug`), when either listens. */
   readonly debug: ((event: DebugEvent) => void) | undefined;
@@ -28,7 +28,7 @@ export class RuntimeCore {
   /** The idle TTL of a workflow instance, once a workflow is attached (an instance's data lives as long). */
   workflowTtlMs: number | undefined;
 
-  constructor(options: AttachOptions<any>) {
+  constructor(options: AttachOptions<Ctx>) {
     this.options = options;
     this.log = OperatorLog.of(options);
     this.debug = debugSink(options.debug, this.log);

@@ -29,7 +29,7 @@ export class ToolRuntime<Ctx = any> {
   readonly #plans = new Map<object, NextStage>();
 
   /** The tool path over `parts`; `stages` is {@link stageList} unless a test brings its own. */
-  constructor(core: RuntimeCore, parts: ToolParts, stages: readonly StageDefinition[] = stageList) {
+  constructor(core: RuntimeCore<Ctx>, parts: ToolParts, stages: readonly StageDefinition[] = stageList) {
     this.surface = parts.surface;
     this.#parts = { ...parts, core, hidden: (call) => this.#unknownTool(call.route.exposed, call.scope) };
     this.#stages = stages;

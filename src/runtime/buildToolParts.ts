@@ -51,7 +51,8 @@ export function buildToolParts(core: RuntimeCore, surface: Surface, toolSwitch: 
   const layer = new StateSyncLayer(options.stateSync, inline, options.now === undefined ? {} : { now: options.now });
   const sync = layer.hasAnything ? layer : undefined;
   const warnings = sync === undefined ? [] : stateSyncWarnings(options.stateSync, inline, surface.tools.map((t) => t.name));
-  let visibility: Visibility | undefined;
+  // The workflow asks the visibility (built after it, from its gate) what a caller's scopes leave of the surface.
+  const late: { visibility?: Visibility } = {};
   let workflow: WorkflowRuntime | undefined;
   if (options.fsm !== undefined) {
     bindSurfaceTools(options.fsm, surface);
@@ -71,14 +72,14 @@ export function buildToolParts(core: RuntimeCore, surface: Surface, toolSwitch: 
       onChange: options.onWorkflowChange,
       onError: (error: unknown) => core.emit({ type: 'error', message: 'FSM gate error', error }),
       handleLimits: options.workflowHandles,
-      surfaceOf: (scope) => visibility!.viewOf(scope).surface,
+      surfaceOf: (scope) => late.visibility!.viewOf(scope).surface,
     });
     sessions.workflow = workflow;
     core.workflowTtlMs = workflow.handles.settings.idleTtlMs;
   }
   for (const message of warnings) core.warn(message);
   const gated = workflow === undefined ? undefined : { gate: workflow.gate, settings: workflow.handles.settings };
-  visibility = new Visibility(surface, { switch: toolSwitch, sync, workflow: gated, listCache: options.listCache });
+  const visibility = (late.visibility = new Visibility(surface, { switch: toolSwitch, sync, workflow: gated, listCache: options.listCache }));
   // One listener per runtime (runtimes are cached per options object), only when someone listens.
   if (core.debug !== undefined) toolSwitch.onChange(() => core.emit({ type: 'list_changed', reason: 'tools-changed' }));
   return { surface, toolSwitch, sync, invalidations, workflow, visibility, limits: RateLimiter.for(surface.tools, options) };

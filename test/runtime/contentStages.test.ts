@@ -8,7 +8,7 @@ import { texts } from '../_helpers/clients.js';
 const f = initFusion();
 
 /** A real SDK client (legacy era, in memory) and the runtime it talks to. */
-async function connect(registry: ReturnType<typeof f.registry>, options: ServeOptions<unknown>) {
+async function connect(registry: ReturnType<typeof f.registry>, options: ServeOptions<void>) {
   const runtime = registry.runtime(options);
   const { server } = buildServer(runtime, options, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

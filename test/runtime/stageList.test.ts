@@ -20,7 +20,7 @@ const prompts = [f.prompt('review').argument('topic').handle(({ topic }) => `Rev
 const resources = [f.resource('app://readme').handle(() => 'read me')];
 
 /** A real SDK client on a runtime built from `stages` (the test's own list), legacy era, in memory. */
-async function connect(options: ServeOptions<unknown>, stages: Parameters<typeof FusionRuntime.build>[2]) {
+async function connect(options: ServeOptions<void>, stages: Parameters<typeof FusionRuntime.build>[2]) {
   const parts = { tools: registry.tools, prompts, resources, resourceTemplates: [], toolSwitch: new ToolSwitch() };
   const runtime = FusionRuntime.build(parts, options, stages);
   const { server } = buildServer(runtime, options, 'legacy');
