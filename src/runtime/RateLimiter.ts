@@ -92,7 +92,7 @@ export class RateLimiter {
 }
 
 function whoOf(kind: string, scope: RequestContext): string {
-  if (kind === 'anonymous') return scope.stateKey === undefined ? 'this caller' : 'this session';
+  if (kind === 'anonymous') return scope.sessionKey === undefined ? 'this caller' : 'this session';
   return kind === 'user' ? 'this user' : 'this client';
 }
 

@@ -83,7 +83,7 @@ export class ToolRuntime<Ctx = any> {
     const { core, workflow } = this.#parts;
     const list = await this.#visibleList(scope).catch((error: unknown) => rethrowLogged(core.log, 'tools/list failed', listLogFields(scope), error));
     if (scope.extra.era !== 'modern' && workflow !== undefined && !workflow.usesHandles(scope)) {
-      core.emit({ type: 'list', count: list.tools.length, sessionId: scope.stateKey });
+      core.emit({ type: 'list', count: list.tools.length, sessionId: scope.sessionKey });
     }
     return list;
   }
@@ -99,7 +99,7 @@ export class ToolRuntime<Ctx = any> {
     if (scope.extra.era === 'modern') return view.modern;
     if (workflow === undefined) return view.legacy;
     if (workflow.usesHandles(scope)) return view.modern;
-    const { state } = await workflow.sessions.snapshot(scope.stateKey!);
+    const { state } = await workflow.sessions.snapshot(scope.sessionKey!);
     return view.inState(state, workflow.gate);
   }
 

@@ -57,7 +57,7 @@ export function observeCall(
     emit({
       type: 'result',
       tool,
-      sessionId: scope.stateKey,
+      sessionId: scope.sessionKey,
       workflowKey: scope.extra.workflow?.key,
       principal: principal.key,
       scopes: ScopeGate.scopesOf(scope.extra.authInfo),

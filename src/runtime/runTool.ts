@@ -29,7 +29,7 @@ export function runTool(core: RuntimeCore): NextStage {
       } else {
         scoped = {
           ...extra,
-          session: sessionOf(extra, call.scope.stateKey),
+          session: sessionOf(extra, call.scope.sessionKey),
           get signal() {
             return running.signal;
           },

@@ -7,10 +7,12 @@ import type { RequestTrace } from '../tracing/types.js';
  */
 export interface RequestContext {
   /**
-   * Key of the per-session workflow state: the legacy `Mcp-Session-Id`, or the connection's own id over
-   * stdio and in-memory transports. Undefined on modern (2026-07-28) requests, which have no session.
+   * Key of the request's session: the legacy `Mcp-Session-Id`, or the connection's own id over stdio and
+   * in-memory transports; it keys the session's workflow state, its `extra.session` data and an anonymous
+   * caller's principal. Undefined on modern (2026-07-28) requests, which have no session. (Not the FSM's
+   * `stateKey()` of a state value.)
    */
-  readonly stateKey: string | undefined;
+  readonly sessionKey: string | undefined;
   readonly extra: ToolExtra;
   /** The span of this request, when tracing is on: FSM transitions and refusals become its events. */
   readonly trace?: RequestTrace | undefined;

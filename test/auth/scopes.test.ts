@@ -93,7 +93,7 @@ describe('per-item scopes without HTTP', () => {
 
   it('builds each list once per distinct set of relevant scopes and state, and shares it between principals', async () => {
     const pipeline = workspace().pipeline({ fsm: new StateMachineGate(checkout) });
-    const scopeOf = (sub: string, scopes: string[]) => ({ stateKey: `session-${sub}`, extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }) });
+    const scopeOf = (sub: string, scopes: string[]) => ({ sessionKey: `session-${sub}`, extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }) });
     const alice = await pipeline.listTools(scopeOf('alice', ['notes:write', 'unrelated']));
     const bob = await pipeline.listTools(scopeOf('bob', ['notes:write']));
     const carol = await pipeline.listTools(scopeOf('carol', []));

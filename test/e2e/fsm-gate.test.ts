@@ -243,8 +243,8 @@ describe('per-session state does not leak', () => {
     const pipeline = runtime.tools;
     let notified = 0;
     for (let i = 0; i < 10_000; i++) {
-      const scope = { stateKey: `k${i}`, extra: extra(`k${i}`) };
-      runtime.registerSession(scope.stateKey, async () => void notified++);
+      const scope = { sessionKey: `k${i}`, extra: extra(`k${i}`) };
+      runtime.registerSession(scope.sessionKey, async () => void notified++);
       await pipeline.listTools(scope);
       await pipeline.callTool('cart.add_item', { product_id: 'p' }, scope);
       if (i % 2 === 0) await pipeline.callTool('cart.checkout', {}, scope);
@@ -255,8 +255,8 @@ describe('per-session state does not leak', () => {
     const before = notified;
     // Released sessions get no late notification: a fresh session's, armed after theirs, arrives first.
     let barrier = false;
-    const last = { stateKey: 'barrier', extra: extra('barrier') };
-    runtime.registerSession(last.stateKey, async () => void (barrier = true));
+    const last = { sessionKey: 'barrier', extra: extra('barrier') };
+    runtime.registerSession(last.sessionKey, async () => void (barrier = true));
     await pipeline.callTool('cart.add_item', { product_id: 'p' }, last);
     await waitFor(() => barrier);
     expect(notified).toBe(before);

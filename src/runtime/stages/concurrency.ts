@@ -16,9 +16,9 @@ export const concurrencyStage = defineStage({
       return async (call, next) => {
         const owner = CallTracker.ownerOf(call.scope);
         if (!tracker.acquire(owner, limit)) {
-          core.emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.stateKey });
+          core.emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.sessionKey });
           logRefusal(log, call, 'too_many_calls');
-          const perSession = owner.startsWith('a:') && call.scope.stateKey !== undefined;
+          const perSession = owner.startsWith('a:') && call.scope.sessionKey !== undefined;
           return traceRefusal(call.scope.trace, errorResult(messages.tooManyCalls(call.route.exposed, limit, perSession)), 'too_many_calls');
         }
         try {
