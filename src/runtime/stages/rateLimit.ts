@@ -1,6 +1,7 @@
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { traceRefusal } from '../../tracing/traceRefusal.js';
 import { logRefusal } from '../callLogFields.js';
+import { logFields } from '../runContent.js';
 import { defineStage } from './StageDefinition.js';
 
 /**
@@ -21,11 +22,13 @@ export const rateLimitStage = defineStage({
   },
   content: {
     appliesTo: (_target, { limits }) => limits?.serverWide === true,
-    build: (_target, { limits }) => async (call, next) => {
+    build: (_target, { limits, core }) => async (call, next) => {
       const limited = await limits!.hitRequest(call.label, call.scope);
       if (limited === undefined) return next(call);
       const text = (limited.content[0] as { text: string }).text;
       call.scope.trace?.refusal('rate_limited', text);
+      const fields = { ...logFields(call.label, call.scope.extra), reason: 'rate_limited' };
+      if (core.log.enabled('warn')) core.log.refusal(`rate_limited:${call.label}`, 'rate limit refused a request', fields);
       throw new WireError(JsonRpcCode.InternalError, text, limited._meta);
     },
   },
