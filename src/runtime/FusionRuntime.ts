@@ -26,6 +26,9 @@ export interface RuntimeParts<Ctx> {
   readonly toolSwitch: ToolSwitch;
 }
 
+/** What a runtime holds besides its session hooks and tasks. */
+type RuntimeFields<Ctx> = Pick<FusionRuntime<Ctx>, 'options' | 'surface' | 'tools' | 'content' | 'workflow' | 'features'>;
+
 /**
  * Everything an entry point needs to serve one registry under one options object, built once: the shared
  * core (log, running requests, session data), the tool runtime with its compiled surfaces per era
@@ -50,8 +53,9 @@ export class FusionRuntime<Ctx = any> {
   readonly #sessions: SessionHooks;
   #tasks: TaskService | undefined | null = null;
 
-  private constructor(parts: Omit<FusionRuntime<Ctx>, 'tasks' | 'registerSession' | 'releaseSession' | 'sessionCount' | 'dispose'>, core: RuntimeCore<Ctx>, sessions: SessionHooks) {
-    ({ options: this.options, surface: this.surface, tools: this.tools, content: this.content, workflow: this.workflow, features: this.features } = parts);
+  private constructor(parts: RuntimeFields<Ctx>, core: RuntimeCore<Ctx>, sessions: SessionHooks) {
+    ({ options: this.options, surface: this.surface, tools: this.tools } = parts);
+    ({ content: this.content, workflow: this.workflow, features: this.features } = parts);
     this.#core = core;
     this.#sessions = sessions;
   }
@@ -63,15 +67,16 @@ export class FusionRuntime<Ctx = any> {
    */
   static build<Ctx>(parts: RuntimeParts<Ctx>, options: AttachOptions<Ctx>, stages: readonly StageDefinition[] = stageList): FusionRuntime<Ctx> {
     const core = new RuntimeCore<Ctx>(options);
-    const surface = compileSurface(parts.tools, { filter: options.filter, nameStyle: options.nameStyle, group: groupingFor(options.toolExposition) });
+    const { filter, nameStyle, toolExposition } = options;
+    const surface = compileSurface(parts.tools, { filter, nameStyle, group: groupingFor(toolExposition) });
     const sessions = new SessionHooks(core);
     const toolParts = buildToolParts(core, surface, parts.toolSwitch, sessions);
     const tools = new ToolRuntime<Ctx>(core, toolParts, stages);
-    const system = systemResources(tools, options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false);
+    const subscribable = options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false;
+    const system = systemResources(tools, subscribable);
     const own = parts.prompts.length + parts.resources.length + parts.resourceTemplates.length > 0;
     const catalog = { prompts: parts.prompts, resources: parts.resources, resourceTemplates: [...parts.resourceTemplates, ...system] };
-    const contentParts = { core, limits: toolParts.limits };
-    const content = own || system.length > 0 ? new ContentRuntime(catalog, options, contentParts, stages) : undefined;
+    const content = own || system.length > 0 ? new ContentRuntime(catalog, options, { core, limits: toolParts.limits }, stages) : undefined;
     const features = buildFeatures(options, content);
     return new FusionRuntime({ options, surface, tools, content, workflow: toolParts.workflow, features }, core, sessions);
   }
@@ -80,7 +85,8 @@ export class FusionRuntime<Ctx = any> {
   get tasks(): TaskService | undefined {
     if (this.#tasks === null) {
       const { options, tools } = this;
-      this.#tasks = this.surface.tools.some((t) => t.task !== undefined) ? new TaskService(tools, options.tasks, options.now, this.#core.debug) : undefined;
+      const tasked = this.surface.tools.some((t) => t.task !== undefined);
+      this.#tasks = tasked ? new TaskService(tools, options.tasks, options.now, this.#core.debug) : undefined;
     }
     return this.#tasks;
   }

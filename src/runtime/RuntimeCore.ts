@@ -35,12 +35,15 @@ export class RuntimeCore<Ctx = any> {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.ownsSessionData = options.sessionData === undefined;
     const { now, sessionDataLimits: limits } = options;
-    this.sessionData = options.sessionData ?? memorySessionData(10_000, { ...(now !== undefined ? { now } : {}), ...(limits !== undefined ? { limits } : {}) });
+    const memory = { ...(now !== undefined ? { now } : {}), ...(limits !== undefined ? { limits } : {}) };
+    this.sessionData = options.sessionData ?? memorySessionData(10_000, memory);
   }
 
   /** Whose data `extra.session` is for a request (made on first read). */
-  readonly sessionOf = (extra: ToolExtra, sessionKey: string | undefined): SessionData =>
-    sessionDataOf(this.sessionData, extra, sessionKey, { maxBytes: this.options.sessionDataMaxBytes, workflowTtlMs: this.workflowTtlMs });
+  readonly sessionOf = (extra: ToolExtra, sessionKey: string | undefined): SessionData => {
+    const caps = { maxBytes: this.options.sessionDataMaxBytes, workflowTtlMs: this.workflowTtlMs };
+    return sessionDataOf(this.sessionData, extra, sessionKey, caps);
+  };
 
   /** A debug event; a failure caught and survived (a listener, the gate's store) is logged as an error too. */
   readonly emit = (event: DebugEvent): void => {

@@ -2,7 +2,7 @@ import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import type { NextStage, ToolCall } from './callStages.js';
-import type { Surface } from '../surface/compileSurface.js';
+import type { Route, Surface } from '../surface/compileSurface.js';
 import { messages } from '../protocol/messages.js';
 import type { RequestContext, ToolListResult } from '../surface/types.js';
 import { pickAction } from './pickAction.js';
@@ -81,7 +81,8 @@ export class ToolRuntime<Ctx = any> {
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
   async listTools(scope: RequestContext): Promise<ToolListResult> {
     const { core, workflow } = this.#parts;
-    const list = await this.#visibleList(scope).catch((error: unknown) => rethrowLogged(core.log, 'tools/list failed', listLogFields(scope), error));
+    const failed = (error: unknown): never => rethrowLogged(core.log, 'tools/list failed', listLogFields(scope), error);
+    const list = await this.#visibleList(scope).catch(failed);
     if (scope.extra.era !== 'modern' && workflow !== undefined && !workflow.usesHandles(scope)) {
       core.emit({ type: 'list', count: list.tools.length, sessionId: scope.sessionKey });
     }
@@ -120,14 +121,16 @@ export class ToolRuntime<Ctx = any> {
       tool = route.tool;
       rest = args ?? {};
     } else {
-      const picked = pickAction(route, args, () => this.#parts.visibility.viewOf(scope).surface.routes.get(name));
+      const visibleRoute = (): Route | undefined => this.#parts.visibility.viewOf(scope).surface.routes.get(name);
+      const picked = pickAction(route, args, visibleRoute);
       if ('error' in picked) return Promise.resolve(traceRefusal(scope.trace, picked.error, 'unknown_action'));
       ({ tool, rest } = picked);
     }
     let run = this.#plans.get(tool);
     if (run === undefined) {
       // The call path of one tool, compiled on its first call: only the stages it needs.
-      run = composeCall(toolPath(this.#stages, tool, this.#parts), runTool(this.#parts.core), this.#parts.core.debug !== undefined);
+      const { core } = this.#parts;
+      run = composeCall(toolPath(this.#stages, tool, this.#parts), runTool(core), core.debug !== undefined);
       this.#plans.set(tool, run);
     }
     const call: ToolCall = { route, tool, args: rest, scope, extra: scope.extra, marks };
@@ -141,7 +144,8 @@ export class ToolRuntime<Ctx = any> {
    */
   stagesOf(name: string): readonly StageName[] | undefined {
     const tool = this.surface.tools.find((t) => t.name === name);
-    return tool === undefined ? undefined : toolPath(this.#stages, tool, this.#parts).map(([stage]) => stage as StageName);
+    if (tool === undefined) return undefined;
+    return toolPath(this.#stages, tool, this.#parts).map(([stage]) => stage as StageName);
   }
 
   /** An unknown (or disabled) tool, refused with the caller's visible tools; a store failure must not hide the real error. */

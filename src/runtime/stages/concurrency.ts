@@ -19,7 +19,8 @@ export const concurrencyStage = defineStage({
           core.emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.sessionKey });
           logRefusal(log, call, 'too_many_calls');
           const perSession = owner.startsWith('a:') && call.scope.sessionKey !== undefined;
-          return traceRefusal(call.scope.trace, errorResult(messages.tooManyCalls(call.route.exposed, limit, perSession)), 'too_many_calls');
+          const refusal = errorResult(messages.tooManyCalls(call.route.exposed, limit, perSession));
+          return traceRefusal(call.scope.trace, refusal, 'too_many_calls');
         }
         try {
           return await next(call);

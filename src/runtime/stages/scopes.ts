@@ -23,7 +23,8 @@ export const scopesStage = defineStage({
       if (missing.length === 0) return next(call);
       const { route, tool } = call;
       const what = route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`;
-      return traceRefusal(call.scope.trace, insufficientScope(what, tool.requiredScopes!, missing), 'insufficient_scope');
+      const refusal = insufficientScope(what, tool.requiredScopes!, missing);
+      return traceRefusal(call.scope.trace, refusal, 'insufficient_scope');
     },
   },
   content: {

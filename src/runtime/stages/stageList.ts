@@ -13,7 +13,16 @@ import { workflowStage } from './workflow.js';
  * prompt's or resource's those whose `content.appliesTo` does.
  * @see docs/contributing.md#where-a-new-stage-goes
  */
-export const stageList = [switchStage, scopesStage, rateLimitStage, concurrencyStage, trackStage, workflowStage, validateStage, stateSyncStage] as const;
+export const stageList = [
+  switchStage,
+  scopesStage,
+  rateLimitStage,
+  concurrencyStage,
+  trackStage,
+  workflowStage,
+  validateStage,
+  stateSyncStage,
+] as const;
 
 /** The name of a stage of {@link stageList}. */
 export type StageName = (typeof stageList)[number]['name'];

@@ -5,6 +5,9 @@ export const switchStage = defineStage({
   name: 'switch',
   tools: {
     appliesTo: () => true,
-    build: (_tool, { toolSwitch, hidden }) => (call, next) => (toolSwitch.isDisabled(call.tool.name) ? hidden(call) : next(call)),
+    build:
+      (_tool, { toolSwitch, hidden }) =>
+      (call, next) =>
+        toolSwitch.isDisabled(call.tool.name) ? hidden(call) : next(call),
   },
 });

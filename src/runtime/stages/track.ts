@@ -16,7 +16,8 @@ export const trackStage = defineStage({
           const started = performance.now();
           const result = await next(call);
           const durationMs = performance.now() - started;
-          debug({ type: 'call', tool: call.tool.name, ok: result.isError !== true, durationMs, sessionId: call.scope.sessionKey });
+          const ok = result.isError !== true;
+          debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.sessionKey });
           return result;
         }, undefined);
     },

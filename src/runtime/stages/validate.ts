@@ -12,19 +12,18 @@ export const validateStage = defineStage({
     build: () => (call, next) => {
       const { tool, route, args } = call;
       const proto = protoKeyPath(args);
-      const parsed = proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
+      const parsed =
+        proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
       if (parsed.ok) {
         call.args = parsed.value as Record<string, unknown>;
         return next(call);
       }
       const accepted = Object.keys(tool.inputSchema.properties ?? {});
-      return Promise.resolve(
-        errorResult(
-          route.kind === 'flat'
-            ? messages.invalidArguments(route.exposed, parsed.issues, accepted)
-            : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted),
-        ),
-      );
+      const text =
+        route.kind === 'flat'
+          ? messages.invalidArguments(route.exposed, parsed.issues, accepted)
+          : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted);
+      return Promise.resolve(errorResult(text));
     },
   },
 });

@@ -20,13 +20,16 @@ export const workflowStage = defineStage({
       const workflow = gate!;
       const log = core.log;
       if (tool.fsm === undefined) {
-        return (call, next) =>
-          next(call).then((result) => (hasSuggestions(result) ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state)) : result));
+        const suggest = (call: ToolCall, result: ToolResponse): ToolResponse | Promise<ToolResponse> =>
+          hasSuggestions(result) ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state)) : result;
+        return (call, next) => next(call).then((result) => suggest(call, result));
       }
       return (call, next) => {
         const started = performance.now();
-        const run = (args: Record<string, unknown>, instance: WorkflowInstance): Promise<ToolResponse> => next(withWorkflow(call, args, instance));
-        return workflow.run(call.tool, call.args, call.scope, call.route, run).then((r) => logStoreFailure(r, call, started, log));
+        const run = (args: Record<string, unknown>, instance: WorkflowInstance): Promise<ToolResponse> =>
+          next(withWorkflow(call, args, instance));
+        const ran = workflow.run(call.tool, call.args, call.scope, call.route, run);
+        return ran.then((r) => logStoreFailure(r, call, started, log));
       };
     },
   },
@@ -45,6 +48,7 @@ function withWorkflow(call: ToolCall, args: Record<string, unknown>, instance: W
 /** Logs a call whose workflow state could not be loaded or saved (the result carries the store's error). */
 function logStoreFailure(result: ToolResponse, call: ToolCall, started: number, log: OperatorLog): ToolResponse {
   const thrown = thrownBy(result);
-  if (thrown?.source === 'store') log.error('workflow state store failed', callLogFields(call, performance.now() - started, log), thrown.error);
+  if (thrown?.source !== 'store') return result;
+  log.error('workflow state store failed', callLogFields(call, performance.now() - started, log), thrown.error);
   return result;
 }
