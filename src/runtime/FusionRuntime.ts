@@ -11,6 +11,7 @@ import { ToolRuntime } from './ToolRuntime.js';
 import { systemResources } from './systemResources.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 import { TaskService } from './TaskService.js';
+import { debugSink } from './debugSink.js';
 import { RuntimeCore } from './RuntimeCore.js';
 import { SessionHooks } from './SessionHooks.js';
 import { buildToolParts } from './buildToolParts.js';
@@ -86,7 +87,7 @@ export class FusionRuntime<Ctx = any> {
     if (this.#tasks === null) {
       const { options, tools } = this;
       const tasked = this.surface.tools.some((t) => t.task !== undefined);
-      this.#tasks = tasked ? new TaskService(tools, options.tasks, options.now, this.#core.debug) : undefined;
+      this.#tasks = tasked ? new TaskService(tools, options.tasks, options.now, debugSink(options.debug)) : undefined;
     }
     return this.#tasks;
   }
