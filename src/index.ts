@@ -27,6 +27,7 @@ export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './adapter/attach.js';
 export { RequestPipeline } from './runtime/RequestPipeline.js';
+export { ToolRuntime } from './runtime/ToolRuntime.js';
 export type { FusionRuntime } from './runtime/FusionRuntime.js';
 export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
 export { createStderrLogger } from './logging/createStderrLogger.js';
@@ -46,7 +47,8 @@ export { ResourceTemplateBuilder } from './resources/ResourceTemplateBuilder.js'
 export { compileUriTemplate, type CompiledUriTemplate } from './resources/compileUriTemplate.js';
 export type { BlobResourceContents, FusionResource, FusionResourceTemplate, ListedResource, ReadResourceResult, ResourceContentsInput, ResourceHandler, ResourceReturn, TemplateHandler, TemplateLister, TemplateVariables, TextResourceContents } from './resources/types.js';
 export type { ContentItem } from './registry/ContentCatalog.js';
-export { ContentPipeline, type ContentSource, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './runtime/ContentPipeline.js';
+export { ContentPipeline } from './runtime/ContentPipeline.js';
+export { ContentRuntime, type ContentSource, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './runtime/ContentRuntime.js';
 
 export type { Completer, CompletionContext, CompletionReturn, CompleteResult, Completion } from './completion/types.js';
 export type { RequestStateOptions } from './runtime/RequestStateSeal.js';

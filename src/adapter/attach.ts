@@ -135,9 +135,9 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     await low.notification?.(notification);
   };
   const track = (scope: RequestScope): RequestScope => {
-    if (scope.stateKey !== undefined && pipeline.gated && !keys.has(scope.stateKey)) {
-      keys.add(scope.stateKey);
-      runtime.registerSession(scope.stateKey, notify);
+    if (scope.sessionKey !== undefined && pipeline.gated && !keys.has(scope.sessionKey)) {
+      keys.add(scope.sessionKey);
+      runtime.registerSession(scope.sessionKey, notify);
     }
     return scope;
   };
@@ -167,11 +167,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     ],
     ...(content === undefined
       ? []
-      : contentHandlers(content, (ctx, target) => {
-          if (target === undefined) return scopeOf(ctx).extra;
-          const scope = scopeFor(ctx, target);
-          return scope instanceof Promise ? scope.then((s) => s.extra) : scope.extra;
-        })),
+      : contentHandlers(content, (ctx, target) => (target === undefined ? scopeOf(ctx) : scopeFor(ctx, target)))),
     ...(subscriptions === undefined
       ? []
       : ([
@@ -181,7 +177,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
               const scope = scopeOf(ctx);
               // A scope-hidden resource is refused as resources/read refuses it.
               content!.authorizeUri(request?.params?.uri, scope.extra);
-              const key = scope.stateKey ?? connectionId;
+              const key = scope.sessionKey ?? connectionId;
               subscriptions.subscribe(key, request?.params?.uri, sendToClient, budgetOwner(scope));
               subscribed.add(key);
               return {};
@@ -190,7 +186,7 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
           [
             'resources/unsubscribe',
             (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              subscriptions.unsubscribe(scopeOf(ctx).stateKey ?? connectionId, request?.params?.uri);
+              subscriptions.unsubscribe(scopeOf(ctx).sessionKey ?? connectionId, request?.params?.uri);
               return {};
             },
           ],

@@ -1,9 +1,9 @@
 import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
 import { CallExtra, type ExtraBridge } from '../runtime/CallExtra.js';
 import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 
-/** The part of an SDK server a request scope reads. */
+/** The part of an SDK server a request context reads. */
 export interface ScopeServer {
   notification?(notification: unknown): Promise<void>;
 }
@@ -43,12 +43,12 @@ export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge 
   };
 }
 
-/** The framework's request scope for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
-export function scopeV2(ctx: any, bridge: ExtraBridge, connectionId: string, era: ProtocolEra | undefined, target: string | undefined, state: unknown): RequestScope {
+/** The request context for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
+export function scopeV2(ctx: any, bridge: ExtraBridge, connectionId: string, era: ProtocolEra | undefined, target: string | undefined, state: unknown): RequestContext {
   const req = ctx?.mcpReq ?? {};
   const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
-  const stateKey = modern ? undefined : (ctx?.sessionId ?? connectionId);
-  return { stateKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', stateKey, state, ctx, target) };
+  const sessionKey = modern ? undefined : (ctx?.sessionId ?? connectionId);
+  return { sessionKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', sessionKey, state, ctx, target) };
 }
 
 /** Log levels from least to most severe (RFC 5424, as MCP names them). */
@@ -88,10 +88,10 @@ export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId:
   };
 }
 
-/** The framework's request scope for a v1 handler `extra`. */
-export function scopeV1(extra1: any, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestScope {
-  const stateKey = extra1?.sessionId ?? connectionId;
-  return { stateKey, extra: new CallExtra(bridge, 'legacy', stateKey, undefined, extra1, target) };
+/** The request context for a v1 handler `extra`. */
+export function scopeV1(extra1: any, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestContext {
+  const sessionKey = extra1?.sessionId ?? connectionId;
+  return { sessionKey, extra: new CallExtra(bridge, 'legacy', sessionKey, undefined, extra1, target) };
 }
 
 /**

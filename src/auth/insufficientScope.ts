@@ -1,5 +1,6 @@
 import { errorResult } from '../protocol/normalizeResult.js';
 import type { ToolResponse } from '../protocol/types.js';
+import { messages } from '../protocol/messages.js';
 
 /** `_meta` key of an `insufficient_scope` refusal: `{ required, missing }`. */
 export const INSUFFICIENT_SCOPE_META = 'fusion/insufficientScope';
@@ -9,8 +10,10 @@ export const INSUFFICIENT_SCOPE_META = 'fusion/insufficientScope';
  * carry a scope challenge (stdio, in-memory, a bare `attachToServer`): the missing scopes in words and in `_meta`.
  */
 export function insufficientScope(target: string, required: readonly string[], missing: readonly string[]): ToolResponse {
-  return errorResult(
-    `insufficient_scope: "${target}" needs the scope${required.length > 1 ? 's' : ''} ${required.join(' ')}; the access token lacks ${missing.join(' ')}. Ask the user to authorize ${missing.length > 1 ? 'these scopes' : 'this scope'} (a new token with scope="${required.join(' ')}"), or continue without this tool.`,
-    { [INSUFFICIENT_SCOPE_META]: { required: [...required], missing: [...missing] } },
-  );
+  return errorResult(messages.insufficientScope(`"${target}"`, required, missing, 'tool'), insufficientScopeMeta(required, missing));
+}
+
+/** The `_meta` (a tool's result) or `data` (a JSON-RPC error) of an `insufficient_scope` refusal. */
+export function insufficientScopeMeta(required: readonly string[], missing: readonly string[]): Record<string, unknown> {
+  return { [INSUFFICIENT_SCOPE_META]: { required: [...required], missing: [...missing] } };
 }

@@ -95,7 +95,7 @@ export async function listFor(target: Target, view: { state?: string | undefined
   const runtime = buildRuntime(target, { fsmStore: fixed, onWarning: () => {} });
   const extra = view.scopes === undefined ? INSPECT_EXTRA : { ...INSPECT_EXTRA, authInfo: { token: 'mcp-fusion-inspect', clientId: 'mcp-fusion-inspect', scopes: [...view.scopes] } };
   try {
-    return await runtime.tools.listTools({ stateKey: 'mcp-fusion-inspect', extra });
+    return await runtime.tools.listTools({ sessionKey: 'mcp-fusion-inspect', extra });
   } finally {
     runtime.dispose();
   }

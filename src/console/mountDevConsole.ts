@@ -43,7 +43,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const now = parts.now ?? Date.now;
   const hub = new ConsoleHub({ maxEvents: parts.maxEvents, instance: crypto.randomUUID().slice(0, 8), bus: parts.bus, now });
   const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestScope =>
-    ({ stateKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestScope;
+    ({ sessionKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestScope;
   // The lists legacy sessions see, per session and scopes, until a transition or a tools change.
   const visible = new Map<string, Promise<string[]>>();
   const visibleAfter = (sessionId: string, scopes: readonly string[]): Promise<string[]> => {

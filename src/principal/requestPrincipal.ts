@@ -4,7 +4,7 @@ import type { Principal } from './types.js';
 
 /** What {@link requestPrincipal} reads of a request: the pipeline's scope shape, structurally. */
 export interface PrincipalSource {
-  readonly stateKey?: string | undefined;
+  readonly sessionKey?: string | undefined;
   readonly extra: { readonly authInfo?: unknown; readonly era?: string; readonly sessionId?: string | undefined; readonly raw?: unknown };
 }
 
@@ -25,7 +25,7 @@ export function requestPrincipal(source: PrincipalSource): Principal {
     const peer = peerOf(extra.raw);
     return principalOf(extra.authInfo, peer === undefined ? undefined : `peer:${peer}`);
   }
-  const session = extra.sessionId ?? source.stateKey;
+  const session = extra.sessionId ?? source.sessionKey;
   return principalOf(extra.authInfo, session === undefined ? undefined : sessionFallback(session));
 }
 

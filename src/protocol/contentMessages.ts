@@ -1,4 +1,5 @@
-import { describeFailure, failureAdvice, failureReason } from './failureAdvice.js';
+import { describeFailure } from './failureAdvice.js';
+import { messages } from './messages.js';
 
 /** Texts of the JSON-RPC errors of prompts and resources: what went wrong and what to do next. */
 export const contentMessages = {
@@ -11,6 +12,9 @@ export const contentMessages = {
   resourceNotFound(uri: string, resources: readonly string[], templates: readonly string[]): string {
     const known = [resources.length > 0 ? `resources: ${list(resources)}` : '', templates.length > 0 ? `templates: ${list(templates)}` : ''].filter(Boolean);
     return `Resource not found: "${uri}". ${known.length > 0 ? `Known ${known.join('; ')}.` : 'This server has no resources.'} Call resources/list or resources/templates/list to see them.`;
+  },
+  resourceUriTooLong(length: number, max: number): string {
+    return `Invalid resource URI: it is ${length} characters long, over the limit of ${max}. Read a resource listed by resources/list or resources/templates/list.`;
   },
   resourceUriMissing(): string {
     return 'resources/read needs params.uri, the URI of a resource (a string).';
@@ -30,7 +34,7 @@ export const contentMessages = {
     return text.startsWith(what) ? text : `${what} failed: ${text}`;
   },
   contextFailed(what: string, error: unknown): string {
-    return `${what} could not run: the server failed to prepare the request context (${failureReason(error)}). ${failureAdvice(error, 'send the request again')}`;
+    return messages.noContext(what, error, 'send the request again');
   },
   listFailed(uriTemplate: string, error: unknown): string {
     const what = `Resource template "${uriTemplate}"`;

@@ -32,11 +32,34 @@ export const messages = {
     return `Tool "${tool}" was cancelled before it finished; its result was dropped. Its effects may be partial: check the current state before retrying.`;
   },
   timedOut(tool: string, ms: number): string {
-    return `Tool "${tool}" timed out after ${ms} ms and was cancelled. Its effects may be partial: check the current state before retrying.`;
+    return messages.ranOut(`Tool "${tool}"`, ms);
+  },
+  /** A prompt, resource or completion whose request was cancelled while its handler ran (`what`: `Prompt "review"`). */
+  dropped(what: string): string {
+    return `${what} was cancelled before it finished; its result was dropped.`;
+  },
+  /** A handler ran past its timeout (`what`: `Tool "notes.list"`, `Prompt "review"`). */
+  ranOut(what: string, ms: number): string {
+    return `${what} timed out after ${ms} ms and was cancelled. Its effects may be partial: check the current state before retrying.`;
   },
   /** The context factory threw `error`: whether calling again can help depends on what it was (see `failureAdvice`). */
   contextFailed(tool: string, error: unknown): string {
-    return `Tool "${tool}" could not run: the server failed to prepare the request context (${failureReason(error)}). ${failureAdvice(error, `call "${tool}" again`)}`;
+    return messages.noContext(`Tool "${tool}"`, error, `call "${tool}" again`);
+  },
+  /**
+   * The context factory threw `error` before `what` ran (`Tool "x"`, `Prompt "review"`): a tool answers with
+   * it as an `isError` result, prompts and resources as a JSON-RPC error; `again` is how to retry.
+   */
+  noContext(what: string, error: unknown, again: string): string {
+    return `${what} could not run: the server failed to prepare the request context (${failureReason(error)}). ${failureAdvice(error, again)}`;
+  },
+  /**
+   * A request the access token's scopes do not allow: `target` as the agent named it (`"billing.refund"`,
+   * `prompt "review"`), what it `required` and what of it is `missing`; `kind` says what to continue without.
+   */
+  insufficientScope(target: string, required: readonly string[], missing: readonly string[], kind: 'tool' | 'prompt' | 'resource'): string {
+    const these = missing.length > 1 ? 'these scopes' : 'this scope';
+    return `insufficient_scope: ${target} needs the scope${required.length > 1 ? 's' : ''} ${required.join(' ')}; the access token lacks ${missing.join(' ')}. Ask the user to authorize ${these} (a new token with scope="${required.join(' ')}"), or continue without this ${kind}.`;
   },
   invalidActionArguments(tool: string, discriminator: string, key: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {
     const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);

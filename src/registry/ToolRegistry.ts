@@ -2,7 +2,7 @@ import type { FusionTool } from '../protocol/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import { attachPipeline, type Attachment } from '../adapter/attach.js';
 import { FusionRuntime } from '../runtime/FusionRuntime.js';
-import type { RequestPipeline } from '../runtime/RequestPipeline.js';
+import type { ToolRuntime } from '../runtime/ToolRuntime.js';
 import { ToolSwitch } from '../surface/ToolSwitch.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
@@ -127,8 +127,11 @@ export class ToolRegistry<Ctx = any> {
     return runtime;
   }
 
-  /** The tool call path of {@link runtime}`(options)`: `tools/list` and `tools/call` without an SDK server. */
-  pipeline(options: AttachOptions<Ctx> = EMPTY): RequestPipeline<Ctx> {
+  /**
+   * The tool runtime of {@link runtime}`(options)`: `tools/list` and `tools/call` without an SDK server.
+   * @deprecated use `registry.runtime(options).tools`.
+   */
+  pipeline(options: AttachOptions<Ctx> = EMPTY): ToolRuntime<Ctx> {
     return this.runtime(options).tools;
   }
 

@@ -51,13 +51,13 @@ export class CallExtra implements ToolExtra {
   #principal: Principal | undefined = undefined;
   #run: SignalSource | undefined = undefined;
   #session: SessionData | undefined = undefined;
-  #sessionOf: ((extra: ToolExtra, stateKey: string | undefined) => SessionData) | undefined = undefined;
+  #sessionOf: ((extra: ToolExtra, sessionKey: string | undefined) => SessionData) | undefined = undefined;
 
   constructor(
     bridge: ExtraBridge,
     readonly era: ProtocolEra,
-    /** The workflow-state key of the request (legacy session or connection), for its anonymous principal. */
-    readonly stateKey: string | undefined,
+    /** The request's session key (legacy session or connection; `RequestContext.sessionKey`), for its anonymous principal. */
+    readonly sessionKey: string | undefined,
     readonly requestState: unknown,
     /** The SDK's own handler context (v2 `ctx`, v1 `extra`); the request's fields are read from it on demand. */
     readonly raw: unknown,
@@ -71,7 +71,7 @@ export class CallExtra implements ToolExtra {
 
   /** This request's extra for work that outlives it (a task): the same request data, `parts` for the rest. */
   detach(parts: DetachedParts): CallExtra {
-    return new CallExtra(this.#bridge, this.era, this.stateKey, this.requestState, this.raw, this.target, parts);
+    return new CallExtra(this.#bridge, this.era, this.sessionKey, this.requestState, this.raw, this.target, parts);
   }
 
   get sessionId(): string | undefined {
@@ -106,11 +106,11 @@ export class CallExtra implements ToolExtra {
   }
 
   get principal(): Principal {
-    return (this.#principal ??= requestPrincipal({ stateKey: this.stateKey, extra: this }));
+    return (this.#principal ??= requestPrincipal({ sessionKey: this.sessionKey, extra: this }));
   }
 
   get session(): SessionData | undefined {
-    if (this.#session === undefined && this.#sessionOf !== undefined) this.#session = this.#sessionOf(this, this.stateKey);
+    if (this.#session === undefined && this.#sessionOf !== undefined) this.#session = this.#sessionOf(this, this.sessionKey);
     return this.#session;
   }
 
@@ -143,7 +143,7 @@ export class CallExtra implements ToolExtra {
   }
 
   /** Called by the handler stage: the run's signal, and whose data `extra.session` is (made on first read). */
-  beginRun(run: SignalSource, sessionOf: (extra: ToolExtra, stateKey: string | undefined) => SessionData): void {
+  beginRun(run: SignalSource, sessionOf: (extra: ToolExtra, sessionKey: string | undefined) => SessionData): void {
     this.#run = run;
     this.#sessionOf = sessionOf;
     this.#session = undefined;

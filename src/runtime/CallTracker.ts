@@ -1,4 +1,4 @@
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { carriedClock, monotonicClock } from '../_internal/clock.js';
 import { Deadlines } from './Deadlines.js';
@@ -52,7 +52,7 @@ export class CallTracker {
   }
 
   /** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
-  static ownerOf(scope: RequestScope): string {
+  static ownerOf(scope: RequestContext): string {
     return requestPrincipal(scope).key;
   }
 

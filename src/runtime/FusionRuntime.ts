@@ -3,14 +3,21 @@ import type { FusionPrompt } from '../prompts/types.js';
 import type { AttachOptions } from './options.js';
 import type { ToolSwitch } from '../surface/ToolSwitch.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
-import type { Surface } from '../surface/compileSurface.js';
-import { ContentPipeline } from './ContentPipeline.js';
+import { compileSurface, type Surface } from '../surface/compileSurface.js';
+import { groupingFor } from '../surface/groupedExposition.js';
+import { ContentRuntime } from './ContentRuntime.js';
 import { buildFeatures, type PipelineFeatures } from './features.js';
-import { RequestPipeline } from './RequestPipeline.js';
+import { ToolRuntime } from './ToolRuntime.js';
 import { systemResources } from './systemResources.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 import { TaskService } from './TaskService.js';
 import { debugSink } from './debugSink.js';
+import { RuntimeCore } from './RuntimeCore.js';
+import { SessionHooks } from './SessionHooks.js';
+import { buildToolParts } from './buildToolParts.js';
+import { stageList } from './stages/stageList.js';
+import type { StageDefinition } from './stages/StageDefinition.js';
+import type { RateLimiter } from './RateLimiter.js';
 
 /** What a runtime is built from: a registry's items and its run-time switch. */
 export interface RuntimeParts<Ctx> {
@@ -21,69 +28,98 @@ export interface RuntimeParts<Ctx> {
   readonly toolSwitch: ToolSwitch;
 }
 
+/** What a runtime holds besides its session hooks and tasks. */
+type RuntimeFields<Ctx> = Pick<FusionRuntime<Ctx>, 'options' | 'surface' | 'tools' | 'content' | 'workflow' | 'features'>;
+
 /**
- * Everything an entry point needs to serve one registry under one options object, built once: the tool
- * call path with its compiled surfaces per era ({@link RequestPipeline}), the prompt and resource path
- * ({@link ContentPipeline}, with mcp-fusion's own resources), the optional features (logging,
- * subscriptions, request state, tracing), the workflow runtime and the session hooks. `attachToServer`,
- * the legacy sessions, the modern handler, stdio, the testing client and the CLI all take this object.
+ * Everything an entry point needs to serve one registry under one options object, built once: the shared
+ * core (log, running requests, session data), the tool runtime with its compiled surfaces per era
+ * ({@link ToolRuntime}), the content runtime ({@link ContentRuntime}, with mcp-fusion's own resources), the
+ * optional features (logging, subscriptions, request state, tracing), the workflow runtime and the session
+ * hooks. `attachToServer`, the legacy sessions, the modern handler, stdio, the testing client and the CLI
+ * all take this object.
  * @see docs/contributing.md
  */
 export class FusionRuntime<Ctx = any> {
   readonly options: AttachOptions<Ctx>;
+  /** The compiled tool surface (routes, wire definitions). */
+  readonly surface: Surface;
   /** `tools/list` and `tools/call`: visibility and the compiled stages of each tool. */
-  readonly tools: RequestPipeline<Ctx>;
+  readonly tools: ToolRuntime<Ctx>;
   /** Prompts and resources (the registry's and mcp-fusion's own); undefined when there are none. */
-  readonly content: ContentPipeline<Ctx> | undefined;
+  readonly content: ContentRuntime<Ctx> | undefined;
+  /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
+  readonly workflow: WorkflowRuntime | undefined;
   readonly features: PipelineFeatures;
+  readonly #core: RuntimeCore<Ctx>;
+  readonly #sessions: SessionHooks;
+  readonly #limits: RateLimiter | undefined;
   #tasks: TaskService | undefined | null = null;
 
-  private constructor(options: AttachOptions<Ctx>, tools: RequestPipeline<Ctx>, content: ContentPipeline<Ctx> | undefined) {
-    this.options = options;
-    this.tools = tools;
-    this.content = content;
-    this.features = buildFeatures(options, content);
+  private constructor(parts: RuntimeFields<Ctx>, core: RuntimeCore<Ctx>, sessions: SessionHooks, limits?: RateLimiter) {
+    ({ options: this.options, surface: this.surface, tools: this.tools } = parts);
+    ({ content: this.content, workflow: this.workflow, features: this.features } = parts);
+    this.#core = core;
+    this.#sessions = sessions;
+    this.#limits = limits;
   }
 
-  /** Builds the runtime of `parts` under `options` (validating the options and the workflow bindings). */
-  static build<Ctx>(parts: RuntimeParts<Ctx>, options: AttachOptions<Ctx>): FusionRuntime<Ctx> {
-    const tools = new RequestPipeline(parts.tools, options, undefined, parts.toolSwitch);
-    const system = systemResources(tools, options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false);
+  /**
+   * Builds the runtime of `parts` under `options`, validating the options and the workflow bindings (the
+   * `fsm` gate gets the surface's `.bindState()` tools bound). `stages` is the ordered stage list of every
+   * path ({@link stageList} unless a test brings its own).
+   */
+  static build<Ctx>(parts: RuntimeParts<Ctx>, options: AttachOptions<Ctx>, stages: readonly StageDefinition[] = stageList): FusionRuntime<Ctx> {
+    const core = new RuntimeCore<Ctx>(options);
+    const { filter, nameStyle, toolExposition } = options;
+    const surface = compileSurface(parts.tools, { filter, nameStyle, group: groupingFor(toolExposition) });
+    const sessions = new SessionHooks(core);
+    const toolParts = buildToolParts(core, surface, parts.toolSwitch, sessions);
+    const tools = new ToolRuntime<Ctx>(core, toolParts, stages);
+    const subscribable = options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false;
+    const system = systemResources(tools, subscribable);
     const own = parts.prompts.length + parts.resources.length + parts.resourceTemplates.length > 0;
     const catalog = { prompts: parts.prompts, resources: parts.resources, resourceTemplates: [...parts.resourceTemplates, ...system] };
-    const content = own || system.length > 0 ? new ContentPipeline(catalog, options) : undefined;
-    return new FusionRuntime(options, tools, content);
-  }
-
-  /** The compiled tool surface (routes, wire definitions). */
-  get surface(): Surface {
-    return this.tools.surface;
-  }
-
-  /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
-  get workflow(): WorkflowRuntime | undefined {
-    return this.tools.workflow;
+    const content = own || system.length > 0 ? new ContentRuntime(catalog, options, { core, limits: toolParts.limits }, stages) : undefined;
+    const features = buildFeatures(options, content);
+    return new FusionRuntime({ options, surface, tools, content, workflow: toolParts.workflow, features }, core, sessions, toolParts.limits);
   }
 
   /** Runs task-supporting tools as tasks; undefined when no tool of the surface supports tasks. */
   get tasks(): TaskService | undefined {
-    if (this.#tasks === null) this.#tasks = this.tools.surface.tools.some((t) => t.task !== undefined) ? new TaskService(this.tools, this.options.tasks, this.options.now, debugSink(this.options.debug)) : undefined;
+    if (this.#tasks === null) {
+      const { options, tools } = this;
+      const tasked = this.surface.tools.some((t) => t.task !== undefined);
+      this.#tasks = tasked ? new TaskService(tools, options.tasks, options.now, debugSink(options.debug)) : undefined;
+    }
     return this.#tasks;
   }
 
   /** Routes list_changed notifications of one session (legacy) or connection to its server. */
   registerSession(key: string, notifyToolsChanged: () => Promise<void>): void {
-    this.tools.registerSession(key, notifyToolsChanged);
+    this.#sessions.register(key, notifyToolsChanged);
   }
 
   /** Drops the per-session state of a closed session or connection. */
   releaseSession(key: string): void {
-    this.tools.releaseSession(key);
+    this.#sessions.release(key);
   }
 
-  /** Stops the timers of the workflow sessions; nothing can be notified afterwards. */
+  /** Number of sessions holding in-memory state (for leak checks). */
+  get sessionCount(): number {
+    return this.#sessions.count;
+  }
+
+  /** Stops the timers of the workflow sessions and tasks; nothing can be notified afterwards. */
   dispose(): void {
-    this.tools.dispose();
+    const workflow = this.workflow;
+    workflow?.sessions.dispose();
+    workflow?.handles.sessions.dispose();
+    workflow?.handles.dispose();
+    this.#core.sessionData.dispose?.();
+    this.#limits?.dispose();
+    this.#core.tracker.deadlines.dispose();
+    this.#sessions.clear();
     if (this.#tasks !== null) this.#tasks?.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import { errorResult } from '../protocol/normalizeResult.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { checkRateLimit } from '../limits/checkRateLimit.js';
 import { MemoryRateLimitStore } from '../limits/MemoryRateLimitStore.js';
@@ -57,32 +57,66 @@ export class RateLimiter {
     return this.#server !== undefined || tool.rateLimit !== undefined;
   }
 
+  /** True when the server-wide limit is set (prompts, resources and completion count against it too). */
+  get serverWide(): boolean {
+    return this.#server !== undefined;
+  }
+
   /** Counts one call of `tool`; resolves to the refusal to return, or `undefined` to go on. Never rejects. */
-  async hit(tool: FusionTool, scope: RequestScope): Promise<ToolResponse | undefined> {
+  async hit(tool: FusionTool, scope: RequestContext): Promise<ToolResponse | undefined> {
     const principal = requestPrincipal(scope);
+    const what = `Tool "${tool.name}"`;
     let refusal: RateLimitRefusal | undefined;
     try {
       if (this.#server !== undefined) refusal = await this.#count(`server:${principal.key}`, this.#server, 'server');
       if (refusal === undefined && tool.rateLimit !== undefined) refusal = await this.#count(`tool:${tool.name}:${principal.key}`, tool.rateLimit, 'tool');
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return errorResult(`Tool "${tool.name}" was not run: the rate-limit store is unavailable (${reason}), so the call could not be counted. Nothing was done; try again in a few seconds.`, { [RETRY_AFTER_META]: 1_000 });
+      return unavailable(what, 'call', error);
     }
     if (refusal === undefined) return undefined;
-    const { limit, scope: which, retryAfterMs } = refusal;
-    const who = principal.kind === 'anonymous' ? (scope.stateKey === undefined ? 'this caller' : 'this session') : principal.kind === 'user' ? 'this user' : 'this client';
-    const calls = limit.max === 1 ? 'call' : 'calls';
-    const what = which === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`;
-    return errorResult(
-      `Tool "${tool.name}" was not run: rate limit reached (${limit.max} ${what} per ${seconds(limit.windowMs)} for ${who}). Retry after ${seconds(retryAfterMs)}; nothing was done.`,
-      { [RETRY_AFTER_META]: retryAfterMs, [RATE_LIMIT_META]: { max: limit.max, windowMs: limit.windowMs, scope: which, retryAfterMs } },
-    );
+    const calls = refusal.limit.max === 1 ? 'call' : 'calls';
+    return refused(what, refusal.scope === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`, refusal, whoOf(principal.kind, scope));
+  }
+
+  /**
+   * Counts one `prompts/get`, `resources/read` or `completion/complete` (`what`: `Prompt "review"`) against
+   * the server-wide limit, in a count apart from tool calls; the refusal as for a tool, or `undefined`.
+   */
+  async hitRequest(what: string, scope: RequestContext): Promise<ToolResponse | undefined> {
+    const principal = requestPrincipal(scope);
+    let refusal: RateLimitRefusal | undefined;
+    try {
+      refusal = await this.#count(`content:${principal.key}`, this.#server!, 'server');
+    } catch (error) {
+      return unavailable(what, 'request', error);
+    }
+    if (refusal === undefined) return undefined;
+    return refused(what, refusal.limit.max === 1 ? 'request' : 'requests', refusal, whoOf(principal.kind, scope));
   }
 
   async #count(key: string, limit: RateLimit, scope: 'tool' | 'server'): Promise<RateLimitRefusal | undefined> {
     const { count, resetInMs } = await this.#store.hit(key, limit.windowMs);
     return count > limit.max ? { limit, scope, retryAfterMs: Math.max(1, Math.ceil(resetInMs)) } : undefined;
   }
+}
+
+function whoOf(kind: string, scope: RequestContext): string {
+  if (kind === 'anonymous') return scope.sessionKey === undefined ? 'this caller' : 'this session';
+  return kind === 'user' ? 'this user' : 'this client';
+}
+
+/** The refusal of `what` (`Tool "x"`) once `counted` (`tool calls`) reached the limit for `who`. */
+function refused(what: string, counted: string, refusal: RateLimitRefusal, who: string): ToolResponse {
+  const { limit, scope, retryAfterMs } = refusal;
+  return errorResult(
+    `${what} was not run: rate limit reached (${limit.max} ${counted} per ${seconds(limit.windowMs)} for ${who}). Retry after ${seconds(retryAfterMs)}; nothing was done.`,
+    { [RETRY_AFTER_META]: retryAfterMs, [RATE_LIMIT_META]: { max: limit.max, windowMs: limit.windowMs, scope, retryAfterMs } },
+  );
+}
+
+function unavailable(what: string, counted: 'call' | 'request', error: unknown): ToolResponse {
+  const reason = error instanceof Error ? error.message : String(error);
+  return errorResult(`${what} was not run: the rate-limit store is unavailable (${reason}), so the ${counted} could not be counted. Nothing was done; try again in a few seconds.`, { [RETRY_AFTER_META]: 1_000 });
 }
 
 function seconds(ms: number): string {

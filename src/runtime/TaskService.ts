@@ -9,8 +9,8 @@ import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord, type TaskStatus } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import { routeTask } from '../surface/compileSurface.js';
-import type { RequestScope } from '../surface/types.js';
-import type { RequestPipeline } from './RequestPipeline.js';
+import type { RequestContext } from '../surface/types.js';
+import type { ToolRuntime } from './ToolRuntime.js';
 import { taskExtra } from './taskExtra.js';
 
 /** The `tasks` option: where tasks live and their budgets. */
@@ -41,7 +41,7 @@ const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate
  */
 export class TaskService {
   readonly ledger: TaskLedger;
-  readonly #pipeline: RequestPipeline<any>;
+  readonly #tools: ToolRuntime<any>;
   readonly #leaseMs: number;
   readonly #ownsStore: boolean;
   readonly #running = new Map<string, AbortController>();
@@ -51,9 +51,9 @@ export class TaskService {
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #statuses = new Map<string, TaskStatus>();
 
-  constructor(pipeline: RequestPipeline<any>, options: TaskServiceOptions = {}, now?: () => number, debug?: (event: DebugEvent) => void) {
+  constructor(tools: ToolRuntime<any>, options: TaskServiceOptions = {}, now?: () => number, debug?: (event: DebugEvent) => void) {
     this.#debug = debug;
-    this.#pipeline = pipeline;
+    this.#tools = tools;
     this.#ownsStore = options.store === undefined;
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
     this.ledger = new TaskLedger({ store, budgets: options.budgets, now });
@@ -62,7 +62,7 @@ export class TaskService {
 
   /** The task declaration of the tool a `tools/call` names, when it supports tasks. */
   declarationOf(name: unknown): TaskDeclaration | undefined {
-    const route = typeof name === 'string' ? this.#pipeline.surface.routes.get(name) : undefined;
+    const route = typeof name === 'string' ? this.#tools.surface.routes.get(name) : undefined;
     return route === undefined ? undefined : routeTask(route);
   }
 
@@ -70,7 +70,7 @@ export class TaskService {
    * Calls `name` as a task owned by the caller. With `immediate`, a call that settles within the current
    * turn is answered with its plain result (or its `input_required` round) and no task is made.
    */
-  async start(name: string, args: Record<string, unknown> | undefined, scope: RequestScope, how: { immediate: boolean; ttlMs?: number | undefined }): Promise<TaskStart> {
+  async start(name: string, args: Record<string, unknown> | undefined, scope: RequestContext, how: { immediate: boolean; ttlMs?: number | undefined }): Promise<TaskStart> {
     const declaration = this.declarationOf(name)!;
     const controller = new AbortController();
     let created!: (id: string) => void;
@@ -86,7 +86,7 @@ export class TaskService {
       relay: async (method, params, send) => this.#relay(await id, `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`, { method, params }, send),
     });
     // Not the request's span: it ends when the request does, long before the work.
-    const begin = (): Promise<Settled> => this.#pipeline.callTool(name, args, { stateKey: scope.stateKey, extra }).then((result) => ({ ok: true, result }), (error: unknown) => ({ ok: false, error }));
+    const begin = (): Promise<Settled> => this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }).then((result) => ({ ok: true, result }), (error: unknown) => ({ ok: false, error }));
     let running: Promise<Settled> | undefined;
     if (how.immediate) {
       running = begin();

@@ -3,7 +3,7 @@ import type { LogFields } from '../logging/types.js';
 import type { OperatorLog } from '../logging/OperatorLog.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { ToolCall } from './callStages.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 
 /**
  * The fields of a tool call's log record: the tool as the agent called it and the action of a grouped tool,
@@ -15,7 +15,7 @@ export function callLogFields(call: ToolCall, durationMs: number | undefined, lo
   return {
     tool: route.exposed,
     action: route.kind === 'grouped' ? actionOf(route.actions, tool) : undefined,
-    session: scope.stateKey,
+    session: scope.sessionKey,
     workflow: call.extra.workflow?.key,
     principal: requestPrincipal(scope).key,
     traceId: scope.trace?.traceId,
@@ -37,8 +37,8 @@ export function logRefusal(log: OperatorLog, call: ToolCall, reason: 'rate_limit
 }
 
 /** The fields of a `tools/list` record: the session (legacy), the principal and the trace id. */
-export function listLogFields(scope: RequestScope): LogFields {
-  return { session: scope.stateKey, principal: requestPrincipal(scope).key, traceId: scope.trace?.traceId };
+export function listLogFields(scope: RequestContext): LogFields {
+  return { session: scope.sessionKey, principal: requestPrincipal(scope).key, traceId: scope.trace?.traceId };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
 import type { Route } from '../surface/compileSurface.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
+
+export type { StageName } from './stages/stageList.js';
 
 /** One `tools/call` as it travels through the stages of its tool. */
 export interface ToolCall {
@@ -10,15 +12,12 @@ export interface ToolCall {
   readonly tool: FusionTool<any>;
   /** The arguments without a grouped tool's discriminator (validation replaces them with the parsed ones). */
   args: Record<string, unknown>;
-  readonly scope: RequestScope;
+  readonly scope: RequestContext;
   /** What the handler receives (the workflow stage adds the workflow instance). */
   extra: ToolExtra;
   /** When an observer is set: the stages' entry times (the dev console shows where a call spent its time). */
   readonly marks?: Array<string | number> | undefined;
 }
-
-/** The stages of the `tools/call` path, in the order they run. */
-export type StageName = 'switch' | 'scopes' | 'rateLimit' | 'concurrency' | 'track' | 'workflow' | 'validate' | 'stateSync';
 
 /** Runs the rest of the stages. */
 export type NextStage = (call: ToolCall) => Promise<ToolResponse>;
@@ -29,11 +28,14 @@ export type NextStage = (call: ToolCall) => Promise<ToolResponse>;
  */
 export type CallStage = (call: ToolCall, next: NextStage) => Promise<ToolResponse>;
 
+/** A stage of any request path: `C` is what travels (a tool call, a content request), `R` its answer. */
+export type Stage<C, R> = (call: C, next: (call: C) => Promise<R>) => Promise<R>;
+
 /**
- * Composes stages into one function, once per tool: `stages[0]` runs first and `last` (the handler) at
- * the end. Stages a tool does not need are simply absent, so they cost nothing at call time.
+ * Composes stages into one function, once per tool (or prompt, resource): `stages[0]` runs first and `last`
+ * (the handler) at the end. Stages an item does not need are simply absent, so they cost nothing at call time.
  */
-export function composeStages(stages: readonly CallStage[], last: NextStage): NextStage {
+export function composeStages<C = ToolCall, R = ToolResponse>(stages: ReadonlyArray<Stage<C, R>>, last: (call: C) => Promise<R>): (call: C) => Promise<R> {
   let run = last;
   for (let i = stages.length - 1; i >= 0; i--) {
     const stage = stages[i]!;

@@ -1,6 +1,6 @@
 import type { AttachOptions } from './options.js';
 import { ResourceSubscriptions } from '../resources/ResourceSubscriptions.js';
-import type { ContentPipeline } from './ContentPipeline.js';
+import type { ContentRuntime } from './ContentRuntime.js';
 import { RequestTracing } from '../tracing/RequestTracing.js';
 import { RequestStateSeal } from './RequestStateSeal.js';
 import { warnOf } from '../logging/warnOf.js';
@@ -18,7 +18,7 @@ export interface PipelineFeatures {
 }
 
 /** Builds the features `options` ask for, once per runtime (subscriptions only where there is content to subscribe to). */
-export function buildFeatures<Ctx>(options: AttachOptions<Ctx>, content: ContentPipeline<Ctx> | undefined): PipelineFeatures {
+export function buildFeatures<Ctx>(options: AttachOptions<Ctx>, content: ContentRuntime<Ctx> | undefined): PipelineFeatures {
   const subscribe = options.resourceSubscriptions;
   return Object.freeze({
     logging: options.logging === true,

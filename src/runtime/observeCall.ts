@@ -2,21 +2,21 @@ import type { ToolResponse } from '../protocol/types.js';
 import { thrownBy } from '../protocol/thrownBy.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
-import { composeStages, type CallStage, type NextStage, type StageName } from './callStages.js';
+import { composeStages, type CallStage, type NextStage } from './callStages.js';
 
 /** Entry times of the stages one observed call went through, flat (`name, time, name, time, …`; `handler`, then `after`). */
 export type StageMarks = Array<string | number>;
 
 /** A tool's call path: its stages, then its handler; each timed when an observer is set (otherwise nothing is). */
-export function composeCall(stages: ReadonlyArray<readonly [StageName, CallStage]>, run: NextStage, observed: boolean): NextStage {
+export function composeCall(stages: ReadonlyArray<readonly [string, CallStage]>, run: NextStage, observed: boolean): NextStage {
   if (!observed) return composeStages(stages.map(([, stage]) => stage), run);
   return composeStages(stages.map(([name, stage]) => timedStage(name, stage)), timedHandler(run));
 }
 
 /** A stage that notes when the call reached it (compiled only when an observer is set). */
-export function timedStage(name: StageName, stage: CallStage): CallStage {
+export function timedStage(name: string, stage: CallStage): CallStage {
   return (call, next) => {
     call.marks?.push(name, performance.now());
     return stage(call, next);
@@ -44,7 +44,7 @@ export function timedHandler(run: NextStage): NextStage {
 export function observeCall(
   tool: string,
   args: unknown,
-  scope: RequestScope,
+  scope: RequestContext,
   emit: (event: DebugEvent) => void,
   run: (marks: StageMarks) => Promise<ToolResponse>,
 ): Promise<ToolResponse> {
@@ -57,7 +57,7 @@ export function observeCall(
     emit({
       type: 'result',
       tool,
-      sessionId: scope.stateKey,
+      sessionId: scope.sessionKey,
       workflowKey: scope.extra.workflow?.key,
       principal: principal.key,
       scopes: ScopeGate.scopesOf(scope.extra.authInfo),

@@ -44,7 +44,10 @@ export interface AttachOptions<Ctx> {
   toolExposition?: 'builder' | 'flat' | 'grouped';
   /** Renders declared names for clients that reject dots (`underscores` ⇒ `sprints_list`). */
   nameStyle?: NameStyle;
-  /** Default timeout of a tool call in ms (30,000); `.timeout(ms)` overrides per tool. */
+  /**
+   * Default timeout of a handler in ms (30,000): tool calls, `prompts/get`, `resources/read` and
+   * `completion/complete`; `.timeout(ms)` overrides it per tool.
+   */
   timeoutMs?: number;
   /** Window in which a burst of FSM transitions yields one `list_changed` (50 ms). */
   listChangedDebounceMs?: number;
@@ -58,7 +61,9 @@ export interface AttachOptions<Ctx> {
   /**
    * Tool calls allowed per principal (the verified user or client; the session or connection without
    * authentication) in each window, over every tool; `.rateLimit()` adds a limit per tool. A refused call
-   * is an `isError` result saying when to retry (`_meta["fusion/retryAfterMs"]`).
+   * is an `isError` result saying when to retry (`_meta["fusion/retryAfterMs"]`). `prompts/get`,
+   * `resources/read` and `completion/complete` are counted against the same limit in a count of their own,
+   * and refused with a JSON-RPC error of the same text.
    * @see docs/security.md#rate-limits
    */
   rateLimit?: RateLimit;

@@ -25,3 +25,9 @@ export function sealTargetOf(route: Route | undefined, name: string, args: Recor
   const key = args?.[route.discriminator];
   return `tools/call:${name}#${typeof key === 'string' ? key : ''}`;
 }
+
+/** The action key of `tool` in a grouped route (its own name in a flat one). */
+export function actionKey(route: Route, tool: FusionTool<any>): string {
+  if (route.kind === 'grouped') for (const [key, t] of route.actions) if (t === tool) return key;
+  return tool.name;
+}

@@ -12,14 +12,14 @@ export interface SessionDataParts {
 }
 
 /**
- * Whose data `extra.session` is: the legacy session (`stateKey`), else the modern workflow instance, else
+ * Whose data `extra.session` is: the legacy session (`sessionKey`), else the modern workflow instance, else
  * the authenticated principal; an anonymous modern call outside a workflow gets data that refuses with
  * what to do. Every write counts against the caller's budget owner (its principal, or its peer).
  */
-export function sessionDataOf(backend: SessionDataBackend, extra: ToolExtra, stateKey: string | undefined, parts: SessionDataParts = {}): SessionData {
+export function sessionDataOf(backend: SessionDataBackend, extra: ToolExtra, sessionKey: string | undefined, parts: SessionDataParts = {}): SessionData {
   const { maxBytes, workflowTtlMs } = parts;
-  const owner = budgetOwner({ stateKey, extra });
-  if (stateKey !== undefined) return sessionDataFor(backend, `s:${stateKey}`, { maxBytes, owner });
+  const owner = budgetOwner({ sessionKey, extra });
+  if (sessionKey !== undefined) return sessionDataFor(backend, `s:${sessionKey}`, { maxBytes, owner });
   if (extra.workflow !== undefined) return sessionDataFor(backend, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, { maxBytes, owner, ttlMs: workflowTtlMs });
   const principal = principalOf(extra.authInfo);
   if (principal.kind !== 'anonymous') return sessionDataFor(backend, principal.key, { maxBytes, owner });

@@ -1,6 +1,6 @@
 import type { FusionResourceTemplate } from '../resources/types.js';
 import { ResourceTemplateBuilder } from '../resources/ResourceTemplateBuilder.js';
-import type { RequestPipeline } from './RequestPipeline.js';
+import type { ToolRuntime } from './ToolRuntime.js';
 import { ownerOf } from '../workflow/WorkflowRuntime.js';
 
 /** URI of the resource that describes the last invalidation of a State Sync pattern. */
@@ -9,16 +9,16 @@ export function staleUri(pattern: string): string {
 }
 
 /**
- * The resources mcp-fusion itself serves for a pipeline: one per workflow instance
+ * The resources mcp-fusion itself serves for a tool runtime: one per workflow instance
  * (`fusion://fsm/<machine>/{handle}`, owner-checked, `{ state, allowed, version, expiresAt }`) and one per
  * State Sync pattern (`fusion://stale/{pattern}`, the last invalidation). Clients subscribe to them (legacy
  * `resources/subscribe`, modern `subscriptions/listen`) to learn about changes without re-listing.
  */
-export function systemResources(pipeline: RequestPipeline<any>, subscribable = false): FusionResourceTemplate<any>[] {
+export function systemResources(tools: ToolRuntime<any>, subscribable = false): FusionResourceTemplate<any>[] {
   // Only promise subscriptions where the options offer them (legacy resources/subscribe needs resourceSubscriptions).
   const hear = (what: string): string => (subscribable ? ` Subscribe to it to hear ${what}.` : '');
   const out: FusionResourceTemplate<any>[] = [];
-  const workflow = pipeline.workflow;
+  const workflow = tools.workflow;
   if (workflow !== undefined && workflow.handles.settings.mode === 'handle') {
     const { machine } = workflow.handles.settings;
     out.push(
@@ -28,14 +28,14 @@ export function systemResources(pipeline: RequestPipeline<any>, subscribable = f
         .mimeType('application/json')
         .handle(async (_uri: string, vars: Record<string, string>, _ctx: unknown, extra) => {
           const handle = vars.handle ?? '';
-          const snap = await workflow.handles.read(ownerOf({ stateKey: undefined, extra }), handle);
+          const snap = await workflow.handles.read(ownerOf({ sessionKey: undefined, extra }), handle);
           if (snap === undefined) return null;
           const allowed = workflow.gate.visibleIn(snap.state, [...workflow.gate.bindings.keys()]);
           return JSON.stringify({ state: snap.state, allowed, version: snap.version ?? 0, expiresAt: snap.expiresAt ?? null });
         }) as FusionResourceTemplate<any>,
     );
   }
-  if (pipeline.stateSyncEnabled) {
+  if (tools.stateSyncEnabled) {
     out.push(
       new ResourceTemplateBuilder<any, string>('fusion://stale/{pattern}')
         .name('stale-domain')
@@ -43,7 +43,7 @@ export function systemResources(pipeline: RequestPipeline<any>, subscribable = f
         .mimeType('application/json')
         .handle((_uri: string, vars: Record<string, string>) => {
           const pattern = vars.pattern ?? '';
-          const last = pipeline.lastInvalidation(pattern);
+          const last = tools.lastInvalidation(pattern);
           return JSON.stringify(last === undefined ? { pattern, invalidated: false } : { pattern, causedBy: last.causedBy, at: last.at });
         }) as FusionResourceTemplate<any>,
     );

@@ -1,17 +1,25 @@
 import type { ToolExtra } from '../protocol/types.js';
 import type { RequestTrace } from '../tracing/types.js';
 
-/** What the SDK adapter tells the pipeline about one request. */
-export interface RequestScope {
+/**
+ * What the SDK adapter tells the runtime about one request, of any method and either era: whose session
+ * it belongs to, the handler's `extra`, and its span. (Not OAuth scopes: those are `extra.authInfo.scopes`.)
+ */
+export interface RequestContext {
   /**
-   * Key of the per-session workflow state: the legacy `Mcp-Session-Id`, or the connection's own id over
-   * stdio and in-memory transports. Undefined on modern (2026-07-28) requests, which have no session.
+   * Key of the request's session: the legacy `Mcp-Session-Id`, or the connection's own id over stdio and
+   * in-memory transports; it keys the session's workflow state, its `extra.session` data and an anonymous
+   * caller's principal. Undefined on modern (2026-07-28) requests, which have no session. (Not the FSM's
+   * `stateKey()` of a state value.)
    */
-  readonly stateKey: string | undefined;
+  readonly sessionKey: string | undefined;
   readonly extra: ToolExtra;
   /** The span of this request, when tracing is on: FSM transitions and refusals become its events. */
   readonly trace?: RequestTrace | undefined;
 }
+
+/** @deprecated use {@link RequestContext} (the request's context, not its OAuth scopes). */
+export type RequestScope = RequestContext;
 
 /** `tools/list` result as the pipeline returns it. */
 export interface ToolListResult {

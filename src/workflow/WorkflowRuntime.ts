@@ -105,19 +105,19 @@ export class WorkflowRuntime {
 
   /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
   async stateFor(scope: RequestScope): Promise<FsmStateValue | undefined> {
-    if (scope.stateKey === undefined || this.usesHandles(scope)) return undefined;
-    return this.sessions.snapshot(scope.stateKey).then((s) => s.state, () => undefined);
+    if (scope.sessionKey === undefined || this.usesHandles(scope)) return undefined;
+    return this.sessions.snapshot(scope.sessionKey).then((s) => s.state, () => undefined);
   }
 
   /** True when this request is served with handles rather than session state. */
   usesHandles(scope: RequestScope): boolean {
-    return scope.stateKey === undefined || this.handles.settings.legacy === 'handle';
+    return scope.sessionKey === undefined || this.handles.settings.legacy === 'handle';
   }
 
   /** Runs a call of a bound tool; `execute` validates and runs the handler. */
   run(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
     if (!this.usesHandles(scope)) {
-      const key = scope.stateKey!;
+      const key = scope.sessionKey!;
       return this.#runSession(tool, key, scope, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
     }
     return this.#runHandle(tool, args, scope, route, execute);
@@ -190,7 +190,7 @@ export class WorkflowRuntime {
       return traceRefusal(scope.trace, text, 'workflow_handle');
     }
     if (outcome.outcome === 'refused') {
-      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.stateKey, workflowKey: key });
+      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.sessionKey, workflowKey: key });
       const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)), 'workflow_state');
       return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
     }
@@ -213,7 +213,7 @@ export class WorkflowRuntime {
       }
     }
     if (changed) {
-      this.#reported(tool, outcome.transition!, scope.stateKey, key, handle);
+      this.#reported(tool, outcome.transition!, scope.sessionKey, key, handle);
       result = appendToResult(result, nextLine(this.gate, state, this.#surfaceOf(scope)), meta);
       if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
     } else if (!minted) {

@@ -71,8 +71,8 @@ describe('per-item scopes without HTTP', () => {
     expect((await admin.listPrompts()).prompts.map((p) => p.name)).toEqual(['audit', 'hello']);
     expect((await reader.listResources()).resources.map((r) => r.uri)).toEqual(['workspace://readme']);
     expect((await admin.listResources()).resources.map((r) => r.uri)).toEqual(['workspace://secrets', 'workspace://readme']);
-    await expect(reader.getPrompt({ name: 'audit' })).rejects.toThrow('insufficient_scope: prompt "audit" needs the scopes admin; the access token lacks admin.');
-    await expect(reader.readResource({ uri: 'workspace://secrets' })).rejects.toThrow('insufficient_scope: resource "workspace://secrets" needs the scopes admin');
+    await expect(reader.getPrompt({ name: 'audit' })).rejects.toThrow('insufficient_scope: prompt "audit" needs the scope admin; the access token lacks admin.');
+    await expect(reader.readResource({ uri: 'workspace://secrets' })).rejects.toThrow('insufficient_scope: resource "workspace://secrets" needs the scope admin');
     expect((await admin.readResource({ uri: 'workspace://secrets' })).contents[0]).toMatchObject({ text: 'secret' });
   });
 
@@ -93,7 +93,7 @@ describe('per-item scopes without HTTP', () => {
 
   it('builds each list once per distinct set of relevant scopes and state, and shares it between principals', async () => {
     const pipeline = workspace().pipeline({ fsm: new StateMachineGate(checkout) });
-    const scopeOf = (sub: string, scopes: string[]) => ({ stateKey: `session-${sub}`, extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }) });
+    const scopeOf = (sub: string, scopes: string[]) => ({ sessionKey: `session-${sub}`, extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }) });
     const alice = await pipeline.listTools(scopeOf('alice', ['notes:write', 'unrelated']));
     const bob = await pipeline.listTools(scopeOf('bob', ['notes:write']));
     const carol = await pipeline.listTools(scopeOf('carol', []));

@@ -38,9 +38,9 @@ describe('every method obeys scopes, and no error names what the caller may not 
     const registry = workspace();
     await using reader = await connectAs(registry, ['notes:read']);
     await using admin = await connectAs(registry, ['admin']);
-    await expect(reader.getPrompt({ name: 'review', arguments: { user: 'x' } })).rejects.toThrow('insufficient_scope: prompt "review" needs the scopes admin; the access token lacks admin.');
-    await expect(reader.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } })).rejects.toThrow('insufficient_scope: prompt "review" needs the scopes admin; the access token lacks admin.');
-    await expect(reader.complete({ ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: 'm' } })).rejects.toThrow('insufficient_scope: resource "vault://{id}" needs the scopes admin; the access token lacks admin.');
+    await expect(reader.getPrompt({ name: 'review', arguments: { user: 'x' } })).rejects.toThrow('insufficient_scope: prompt "review" needs the scope admin; the access token lacks admin.');
+    await expect(reader.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } })).rejects.toThrow('insufficient_scope: prompt "review" needs the scope admin; the access token lacks admin.');
+    await expect(reader.complete({ ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: 'm' } })).rejects.toThrow('insufficient_scope: resource "vault://{id}" needs the scope admin; the access token lacks admin.');
     expect((await reader.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'name', value: 'a' } })).completion.values).toEqual(['ana']);
     expect((await admin.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } })).completion.values).toEqual(['root-admin', 'root-backup']);
     expect((await admin.complete({ ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: 'm' } })).completion.values).toEqual(['master-key']);
@@ -50,8 +50,8 @@ describe('every method obeys scopes, and no error names what the caller may not 
     const registry = workspace();
     await using reader = await connectAs(registry, [], { resourceSubscriptions: true });
     await using admin = await connectAs(registry, ['admin'], { resourceSubscriptions: true });
-    await expect(reader.subscribeResource({ uri: 'workspace://secrets' })).rejects.toThrow('insufficient_scope: resource "workspace://secrets" needs the scopes admin; the access token lacks admin.');
-    await expect(reader.subscribeResource({ uri: 'vault://7' })).rejects.toThrow('insufficient_scope: resource "vault://7" needs the scopes admin');
+    await expect(reader.subscribeResource({ uri: 'workspace://secrets' })).rejects.toThrow('insufficient_scope: resource "workspace://secrets" needs the scope admin; the access token lacks admin.');
+    await expect(reader.subscribeResource({ uri: 'vault://7' })).rejects.toThrow('insufficient_scope: resource "vault://7" needs the scope admin');
     await expect(reader.subscribeResource({ uri: 'workspace://readme' })).resolves.toBeDefined();
     await expect(admin.subscribeResource({ uri: 'workspace://secrets' })).resolves.toBeDefined();
   });

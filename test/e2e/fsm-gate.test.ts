@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { detachedExtra, initFusion, MemoryFsmStore, StateMachineGate, type FsmStateStore, type RequestPipeline, type ServeOptions, type ToolExtra, type ToolRegistry, type ToolResponse } from '../../src/index.js';
+import { detachedExtra, initFusion, MemoryFsmStore, StateMachineGate, type FsmStateStore, type FusionRuntime, type ServeOptions, type ToolExtra, type ToolRegistry, type ToolResponse } from '../../src/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';
@@ -233,23 +233,24 @@ describe('per-session state does not leak', () => {
 
   it('leaves sessionCount 0 after 10,000 sessions are used and released', async () => {
     const { registry, gate } = cart('builtin');
-    const pipeline: RequestPipeline<unknown> = registry.pipeline({ fsm: gate });
+    const runtime: FusionRuntime = registry.runtime({ fsm: gate });
+    const pipeline = runtime.tools;
     let notified = 0;
     for (let i = 0; i < 10_000; i++) {
-      const scope = { stateKey: `k${i}`, extra: extra(`k${i}`) };
-      pipeline.registerSession(scope.stateKey, async () => void notified++);
+      const scope = { sessionKey: `k${i}`, extra: extra(`k${i}`) };
+      runtime.registerSession(scope.sessionKey, async () => void notified++);
       await pipeline.listTools(scope);
       await pipeline.callTool('cart.add_item', { product_id: 'p' }, scope);
       if (i % 2 === 0) await pipeline.callTool('cart.checkout', {}, scope);
     }
-    expect(pipeline.sessionCount).toBe(10_000);
-    for (let i = 0; i < 10_000; i++) pipeline.releaseSession(`k${i}`);
-    expect(pipeline.sessionCount).toBe(0);
+    expect(runtime.sessionCount).toBe(10_000);
+    for (let i = 0; i < 10_000; i++) runtime.releaseSession(`k${i}`);
+    expect(runtime.sessionCount).toBe(0);
     const before = notified;
     // Released sessions get no late notification: a fresh session's, armed after theirs, arrives first.
     let barrier = false;
-    const last = { stateKey: 'barrier', extra: extra('barrier') };
-    pipeline.registerSession(last.stateKey, async () => void (barrier = true));
+    const last = { sessionKey: 'barrier', extra: extra('barrier') };
+    runtime.registerSession(last.sessionKey, async () => void (barrier = true));
     await pipeline.callTool('cart.add_item', { product_id: 'p' }, last);
     await until(() => barrier, 'tools/list_changed');
     expect(notified).toBe(before);
@@ -265,9 +266,9 @@ describe('per-session state does not leak', () => {
       open.push(c);
     }
     await until(() => open.every((c) => c.listChanged === 1), 'tools/list_changed');
-    expect(registry.pipeline(options).sessionCount).toBe(200);
+    expect(registry.runtime(options).sessionCount).toBe(200);
     await Promise.all(open.map((c) => c.close()));
-    expect(registry.pipeline(options).sessionCount).toBe(0);
+    expect(registry.runtime(options).sessionCount).toBe(0);
   });
 });
 

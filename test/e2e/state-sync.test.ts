@@ -396,7 +396,7 @@ describe('State Sync zero overhead when not configured', () => {
     f.query('sprints.list').describe('List workspace sprints').handle(() => 'no sprints yet'),
     f.action('sprints.create').describe('Create a new sprint').withString('name').handle((input) => ({ id: 's2', name: input.name })),
   );
-  const scope = { stateKey: undefined, extra: { era: 'legacy' } } as unknown as RequestScope;
+  const scope = { sessionKey: undefined, extra: { era: 'legacy' } } as unknown as RequestScope;
 
   it('answers tools/list with the same frozen object every time', async () => {
     const pipeline = registry.pipeline({});

@@ -54,9 +54,9 @@ describe('the call path of each tool', () => {
 
   it('adds the stages the options ask for to every tool', () => {
     const gate = new StateMachineGate({ id: 'flow', initial: 'idle', states: { idle: {} } });
-    const pipeline = registry.pipeline({ maxConcurrentCalls: 2, rateLimit: { max: 100, windowMs: 1_000 }, fsm: gate });
-    expect(pipeline.stagesOf('notes.list')).toEqual(['switch', 'rateLimit', 'concurrency', 'track', 'workflow', 'validate']);
-    pipeline.dispose();
+    const runtime = registry.runtime({ maxConcurrentCalls: 2, rateLimit: { max: 100, windowMs: 1_000 }, fsm: gate });
+    expect(runtime.tools.stagesOf('notes.list')).toEqual(['switch', 'rateLimit', 'concurrency', 'track', 'workflow', 'validate']);
+    runtime.dispose();
   });
 
   it('keeps the refusals of the stages it runs', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detachedExtra } from '../../src/builder/detachedExtra.js';
 import { WireError } from '../../src/errors/WireError.js';
-import { ContentPipeline } from '../../src/runtime/ContentPipeline.js';
+import { ContentRuntime } from '../../src/runtime/ContentRuntime.js';
 import { PromptBuilder } from '../../src/prompts/PromptBuilder.js';
 import { ResourceBuilder } from '../../src/resources/ResourceBuilder.js';
 import { ResourceTemplateBuilder } from '../../src/resources/ResourceTemplateBuilder.js';
@@ -12,7 +12,7 @@ interface Ctx {
 const extra = detachedExtra();
 
 function pipeline(contextFactory?: () => Ctx | Promise<Ctx>) {
-  return new ContentPipeline<Ctx>(
+  return new ContentRuntime<Ctx>(
     {
       prompts: [new PromptBuilder<Ctx>('hello').argument('name', { required: true }).handle(({ name }, ctx) => `Hello ${name} from ${ctx.who}`)],
       resources: [new ResourceBuilder<Ctx>('app://items/special').handle(() => 'special')],
@@ -39,7 +39,7 @@ async function wireError(promise: Promise<unknown>): Promise<{ code: number; mes
   return { code, message, data };
 }
 
-describe('ContentPipeline', () => {
+describe('ContentRuntime', () => {
   it('runs prompts/get with a per-request context', async () => {
     const result = await pipeline(() => ({ who: 'ctx' })).getPrompt('hello', { name: 'Ada' }, extra);
     expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello Ada from ctx' } }]);
@@ -95,9 +95,9 @@ describe('ContentPipeline', () => {
   });
 });
 
-describe('ContentPipeline scopes of every method', () => {
+describe('ContentRuntime scopes of every method', () => {
   const scoped = () =>
-    new ContentPipeline<Ctx>({
+    new ContentRuntime<Ctx>({
       prompts: [new PromptBuilder<Ctx>('review').requireScopes('admin').argument('user').complete('user', () => ['root']).handle(() => 'review')],
       resources: [new ResourceBuilder<Ctx>('workspace://secrets').requireScopes('admin').handle(() => 'secret'), new ResourceBuilder<Ctx>('workspace://readme').handle(() => 'readme')],
       resourceTemplates: [new ResourceTemplateBuilder<Ctx>('vault://{id}').requireScopes('admin', 'vault').handle(() => 'v')],

@@ -1,0 +1,174 @@
+import type { FusionTool, ToolResponse } from '../protocol/types.js';
+import { WireError, JsonRpcCode } from '../errors/WireError.js';
+import { traceRefusal } from '../tracing/traceRefusal.js';
+import type { NextStage, ToolCall } from './callStages.js';
+import type { Route, Surface } from '../surface/compileSurface.js';
+import { messages } from '../protocol/messages.js';
+import type { RequestContext, ToolListResult } from '../surface/types.js';
+import { pickAction } from './pickAction.js';
+import { composeCall, observeCall, type StageMarks } from './observeCall.js';
+import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
+import { callLogFields, listLogFields, rethrowLogged } from './callLogFields.js';
+import type { RuntimeCore } from './RuntimeCore.js';
+import type { ToolParts } from './buildToolParts.js';
+import { runTool } from './runTool.js';
+import { stageList, type StageName } from './stages/stageList.js';
+import type { StageDefinition, StageParts } from './stages/StageDefinition.js';
+import { toolPath } from './stages/pathOf.js';
+
+/**
+ * The tool runtime of an attachment, SDK-independent and built once per registry and options: it answers
+ * `tools/list` from frozen data and runs each `tools/call` through its tool's stages (`stages/stageList.ts`,
+ * compiled on the tool's first call) and then its handler.
+ * @see docs/contributing.md
+ */
+export class ToolRuntime<Ctx = any> {
+  readonly surface: Surface;
+  readonly #parts: StageParts;
+  readonly #stages: readonly StageDefinition[];
+  readonly #plans = new Map<object, NextStage>();
+
+  /** The tool path over `parts`; `stages` is {@link stageList} unless a test brings its own. */
+  constructor(core: RuntimeCore<Ctx>, parts: ToolParts, stages: readonly StageDefinition[] = stageList) {
+    this.surface = parts.surface;
+    this.#parts = { ...parts, core, hidden: (call) => this.#unknownTool(call.route.exposed, call.scope) };
+    this.#stages = stages;
+  }
+
+  /** The scopes a `tools/call` of `name` with `args` requires (the HTTP entry answers a token lacking one with a scope challenge). */
+  requiredScopesOf(name: string, args: Record<string, unknown> | undefined): readonly string[] {
+    const route = this.surface.routes.get(name);
+    if (route === undefined) return [];
+    const picked = pickAction(route, args);
+    return 'tool' in picked ? (picked.tool.requiredScopes ?? []) : [];
+  }
+
+  /** Tools that require a scope (their listing and calls depend on the caller's token). */
+  get scopedTools(): readonly string[] {
+    return this.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
+  }
+
+  /** Hears run-time enable/disable changes of the registry's tools; returns unsubscribe. */
+  onToolsChanged(listener: () => void): () => void {
+    return this.#parts.toolSwitch.onChange(listener);
+  }
+
+  /** True when State Sync runs for this surface. */
+  get stateSyncEnabled(): boolean {
+    return this.#parts.sync !== undefined;
+  }
+
+  /** The last invalidation of a pattern (read by `fusion://stale/{pattern}`). */
+  lastInvalidation(pattern: string): { causedBy: string; at: string } | undefined {
+    return this.#parts.invalidations.last(pattern);
+  }
+
+  /** Hears every invalidation (the HTTP app turns them into `resources/updated`); returns unsubscribe. */
+  onInvalidation(listener: (patterns: readonly string[], causedBy: string) => void): () => void {
+    return this.#parts.invalidations.listen(listener);
+  }
+
+  /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
+  get workflow(): WorkflowRuntime | undefined {
+    return this.#parts.workflow;
+  }
+
+  /** True when a workflow gate filters this surface per session. */
+  get gated(): boolean {
+    return this.#parts.workflow !== undefined;
+  }
+
+  /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
+  async listTools(scope: RequestContext): Promise<ToolListResult> {
+    const { core, workflow } = this.#parts;
+    const failed = (error: unknown): never => rethrowLogged(core.log, 'tools/list failed', listLogFields(scope), error);
+    const list = await this.#visibleList(scope).catch(failed);
+    if (scope.extra.era !== 'modern' && workflow !== undefined && !workflow.usesHandles(scope)) {
+      core.emit({ type: 'list', count: list.tools.length, sessionId: scope.sessionKey });
+    }
+    return list;
+  }
+
+  /** The exposed names of the tools this caller may see now (workflow state, run-time switch, filter, scopes). */
+  async visibleToolNames(scope: RequestContext): Promise<string[]> {
+    return (await this.#visibleList(scope)).tools.map((t) => t.name as string);
+  }
+
+  async #visibleList(scope: RequestContext): Promise<ToolListResult> {
+    const { visibility, workflow } = this.#parts;
+    const view = visibility.viewOf(scope);
+    if (scope.extra.era === 'modern') return view.modern;
+    if (workflow === undefined) return view.legacy;
+    if (workflow.usesHandles(scope)) return view.modern;
+    const { state } = await workflow.sessions.snapshot(scope.sessionKey!);
+    return view.inState(state, workflow.gate);
+  }
+
+  /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */
+  callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestContext): Promise<ToolResponse> {
+    const debug = this.#parts.core.debug;
+    // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
+    if (debug === undefined) return this.#call(name, args, scope, undefined);
+    return observeCall(name, args, scope, debug, (marks) => this.#call(name, args, scope, marks));
+  }
+
+  #call(name: string, args: Record<string, unknown> | undefined, scope: RequestContext, marks: StageMarks | undefined): Promise<ToolResponse> {
+    const route = this.surface.routes.get(name);
+    if (route === undefined) return this.#unknownTool(name, scope);
+    let tool: FusionTool;
+    let rest: Record<string, unknown>;
+    if (route.kind === 'flat') {
+      tool = route.tool;
+      rest = args ?? {};
+    } else {
+      const visibleRoute = (): Route | undefined => this.#parts.visibility.viewOf(scope).surface.routes.get(name);
+      const picked = pickAction(route, args, visibleRoute);
+      if ('error' in picked) return Promise.resolve(traceRefusal(scope.trace, picked.error, 'unknown_action'));
+      ({ tool, rest } = picked);
+    }
+    let run = this.#plans.get(tool);
+    if (run === undefined) {
+      // The call path of one tool, compiled on its first call: only the stages it needs.
+      const { core } = this.#parts;
+      run = composeCall(toolPath(this.#stages, tool, this.#parts), runTool(core), core.debug !== undefined);
+      this.#plans.set(tool, run);
+    }
+    const call: ToolCall = { route, tool, args: rest, scope, extra: scope.extra, marks };
+    const log = this.#parts.core.log;
+    return run(call).catch((error: unknown) => rethrowLogged(log, 'tools/call failed', callLogFields(call, undefined, log), error));
+  }
+
+  /**
+   * The stages a call of the registered tool `name` goes through, in order, before its handler runs (those
+   * of `stages/stageList.ts` that apply to it); undefined for a tool outside this surface.
+   */
+  stagesOf(name: string): readonly StageName[] | undefined {
+    const tool = this.surface.tools.find((t) => t.name === name);
+    if (tool === undefined) return undefined;
+    return toolPath(this.#stages, tool, this.#parts).map(([stage]) => stage as StageName);
+  }
+
+  /** An unknown (or disabled) tool, refused with the caller's visible tools; a store failure must not hide the real error. */
+  async #unknownTool(name: string, scope: RequestContext): Promise<never> {
+    let available: string[];
+    try {
+      available = await this.visibleToolNames(scope);
+    } catch {
+      available = [];
+    }
+    throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, available));
+  }
+
+  /** Requests running now, on every path (tools, prompts, resources). */
+  get inFlight(): number {
+    return this.#parts.core.tracker.inFlight;
+  }
+
+  /**
+   * Graceful shutdown: waits up to `deadlineMs` for running requests to finish, then aborts the rest
+   * (their handlers see an aborted signal).
+   */
+  drain(deadlineMs: number): Promise<void> {
+    return this.#parts.core.tracker.drain(deadlineMs);
+  }
+}

@@ -1,0 +1,29 @@
+import { defineStage } from './StageDefinition.js';
+
+/**
+ * Counts the request as running, so that a graceful drain waits for it (every tool, prompt, resource and
+ * completion), and reports each tool call to the debug observer when there is one.
+ */
+export const trackStage = defineStage({
+  name: 'track',
+  tools: {
+    appliesTo: () => true,
+    build: (_tool, { core }) => {
+      const { tracker, debug } = core;
+      if (debug === undefined) return (call, next) => tracker.track(next, call);
+      return (call, next) =>
+        tracker.track(async () => {
+          const started = performance.now();
+          const result = await next(call);
+          const durationMs = performance.now() - started;
+          const ok = result.isError !== true;
+          debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.sessionKey });
+          return result;
+        }, undefined);
+    },
+  },
+  content: {
+    appliesTo: () => true,
+    build: (_target, { core }) => (call, next) => core.tracker.track(next, call),
+  },
+});
