@@ -21,6 +21,7 @@ import { redisSection } from './redis.js';
 import { registryScaleSection } from './registryScale.js';
 import { scaleSection } from './scale.js';
 import { tasksSection } from './tasks.js';
+import { nodeHandlerSection } from './nodeHandler.js';
 import { issueVerdicts, Rows, type Verdict } from './verdicts.js';
 import type { Section, SectionOptions } from './section.js';
 
@@ -35,9 +36,9 @@ const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
   call: callSection,
   'scale-sync': registryScaleSection,
   http: httpSection,
-  // Sections of other work plug in here, one line each (a module exporting `(o: SectionOptions) => Promise<Section>`),
-  // e.g. `'node-handler': nodeHandlerSection` from './nodeHandler.js' or `'modern-dispatch': modernDispatchSection`
-  // from './modernDispatch.js'; their verdicts go to bench/verdicts.ts (issueVerdicts) by their row names.
+  // A section is one line here: a module exporting `(o: SectionOptions) => Promise<Section>`; its verdicts go
+  // to bench/verdicts.ts (issueVerdicts) by their row names.
+  'node-handler': nodeHandlerSection,
   memory: memorySection,
   redis: redisSection,
   scale: scaleSection,
