@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../protocol/types.js';
 import { contentHandlers, type MethodHandler } from './contentHandlers.js';
-import type { Member } from './composeServer.js';
+import type { Member, ServedNames } from './composeServer.js';
 import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestScope } from '../surface/types.js';
@@ -146,9 +146,7 @@ export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: Fu
           ],
         ] as const)),
   ];
-  const prompts = new Set(content?.hasPrompts === true ? content.listPrompts().prompts.map((p) => p.name) : []);
-  const templates = new Set(content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : []);
-  const fixed = content?.hasResources === true ? content.resourceUris : [];
+  const { prompts, templates, names } = servedBy(runtime);
   const ownsUri = (uri: unknown): boolean => typeof uri === 'string' && content?.hasResource(uri) === true;
   const served = (method: string, handler: MethodHandler): MethodHandler => {
     const traced = tracing === undefined ? handler : tracing.wrap(method, handler, negotiated);
@@ -156,7 +154,9 @@ export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: Fu
   };
   const member: Member = {
     handlers: new Map(handlers.map(([method, handler]) => [method, served(method, handler)] as const)),
-    names: { tools: [...pipeline.surface.routes.keys()], prompts: [...prompts], resources: fixed, templates: [...templates] },
+    get names() {
+      return names();
+    },
     owns(method, request) {
       const params = request?.params;
       if (method === 'tools/call') return pipeline.surface.routes.has(params?.name);
@@ -194,4 +194,29 @@ export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: Fu
     detach,
   };
   return { member, negotiated, attachment };
+}
+
+/** What a runtime serves, by name: the same for every server it is attached to, so computed once per runtime. */
+interface Served {
+  readonly prompts: ReadonlySet<string>;
+  readonly templates: ReadonlySet<string>;
+  /** The names for composition with a user's server (made when first asked for). */
+  readonly names: () => ServedNames;
+}
+
+const servedByRuntime = new WeakMap<FusionRuntime<any>, Served>();
+
+function servedBy(runtime: FusionRuntime<any>): Served {
+  let served = servedByRuntime.get(runtime);
+  if (served === undefined) {
+    const { content, tools } = runtime;
+    const prompts = new Set(content?.hasPrompts === true ? content.listPrompts().prompts.map((p) => p.name) : []);
+    const templates = new Set(content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : []);
+    let names: ServedNames | undefined;
+    const list = (): ServedNames =>
+      (names ??= { tools: [...tools.surface.routes.keys()], prompts: [...prompts], resources: content?.hasResources === true ? content.resourceUris : [], templates: [...templates] });
+    served = { prompts, templates, names: list };
+    servedByRuntime.set(runtime, served);
+  }
+  return served;
 }

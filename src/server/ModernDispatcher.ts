@@ -48,39 +48,45 @@ export class ModernDispatcher {
   /** The listen streams' notifier (the SDK handler's). */
   readonly notify: McpHttpHandler['notify'];
   readonly #sdk: McpHttpHandler;
-  readonly #server: FusionServer | undefined;
+  readonly #build: (() => Promise<FusionServer>) | undefined;
   readonly #transport = new SharedModernTransport();
-  #connecting: Promise<void> | undefined;
+  #server: Promise<FusionServer> | undefined;
+  #ready = false;
 
   /** `prepare` runs on the server after the attach (capabilities the app adds, as its per-request factory does). */
   constructor(runtime: FusionRuntime<any>, options: ServeOptions<any>, sdk: McpHttpHandler, prepare?: (server: FusionServer) => void) {
     this.#sdk = sdk;
     this.notify = sdk.notify;
     if (options.server !== undefined) return;
-    const server = ownServer(runtime, options, [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION]);
     const transport = this.#transport;
-    attachOwn(server, runtime, 'modern', (ctx: ServerContext) => {
-      ctx.mcpReq.id = transport.clientIdOf(ctx.mcpReq.id);
-    });
-    prepare?.(server);
-    this.#server = server;
-    this.#connecting = server.connect(transport).then(() => {
-      this.#connecting = undefined;
-    });
+    // Built on the first request, not here: Workers refuse random values (ids) and timers at module scope.
+    this.#build = async () => {
+      const server = ownServer(runtime, options, [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION]);
+      attachOwn(server, runtime, 'modern', (ctx: ServerContext) => {
+        ctx.mcpReq.id = transport.clientIdOf(ctx.mcpReq.id);
+      });
+      prepare?.(server);
+      await server.connect(transport);
+      return server;
+    };
   }
 
   /** Serves one modern request (`parsedBody`: the JSON body the app read). */
   async fetch(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo } = {}): Promise<Response> {
-    const admitted = this.#server === undefined ? undefined : admit(request, options.parsedBody);
+    const admitted = this.#build === undefined ? undefined : admit(request, options.parsedBody);
     if (admitted === undefined) return this.#sdk.fetch(request, options);
-    if (this.#connecting !== undefined) await this.#connecting;
+    if (!this.#ready) {
+      await (this.#server ??= this.#build!());
+      this.#ready = true;
+    }
     const { authInfo } = options;
     return this.#transport.serve(admitted.message, { request, classification: admitted.classification, ...(authInfo !== undefined ? { authInfo } : {}) });
   }
 
   /** Ends the running exchanges (their handlers are aborted), the server, and the SDK handler. */
   async close(): Promise<void> {
-    await this.#server?.close();
+    const server = this.#server;
+    if (server !== undefined) await (await server).close();
     await this.#sdk.close();
   }
 }
