@@ -1,4 +1,5 @@
 import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { OWN_SERVER } from './ownServer.js';
 
 /** A request handler as the SDK's `Server` keeps it. */
 export type ServerHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -10,6 +11,7 @@ export type ServerHandler = (request: JSONRPCRequest, ctx: ServerContext) => Pro
  * handler table. A user's own server ({@link attachPipeline}) is composed with instead.
  */
 export class FusionServer extends Server {
+  readonly [OWN_SERVER] = true;
   /** Wraps the SDK's `initialize` handler on every handshake (read at call time; set it before connecting). */
   aroundInitialize: ((handler: ServerHandler) => ServerHandler) | undefined;
 

@@ -1,4 +1,4 @@
-import { McpServer, SdkError, SdkErrorCode, Server } from '@modelcontextprotocol/server';
+import type { SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ProtocolEra } from '../protocol/types.js';
 import { AttachError } from '../errors/FusionError.js';
@@ -7,7 +7,7 @@ import { compose, type ServedNames } from './composeServer.js';
 import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import { taskCapabilities } from './installTasks.js';
-import { FusionServer } from './FusionServer.js';
+import { isOwnServer, type FusionServer } from './ownServer.js';
 import { wireRuntime, type WiredServer, type WireOptions } from './wireRuntime.js';
 
 /** The part of a user's SDK server mcp-fusion composes with (v2 `Server`, or v1 `Server`). */
@@ -44,12 +44,10 @@ export interface Attachment {
 
 /**
  * Finds the low-level server behind an SDK `McpServer` or `Server`; throws a clear error otherwise. The SDK
- * line is told by type: an instance of this package's v2 classes is `v2`, any other server (one with
- * `setRequestHandler()`, e.g. `@modelcontextprotocol/sdk`'s) is `v1`.
+ * line is told by the v2 `Server`'s `projectCallToolResult()`: this folder is reached from the registry,
+ * which must not load the SDK at run time (test/package/importGraph.test.ts), so no `instanceof` here.
  */
 export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2'; mcp: object | undefined } {
-  if (server instanceof McpServer) return { low: server.server as ServerLike, sdk: 'v2', mcp: server };
-  if (server instanceof Server) return { low: server as ServerLike, sdk: 'v2', mcp: undefined };
   const candidate = (server as { server?: unknown } | null)?.server;
   const low = isServerLike(candidate) ? candidate : isServerLike(server) ? server : undefined;
   if (low === undefined) {
@@ -58,8 +56,12 @@ export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | '
       'attachToServer() needs an MCP SDK server: a `McpServer` or low-level `Server` from @modelcontextprotocol/server (v2) or @modelcontextprotocol/sdk (v1). The value given has no setRequestHandler().',
     );
   }
-  return { low, sdk: 'v1', mcp: low === candidate && isMcpServer(server) ? server : undefined };
+  const sdk = typeof (low as { projectCallToolResult?: unknown }).projectCallToolResult === 'function' ? 'v2' : 'v1';
+  return { low, sdk, mcp: low === candidate && isMcpServer(server) ? server : undefined };
 }
+
+/** The v2 SDK's `SdkErrorCode.AlreadyConnected` (compared by value: no SDK import at run time here). */
+const ALREADY_CONNECTED: `${SdkErrorCode.AlreadyConnected}` = 'ALREADY_CONNECTED';
 
 const NO_NAMES: ServedNames = Object.freeze({ tools: [], prompts: [], resources: [], templates: [] });
 
@@ -72,7 +74,7 @@ const NO_NAMES: ServedNames = Object.freeze({ tools: [], prompts: [], resources:
  * see sdkHandlers.ts); a name both serve is refused.
  */
 export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>, era?: ProtocolEra): Attachment {
-  if (server instanceof FusionServer) return attachOwn(server, runtime, era);
+  if (isOwnServer(server)) return attachOwn(server, runtime, era);
   const { low, sdk, mcp } = resolveServer(server);
   const capabilities = capabilitiesFor(runtime);
   let own = NO_NAMES;
@@ -132,7 +134,7 @@ function prepare(low: object, step: () => void): void {
     step();
   } catch (error) {
     const message = (error as Error).message;
-    if (error instanceof SdkError && error.code === SdkErrorCode.AlreadyConnected) throw connected(`the server refused to add its capabilities (${message})`);
+    if ((error as { code?: unknown }).code === ALREADY_CONNECTED) throw connected(`the server refused to add its capabilities (${message})`);
     throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not prepare this server: ${message}.`);
   }
 }

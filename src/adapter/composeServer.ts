@@ -1,4 +1,3 @@
-import { UriTemplate } from '@modelcontextprotocol/server';
 import { AttachError } from '../errors/FusionError.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { MethodHandler } from './contentHandlers.js';
@@ -129,7 +128,7 @@ async function isNotFound(error: unknown, method: string, request: any, ctx: unk
   if (method === 'completion/complete') return !templates.includes(ref?.uri);
   const uri = String(params?.uri);
   if ((await listed('resources/list', 'resources')).some((r) => r?.uri === uri)) return false;
-  return !templates.some((t) => new UriTemplate(t).match(uri) !== null);
+  return !templates.some((t) => templatePattern(t).test(uri));
 }
 
 function listDispatcher(method: string, list: (typeof LISTS)[string], c: Composition): MethodHandler {
@@ -187,4 +186,11 @@ async function callForeign(request: any, ctx: unknown, c: Composition, base: Sto
     if (!tools.includes(name)) return unknown(tools);
   }
   return result;
+}
+
+/** A URI template's RFC 6570 expressions as a pattern (`{+x}`/`{#x}` span slashes, the others do not). */
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/(\{[^}]*\})/);
+  const source = parts.map((part) => (part.startsWith('{') ? (/^\{[+#]/.test(part) ? '.*' : '[^/]*') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`^${source}$`);
 }

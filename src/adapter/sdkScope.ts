@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
+import type { CLIENT_CAPABILITIES_META_KEY, ServerContext } from '@modelcontextprotocol/server';
 import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
 import { CallExtra, type ExtraBridge } from '../runtime/CallExtra.js';
 import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
@@ -39,7 +39,7 @@ export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge 
     inputResponses: (ctx: ServerContext) => ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
     requestSignal: (ctx: ServerContext) => ctx.mcpReq.signal,
     clientCapabilities: (extra) =>
-      extra.era === 'modern' ? (envelopeOf(reqOf(extra))?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) : low.getClientCapabilities?.(),
+      extra.era === 'modern' ? (envelopeOf(reqOf(extra))?.[CLIENT_CAPABILITIES] as Record<string, unknown> | undefined) : low.getClientCapabilities?.(),
     progress: (extra) => {
       const req = reqOf(extra);
       return progressSender(extra.meta?.progressToken, (n) => req.notify(n as never));
@@ -59,6 +59,9 @@ export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge 
     sealState: (extra, payload) => seal.seal(payload, extra.target ?? String(reqOf(extra).method), extra.principal.key),
   };
 }
+
+/** The envelope key of the client's capabilities on a modern request (no SDK import at run time here). */
+const CLIENT_CAPABILITIES: typeof CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /** A modern request's `_meta` envelope (typed `{}` by the SDK 2.4.0, read by its reserved keys). */
 function envelopeOf(req: ServerContext['mcpReq']): Readonly<Record<string, unknown>> | undefined {
