@@ -1,30 +1,19 @@
-import { randomUUID } from 'node:crypto';
+import type { SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ProtocolEra } from '../protocol/types.js';
 import { AttachError } from '../errors/FusionError.js';
 import { capabilitiesFor } from './capabilitiesFor.js';
-import { contentHandlers, type MethodHandler } from './contentHandlers.js';
-import { compose, type Member, type ServedNames } from './composeServer.js';
-import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
+import { compose, type ServedNames } from './composeServer.js';
 import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
-import type { RequestScope } from '../surface/types.js';
-import { requestPrincipal } from '../principal/requestPrincipal.js';
-import { budgetOwner } from '../principal/budgetOwner.js';
-import { sealTargetOf } from '../runtime/pickAction.js';
-import { installTasks, taskCapabilities } from './installTasks.js';
+import { taskCapabilities } from './installTasks.js';
+import { isOwnServer, type FusionServer } from './ownServer.js';
+import { wireRuntime, type WiredServer, type WireOptions } from './wireRuntime.js';
 
-/** The part of an SDK server mcp-fusion needs (v2 `Server`, or v1 `Server`). Duck-typed on purpose. */
-interface ServerLike {
-  setRequestHandler(method: unknown, handler: (request: any, ctx: any) => unknown): void;
+/** The part of a user's SDK server mcp-fusion composes with (v2 `Server`, or v1 `Server`). */
+interface ServerLike extends WiredServer {
   registerCapabilities?(capabilities: Record<string, unknown>): void;
-  sendToolListChanged?(): Promise<void>;
-  sendPromptListChanged?(): Promise<void>;
-  sendResourceListChanged?(): Promise<void>;
-  notification?(notification: unknown): Promise<void>;
   onclose?: (() => void) | undefined;
-  projectCallToolResult?: unknown;
-  assertCanSetRequestHandler?(method: string): void;
   removeRequestHandler?(method: string): void;
 }
 
@@ -53,7 +42,11 @@ export interface Attachment {
   detach(): void;
 }
 
-/** Finds the low-level server behind an SDK `McpServer` or `Server`, v1 or v2; throws a clear error otherwise. */
+/**
+ * Finds the low-level server behind an SDK `McpServer` or `Server`; throws a clear error otherwise. The SDK
+ * line is told by the v2 `Server`'s `projectCallToolResult()`: this folder is reached from the registry,
+ * which must not load the SDK at run time (test/package/importGraph.test.ts), so no `instanceof` here.
+ */
 export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2'; mcp: object | undefined } {
   const candidate = (server as { server?: unknown } | null)?.server;
   const low = isServerLike(candidate) ? candidate : isServerLike(server) ? server : undefined;
@@ -63,151 +56,39 @@ export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | '
       'attachToServer() needs an MCP SDK server: a `McpServer` or low-level `Server` from @modelcontextprotocol/server (v2) or @modelcontextprotocol/sdk (v1). The value given has no setRequestHandler().',
     );
   }
-  return { low, sdk: typeof low.projectCallToolResult === 'function' ? 'v2' : 'v1', mcp: low === candidate && isMcpServer(server) ? server : undefined };
+  const sdk = typeof (low as { projectCallToolResult?: unknown }).projectCallToolResult === 'function' ? 'v2' : 'v1';
+  return { low, sdk, mcp: low === candidate && isMcpServer(server) ? server : undefined };
 }
+
+/** The v2 SDK's `SdkErrorCode.AlreadyConnected` (compared by value: no SDK import at run time here). */
+const ALREADY_CONNECTED: `${SdkErrorCode.AlreadyConnected}` = 'ALREADY_CONNECTED';
 
 const NO_NAMES: ServedNames = Object.freeze({ tools: [], prompts: [], resources: [], templates: [] });
 
 /**
  * Installs `tools/list` and `tools/call` on a server over a prebuilt pipeline, plus the prompt and
- * resource methods when its registry has any, and declares exactly those capabilities. What the server
- * serves itself (an `McpServer`'s `registerTool()` entries, a low-level server's own handlers) and what
- * other registries attached to it serve stays listed and callable beside the registry's; a name both
- * serve is refused. Cheap by design: the modern era builds one server per request.
+ * resource methods when its registry has any, and declares exactly those capabilities. On mcp-fusion's own
+ * server ({@link FusionServer}) the handlers are installed as they are; on a user's server, what it serves
+ * itself (an `McpServer`'s `registerTool()` entries, a low-level server's own handlers) and what other
+ * registries attached to it serve stays listed and callable beside the registry's (reading SDK internals,
+ * see sdkHandlers.ts); a name both serve is refused.
  */
 export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>, era?: ProtocolEra): Attachment {
+  if (isOwnServer(server)) return attachOwn(server, runtime, era);
   const { low, sdk, mcp } = resolveServer(server);
-  const pipeline = runtime.tools;
-  const { content, features } = runtime;
   const capabilities = capabilitiesFor(runtime);
-  const tasks = sdk === 'v2' ? runtime.tasks : undefined;
   let own = NO_NAMES;
-  try {
+  prepare(low, () => {
     if (mcp !== undefined) {
       // The McpServer installs its own handlers first, so that its registerTool() keeps working after attach.
       for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const) if (kind in capabilities) installMcpServerHandlers(mcp, kind);
       own = mcpServerNames(mcp);
     }
-    low.registerCapabilities?.({ ...capabilities, ...(tasks === undefined ? {} : taskCapabilities(era)) });
-  } catch (error) {
-    const connected = /connect/i.test((error as Error).message);
-    throw new AttachError(
-      connected ? 'ATTACH_CONNECTED' : 'ATTACH_HANDLERS',
-      connected
-        ? `attachToServer() must run before server.connect(): the server refused to add its capabilities (${(error as Error).message}).`
-        : `attachToServer() could not prepare this server: ${(error as Error).message}.`,
-    );
-  }
-  const connectionId = randomUUID();
-  const keys = new Set<string>();
-  const notifier = (send: 'sendToolListChanged' | 'sendPromptListChanged' | 'sendResourceListChanged', method: string) => async (): Promise<void> => {
-    try {
-      if (low[send] !== undefined) await low[send]!();
-      else await low.notification?.({ method });
-    } catch {
-      // The connection is gone; nothing to notify.
-    }
-  };
-  const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
-  const seal = features.requestState;
+    low.registerCapabilities?.({ ...capabilities, ...(sdk === 'v2' && runtime.tasks !== undefined ? taskCapabilities(era) : {}) });
+  });
   // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
-  const v1Levels = sdk === 'v1' && features.logging && installedHandler(low, 'logging/setLevel') === undefined ? new Map<string, string>() : undefined;
-  const bridge = sdk === 'v2' ? v2Bridge(low, seal) : v1Bridge(low, seal, connectionId, v1Levels);
-  const untraced = sdk === 'v2'
-    ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, bridge, connectionId, era, target, state)
-    : (extra: any, target?: string) => scopeV1(extra, bridge, connectionId, target);
-  // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
-  const tracing = features.tracing;
-  const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestScope => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });
-  const negotiated = (): string | undefined => (low as { getNegotiatedProtocolVersion?: () => string | undefined }).getNegotiatedProtocolVersion?.();
-  // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
-  // (verified for this target and caller) before anything runs; a first round stays synchronous.
-  const scopeFor = (ctx: any, target: string): RequestScope | Promise<RequestScope> => {
-    const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
-    if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
-    return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
-  };
-  const taskSetup = tasks === undefined ? undefined : installTasks(low, tasks, era, (ctx) => scopeOf(ctx));
-  const taskDispatch = taskSetup?.dispatch;
-  const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
-  const subscribed = new Set<string>();
-  const sendToClient = async (notification: unknown): Promise<void> => {
-    await low.notification?.(notification);
-  };
-  const track = (scope: RequestScope): RequestScope => {
-    if (scope.sessionKey !== undefined && pipeline.gated && !keys.has(scope.sessionKey)) {
-      keys.add(scope.sessionKey);
-      runtime.registerSession(scope.sessionKey, notify);
-    }
-    return scope;
-  };
-  const handlers: Array<readonly [string, MethodHandler]> = [
-    ...(v1Levels === undefined
-      ? []
-      : ([
-          [
-            'logging/setLevel',
-            (request: { params?: { level?: unknown } }, extra: any) => {
-              if (typeof request?.params?.level === 'string' && LOG_LEVELS.includes(request.params.level)) v1Levels.set(extra?.sessionId ?? connectionId, request.params.level);
-              return {};
-            },
-          ],
-        ] as const)),
-    ['tools/list', (_request, ctx) => pipeline.listTools(track(scopeOf(ctx)))],
-    [
-      'tools/call',
-      (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
-        const scope = scopeFor(ctx, sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments));
-        const call = (s: RequestScope) => {
-          const plain = () => pipeline.callTool(request.params.name, request.params.arguments, track(s));
-          return taskDispatch === undefined ? plain() : taskDispatch(request.params, track(s), plain);
-        };
-        return scope instanceof Promise ? scope.then(call) : call(scope);
-      },
-    ],
-    ...(content === undefined
-      ? []
-      : contentHandlers(content, (ctx, target) => (target === undefined ? scopeOf(ctx) : scopeFor(ctx, target)))),
-    ...(subscriptions === undefined
-      ? []
-      : ([
-          [
-            'resources/subscribe',
-            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              const scope = scopeOf(ctx);
-              // A scope-hidden resource is refused as resources/read refuses it.
-              content!.authorizeUri(request?.params?.uri, scope.extra);
-              const key = scope.sessionKey ?? connectionId;
-              subscriptions.subscribe(key, request?.params?.uri, sendToClient, budgetOwner(scope));
-              subscribed.add(key);
-              return {};
-            },
-          ],
-          [
-            'resources/unsubscribe',
-            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              subscriptions.unsubscribe(scopeOf(ctx).sessionKey ?? connectionId, request?.params?.uri);
-              return {};
-            },
-          ],
-        ] as const)),
-  ];
-  const prompts = new Set(content?.hasPrompts === true ? content.listPrompts().prompts.map((p) => p.name) : []);
-  const templates = new Set(content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : []);
-  const fixed = content?.hasResources === true ? content.resourceUris : [];
-  const ownsUri = (uri: unknown): boolean => typeof uri === 'string' && content?.hasResource(uri) === true;
-  const member: Member = {
-    handlers: new Map(handlers.map(([method, handler]) => [method, tracing === undefined ? handler : tracing.wrap(method, handler, negotiated)] as const)),
-    names: { tools: [...pipeline.surface.routes.keys()], prompts: [...prompts], resources: fixed, templates: [...templates] },
-    owns(method, request) {
-      const params = request?.params;
-      if (method === 'tools/call') return pipeline.surface.routes.has(params?.name);
-      if (method === 'prompts/get') return prompts.has(params?.name);
-      if (method === 'completion/complete') return params?.ref?.type === 'ref/prompt' ? prompts.has(params.ref.name) : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
-      return ownsUri(params?.uri);
-    },
-    visibleTools: (ctx) => pipeline.visibleToolNames(scopeOf(ctx)),
-  };
+  const v1Levels = sdk === 'v1' && runtime.features.logging && installedHandler(low, 'logging/setLevel') === undefined;
+  const { member, negotiated, attachment } = wireRuntime(low, sdk, runtime, era, { v1Levels });
   try {
     compose(
       low,
@@ -218,42 +99,51 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     );
   } catch (error) {
     if (error instanceof AttachError) throw error;
-    throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not install ${listMethods(handlers.map(([m]) => m))}: ${(error as Error).message}.`);
+    throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not install ${listMethods([...member.handlers.keys()])}: ${(error as Error).message}.`);
   }
   // The SDK answers initialize itself; wrapping its handler gives the handshake its span.
+  const tracing = runtime.features.tracing;
   const initialize = tracing !== undefined && era !== 'modern' && sdk === 'v2' ? installedHandler(low, 'initialize') : undefined;
   if (initialize !== undefined) low.setRequestHandler('initialize', tracing!.wrap('initialize', (request, ctx) => initialize(request, ctx), negotiated));
-  // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
-  // per-request modern servers cannot notify, the HTTP app tells their listen streams instead.
-  const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());
-  const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
-  const detach = (): void => {
-    endSession?.();
-    taskSetup?.stop();
-    stopWatching?.();
-    for (const key of keys) runtime.releaseSession(key);
-    keys.clear();
-    for (const key of subscribed) subscriptions?.release(key);
-    subscribed.clear();
-  };
+  endWithConnection(low, attachment.detach);
+  return attachment;
+}
+
+/**
+ * Attaches a runtime to mcp-fusion's own server: capabilities declared, handlers installed as they are
+ * (nothing else serves on it), no SDK internals read. `adopt` runs on each request's SDK context first.
+ */
+export function attachOwn<Ctx>(server: FusionServer, runtime: FusionRuntime<Ctx>, era?: ProtocolEra, adopt?: WireOptions['adopt']): Attachment {
+  prepare(server, () => server.registerCapabilities({ ...capabilitiesFor(runtime), ...(runtime.tasks !== undefined ? taskCapabilities(era) : {}) }));
+  const { member, negotiated, attachment } = wireRuntime(server, 'v2', runtime, era, { adopt });
+  for (const [method, handler] of member.handlers) server.setRequestHandler(method as never, handler as never);
+  const tracing = runtime.features.tracing;
+  if (tracing !== undefined && era !== 'modern') server.aroundInitialize = (handler) => tracing.wrap('initialize', handler as never, negotiated) as never;
+  endWithConnection(server as ServerLike, attachment.detach);
+  return attachment;
+}
+
+/**
+ * Runs the capability step of an attach. A connected server cannot take capabilities: told by its public
+ * `transport` (both SDK lines) or by the v2 error code, never by the error's wording.
+ */
+function prepare(low: object, step: () => void): void {
+  const connected = (reason: string) => new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): ${reason}.`);
+  if ((low as { transport?: unknown }).transport !== undefined) throw connected('this server is connected to a transport already');
+  try {
+    step();
+  } catch (error) {
+    const message = (error as Error).message;
+    if ((error as { code?: unknown }).code === ALREADY_CONNECTED) throw connected(`the server refused to add its capabilities (${message})`);
+    throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not prepare this server: ${message}.`);
+  }
+}
+
+function endWithConnection(low: ServerLike, detach: () => void): void {
   const previous = low.onclose;
   low.onclose = () => {
     previous?.();
     detach();
-  };
-  return {
-    sdk,
-    notifyToolListChanged: notify,
-    notifyPromptListChanged: notifier('sendPromptListChanged', 'notifications/prompts/list_changed'),
-    notifyResourceListChanged: notifier('sendResourceListChanged', 'notifications/resources/list_changed'),
-    notifyResourceUpdated: async (uri: string) => {
-      await subscriptions?.publish(uri, (session) => subscribed.has(session));
-    },
-    notifyResourceDeleted: async (uri: string) => {
-      await subscriptions?.retire(uri, (session) => subscribed.has(session));
-      await notifier('sendResourceListChanged', 'notifications/resources/list_changed')();
-    },
-    detach,
   };
 }
 

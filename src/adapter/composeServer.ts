@@ -99,16 +99,36 @@ function dispatcher(method: string, c: Composition): MethodHandler {
       return await base(request, ctx);
     } catch (error) {
       // Neither knows it: the registry's answer names what exists and what to do (and keeps -32002 for resources).
-      if (handlers.length > 0 && isNotFound(error)) return handlers[0]!.handlers.get(method)!(request, ctx);
+      if (handlers.length > 0 && (await isNotFound(error, method, request, ctx, c))) return handlers[0]!.handlers.get(method)!(request, ctx);
       throw error;
     }
   };
 }
 
-/** An SDK server's "no such prompt / resource / template" error (-32002, or -32602 saying "not found"). */
-function isNotFound(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === JsonRpcCode.ResourceNotFound || (code === JsonRpcCode.InvalidParams && typeof message === 'string' && /not found/i.test(message));
+/**
+ * Whether the server's own handler refused `request` because it serves no such prompt, resource or template:
+ * -32002, or -32602 (what both SDK lines' `McpServer` throw for an unknown name) for a name its own lists
+ * do not hold. Told by the code and the server's lists, never by the error's wording.
+ */
+async function isNotFound(error: unknown, method: string, request: any, ctx: unknown, c: Composition): Promise<boolean> {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === JsonRpcCode.ResourceNotFound) return true;
+  if (code !== JsonRpcCode.InvalidParams) return false;
+  const listed = async (list: string, key: string): Promise<any[]> => {
+    const handler = c.base.get(list);
+    return handler === undefined ? [] : (((await handler({ method: list, params: {} }, ctx)) as Record<string, any[] | undefined>)[key] ?? []);
+  };
+  const params = request?.params;
+  const ref = params?.ref;
+  if (method === 'prompts/get' || (method === 'completion/complete' && ref?.type === 'ref/prompt')) {
+    const name = method === 'prompts/get' ? params?.name : ref?.name;
+    return !(await listed('prompts/list', 'prompts')).some((p) => p?.name === name);
+  }
+  const templates = (await listed('resources/templates/list', 'resourceTemplates')).map((t) => String(t?.uriTemplate));
+  if (method === 'completion/complete') return !templates.includes(ref?.uri);
+  const uri = String(params?.uri);
+  if ((await listed('resources/list', 'resources')).some((r) => r?.uri === uri)) return false;
+  return !templates.some((t) => templatePattern(t).test(uri));
 }
 
 function listDispatcher(method: string, list: (typeof LISTS)[string], c: Composition): MethodHandler {
@@ -169,4 +189,11 @@ async function callForeign(request: any, ctx: unknown, c: Composition, base: Sto
     if (!tools.includes(name)) return unknown(tools);
   }
   return result;
+}
+
+/** A URI template's RFC 6570 expressions as a pattern (`{+x}`/`{#x}` span slashes, the others do not). */
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/(\{[^}]*\})/);
+  const source = parts.map((part) => (part.startsWith('{') ? (/^\{[+#]/.test(part) ? '.*' : '[^/]*') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`^${source}$`);
 }

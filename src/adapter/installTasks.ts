@@ -1,6 +1,6 @@
 import type { ProtocolEra } from '../protocol/types.js';
 import type { TaskService } from '../runtime/TaskService.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 import { TASK_PARAMS, taskCall, taskMethods } from './taskHandlers.js';
 import { legacyTask, TASKS_EXTENSION } from './taskWire.js';
 
@@ -21,7 +21,7 @@ export function taskCapabilities(era: ProtocolEra | undefined): Record<string, u
  * for extension methods; legacy `tasks/list` is not offered) and returns the `tools/call` dispatch. On a
  * legacy connection, tasks started through it report each status change with `notifications/tasks/status`.
  */
-export function installTasks(low: TaskServer, service: TaskService, era: ProtocolEra | undefined, scopeOf: (ctx: unknown) => RequestScope): { dispatch: ReturnType<typeof taskCall>; stop(): void } {
+export function installTasks(low: TaskServer, service: TaskService, era: ProtocolEra | undefined, scopeOf: (ctx: unknown) => RequestContext): { dispatch: ReturnType<typeof taskCall>; stop(): void } {
   for (const [method, handler] of taskMethods(service, era)) {
     if (era === 'modern') low.setRequestHandler(method, TASK_PARAMS, (params: any, ctx: unknown) => handler(params, scopeOf(ctx)));
     else low.setRequestHandler(method, (request: any, ctx: unknown) => handler(request?.params ?? {}, scopeOf(ctx)));

@@ -1,15 +1,18 @@
 /**
- * The one place mcp-fusion reads SDK internals. Composing with a server's own tools, prompts and resources
- * needs the request handler it already installed for a method (to call it beside the registry's), and an
- * `McpServer` must install its handlers before the registry's, or its later `registerTool()` would refuse
- * ("A request handler for tools/list already exists"). Neither SDK line has a public API for either, so:
+ * The one place mcp-fusion reads SDK internals, and only for a server the user brings
+ * (`registry.attachToServer(server)`, or the `server` option): mcp-fusion's own servers (`FusionServer`)
+ * are attached without them. Composing with a server's own tools, prompts and resources needs the request
+ * handler it already installed for a method (to call it beside the registry's), and an `McpServer` must
+ * install its handlers before the registry's, or its later `registerTool()` would refuse ("A request handler
+ * for tools/list already exists"). Neither SDK line has a public API for either, so:
  *
  * - v2 `Server` (and the v2 `McpServer`'s `.server`): the protected accessor `_getRequestHandler(method)`;
  * - v1 `Server`: the private map `_requestHandlers`;
  * - v1 and v2 `McpServer`: the private `setToolRequestHandlers()`, `setPromptRequestHandlers()`,
  *   `setResourceRequestHandlers()` and `setCompletionRequestHandler()` (idempotent in both lines).
  *
- * test/adapter/sdkHandlers.test.ts pins these against the installed SDKs and fails loudly when one moves.
+ * test/adapter/sdkHandlers.test.ts pins these against the installed SDKs and fails loudly when one moves;
+ * the peer range of `@modelcontextprotocol/server` admits only the version it pins.
  */
 
 /** A request handler as the SDK stores it: the raw request and the SDK's handler context. */

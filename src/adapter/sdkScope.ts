@@ -1,3 +1,4 @@
+import type { CLIENT_CAPABILITIES_META_KEY, ServerContext } from '@modelcontextprotocol/server';
 import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
 import { CallExtra, type ExtraBridge } from '../runtime/CallExtra.js';
 import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
@@ -5,49 +6,72 @@ import type { RequestContext } from '../surface/types.js';
 
 /** The part of an SDK server a request context reads. */
 export interface ScopeServer {
-  notification?(notification: unknown): Promise<void>;
+  notification?(notification: any): Promise<void>;
+  getClientCapabilities?(): Record<string, unknown> | undefined;
 }
 
-/** The envelope key of the client's capabilities on a modern request. */
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+/** The v1 SDK's handler `extra` (`RequestHandlerExtra` of @modelcontextprotocol/sdk), as far as it is read here. */
+interface V1Extra {
+  readonly sessionId?: string | undefined;
+  readonly requestId: string | number;
+  readonly authInfo?: unknown;
+  readonly _meta?: Readonly<Record<string, unknown>> | undefined;
+  readonly signal: AbortSignal;
+  sendNotification(notification: unknown): Promise<void>;
+}
+
+/** The part of a v1 SDK server its bridge calls. */
+interface V1Server extends ScopeServer {
+  sendLoggingMessage?(params: Record<string, unknown>, sessionId?: string): Promise<void>;
+  elicitInput(params: Record<string, unknown>, options: { relatedRequestId: string | number }): Promise<unknown>;
+  createMessage(params: Record<string, unknown>, options: { relatedRequestId: string | number }): Promise<unknown>;
+}
+
 
 /** How a v2 attachment's extras reach the SDK: `extra.raw` is the handler context (`ctx.mcpReq`, `ctx.http`). */
 export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge {
-  const reqOf = (extra: CallExtra): any => (extra.raw as any)?.mcpReq ?? {};
+  const reqOf = (extra: CallExtra): ServerContext['mcpReq'] => (extra.raw as ServerContext).mcpReq;
   return {
-    sessionId: (ctx) => ctx?.sessionId,
-    requestId: (ctx) => ctx?.mcpReq?.id,
-    authInfo: (ctx) => ctx?.http?.authInfo,
-    meta: (ctx) => ctx?.mcpReq?._meta,
-    inputResponses: (ctx) => ctx?.mcpReq?.inputResponses,
-    requestSignal: (ctx) => ctx?.mcpReq?.signal,
+    sessionId: (ctx: ServerContext) => ctx.sessionId,
+    requestId: (ctx: ServerContext) => ctx.mcpReq.id,
+    authInfo: (ctx: ServerContext) => ctx.http?.authInfo,
+    meta: (ctx: ServerContext) => ctx.mcpReq._meta,
+    inputResponses: (ctx: ServerContext) => ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
+    requestSignal: (ctx: ServerContext) => ctx.mcpReq.signal,
     clientCapabilities: (extra) =>
-      extra.era === 'modern' ? reqOf(extra).envelope?.[CLIENT_CAPABILITIES] : (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.(),
+      extra.era === 'modern' ? (envelopeOf(reqOf(extra))?.[CLIENT_CAPABILITIES] as Record<string, unknown> | undefined) : low.getClientCapabilities?.(),
     progress: (extra) => {
       const req = reqOf(extra);
-      return progressSender(extra.meta?.progressToken, (n) => req.notify(n));
+      return progressSender(extra.meta?.progressToken, (n) => req.notify(n as never));
     },
     log: (extra) => {
       const req = reqOf(extra);
       return async (level, data, logger) => {
         try {
-          await req.log?.(level, data, logger);
+          await req.log(level as never, data, logger);
         } catch {
           // Logging is best effort.
         }
       };
     },
-    elicit: (extra, params) => clientRequest(low, extra.era === 'modern', 'elicitation', () => reqOf(extra).elicitInput(params)),
-    sample: (extra, params) => clientRequest(low, extra.era === 'modern', 'sampling', () => reqOf(extra).requestSampling(params)),
+    elicit: (extra, params) => clientRequest(low, extra.era === 'modern', 'elicitation', () => reqOf(extra).elicitInput(params as never)),
+    sample: (extra, params) => clientRequest(low, extra.era === 'modern', 'sampling', () => reqOf(extra).requestSampling(params as never)),
     sealState: (extra, payload) => seal.seal(payload, extra.target ?? String(reqOf(extra).method), extra.principal.key),
   };
 }
 
+/** The envelope key of the client's capabilities on a modern request (no SDK import at run time here). */
+const CLIENT_CAPABILITIES: typeof CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+/** A modern request's `_meta` envelope (typed `{}` by the SDK 2.4.0, read by its reserved keys). */
+function envelopeOf(req: ServerContext['mcpReq']): Readonly<Record<string, unknown>> | undefined {
+  return req.envelope as Readonly<Record<string, unknown>> | undefined;
+}
+
 /** The request context for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
-export function scopeV2(ctx: any, bridge: ExtraBridge, connectionId: string, era: ProtocolEra | undefined, target: string | undefined, state: unknown): RequestContext {
-  const req = ctx?.mcpReq ?? {};
-  const modern = era === 'modern' || (era === undefined && req.envelope !== undefined);
-  const sessionKey = modern ? undefined : (ctx?.sessionId ?? connectionId);
+export function scopeV2(ctx: ServerContext, bridge: ExtraBridge, connectionId: string, era: ProtocolEra | undefined, target: string | undefined, state: unknown): RequestContext {
+  const modern = era === 'modern' || (era === undefined && ctx.mcpReq.envelope !== undefined);
+  const sessionKey = modern ? undefined : (ctx.sessionId ?? connectionId);
   return { sessionKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', sessionKey, state, ctx, target) };
 }
 
@@ -59,15 +83,15 @@ export const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warnin
  * when mcp-fusion answers `logging/setLevel`.
  */
 export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId: string, levels: Map<string, string> | undefined): ExtraBridge {
-  const server = low as any;
-  const rawOf = (extra: CallExtra): any => extra.raw;
+  const server = low as V1Server;
+  const rawOf = (extra: CallExtra): V1Extra => extra.raw as V1Extra;
   return {
-    sessionId: (extra1) => extra1?.sessionId,
-    requestId: (extra1) => extra1?.requestId,
-    authInfo: (extra1) => extra1?.authInfo,
-    meta: (extra1) => extra1?._meta,
+    sessionId: (extra1: V1Extra) => extra1.sessionId,
+    requestId: (extra1: V1Extra) => extra1.requestId,
+    authInfo: (extra1: V1Extra) => extra1.authInfo,
+    meta: (extra1: V1Extra) => extra1._meta,
     inputResponses: () => undefined,
-    requestSignal: (extra1) => extra1?.signal,
+    requestSignal: (extra1: V1Extra) => extra1.signal,
     clientCapabilities: () => server.getClientCapabilities?.(),
     progress: (extra) => {
       const extra1 = rawOf(extra);
@@ -89,8 +113,8 @@ export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId:
 }
 
 /** The request context for a v1 handler `extra`. */
-export function scopeV1(extra1: any, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestContext {
-  const sessionKey = extra1?.sessionId ?? connectionId;
+export function scopeV1(extra1: V1Extra, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestContext {
+  const sessionKey = extra1.sessionId ?? connectionId;
   return { sessionKey, extra: new CallExtra(bridge, 'legacy', sessionKey, undefined, extra1, target) };
 }
 
@@ -98,11 +122,11 @@ export function scopeV1(extra1: any, bridge: ExtraBridge, connectionId: string, 
  * A server→client request from a handler: refused with a clear error when the era has no such channel
  * or the client did not declare the capability, instead of a protocol failure on the wire.
  */
-async function clientRequest(low: ScopeServer, modern: boolean, capability: 'elicitation' | 'sampling', send: () => Promise<any>): Promise<Record<string, unknown>> {
+async function clientRequest(low: ScopeServer, modern: boolean, capability: 'elicitation' | 'sampling', send: () => Promise<unknown>): Promise<Record<string, unknown>> {
   if (modern) {
     throw new Error(`${capability} requests cannot be pushed on a 2026-07-28 request; return inputRequired({ inputRequests: { … } }) from the handler instead (the client answers and calls again).`);
   }
-  const declared = (low as { getClientCapabilities?: () => Record<string, unknown> | undefined }).getClientCapabilities?.();
+  const declared = low.getClientCapabilities?.();
   if (declared?.[capability] === undefined) {
     throw new Error(`The client did not declare the "${capability}" capability, so the server cannot ask it for ${capability === 'sampling' ? 'a model completion' : 'input'}; continue without it or ask the user to use a client that supports it.`);
   }

@@ -3,7 +3,7 @@ import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { ProtocolEra } from '../protocol/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { TaskService } from '../runtime/TaskService.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskRecord } from '../tasks/types.js';
 import { modernTask, legacyTask, taskPayload, MISSING_CAPABILITY, TASKS_EXTENSION } from './taskWire.js';
@@ -22,7 +22,7 @@ interface CallParams {
  * straight to `plain`.
  */
 export function taskCall(service: TaskService, era: ProtocolEra | undefined, created: (record: TaskRecord) => void = () => {}) {
-  return async (params: CallParams, scope: RequestScope, plain: () => Promise<unknown>): Promise<unknown> => {
+  return async (params: CallParams, scope: RequestContext, plain: () => Promise<unknown>): Promise<unknown> => {
     const declaration = service.declarationOf(params.name);
     if (declaration === undefined) return plain();
     if (era === 'modern') {
@@ -57,18 +57,18 @@ export function declaresExtension(capabilities: Readonly<Record<string, unknown>
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
 }
 
-type Handler = (params: { taskId: string; inputResponses?: Record<string, unknown> }, scope: RequestScope) => Promise<Record<string, unknown>>;
+type Handler = (params: { taskId: string; inputResponses?: Record<string, unknown> }, scope: RequestContext) => Promise<Record<string, unknown>>;
 
 /** The task methods of an era, era-neutral handlers over the service (the attachment installs them). */
 export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, Handler]> {
-  const owner = (scope: RequestScope): string => requestPrincipal(scope).key;
+  const owner = (scope: RequestContext): string => requestPrincipal(scope).key;
   const found = async (record: Promise<TaskRecord | undefined>, id: string): Promise<TaskRecord> => {
     const task = await record;
     if (task === undefined) throw new WireError(JsonRpcCode.InvalidParams, taskTexts.notFound(id));
     return task;
   };
   if (era === 'modern') {
-    const gate = (scope: RequestScope): void => {
+    const gate = (scope: RequestContext): void => {
       if (!declaresExtension(scope.extra.clientCapabilities)) {
         throw new WireError(MISSING_CAPABILITY, `Missing required client capability: declare the ${TASKS_EXTENSION} extension to use the task methods.`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
       }

@@ -3,7 +3,7 @@ import { matchGlob } from '../state-sync/matchGlob.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionEvent } from '../session/types.js';
 import { staleResourceUris } from '../runtime/systemResources.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { WorkflowChange } from '../workflow/WorkflowRuntime.js';
 import { ConsoleHub } from './ConsoleHub.js';
@@ -21,7 +21,7 @@ export interface DevConsoleParts {
   /** The registry's tool names (canonical), to show which ones an invalidation reached. */
   readonly tools: readonly string[];
   readonly resources: ReadonlyArray<{ uri: string; reflects?: readonly string[] | undefined }>;
-  readonly visibleToolNames: (scope: RequestScope) => Promise<string[]>;
+  readonly visibleToolNames: (scope: RequestContext) => Promise<string[]>;
   readonly onInvalidation: (listener: (patterns: readonly string[], causedBy: string) => void) => () => void;
   readonly now?: (() => number) | undefined;
 }
@@ -42,8 +42,8 @@ export interface DevConsole {
 export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const now = parts.now ?? Date.now;
   const hub = new ConsoleHub({ maxEvents: parts.maxEvents, instance: crypto.randomUUID().slice(0, 8), bus: parts.bus, now });
-  const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestScope =>
-    ({ sessionKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestScope;
+  const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestContext =>
+    ({ sessionKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestContext;
   // The lists legacy sessions see, per session and scopes, until a transition or a tools change.
   const visible = new Map<string, Promise<string[]>>();
   const visibleAfter = (sessionId: string, scopes: readonly string[]): Promise<string[]> => {

@@ -23,12 +23,12 @@ export interface SignalSource {
  */
 export interface ExtraBridge {
   /** The SDK's request fields, read from `extra.raw` when first asked for. */
-  sessionId(raw: any): string | undefined;
-  requestId(raw: any): string | number;
-  authInfo(raw: any): unknown;
-  meta(raw: any): Readonly<Record<string, unknown>> | undefined;
-  inputResponses(raw: any): Readonly<Record<string, unknown>> | undefined;
-  requestSignal(raw: any): AbortSignal | undefined;
+  sessionId(raw: unknown): string | undefined;
+  requestId(raw: unknown): string | number;
+  authInfo(raw: unknown): unknown;
+  meta(raw: unknown): Readonly<Record<string, unknown>> | undefined;
+  inputResponses(raw: unknown): Readonly<Record<string, unknown>> | undefined;
+  requestSignal(raw: unknown): AbortSignal | undefined;
   clientCapabilities(extra: CallExtra): Readonly<Record<string, unknown>> | undefined;
   progress(extra: CallExtra): ToolExtra['progress'];
   log(extra: CallExtra): ToolExtra['log'];

@@ -1,7 +1,8 @@
 import { McpServer, Server } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../protocol/types.js';
 import { AttachError } from '../errors/FusionError.js';
-import { attachPipeline, type Attachment } from '../adapter/attach.js';
+import { attachOwn, attachPipeline, type Attachment } from '../adapter/attach.js';
+import { FusionServer } from '../adapter/FusionServer.js';
 import { capabilitiesFor } from '../adapter/capabilitiesFor.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { ServeOptions } from './types.js';
@@ -21,17 +22,27 @@ export interface BuiltServer {
  * `Server` constructed with exactly the capabilities the registry needs; then the handler installs.
  */
 export function buildServer<Ctx>(runtime: FusionRuntime<Ctx>, options: ServeOptions<Ctx>, era?: ProtocolEra): BuiltServer {
-  const instance = options.server === undefined ? defaultServer(runtime, options) : userServer(options.server, era);
+  if (options.server === undefined) {
+    const server = ownServer(runtime, options);
+    return { server, instance: server, attachment: attachOwn(server, runtime, era) };
+  }
+  const instance = userServer(options.server, era);
   const attachment = attachPipeline(instance, runtime, era);
   return { server: instance instanceof McpServer ? instance.server : instance, instance, attachment };
 }
 
-function defaultServer<Ctx>(runtime: FusionRuntime<Ctx>, options: ServeOptions<Ctx>): Server {
-  return new Server(
+/**
+ * A fresh low-level v2 server of mcp-fusion's own, constructed with exactly the capabilities the registry
+ * needs; `supportedProtocolVersions` as the SDK's `ServerOptions` take them (the modern dispatcher adds the
+ * 2026-07-28 revision).
+ */
+export function ownServer<Ctx>(runtime: FusionRuntime<Ctx>, options: ServeOptions<Ctx>, supportedProtocolVersions?: string[]): FusionServer {
+  return new FusionServer(
     { name: options.name ?? 'mcp-fusion-server', version: options.version ?? '1.0.0' },
     {
       capabilities: { ...capabilitiesFor(runtime) },
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      ...(supportedProtocolVersions !== undefined ? { supportedProtocolVersions } : {}),
     },
   );
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, localhostAllowedOrigins, type Server } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
@@ -9,6 +9,7 @@ import { staleResourceUris } from '../runtime/systemResources.js';
 import { AuthGate } from '../auth/AuthGate.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { buildServer } from './buildServer.js';
+import { ModernDispatcher } from './ModernDispatcher.js';
 import { devConsoleTap } from './devConsole.js';
 import { isListen, ListenStreams } from './ListenStreams.js';
 import { LegacySessions } from './LegacySessions.js';
@@ -135,15 +136,20 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
   const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
-  const modern = createMcpHandler(
+  // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
+  const offerSubscribe = (server: Server) => {
+    if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
+  };
+  // One long-lived server answers modern requests; the SDK's per-request handler serves listen streams and refusals.
+  const perRequest = createMcpHandler(
     (ctx) => {
       const { server, instance } = buildServer(runtime, attach, ctx.era);
-      // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
-      if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
+      offerSubscribe(server);
       return instance;
     },
     { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
   );
+  const modern = new ModernDispatcher(runtime, attach, perRequest, offerSubscribe);
   devConsole?.attach(registry, pipeline);
   // State Sync meets resources: an invalidation updates fusion://stale/<pattern> and every resource that
   // reflects the invalidated domain, for modern listen streams that named them.

@@ -7,7 +7,7 @@ import { META } from '../state-sync/metaKeys.js';
 import type { Surface, WireTool } from './compileSurface.js';
 import { ListView } from './ListView.js';
 import { modernSurface } from './modernSurface.js';
-import type { RequestScope, ToolListResult } from './types.js';
+import type { RequestContext, ToolListResult } from './types.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { WorkflowSettings } from '../fsm/workflowSettings.js';
 
@@ -54,7 +54,7 @@ export class Visibility {
   }
 
   /** The lists the caller of `scope` may see: the whole surface, or the part its scopes allow. */
-  viewOf(scope: RequestScope): ListView {
+  viewOf(scope: RequestContext): ListView {
     if (!this.#scopes.active) return this.#base;
     return this.#scopes.view(ScopeGate.scopesOf(scope.extra.authInfo), (allowed) => this.#build(narrowSurface(this.surface, allowed)));
   }

@@ -18,9 +18,6 @@ export interface RequestContext {
   readonly trace?: RequestTrace | undefined;
 }
 
-/** @deprecated use {@link RequestContext} (the request's context, not its OAuth scopes). */
-export type RequestScope = RequestContext;
-
 /** `tools/list` result as the pipeline returns it. */
 export interface ToolListResult {
   tools: Array<Record<string, unknown>>;

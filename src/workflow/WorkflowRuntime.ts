@@ -12,7 +12,7 @@ import type { Route, Surface } from '../surface/compileSurface.js';
 import { appendToResult, gateRefusal, nextLine, persistFailure, withMeta } from './gateTexts.js';
 import { handleTexts } from './handleTexts.js';
 import { WORKFLOW_META } from '../surface/modernSurface.js';
-import type { RequestScope } from '../surface/types.js';
+import type { RequestContext } from '../surface/types.js';
 import { traceRefusal } from '../tracing/traceRefusal.js';
 import { WorkflowHandles, type HandleRejection } from './WorkflowHandles.js';
 import type { WorkflowHandleLimits } from './HandleBudget.js';
@@ -52,7 +52,7 @@ export interface WorkflowRuntimeOptions {
   /** Budgets of live handle-keyed instances (attach option `workflowHandles`). */
   handleLimits?: WorkflowHandleLimits | undefined;
   /** The part of the surface a request's caller may see (its scopes): gate texts name only those tools. */
-  surfaceOf?: ((scope: RequestScope) => Surface) | undefined;
+  surfaceOf?: ((scope: RequestContext) => Surface) | undefined;
 }
 
 /**
@@ -71,7 +71,7 @@ export class WorkflowRuntime {
   readonly #now: () => number;
   /** The "Next: …" block a transition into a state appends, by state key (states are finite; shared, frozen). */
   readonly #nextBlocks = new WeakMap<Surface, Map<string, ContentBlock>>();
-  readonly #surfaceOf: (scope: RequestScope) => Surface;
+  readonly #surfaceOf: (scope: RequestContext) => Surface;
   /** `_meta` `allowed` of handle-keyed results, by state key. */
   readonly #allowed = new Map<string, readonly string[]>();
 
@@ -104,18 +104,18 @@ export class WorkflowRuntime {
   }
 
   /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
-  async stateFor(scope: RequestScope): Promise<FsmStateValue | undefined> {
+  async stateFor(scope: RequestContext): Promise<FsmStateValue | undefined> {
     if (scope.sessionKey === undefined || this.usesHandles(scope)) return undefined;
     return this.sessions.snapshot(scope.sessionKey).then((s) => s.state, () => undefined);
   }
 
   /** True when this request is served with handles rather than session state. */
-  usesHandles(scope: RequestScope): boolean {
+  usesHandles(scope: RequestContext): boolean {
     return scope.sessionKey === undefined || this.handles.settings.legacy === 'handle';
   }
 
   /** Runs a call of a bound tool; `execute` validates and runs the handler. */
-  run(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
+  run(tool: FusionTool, args: Record<string, unknown>, scope: RequestContext, route: Route, execute: Execute): Promise<ToolResponse> {
     if (!this.usesHandles(scope)) {
       const key = scope.sessionKey!;
       return this.#runSession(tool, key, scope, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
@@ -123,7 +123,7 @@ export class WorkflowRuntime {
     return this.#runHandle(tool, args, scope, route, execute);
   }
 
-  async #runSession(tool: FusionTool, key: string, scope: RequestScope, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
+  async #runSession(tool: FusionTool, key: string, scope: RequestContext, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
     let outcome: GateOutcome<ToolResponse>;
     try {
       outcome = await this.sessions.run(key, tool.name, fn);
@@ -163,7 +163,7 @@ export class WorkflowRuntime {
     return block;
   }
 
-  async #runHandle(tool: FusionTool, args: Record<string, unknown>, scope: RequestScope, route: Route, execute: Execute): Promise<ToolResponse> {
+  async #runHandle(tool: FusionTool, args: Record<string, unknown>, scope: RequestContext, route: Route, execute: Execute): Promise<ToolResponse> {
     const s = this.handles.settings;
     const { [s.handleArg]: handleValue, ...rest } = args;
     const owner = ownerOf(scope);
@@ -248,14 +248,14 @@ export class WorkflowRuntime {
     });
   }
 
-  #traceTransition(scope: RequestScope, tool: FusionTool, transition: TransitionResult | undefined): void {
+  #traceTransition(scope: RequestContext, tool: FusionTool, transition: TransitionResult | undefined): void {
     if (scope.trace === undefined || transition?.changed !== true) return;
     scope.trace.transition(this.handles.settings.machine, describeState(transition.previousState), describeState(transition.currentState), this.gate.bindings.get(tool.name)?.event);
   }
 }
 
 /** The owner of the instances a request may use: its principal's key (see `requestPrincipal`). */
-export function ownerOf(scope: RequestScope): string {
+export function ownerOf(scope: RequestContext): string {
   return requestPrincipal(scope).key;
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { McpServer, Server } from '@modelcontextprotocol/server';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -41,5 +42,14 @@ describe('SDK internals behind attach composition', () => {
     expect(() => installedHandler({}, 'tools/list')).toThrow(/cannot find them/);
     expect(() => installMcpServerHandlers({}, 'tools')).toThrow(/no setToolRequestHandlers\(\)/);
     expect(() => mcpServerNames({})).toThrow(/no _registeredTools/);
+  });
+});
+
+describe('the SDK versions mcp-fusion admits', () => {
+  it('peers on exactly the @modelcontextprotocol/server version these internals are pinned against', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> };
+    const installed = JSON.parse(readFileSync(new URL('../../node_modules/@modelcontextprotocol/server/package.json', import.meta.url), 'utf8')) as { version: string };
+    // Widen the range only after running this file against each version it would admit.
+    expect(pkg.peerDependencies['@modelcontextprotocol/server']).toBe(installed.version);
   });
 });

@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer, Server } from '@modelcontextprotocol/server';
+import { InMemoryTransport, McpServer, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -63,6 +63,8 @@ interface AnyClient {
   callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   listPrompts(): Promise<{ prompts: Array<{ name: string }> }>;
   listResources(): Promise<{ resources: Array<{ uri: string }> }>;
+  getPrompt(p: { name: string }): Promise<unknown>;
+  readResource(p: { uri: string }): Promise<unknown>;
   getServerCapabilities(): Record<string, unknown> | undefined;
   close(): Promise<void>;
 }
@@ -110,9 +112,26 @@ describe('attachToServer composes with what the server already serves', () => {
       const resources = (await client.listResources()).resources.map((r) => r.uri);
       expect(prompts).toEqual(contentToo ? ['own_prompt', 'greet_prompt'] : ['greet_prompt']);
       expect(resources).toEqual(contentToo ? ['own://note', 'fusion-test://motto'] : ['fusion-test://motto']);
+      // A name neither serves: the registry's answer (it names what exists), whatever the server's own error said.
+      const unknownPrompt = await client.getPrompt({ name: 'nope' }).catch((error: unknown) => error);
+      expect(unknownPrompt).toMatchObject({ code: -32602, message: expect.stringContaining('greet_prompt') });
+      // -32002 on the wire of the v1 SDK; the v2 SDK encodes it as -32602 on 2025 revisions.
+      const unknownResource = await client.readResource({ uri: 'nowhere://x' }).catch((error: unknown) => error);
+      expect(unknownResource).toMatchObject({ message: expect.stringContaining('fusion-test://motto') });
     } finally {
       await client.close();
     }
+  });
+
+  it('passes on the server\'s own "invalid params" error for a prompt it serves, whatever its wording', async () => {
+    const server = new McpServer({ name: 'x', version: '1' });
+    server.registerPrompt('lookup', {}, () => {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Customer 42 not found');
+    });
+    greetings().attachToServer(server);
+    const client = await connectV2(server);
+    await expect(client.getPrompt({ name: 'lookup' })).rejects.toThrow('Customer 42 not found');
+    await client.close();
   });
 
   it('keeps registerTool() working after attach, on v2 and v1 McpServers declared without capabilities', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
 import { createFusionApp, createStderrLogger, initFusion, StateSyncLayer, type DebugEvent, type InvalidationEvent, type ResourceNotification, type StateSyncConfig, type ToolRegistry } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
-import type { RequestScope } from '../../src/surface/types.js';
+import type { RequestContext } from '../../src/surface/types.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
 import { openSession, post } from '../_helpers/raw.js';
 
@@ -396,7 +396,7 @@ describe('State Sync zero overhead when not configured', () => {
     f.query('sprints.list').describe('List workspace sprints').handle(() => 'no sprints yet'),
     f.action('sprints.create').describe('Create a new sprint').withString('name').handle((input) => ({ id: 's2', name: input.name })),
   );
-  const scope = { sessionKey: undefined, extra: { era: 'legacy' } } as unknown as RequestScope;
+  const scope = { sessionKey: undefined, extra: { era: 'legacy' } } as unknown as RequestContext;
 
   it('answers tools/list with the same frozen object every time', async () => {
     const pipeline = registry.pipeline({});

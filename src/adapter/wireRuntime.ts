@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { ProtocolEra } from '../protocol/types.js';
+import { contentHandlers, type MethodHandler } from './contentHandlers.js';
+import type { Member, ServedNames } from './composeServer.js';
+import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
+import type { FusionRuntime } from '../runtime/FusionRuntime.js';
+import type { RequestContext } from '../surface/types.js';
+import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { budgetOwner } from '../principal/budgetOwner.js';
+import { sealTargetOf } from '../runtime/pickAction.js';
+import { installTasks } from './installTasks.js';
+import type { Attachment } from './attach.js';
+
+/** The part of an SDK server (v2 `Server`, or v1 `Server`) a runtime's handlers talk to. */
+export interface WiredServer {
+  setRequestHandler(method: any, schemasOrHandler: any, handler?: any): void;
+  sendToolListChanged?(): Promise<void>;
+  sendPromptListChanged?(): Promise<void>;
+  sendResourceListChanged?(): Promise<void>;
+  notification?(notification: any): Promise<void>;
+  getClientCapabilities?(): Record<string, unknown> | undefined;
+  getNegotiatedProtocolVersion?(): string | undefined;
+}
+
+/** A runtime wired for one server: the handlers to install (as a composition member) and the attachment. */
+export interface Wiring {
+  readonly member: Member;
+  readonly negotiated: () => string | undefined;
+  readonly attachment: Attachment;
+}
+
+/** Options of {@link wireRuntime}. */
+export interface WireOptions {
+  /** True when the runtime's v1-only `logging/setLevel` answer is needed (a v1 server without the handler). */
+  readonly v1Levels?: boolean;
+  /** Runs on the SDK context of every request before the runtime reads it (the modern dispatcher's id mapping). */
+  readonly adopt?: ((ctx: ServerContext) => void) | undefined;
+}
+
+/**
+ * The request handlers of `runtime` for one server of SDK line `sdk` in `era`, and what the attachment does
+ * (notify its clients, end its per-session state). Nothing here reads SDK internals: installing the handlers
+ * (directly on mcp-fusion's own server, composed on a user's) is the caller's.
+ */
+export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: FusionRuntime<Ctx>, era: ProtocolEra | undefined, options: WireOptions = {}): Wiring {
+  const pipeline = runtime.tools;
+  const { content, features } = runtime;
+  const tasks = sdk === 'v2' ? runtime.tasks : undefined;
+  const connectionId = randomUUID();
+  const keys = new Set<string>();
+  const notifier = (send: 'sendToolListChanged' | 'sendPromptListChanged' | 'sendResourceListChanged', method: string) => async (): Promise<void> => {
+    try {
+      if (low[send] !== undefined) await low[send]!();
+      else await low.notification?.({ method });
+    } catch {
+      // The connection is gone; nothing to notify.
+    }
+  };
+  const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
+  const seal = features.requestState;
+  const v1Levels = options.v1Levels === true ? new Map<string, string>() : undefined;
+  const bridge = sdk === 'v2' ? v2Bridge(low, seal) : v1Bridge(low, seal, connectionId, v1Levels);
+  const untraced = sdk === 'v2'
+    ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, bridge, connectionId, era, target, state)
+    : (extra: any, target?: string) => scopeV1(extra, bridge, connectionId, target);
+  // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
+  const tracing = features.tracing;
+  const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestContext => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });
+  const negotiated = (): string | undefined => low.getNegotiatedProtocolVersion?.();
+  // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
+  // (verified for this target and caller) before anything runs; a first round stays synchronous.
+  const scopeFor = (ctx: any, target: string): RequestContext | Promise<RequestContext> => {
+    const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
+    if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
+    return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
+  };
+  const { adopt } = options;
+  const taskScope = adopt === undefined ? (ctx: unknown) => scopeOf(ctx) : (ctx: unknown) => (adopt(ctx as ServerContext), scopeOf(ctx));
+  const taskSetup = tasks === undefined ? undefined : installTasks(low, tasks, era, taskScope);
+  const taskDispatch = taskSetup?.dispatch;
+  const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
+  const subscribed = new Set<string>();
+  const sendToClient = async (notification: unknown): Promise<void> => {
+    await low.notification?.(notification);
+  };
+  const track = (scope: RequestContext): RequestContext => {
+    if (scope.sessionKey !== undefined && pipeline.gated && !keys.has(scope.sessionKey)) {
+      keys.add(scope.sessionKey);
+      runtime.registerSession(scope.sessionKey, notify);
+    }
+    return scope;
+  };
+  const handlers: Array<readonly [string, MethodHandler]> = [
+    ...(v1Levels === undefined
+      ? []
+      : ([
+          [
+            'logging/setLevel',
+            (request: { params?: { level?: unknown } }, extra: any) => {
+              if (typeof request?.params?.level === 'string' && LOG_LEVELS.includes(request.params.level)) v1Levels.set(extra?.sessionId ?? connectionId, request.params.level);
+              return {};
+            },
+          ],
+        ] as const)),
+    ['tools/list', (_request, ctx) => pipeline.listTools(track(scopeOf(ctx)))],
+    [
+      'tools/call',
+      (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
+        const scope = scopeFor(ctx, sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments));
+        const call = (s: RequestContext) => {
+          const plain = () => pipeline.callTool(request.params.name, request.params.arguments, track(s));
+          return taskDispatch === undefined ? plain() : taskDispatch(request.params, track(s), plain);
+        };
+        return scope instanceof Promise ? scope.then(call) : call(scope);
+      },
+    ],
+    ...(content === undefined
+      ? []
+      : contentHandlers(content, (ctx, target) => (target === undefined ? scopeOf(ctx) : scopeFor(ctx, target)))),
+    ...(subscriptions === undefined
+      ? []
+      : ([
+          [
+            'resources/subscribe',
+            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
+              const scope = scopeOf(ctx);
+              // A scope-hidden resource is refused as resources/read refuses it.
+              content!.authorizeUri(request?.params?.uri, scope.extra);
+              const key = scope.sessionKey ?? connectionId;
+              subscriptions.subscribe(key, request?.params?.uri, sendToClient, budgetOwner(scope));
+              subscribed.add(key);
+              return {};
+            },
+          ],
+          [
+            'resources/unsubscribe',
+            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
+              subscriptions.unsubscribe(scopeOf(ctx).sessionKey ?? connectionId, request?.params?.uri);
+              return {};
+            },
+          ],
+        ] as const)),
+  ];
+  const { prompts, templates, names } = servedBy(runtime);
+  const ownsUri = (uri: unknown): boolean => typeof uri === 'string' && content?.hasResource(uri) === true;
+  const served = (method: string, handler: MethodHandler): MethodHandler => {
+    const traced = tracing === undefined ? handler : tracing.wrap(method, handler, negotiated);
+    return adopt === undefined ? traced : (request, ctx) => (adopt(ctx as ServerContext), traced(request, ctx));
+  };
+  const member: Member = {
+    handlers: new Map(handlers.map(([method, handler]) => [method, served(method, handler)] as const)),
+    get names() {
+      return names();
+    },
+    owns(method, request) {
+      const params = request?.params;
+      if (method === 'tools/call') return pipeline.surface.routes.has(params?.name);
+      if (method === 'prompts/get') return prompts.has(params?.name);
+      if (method === 'completion/complete') return params?.ref?.type === 'ref/prompt' ? prompts.has(params.ref.name) : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
+      return ownsUri(params?.uri);
+    },
+    visibleTools: (ctx) => pipeline.visibleToolNames(scopeOf(ctx)),
+  };
+  // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
+  // modern servers cannot notify, the HTTP app tells their listen streams instead.
+  const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());
+  const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
+  const detach = (): void => {
+    endSession?.();
+    taskSetup?.stop();
+    stopWatching?.();
+    for (const key of keys) runtime.releaseSession(key);
+    keys.clear();
+    for (const key of subscribed) subscriptions?.release(key);
+    subscribed.clear();
+  };
+  const attachment: Attachment = {
+    sdk,
+    notifyToolListChanged: notify,
+    notifyPromptListChanged: notifier('sendPromptListChanged', 'notifications/prompts/list_changed'),
+    notifyResourceListChanged: notifier('sendResourceListChanged', 'notifications/resources/list_changed'),
+    notifyResourceUpdated: async (uri: string) => {
+      await subscriptions?.publish(uri, (session) => subscribed.has(session));
+    },
+    notifyResourceDeleted: async (uri: string) => {
+      await subscriptions?.retire(uri, (session) => subscribed.has(session));
+      await notifier('sendResourceListChanged', 'notifications/resources/list_changed')();
+    },
+    detach,
+  };
+  return { member, negotiated, attachment };
+}
+
+/** What a runtime serves, by name: the same for every server it is attached to, so computed once per runtime. */
+interface Served {
+  readonly prompts: ReadonlySet<string>;
+  readonly templates: ReadonlySet<string>;
+  /** The names for composition with a user's server (made when first asked for). */
+  readonly names: () => ServedNames;
+}
+
+const servedByRuntime = new WeakMap<FusionRuntime<any>, Served>();
+
+function servedBy(runtime: FusionRuntime<any>): Served {
+  let served = servedByRuntime.get(runtime);
+  if (served === undefined) {
+    const { content, tools } = runtime;
+    const prompts = new Set(content?.hasPrompts === true ? content.listPrompts().prompts.map((p) => p.name) : []);
+    const templates = new Set(content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : []);
+    let names: ServedNames | undefined;
+    const list = (): ServedNames =>
+      (names ??= { tools: [...tools.surface.routes.keys()], prompts: [...prompts], resources: content?.hasResources === true ? content.resourceUris : [], templates: [...templates] });
+    served = { prompts, templates, names: list };
+    servedByRuntime.set(runtime, served);
+  }
+  return served;
+}
