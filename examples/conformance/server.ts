@@ -221,6 +221,13 @@ const tools = [
     else registry.enable('test_toggled_tool');
     return shown ? 'test_toggled_tool is now hidden.' : 'test_toggled_tool is now listed.';
   }),
+  // Diagnostic hook of `server-sse-polling` (SEP-1699): the call closes its own SSE stream, and its result
+  // reaches the client on the stream it resumes with Last-Event-ID (from the app's event store).
+  f.query('test_reconnection').describe('Closes its SSE stream mid-call, then answers').handle(async (_input, _ctx, extra) => {
+    (extra.raw as { http?: { closeSSE?: () => void } }).http?.closeSSE?.();
+    await sleep(100);
+    return 'Reconnection test completed';
+  }),
   f.query('test_toggled_tool').describe('Listed or not, as test_trigger_tool_change decides').handle(() => 'here'),
 ];
 

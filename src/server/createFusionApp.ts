@@ -31,6 +31,8 @@ import { protoKeyOfBody } from '../protocol/protoKeys.js';
 import { CallBudget } from './CallBudget.js';
 import { missingScopes } from '../auth/checkScopes.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
+import { MemoryEventStore } from '../session/MemoryEventStore.js';
+import { keyedSessionBus } from './keyedSessionBus.js';
 import type { HttpOptions } from './types.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
@@ -97,7 +99,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   });
   // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
   const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, { ...(options.now !== undefined ? { now: options.now } : {}), ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}) });
-  const sessionBus = options.sessionBus ?? options.bus?.sessions;
+  const events = options.eventStore === false ? undefined : { store: options.eventStore ?? new MemoryEventStore(options.now !== undefined ? { now: options.now } : {}), retryMs: options.sseRetryMs ?? 1000 };
+  const rawSessionBus = options.sessionBus ?? options.bus?.sessions;
+  // With resumable streams, every session notification carries its identity, so instances store it once.
+  const sessionBus = rawSessionBus !== undefined && events !== undefined ? keyedSessionBus(rawSessionBus) : rawSessionBus;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
     warnOf(options)(
       '[mcp-fusion] several instances share sessions (a session bus is set) but legacy workflow state lives in each session record, which is not atomic across processes; pass fsmStore (e.g. new RedisFsmStore({ client })) as well.',
@@ -125,7 +130,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const tracing = runtime.features.tracing;
   // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log });
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log, events });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
     (ctx) => {
