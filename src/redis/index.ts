@@ -6,3 +6,4 @@ export { failFastRedisOptions } from './failFastRedisOptions.js';
 export { failFastClusterOptions } from './failFastClusterOptions.js';
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './RedisRateLimitStore.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './RedisTaskStore.js';
+export { RedisEventStore, type RedisEventStoreOptions } from './RedisEventStore.js';
