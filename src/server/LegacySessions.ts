@@ -100,7 +100,7 @@ export class LegacySessions {
         return jsonRpcErrorResponse(403, JsonRpcCode.InvalidRequest, 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', {}, idOf(parsedBody));
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
-      const refused = request.method === 'GET' ? await live.events?.refuse(request) : undefined;
+      const refused = request.method === 'GET' ? await live.events?.refuse(request, live.transport) : undefined;
       if (refused !== undefined) return refused;
       const served = live.events === undefined ? request : SessionEvents.aligned(request, this.manager.get(id)?.protocolVersion);
       let response = await live.transport.handleRequest(served, options);

@@ -57,13 +57,19 @@ export class SessionEvents implements SdkEventStore {
 
   /**
    * Before the SDK serves a GET with `Last-Event-ID`: a refusal that says why when the events after that id
-   * are not stored (any more), so that the client starts over instead of missing them silently.
+   * are not stored (any more), so that the client starts over instead of missing them silently; otherwise
+   * the session's previous GET stream, which the resumed one replaces, is closed.
    */
-  async refuse(request: Request): Promise<Response | undefined> {
+  async refuse(request: Request, transport: { closeStandaloneSSEStream(): void }): Promise<Response | undefined> {
     const last = request.headers.get('last-event-id');
     if (last === null || last === '') return undefined;
     const replay = await this.after(last);
-    if (replay.found) return undefined;
+    if (replay.found) {
+      // The client resumes its GET stream: the old one is dead on its side even if this server has not
+      // noticed yet (no FIN from a cut network), and the SDK would answer 409 while it is registered.
+      if (replay.stream === this.streamOf(GET_STREAM)) transport.closeStandaloneSSEStream();
+      return undefined;
+    }
     const why = replay.reason === 'evicted' ? 'the events after it were evicted (the stream outgrew its event budget)' : 'it names no stored stream of this session (unknown, or expired)';
     return jsonRpcErrorResponse(replay.reason === 'evicted' ? 410 : 404, JsonRpcCode.InvalidRequest, `Cannot resume: Last-Event-ID ${JSON.stringify(last)} cannot be replayed: ${why}. Open the stream again without Last-Event-ID and list tools, prompts and resources again.`);
   }
