@@ -59,6 +59,11 @@ export interface FusionApp {
   notifyResourceUpdated(uri: string): Promise<void>;
   /** The resource at `uri` is gone: its subscribers hear it once more, and their subscriptions end. */
   notifyResourceDeleted(uri: string): Promise<void>;
+  /**
+   * The prompt list changed (prompts of your own `server`, or computed outside the registry):
+   * `notifications/prompts/list_changed` to the legacy sessions live here and to modern listen streams that asked.
+   */
+  notifyPromptsChanged(): void;
   /** Where the dev console is served and its token, when the `devConsole` option is on. */
   readonly devConsole?: { readonly path: string; readonly token: string };
   /** Stops accepting requests (503), drains running calls up to `drainMs`, then closes every session. */
@@ -242,6 +247,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
       await runtime.features.subscriptions?.publish(uri);
+    },
+    notifyPromptsChanged() {
+      modern.notify.promptsChanged();
+      legacy.broadcast({ method: 'notifications/prompts/list_changed' });
     },
     async notifyResourceDeleted(uri: string) {
       modern.notify.resourceUpdated(uri);
