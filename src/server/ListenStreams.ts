@@ -1,4 +1,7 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { JsonRpcCode } from '../errors/WireError.js';
+import { streamOfEventId, type EventStore } from '../session/EventStore.js';
+import { ListenRecorder } from './ListenRecorder.js';
 import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
 import { jsonRpcErrorResponse } from './httpErrors.js';
@@ -25,6 +28,13 @@ export interface ListenLimits {
   readonly maxFilterBytesTotal: number;
 }
 
+/** Resumable listen streams: where their events wait, the `retry` suggested, and how long a dropped one keeps recording. */
+export interface ListenEvents {
+  readonly store: EventStore;
+  readonly retryMs: number;
+  readonly lingerMs: number;
+}
+
 /** A reserved stream: its budget key, the filter bytes it holds, and the request body to serve (hidden URIs dropped). */
 export interface ListenSlot {
   readonly principal: string;
@@ -43,12 +53,64 @@ export class ListenStreams {
   readonly #limits: ListenLimits;
   readonly #now: () => number;
   readonly #closers = new Set<() => void>();
+  readonly #events: ListenEvents | undefined;
+  /** Recording streams by name: attached to a client, or lingering after a drop (oldest first). */
+  readonly #recorders = new Map<string, ListenRecorder>();
   #total = 0;
   #bytes = 0;
 
-  constructor(limits: ListenLimits, now: () => number = Date.now) {
+  constructor(limits: ListenLimits, now: () => number = Date.now, events?: ListenEvents) {
     this.#limits = limits;
     this.#now = now;
+    this.#events = events;
+  }
+
+  /**
+   * The SDK's listen response, made resumable when the app has an event store: a priming event (id and
+   * `retry`), then every message with its event id, recorded; a dropped stream keeps recording for
+   * `lingerMs`. At most `total` streams record at once: past it, the oldest lingering one stops.
+   */
+  async record(response: Response, slot: ListenSlot): Promise<Response> {
+    const events = this.#events;
+    if (events === undefined || !response.ok || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
+    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, { ...events, onIdle: (r) => this.#recorders.delete(r.stream) });
+    this.#recorders.set(recorder.stream, recorder);
+    for (const [, old] of this.#recorders) {
+      if (this.#recorders.size <= this.#limits.total) break;
+      if (old.lingering) old.end();
+    }
+    return recorder.start(response);
+  }
+
+  /**
+   * The listen request as the SDK should see it: when streams are recorded, without the connection's abort
+   * signal (the SDK ends a subscription when it aborts; a recorder ends it after its resume window instead).
+   */
+  detached(request: Request): Request {
+    return this.#events === undefined ? request : new Request(request.url, { method: request.method, headers: request.headers });
+  }
+
+  /**
+   * A modern GET with `Last-Event-ID` (how the SDK client resumes a dropped listen stream): the events the
+   * client missed, then the stream live again, when its recorder is still here and the id is the caller's.
+   * `undefined` when the request is not such a resume; a refusal that says what to do otherwise.
+   */
+  async resume(request: Request, caller: { authInfo: unknown; peer: string | undefined }): Promise<Response | undefined> {
+    const last = request.headers.get('last-event-id');
+    if (this.#events === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
+    const slot = this.open({}, caller, () => true);
+    if (slot instanceof Response) return slot;
+    const stream = streamOfEventId(last);
+    const recorder = stream === undefined ? undefined : this.#recorders.get(stream);
+    const gone = (why: string): Response => {
+      this.release(slot);
+      return jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, `Cannot resume: Last-Event-ID ${JSON.stringify(last)} ${why}. Send subscriptions/listen again (and list again what you follow).`);
+    };
+    if (recorder === undefined || !stream!.startsWith(`l:${tagOf(slot.principal)}/`)) return gone('names no listen stream of yours that is still open on this instance (it ended, outlived its resume window, or was opened on another instance)');
+    const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+    const resumed = await recorder.attach(last, { status: 200, headers });
+    if (resumed === undefined) return gone('can no longer be replayed: the events after it were evicted or expired');
+    return this.track(resumed, slot, undefined);
   }
 
   /**
@@ -112,9 +174,10 @@ export class ListenStreams {
     else this.#open.set(slot.principal, left);
   }
 
-  /** Ends every open stream (shutdown). */
+  /** Ends every open stream and every recording (shutdown). */
   closeAll(): void {
     for (const end of [...this.#closers]) end();
+    for (const recorder of [...this.#recorders.values()]) recorder.end();
   }
 
   /** Open streams per principal key (for tests and metrics). */
@@ -135,6 +198,11 @@ export class ListenStreams {
   #busy(what: string, id: string | number | null): Response {
     return jsonRpcErrorResponse(503, JsonRpcCode.InternalError, `Service Unavailable: ${what}. Listen again later or on another instance.`, { 'Retry-After': '30' }, id);
   }
+}
+
+/** A short, stable tag of a principal key (in listen stream names, so that only its owner resumes one). */
+function tagOf(principal: string): string {
+  return createHash('sha256').update(principal).digest('hex').slice(0, 16);
 }
 
 function tooLarge(what: string, id: string | number | null): Response {

@@ -159,6 +159,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const listens = new ListenStreams(
     { perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs, maxFilterUris: limits.maxListenFilterUris, maxFilterBytes: limits.maxListenFilterBytes, maxFilterBytesTotal: limits.maxListenFilterBytesTotal },
     options.now,
+    events === undefined ? undefined : { ...events, lingerMs: options.listenResumeMs ?? 30_000 },
   );
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
@@ -201,6 +202,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
     const { peer } = extra;
     rememberPeer(request, peer);
+    const resumed = isModernWithoutSession(request) ? await listens.resume(request, { authInfo, peer }) : undefined;
+    if (resumed !== undefined) return resumed;
     if (request.method !== 'POST' && isModernWithoutSession(request)) {
       // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
       return jsonRpcErrorResponse(405, JsonRpcCode.InvalidRequest, `Method Not Allowed: protocol version ${request.headers.get('mcp-protocol-version') ?? '2026-07-28'} has no ${request.method} stream or session; send requests with POST (use subscriptions/listen for notifications).`, { Allow: 'POST' });
@@ -226,12 +229,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     if (slot instanceof Response) return slot;
     let response: Response;
     try {
-      response = await modern.fetch(request, { parsedBody: slot.body, ...auth });
+      response = await modern.fetch(listens.detached(request), { parsedBody: slot.body, ...auth });
     } catch (error) {
       listens.release(slot);
       throw error;
     }
-    return listens.track(response, slot, tokenExpiryMs(authInfo));
+    return listens.track(await listens.record(response, slot), slot, tokenExpiryMs(authInfo));
   };
   const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
     if (devConsole?.owns(pathnameOf(request.url)) === true) return devConsole.serve(request, extra.peer);

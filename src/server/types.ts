@@ -59,6 +59,11 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   eventStore?: EventStore | false;
   /** The reconnection delay (ms) suggested to clients in the `retry` field of SSE priming events (1,000). */
   sseRetryMs?: number;
+  /**
+   * How long a modern listen stream whose client dropped keeps recording its events (30 s), so that the client
+   * resumes it with `Last-Event-ID` (on this instance) without missing any. Such streams count in the SDK's cap.
+   */
+  listenResumeMs?: number;
   /** Legacy session lifecycle timeouts (initialize 30 s, never used 5 min, idle 30 min, TTL 24 h). */
   sessionTimeouts?: SessionTimeouts;
   /** Every legacy session lifecycle transition, for logs and metrics. */
