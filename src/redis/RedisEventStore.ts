@@ -98,6 +98,18 @@ export class RedisEventStore implements EventStore {
     return { found: true, stream: id.stream, events };
   }
 
+  async describe(stream: string, meta: object): Promise<void> {
+    const [m] = this.#keys(stream);
+    const ttl = Math.max(1, Math.ceil(this.#limits.ttlMs));
+    await redisCall(this.#client, () => this.#client.hset(m, 'meta', JSON.stringify(meta)).then(() => this.#client.pexpire(m, ttl)));
+  }
+
+  async descriptionOf(stream: string): Promise<object | undefined> {
+    const [m] = this.#keys(stream);
+    const raw = await redisCall(this.#client, () => this.#client.hget(m, 'meta'));
+    return raw === null ? undefined : (JSON.parse(raw) as object);
+  }
+
   #keys(stream: string): [string, string, string] {
     const base = this.#prefix + hashTag(stream);
     return [`${base}:m`, `${base}:e`, `${base}:k`];

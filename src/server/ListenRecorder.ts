@@ -1,4 +1,5 @@
 import type { EventStore, StoredEvent } from '../session/EventStore.js';
+import { EVENT_KEY } from './SessionEvents.js';
 import { primingFrame } from './sseFrames.js';
 
 const encoder = new TextEncoder();
@@ -28,6 +29,8 @@ export class ListenRecorder {
   #close: (() => void) | undefined;
   #linger: ReturnType<typeof setTimeout> | undefined;
   #ended = false;
+  /** Adopted on another instance: the SDK's acknowledgement (the client has it already) is not recorded again. */
+  #skipAck = false;
 
   constructor(stream: string, options: { store: EventStore; retryMs: number; lingerMs: number; onIdle: (recorder: ListenRecorder) => void }) {
     this.stream = stream;
@@ -52,6 +55,16 @@ export class ListenRecorder {
   }
 
   /**
+   * Takes over a stream another instance recorded (from the SDK's response to its listen request, sent again):
+   * it records into the same stream, without a new priming event or acknowledgement. {@link attach} follows.
+   */
+  adopt(response: Response): void {
+    this.#reader = response.body!.getReader();
+    this.#skipAck = true;
+    void this.#pump();
+  }
+
+  /**
    * A client resumes after `lastEventId`: a response that repeats that id as its priming event, then the stored
    * events after it, then the live ones (an event both stored and live is sent once). `undefined` when the
    * events after that id are no longer stored.
@@ -71,7 +84,7 @@ export class ListenRecorder {
     const seen = new Set(replay.events.map((e: StoredEvent) => e.id));
     const frames: Frame[] = [{ id: lastEventId, text: primingFrame(lastEventId, this.#retryMs) }];
     for (const event of replay.events) if ('jsonrpc' in event.message) frames.push({ id: event.id, text: messageFrame(event.id, JSON.stringify(event.message)) });
-    for (const frame of buffered) if (frame.id === undefined || !seen.has(frame.id)) frames.push(frame);
+    for (const frame of buffered) if (frame.text !== '' && (frame.id === undefined || !seen.has(frame.id))) frames.push(frame);
     return this.#output(new Response(null, template), frames, seen);
   }
 
@@ -98,7 +111,7 @@ export class ListenRecorder {
       },
     });
     const sink = (frame: Frame): void => {
-      if (frame.id !== undefined && skip.has(frame.id)) return;
+      if (frame.text === '' || (frame.id !== undefined && skip.has(frame.id))) return;
       try {
         controller.enqueue(encoder.encode(frame.text));
       } catch {
@@ -158,8 +171,16 @@ export class ListenRecorder {
   async #frame(raw: string): Promise<Frame> {
     const data = /^data: (.*)$/m.exec(raw)?.[1];
     if (data === undefined || !raw.startsWith('event: message')) return { id: undefined, text: raw };
-    const id = await this.#store.append(this.stream, JSON.parse(data) as object);
-    return { id, text: messageFrame(id, data) };
+    const message = JSON.parse(data) as { method?: string; params?: { _meta?: Record<string, unknown> } };
+    if (this.#skipAck && message.method === 'notifications/subscriptions/acknowledged') {
+      this.#skipAck = false;
+      return { id: undefined, text: '' };
+    }
+    const meta = message.params?._meta;
+    const key = meta?.[EVENT_KEY];
+    if (typeof key === 'string') delete meta![EVENT_KEY];
+    const id = await this.#store.append(this.stream, message, typeof key === 'string' ? key : undefined);
+    return { id, text: messageFrame(id, JSON.stringify(message)) };
   }
 }
 

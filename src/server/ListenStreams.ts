@@ -73,13 +73,15 @@ export class ListenStreams {
   async record(response: Response, slot: ListenSlot): Promise<Response> {
     const events = this.#events;
     if (events === undefined || !response.ok || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
-    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, { ...events, onIdle: (r) => this.#recorders.delete(r.stream) });
+    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, { ...events, onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
     this.#recorders.set(recorder.stream, recorder);
     for (const [, old] of this.#recorders) {
       if (this.#recorders.size <= this.#limits.total) break;
       if (old.lingering) old.end();
     }
-    return recorder.start(response);
+    const out = await recorder.start(response);
+    await events.store.describe(recorder.stream, { body: slot.body });
+    return out;
   }
 
   /**
@@ -95,18 +97,19 @@ export class ListenStreams {
    * client missed, then the stream live again, when its recorder is still here and the id is the caller's.
    * `undefined` when the request is not such a resume; a refusal that says what to do otherwise.
    */
-  async resume(request: Request, caller: { authInfo: unknown; peer: string | undefined }): Promise<Response | undefined> {
+  async resume(request: Request, caller: { authInfo: unknown; peer: string | undefined }, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<Response | undefined> {
     const last = request.headers.get('last-event-id');
     if (this.#events === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
     const slot = this.open({}, caller, () => true);
     if (slot instanceof Response) return slot;
     const stream = streamOfEventId(last);
-    const recorder = stream === undefined ? undefined : this.#recorders.get(stream);
+    const mine = stream?.startsWith(`l:${tagOf(slot.principal)}/`) === true;
+    const recorder = !mine ? undefined : (this.#recorders.get(stream!) ?? (await this.#adopt(stream!, request, relisten)));
     const gone = (why: string): Response => {
       this.release(slot);
       return jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, `Cannot resume: Last-Event-ID ${JSON.stringify(last)} ${why}. Send subscriptions/listen again (and list again what you follow).`);
     };
-    if (recorder === undefined || !stream!.startsWith(`l:${tagOf(slot.principal)}/`)) return gone('names no listen stream of yours that is still open on this instance (it ended, outlived its resume window, or was opened on another instance)');
+    if (recorder === undefined) return gone('names no listen stream of yours that is still stored (it ended, or outlived its resume window)');
     const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
     const resumed = await recorder.attach(last, { status: 200, headers });
     if (resumed === undefined) return gone('can no longer be replayed: the events after it were evicted or expired');
@@ -163,6 +166,27 @@ export class ListenStreams {
     state.end = tracked.end;
     if (!state.released) this.#closers.add(tracked.end);
     return tracked.response;
+  }
+
+  /**
+   * A stream recorded on another instance (its request is in the store): listened to again here with the same
+   * request (same subscription id), recording into the same stream, so the client continues where it was.
+   */
+  async #adopt(stream: string, request: Request, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<ListenRecorder | undefined> {
+    const events = this.#events!;
+    const described = (await events.store.descriptionOf(stream)) as { body?: unknown } | undefined;
+    if (described?.body === undefined) return undefined;
+    const headers = new Headers(request.headers);
+    headers.delete('last-event-id');
+    headers.set('content-type', 'application/json');
+    headers.set('accept', 'application/json, text/event-stream');
+    headers.set('mcp-method', 'subscriptions/listen');
+    const response = await relisten(new Request(request.url, { method: 'POST', headers }), described.body);
+    if (!response.ok || response.body === null) return undefined;
+    const recorder = new ListenRecorder(stream, { ...events, onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
+    this.#recorders.set(stream, recorder);
+    recorder.adopt(response);
+    return recorder;
   }
 
   /** Gives back a reservation whose stream never opened (its request failed). */

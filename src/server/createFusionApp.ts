@@ -1,5 +1,6 @@
 import {
   createMcpHandler,
+  InMemoryServerEventBus,
   hostHeaderValidationResponse,
   isLegacyRequest,
   localhostAllowedHostnames,
@@ -33,6 +34,7 @@ import { missingScopes } from '../auth/checkScopes.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
 import { MemoryEventStore } from '../session/MemoryEventStore.js';
 import { keyedSessionBus } from './keyedSessionBus.js';
+import { keyedEventBus } from './keyedEventBus.js';
 import type { HttpOptions } from './types.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
@@ -135,6 +137,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const tracing = runtime.features.tracing;
   // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
+  // With resumable streams, listen-stream events carry their identity too, so two recorders store one once.
+  const modernBus = events !== undefined ? keyedEventBus(options.bus ?? new InMemoryServerEventBus()) : options.bus;
   const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log, events });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   const modern = createMcpHandler(
@@ -144,7 +148,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
       return instance;
     },
-    { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
+    { legacy: 'reject', maxRequestBodySize: limit, ...(modernBus !== undefined ? { bus: modernBus } : {}) },
   );
   devConsole?.attach(registry, pipeline);
   // State Sync meets resources: an invalidation updates fusion://stale/<pattern> and every resource that
@@ -202,7 +206,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
     const { peer } = extra;
     rememberPeer(request, peer);
-    const resumed = isModernWithoutSession(request) ? await listens.resume(request, { authInfo, peer }) : undefined;
+    const resumed = isModernWithoutSession(request) ? await listens.resume(request, { authInfo, peer }, (listen, body) => modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) })) : undefined;
     if (resumed !== undefined) return resumed;
     if (request.method !== 'POST' && isModernWithoutSession(request)) {
       // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.

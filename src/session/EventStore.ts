@@ -26,6 +26,10 @@ export interface EventStore {
   append(stream: string, message: object, key?: string): Promise<string>;
   /** The events of the stream of `eventId` after it, or why they cannot be replayed. */
   after(eventId: string): Promise<ReplayResult>;
+  /** Sets what an instance needs to serve `stream` again (a listen stream's request); it expires with the stream. */
+  describe(stream: string, meta: object): Promise<void>;
+  /** What {@link describe} set for `stream`, while the stream is stored. */
+  descriptionOf(stream: string): Promise<object | undefined>;
 }
 
 /** Budgets of an event store. */

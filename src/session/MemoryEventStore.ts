@@ -25,6 +25,7 @@ interface Stream {
   dropped: number;
   readonly entries: Entry[];
   readonly keys: Map<string, number>;
+  meta?: object;
   bytes: number;
   expiresAt: number;
 }
@@ -87,6 +88,21 @@ export class MemoryEventStore implements EventStore {
     if (id.seq < s.dropped) return { found: false, reason: 'evicted' };
     const events: StoredEvent[] = s.entries.filter((e) => e.seq > id.seq).map((e) => ({ id: eventIdOf(id.stream, s.epoch, e.seq), message: e.message }));
     return { found: true, stream: id.stream, events };
+  }
+
+  async describe(stream: string, meta: object): Promise<void> {
+    const now = this.#now();
+    let s = this.#streams.get(stream);
+    if (s === undefined || s.expiresAt <= now) {
+      await this.append(stream, {});
+      s = this.#streams.get(stream)!;
+    }
+    s.meta = meta;
+  }
+
+  async descriptionOf(stream: string): Promise<object | undefined> {
+    const s = this.#streams.get(stream);
+    return s === undefined || s.expiresAt <= this.#now() ? undefined : s.meta;
   }
 
   /** Events held, for every stream together. */

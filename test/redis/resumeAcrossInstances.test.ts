@@ -91,4 +91,48 @@ describe('resumable legacy SSE streams across instances (RedisEventStore, real r
       await b.close();
     }
   });
+
+  it('a modern listen stream on A that drops resumes on B with Last-Event-ID: the missed events once, in order, then live ones once', async () => {
+    const prefix = uniquePrefix('resume-modern');
+    const a = await instance(prefix);
+    const b = await instance(prefix);
+    await using proxy = await dropProxy(a.port);
+    const heard: string[] = [];
+    const resumes: Array<{ lastEventId: string | null; status: number }> = [];
+    const client = new Client({ name: 'resume', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+    const transport = new StreamableHTTPClientTransport(proxy.url, {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === 'GET') resumes.push({ lastEventId: new Headers(init.headers).get('last-event-id'), status: response.status });
+        return response;
+      },
+    });
+    try {
+      await client.connect(transport);
+      expect(client.getProtocolEra()).toBe('modern');
+      await client.listen({ resourceSubscriptions: uris });
+      await a.server.notifyResourceUpdated(uris[0]!);
+      await until(() => heard.length === 1, 3_000, 'the first update');
+      proxy.hold();
+      proxy.drop();
+      await a.server.notifyResourceUpdated(uris[1]!);
+      await b.server.notifyResourceUpdated(uris[2]!);
+      proxy.target = b.port;
+      proxy.release();
+      await until(() => resumes.length === 1, 3_000, 'the resume on B');
+      expect(resumes[0]!.status).toBe(200);
+      await until(() => heard.length === 3, 3_000, 'the missed updates');
+      // Live on B now, while A's copy of the stream still records the same events (for its resume window).
+      await a.server.notifyResourceUpdated(uris[0]!);
+      await until(() => heard.length === 4, 3_000, 'the live update');
+      expect(heard).toEqual([...uris, uris[0]]);
+      const replay = await b.eventStore.after(resumes[0]!.lastEventId!);
+      expect(replay.found && replay.events.map((e) => (e.message as { params: { uri: string } }).params.uri)).toEqual([uris[1], uris[2], uris[0]]);
+    } finally {
+      await client.close();
+      await a.close();
+      await b.close();
+    }
+  });
 });
