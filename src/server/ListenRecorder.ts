@@ -23,6 +23,7 @@ export class ListenRecorder {
   readonly #retryMs: number;
   readonly #lingerMs: number;
   readonly #onIdle: (recorder: ListenRecorder) => void;
+  readonly #listenId: unknown;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** Where frames go while a client is attached (undefined while lingering). */
   #sink: ((frame: Frame) => void) | undefined;
@@ -32,7 +33,8 @@ export class ListenRecorder {
   /** Adopted on another instance: the SDK's acknowledgement (the client has it already) is not recorded again. */
   #skipAck = false;
 
-  constructor(stream: string, options: { store: EventStore; retryMs: number; lingerMs: number; onIdle: (recorder: ListenRecorder) => void }) {
+  constructor(stream: string, options: { store: EventStore; retryMs: number; lingerMs: number; listenId: unknown; onIdle: (recorder: ListenRecorder) => void }) {
+    this.#listenId = options.listenId;
     this.stream = stream;
     this.#store = options.store;
     this.#retryMs = options.retryMs;
@@ -46,10 +48,10 @@ export class ListenRecorder {
   }
 
   /** Takes the SDK's listen response: the returned one starts with a priming event, then every message with its id. */
-  async start(response: Response): Promise<Response> {
+  async start(response: Response, signal?: AbortSignal): Promise<Response> {
     this.#reader = response.body!.getReader();
     const primed = await this.#store.append(this.stream, {});
-    const out = this.#output(response, [{ id: primed, text: primingFrame(primed, this.#retryMs) }], new Set());
+    const out = this.#output(response, [{ id: primed, text: primingFrame(primed, this.#retryMs) }], new Set(), signal);
     void this.#pump();
     return out;
   }
@@ -69,7 +71,7 @@ export class ListenRecorder {
    * events after it, then the live ones (an event both stored and live is sent once). `undefined` when the
    * events after that id are no longer stored.
    */
-  async attach(lastEventId: string, template: ResponseInit): Promise<Response | undefined> {
+  async attach(lastEventId: string, template: ResponseInit, signal?: AbortSignal): Promise<Response | undefined> {
     if (this.#ended) return undefined;
     this.#stopLinger();
     // A client attached still is this one's dead connection (not yet noticed): the resumed stream replaces it.
@@ -85,7 +87,17 @@ export class ListenRecorder {
     const frames: Frame[] = [{ id: lastEventId, text: primingFrame(lastEventId, this.#retryMs) }];
     for (const event of replay.events) if ('jsonrpc' in event.message) frames.push({ id: event.id, text: messageFrame(event.id, JSON.stringify(event.message)) });
     for (const frame of buffered) if (frame.text !== '' && (frame.id === undefined || !seen.has(frame.id))) frames.push(frame);
-    return this.#output(new Response(null, template), frames, seen);
+    return this.#output(new Response(null, template), frames, seen, signal);
+  }
+
+  /**
+   * Ends the stream on purpose (its lifetime, its token, shutdown): the client gets the listen request's
+   * result, so it does not resume; the SDK stream ends.
+   */
+  finish(): void {
+    const result = { jsonrpc: '2.0', id: this.#listenId, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': this.#listenId } } };
+    this.#sink?.({ id: undefined, text: `event: message\ndata: ${JSON.stringify(result)}\n\n` });
+    this.end();
   }
 
   /** Ends the SDK stream and any attached client (shutdown, or the linger time is over). */
@@ -98,7 +110,7 @@ export class ListenRecorder {
     this.#onIdle(this);
   }
 
-  #output(template: Response, first: Frame[], skip: Set<string>): Response {
+  #output(template: Response, first: Frame[], skip: Set<string>, signal: AbortSignal | undefined): Response {
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
       start: (c) => {
@@ -119,13 +131,19 @@ export class ListenRecorder {
       }
     };
     this.#sink = sink;
-    this.#close = () => {
+    const close = (): void => {
       try {
         controller.close();
       } catch {
         // Already closed or cancelled.
       }
     };
+    this.#close = close;
+    // The client's request was aborted (it went away, or closed the subscription): its body ends; recording goes on.
+    signal?.addEventListener('abort', () => {
+      close();
+      if (this.#sink === sink) this.#detach();
+    }, { once: true });
     return new Response(body, { status: template.status, headers: template.headers });
   }
 

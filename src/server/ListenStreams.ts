@@ -56,6 +56,8 @@ export class ListenStreams {
   readonly #events: ListenEvents | undefined;
   /** Recording streams by name: attached to a client, or lingering after a drop (oldest first). */
   readonly #recorders = new Map<string, ListenRecorder>();
+  /** The recorder behind a response this class made resumable (its lifetime ends it on purpose). */
+  readonly #recording = new WeakMap<Response, ListenRecorder>();
   #total = 0;
   #bytes = 0;
 
@@ -70,17 +72,18 @@ export class ListenStreams {
    * `retry`), then every message with its event id, recorded; a dropped stream keeps recording for
    * `lingerMs`. At most `total` streams record at once: past it, the oldest lingering one stops.
    */
-  async record(response: Response, slot: ListenSlot): Promise<Response> {
+  async record(response: Response, slot: ListenSlot, signal?: AbortSignal): Promise<Response> {
     const events = this.#events;
     if (events === undefined || !response.ok || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
-    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, { ...events, onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
+    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, { ...events, listenId: idOf(slot.body), onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
     this.#recorders.set(recorder.stream, recorder);
     for (const [, old] of this.#recorders) {
       if (this.#recorders.size <= this.#limits.total) break;
       if (old.lingering) old.end();
     }
-    const out = await recorder.start(response);
+    const out = await recorder.start(response, signal);
     await events.store.describe(recorder.stream, { body: slot.body });
+    this.#recording.set(out, recorder);
     return out;
   }
 
@@ -97,7 +100,8 @@ export class ListenStreams {
    * client missed, then the stream live again, when its recorder is still here and the id is the caller's.
    * `undefined` when the request is not such a resume; a refusal that says what to do otherwise.
    */
-  async resume(request: Request, caller: { authInfo: unknown; peer: string | undefined }, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<Response | undefined> {
+  async resume(request: Request, caller: { authInfo: unknown; peer: string | undefined; expiresAtMs?: number | undefined }, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<Response | undefined> {
+    const tokenExpiry = caller.expiresAtMs;
     const last = request.headers.get('last-event-id');
     if (this.#events === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
     const slot = this.open({}, caller, () => true);
@@ -111,9 +115,10 @@ export class ListenStreams {
     };
     if (recorder === undefined) return gone('names no listen stream of yours that is still stored (it ended, or outlived its resume window)');
     const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
-    const resumed = await recorder.attach(last, { status: 200, headers });
+    const resumed = await recorder.attach(last, { status: 200, headers }, request.signal);
     if (resumed === undefined) return gone('can no longer be replayed: the events after it were evicted or expired');
-    return this.track(resumed, slot, undefined);
+    this.#recording.set(resumed, recorder);
+    return this.track(resumed, slot, tokenExpiry);
   }
 
   /**
@@ -158,13 +163,21 @@ export class ListenStreams {
     }
     const state = { released: false, end: (): void => {} };
     const lifetime = expiresAtMs === undefined ? this.#limits.maxLifetimeMs : Math.min(this.#limits.maxLifetimeMs, expiresAtMs - this.#now());
+    // A recorded stream ends on purpose through its recorder: the client gets the listen result and does not resume.
+    const recorder = this.#recording.get(response);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const tracked = trackBody(response, () => {
       state.released = true;
+      if (timer !== undefined) clearTimeout(timer);
       this.#closers.delete(state.end);
       this.release(slot);
-    }, lifetime);
-    state.end = tracked.end;
-    if (!state.released) this.#closers.add(tracked.end);
+    }, recorder === undefined ? lifetime : undefined);
+    state.end = recorder === undefined ? tracked.end : () => recorder.finish();
+    if (recorder !== undefined && !state.released) {
+      timer = setTimeout(state.end, Math.max(0, lifetime));
+      timer.unref?.();
+    }
+    if (!state.released) this.#closers.add(state.end);
     return tracked.response;
   }
 
@@ -183,7 +196,7 @@ export class ListenStreams {
     headers.set('mcp-method', 'subscriptions/listen');
     const response = await relisten(new Request(request.url, { method: 'POST', headers }), described.body);
     if (!response.ok || response.body === null) return undefined;
-    const recorder = new ListenRecorder(stream, { ...events, onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
+    const recorder = new ListenRecorder(stream, { ...events, listenId: idOf(described.body), onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
     this.#recorders.set(stream, recorder);
     recorder.adopt(response);
     return recorder;

@@ -206,7 +206,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
     const { peer } = extra;
     rememberPeer(request, peer);
-    const resumed = isModernWithoutSession(request) ? await listens.resume(request, { authInfo, peer }, (listen, body) => modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) })) : undefined;
+    const resumed = isModernWithoutSession(request) ? await listens.resume(request, { authInfo, peer, expiresAtMs: tokenExpiryMs(authInfo) }, (listen, body) => modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) })) : undefined;
     if (resumed !== undefined) return resumed;
     if (request.method !== 'POST' && isModernWithoutSession(request)) {
       // The 2026-07-28 era has no GET stream and no session to DELETE: say so, so that hosts do not retry.
@@ -238,7 +238,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       listens.release(slot);
       throw error;
     }
-    return listens.track(await listens.record(response, slot), slot, tokenExpiryMs(authInfo));
+    return listens.track(await listens.record(response, slot, request.signal), slot, tokenExpiryMs(authInfo));
   };
   const fetch = async (request: Request, extra: { authInfo?: unknown; peer?: string } = {}): Promise<Response> => {
     if (devConsole?.owns(pathnameOf(request.url)) === true) return devConsole.serve(request, extra.peer);

@@ -73,12 +73,23 @@ export function runEventStoreContract(make: (limits: EventStoreLimits) => EventS
     expect(await store.after(id.replace(/\.1$/, '.9'))).toEqual({ found: false, reason: 'unknown' });
   });
 
+  it('keeps a description beside a stream (what another instance needs to serve it again)', async () => {
+    const { store } = await make({});
+    expect(await store.descriptionOf('s')).toBeUndefined();
+    await store.append('s', {});
+    await store.describe('s', { body: { id: 'listen:1' } });
+    expect(await store.descriptionOf('s')).toEqual({ body: { id: 'listen:1' } });
+    expect(await store.descriptionOf('other')).toBeUndefined();
+  });
+
   it('forgets a stream ttlMs after its last event, and a stream written again starts a new epoch', async () => {
     const { store, elapse } = await make({ ttlMs: 300 });
     const old = await store.append('s', note(1));
     await store.append('s', note(2));
-    await elapse(300, async () => !(await store.after(old)).found);
+    await store.describe('s', { body: 'listen' });
+    await elapse(300, async () => !(await store.after(old)).found && (await store.descriptionOf('s')) === undefined);
     expect(await store.after(old)).toEqual({ found: false, reason: 'unknown' });
+    expect(await store.descriptionOf('s')).toBeUndefined();
     const fresh = await store.append('s', note(3));
     expect(fresh).not.toBe(old);
     expect(await store.after(old)).toEqual({ found: false, reason: 'unknown' });

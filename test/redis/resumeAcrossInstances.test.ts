@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { initFusion, startServer } from '../../src/index.js';
 import { RedisEventBus, RedisEventStore, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { dropProxy } from '../_helpers/dropProxy.js';
@@ -99,13 +99,28 @@ describe('resumable legacy SSE streams across instances (RedisEventStore, real r
     await using proxy = await dropProxy(a.port);
     const heard: string[] = [];
     const resumes: Array<{ lastEventId: string | null; status: number }> = [];
+    /** Event ids the client read on its listen stream before the drop. */
+    const seen: string[] = [];
     const client = new Client({ name: 'resume', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
     const transport = new StreamableHTTPClientTransport(proxy.url, {
       fetch: async (input, init) => {
         const response = await fetch(input, init);
         if (init?.method === 'GET') resumes.push({ lastEventId: new Headers(init.headers).get('last-event-id'), status: response.status });
-        return response;
+        if (init?.method !== 'POST' || response.body === null || !String(init.body).includes('subscriptions/listen')) return response;
+        const [mine, theirs] = response.body.tee();
+        void (async () => {
+          const decoder = new TextDecoder();
+          try {
+            const reader = mine.getReader();
+            for (let read = await reader.read(); !read.done; read = await reader.read()) {
+              for (const [, id] of decoder.decode(read.value).matchAll(/^id: (.+)$/gm)) seen.push(id!);
+            }
+          } catch {
+            // The drop.
+          }
+        })();
+        return new Response(theirs, response);
       },
     });
     try {
@@ -118,9 +133,12 @@ describe('resumable legacy SSE streams across instances (RedisEventStore, real r
       proxy.drop();
       await a.server.notifyResourceUpdated(uris[1]!);
       await b.server.notifyResourceUpdated(uris[2]!);
+      // The two updates are recorded (by A's copy of the stream, which goes on recording after the drop).
+      await vi.waitFor(async () => expect(await a.eventStore.after(seen.at(-1)!)).toMatchObject({ found: true, events: [{}, {}] }), { timeout: 3_000, interval: 10 });
       proxy.target = b.port;
       proxy.release();
       await until(() => resumes.length === 1, 3_000, 'the resume on B');
+      expect(resumes[0]!.lastEventId).toBe(seen.at(-1));
       expect(resumes[0]!.status).toBe(200);
       await until(() => heard.length === 3, 3_000, 'the missed updates');
       // Live on B now, while A's copy of the stream still records the same events (for its resume window).
