@@ -1,11 +1,12 @@
 import { startServer } from 'mcp-fusion';
-import { conformanceOptions, registry } from './server.js';
+import { conformanceOptions, hooks, registry } from './server.js';
 
 const server = await startServer(registry, {
   ...conformanceOptions,
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',
 });
+hooks.promptsChanged = () => server.app?.notifyPromptsChanged();
 console.error(`mcp-fusion conformance server listening on ${server.url}`);
 
 const stop = async (): Promise<void> => {

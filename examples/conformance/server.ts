@@ -4,6 +4,9 @@ import { taskTools } from './taskTools.js';
 
 export const f = initFusion();
 
+/** What the diagnostic tools need of the running server (set by main.ts once it listens). */
+export const hooks = { promptsChanged: (): void => {} };
+
 /** A 1×1 red PNG. */
 export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 /** A 16-bit mono WAV with two silent samples. */
@@ -220,6 +223,19 @@ const tools = [
     if (shown) registry.disable('test_toggled_tool');
     else registry.enable('test_toggled_tool');
     return shown ? 'test_toggled_tool is now hidden.' : 'test_toggled_tool is now listed.';
+  }),
+  // Diagnostic hook of `server-sse-polling` (SEP-1699): the call closes its own SSE stream, and its result
+  // reaches the client on the stream it resumes with Last-Event-ID (from the app's event store).
+  f.query('test_reconnection').describe('Closes its SSE stream mid-call, then answers').handle(async (_input, _ctx, extra) => {
+    (extra.raw as { http?: { closeSSE?: () => void } }).http?.closeSSE?.();
+    await sleep(100);
+    return 'Reconnection test completed';
+  }),
+  // Diagnostic hook of the 2026-07-28 `server-stateless` scenario: listen streams that asked for
+  // promptsListChanged hear notifications/prompts/list_changed (main.ts wires the running app in).
+  f.action('test_trigger_prompt_change').describe('Announces a change of the prompt list').handle(() => {
+    hooks.promptsChanged();
+    return 'notifications/prompts/list_changed announced.';
   }),
   f.query('test_toggled_tool').describe('Listed or not, as test_trigger_tool_change decides').handle(() => 'here'),
 ];

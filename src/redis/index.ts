@@ -7,3 +7,4 @@ export { failFastClusterOptions } from './failFastClusterOptions.js';
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './RedisRateLimitStore.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './RedisTaskStore.js';
 export { RedisNonceStore, type RedisNonceStoreOptions } from './RedisNonceStore.js';
+export { RedisEventStore, type RedisEventStoreOptions } from './RedisEventStore.js';

@@ -13,11 +13,15 @@ import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
 import { trackBody } from './trackBody.js';
 import type { OperatorLog } from '../logging/OperatorLog.js';
+import type { EventStore } from '../session/EventStore.js';
+import { SessionEvents } from './SessionEvents.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The session's resumable streams (when the app has an event store). */
+  readonly events: SessionEvents | undefined;
   /** Ends the session bus's watch of this session (set once it is live here). */
   unwatch: () => void;
   /** The principal key of a caller without credentials on this session (computed on first use). */
@@ -41,12 +45,20 @@ export class LegacySessions {
   readonly #limits: ResolvedHttpLimits;
   readonly #now: () => number;
   readonly #log: OperatorLog | undefined;
+  readonly #events: { store: EventStore; retryMs: number } | undefined;
   readonly manager: SessionManager;
 
   constructor(
     create: () => Server,
     manager: SessionManager,
-    options: { sessionBus?: SessionBus | undefined; limits?: ResolvedHttpLimits; now?: (() => number) | undefined; log?: OperatorLog } = {},
+    options: {
+      sessionBus?: SessionBus | undefined;
+      limits?: ResolvedHttpLimits;
+      now?: (() => number) | undefined;
+      log?: OperatorLog;
+      /** Resumable SSE streams: where their events wait, and the reconnection delay suggested to clients. */
+      events?: { store: EventStore; retryMs: number } | undefined;
+    } = {},
   ) {
     this.#create = create;
     this.manager = manager;
@@ -54,6 +66,7 @@ export class LegacySessions {
     this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
     this.#now = options.now ?? Date.now;
     this.#log = options.log;
+    this.#events = options.events;
   }
 
   /** Sessions whose server is in memory. */
@@ -88,7 +101,11 @@ export class LegacySessions {
         return httpError('sessionForbidden', 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', jsonRpcIdOf(parsedBody));
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
-      const response = await live.transport.handleRequest(request, options);
+      const refused = request.method === 'GET' ? await live.events?.refuse(request, live.transport) : undefined;
+      if (refused !== undefined) return refused;
+      const served = live.events === undefined ? request : SessionEvents.aligned(request, this.manager.get(id)?.protocolVersion);
+      let response = await live.transport.handleRequest(served, options);
+      if (request.method === 'GET' && live.events !== undefined) response = await live.events.prime(request, response, this.#events?.retryMs);
       // The GET stream lives no longer than the token that opened it: the client reconnects with a fresh one.
       const expiresAtMs = request.method === 'GET' && response.ok ? tokenExpiryMs(authInfo) : undefined;
       return expiresAtMs === undefined ? response : trackBody(response, () => {}, expiresAtMs - this.#now(), clockOf(this.#now)).response;
@@ -179,7 +196,10 @@ export class LegacySessions {
 
   async #connect(id: string, onInitialized: (id: string) => Promise<unknown>): Promise<LiveSession> {
     const server = this.#create();
+    const resumable = this.#events;
+    const events = resumable === undefined ? undefined : new SessionEvents(resumable.store, id);
     const transport = new WebStandardStreamableHTTPServerTransport({
+      ...(events !== undefined && resumable !== undefined ? { eventStore: events, retryInterval: resumable.retryMs } : {}),
       sessionIdGenerator: () => id,
       onsessioninitialized: async (sid) => {
         // Evicted (or ended) while its handshake was running: do not keep a server nobody tracks.
@@ -197,7 +217,7 @@ export class LegacySessions {
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
-    const live: LiveSession = { server, transport, unwatch: () => {} };
+    const live: LiveSession = { server, transport, events, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
     server.oninitialized = () => void this.manager.initialized(id).catch((error: unknown) => this.#log?.error('session store failed: the handshake could not be recorded', { session: id }, error));
     transport.onclose = () => {
@@ -219,7 +239,8 @@ export class LegacySessions {
     }
     const live = this.#live.get(id);
     if (live === undefined) return;
-    live.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => {});
+    const sent = live.events?.expect(notification) ?? notification;
+    live.server.notification(sent as Parameters<Server['notification']>[0]).catch(() => live.events?.unexpect(sent));
   }
 
   /** A notification for every session live in this process (e.g. `notifications/resources/list_changed`). */

@@ -1,8 +1,11 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { streamOfEventId, type EventStore } from '../session/EventStore.js';
+import { ListenRecorder } from './ListenRecorder.js';
 import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
 import { jsonRpcIdOf, type JsonRpcId } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
-import { clockOf } from '../_internal/clock.js';
+import { clockOf, type Timer } from '../_internal/clock.js';
 import { trackBody } from './trackBody.js';
 
 /** True for a modern `subscriptions/listen` request body. */
@@ -26,6 +29,13 @@ export interface ListenLimits {
   readonly maxFilterBytesTotal: number;
 }
 
+/** Resumable listen streams: where their events wait, the `retry` suggested, and how long a dropped one keeps recording. */
+export interface ListenEvents {
+  readonly store: EventStore;
+  readonly retryMs: number;
+  readonly lingerMs: number;
+}
+
 /** A reserved stream: its budget key, the filter bytes it holds, and the request body to serve (hidden URIs dropped). */
 export interface ListenSlot {
   readonly principal: string;
@@ -44,12 +54,72 @@ export class ListenStreams {
   readonly #limits: ListenLimits;
   readonly #now: () => number;
   readonly #closers = new Set<() => void>();
+  readonly #events: ListenEvents | undefined;
+  /** Recording streams by name: attached to a client, or lingering after a drop (oldest first). */
+  readonly #recorders = new Map<string, ListenRecorder>();
+  /** The recorder behind a response this class made resumable (its lifetime ends it on purpose). */
+  readonly #recording = new WeakMap<Response, ListenRecorder>();
   #total = 0;
   #bytes = 0;
 
-  constructor(limits: ListenLimits, now: () => number = Date.now) {
+  constructor(limits: ListenLimits, now: () => number = Date.now, events?: ListenEvents) {
     this.#limits = limits;
     this.#now = now;
+    this.#events = events;
+  }
+
+  /**
+   * The SDK's listen response, made resumable when the app has an event store: a priming event (id and
+   * `retry`), then every message with its event id, recorded; a dropped stream keeps recording for
+   * `lingerMs`. At most `total` streams record at once: past it, the oldest lingering one stops.
+   */
+  async record(response: Response, slot: ListenSlot, signal?: AbortSignal): Promise<Response> {
+    const events = this.#events;
+    if (events === undefined || !response.ok || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
+    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, { ...events, listenId: jsonRpcIdOf(slot.body), onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
+    this.#recorders.set(recorder.stream, recorder);
+    for (const [, old] of this.#recorders) {
+      if (this.#recorders.size <= this.#limits.total) break;
+      if (old.lingering) old.end();
+    }
+    const out = await recorder.start(response, signal);
+    await events.store.describe(recorder.stream, { body: slot.body });
+    this.#recording.set(out, recorder);
+    return out;
+  }
+
+  /**
+   * The listen request as the SDK should see it: when streams are recorded, without the connection's abort
+   * signal (the SDK ends a subscription when it aborts; a recorder ends it after its resume window instead).
+   */
+  detached(request: Request): Request {
+    return this.#events === undefined ? request : new Request(request.url, { method: request.method, headers: request.headers });
+  }
+
+  /**
+   * A modern GET with `Last-Event-ID` (how the SDK client resumes a dropped listen stream): the events the
+   * client missed, then the stream live again, when its recorder is still here and the id is the caller's.
+   * `undefined` when the request is not such a resume; a refusal that says what to do otherwise.
+   */
+  async resume(request: Request, caller: { authInfo: unknown; peer: string | undefined; expiresAtMs?: number | undefined }, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<Response | undefined> {
+    const tokenExpiry = caller.expiresAtMs;
+    const last = request.headers.get('last-event-id');
+    if (this.#events === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
+    const slot = this.open({}, caller, () => true);
+    if (slot instanceof Response) return slot;
+    const stream = streamOfEventId(last);
+    const mine = stream?.startsWith(`l:${tagOf(slot.principal)}/`) === true;
+    const recorder = !mine ? undefined : (this.#recorders.get(stream!) ?? (await this.#adopt(stream!, request, relisten)));
+    const gone = (why: string): Response => {
+      this.release(slot);
+      return httpError('resumeUnknown', `Cannot resume: Last-Event-ID ${JSON.stringify(last)} ${why}. Send subscriptions/listen again (and list again what you follow).`);
+    };
+    if (recorder === undefined) return gone('names no listen stream of yours that is still stored (it ended, or outlived its resume window)');
+    const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+    const resumed = await recorder.attach(last, { status: 200, headers }, request.signal);
+    if (resumed === undefined) return gone('can no longer be replayed: the events after it were evicted or expired');
+    this.#recording.set(resumed, recorder);
+    return this.track(resumed, slot, tokenExpiry);
   }
 
   /**
@@ -94,14 +164,40 @@ export class ListenStreams {
     }
     const state = { released: false, end: (): void => {} };
     const lifetime = expiresAtMs === undefined ? this.#limits.maxLifetimeMs : Math.min(this.#limits.maxLifetimeMs, expiresAtMs - this.#now());
+    // A recorded stream ends on purpose through its recorder: the client gets the listen result and does not resume.
+    const recorder = this.#recording.get(response);
+    let timer: Timer | undefined;
     const tracked = trackBody(response, () => {
       state.released = true;
+      timer?.cancel();
       this.#closers.delete(state.end);
       this.release(slot);
-    }, lifetime, clockOf(this.#now));
-    state.end = tracked.end;
-    if (!state.released) this.#closers.add(tracked.end);
+    }, recorder === undefined ? lifetime : undefined, clockOf(this.#now));
+    state.end = recorder === undefined ? tracked.end : () => recorder.finish();
+    if (recorder !== undefined && !state.released) timer = clockOf(this.#now).setTimeout(state.end, Math.max(0, lifetime));
+    if (!state.released) this.#closers.add(state.end);
     return tracked.response;
+  }
+
+  /**
+   * A stream recorded on another instance (its request is in the store): listened to again here with the same
+   * request (same subscription id), recording into the same stream, so the client continues where it was.
+   */
+  async #adopt(stream: string, request: Request, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<ListenRecorder | undefined> {
+    const events = this.#events!;
+    const described = (await events.store.descriptionOf(stream)) as { body?: unknown } | undefined;
+    if (described?.body === undefined) return undefined;
+    const headers = new Headers(request.headers);
+    headers.delete('last-event-id');
+    headers.set('content-type', 'application/json');
+    headers.set('accept', 'application/json, text/event-stream');
+    headers.set('mcp-method', 'subscriptions/listen');
+    const response = await relisten(new Request(request.url, { method: 'POST', headers }), described.body);
+    if (!response.ok || response.body === null) return undefined;
+    const recorder = new ListenRecorder(stream, { ...events, listenId: jsonRpcIdOf(described.body), onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
+    this.#recorders.set(stream, recorder);
+    recorder.adopt(response);
+    return recorder;
   }
 
   /** Gives back a reservation whose stream never opened (its request failed). */
@@ -113,9 +209,10 @@ export class ListenStreams {
     else this.#open.set(slot.principal, left);
   }
 
-  /** Ends every open stream (shutdown). */
+  /** Ends every open stream and every recording (shutdown). */
   closeAll(): void {
     for (const end of [...this.#closers]) end();
+    for (const recorder of [...this.#recorders.values()]) recorder.end();
   }
 
   /** Open streams per principal key (for tests and metrics). */
@@ -136,6 +233,11 @@ export class ListenStreams {
   #busy(what: string, id: JsonRpcId): Response {
     return httpError('listenBusy', `Service Unavailable: ${what}. Listen again later or on another instance.`, id);
   }
+}
+
+/** A short, stable tag of a principal key (in listen stream names, so that only its owner resumes one). */
+function tagOf(principal: string): string {
+  return createHash('sha256').update(principal).digest('hex').slice(0, 16);
 }
 
 function tooLarge(what: string, id: JsonRpcId): Response {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, localhostAllowedOrigins, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, InMemoryServerEventBus, isLegacyRequest, localhostAllowedHostnames, localhostAllowedOrigins, type Server } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
@@ -21,6 +21,9 @@ import { frontMiddleware } from './middleware/front.js';
 import { serveNodeRequest } from './nodeHandler.js';
 import { missingScopes } from '../auth/checkScopes.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
+import { MemoryEventStore } from '../session/MemoryEventStore.js';
+import { keyedSessionBus } from './keyedSessionBus.js';
+import { keyedEventBus } from './keyedEventBus.js';
 import type { HttpOptions } from './types.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
@@ -56,6 +59,11 @@ export interface FusionApp {
   notifyResourceUpdated(uri: string): Promise<void>;
   /** The resource at `uri` is gone: its subscribers hear it once more, and their subscriptions end. */
   notifyResourceDeleted(uri: string): Promise<void>;
+  /**
+   * The prompt list changed (prompts of your own `server`, or computed outside the registry):
+   * `notifications/prompts/list_changed` to the legacy sessions live here and to modern listen streams that asked.
+   */
+  notifyPromptsChanged(): void;
   /** Where the dev console is served and its token, when the `devConsole` option is on. */
   readonly devConsole?: { readonly path: string; readonly token: string };
   /** Stops accepting requests (503), drains running calls up to `drainMs`, then closes every session. */
@@ -106,7 +114,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   });
   // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
   const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, { ...(options.now !== undefined ? { now: options.now } : {}), ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}) });
-  const sessionBus = options.sessionBus ?? options.bus?.sessions;
+  const events = options.eventStore === false ? undefined : { store: options.eventStore ?? new MemoryEventStore(options.now !== undefined ? { now: options.now } : {}), retryMs: options.sseRetryMs ?? 1000 };
+  const rawSessionBus = options.sessionBus ?? options.bus?.sessions;
+  // With resumable streams, every session notification carries its identity, so instances store it once.
+  const sessionBus = rawSessionBus !== undefined && events !== undefined ? keyedSessionBus(rawSessionBus) : rawSessionBus;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
     warnOf(options)(
       '[mcp-fusion] several instances share sessions (a session bus is set) but legacy workflow state lives in each session record, which is not atomic across processes; pass fsmStore (e.g. new RedisFsmStore({ client })) as well.',
@@ -134,7 +145,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const tracing = runtime.features.tracing;
   // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log });
+  // With resumable streams, listen-stream events carry their identity too, so two recorders store one once.
+  const modernBus = events !== undefined ? keyedEventBus(options.bus ?? new InMemoryServerEventBus()) : options.bus;
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log, events });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
   const offerSubscribe = (server: Server) => {
@@ -147,7 +160,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       offerSubscribe(server);
       return instance;
     },
-    { legacy: 'reject', maxRequestBodySize: limit, ...(options.bus !== undefined ? { bus: options.bus } : {}) },
+    { legacy: 'reject', maxRequestBodySize: limit, ...(modernBus !== undefined ? { bus: modernBus } : {}) },
   );
   const modern = new ModernDispatcher(runtime, attach, perRequest, offerSubscribe);
   devConsole?.attach(registry, pipeline);
@@ -163,6 +176,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const listens = new ListenStreams(
     { perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs, maxFilterUris: limits.maxListenFilterUris, maxFilterBytes: limits.maxListenFilterBytes, maxFilterBytesTotal: limits.maxListenFilterBytesTotal },
     options.now,
+    events === undefined ? undefined : { ...events, lingerMs: options.listenResumeMs ?? 30_000 },
   );
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = pipeline.scopedTools;
@@ -175,9 +189,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (runtime.content?.requiredScopesOf(method, params) ?? []);
   const calls = new CallBudget(limits.maxInFlightCalls, () => pipeline.inFlight);
   let closing = false;
+  const relisten = (authInfo: unknown) => (listen: Request, body: unknown) => modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
+  const resume = events === undefined ? undefined : { listens, relisten };
 
   const front = compose(
-    frontMiddleware({ path, hosts, origins, maxBodyBytes: limit, auth, tracing, devConsole, closing: () => closing, requiredScopes: requiredOf, calls }),
+    frontMiddleware({ path, hosts, origins, maxBodyBytes: limit, auth, tracing, devConsole, closing: () => closing, requiredScopes: requiredOf, calls, resume }),
     (c) => {
       rememberPeer(c.request, c.peer);
       return dispatch(c.request, c.body, c.authInfo, c.peer);
@@ -193,12 +209,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     if (slot instanceof Response) return slot;
     let response: Response;
     try {
-      response = await modern.fetch(request, { parsedBody: slot.body, ...auth });
+      response = await modern.fetch(listens.detached(request), { parsedBody: slot.body, ...auth });
     } catch (error) {
       listens.release(slot);
       throw error;
     }
-    return listens.track(response, slot, tokenExpiryMs(authInfo));
+    return listens.track(await listens.record(response, slot, request.signal), slot, tokenExpiryMs(authInfo));
   };
   const fetch = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> => front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
 
@@ -210,6 +226,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
       await runtime.features.subscriptions?.publish(uri);
+    },
+    notifyPromptsChanged() {
+      modern.notify.promptsChanged();
+      legacy.broadcast({ method: 'notifications/prompts/list_changed' });
     },
     async notifyResourceDeleted(uri: string) {
       modern.notify.resourceUpdated(uri);

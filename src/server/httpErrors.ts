@@ -59,6 +59,10 @@ export const HTTP_ERRORS = {
   listenBusy: { status: 503, code: JsonRpcCode.InternalError, headers: { 'Retry-After': '30' } },
   /** A listen filter over its size. */
   listenFilterTooLarge: { status: 400, code: JsonRpcCode.InvalidParams },
+  /** A `Last-Event-ID` naming no stream this caller may resume. */
+  resumeUnknown: { status: 404, code: JsonRpcCode.InvalidRequest },
+  /** A `Last-Event-ID` whose events were evicted from the event store. */
+  resumeEvicted: { status: 410, code: JsonRpcCode.InvalidRequest },
   /** The app failed. */
   internal: { status: 500, code: JsonRpcCode.InternalError },
 } as const satisfies Record<string, HttpErrorShape>;

@@ -3,6 +3,7 @@ import type { AuthOptions } from '../auth/types.js';
 import type { DevConsoleOptions } from '../console/types.js';
 import type { ProtocolEra } from '../protocol/types.js';
 import type { AttachOptions } from '../registry/types.js';
+import type { EventStore } from '../session/EventStore.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
 import type { SessionEvent, SessionTimeouts } from '../session/types.js';
@@ -48,6 +49,21 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   maxBodyBytes?: number;
   /** Where legacy session metadata (and, without an `fsmStore`, workflow state) lives; in memory by default. */
   sessionStore?: SessionStore;
+  /**
+   * Where the events of resumable SSE streams wait for a client whose stream dropped (default: a bounded
+   * `MemoryEventStore` in this process; `false`: streams carry no event ids and cannot resume). Give every
+   * instance the same `RedisEventStore` so that a client reconnecting with `Last-Event-ID` to any instance
+   * receives what it missed.
+   * @see docs/scaling.md
+   */
+  eventStore?: EventStore | false;
+  /** The reconnection delay (ms) suggested to clients in the `retry` field of SSE priming events (1,000). */
+  sseRetryMs?: number;
+  /**
+   * How long a modern listen stream whose client dropped keeps recording its events (30 s), so that the client
+   * resumes it with `Last-Event-ID` (on this instance) without missing any. Such streams count in the SDK's cap.
+   */
+  listenResumeMs?: number;
   /** Legacy session lifecycle timeouts (initialize 30 s, never used 5 min, idle 30 min, TTL 24 h). */
   sessionTimeouts?: SessionTimeouts;
   /** Every legacy session lifecycle transition, for logs and metrics. */

@@ -44,7 +44,8 @@ function postChunks(url: string, headers: Record<string, string>, chunks: string
 function messagesOf(text: string): any[] {
   return text
     .split('\n')
-    .filter((l) => l.startsWith('data:'))
+    // A priming event (an id, empty data) opens a resumable stream: it carries no message.
+    .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
     .map((l) => JSON.parse(l.slice(5)));
 }
 
@@ -66,7 +67,8 @@ describe("startServer's node:http adapter", () => {
   });
 
   it('answers a complete answer in one piece with its Content-Length', async () => {
-    await using srv = await httpServer(registry, workspaceOptions());
+    // Without resumable streams: with them, a priming event is written before the answer (two pieces).
+    await using srv = await httpServer(registry, { ...workspaceOptions(), eventStore: false });
     const reply = await postChunks(srv.url, jsonHeaders, [JSON.stringify(init)]);
     expect(reply.headers['content-type']).toBe('text/event-stream');
     expect(reply.headers['transfer-encoding']).toBeUndefined();

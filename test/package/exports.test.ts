@@ -5,7 +5,7 @@ describe('the root entry', () => {
   it('exports exactly this public API (update the list on purpose, never by accident)', () => {
     expect(Object.keys(root).sort()).toEqual([
       'AttachError', 'BaseModel', 'ContentPipeline', 'ContentRuntime', 'ConverterBase', 'DefinitionError', 'FluentToolBuilder', 'FrozenBuilderError',
-      'FusionError', 'GateSessions', 'Group', 'GroupBuilder', 'GroupItem', 'GroupedToolBuilder', 'JsonRpcCode', 'META', 'MemoryFsmStore', 'MemoryNonceStore',
+      'FusionError', 'GateSessions', 'Group', 'GroupBuilder', 'GroupItem', 'GroupedToolBuilder', 'JsonRpcCode', 'META', 'MemoryEventStore', 'MemoryFsmStore', 'MemoryNonceStore',
       'MemoryRateLimitStore', 'MemorySessionStore', 'MemoryTaskStore', 'MissingPeerError', 'PolicyEngine', 'PresenterBuilder', 'Prompt', 'PromptArgument', 'PromptBuilder',
       'PromptConverter', 'RequestPipeline', 'Resource', 'ResourceBuilder', 'ResourceConverter', 'ResourceTemplateBuilder', 'ServerStartError', 'SessionDataError', 'SessionManager',
       'StateMachineGate', 'StateSyncLayer', 'Tool', 'ToolConverter', 'ToolRegistry', 'ToolRuntime', 'WireError', 'WorkflowStateError', 'compileUriTemplate',

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
 it('mcp-fusion/redis exports exactly these names', async () => {
-  expect(Object.keys(await import('../../src/redis/index.js')).sort()).toEqual(['RedisEventBus', 'RedisFsmStore', 'RedisNonceStore', 'RedisRateLimitStore', 'RedisSessionStore', 'RedisTaskStore', 'failFastClusterOptions', 'failFastRedisOptions']);
+  expect(Object.keys(await import('../../src/redis/index.js')).sort()).toEqual(['RedisEventBus', 'RedisEventStore', 'RedisFsmStore', 'RedisNonceStore', 'RedisRateLimitStore', 'RedisSessionStore', 'RedisTaskStore', 'failFastClusterOptions', 'failFastRedisOptions']);
 });
 
 it('the root entry never reaches src/redis or ioredis at run time (type-only imports are erased)', () => {

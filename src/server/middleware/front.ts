@@ -2,6 +2,7 @@ import type { AuthGate } from '../../auth/AuthGate.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
 import type { CallBudget } from '../CallBudget.js';
 import type { DevConsoleTap } from '../devConsole.js';
+import type { ListenStreams } from '../ListenStreams.js';
 import { allowedHost } from './allowedHost.js';
 import { allowedOrigin } from './allowedOrigin.js';
 import { authenticate } from './authenticate.js';
@@ -11,6 +12,7 @@ import { consoleRoute } from './consoleRoute.js';
 import { corsAnswer } from './corsAnswer.js';
 import { endpointPath } from './endpointPath.js';
 import { jsonBody } from './jsonBody.js';
+import { listenResume, type Relisten } from './listenResume.js';
 import { malformedHost } from './malformedHost.js';
 import { modernStreamless } from './modernStreamless.js';
 import { preflight } from './preflight.js';
@@ -31,6 +33,8 @@ export interface FrontParts {
   readonly closing: () => boolean;
   readonly requiredScopes: RequiredScopes;
   readonly calls: CallBudget;
+  /** Resumable listen streams (`eventStore` on): the streams and how to listen again. */
+  readonly resume: { readonly listens: ListenStreams; readonly relisten: Relisten } | undefined;
 }
 
 /**
@@ -50,6 +54,7 @@ export function frontMiddleware(p: FrontParts): Array<Middleware | undefined> {
     preflight, // 204 for OPTIONS, without credentials
     p.auth && authenticate(p.auth, p.tracing), // 401 challenge, else authInfo
     jsonBody(p.maxBodyBytes), // 415, 413, 400 -32700, 405; the parsed body
+    p.resume && listenResume(p.resume.listens, p.resume.relisten), // a listen stream resumed by Last-Event-ID
     modernStreamless, // 405 for a 2026-07-28 GET or DELETE
     protoKeys, // 400 -32602 for a __proto__ argument
     scopeChallenge(p.requiredScopes, p.tracing), // 403 insufficient_scope

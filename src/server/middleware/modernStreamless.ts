@@ -13,7 +13,7 @@ export const modernStreamless: Middleware = (c, next) => {
 };
 
 /** A GET or DELETE that names a 2026-07-28 (or later) protocol version and no legacy session. */
-function isModernWithoutSession(request: Request): boolean {
+export function isModernWithoutSession(request: Request): boolean {
   const version = request.headers.get('mcp-protocol-version');
   if (request.headers.get('mcp-session-id') !== null || version === null) return false;
   return /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
