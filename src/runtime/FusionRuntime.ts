@@ -21,6 +21,9 @@ export interface RuntimeParts<Ctx> {
   readonly toolSwitch: ToolSwitch;
 }
 
+/** How long tasks aborted at a drain's deadline get to write their outcome. */
+const TASK_OUTCOME_MS = 1_000;
+
 /**
  * Everything an entry point needs to serve one registry under one options object, built once: the tool
  * call path with its compiled surfaces per era ({@link RequestPipeline}), the prompt and resource path
@@ -79,6 +82,16 @@ export class FusionRuntime<Ctx = any> {
   /** Drops the per-session state of a closed session or connection. */
   releaseSession(key: string): void {
     this.tools.releaseSession(key);
+  }
+
+  /**
+   * Graceful shutdown: waits up to `deadlineMs` for running tool calls (tasks' included), aborts the rest, then
+   * lets the tasks write their outcomes to the store (at least a second more), so that none is left `working`.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    const started = performance.now();
+    await this.tools.drain(deadlineMs);
+    if (this.#tasks) await this.#tasks.stored(Math.max(TASK_OUTCOME_MS, deadlineMs - (performance.now() - started)));
   }
 
   /** Stops the timers of the workflow sessions; nothing can be notified afterwards. */

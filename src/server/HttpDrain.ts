@@ -49,10 +49,16 @@ export class HttpDrain {
     return true;
   }
 
-  /** From now on: new requests get `503`, and answers still to be written close their connection. */
+  /** From now on: new requests get `503`, and the connections of the answers under way close after them. */
   start(): void {
     this.#draining = true;
-    for (const res of this.#open) if (!res.headersSent) res.shouldKeepAlive = false;
+    for (const res of this.#open) {
+      if (!res.headersSent) res.shouldKeepAlive = false;
+      // An answer already streaming cannot say `Connection: close`: end its socket right after it, so that the
+      // client does not send its next request down a connection about to be closed.
+      const socket = res.socket;
+      res.once('finish', () => socket?.end());
+    }
   }
 
   /** Resolves when every counted exchange ended, or after `ms` (true when all ended). */

@@ -246,7 +246,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     },
     async close(how = {}) {
       closing = true;
-      await pipeline.drain(how.drainMs ?? options.drainMs ?? 10_000);
+      await runtime.drain(how.drainMs ?? options.drainMs ?? 10_000);
       // Let the transports write the responses of the calls that just finished.
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
       unsubscribe?.();
