@@ -30,7 +30,8 @@ const TOLERANCES: Record<string, Tolerance> = {
   'heap MiB': { absolute: 4, relative: 0.1 },
   handles: { absolute: 10, relative: 0.1 },
   'redis keys': { absolute: 50, relative: 0.15 },
-  'p99 ms': { absolute: 25, relative: 0.5 },
+  // Latency on a shared machine follows the other work on it: p99 may at most double over the judged half.
+  'p99 ms': { absolute: 25, relative: 1 },
 };
 
 const children: ChildProcess[] = [];

@@ -7,7 +7,7 @@ export interface Tolerance {
   readonly relative: number;
 }
 
-/** The verdict on one metric: its least-squares slope over the second half, and the growth that slope projects. */
+/** The verdict on one metric: its slope over the second half, and the growth that slope projects. */
 export interface Trend {
   readonly slopePerMin: number;
   /** Growth the slope projects over the judged window. */
@@ -17,19 +17,23 @@ export interface Trend {
   readonly bounded: boolean;
 }
 
-/** Least-squares slope of `series` (value units per second); 0 with fewer than two distinct times. */
+/**
+ * The Theil–Sen slope of `series` (value units per second): the median of the slopes between every two samples,
+ * so that a few spikes (a busy machine's latency) do not tilt it; 0 with fewer than two distinct times.
+ */
 export function slope(series: Series): number {
-  const n = series.length;
-  if (n < 2) return 0;
-  const mt = series.reduce((s, [t]) => s + t, 0) / n;
-  const mv = series.reduce((s, [, v]) => s + v, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const [t, v] of series) {
-    num += (t - mt) * (v - mv);
-    den += (t - mt) ** 2;
+  const slopes: number[] = [];
+  for (let i = 0; i < series.length; i++) {
+    for (let j = i + 1; j < series.length; j++) {
+      const [ti, vi] = series[i]!;
+      const [tj, vj] = series[j]!;
+      if (tj !== ti) slopes.push((vj - vi) / (tj - ti));
+    }
   }
-  return den === 0 ? 0 : num / den;
+  if (slopes.length === 0) return 0;
+  slopes.sort((a, b) => a - b);
+  const mid = slopes.length / 2;
+  return Number.isInteger(mid) ? (slopes[mid - 1]! + slopes[mid]!) / 2 : slopes[Math.floor(mid)]!;
 }
 
 /**

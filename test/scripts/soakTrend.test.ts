@@ -18,10 +18,18 @@ describe('the soak verdict', () => {
     expect(trend.growth).toBeCloseTo((3 / 60) * 145);
   });
 
+  it('is not tilted by a few spikes (a busy machine), as a least-squares line would be', () => {
+    const spiky = series((t) => (t === 270 || t === 280 ? 600 : 100 + ((t / 5) % 2)));
+    const trend = judge(spiky, tolerance);
+    expect(trend.bounded).toBe(true);
+    expect(Math.abs(trend.growth)).toBeLessThan(1);
+  });
+
   it('passes a falling metric, and measures slopes and quantiles exactly', () => {
     expect(judge(series((t) => 500 - t), tolerance).bounded).toBe(true);
     expect(slope([[0, 1], [1, 3], [2, 5]])).toBe(2);
     expect(slope([[3, 7]])).toBe(0);
+    expect(slope([[0, 0], [1, 1], [2, 2], [3, 3], [4, 100]])).toBe(1);
     expect(quantile([5, 1, 4, 2, 3], 0.99)).toBe(5);
     expect(quantile(Array.from({ length: 100 }, (_, i) => i + 1), 0.99)).toBe(99);
     expect(quantile([], 0.5)).toBe(0);
