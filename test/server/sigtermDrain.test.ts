@@ -10,6 +10,8 @@ type Answer = { status: number; retryAfter: string | null; message: string };
 /** An SDK client whose transport remembers the last HTTP answer it got (status, Retry-After, JSON-RPC message). */
 async function recordingClient(url: string, mode: 'legacy' | 'auto') {
   const seen: { last?: Answer | undefined } = {};
+  // The legacy GET streams this client opened, and whether each ended cleanly (its body finished, not cut).
+  const streams: Array<{ ended: boolean }> = [];
   const client = new Client({ name: 'load', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
   await client.connect(
     new StreamableHTTPClientTransport(new URL(url), {
@@ -17,7 +19,11 @@ async function recordingClient(url: string, mode: 'legacy' | 'auto') {
         const response = await fetch(input, init);
         const message = response.status === 503 ? ((await response.clone().json()) as { error: { message: string } }).error.message : '';
         if ((init?.method ?? 'GET') === 'POST') seen.last = { status: response.status, retryAfter: response.headers.get('retry-after'), message };
-        return response;
+        if ((init?.method ?? 'GET') !== 'GET' || !response.ok || response.body === null) return response;
+        const stream = { ended: false };
+        streams.push(stream);
+        const body = response.body.pipeThrough(new TransformStream({ flush: () => void (stream.ended = true) }));
+        return new Response(body, { status: response.status, headers: response.headers });
       },
     }),
   );
@@ -35,7 +41,7 @@ async function recordingClient(url: string, mode: 'legacy' | 'auto') {
       return { kind: 'failed', error: `${String(error)} (${JSON.stringify(last)}, cause ${String(cause?.code)})` };
     }
   };
-  return Object.assign(client, { call });
+  return Object.assign(client, { call, streams });
 }
 
 /** `workers` clients calling in a loop until each gets its first refusal; resolves with every outcome. */
@@ -56,7 +62,7 @@ function load(clients: Array<Awaited<ReturnType<typeof recordingClient>>>, start
 }
 
 describe('SIGTERM under load', () => {
-  it('finishes the calls under way, answers new ones 503 with Retry-After, ends listen streams gracefully and exits 0 within drainMs', async () => {
+  it('finishes the calls under way, answers new ones 503 with Retry-After, ends listen and GET streams cleanly and exits 0 within drainMs', async () => {
     await using srv: ServerProcess = await spawnServer('test/server/fixtures/drainServer.ts', { DRAIN_MS: '5000' });
     const clients = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => recordingClient(srv.url, i % 2 === 0 ? 'legacy' : 'auto')));
     const listener = await recordingClient(srv.url, 'auto');
@@ -88,6 +94,9 @@ describe('SIGTERM under load', () => {
     // Every worker ends on a 503 (or, after the port closed, a refused connection): none on anything else.
     expect(outcomes.filter((o) => o.kind !== 'ok')).toHaveLength(clients.length);
     expect(await subscription.closed).toBe('graceful');
+    // Each legacy client's GET stream ended cleanly (the SDK client then reopens it, elsewhere behind a balancer).
+    const legacyStreams = clients.filter((_, i) => i % 2 === 0).map((c) => c.streams[0]);
+    expect(legacyStreams.map((st) => st?.ended)).toEqual([true, true, true, true]);
     await Promise.allSettled([...clients, listener].map((c) => c.close()));
   }, 30_000);
 
