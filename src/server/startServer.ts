@@ -111,6 +111,9 @@ async function shutDown(http: HttpServer, app: FusionApp, drain: HttpDrain, drai
   drain.start();
   await drain.settled(drainMs);
   await app.close({ drainMs: Math.max(0, deadline - performance.now()) });
+  // Clients answered last send their next request at once, maybe down an idle keep-alive socket: answer it 503
+  // (and close) for a moment before the idle sockets are closed, rather than reset it as they close.
+  await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
   // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
@@ -118,6 +121,9 @@ async function shutDown(http: HttpServer, app: FusionApp, drain: HttpDrain, drai
   await closed;
   clearTimeout(timer);
 }
+
+/** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
+const LINGER_MS = 250;
 
 /** How long the last answers (of calls aborted at the drain deadline, of ended streams) get before their sockets are cut. */
 const LAST_ANSWERS_MS = 1_000;
