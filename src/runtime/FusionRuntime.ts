@@ -31,6 +31,9 @@ export interface RuntimeParts<Ctx> {
 /** What a runtime holds besides its session hooks and tasks. */
 type RuntimeFields<Ctx> = Pick<FusionRuntime<Ctx>, 'options' | 'surface' | 'tools' | 'content' | 'workflow' | 'features'>;
 
+/** How long tasks aborted at a drain's deadline get to write their outcome. */
+const TASK_OUTCOME_MS = 1_000;
+
 /**
  * Everything an entry point needs to serve one registry under one options object, built once: the shared
  * core (log, running requests, session data), the tool runtime with its compiled surfaces per era
@@ -108,6 +111,17 @@ export class FusionRuntime<Ctx = any> {
   /** Number of sessions holding in-memory state (for leak checks). */
   get sessionCount(): number {
     return this.#sessions.count;
+  }
+
+
+  /**
+   * Graceful shutdown: waits up to `deadlineMs` for running tool calls (tasks' included), aborts the rest, then
+   * lets the tasks write their outcomes to the store (at least a second more), so that none is left `working`.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    const started = performance.now();
+    await this.tools.drain(deadlineMs);
+    if (this.#tasks) await this.#tasks.stored(Math.max(TASK_OUTCOME_MS, deadlineMs - (performance.now() - started)));
   }
 
   /** Stops the timers of the workflow sessions and tasks; nothing can be notified afterwards. */

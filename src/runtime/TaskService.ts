@@ -45,6 +45,8 @@ export class TaskService {
   readonly #leaseMs: number;
   readonly #ownsStore: boolean;
   readonly #running = new Map<string, AbortController>();
+  /** The tasks of this process whose outcome is not in the store yet (running, or being written). */
+  readonly #outcomes = new Set<Promise<void>>();
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #listeners = new Set<(record: TaskRecord) => void>();
 
@@ -111,11 +113,13 @@ export class TaskService {
     renew.unref?.();
     // The run's own signal aborts on timeout, on cancel (the task's controller) and on shutdown (after the drain).
     const shutDown = (settled: Settled): boolean => settled.ok && settled.result.isError === true && settled.result._meta?.['fusion/timeout'] === undefined && !controller.signal.aborted && extra.signal.aborted;
-    void (running ?? begin()).then((settled) => this.#settle(record, shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled)).finally(() => {
+    const outcome = (running ?? begin()).then((settled) => this.#settle(record, shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled)).finally(() => {
       clearInterval(renew);
       this.#running.delete(record.id);
+      this.#outcomes.delete(outcome);
       this.ledger.release();
     });
+    this.#outcomes.add(outcome);
     return { kind: 'task', record };
   }
 
@@ -157,6 +161,16 @@ export class TaskService {
       await this.#pause(id, found.pollIntervalMs, signal);
       if (signal?.aborted === true) throw signal.reason;
     }
+  }
+
+  /**
+   * Graceful shutdown, after the drain: resolves once every task of this process has its outcome in the store
+   * (those still running were aborted by the drain and end as failed), or after `ms`.
+   */
+  async stored(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([...this.#outcomes]), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Closes the store when the service made it. */

@@ -66,8 +66,8 @@ export interface FusionApp {
   notifyPromptsChanged(): void;
   /** Where the dev console is served and its token, when the `devConsole` option is on. */
   readonly devConsole?: { readonly path: string; readonly token: string };
-  /** Stops accepting requests (503), drains running calls up to `drainMs`, then closes every session. */
-  close(): Promise<void>;
+  /** Stops accepting requests (503), drains running calls up to `drainMs` (the option, or this call's), then closes every session. */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /** What a host passes with a request to {@link FusionApp.fetch}. */
@@ -237,18 +237,19 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       await runtime.features.subscriptions?.retire(uri);
       legacy.broadcast({ method: 'notifications/resources/list_changed' });
     },
-    async close() {
+    async close(how = {}) {
       closing = true;
-      await pipeline.drain(options.drainMs ?? 10_000);
+      await runtime.drain(how.drainMs ?? options.drainMs ?? 10_000);
       // Let the transports write the responses of the calls that just finished.
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
       unsubscribe?.();
+      // The SDK ends its listen streams gracefully (the empty listen result): clients then listen elsewhere.
+      await modern.close();
       listens.closeAll();
       stopInvalidations();
       stopToolsChanged();
       await devConsole?.close();
       await legacy.closeAll();
-      await modern.close();
       runtime.dispose();
     },
   };

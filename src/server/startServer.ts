@@ -8,6 +8,7 @@ import type { StartServerOptions } from './types.js';
 import { ServerStartError } from '../errors/FusionError.js';
 import { interceptServe } from '../_internal/interceptServe.js';
 import { warnOf } from '../logging/warnOf.js';
+import { HttpDrain } from './HttpDrain.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -22,7 +23,13 @@ export interface RunningServer {
   notifyResourceUpdated(uri: string): Promise<void>;
   /** The resource at `uri` is gone: its subscribers hear it once more, their subscriptions end, and the list changed. */
   notifyResourceDeleted(uri: string): Promise<void>;
-  /** Stops accepting, closes sessions and releases the port. */
+  /**
+   * Graceful shutdown (call it on SIGTERM): new requests get `503` + `Retry-After` while the calls under way
+   * finish and their answers are written (up to `drainMs`, then they are aborted and answered), open streams
+   * end so that clients reconnect elsewhere, sessions close, and the port is released. Calling it again
+   * returns the same promise.
+   * @see docs/scaling.md
+   */
   close(): Promise<void>;
 }
 
@@ -48,12 +55,15 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
     };
   }
   const app = createFusionApp(registry, options);
+  const drain = new HttpDrain();
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node requires headersTimeout <= requestTimeout.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Timeouts are checked on this interval (Node's default, 30 s, would let a slow client hold on 3× longer).
   // The app reads the body once, within maxBodyBytes, straight from the socket (413 past it).
-  const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, app.node);
+  const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, (req, res) => {
+    if (drain.admit(req, res)) app.node(req, res);
+  });
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
@@ -69,6 +79,7 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   const bound = (http.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   // The dev console answers loopback connections only: its URL names 127.0.0.1 whatever the bound interface.
+  let closing: Promise<void> | undefined;
   const consoleUrl = app.devConsole === undefined ? undefined : `http://${host === '::1' ? '[::1]' : '127.0.0.1'}:${bound}${app.devConsole.path}?token=${encodeURIComponent(app.devConsole.token)}`;
   if (consoleUrl !== undefined) (typeof options.devConsole === 'object' && options.devConsole.announce !== undefined ? options.devConsole.announce : (url: string) => console.error(`[mcp-fusion] dev console: ${url}`))(consoleUrl);
   return {
@@ -78,14 +89,35 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
     app,
     notifyResourceUpdated: (uri) => app.notifyResourceUpdated(uri),
     notifyResourceDeleted: (uri) => app.notifyResourceDeleted(uri),
-    async close() {
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      await app.close();
-      http.closeAllConnections();
-      await closed;
-    },
+    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000)),
   };
 }
+
+/**
+ * Drains, then stops: `503` to new requests; the exchanges under way (and the tool calls and tasks running)
+ * get `drainMs` in all; the app then ends its streams and sessions, and the listener and sockets close.
+ */
+async function shutDown(http: HttpServer, app: FusionApp, drain: HttpDrain, drainMs: number): Promise<void> {
+  const deadline = performance.now() + drainMs;
+  drain.start();
+  await drain.settled(drainMs);
+  await app.close({ drainMs: Math.max(0, deadline - performance.now()) });
+  // Clients answered last send their next request at once, maybe down an idle keep-alive socket: answer it 503
+  // (and close) for a moment before the idle sockets are closed, rather than reset it as they close.
+  await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
+  // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
+  // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  const timer = setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
+  await closed;
+  clearTimeout(timer);
+}
+
+/** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
+const LINGER_MS = 250;
+
+/** How long the last answers (of calls aborted at the drain deadline, of ended streams) get before their sockets are cut. */
+const LAST_ANSWERS_MS = 1_000;
 
 /** A listen failure that names the port and how to choose another (EADDRINUSE, EACCES); others unchanged. */
 function listenError(error: unknown, host: string, port: number): unknown {

@@ -75,7 +75,12 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   maxListenStreamsPerPrincipal?: number;
   /** Budgets of sessions, initialize size, listen streams and running calls (see {@link HttpLimits}). */
   limits?: HttpLimits;
-  /** How long `close()` waits for running tool calls before aborting them (10 s). */
+  /**
+   * The shutdown deadline (10 s): how long `close()` (call it on SIGTERM) lets the requests under way and the
+   * running tool calls finish, while new requests get `503` + `Retry-After`; what still runs then is aborted
+   * and answered. Keep it below your orchestrator's grace period (Kubernetes: 30 s).
+   * @see docs/scaling.md
+   */
   drainMs?: number;
   /**
    * The change-event bus of modern `subscriptions/listen` streams (default: in-process). Give every
