@@ -17,13 +17,24 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/redis/**', 'src/_internal/loadOptional.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'ioredis', message: 'Only src/redis/ may import ioredis.', allowTypeImports: true },
-          { name: 'xstate', message: 'Load xstate through the lazy loader (src/_internal/loadOptional.ts).', allowTypeImports: true },
-          { name: 'jose', message: 'Load jose through the lazy loader (src/_internal/loadOptional.ts).', allowTypeImports: true },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'ioredis', message: 'Only src/redis/ may import ioredis.', allowTypeImports: true },
+            {
+              name: 'xstate',
+              message: 'Load xstate through the lazy loader (src/_internal/loadOptional.ts).',
+              allowTypeImports: true,
+            },
+            {
+              name: 'jose',
+              message: 'Load jose through the lazy loader (src/_internal/loadOptional.ts).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
     },
   },
 );

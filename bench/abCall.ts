@@ -39,6 +39,8 @@ const baseMin = Math.min(...samples[0]!);
 for (let i = 0; i < names.length; i++) {
   const m = quantile(samples[i]!, 0.5);
   const best = Math.min(...samples[i]!);
-  process.stdout.write(`${names[i]!.padEnd(12)} median ${m.toFixed(2).padStart(8)} µs/call ${(m / base).toFixed(2)}×   best ${best.toFixed(2).padStart(8)} µs ${(best / baseMin).toFixed(2)}×\n`);
+  process.stdout.write(
+    `${names[i]!.padEnd(12)} median ${m.toFixed(2).padStart(8)} µs/call ${(m / base).toFixed(2)}×   best ${best.toFixed(2).padStart(8)} µs ${(best / baseMin).toFixed(2)}×\n`,
+  );
 }
 process.exit(0);

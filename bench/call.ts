@@ -71,7 +71,11 @@ export async function callSection({ quick, long, log }: SectionOptions): Promise
   const seq: Budget = quick ? { rounds: 10, perRound: 100, warmup: 200 } : { rounds: 20, perRound: 150, warmup: 300 };
   // The 64-in-flight ratios swing with the machine's load: the long mode takes enough rounds that their 95 %
   // confidence interval (printed) is narrow, so three runs give the same verdict.
-  const load = quick ? { inFlight: 64, rounds: 2, sliceMs: 80, warmupMs: 40 } : long ? { inFlight: 64, rounds: 21, sliceMs: 700, warmupMs: 1000 } : { inFlight: 64, rounds: 7, sliceMs: 500, warmupMs: 300 };
+  const load = quick
+    ? { inFlight: 64, rounds: 2, sliceMs: 80, warmupMs: 40 }
+    : long
+      ? { inFlight: 64, rounds: 21, sliceMs: 700, warmupMs: 1000 }
+      : { inFlight: 64, rounds: 7, sliceMs: 500, warmupMs: 300 };
 
   // What the SDK alone costs for a result as large as the full stack's (invalidation block, echo, Next line, _meta).
   const fullAnswer = await fullStackAnswer(n);
@@ -83,7 +87,11 @@ export async function callSection({ quick, long, log }: SectionOptions): Promise
     { name: FLOOR_FULL, server: () => floorServer(n, undefined, fullAnswer), args: callArgs },
     ...FUSION_CASES.map((c): Target => {
       const options = variantOptions(c.variant, n);
-      return { name: c.name, server: () => fusionServer(registryOf(c), options), args: c.variant === 'grouped' ? groupedCallArgs : callArgs };
+      return {
+        name: c.name,
+        server: () => fusionServer(registryOf(c), options),
+        args: c.variant === 'grouped' ? groupedCallArgs : callArgs,
+      };
     }),
   ];
   const closers: Array<() => Promise<void>> = [];
@@ -147,7 +155,8 @@ export async function callSection({ quick, long, log }: SectionOptions): Promise
           // A bound tool acts on a workflow instance: the first call mints its handle, later calls pass it.
           const first = await resultOf(await app.fetch(modernRequest('tools/call', args)()));
           const handle = first._meta?.['fusion/workflow']?.handle as string | undefined;
-          if (handle === undefined) throw new Error(`${c.name}: no workflow handle in ${JSON.stringify(first).slice(0, 300)}`);
+          if (handle === undefined)
+            throw new Error(`${c.name}: no workflow handle in ${JSON.stringify(first).slice(0, 300)}`);
           return modernRequest('tools/call', { ...args, arguments: { ...args.arguments, bench_id: handle } });
         },
       };

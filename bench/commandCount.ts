@@ -50,9 +50,17 @@ export async function countCommands(url: string, task: () => Promise<void>): Pro
 }
 
 /** Per-call figures: every count divided by `calls`. */
-export function perCall(count: CommandCount, calls: number): { roundTrips: number; sent: Record<string, number>; executed: Record<string, number>; executedTotal: number } {
+export function perCall(
+  count: CommandCount,
+  calls: number,
+): { roundTrips: number; sent: Record<string, number>; executed: Record<string, number>; executedTotal: number } {
   const div = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v / calls]));
   const sent = div(count.sent);
   const executed = div(count.executed);
-  return { roundTrips: Object.values(sent).reduce((a, b) => a + b, 0), sent, executed, executedTotal: Object.values(executed).reduce((a, b) => a + b, 0) };
+  return {
+    roundTrips: Object.values(sent).reduce((a, b) => a + b, 0),
+    sent,
+    executed,
+    executedTotal: Object.values(executed).reduce((a, b) => a + b, 0),
+  };
 }

@@ -43,14 +43,24 @@ export async function consoleSection({ quick, log }: SectionOptions): Promise<Se
     run: () => undefined,
   };
   // The bare SDK first, as in the call section: "console off" here is the same cell as its plain mcp-fusion row.
-  rows.push(...(await latency(CONSOLE_COST, 'legacy, in-memory, raw JSON-RPC', [bare, raw(CONSOLE_OFF, {}), raw('mcp-fusion, debug observer (no-op)', { debug: () => {} })], budget)));
+  rows.push(
+    ...(await latency(
+      CONSOLE_COST,
+      'legacy, in-memory, raw JSON-RPC',
+      [bare, raw(CONSOLE_OFF, {}), raw('mcp-fusion, debug observer (no-op)', { debug: () => {} })],
+      budget,
+    )),
+  );
   for (const close of closers.splice(0)) await close();
 
   log('  dev console: modern, app.fetch');
   const off = createFusionApp(registry, {});
   const on = createFusionApp(registry, { devConsole: { token: 'bench' } });
   // A page listening: the console serializes every event onto its stream.
-  const stream = await on.fetch(new Request('http://127.0.0.1/console/events?token=bench', { headers: { host: '127.0.0.1' } }), { peer: '127.0.0.1' });
+  const stream = await on.fetch(
+    new Request('http://127.0.0.1/console/events?token=bench', { headers: { host: '127.0.0.1' } }),
+    { peer: '127.0.0.1' },
+  );
   const reader = stream.body!.getReader();
   void (async () => {
     while (!(await reader.read()).done);
@@ -61,14 +71,24 @@ export async function consoleSection({ quick, log }: SectionOptions): Promise<Se
     setup: async () => assertEcho(name, await resultOf(await app.fetch(call()))),
     run: async () => (await app.fetch(call())).text(),
   });
-  rows.push(...(await latency(CONSOLE_COST, 'modern, in-process app.fetch', [viaFetch(CONSOLE_OFF, off), viaFetch('mcp-fusion, devConsole on, page listening', on)], budget)));
+  rows.push(
+    ...(await latency(
+      CONSOLE_COST,
+      'modern, in-process app.fetch',
+      [viaFetch(CONSOLE_OFF, off), viaFetch('mcp-fusion, devConsole on, page listening', on)],
+      budget,
+    )),
+  );
   await reader.cancel();
   await off.close();
   await on.close();
   await settle(100);
 
   log('  dev console: modern, HTTP on 127.0.0.1');
-  const servers = [await startServer(registry, { port: 0 }), await startServer(registry, { port: 0, devConsole: { token: 'bench', announce: () => {} } })];
+  const servers = [
+    await startServer(registry, { port: 0 }),
+    await startServer(registry, { port: 0, devConsole: { token: 'bench', announce: () => {} } }),
+  ];
   const page = await fetch(`http://127.0.0.1:${servers[1]!.port}/console/events?token=bench`);
   const pageReader = page.body!.getReader();
   void (async () => {
@@ -76,9 +96,20 @@ export async function consoleSection({ quick, log }: SectionOptions): Promise<Se
   })();
   const viaHttp = (name: string, url: string): Contender => {
     const post = modernRequest('tools/call', callArgs, url);
-    return { name, setup: async () => assertEcho(name, await resultOf(await fetch(post()))), run: async () => (await fetch(post())).text() };
+    return {
+      name,
+      setup: async () => assertEcho(name, await resultOf(await fetch(post()))),
+      run: async () => (await fetch(post())).text(),
+    };
   };
-  rows.push(...(await latency(CONSOLE_COST, 'modern, HTTP on 127.0.0.1', [viaHttp(CONSOLE_OFF, servers[0]!.url), viaHttp('mcp-fusion, devConsole on, page listening', servers[1]!.url)], budget)));
+  rows.push(
+    ...(await latency(
+      CONSOLE_COST,
+      'modern, HTTP on 127.0.0.1',
+      [viaHttp(CONSOLE_OFF, servers[0]!.url), viaHttp('mcp-fusion, devConsole on, page listening', servers[1]!.url)],
+      budget,
+    )),
+  );
   await pageReader.cancel();
   for (const server of servers) await server.close();
   await settle(100);

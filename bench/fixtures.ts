@@ -24,15 +24,24 @@ export function fusionRegistry(n: number, middleware: Middleware<object>[] = [])
   const f = initFusion<object>({ middleware });
   const registry = f.registry();
   for (let i = 0; i < n; i++) {
-    let tool = f.query(`domain${i % 50}.tool${i}`).describe(`Tool number ${i}`).withString('id', 'Identifier').withOptionalNumber('limit', 'Limit');
-    if (i % 2 === 0 || `domain${i % 50}.tool${i}` === CALLED) tool = tool.bindState(['idle', 'busy'], `domain${i % 50}.tool${i}` === CALLED ? 'toggle' : undefined);
+    let tool = f
+      .query(`domain${i % 50}.tool${i}`)
+      .describe(`Tool number ${i}`)
+      .withString('id', 'Identifier')
+      .withOptionalNumber('limit', 'Limit');
+    if (i % 2 === 0 || `domain${i % 50}.tool${i}` === CALLED)
+      tool = tool.bindState(['idle', 'busy'], `domain${i % 50}.tool${i}` === CALLED ? 'toggle' : undefined);
     registry.register(tool.handle((input) => input.id));
   }
   return registry;
 }
 
 /** A two-state machine the called tool flips on every successful call. */
-export const toggleMachine = { id: 'bench', initial: 'idle', states: { idle: { on: { toggle: 'busy' } }, busy: { on: { toggle: 'idle' } } } };
+export const toggleMachine = {
+  id: 'bench',
+  initial: 'idle',
+  states: { idle: { on: { toggle: 'busy' } }, busy: { on: { toggle: 'idle' } } },
+};
 
 /**
  * State Sync with a policy per domain (even domains `no-store`, odd ones `immutable`: every tool is
@@ -40,7 +49,8 @@ export const toggleMachine = { id: 'bench', initial: 'idle', states: { idle: { o
  */
 export function stateSync(n: number): StateSyncConfig {
   const policies: StateSyncConfig['policies'] = [{ match: CALLED, invalidates: ['domain0.*'] }];
-  for (let d = 0; d < Math.min(n, 50); d++) policies.push({ match: `domain${d}.*`, cacheControl: d % 2 === 0 ? 'no-store' : 'immutable' });
+  for (let d = 0; d < Math.min(n, 50); d++)
+    policies.push({ match: `domain${d}.*`, cacheControl: d % 2 === 0 ? 'no-store' : 'immutable' });
   return { policies };
 }
 
@@ -68,9 +78,13 @@ export function variantOptions(variant: Variant, n: number): AttachOptions<objec
 export function registerBare(server: McpServer, n: number): McpServer {
   for (let i = 0; i < n; i++) {
     const schema = z.object({ id: z.string().describe('Identifier'), limit: z.number().optional().describe('Limit') });
-    server.registerTool(`domain${i % 50}.tool${i}`, { description: `Tool number ${i}`, inputSchema: schema, annotations: { readOnlyHint: true } }, async ({ id }) => ({
-      content: [{ type: 'text', text: id }],
-    }));
+    server.registerTool(
+      `domain${i % 50}.tool${i}`,
+      { description: `Tool number ${i}`, inputSchema: schema, annotations: { readOnlyHint: true } },
+      async ({ id }) => ({
+        content: [{ type: 'text', text: id }],
+      }),
+    );
   }
   return server;
 }
@@ -79,9 +93,13 @@ export function registerBare(server: McpServer, n: number): McpServer {
 export function registerV1(server: V1McpServer, n: number): V1McpServer {
   for (let i = 0; i < n; i++) {
     const schema = z.object({ id: z.string().describe('Identifier'), limit: z.number().optional().describe('Limit') });
-    server.registerTool(`domain${i % 50}.tool${i}`, { description: `Tool number ${i}`, inputSchema: schema as never, annotations: { readOnlyHint: true } }, (async ({ id }: { id: string }) => ({
-      content: [{ type: 'text' as const, text: id }],
-    })) as never);
+    server.registerTool(
+      `domain${i % 50}.tool${i}`,
+      { description: `Tool number ${i}`, inputSchema: schema as never, annotations: { readOnlyHint: true } },
+      (async ({ id }: { id: string }) => ({
+        content: [{ type: 'text' as const, text: id }],
+      })) as never,
+    );
   }
   return server;
 }
@@ -96,7 +114,15 @@ export function wireList(n: number): Tool[] {
     tools.push({
       name: `domain${i % 50}.tool${i}`,
       description: `Tool number ${i}`,
-      inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Identifier' }, limit: { type: 'number', description: 'Limit' } }, required: ['id'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: 'Identifier' },
+          limit: { type: 'number', description: 'Limit' },
+        },
+        required: ['id'],
+        additionalProperties: false,
+      },
       annotations: { readOnlyHint: true },
     });
   }
@@ -107,14 +133,20 @@ export function wireList(n: number): Tool[] {
  * The floor a framework can approach: a low-level v2 `Server` answering `tools/list` from a precomputed
  * object and `tools/call` by a name switch, without argument validation.
  */
-export function floorServer(n: number, tools: Tool[] = wireList(n), answer?: (id: unknown) => Record<string, unknown>): Server {
+export function floorServer(
+  n: number,
+  tools: Tool[] = wireList(n),
+  answer?: (id: unknown) => Record<string, unknown>,
+): Server {
   const server = new Server({ name: 'floor', version: '1' }, { capabilities: { tools: { listChanged: true } } });
   const names = new Set(tools.map((t) => t.name));
   const list = Object.freeze({ tools });
   server.setRequestHandler('tools/list', () => list);
   server.setRequestHandler('tools/call', (request) => {
     if (!names.has(request.params.name)) throw new Error(`unknown tool ${request.params.name}`);
-    return answer === undefined ? { content: [{ type: 'text', text: String(request.params.arguments?.id) }] } : (answer(request.params.arguments?.id) as never);
+    return answer === undefined
+      ? { content: [{ type: 'text', text: String(request.params.arguments?.id) }] }
+      : (answer(request.params.arguments?.id) as never);
   });
   return server;
 }
@@ -124,10 +156,18 @@ export function floorServer(n: number, tools: Tool[] = wireList(n), answer?: (id
  * `_meta`), for a floor server that answers the same: what the SDK alone costs for a result of that size.
  */
 export async function fullStackAnswer(n: number): Promise<(id: unknown) => Record<string, unknown>> {
-  const probe = await RawClient.connect(fusionServer(fusionRegistry(n, threeMiddlewares), variantOptions('sync+fsm', n)));
-  const sample = (await probe.request('tools/call', callArgs)) as { content: Array<{ text: string }>; _meta: Record<string, unknown> };
+  const probe = await RawClient.connect(
+    fusionServer(fusionRegistry(n, threeMiddlewares), variantOptions('sync+fsm', n)),
+  );
+  const sample = (await probe.request('tools/call', callArgs)) as {
+    content: Array<{ text: string }>;
+    _meta: Record<string, unknown>;
+  };
   await probe.close();
-  return (id) => ({ _meta: sample._meta, content: [sample.content[0], { type: 'text', text: String(id) }, sample.content[2]] });
+  return (id) => ({
+    _meta: sample._meta,
+    content: [sample.content[0], { type: 'text', text: String(id) }, sample.content[2]],
+  });
 }
 
 /** A fresh low-level v2 `Server` with a registry attached (what mcp-fusion does per connection or request). */
@@ -165,7 +205,11 @@ export class RawClient {
     await server.connect(s as never);
     const raw = new RawClient(c);
     await c.start();
-    await raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    await raw.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    });
     await c.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return raw;
   }
@@ -196,7 +240,9 @@ export function textsOf(result: unknown): string[] {
 /** Throws unless a tool result echoes {@link ECHO}: a contender that answers an error would look fast. */
 export function assertEcho(label: string, result: unknown): void {
   if ((result as { isError?: boolean }).isError === true || !textsOf(result).includes(ECHO)) {
-    throw new Error(`${label}: the tool call did not return the echoed text; got ${JSON.stringify(result).slice(0, 300)}`);
+    throw new Error(
+      `${label}: the tool call did not return the echoed text; got ${JSON.stringify(result).slice(0, 300)}`,
+    );
   }
 }
 
@@ -222,7 +268,10 @@ const CONTENDERS: Record<string, { variant: Variant; middlewares: boolean }> = {
  * A server factory for a contender named on the command line: `bare`, `floor`, `floorfull` (the floor answering
  * the full stack's result) or one of {@link CONTENDERS}; and the arguments it is called with.
  */
-export async function contender(who: string, n: number): Promise<{ server: () => { connect(t: never): Promise<void> }; args: typeof callArgs | typeof groupedCallArgs }> {
+export async function contender(
+  who: string,
+  n: number,
+): Promise<{ server: () => { connect(t: never): Promise<void> }; args: typeof callArgs | typeof groupedCallArgs }> {
   const args = who === 'grouped' ? groupedCallArgs : callArgs;
   if (who === 'bare') return { server: () => bareV2(n), args };
   if (who === 'floor') return { server: () => floorServer(n), args };
@@ -231,6 +280,10 @@ export async function contender(who: string, n: number): Promise<{ server: () =>
     return { server: () => floorServer(n, undefined, answer), args };
   }
   const v = CONTENDERS[who];
-  if (v === undefined) throw new Error(`unknown contender "${who}": use bare, floor, floorfull, ${Object.keys(CONTENDERS).join(', ')}`);
-  return { server: () => fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n)), args };
+  if (v === undefined)
+    throw new Error(`unknown contender "${who}": use bare, floor, floorfull, ${Object.keys(CONTENDERS).join(', ')}`);
+  return {
+    server: () => fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n)),
+    args,
+  };
 }

@@ -27,6 +27,8 @@ for (let r = -2; r < Number(rounds); r++) {
   );
   if (r >= 0) samples.push(((performance.now() - t0) * 1000) / per);
 }
-process.stdout.write(`GateSessions.run (${await gate.engine()}) ×${inFlight}: ${quantile(samples, 0.5).toFixed(2)} µs/run (median of ${rounds})\n`);
+process.stdout.write(
+  `GateSessions.run (${await gate.engine()}) ×${inFlight}: ${quantile(samples, 0.5).toFixed(2)} µs/run (median of ${rounds})\n`,
+);
 sessions.dispose();
 process.exit(0);

@@ -70,7 +70,12 @@ export async function latency(table: string, column: string, contenders: Contend
  * in slices of `sliceMs`; the value is the median of the slices' calls per second, the ratio the median of the
  * per-round ratios to the first contender.
  */
-export async function throughput(table: string, column: string, contenders: Contender[], options: { inFlight: number; rounds: number; sliceMs: number; warmupMs: number }): Promise<Row[]> {
+export async function throughput(
+  table: string,
+  column: string,
+  contenders: Contender[],
+  options: { inFlight: number; rounds: number; sliceMs: number; warmupMs: number },
+): Promise<Row[]> {
   for (const c of contenders) await c.setup?.();
   for (const c of contenders) await slice(c, options.inFlight, options.warmupMs);
   const rates = contenders.map(() => [] as number[]);
@@ -153,11 +158,16 @@ export function matrix(rows: readonly Row[], table: string): string {
   const columns = [...new Set(mine.map((r) => r.column))];
   const contenders = [...new Set(mine.map((r) => r.contender))];
   const unit = mine[0]?.unit ?? '';
-  const lines = [`| ${unit === 'calls/s' ? 'calls/s (× bare v2)' : `median ${unit} (× bare v2)`} | ${columns.join(' | ')} |`, `|---|${columns.map(() => '---:').join('|')}|`];
+  const lines = [
+    `| ${unit === 'calls/s' ? 'calls/s (× bare v2)' : `median ${unit} (× bare v2)`} | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
+  ];
   for (const name of contenders) {
     const cells = columns.map((col) => {
       const r = mine.find((x) => x.contender === name && x.column === col);
-      return r === undefined ? '—' : `${fmt(r.value)} (${fmtRatio(r.ratio)}${r.ci === undefined ? '' : `, 95 % CI ${fmtCi(r.ci)}`})`;
+      return r === undefined
+        ? '—'
+        : `${fmt(r.value)} (${fmtRatio(r.ratio)}${r.ci === undefined ? '' : `, 95 % CI ${fmtCi(r.ci)}`})`;
     });
     lines.push(`| ${name} | ${cells.join(' | ')} |`);
   }
@@ -166,8 +176,14 @@ export function matrix(rows: readonly Row[], table: string): string {
 
 /** Every row with its p99 and sample count (the appendix of the report). */
 export function detail(rows: readonly Row[]): string {
-  const lines = ['| table | column | contender | median | p99 | unit | ratio | samples |', '|---|---|---|---:|---:|---|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.table} | ${r.column} | ${r.contender} | ${fmt(r.value)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${r.unit} | ${fmtRatio(r.ratio)} | ${r.samples} |`);
+  const lines = [
+    '| table | column | contender | median | p99 | unit | ratio | samples |',
+    '|---|---|---|---:|---:|---|---:|---:|',
+  ];
+  for (const r of rows)
+    lines.push(
+      `| ${r.table} | ${r.column} | ${r.contender} | ${fmt(r.value)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${r.unit} | ${fmtRatio(r.ratio)} | ${r.samples} |`,
+    );
   return lines.join('\n');
 }
 

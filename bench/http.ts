@@ -60,15 +60,29 @@ export function closeConnections(): void {
   agent = new Agent({ keepAlive: true, maxSockets: 256 });
 }
 
-const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> => postVia(agent, port, body, headers);
+const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> =>
+  postVia(agent, port, body, headers);
 
-const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** One client: a legacy session (initialize, initialized, then calls) or modern stateless requests. */
 export async function openClient(port: number, era: Era): Promise<() => Promise<void>> {
   let headers: Record<string, string>;
   if (era === 'legacy') {
-    const init = await post(port, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }, {});
+    const init = await post(
+      port,
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      },
+      {},
+    );
     if (init.status !== 200) throw new Error(`initialize failed: HTTP ${init.status}`);
     const sid = init.headers['mcp-session-id'];
     headers = { 'mcp-protocol-version': '2025-11-25', ...(typeof sid === 'string' ? { 'mcp-session-id': sid } : {}) };
@@ -81,7 +95,8 @@ export async function openClient(port: number, era: Era): Promise<() => Promise<
   const call = async (): Promise<void> => {
     const reply = await post(port, { jsonrpc: '2.0', id: ++id, method: 'tools/call', params }, headers);
     const answer = reply.messages.find((m) => m.id !== undefined);
-    if (reply.status !== 200 || answer?.result?.content?.[0]?.text !== ECHO) throw new Error(`tools/call failed: HTTP ${reply.status} ${JSON.stringify(reply.messages).slice(0, 300)}`);
+    if (reply.status !== 200 || answer?.result?.content?.[0]?.text !== ECHO)
+      throw new Error(`tools/call failed: HTTP ${reply.status} ${JSON.stringify(reply.messages).slice(0, 300)}`);
   };
   await call();
   return call;
@@ -99,10 +114,19 @@ export interface Server {
  * Starts one server kind in a child process (`nodeArgs`, e.g. `--cpu-prof`, go to its node). `script`: another
  * copy of bench/httpServe.ts (e.g. in a checkout of an earlier commit, built, to compare against it).
  */
-export function startChild(kind: Kind, n: number, nodeArgs: string[] = [], script = fileURLToPath(new URL('./httpServe.ts', import.meta.url))): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, '--serve', kind, String(n)], { stdio: ['pipe', 'pipe', 'pipe'] });
+export function startChild(
+  kind: Kind,
+  n: number,
+  nodeArgs: string[] = [],
+  script = fileURLToPath(new URL('./httpServe.ts', import.meta.url)),
+): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, '--serve', kind, String(n)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   // The child's own output, each line tagged with its kind (a crash names the server that crashed).
-  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk.toString('utf8').replace(/^(?=.)/gm, `[${kind} server] `)));
+  child.stderr!.on('data', (chunk: Buffer) =>
+    process.stderr.write(chunk.toString('utf8').replace(/^(?=.)/gm, `[${kind} server] `)),
+  );
   const waiting: Array<(us: number) => void> = [];
   const cpu = (): Promise<number> =>
     new Promise((resolve) => {
@@ -141,7 +165,12 @@ export interface Cell {
 }
 
 /** Runs every client's sequential loop for `ms`; returns per-call latencies. */
-export async function drive(clients: Array<() => Promise<void>>, ms: number, cell: Cell, server?: Server): Promise<void> {
+export async function drive(
+  clients: Array<() => Promise<void>>,
+  ms: number,
+  cell: Cell,
+  server?: Server,
+): Promise<void> {
   const cpu0 = await server?.cpu();
   const t0 = performance.now();
   const deadline = t0 + ms;
@@ -190,7 +219,10 @@ export async function httpSection({ quick, long, log }: SectionOptions): Promise
       closeConnections();
       const column = clientCount === 1 ? HTTP_COLUMNS.one : HTTP_COLUMNS.fifty;
       const clients: Array<Array<() => Promise<void>>> = [];
-      for (const c of CONTENDERS) clients.push(await Promise.all(Array.from({ length: clientCount }, () => openClient(servers.get(c.kind)!.port, c.era))));
+      for (const c of CONTENDERS)
+        clients.push(
+          await Promise.all(Array.from({ length: clientCount }, () => openClient(servers.get(c.kind)!.port, c.era))),
+        );
       for (const c of clients) await drive(c, quick ? 50 : 300, { latencies: [], calls: 0, ms: 0 });
       const totals: Cell[] = CONTENDERS.map(() => ({ latencies: [], calls: 0, ms: 0, cpuUs: 0 }));
       const perRound: RoundCell[][] = [];
@@ -205,12 +237,18 @@ export async function httpSection({ quick, long, log }: SectionOptions): Promise
           all.calls += one.calls;
           all.ms += one.ms;
           all.cpuUs! += one.cpuUs!;
-          round[i] = { rate: one.calls / (one.ms / 1000), cpu: one.cpuUs! / one.calls, p50: quantile(one.latencies, 0.5), p99: quantile(one.latencies, 0.99) };
+          round[i] = {
+            rate: one.calls / (one.ms / 1000),
+            cpu: one.cpuUs! / one.calls,
+            p50: quantile(one.latencies, 0.5),
+            p99: quantile(one.latencies, 0.99),
+          };
         }
         perRound.push(round);
       }
       // The median over rounds of a contender's value ÷ another's in the same round: robust to load drift.
-      const ratios = (i: number, of: keyof RoundCell, against = 0): number[] => perRound.map((round) => round[i]![of] / round[against]![of]);
+      const ratios = (i: number, of: keyof RoundCell, against = 0): number[] =>
+        perRound.map((round) => round[i]![of] / round[against]![of]);
       CONTENDERS.forEach((c, i) => {
         const cell = totals[i]!;
         const rate = cell.calls / (cell.ms / 1000);
@@ -219,13 +257,34 @@ export async function httpSection({ quick, long, log }: SectionOptions): Promise
         const rateRatios = ratios(i, 'rate');
         const floorRatios = ratios(i, 'rate', floorAt);
         const base = { column, contender: c.name, samples: cell.calls };
-        const row = (table: string, value: number, unit: Row['unit'], perRoundRatios: number[], extra: Partial<Row> = {}): Row => ({ ...base, table, value, unit, ratio: quantile(perRoundRatios, 0.5), ci: medianCi(perRoundRatios), ...extra });
+        const row = (
+          table: string,
+          value: number,
+          unit: Row['unit'],
+          perRoundRatios: number[],
+          extra: Partial<Row> = {},
+        ): Row => ({
+          ...base,
+          table,
+          value,
+          unit,
+          ratio: quantile(perRoundRatios, 0.5),
+          ci: medianCi(perRoundRatios),
+          ...extra,
+        });
         const calls = row(HTTP_TABLE, rate, 'calls/s', rateRatios);
         const vsFloor = row(`${HTTP_TABLE}${VS_FLOOR}`, rate, 'calls/s', floorRatios);
-        const latency = row(`${HTTP_TABLE}${LATENCY}`, p50, 'µs', ratios(i, 'p50'), { p99, p99Ratio: quantile(ratios(i, 'p99'), 0.5) });
+        const latency = row(`${HTTP_TABLE}${LATENCY}`, p50, 'µs', ratios(i, 'p50'), {
+          p99,
+          p99Ratio: quantile(ratios(i, 'p99'), 0.5),
+        });
         const serverCpu = row(`${HTTP_TABLE}${SERVER_CPU}`, cpu, 'µs', ratios(i, 'cpu'));
         rows.push(calls, vsFloor, latency, serverCpu);
-        cells.get(c.name)!.push(`${fmt(rate)} (${fmtRatio(calls.ratio)}) | ${fmtRatio(vsFloor.ratio)} | ${fmt(p50)} | ${fmt(p99)} (${fmtRatio(latency.p99Ratio!)}) | ${fmt(cpu)} (${fmtRatio(serverCpu.ratio)})`);
+        cells
+          .get(c.name)!
+          .push(
+            `${fmt(rate)} (${fmtRatio(calls.ratio)}) | ${fmtRatio(vsFloor.ratio)} | ${fmt(p50)} | ${fmt(p99)} (${fmtRatio(latency.p99Ratio!)}) | ${fmt(cpu)} (${fmtRatio(serverCpu.ratio)})`,
+          );
       });
     }
   } finally {

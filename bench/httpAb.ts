@@ -14,16 +14,31 @@ const rounds = Number(args[0] ?? 4);
 const sliceMs = Number(args[1] ?? 1000);
 // `fusion@/path/to/checkout`: the fusion server of another checkout (built), e.g. the commit before a change.
 const kinds = (args[2] ?? 'v2-sessions,fusion').split(',');
-const sessionCounts = (process.argv.find((a) => a.startsWith('--sessions='))?.slice('--sessions='.length) ?? '1,50').split(',').map(Number);
+const sessionCounts = (process.argv.find((a) => a.startsWith('--sessions='))?.slice('--sessions='.length) ?? '1,50')
+  .split(',')
+  .map(Number);
 
 const servers: Server[] = [];
 for (const spec of kinds) {
   const [kind, tree] = spec.split('@') as [Kind, string | undefined];
-  servers.push(await startChild(kind, HTTP_N, prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`], tree === undefined ? undefined : existsSync(`${tree}/bench/httpServe.ts`) ? `${tree}/bench/httpServe.ts` : `${tree}/bench/http.ts`));
+  servers.push(
+    await startChild(
+      kind,
+      HTTP_N,
+      prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`],
+      tree === undefined
+        ? undefined
+        : existsSync(`${tree}/bench/httpServe.ts`)
+          ? `${tree}/bench/httpServe.ts`
+          : `${tree}/bench/http.ts`,
+    ),
+  );
 }
 try {
   for (const sessions of sessionCounts) {
-    const clients = await Promise.all(servers.map((s) => Promise.all(Array.from({ length: sessions }, () => openClient(s.port, 'legacy')))));
+    const clients = await Promise.all(
+      servers.map((s) => Promise.all(Array.from({ length: sessions }, () => openClient(s.port, 'legacy')))),
+    );
     for (const c of clients) await drive(c, 300, { latencies: [], calls: 0, ms: 0 });
     const cells: Cell[] = servers.map(() => ({ latencies: [], calls: 0, ms: 0 }));
     // Per round: each kind's calls/s and CPU µs/call, for the median of the per-round ratios (robust to load drift).
@@ -48,7 +63,7 @@ try {
       const c = cells[i]!;
       console.log(
         `median of per-round ratios: calls/s ${median(perRound.map((r) => r[i]!.rate / r[0]!.rate)).toFixed(2)}×, CPU/call ${median(perRound.map((r) => r[i]!.cpu / r[0]!.cpu)).toFixed(2)}× | ` +
-        `${String(sessions).padStart(2)} sessions ${kinds[i]!.padEnd(12)} ${rate(c).toFixed(0).padStart(6)} calls/s (${(rate(c) / rate(cells[0]!)).toFixed(2)}×)  p50 ${(quantile(c.latencies, 0.5) / 1000).toFixed(2)} ms  p99 ${(quantile(c.latencies, 0.99) / 1000).toFixed(2)} ms (${(quantile(c.latencies, 0.99) / quantile(cells[0]!.latencies, 0.99)).toFixed(2)}×)  ${c.calls} calls  server CPU ${(c.cpuUs! / c.calls).toFixed(0)} µs/call (${(c.cpuUs! / c.calls / (cells[0]!.cpuUs! / cells[0]!.calls)).toFixed(2)}×)`,
+          `${String(sessions).padStart(2)} sessions ${kinds[i]!.padEnd(12)} ${rate(c).toFixed(0).padStart(6)} calls/s (${(rate(c) / rate(cells[0]!)).toFixed(2)}×)  p50 ${(quantile(c.latencies, 0.5) / 1000).toFixed(2)} ms  p99 ${(quantile(c.latencies, 0.99) / 1000).toFixed(2)} ms (${(quantile(c.latencies, 0.99) / quantile(cells[0]!.latencies, 0.99)).toFixed(2)}×)  ${c.calls} calls  server CPU ${(c.cpuUs! / c.calls).toFixed(0)} µs/call (${(c.cpuUs! / c.calls / (cells[0]!.cpuUs! / cells[0]!.calls)).toFixed(2)}×)`,
       );
     }
   }

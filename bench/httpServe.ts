@@ -6,7 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localhostHostValidation, localhostOriginValidation, NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+} from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest } from '@modelcontextprotocol/server';
 import { StreamableHTTPServerTransport as V1Transport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { startServer } from 'mcp-fusion';
@@ -21,7 +26,14 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 /** The SDK's documented sessionful setup on node:http: one server and transport per `Mcp-Session-Id`. */
-function sessionful(make: () => { connect(t: never): Promise<void> }, Transport: new (o: object) => { handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void>; sessionId?: string | undefined; onclose?: (() => void) | undefined }): NodeHandler {
+function sessionful(
+  make: () => { connect(t: never): Promise<void> },
+  Transport: new (o: object) => {
+    handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void>;
+    sessionId?: string | undefined;
+    onclose?: (() => void) | undefined;
+  },
+): NodeHandler {
   const transports = new Map<string, InstanceType<typeof Transport>>();
   const host = localhostHostValidation();
   const origin = localhostOriginValidation();
@@ -32,14 +44,19 @@ function sessionful(make: () => { connect(t: never): Promise<void> }, Transport:
     const existing = typeof sid === 'string' ? transports.get(sid) : undefined;
     if (existing !== undefined) return existing.handleRequest(req, res, body);
     if (sid === undefined && isInitializeRequest(body)) {
-      const transport = new Transport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id: string) => transports.set(id, transport) });
+      const transport = new Transport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id: string) => transports.set(id, transport),
+      });
       transport.onclose = () => {
         if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
       };
       await make().connect(transport as never);
       return transport.handleRequest(req, res, body);
     }
-    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request' }, id: null }));
+    res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request' }, id: null }));
   };
 }
 
@@ -51,14 +68,24 @@ function sessionful(make: () => { connect(t: never): Promise<void> }, Transport:
 function floor(): NodeHandler {
   const sessionId = randomUUID();
   return async (req, res) => {
-    const body = (await readBody(req)) as { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } } | undefined;
+    const body = (await readBody(req)) as
+      { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } } | undefined;
     if (body?.id === undefined) {
       res.writeHead(202).end();
       return;
     }
-    const result = body.method === 'initialize' ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '1' } } : { content: [{ type: 'text', text: String(body.params?.arguments?.id) }] };
+    const result =
+      body.method === 'initialize'
+        ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '1' } }
+        : { content: [{ type: 'text', text: String(body.params?.arguments?.id) }] };
     const payload = JSON.stringify({ result, jsonrpc: '2.0', id: body.id });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'mcp-session-id': sessionId }).end(payload);
+    res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(payload),
+        'mcp-session-id': sessionId,
+      })
+      .end(payload);
   };
 }
 

@@ -63,7 +63,7 @@ export function keptVerdicts(rows: Rows, quick: boolean): Verdict[] {
     out.push({
       group: 'kept',
       target: `Modern era, one request at N = 1,000, per-request attach included${quick ? ' (quick run: measured at N = 100)' : ''}`,
-      goal: '≤ 0.05× the SDK\'s factory',
+      goal: "≤ 0.05× the SDK's factory",
       measured: `${preciseRatio(attach.ratio)} / ${preciseRatio(app.ratio)}`,
       met: Math.max(attach.ratio, app.ratio) <= 0.05,
       text: `per-request Server + attachToServer ${fmt(attach.value)} µs = **${preciseRatio(attach.ratio)}**; through the whole createFusionApp ${fmt(app.value)} µs = **${preciseRatio(app.ratio)}** (the factory: ${fmt(attach.value / attach.ratio)} µs).`,

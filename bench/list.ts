@@ -1,5 +1,16 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { assertListed, bareV1, bareV2, connectV2, floorServer, fusionRegistry, fusionServer, RawClient, variantOptions, type Variant } from './fixtures.js';
+import {
+  assertListed,
+  bareV1,
+  bareV2,
+  connectV2,
+  floorServer,
+  fusionRegistry,
+  fusionServer,
+  RawClient,
+  variantOptions,
+  type Variant,
+} from './fixtures.js';
 import { latency, matrix, settle, type Budget, type Contender, type Row } from './harness.js';
 import type { Section, SectionOptions } from './section.js';
 
@@ -95,7 +106,7 @@ export async function listSection({ quick, log }: SectionOptions): Promise<Secti
     '',
     `### ${LIST_RAW}`,
     '',
-    'JSON-RPC messages straight over the in-memory pair: the server\'s own cost, without the client.',
+    "JSON-RPC messages straight over the in-memory pair: the server's own cost, without the client.",
     '',
     matrix(rows, LIST_RAW),
   ].join('\n');

@@ -27,7 +27,10 @@ import type { Section, SectionOptions } from './section.js';
 
 const quick = process.argv.includes('--quick');
 const long = !quick && (process.argv.includes('--long') || process.env.BENCH_LONG === '1');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const options: SectionOptions = { quick, long, log: (line) => process.stderr.write(`${line}\n`) };
 
 const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
@@ -68,14 +71,20 @@ const header = [
   `- Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
   `- Node ${process.version}; @modelcontextprotocol/server, /client 2.4, /node 2.1, v1 @modelcontextprotocol/sdk 1.x`,
   `- Package measured: the compiled mcp-fusion, \`${measured}\` (dist/, built by \`npm run bench\` first); the bench files themselves run through tsx`,
-  `- Date: ${new Date().toISOString()}; duration ${minutes.toFixed(1)} min${long ? ' (**long mode**: load rows over more and longer slices)' : ''}; load average (1 / 5 / 15 min) at the start ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')}, at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}${quick ? '; **quick smoke run** (fewer sizes and samples: not for conclusions)' : ''}`,
+  `- Date: ${new Date().toISOString()}; duration ${minutes.toFixed(1)} min${long ? ' (**long mode**: load rows over more and longer slices)' : ''}; load average (1 / 5 / 15 min) at the start ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')}, at the end ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')}${quick ? '; **quick smoke run** (fewer sizes and samples: not for conclusions)' : ''}`,
 ].join('\n');
 const all = [...issueVerdicts(rowsOf, quick), ...keptVerdicts(rowsOf, quick)];
-const verdictWord = (v: Verdict): string => (v.met === true ? 'met' : v.met === false ? 'missed' : v.measured === 'not measured' ? 'n/a' : 'not settled');
+const verdictWord = (v: Verdict): string =>
+  v.met === true ? 'met' : v.met === false ? 'missed' : v.measured === 'not measured' ? 'n/a' : 'not settled';
 const summary = (group: Verdict['group']): string[] => [
   '| goal | measured | target | verdict |',
   '|---|---|---|---|',
-  ...all.filter((v) => v.group === group).map((v) => `| ${v.target} | ${v.measured} | ${v.goal} | ${v.met === false ? '**missed**' : verdictWord(v)} |`),
+  ...all
+    .filter((v) => v.group === group)
+    .map((v) => `| ${v.target} | ${v.measured} | ${v.goal} | ${v.met === false ? '**missed**' : verdictWord(v)} |`),
 ];
 const details = (group: Verdict['group']): string[] =>
   all
@@ -84,7 +93,9 @@ const details = (group: Verdict['group']): string[] =>
       `#### ${v.target} (${v.goal}) — ${verdictWord(v)}`,
       '',
       v.text,
-      ...(v.profile !== undefined && v.met === false ? ['', `Why, and the fixes: [PROFILE.md, section "${v.profile}"](PROFILE.md).`] : []),
+      ...(v.profile !== undefined && v.met === false
+        ? ['', `Why, and the fixes: [PROFILE.md, section "${v.profile}"](PROFILE.md).`]
+        : []),
       '',
     ]);
 const targetLines = [

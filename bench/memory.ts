@@ -12,7 +12,14 @@ export const MEMORY_TOOLS = 'heap per registered tool';
 /** Tools of the server behind each session (the sessions share it in mcp-fusion; the bare SDK registers them per session). */
 export const SESSION_TOOLS = 10;
 
-type Task = 'sessions:fusion' | 'sessions:fusion-gated' | 'sessions:v2' | 'tools:fusion' | 'tools:fusion-attached' | 'tools:v2' | 'tools:v1';
+type Task =
+  | 'sessions:fusion'
+  | 'sessions:fusion-gated'
+  | 'sessions:v2'
+  | 'tools:fusion'
+  | 'tools:fusion-attached'
+  | 'tools:v2'
+  | 'tools:v1';
 
 const LABELS: Record<Task, string> = {
   'sessions:v2': 'SDK v2 McpServer + transport per session',
@@ -37,16 +44,26 @@ async function heap(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
-const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const headers = {
+  host: '127.0.0.1',
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
 
 function post(app: { fetch(r: Request): Promise<Response> }, body: unknown, sid?: string): Promise<Response> {
-  const h: Record<string, string> = sid === undefined ? { ...headers } : { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+  const h: Record<string, string> =
+    sid === undefined ? { ...headers } : { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
   return app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: h, body: JSON.stringify(body) }));
 }
 
 /** A legacy session as a client leaves it when idle: handshake done, one tool call answered. */
 async function openSession(app: { fetch(r: Request): Promise<Response> }): Promise<void> {
-  const init = await post(app, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const init = await post(app, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
   const sid = init.headers.get('mcp-session-id');
   await init.text();
   if (sid === null) throw new Error(`initialize failed: HTTP ${init.status}`);
@@ -64,7 +81,10 @@ function bareSessions(n: number): { fetch(r: Request): Promise<Response> } {
       const body = await request.clone().json();
       if (sid !== null) return live.get(sid)!.handleRequest(request, { parsedBody: body });
       if (!isInitializeRequest(body)) throw new Error('expected initialize');
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void live.set(id, transport) });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void live.set(id, transport),
+      });
       await bareV2(n).connect(transport);
       return transport.handleRequest(request, { parsedBody: body });
     },
@@ -74,7 +94,10 @@ function bareSessions(n: number): { fetch(r: Request): Promise<Response> } {
 async function measure(task: Task, count: number): Promise<number> {
   if (gc === undefined) throw new Error('run with --expose-gc');
   if (task.startsWith('sessions:')) {
-    const app = task === 'sessions:v2' ? bareSessions(SESSION_TOOLS) : createFusionApp(fusionRegistry(SESSION_TOOLS), {
+    const app =
+      task === 'sessions:v2'
+        ? bareSessions(SESSION_TOOLS)
+        : createFusionApp(fusionRegistry(SESSION_TOOLS), {
             ...(task === 'sessions:fusion-gated' ? variantOptions('sync+fsm', SESSION_TOOLS) : {}),
             // One anonymous caller opens every session here: lift the session budgets (#20) above the count measured.
             limits: { maxSessions: count + 100, maxSessionsPerPrincipal: count + 100 },
@@ -104,7 +127,8 @@ async function measure(task: Task, count: number): Promise<number> {
 
 if (process.argv[2] === '--measure') {
   // `--measure <task>[,<task>…] <count>`: several tasks share one process in the quick run.
-  for (const task of process.argv[3]!.split(',')) process.stdout.write(`BYTES ${task} ${await measure(task as Task, Number(process.argv[4]))}\n`);
+  for (const task of process.argv[3]!.split(','))
+    process.stdout.write(`BYTES ${task} ${await measure(task as Task, Number(process.argv[4]))}\n`);
   process.exit(0);
 }
 
@@ -112,13 +136,20 @@ if (process.argv[2] === '--measure') {
 // Parent side: one fresh process per measurement, so that nothing else lives on the heap.
 
 function runChild(tasks: readonly Task[], count: number): Promise<Map<Task, number>> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--measure', tasks.join(','), String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--measure', tasks.join(','), String(count)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => {
-      const found = new Map<Task, number>([...out.matchAll(/BYTES (\S+) (-?[\d.e+]+)/g)].map((m) => [m[1] as Task, Number(m[2])]));
-      if (code !== 0 || tasks.some((t) => !found.has(t))) reject(new Error(`memory tasks ${tasks.join(',')} failed (exit ${code}): ${out}`));
+      const found = new Map<Task, number>(
+        [...out.matchAll(/BYTES (\S+) (-?[\d.e+]+)/g)].map((m) => [m[1] as Task, Number(m[2])]),
+      );
+      if (code !== 0 || tasks.some((t) => !found.has(t)))
+        reject(new Error(`memory tasks ${tasks.join(',')} failed (exit ${code}): ${out}`));
       else resolve(found);
     });
   });
@@ -148,12 +179,24 @@ export async function memorySection({ quick, log }: SectionOptions): Promise<Sec
       }
       const kb = measured.get(task)! / 1024;
       base ??= kb;
-      rows.push({ table, column: `${count.toLocaleString('en-US')} ${table === MEMORY_SESSIONS ? 'sessions' : 'tools'}`, contender: LABELS[task], value: kb, ratio: kb / base, samples: 1, unit: 'KB' });
+      rows.push({
+        table,
+        column: `${count.toLocaleString('en-US')} ${table === MEMORY_SESSIONS ? 'sessions' : 'tools'}`,
+        contender: LABELS[task],
+        value: kb,
+        ratio: kb / base,
+        samples: 1,
+        unit: 'KB',
+      });
     }
   }
   const tableOf = (table: string) => {
     const mine = rows.filter((r) => r.table === table);
-    return [`| ${mine[0]!.column} | KB each | × bare v2 |`, '|---|---:|---:|', ...mine.map((r) => `| ${r.contender} | ${fmt(r.value)} | ${fmtRatio(r.ratio)} |`)].join('\n');
+    return [
+      `| ${mine[0]!.column} | KB each | × bare v2 |`,
+      '|---|---:|---:|',
+      ...mine.map((r) => `| ${r.contender} | ${fmt(r.value)} | ${fmtRatio(r.ratio)} |`),
+    ].join('\n');
   };
   const markdown = [
     `### ${MEMORY_SESSIONS}`,
@@ -170,4 +213,3 @@ export async function memorySection({ quick, log }: SectionOptions): Promise<Sec
   ].join('\n');
   return { title: 'Memory', markdown, rows };
 }
-

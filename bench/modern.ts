@@ -12,7 +12,11 @@ export interface FetchLike {
 }
 
 /** A modern request factory for one JSON-RPC call; each call returns a fresh `Request` (bodies are single-use). */
-export function modernRequest(method: 'tools/call' | 'tools/list', params: Record<string, unknown> = {}, url = 'http://127.0.0.1/mcp'): () => Request {
+export function modernRequest(
+  method: 'tools/call' | 'tools/list',
+  params: Record<string, unknown> = {},
+  url = 'http://127.0.0.1/mcp',
+): () => Request {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: ENVELOPE } });
   const headers: Record<string, string> = {
     host: '127.0.0.1',
@@ -30,7 +34,10 @@ export async function resultOf(res: Response): Promise<any> {
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
   const messages = type.includes('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)))
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => JSON.parse(l.slice(5)))
     : [JSON.parse(text)];
   const answer = messages.find((m: { id?: unknown }) => m.id !== undefined);
   if (res.status !== 200 || answer === undefined || answer.error !== undefined) {

@@ -24,7 +24,9 @@ export interface DispatchRow {
  * earlier commit) the same two legs of that build. `clients` sequential clients each, `rounds` rounds of
  * `sliceMs`, contenders rotated every round; ratios are medians of per-round ratios to the reference.
  */
-export async function modernDispatch(options: { clients?: number; rounds?: number; sliceMs?: number; baseScript?: string } = {}): Promise<DispatchRow[]> {
+export async function modernDispatch(
+  options: { clients?: number; rounds?: number; sliceMs?: number; baseScript?: string } = {},
+): Promise<DispatchRow[]> {
   const { clients = 50, rounds = 5, sliceMs = 1000, baseScript } = options;
   const reference = await startChild('v2-sessions', HTTP_N);
   const fusion = await startChild('fusion', HTTP_N);
@@ -41,7 +43,9 @@ export async function modernDispatch(options: { clients?: number; rounds?: numbe
         ]),
   ];
   try {
-    const loops = await Promise.all(contenders.map((c) => Promise.all(Array.from({ length: clients }, () => openClient(c.server.port, c.era)))));
+    const loops = await Promise.all(
+      contenders.map((c) => Promise.all(Array.from({ length: clients }, () => openClient(c.server.port, c.era)))),
+    );
     for (const loop of loops) await drive(loop, 300, { latencies: [], calls: 0, ms: 0 });
     const rates: number[][] = contenders.map(() => []);
     const cpus: number[][] = contenders.map(() => []);
@@ -54,7 +58,11 @@ export async function modernDispatch(options: { clients?: number; rounds?: numbe
         cpus[i]!.push(cell.cpuUs! / cell.calls);
       }
     }
-    const ratio = (values: number[][], i: number) => quantile(values[i]!.map((v, r) => v / values[0]![r]!), 0.5);
+    const ratio = (values: number[][], i: number) =>
+      quantile(
+        values[i]!.map((v, r) => v / values[0]![r]!),
+        0.5,
+      );
     return contenders.map((c, i) => ({
       label: c.label,
       callsPerSec: quantile(rates[i]!, 0.5),
@@ -71,7 +79,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const baseScript = process.argv[2];
   const rows = await modernDispatch(baseScript === undefined ? {} : { baseScript });
   for (const row of rows) {
-    console.log(`${row.label.padEnd(40)} ${row.callsPerSec.toFixed(0).padStart(6)} calls/s (${row.rateRatio.toFixed(2)}×)  ${row.cpuUsPerCall.toFixed(0).padStart(5)} µs CPU/call (${row.cpuRatio.toFixed(2)}×)`);
+    console.log(
+      `${row.label.padEnd(40)} ${row.callsPerSec.toFixed(0).padStart(6)} calls/s (${row.rateRatio.toFixed(2)}×)  ${row.cpuUsPerCall.toFixed(0).padStart(5)} µs CPU/call (${row.cpuRatio.toFixed(2)}×)`,
+    );
   }
   process.exit(0);
 }

@@ -48,12 +48,17 @@ export async function nodeHandlerSection({ quick, log }: SectionOptions): Promis
   };
   const mounts = [await mount(SDK, sdkMount), await mount(NODE, (app) => app.node)];
   const rows: Row[] = [];
-  const lines = ['| era | clients | SDK toNodeHandler calls/s | app.node calls/s | ratio | SDK p50 µs | app.node p50 µs |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| era | clients | SDK toNodeHandler calls/s | app.node calls/s | ratio | SDK p50 µs | app.node p50 µs |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
   try {
     for (const era of ['legacy', 'modern'] as const) {
       for (const clients of [1, 50]) {
         log(`  node handler, ${era}, ${clients} client(s)`);
-        const loops = await Promise.all(mounts.map((m) => Promise.all(Array.from({ length: clients }, () => openClient(m.port, era)))));
+        const loops = await Promise.all(
+          mounts.map((m) => Promise.all(Array.from({ length: clients }, () => openClient(m.port, era)))),
+        );
         for (const loop of loops) await drive(loop, quick ? 50 : 300, { latencies: [], calls: 0, ms: 0 });
         const cells = mounts.map((): Cell => ({ latencies: [], calls: 0, ms: 0 }));
         const ratios: number[] = [];
@@ -73,9 +78,27 @@ export async function nodeHandlerSection({ quick, log }: SectionOptions): Promis
         const ratio = quantile(ratios, 0.5);
         const [sdk, node] = cells.map((c) => ({ rate: c.calls / (c.ms / 1000), p50: quantile(c.latencies, 0.5) }));
         const column = `${era}, ${clients} client${clients === 1 ? '' : 's'}`;
-        rows.push({ table: NODE_HANDLER, column, contender: SDK, value: sdk!.rate, ratio: 1, samples: cells[0]!.calls, unit: 'calls/s' });
-        rows.push({ table: NODE_HANDLER, column, contender: NODE, value: node!.rate, ratio, samples: cells[1]!.calls, unit: 'calls/s' });
-        lines.push(`| ${era} | ${clients} | ${fmt(sdk!.rate)} | ${fmt(node!.rate)} | ${fmtRatio(ratio)} | ${fmt(sdk!.p50)} | ${fmt(node!.p50)} |`);
+        rows.push({
+          table: NODE_HANDLER,
+          column,
+          contender: SDK,
+          value: sdk!.rate,
+          ratio: 1,
+          samples: cells[0]!.calls,
+          unit: 'calls/s',
+        });
+        rows.push({
+          table: NODE_HANDLER,
+          column,
+          contender: NODE,
+          value: node!.rate,
+          ratio,
+          samples: cells[1]!.calls,
+          unit: 'calls/s',
+        });
+        lines.push(
+          `| ${era} | ${clients} | ${fmt(sdk!.rate)} | ${fmt(node!.rate)} | ${fmtRatio(ratio)} | ${fmt(sdk!.p50)} | ${fmt(node!.p50)} |`,
+        );
       }
     }
   } finally {
@@ -92,7 +115,10 @@ export async function nodeHandlerSection({ quick, log }: SectionOptions): Promis
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const section = await nodeHandlerSection({ quick: process.argv.includes('--quick'), log: (line) => process.stderr.write(`${line}\n`) });
+  const section = await nodeHandlerSection({
+    quick: process.argv.includes('--quick'),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   process.stdout.write(`${section.markdown}\n`);
   process.exit(0);
 }

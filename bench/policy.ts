@@ -25,7 +25,10 @@ function nsPerOp(op: (i: number) => unknown, batches: number, perBatch: number):
 
 /** `ns<i>.*` for i < p: every name resolves after scanning up to p globs. */
 function policies(p: number): SyncPolicy[] {
-  return Array.from({ length: p }, (_, i) => ({ match: `ns${i}.*`, cacheControl: i % 2 === 0 ? 'no-store' : 'immutable' }));
+  return Array.from({ length: p }, (_, i) => ({
+    match: `ns${i}.*`,
+    cacheControl: i % 2 === 0 ? 'no-store' : 'immutable',
+  }));
 }
 
 /**
@@ -45,10 +48,20 @@ export async function policySection({ quick, log }: SectionOptions): Promise<Sec
     const engine = new PolicyEngine(policies(p));
     const last = `ns${p - 1}.list`;
     engine.resolve(last);
-    push('warm: one cached name', column, nsPerOp(() => engine.resolve(last), batches, 20_000), batches);
+    push(
+      'warm: one cached name',
+      column,
+      nsPerOp(() => engine.resolve(last), batches, 20_000),
+      batches,
+    );
     const rotating = Array.from({ length: 1000 }, (_, i) => `ns${i % p}.tool${i}`);
     for (const name of rotating) engine.resolve(name);
-    push('warm: 1,000 cached names in turn', column, nsPerOp((i) => engine.resolve(rotating[i % 1000]!), batches, 20_000), batches);
+    push(
+      'warm: 1,000 cached names in turn',
+      column,
+      nsPerOp((i) => engine.resolve(rotating[i % 1000]!), batches, 20_000),
+      batches,
+    );
     // Cold: names never seen, so each resolution scans the policies. The cache is bounded (full
     // eviction on overflow), so the names are fresh strings made before timing.
     const perBatch = Math.max(10, Math.round(10_000 / p));
@@ -56,10 +69,20 @@ export async function policySection({ quick, log }: SectionOptions): Promise<Sec
     const fresh = (prefix: string) => Array.from({ length: perBatch * (coldBatches + 1) }, (_, i) => `${prefix}.t${i}`);
     const lastNames = fresh(`ns${p - 1}`);
     const coldEngine = new PolicyEngine(policies(p));
-    push('cold: matched by the last policy', column, nsPerOp((i) => coldEngine.resolve(lastNames[i]!), coldBatches, perBatch), coldBatches);
+    push(
+      'cold: matched by the last policy',
+      column,
+      nsPerOp((i) => coldEngine.resolve(lastNames[i]!), coldBatches, perBatch),
+      coldBatches,
+    );
     const noneNames = fresh('other');
     const noneEngine = new PolicyEngine(policies(p));
-    push('cold: no policy matches', column, nsPerOp((i) => noneEngine.resolve(noneNames[i]!), coldBatches, perBatch), coldBatches);
+    push(
+      'cold: no policy matches',
+      column,
+      nsPerOp((i) => noneEngine.resolve(noneNames[i]!), coldBatches, perBatch),
+      coldBatches,
+    );
   }
   const globs: Array<[string, string, string]> = [
     ['identical name', 'sprints.list', 'sprints.list'],
@@ -72,23 +95,53 @@ export async function policySection({ quick, log }: SectionOptions): Promise<Sec
     const direct = nsPerOp(() => (matchGlob(pattern, name) ? 1 : null), batches, 20_000);
     const glob = compileGlob(pattern);
     const compiled = nsPerOp(() => (glob.test(name) ? 1 : null), batches, 20_000);
-    rows.push({ table: GLOB, column: 'matchGlob', contender: label, ...toValue(direct), ratio: 1, samples: batches, unit: 'ns' });
-    rows.push({ table: GLOB, column: 'compiled', contender: label, ...toValue(compiled), ratio: compiled.median / direct.median, samples: batches, unit: 'ns' });
+    rows.push({
+      table: GLOB,
+      column: 'matchGlob',
+      contender: label,
+      ...toValue(direct),
+      ratio: 1,
+      samples: batches,
+      unit: 'ns',
+    });
+    rows.push({
+      table: GLOB,
+      column: 'compiled',
+      contender: label,
+      ...toValue(compiled),
+      ratio: compiled.median / direct.median,
+      samples: batches,
+      unit: 'ns',
+    });
   }
   rows.push(...attachRows(quick));
   if (sink === 42) log('');
 
   const columns = [...new Set(rows.filter((r) => r.table === POLICY).map((r) => r.column))];
   const names = [...new Set(rows.filter((r) => r.table === POLICY).map((r) => r.contender))];
-  const cell = (name: string, col: string) => rows.find((r) => r.table === POLICY && r.contender === name && r.column === col)!;
+  const cell = (name: string, col: string) =>
+    rows.find((r) => r.table === POLICY && r.contender === name && r.column === col)!;
   const lines = [`| median ns per resolve | ${columns.join(' | ')} |`, `|---|${columns.map(() => '---:').join('|')}|`];
   for (const name of names) lines.push(`| ${name} | ${columns.map((c) => fmt(cell(name, c).value)).join(' | ')} |`);
-  lines.push(`| cold, no match: ns per policy scanned | ${columns.map((c) => fmt(cell('cold: no policy matches', c).value / Number(c.split(' ')[0]!.replace(/,/g, '')))).join(' | ')} |`);
+  lines.push(
+    `| cold, no match: ns per policy scanned | ${columns.map((c) => fmt(cell('cold: no policy matches', c).value / Number(c.split(' ')[0]!.replace(/,/g, '')))).join(' | ')} |`,
+  );
   const attach = rows.filter((r) => r.table === ATTACH_POLICIES);
-  const attachLines = ['| tools × policies | contender | ms | ratio |', '|---|---|---:|---:|', ...attach.map((r) => `| ${r.column} | ${r.contender} | ${fmt(r.value)} | ${r.ratio.toFixed(3)}× |`)];
+  const attachLines = [
+    '| tools × policies | contender | ms | ratio |',
+    '|---|---|---:|---:|',
+    ...attach.map((r) => `| ${r.column} | ${r.contender} | ${fmt(r.value)} | ${r.ratio.toFixed(3)}× |`),
+  ];
   const globRows = rows.filter((r) => r.table === GLOB && r.column === 'compiled');
-  const globCell = (label: string) => rows.find((r) => r.table === GLOB && r.column === 'matchGlob' && r.contender === label)!;
-  const globLines = ['| pattern vs name | `matchGlob` ns | `compileGlob(p).test` ns | ratio |', '|---|---:|---:|---:|', ...globRows.map((r) => `| ${r.contender} | ${fmt(globCell(r.contender).value)} | ${fmt(r.value)} | ${r.ratio.toFixed(3)}× |`)];
+  const globCell = (label: string) =>
+    rows.find((r) => r.table === GLOB && r.column === 'matchGlob' && r.contender === label)!;
+  const globLines = [
+    '| pattern vs name | `matchGlob` ns | `compileGlob(p).test` ns | ratio |',
+    '|---|---:|---:|---:|',
+    ...globRows.map(
+      (r) => `| ${r.contender} | ${fmt(globCell(r.contender).value)} | ${fmt(r.value)} | ${r.ratio.toFixed(3)}× |`,
+    ),
+  ];
   const markdown = [
     `### ${POLICY}`,
     '',
@@ -122,11 +175,22 @@ function attachRows(quick: boolean): Row[] {
   });
   const direct = timeMs(() => {
     for (const n of names) sink ^= list.findIndex((p) => matchGlob(p.match, n));
-    list.forEach((later, j) => (sink ^= list.findIndex((earlier, k) => k < j && globCovers(earlier.match, later.match))));
+    list.forEach(
+      (later, j) => (sink ^= list.findIndex((earlier, k) => k < j && globCovers(earlier.match, later.match))),
+    );
     for (const p of list) sink ^= names.some((n) => matchGlob(p.match, n)) ? 1 : 0;
   });
   if (detectOverlaps(list).length !== 0) throw new Error('bench policies must not overlap');
-  const row = (contender: string, value: number): Row => ({ table: ATTACH_POLICIES, column, contender, value, p99: value, ratio: value / direct, samples: 1, unit: 'ms' });
+  const row = (contender: string, value: number): Row => ({
+    table: ATTACH_POLICIES,
+    column,
+    contender,
+    value,
+    p99: value,
+    ratio: value / direct,
+    samples: 1,
+    unit: 'ms',
+  });
   return [row(ATTACH_INDEXED, indexed), row('direct: every name × every policy', direct)];
 }
 

@@ -11,7 +11,8 @@ import { assertEcho, assertListed, bareV2, ECHO, fusionServer, McpServer, RawCli
 import { latency, matrix, type Budget, type Contender, type Row } from './harness.js';
 import type { Section, SectionOptions } from './section.js';
 
-export const REGISTRY_SCALE = 'State Sync at registry scale: ⅓ of the tools invalidate a namespace, the rest are .stale()';
+export const REGISTRY_SCALE =
+  'State Sync at registry scale: ⅓ of the tools invalidate a namespace, the rest are .stale()';
 export const SCALE_CALL = 'tools/call of an invalidating tool, raw JSON-RPC';
 export const SCALE_LIST = 'tools/list, raw JSON-RPC';
 export const SCALE_BARE = 'SDK v2 McpServer.registerTool';
@@ -26,7 +27,11 @@ export function syncRegistry(n: number): ToolRegistry<object> {
   const f = initFusion<object>();
   const registry = f.registry();
   for (let i = 0; i < n; i++) {
-    const tool = f.query(`domain${i % 50}.tool${i}`).describe(`Tool number ${i}`).withString('id', 'Identifier').withOptionalNumber('limit', 'Limit');
+    const tool = f
+      .query(`domain${i % 50}.tool${i}`)
+      .describe(`Tool number ${i}`)
+      .withString('id', 'Identifier')
+      .withOptionalNumber('limit', 'Limit');
     const synced = i % 3 === 0 ? tool.invalidates(`domain${(i + 1) % 50}.*`) : tool.stale();
     registry.register(synced.handle((input) => input.id));
   }
@@ -63,7 +68,10 @@ export async function registryScaleSection({ quick, log }: SectionOptions): Prom
   // The bare SDK lists 1,000 tools in ~40 ms: few lists suffice for a ratio near 0.001×.
   const listBudget: Budget = quick ? { rounds: 3, perRound: 2, warmup: 1 } : { rounds: 6, perRound: 5, warmup: 3 };
   const as = (method: 'tools/call' | 'tools/list'): Contender[] =>
-    clients.map(({ name, raw }) => ({ name, run: () => raw.request(method, method === 'tools/call' ? SCALE_CALLED : {}) }));
+    clients.map(({ name, raw }) => ({
+      name,
+      run: () => raw.request(method, method === 'tools/call' ? SCALE_CALLED : {}),
+    }));
   log('  registry scale: tools/call');
   rows.push(...(await latency(REGISTRY_SCALE, SCALE_CALL, as('tools/call'), seq)));
   log('  registry scale: tools/list');
@@ -80,7 +88,9 @@ export async function registryScaleSection({ quick, log }: SectionOptions): Prom
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [method = 'call', seconds = '6', who = 'fusion'] = process.argv.slice(2);
   const clients = await scaleClients(1000);
-  const { raw } = clients.find((c) => c.name === (who === 'bare' ? SCALE_BARE : who === 'mcp' ? SCALE_FUSION_MCP : SCALE_FUSION))!;
+  const { raw } = clients.find(
+    (c) => c.name === (who === 'bare' ? SCALE_BARE : who === 'mcp' ? SCALE_FUSION_MCP : SCALE_FUSION),
+  )!;
   const params = method === 'list' ? {} : SCALE_CALLED;
   const deadline = performance.now() + Number(seconds) * 1000;
   let done = 0;
@@ -89,6 +99,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     await raw.request(method === 'list' ? 'tools/list' : 'tools/call', params);
     done++;
   }
-  process.stdout.write(`${who} ${method}: ${((performance.now() - t0) * 1000 / done).toFixed(2)} µs per request\n`);
+  process.stdout.write(`${who} ${method}: ${(((performance.now() - t0) * 1000) / done).toFixed(2)} µs per request\n`);
   process.exit(0);
 }

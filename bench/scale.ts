@@ -18,10 +18,19 @@ import { cpuMs } from './cpuMs.js';
 export const SCALE = 'Scale-out on one Redis: independent clients, round-robin over instances (calls/s)';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
-const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** Spawns `command` and resolves once its output contains `ready`. */
-async function spawnReady(command: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
+async function spawnReady(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: string,
+): Promise<ChildProcess> {
   const proc = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -41,13 +50,15 @@ async function spawnReady(command: string, args: string[], env: NodeJS.ProcessEn
   return proc;
 }
 
-const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> => postVia(agent, port, body, headers);
+const post = (port: number, body: unknown, headers: Record<string, string>): Promise<Reply> =>
+  postVia(agent, port, body, headers);
 
 export type Scenario = 'modern-stateful' | 'legacy-stateful' | 'modern-stateless';
 
 /** Column labels of the scale table, by scenario. */
 export const SCALE_SCENARIOS: Record<Scenario, string> = {
-  'modern-stateful': 'modern cart.add_item on its own checkout handle (2 Redis round trips: acquire+load, save+release)',
+  'modern-stateful':
+    'modern cart.add_item on its own checkout handle (2 Redis round trips: acquire+load, save+release)',
   'legacy-stateful': 'legacy cart.add_item in its own session (2 Redis round trips)',
   'modern-stateless': 'modern countries.list (no Redis access)',
 };
@@ -57,10 +68,20 @@ async function openClient(scenario: Scenario, next: () => number): Promise<() =>
   let id = 0;
   const check = (reply: Reply): void => {
     const answer = reply.messages.find((m) => m.id !== undefined);
-    if (reply.status !== 200 || answer?.result === undefined || answer.result.isError === true) throw new Error(`call failed: HTTP ${reply.status} ${JSON.stringify(reply.messages).slice(0, 300)}`);
+    if (reply.status !== 200 || answer?.result === undefined || answer.result.isError === true)
+      throw new Error(`call failed: HTTP ${reply.status} ${JSON.stringify(reply.messages).slice(0, 300)}`);
   };
   if (scenario === 'legacy-stateful') {
-    const init = await post(next(), { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }, {});
+    const init = await post(
+      next(),
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      },
+      {},
+    );
     const sid = init.headers['mcp-session-id'];
     if (init.status !== 200 || typeof sid !== 'string') throw new Error(`initialize failed: HTTP ${init.status}`);
     const headers = { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sid };
@@ -72,7 +93,11 @@ async function openClient(scenario: Scenario, next: () => number): Promise<() =>
   const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool };
   let args: Record<string, unknown> = scenario === 'modern-stateful' ? { product_id: 'p' } : {};
   if (scenario === 'modern-stateful') {
-    const first = await post(next(), { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: args, _meta: ENVELOPE } }, headers);
+    const first = await post(
+      next(),
+      { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: args, _meta: ENVELOPE } },
+      headers,
+    );
     check(first);
     const handle = /checkout_id: (che_[\w-]+)/.exec(JSON.stringify(first.messages))?.[1];
     if (handle === undefined) throw new Error('no checkout_id in the first result');
@@ -101,7 +126,11 @@ async function measure(calls: Array<() => Promise<void>>, ms: number): Promise<{
 }
 
 /** CPU used during `task` by the clients (this process), the instances and redis-server, in cores. */
-async function cores<T>(servers: ChildProcess[], redis: ChildProcess, task: () => Promise<T>): Promise<{ result: T; clients: number; servers: number; redis: number }> {
+async function cores<T>(
+  servers: ChildProcess[],
+  redis: ChildProcess,
+  task: () => Promise<T>,
+): Promise<{ result: T; clients: number; servers: number; redis: number }> {
   const t0 = performance.now();
   const self = process.cpuUsage();
   const before = servers.map((p) => cpuMs(p.pid));
@@ -110,10 +139,16 @@ async function cores<T>(servers: ChildProcess[], redis: ChildProcess, task: () =
   const wall = performance.now() - t0;
   const used = process.cpuUsage(self);
   const serverMs = servers.reduce((sum, p, i) => sum + cpuMs(p.pid) - before[i]!, 0);
-  return { result, clients: (used.user + used.system) / 1000 / wall, servers: serverMs / wall, redis: (cpuMs(redis.pid) - redisBefore) / wall };
+  return {
+    result,
+    clients: (used.user + used.system) / 1000 / wall,
+    servers: serverMs / wall,
+    redis: (cpuMs(redis.pid) - redisBefore) / wall,
+  };
 }
 
-const q = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? NaN;
+const q = (values: number[], p: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? NaN;
 
 /**
  * The scale-out section. Three instances run throughout; "1 instance" sends every request to the first,
@@ -126,7 +161,12 @@ export async function scaleSection(options: SectionOptions): Promise<Section> {
   const sliceMs = options.quick ? 500 : 1_000;
   const rounds = options.quick ? 2 : 6;
   const redisPort = await freePort();
-  const redis = await spawnReady('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env, 'Ready to accept connections');
+  const redis = await spawnReady(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    process.env,
+    'Ready to accept connections',
+  );
   const rows: Row[] = [];
   const lines = [
     '| scenario | 1 instance calls/s | 3 instances calls/s | 3 ÷ 1 | p50 ms (1 → 3) | p99 ms (1 → 3) | cores busy: clients / instances / redis (1 → 3) |',
@@ -137,14 +177,26 @@ export async function scaleSection(options: SectionOptions): Promise<Section> {
   options.log('  starting 3 instances…');
   const procs = await Promise.all(
     ports.map((port) =>
-      spawnReady(process.execPath, ['--import', 'tsx', 'examples/workspace/main.ts'], { ...process.env, PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: prefix }, 'listening on'),
+      spawnReady(
+        process.execPath,
+        ['--import', 'tsx', 'examples/workspace/main.ts'],
+        { ...process.env, PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: prefix },
+        'listening on',
+      ),
     ),
   );
   try {
     for (const scenario of Object.keys(SCALE_SCENARIOS) as Scenario[]) {
       const configs = [1, 3].map((instances) => {
         let turn = 0;
-        return { instances, next: (): number => ports[turn++ % instances]!, rates: [] as number[], latencies: [] as number[], calls: [] as Array<() => Promise<void>>, cpu: [] as Array<{ clients: number; servers: number; redis: number }> };
+        return {
+          instances,
+          next: (): number => ports[turn++ % instances]!,
+          rates: [] as number[],
+          latencies: [] as number[],
+          calls: [] as Array<() => Promise<void>>,
+          cpu: [] as Array<{ clients: number; servers: number; redis: number }>,
+        };
       });
       for (const config of configs) {
         config.calls = await Promise.all(Array.from({ length: clients }, () => openClient(scenario, config.next)));
@@ -163,13 +215,35 @@ export async function scaleSection(options: SectionOptions): Promise<Section> {
         p50: q(c.latencies, 0.5),
         p99: q(c.latencies, 0.99),
         samples: c.latencies.length,
-        cpu: (['clients', 'servers', 'redis'] as const).map((k) => (c.cpu.reduce((sum, x) => sum + x[k], 0) / c.cpu.length).toFixed(2)).join(' / '),
+        cpu: (['clients', 'servers', 'redis'] as const)
+          .map((k) => (c.cpu.reduce((sum, x) => sum + x[k], 0) / c.cpu.length).toFixed(2))
+          .join(' / '),
       })) as [Stat, Stat];
       rows.push(
-        { table: SCALE, column: SCALE_SCENARIOS[scenario], contender: '1 instance', value: one.rate, p99: one.p99, ratio: 1, samples: one.samples, unit: 'calls/s' },
-        { table: SCALE, column: SCALE_SCENARIOS[scenario], contender: '3 instances', value: three.rate, p99: three.p99, ratio: three.rate / one.rate, samples: three.samples, unit: 'calls/s' },
+        {
+          table: SCALE,
+          column: SCALE_SCENARIOS[scenario],
+          contender: '1 instance',
+          value: one.rate,
+          p99: one.p99,
+          ratio: 1,
+          samples: one.samples,
+          unit: 'calls/s',
+        },
+        {
+          table: SCALE,
+          column: SCALE_SCENARIOS[scenario],
+          contender: '3 instances',
+          value: three.rate,
+          p99: three.p99,
+          ratio: three.rate / one.rate,
+          samples: three.samples,
+          unit: 'calls/s',
+        },
       );
-      lines.push(`| ${SCALE_SCENARIOS[scenario]} | ${Math.round(one.rate)} | ${Math.round(three.rate)} | ${(three.rate / one.rate).toFixed(2)}× | ${one.p50.toFixed(1)} → ${three.p50.toFixed(1)} | ${one.p99.toFixed(1)} → ${three.p99.toFixed(1)} | ${one.cpu} → ${three.cpu} |`);
+      lines.push(
+        `| ${SCALE_SCENARIOS[scenario]} | ${Math.round(one.rate)} | ${Math.round(three.rate)} | ${(three.rate / one.rate).toFixed(2)}× | ${one.p50.toFixed(1)} → ${three.p50.toFixed(1)} | ${one.p99.toFixed(1)} → ${three.p99.toFixed(1)} | ${one.cpu} → ${three.cpu} |`,
+      );
       options.log(`  ${SCALE_SCENARIOS[scenario]}: ${Math.round(one.rate)} → ${Math.round(three.rate)} calls/s`);
     }
   } finally {
@@ -197,5 +271,7 @@ interface Stat {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
   const section = await scaleSection({ quick, log: (line) => process.stderr.write(`${line}\n`) });
-  process.stdout.write(`Machine: ${os.cpus()[0]?.model ?? 'unknown'} ×${os.cpus().length}; Node ${process.version}\n\n${section.markdown}`);
+  process.stdout.write(
+    `Machine: ${os.cpus()[0]?.model ?? 'unknown'} ×${os.cpus().length}; Node ${process.version}\n\n${section.markdown}`,
+  );
 }

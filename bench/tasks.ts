@@ -18,27 +18,50 @@ const META = {
 
 function request(method: string, params: Record<string, unknown>, name: string): () => Request {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } });
-  const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name };
+  const headers = {
+    host: '127.0.0.1',
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    'mcp-name': name,
+  };
   return () => new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body });
 }
 
 export async function tasksSection(options: SectionOptions): Promise<Section> {
   const f = initFusion();
   const registry = f.registry().registerAll(
-    f.query('echo').withString('text').handle(({ text }) => text),
-    f.query('echo_task').withString('text').task().handle(({ text }) => text),
-    f.query('stored_task').withString('text').task().handle(async ({ text }) => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      return text;
-    }),
+    f
+      .query('echo')
+      .withString('text')
+      .handle(({ text }) => text),
+    f
+      .query('echo_task')
+      .withString('text')
+      .task()
+      .handle(({ text }) => text),
+    f
+      .query('stored_task')
+      .withString('text')
+      .task()
+      .handle(async ({ text }) => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        return text;
+      }),
   );
   // A budget large enough for every stored task of the run.
-  const app = createFusionApp(registry, { tasks: { budgets: { maxActivePerPrincipal: 1_000_000, maxActivePerProcess: 1_000_000 } } });
+  const app = createFusionApp(registry, {
+    tasks: { budgets: { maxActivePerPrincipal: 1_000_000, maxActivePerProcess: 1_000_000 } },
+  });
   const call = (name: string) => request('tools/call', { name, arguments: { text: 'hi' } }, name);
   let taskId = '';
   const contenders: Contender[] = [
     { name: 'plain tool', run: async () => (await app.fetch(call('echo')())).text() },
-    { name: '.task(), work done at once (inline answer)', run: async () => (await app.fetch(call('echo_task')())).text() },
+    {
+      name: '.task(), work done at once (inline answer)',
+      run: async () => (await app.fetch(call('echo_task')())).text(),
+    },
     { name: '.task(), stored task (memory)', run: async () => (await app.fetch(call('stored_task')())).text() },
     {
       name: 'tasks/get of a stored task (memory)',
@@ -49,7 +72,9 @@ export async function tasksSection(options: SectionOptions): Promise<Section> {
       run: async () => (await app.fetch(request('tasks/get', { taskId }, taskId)())).text(),
     },
   ];
-  const budget: Budget = options.quick ? { rounds: 3, perRound: 5, warmup: 5 } : { rounds: 10, perRound: 50, warmup: 50 };
+  const budget: Budget = options.quick
+    ? { rounds: 3, perRound: 5, warmup: 5 }
+    : { rounds: 10, perRound: 50, warmup: 50 };
   options.log('  tasks: modern, sequential');
   const rows: Row[] = await latency(TABLE, COLUMN, contenders, budget);
   await app.close();

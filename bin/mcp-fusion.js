@@ -11,7 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = realpathSync(dirname(dirname(fileURLToPath(import.meta.url))));
 const source = join(root, 'src', 'cli', 'main.ts');
 const dist = join(root, 'dist', 'cli', 'main.js');
-const mode = process.env.MCP_FUSION_CLI ?? (!root.split(sep).includes('node_modules') && existsSync(source) ? 'source' : 'dist');
+const mode =
+  process.env.MCP_FUSION_CLI ?? (!root.split(sep).includes('node_modules') && existsSync(source) ? 'source' : 'dist');
 
 if (mode === 'source') {
   let tsx;

@@ -31,21 +31,38 @@ function files(dir: string): string[] {
 }
 
 rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+  { stdio: 'inherit', cwd: root },
+);
 
 const esm = files(dist);
 for (const file of esm.filter((f) => f.endsWith('.js'))) {
   writeFileSync(file, (await transform(readFileSync(file, 'utf8'), { loader: 'js', legalComments: 'inline' })).code);
 }
 
-const program = ts.createProgram(entries.map((e) => join(dist, `${e}.d.ts`)), { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, types: [] });
-const reached = new Set(program.getSourceFiles().map((f) => resolve(f.fileName)).filter((f) => f.startsWith(dist + sep)));
+const program = ts.createProgram(
+  entries.map((e) => join(dist, `${e}.d.ts`)),
+  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, types: [] },
+);
+const reached = new Set(
+  program
+    .getSourceFiles()
+    .map((f) => resolve(f.fileName))
+    .filter((f) => f.startsWith(dist + sep)),
+);
 const types = esm.filter((f) => f.endsWith('.d.ts') && reached.has(f));
 for (const file of esm.filter((f) => f.endsWith('.d.ts') && !reached.has(f))) rmSync(file);
 for (const file of types) writeFileSync(file, readFileSync(file, 'utf8').replace(/(@see |\()docs\//g, `$1${docs}`));
 
 const result = await build({
-  stdin: { contents: entries.map((e, i) => `export * as entry${i} from './${e}.js';`).join('\n'), resolveDir: dist, sourcefile: 'entries.js', loader: 'js' },
+  stdin: {
+    contents: entries.map((e, i) => `export * as entry${i} from './${e}.js';`).join('\n'),
+    resolveDir: dist,
+    sourcefile: 'entries.js',
+    loader: 'js',
+  },
   outfile: join(cjs, '_bundle.js'),
   bundle: true,
   packages: 'external',
@@ -58,12 +75,16 @@ const result = await build({
   banner: { js: '"use strict";\nconst __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
 });
-if (result.warnings.length > 0) throw new Error(`the CommonJS build has ${result.warnings.length} warning(s); see above`);
+if (result.warnings.length > 0)
+  throw new Error(`the CommonJS build has ${result.warnings.length} warning(s); see above`);
 entries.forEach((entry, i) => {
   const file = join(cjs, `${entry}.js`);
   mkdirSync(dirname(file), { recursive: true });
   const bundle = relative(dirname(file), join(cjs, '_bundle.js')).replaceAll('\\', '/');
-  writeFileSync(file, `"use strict";\nmodule.exports = require("${bundle.startsWith('.') ? bundle : `./${bundle}`}").entry${i};\n`);
+  writeFileSync(
+    file,
+    `"use strict";\nmodule.exports = require("${bundle.startsWith('.') ? bundle : `./${bundle}`}").entry${i};\n`,
+  );
 });
 for (const file of types) {
   const target = join(cjs, relative(dist, file));
@@ -73,4 +94,6 @@ for (const file of types) {
 // The dev console's page (HTML, CSS, JavaScript) ships as files beside the module that serves them, in both builds.
 cpSync(join(root, 'src', 'console', 'page'), join(dist, 'console', 'page'), { recursive: true });
 writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
-console.log(`build: dist/ (ES modules, ${esm.filter((f) => f.endsWith('.js')).length} files; ${types.length} declaration files) and dist/cjs/ (one CommonJS bundle)`);
+console.log(
+  `build: dist/ (ES modules, ${esm.filter((f) => f.endsWith('.js')).length} files; ${types.length} declaration files) and dist/cjs/ (one CommonJS bundle)`,
+);

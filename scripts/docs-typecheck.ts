@@ -14,7 +14,13 @@ const root = resolve(import.meta.dirname, '..');
 // Inside the repository, so that `mcp-fusion` resolves to this package's sources (tsconfig.json's `paths`).
 // One directory per run: node_modules may be shared by several checkouts (worktrees) checking at once.
 const out = join(root, 'node_modules', '.cache', `docs-typecheck-${process.pid}`);
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -40,7 +46,11 @@ for (const page of pages) {
 
 const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
 const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-const program = ts.createProgram([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')], { ...options, noEmit: true, noUnusedLocals: false });
+const program = ts.createProgram([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')], {
+  ...options,
+  noEmit: true,
+  noUnusedLocals: false,
+});
 const own = new Set([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')]);
 // The documented programs, alone: what they use they must import or define (or take from placeholders.ts).
 const programs = ts.createProgram([...programFiles.keys()], { ...options, noEmit: true, noUnusedLocals: false });
@@ -48,7 +58,9 @@ for (const [file, origin] of programFiles) generated.set(file, origin);
 // Errors inside the package itself are the type check's business; here only the docs' own count.
 const diagnostics = [
   ...ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || own.has(resolve(d.file.fileName))),
-  ...ts.getPreEmitDiagnostics(programs).filter((d) => d.file === undefined || programFiles.has(resolve(d.file.fileName))),
+  ...ts
+    .getPreEmitDiagnostics(programs)
+    .filter((d) => d.file === undefined || programFiles.has(resolve(d.file.fileName))),
 ];
 
 for (const d of diagnostics) {
@@ -59,12 +71,19 @@ for (const d of diagnostics) {
   }
   const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
   const origin = generated.get(resolve(d.file.fileName));
-  const where = origin === undefined ? `${relative(root, d.file.fileName)}:${line + 1}` : `${origin.page}:${origin.pageLine(line + 1)}`;
+  const where =
+    origin === undefined
+      ? `${relative(root, d.file.fileName)}:${line + 1}`
+      : `${origin.page}:${origin.pageLine(line + 1)}`;
   console.error(`${where}:${character + 1} - error TS${d.code}: ${message}`);
 }
 if (diagnostics.length > 0) {
-  console.error(`\n${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'} in the docs' code blocks (generated modules: ${relative(root, out)}).`);
+  console.error(
+    `\n${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'} in the docs' code blocks (generated modules: ${relative(root, out)}).`,
+  );
   process.exit(1);
 }
 rmSync(out, { recursive: true, force: true });
-console.log(`docs: ${blockCount} ts blocks in ${generated.size - programFiles.size} pages and ${programFiles.size} program files type-check`);
+console.log(
+  `docs: ${blockCount} ts blocks in ${generated.size - programFiles.size} pages and ${programFiles.size} program files type-check`,
+);

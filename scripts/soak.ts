@@ -16,9 +16,17 @@ import { Redis } from 'ioredis';
 import { Load } from './soak/load.js';
 import { judge, quantile, type Series, type Tolerance } from './soak/trend.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string' }, seconds: { type: 'string' }, users: { type: 'string', default: '6' }, rate: { type: 'string', default: '2' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string' },
+    seconds: { type: 'string' },
+    users: { type: 'string', default: '6' },
+    rate: { type: 'string', default: '2' },
+  },
+});
 const seconds = values.seconds !== undefined ? Number(values.seconds) : Number(values.minutes ?? '3') * 60;
-if (!(seconds >= 4)) throw new Error(`--minutes/--seconds: give a run of at least 4 s (got ${values.minutes ?? values.seconds})`);
+if (!(seconds >= 4))
+  throw new Error(`--minutes/--seconds: give a run of at least 4 s (got ${values.minutes ?? values.seconds})`);
 const users = Number(values.users);
 const rate = Number(values.rate);
 const sampleMs = Math.max(1_000, Math.round((seconds * 1_000) / 36));
@@ -42,17 +50,34 @@ const redisUrl = process.env.REDIS_URL ?? (await startRedis());
 const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
 await redis.connect();
 const [port, debugPort] = [await freePort(), await freePort()];
-const server = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', 'scripts/soak/server.ts'], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), DEBUG_PORT: String(debugPort), REDIS_URL: redisUrl, REDIS_PREFIX: `soak:${process.pid}:`, SOAK_TTL_MS: String(ttlMs) },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  ['--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', 'scripts/soak/server.ts'],
+  {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DEBUG_PORT: String(debugPort),
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: `soak:${process.pid}:`,
+      SOAK_TTL_MS: String(ttlMs),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 children.push(server);
 await ready(port, server);
 await ready(debugPort, server);
 
-console.log(`soak: ${seconds} s, ${users} users of both eras starting ${rate} sessions/s, sessions and handles live ${ttlMs / 1_000} s, a sample every ${sampleMs / 1_000} s`);
-console.log(['t s', 'heap MiB', 'handles', 'redis keys', 'p99 ms', 'calls', 'failed', 'opened', 'left', 'abandoned', 'sessions'].map((h) => h.padStart(9)).join(' '));
+console.log(
+  `soak: ${seconds} s, ${users} users of both eras starting ${rate} sessions/s, sessions and handles live ${ttlMs / 1_000} s, a sample every ${sampleMs / 1_000} s`,
+);
+console.log(
+  ['t s', 'heap MiB', 'handles', 'redis keys', 'p99 ms', 'calls', 'failed', 'opened', 'left', 'abandoned', 'sessions']
+    .map((h) => h.padStart(9))
+    .join(' '),
+);
 const load = new Load(`http://127.0.0.1:${port}/mcp`, users, rate);
 const series: Record<string, Array<[number, number]>> = Object.fromEntries(Object.keys(TOLERANCES).map((k) => [k, []]));
 const failures: string[] = [];
@@ -62,37 +87,69 @@ for (let next = sampleMs; next <= seconds * 1_000; next += sampleMs) {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + next - performance.now())));
   const window = load.take();
   const stats = await statsOf(debugPort);
-  const row = { t: (performance.now() - started) / 1_000, 'heap MiB': stats.heapUsed / 2 ** 20, handles: stats.handles, 'redis keys': await redis.dbsize(), 'p99 ms': quantile(window.latencies, 0.99) };
+  const row = {
+    t: (performance.now() - started) / 1_000,
+    'heap MiB': stats.heapUsed / 2 ** 20,
+    handles: stats.handles,
+    'redis keys': await redis.dbsize(),
+    'p99 ms': quantile(window.latencies, 0.99),
+  };
   for (const key of Object.keys(TOLERANCES)) series[key]!.push([row.t, row[key as keyof typeof row]]);
   failures.push(...window.failures);
   total += window.calls;
-  const cells = [row.t.toFixed(0), row['heap MiB'].toFixed(1), row.handles, row['redis keys'], row['p99 ms'].toFixed(1), window.calls, window.failures.length, window.opened, window.ended, window.abandoned, `${stats.sessions}/${stats.live}`];
+  const cells = [
+    row.t.toFixed(0),
+    row['heap MiB'].toFixed(1),
+    row.handles,
+    row['redis keys'],
+    row['p99 ms'].toFixed(1),
+    window.calls,
+    window.failures.length,
+    window.opened,
+    window.ended,
+    window.abandoned,
+    `${stats.sessions}/${stats.live}`,
+  ];
   console.log(cells.map((c) => String(c).padStart(9)).join(' '));
 }
 await load.stop();
 server.kill('SIGTERM');
 const [code] = (await once(server, 'exit')) as [number | null];
 
-console.log(`\nverdict over the second half (${total} calls, ${failures.length} failed; server exit code ${code} after SIGTERM):`);
+console.log(
+  `\nverdict over the second half (${total} calls, ${failures.length} failed; server exit code ${code} after SIGTERM):`,
+);
 let flat = true;
 for (const [name, tolerance] of Object.entries(TOLERANCES)) {
   const trend = judge(series[name] as Series, tolerance);
   flat &&= trend.bounded;
-  console.log(`  ${trend.bounded ? 'flat   ' : 'GROWING'} ${name.padEnd(10)} median ${trend.median.toFixed(1).padStart(8)}  slope ${trend.slopePerMin.toFixed(2).padStart(8)}/min  growth ${trend.growth.toFixed(1).padStart(7)} (allowed ${trend.allowed.toFixed(1)})`);
+  console.log(
+    `  ${trend.bounded ? 'flat   ' : 'GROWING'} ${name.padEnd(10)} median ${trend.median.toFixed(1).padStart(8)}  slope ${trend.slopePerMin.toFixed(2).padStart(8)}/min  growth ${trend.growth.toFixed(1).padStart(7)} (allowed ${trend.allowed.toFixed(1)})`,
+  );
 }
 for (const failure of failures.slice(0, 10)) console.log(`  failed: ${failure}`);
 // Exit 2: calls failed or the server did not stop cleanly; 1: something grew without bound.
 const served = failures.length === 0 && code === 0;
-console.log(served && flat ? 'soak: PASS' : `soak: FAIL (${served ? 'a metric grows' : 'calls failed or the server did not stop cleanly'})`);
+console.log(
+  served && flat
+    ? 'soak: PASS'
+    : `soak: FAIL (${served ? 'a metric grows' : 'calls failed or the server did not stop cleanly'})`,
+);
 redis.disconnect();
 stopAll();
 process.exit(!served ? 2 : flat ? 0 : 1);
 
 async function startRedis(): Promise<string> {
   const redisPort = await freePort();
-  const child = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   child.once('error', (error) => {
-    console.error(`soak: could not start redis-server (${error.message}); install it (apt-get install redis-server) or set REDIS_URL`);
+    console.error(
+      `soak: could not start redis-server (${error.message}); install it (apt-get install redis-server) or set REDIS_URL`,
+    );
     process.exit(1);
   });
   children.push(child);
@@ -110,7 +167,8 @@ async function ready(port: number, child: ChildProcess): Promise<void> {
       socket.once('error', () => resolve(false));
     });
     if (answered) return;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`soak: nothing listens on port ${port} (process exited: ${child.exitCode})`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`soak: nothing listens on port ${port} (process exited: ${child.exitCode})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -130,7 +188,9 @@ function statsOf(debug: number): Promise<{ heapUsed: number; handles: number; se
     request({ host: '127.0.0.1', port: debug, path: '/stats', agent: false }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => void (body += chunk.toString('utf8')));
-      res.on('end', () => resolve(JSON.parse(body) as { heapUsed: number; handles: number; sessions: number; live: number }));
+      res.on('end', () =>
+        resolve(JSON.parse(body) as { heapUsed: number; handles: number; sessions: number; live: number }),
+      );
     })
       .on('error', reject)
       .end();

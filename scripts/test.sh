@@ -28,6 +28,7 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
+echo "== format (Prettier: npm run format writes it)"; npx prettier --check . --log-level warn
 echo "== lint"; npx eslint .
 echo "== docs (type-check every ts block of README.md and docs/*.md, and the programs they form)"; npx tsx scripts/docs-typecheck.ts
 echo "== tests"; npx vitest run "$@"

@@ -33,22 +33,65 @@ export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObse
 export { createStderrLogger } from './logging/createStderrLogger.js';
 export type { FusionLogLevel, LogFields, Logger } from './logging/types.js';
 
-export { FusionError, DefinitionError, FrozenBuilderError, AttachError, MissingPeerError, ServerStartError } from './errors/FusionError.js';
+export {
+  FusionError,
+  DefinitionError,
+  FrozenBuilderError,
+  AttachError,
+  MissingPeerError,
+  ServerStartError,
+} from './errors/FusionError.js';
 export { WireError, JsonRpcCode } from './errors/WireError.js';
 export { SessionDataError } from './errors/SessionDataError.js';
-export { memorySessionData, storeSessionData, type SessionData, type SessionDataBackend, type SessionDataBackendOptions, type SessionDataWrite, type VersionedData } from './session/sessionData.js';
+export {
+  memorySessionData,
+  storeSessionData,
+  type SessionData,
+  type SessionDataBackend,
+  type SessionDataBackendOptions,
+  type SessionDataWrite,
+  type VersionedData,
+} from './session/sessionData.js';
 export type { SessionDataLimits } from './session/DataBudget.js';
 
 export * from './domain/index.js';
 export { PromptBuilder, type PromptArgumentConfig } from './prompts/PromptBuilder.js';
-export type { FusionPrompt, GetPromptResult, PromptHandler, PromptMessage, PromptMessageInput, PromptResultInput, PromptReturn, PromptRole } from './prompts/types.js';
+export type {
+  FusionPrompt,
+  GetPromptResult,
+  PromptHandler,
+  PromptMessage,
+  PromptMessageInput,
+  PromptResultInput,
+  PromptReturn,
+  PromptRole,
+} from './prompts/types.js';
 export { ResourceBuilder } from './resources/ResourceBuilder.js';
 export { ResourceTemplateBuilder } from './resources/ResourceTemplateBuilder.js';
 export { compileUriTemplate, type CompiledUriTemplate } from './resources/compileUriTemplate.js';
-export type { BlobResourceContents, FusionResource, FusionResourceTemplate, ListedResource, ReadResourceResult, ResourceContentsInput, ResourceHandler, ResourceReturn, TemplateHandler, TemplateLister, TemplateVariables, TextResourceContents } from './resources/types.js';
+export type {
+  BlobResourceContents,
+  FusionResource,
+  FusionResourceTemplate,
+  ListedResource,
+  ReadResourceResult,
+  ResourceContentsInput,
+  ResourceHandler,
+  ResourceReturn,
+  TemplateHandler,
+  TemplateLister,
+  TemplateVariables,
+  TextResourceContents,
+} from './resources/types.js';
 export type { ContentItem } from './registry/ContentCatalog.js';
 export { ContentPipeline } from './runtime/ContentPipeline.js';
-export { ContentRuntime, type ContentSource, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './runtime/ContentRuntime.js';
+export {
+  ContentRuntime,
+  type ContentSource,
+  type PromptListResult,
+  type ResourceListResult,
+  type ResourceTemplateListResult,
+} from './runtime/ContentRuntime.js';
 
 export type { Completer, CompletionContext, CompletionReturn, CompleteResult, Completion } from './completion/types.js';
 export type { RequestStateOptions } from './runtime/RequestStateSeal.js';

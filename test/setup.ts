@@ -11,7 +11,9 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  const stray = spies.flatMap((s, i) => s.mock.calls.map((c: unknown[]) => `console.${methods[i]}: ${c.map(String).join(' ')}`));
+  const stray = spies.flatMap((s, i) =>
+    s.mock.calls.map((c: unknown[]) => `console.${methods[i]}: ${c.map(String).join(' ')}`),
+  );
   for (const s of spies) s.mockRestore();
   if (stray.length > 0 && !consoleGuard.allowed) {
     throw new Error(`Unexpected console output (call allowConsole() if the test expects it):\n${stray.join('\n')}`);

@@ -12,13 +12,21 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const CONFIRM = { type: 'object' as const, properties: { confirm: { type: 'boolean' as const } }, required: ['confirm'] };
+const CONFIRM = {
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const } },
+  required: ['confirm'],
+};
 const NAME = { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] };
 const accepted = (answer: Record<string, unknown>): boolean => answer.action === 'accept';
 
 /** The fixtures of the `tasks-*` scenarios (io.modelcontextprotocol/tasks, SEP-2663) of conformance 0.2.0-alpha.12. */
 export const taskTools = [
-  f.query('greet').describe('Greets, synchronously').withString('name').handle(({ name }) => `Hello, ${name}!`),
+  f
+    .query('greet')
+    .describe('Greets, synchronously')
+    .withString('name')
+    .handle(({ name }) => `Hello, ${name}!`),
   f
     .action('slow_compute')
     .describe('Sleeps `seconds`, then answers; runs as a task when the client supports tasks')
@@ -71,7 +79,10 @@ export const taskTools = [
     .task({ mode: 'required', pollIntervalMs: 100 })
     .handle(async (_input, _ctx, extra) => {
       const answer = acceptedContent(extra.inputResponses, 'user_name');
-      if (typeof answer?.name !== 'string') return inputRequired({ inputRequests: { user_name: inputRequired.elicit({ message: 'What is your name?', requestedSchema: NAME }) } });
+      if (typeof answer?.name !== 'string')
+        return inputRequired({
+          inputRequests: { user_name: inputRequired.elicit({ message: 'What is your name?', requestedSchema: NAME }) },
+        });
       await sleep(300, extra.signal);
       return `Hello, ${answer.name}! Your task is done.`;
     }),

@@ -26,7 +26,11 @@ export interface WorkspaceDbLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_DB_LIMITS: Readonly<WorkspaceDbLimits> = Object.freeze({ maxTextLength: 200, maxRecords: 1_000, maxBytes: 1024 * 1024 });
+export const DEFAULT_DB_LIMITS: Readonly<WorkspaceDbLimits> = Object.freeze({
+  maxTextLength: 200,
+  maxRecords: 1_000,
+  maxBytes: 1024 * 1024,
+});
 
 export class WorkspaceDb {
   readonly countries = [
@@ -64,7 +68,8 @@ export class WorkspaceDb {
   updateTask(id: string, patch: { title?: string; sprintId?: string }): Task {
     const task = this.tasks.get(id);
     if (task === undefined) throw new Error(`No task "${id}"; call tasks with an existing id such as "t1".`);
-    if (patch.title !== undefined) this.#check('task title', patch.title, byteLength(patch.title) - byteLength(task.title));
+    if (patch.title !== undefined)
+      this.#check('task title', patch.title, byteLength(patch.title) - byteLength(task.title));
     if (patch.sprintId !== undefined && patch.sprintId !== task.sprintId) {
       const to = this.sprints.get(patch.sprintId);
       if (to === undefined) throw new Error(`No sprint "${patch.sprintId}"; call sprints.list to see the sprints.`);
@@ -90,7 +95,10 @@ export class WorkspaceDb {
   /** Adds an item to a cart (at most `maxRecords` items, each product id at most `maxTextLength` characters). */
   addToCart(cart: CartItem[], productId: string, quantity: number): void {
     this.#check('product id', productId, 0);
-    if (cart.length >= this.limits.maxRecords) throw new Error(`This cart already holds ${this.limits.maxRecords} items, the most the demo database keeps in one cart; check out or clear it first.`);
+    if (cart.length >= this.limits.maxRecords)
+      throw new Error(
+        `This cart already holds ${this.limits.maxRecords} items, the most the demo database keeps in one cart; check out or clear it first.`,
+      );
     cart.push({ productId, quantity });
   }
 
@@ -116,16 +124,23 @@ export class WorkspaceDb {
   /** Checks a new text and the room for it, then counts its bytes. */
   #store(what: string, text: string, kind: string, count: number): void {
     this.#check(what, text, byteLength(text));
-    if (count >= this.limits.maxRecords) throw new Error(`The demo database already holds ${this.limits.maxRecords} ${kind}, its most; remove some or restart the server to reset it.`);
+    if (count >= this.limits.maxRecords)
+      throw new Error(
+        `The demo database already holds ${this.limits.maxRecords} ${kind}, its most; remove some or restart the server to reset it.`,
+      );
     this.#bytes += byteLength(text);
   }
 
   #check(what: string, text: string, addedBytes: number): void {
     if (text.length > this.limits.maxTextLength) {
-      throw new Error(`The ${what} is ${text.length} characters long, over the limit of ${this.limits.maxTextLength}; use a shorter ${what}.`);
+      throw new Error(
+        `The ${what} is ${text.length} characters long, over the limit of ${this.limits.maxTextLength}; use a shorter ${what}.`,
+      );
     }
     if (this.#bytes + addedBytes > this.limits.maxBytes) {
-      throw new Error(`The demo database holds ${this.#bytes} bytes of text, and this ${what} would take it past its limit of ${this.limits.maxBytes}; remove some data or restart the server to reset it.`);
+      throw new Error(
+        `The demo database holds ${this.#bytes} bytes of text, and this ${what} would take it past its limit of ${this.limits.maxBytes}; remove some data or restart the server to reset it.`,
+      );
     }
   }
 }

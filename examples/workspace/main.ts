@@ -7,8 +7,14 @@ const stdio = process.argv.includes('--stdio') || process.env.MCP_TRANSPORT === 
 // REDIS_URL (one Redis) or REDIS_CLUSTER_NODES=host:port,host:port,… (Redis Cluster / Valkey cluster): several
 // processes share sessions, workflow state and notifications (ioredis is loaded only then).
 const { REDIS_URL, REDIS_CLUSTER_NODES } = process.env;
-const redisTarget = REDIS_CLUSTER_NODES ? { clusterNodes: REDIS_CLUSTER_NODES } : REDIS_URL ? { url: REDIS_URL } : undefined;
-const redis = redisTarget ? await (await import('./redis.js')).connectRedis(redisTarget, process.env.REDIS_PREFIX ?? 'workspace:') : undefined;
+const redisTarget = REDIS_CLUSTER_NODES
+  ? { clusterNodes: REDIS_CLUSTER_NODES }
+  : REDIS_URL
+    ? { url: REDIS_URL }
+    : undefined;
+const redis = redisTarget
+  ? await (await import('./redis.js')).connectRedis(redisTarget, process.env.REDIS_PREFIX ?? 'workspace:')
+  : undefined;
 // MCP_TRACING=1: an OpenTelemetry span per MCP request, printed to stderr (the SDK is loaded only then).
 const tracing = process.env.MCP_TRACING === '1';
 if (tracing) (await import('./tracing.js')).traceToStderr();
@@ -28,7 +34,9 @@ const server = await startServer(registry, {
   process.exit(1);
 });
 // stdout belongs to the protocol over stdio: log to stderr.
-console.error(`mcp-fusion workspace server listening on ${server.url}${redis ? (REDIS_CLUSTER_NODES ? ' (Redis Cluster)' : ' (Redis)') : ''}`);
+console.error(
+  `mcp-fusion workspace server listening on ${server.url}${redis ? (REDIS_CLUSTER_NODES ? ' (Redis Cluster)' : ' (Redis)') : ''}`,
+);
 
 let stopping: Promise<void> | undefined;
 const stop = (): Promise<void> =>

@@ -1,6 +1,14 @@
 import { once } from 'node:events';
 import { Cluster, Redis } from 'ioredis';
-import { failFastClusterOptions, failFastRedisOptions, RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore, RedisTaskStore } from 'mcp-fusion/redis';
+import {
+  failFastClusterOptions,
+  failFastRedisOptions,
+  RedisEventBus,
+  RedisFsmStore,
+  RedisRateLimitStore,
+  RedisSessionStore,
+  RedisTaskStore,
+} from 'mcp-fusion/redis';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -11,7 +19,8 @@ export type RedisTarget = { url: string } | { clusterNodes: string };
 export function parseClusterNodes(spec: string): Array<{ host: string; port: number }> {
   return spec.split(',').map((entry) => {
     const match = /^\s*([^\s:]+|\[[^\]]+\]):(\d+)\s*$/.exec(entry);
-    if (match === null) throw new Error(`REDIS_CLUSTER_NODES: "${entry}" is not host:port (expected e.g. 10.0.0.1:6379,10.0.0.2:6379)`);
+    if (match === null)
+      throw new Error(`REDIS_CLUSTER_NODES: "${entry}" is not host:port (expected e.g. 10.0.0.1:6379,10.0.0.2:6379)`);
     return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
   });
 }
@@ -23,7 +32,10 @@ export function parseClusterNodes(spec: string): Array<{ host: string; port: num
 export async function connectRedis(target: RedisTarget, prefix: string) {
   // A cluster client routes every command to the shard of its keys and holds one sharded subscriber per
   // shard, so it serves as both publisher and subscriber; one node needs a second connection to subscribe.
-  const client = 'url' in target ? new Redis(target.url, failFastRedisOptions()) : new Cluster(parseClusterNodes(target.clusterNodes), failFastClusterOptions());
+  const client =
+    'url' in target
+      ? new Redis(target.url, failFastRedisOptions())
+      : new Cluster(parseClusterNodes(target.clusterNodes), failFastClusterOptions());
   const subscriber = 'url' in target ? new Redis(target.url, failFastRedisOptions()) : client;
   let down = false;
   const report = (error: Error): void => {
@@ -43,9 +55,15 @@ export async function connectRedis(target: RedisTarget, prefix: string) {
     subscriber,
     prefix: `${prefix}bus:`,
     // Delivery is best effort; say so when it fails (the first few times), so a lost notification has a cause.
-    onError: (error) => void (busErrors++ < 5 && console.error(`[workspace] notification bus: ${(error as Error)?.message ?? String(error)}`)),
+    onError: (error) =>
+      void (
+        busErrors++ < 5 && console.error(`[workspace] notification bus: ${(error as Error)?.message ?? String(error)}`)
+      ),
   });
-  await Promise.race([Promise.all([once(client, 'ready'), bus.ready()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  await Promise.race([
+    Promise.all([once(client, 'ready'), bus.ready()]),
+    new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+  ]);
   return {
     options: {
       sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),

@@ -129,7 +129,12 @@ const platform = f
   .describe('Workspace administration.')
   .group('users', 'User accounts', (g) =>
     g
-      .action({ name: 'list', description: 'List users', readOnly: true, handler: (_input, ctx) => [...ctx.db.users.values()] })
+      .action({
+        name: 'list',
+        description: 'List users',
+        readOnly: true,
+        handler: (_input, ctx) => [...ctx.db.users.values()],
+      })
       .action({
         name: 'create',
         description: 'Invite a user',
@@ -150,7 +155,10 @@ const planSprint = f
   .prompt('plan_sprint')
   .describe('Draft a plan for the next sprint')
   .argument('goal', { description: 'What the sprint should achieve', required: true })
-  .handle(({ goal }, ctx) => `Plan a sprint to ${goal}. Current sprints: ${[...ctx.db.sprints.values()].map((s) => s.name).join(', ')}.`);
+  .handle(
+    ({ goal }, ctx) =>
+      `Plan a sprint to ${goal}. Current sprints: ${[...ctx.db.sprints.values()].map((s) => s.name).join(', ')}.`,
+  );
 
 const sprintsResource = f
   .resource('workspace://sprints')
@@ -162,7 +170,21 @@ const sprintsResource = f
 
 /** Every tool, prompt and resource of the workspace server, registered once. */
 export const registry = f.registry();
-registry.registerAll(listCountries, listSprints, createSprint, updateTask, addItem, checkoutCart, cancelCheckout, pay, clear, viewCart, platform, planSprint, sprintsResource);
+registry.registerAll(
+  listCountries,
+  listSprints,
+  createSprint,
+  updateTask,
+  addItem,
+  checkoutCart,
+  cancelCheckout,
+  pay,
+  clear,
+  viewCart,
+  platform,
+  planSprint,
+  sprintsResource,
+);
 registry.register(generateReport);
 
 /** Builds the attach/serve options over one database. */
@@ -175,7 +197,8 @@ export function workspaceOptions(db = new WorkspaceDb()) {
       db,
       cart: () => {
         // Only the checkout's tools (bound with .bindState) act on a cart; they always get their instance.
-        if (extra.workflow === undefined) throw new Error('this tool is not part of the checkout workflow, so it has no cart');
+        if (extra.workflow === undefined)
+          throw new Error('this tool is not part of the checkout workflow, so it has no cart');
         return db.cart(extra.workflow.key);
       },
     }),

@@ -25,7 +25,11 @@ export const generateReport = f
   .task({ ttlMs: 3_600_000, pollIntervalMs: 500 })
   .handle(async ({ sprint_id, pages = 5 }, ctx, extra) => {
     const sprint = ctx.db.sprints.get(sprint_id);
-    if (sprint === undefined) return { content: [{ type: 'text', text: `No sprint "${sprint_id}"; call sprints.list to see the sprints.` }], isError: true };
+    if (sprint === undefined)
+      return {
+        content: [{ type: 'text', text: `No sprint "${sprint_id}"; call sprints.list to see the sprints.` }],
+        isError: true,
+      };
     const count = Math.min(20, Math.max(1, Math.trunc(pages)));
     for (let page = 1; page <= count; page++) {
       await step(200, extra.signal);

@@ -9,7 +9,11 @@ export interface WorkerEnv {
   ALLOWED_ORIGINS?: string;
 }
 
-const list = (value: string | undefined) => value?.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 // Built on the first request: the bindings (`env`) arrive with it.
 let app: FusionApp | undefined;

@@ -21,6 +21,8 @@ export function markerOf(line: string): { kind: string; name: string } | undefin
 export function markedBlocks(markdown: string, kind: string): MarkedBlock[] {
   return fencedBlocks(markdown).flatMap((b) => {
     const marker = markerOf(b.previous);
-    return marker?.kind === kind ? [{ name: marker.name, lang: b.fence.slice(3).trim(), line: b.line, code: b.code }] : [];
+    return marker?.kind === kind
+      ? [{ name: marker.name, lang: b.fence.slice(3).trim(), line: b.line, code: b.code }]
+      : [];
   });
 }

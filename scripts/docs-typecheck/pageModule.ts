@@ -40,20 +40,29 @@ export function pageModule(blocks: readonly CodeBlock[]): PageModule {
         }
       } else if (ts.getModifiers(statement as ts.HasModifiers)?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)) {
         hoisted.push([statement.getStart(file), statement.end]);
-        for (const [i, text] of statement.getText(file).split('\n').entries()) head.push({ text, line: lineOf(statement.getStart(file)) + i });
+        for (const [i, text] of statement.getText(file).split('\n').entries())
+          head.push({ text, line: lineOf(statement.getStart(file)) + i });
       } else {
-        const exported = ts.getModifiers(statement as ts.HasModifiers)?.find((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+        const exported = ts
+          .getModifiers(statement as ts.HasModifiers)
+          ?.find((m) => m.kind === ts.SyntaxKind.ExportKeyword);
         if (exported !== undefined) blanks.push([exported.getStart(file), exported.end]);
       }
     }
     let code = block.code;
     // Blank out hoisted statements and `export` keywords with spaces, so lines and columns stay put.
-    for (const [start, end] of [...hoisted, ...blanks].sort((a, b) => b[0] - a[0])) code = code.slice(0, start) + code.slice(start, end).replace(/[^\n]/g, ' ') + code.slice(end);
+    for (const [start, end] of [...hoisted, ...blanks].sort((a, b) => b[0] - a[0]))
+      code = code.slice(0, start) + code.slice(start, end).replace(/[^\n]/g, ' ') + code.slice(end);
     body.push({ text: '{', line: block.line });
     code.split('\n').forEach((text, i) => body.push({ text, line: block.line + i }));
   }
   const last = blocks.at(-1)?.line ?? 1;
-  const lines = [...head, ...body, ...blocks.map(() => ({ text: '}', line: last })), { text: 'export {};', line: last }];
+  const lines = [
+    ...head,
+    ...body,
+    ...blocks.map(() => ({ text: '}', line: last })),
+    { text: 'export {};', line: last },
+  ];
   return { source: `${lines.map((l) => l.text).join('\n')}\n`, pageLine: (n) => lines[n - 1]?.line ?? last };
 }
 
@@ -65,14 +74,23 @@ function bindings(node: ts.ImportDeclaration, file: ts.SourceFile, lineOf: (pos:
   if (clause === undefined) return [{ local: `side-effect ${from}`, text: `import ${from};`, line }];
   const typeOnly = clause.isTypeOnly ? 'type ' : '';
   const out: Binding[] = [];
-  if (clause.name !== undefined) out.push({ local: clause.name.text, text: `import ${typeOnly}${clause.name.text} from ${from};`, line });
+  if (clause.name !== undefined)
+    out.push({ local: clause.name.text, text: `import ${typeOnly}${clause.name.text} from ${from};`, line });
   const named = clause.namedBindings;
-  if (named !== undefined && ts.isNamespaceImport(named)) out.push({ local: named.name.text, text: `import ${typeOnly}* as ${named.name.text} from ${from};`, line });
+  if (named !== undefined && ts.isNamespaceImport(named))
+    out.push({ local: named.name.text, text: `import ${typeOnly}* as ${named.name.text} from ${from};`, line });
   if (named !== undefined && ts.isNamedImports(named)) {
     for (const element of named.elements) {
       const type = typeOnly !== '' || element.isTypeOnly ? 'type ' : '';
-      const name = element.propertyName === undefined ? element.name.text : `${element.propertyName.getText(file)} as ${element.name.text}`;
-      out.push({ local: element.name.text, text: `import { ${type}${name} } from ${from};`, line: lineOf(element.getStart(file)) });
+      const name =
+        element.propertyName === undefined
+          ? element.name.text
+          : `${element.propertyName.getText(file)} as ${element.name.text}`;
+      out.push({
+        local: element.name.text,
+        text: `import { ${type}${name} } from ${from};`,
+        line: lineOf(element.getStart(file)),
+      });
     }
   }
   return out;

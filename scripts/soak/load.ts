@@ -27,7 +27,14 @@ export class Load {
     for (let u = 0; u < users; u++) this.#users.push(this.#user(url, u, periodMs, (u * periodMs) / users));
   }
 
-  static #empty(): { latencies: number[]; calls: number; failures: string[]; opened: number; ended: number; abandoned: number } {
+  static #empty(): {
+    latencies: number[];
+    calls: number;
+    failures: string[];
+    opened: number;
+    ended: number;
+    abandoned: number;
+  } {
     return { latencies: [], calls: 0, failures: [], opened: 0, ended: 0, abandoned: 0 };
   }
 
@@ -51,7 +58,10 @@ export class Load {
       next = Math.max(next + periodMs, performance.now());
       if (this.#stopped) return;
       const modern = (user + round) % 2 === 1;
-      const client = new Client({ name: `soak-${user}`, version: '1.0.0' }, modern ? { versionNegotiation: { mode: 'auto' } } : {});
+      const client = new Client(
+        { name: `soak-${user}`, version: '1.0.0' },
+        modern ? { versionNegotiation: { mode: 'auto' } } : {},
+      );
       const transport = new StreamableHTTPClientTransport(new URL(url));
       try {
         await this.#timed(() => client.connect(transport));
@@ -59,7 +69,11 @@ export class Load {
         const added = await this.#call(client, 'cart.add_item', { product_id: `p${round % 7}` });
         const handle = modern ? { checkout_id: /checkout_id: (che_[\w-]+)/.exec(added)?.[1] } : {};
         await this.#call(client, 'cart.checkout', handle);
-        await this.#call(client, round % 3 === 0 ? 'cart.cancel' : 'cart.pay', round % 3 === 0 ? handle : { ...handle, payment_method: 'card' });
+        await this.#call(
+          client,
+          round % 3 === 0 ? 'cart.cancel' : 'cart.pay',
+          round % 3 === 0 ? handle : { ...handle, payment_method: 'card' },
+        );
         await this.#timed(() => client.listTools());
         if (round % 3 === 2) this.#window.abandoned++;
         else {
@@ -67,7 +81,9 @@ export class Load {
           this.#window.ended++;
         }
       } catch (error) {
-        this.#window.failures.push(`${modern ? 'modern' : 'legacy'} user ${user}: ${error instanceof Error ? error.message : String(error)}`);
+        this.#window.failures.push(
+          `${modern ? 'modern' : 'legacy'} user ${user}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       } finally {
         await client.close().catch(() => {});
       }

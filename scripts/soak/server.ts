@@ -13,7 +13,8 @@ import { WorkspaceDb } from '../../examples/workspace/db.js';
 
 const ttlMs = Number(process.env.SOAK_TTL_MS ?? 30_000);
 const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('run the soak server with --expose-gc: it reports its heap after a full collection');
+if (gc === undefined)
+  throw new Error('run the soak server with --expose-gc: it reports its heap after a full collection');
 const redis = await connectRedis({ url: process.env.REDIS_URL! }, process.env.REDIS_PREFIX ?? 'soak:');
 const third = Math.floor(ttlMs / 3);
 const server = await startServer(registry, {
@@ -27,7 +28,12 @@ const server = await startServer(registry, {
 });
 const stats = createServer((req, res) => {
   gc();
-  const body = { heapUsed: process.memoryUsage().heapUsed, handles: process.getActiveResourcesInfo().length, sessions: server.app?.sessions.manager.count, live: server.app?.sessions.size };
+  const body = {
+    heapUsed: process.memoryUsage().heapUsed,
+    handles: process.getActiveResourcesInfo().length,
+    sessions: server.app?.sessions.manager.count,
+    live: server.app?.sessions.size,
+  };
   res.writeHead(req.url === '/stats' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 });
 stats.listen(Number(process.env.DEBUG_PORT), '127.0.0.1');

@@ -12,7 +12,8 @@ export class Sweeper {
   #timer: Timer | undefined;
 
   constructor(sweep: () => void, everyMs: number, clock: Clock = systemClock) {
-    if (!(Number.isFinite(everyMs) && everyMs > 0)) throw new RangeError(`A sweep interval must be a positive number of milliseconds (got ${String(everyMs)}).`);
+    if (!(Number.isFinite(everyMs) && everyMs > 0))
+      throw new RangeError(`A sweep interval must be a positive number of milliseconds (got ${String(everyMs)}).`);
     this.#sweep = sweep;
     this.#everyMs = everyMs;
     this.#clock = clock;

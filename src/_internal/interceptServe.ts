@@ -36,5 +36,10 @@ export async function withServeIntercepted<T>(load: () => Promise<T>): Promise<T
 
 /** Duck-typed: an interception thrown by another copy of mcp-fusion is recognised too. */
 export function isServeIntercepted(error: unknown): error is ServeIntercepted {
-  return error instanceof Error && error.name === 'ServeIntercepted' && 'registry' in error && typeof (error as ServeIntercepted).call === 'string';
+  return (
+    error instanceof Error &&
+    error.name === 'ServeIntercepted' &&
+    'registry' in error &&
+    typeof (error as ServeIntercepted).call === 'string'
+  );
 }

@@ -37,11 +37,18 @@ export function loadOptional<T>(name: OptionalPeer): Promise<T | undefined> {
  * Like {@link loadOptional}, but throws a {@link MissingPeerError} saying what to install.
  * `purpose` names what needs the package (default: the known purpose of `name`).
  */
-export async function requireOptional<T>(name: OptionalPeer, purpose: string | undefined = PURPOSE[name] ?? name): Promise<T> {
+export async function requireOptional<T>(
+  name: OptionalPeer,
+  purpose: string | undefined = PURPOSE[name] ?? name,
+): Promise<T> {
   purpose ??= PURPOSE[name] ?? name;
   const mod = await loadOptional<T>(name);
   if (mod === undefined) {
-    throw new MissingPeerError('MISSING_PEER', `${purpose} needs the optional package "${name}"; run \`npm install ${name}\`${name === 'xstate' ? ' or choose the built-in engine' : ''}.`, { package: name });
+    throw new MissingPeerError(
+      'MISSING_PEER',
+      `${purpose} needs the optional package "${name}"; run \`npm install ${name}\`${name === 'xstate' ? ' or choose the built-in engine' : ''}.`,
+      { package: name },
+    );
   }
   return mod;
 }
@@ -55,7 +62,8 @@ export async function requireOptional<T>(name: OptionalPeer, purpose: string | u
 export function optionalAvailable(name: OptionalPeer): boolean | undefined {
   if (injected.has(name)) return injected.get(name) !== undefined;
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; cwd?: () => string } }).process;
-  const mod = proc?.getBuiltinModule?.('node:module') as { createRequire?: (from: string) => { resolve(id: string): string } } | undefined;
+  const mod = proc?.getBuiltinModule?.('node:module') as
+    { createRequire?: (from: string) => { resolve(id: string): string } } | undefined;
   if (typeof mod?.createRequire !== 'function' || typeof proc?.cwd !== 'function') return undefined;
   try {
     mod.createRequire(`${proc.cwd()}/`).resolve(name);

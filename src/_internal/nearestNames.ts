@@ -15,7 +15,10 @@ export function nearestNames(given: string, names: Iterable<string>, max = 3): s
     if (distance <= limit && name !== given) near.push({ name, distance });
   }
   const best = Math.min(...near.map((n) => n.distance));
-  return near.filter((n) => n.distance === best).slice(0, max).map((n) => n.name);
+  return near
+    .filter((n) => n.distance === best)
+    .slice(0, max)
+    .map((n) => n.name);
 }
 
 /** Optimal-string-alignment distance of `a` and `b`, or `limit + 1` as soon as it must exceed `limit`. */

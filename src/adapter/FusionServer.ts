@@ -18,6 +18,7 @@ export class FusionServer extends Server {
   protected override _wrapHandler(method: string, handler: ServerHandler): ServerHandler {
     const wrapped = super._wrapHandler(method, handler);
     if (method !== 'initialize') return wrapped;
-    return (request, ctx) => (this.aroundInitialize === undefined ? wrapped(request, ctx) : this.aroundInitialize(wrapped)(request, ctx));
+    return (request, ctx) =>
+      this.aroundInitialize === undefined ? wrapped(request, ctx) : this.aroundInitialize(wrapped)(request, ctx);
   }
 }

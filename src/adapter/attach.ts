@@ -81,10 +81,14 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
   prepare(low, () => {
     if (mcp !== undefined) {
       // The McpServer installs its own handlers first, so that its registerTool() keeps working after attach.
-      for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const) if (kind in capabilities) installMcpServerHandlers(mcp, kind);
+      for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const)
+        if (kind in capabilities) installMcpServerHandlers(mcp, kind);
       own = mcpServerNames(mcp);
     }
-    low.registerCapabilities?.({ ...capabilities, ...(sdk === 'v2' && runtime.tasks !== undefined ? taskCapabilities(era) : {}) });
+    low.registerCapabilities?.({
+      ...capabilities,
+      ...(sdk === 'v2' && runtime.tasks !== undefined ? taskCapabilities(era) : {}),
+    });
   });
   // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
   const v1Levels = sdk === 'v1' && runtime.features.logging && installedHandler(low, 'logging/setLevel') === undefined;
@@ -99,12 +103,20 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
     );
   } catch (error) {
     if (error instanceof AttachError) throw error;
-    throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not install ${listMethods([...member.handlers.keys()])}: ${(error as Error).message}.`);
+    throw new AttachError(
+      'ATTACH_HANDLERS',
+      `attachToServer() could not install ${listMethods([...member.handlers.keys()])}: ${(error as Error).message}.`,
+    );
   }
   // The SDK answers initialize itself; wrapping its handler gives the handshake its span.
   const tracing = runtime.features.tracing;
-  const initialize = tracing !== undefined && era !== 'modern' && sdk === 'v2' ? installedHandler(low, 'initialize') : undefined;
-  if (initialize !== undefined) low.setRequestHandler('initialize', tracing!.wrap('initialize', (request, ctx) => initialize(request, ctx), negotiated));
+  const initialize =
+    tracing !== undefined && era !== 'modern' && sdk === 'v2' ? installedHandler(low, 'initialize') : undefined;
+  if (initialize !== undefined)
+    low.setRequestHandler(
+      'initialize',
+      tracing!.wrap('initialize', (request, ctx) => initialize(request, ctx), negotiated),
+    );
   endWithConnection(low, attachment.detach);
   return attachment;
 }
@@ -113,12 +125,23 @@ export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>
  * Attaches a runtime to mcp-fusion's own server: capabilities declared, handlers installed as they are
  * (nothing else serves on it), no SDK internals read. `adopt` runs on each request's SDK context first.
  */
-export function attachOwn<Ctx>(server: FusionServer, runtime: FusionRuntime<Ctx>, era?: ProtocolEra, adopt?: WireOptions['adopt']): Attachment {
-  prepare(server, () => server.registerCapabilities({ ...capabilitiesFor(runtime), ...(runtime.tasks !== undefined ? taskCapabilities(era) : {}) }));
+export function attachOwn<Ctx>(
+  server: FusionServer,
+  runtime: FusionRuntime<Ctx>,
+  era?: ProtocolEra,
+  adopt?: WireOptions['adopt'],
+): Attachment {
+  prepare(server, () =>
+    server.registerCapabilities({
+      ...capabilitiesFor(runtime),
+      ...(runtime.tasks !== undefined ? taskCapabilities(era) : {}),
+    }),
+  );
   const { member, negotiated, attachment } = wireRuntime(server, 'v2', runtime, era, { adopt });
   for (const [method, handler] of member.handlers) server.setRequestHandler(method as never, handler as never);
   const tracing = runtime.features.tracing;
-  if (tracing !== undefined && era !== 'modern') server.aroundInitialize = (handler) => tracing.wrap('initialize', handler as never, negotiated) as never;
+  if (tracing !== undefined && era !== 'modern')
+    server.aroundInitialize = (handler) => tracing.wrap('initialize', handler as never, negotiated) as never;
   endWithConnection(server as ServerLike, attachment.detach);
   return attachment;
 }
@@ -128,13 +151,16 @@ export function attachOwn<Ctx>(server: FusionServer, runtime: FusionRuntime<Ctx>
  * `transport` (both SDK lines) or by the v2 error code, never by the error's wording.
  */
 function prepare(low: object, step: () => void): void {
-  const connected = (reason: string) => new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): ${reason}.`);
-  if ((low as { transport?: unknown }).transport !== undefined) throw connected('this server is connected to a transport already');
+  const connected = (reason: string) =>
+    new AttachError('ATTACH_CONNECTED', `attachToServer() must run before server.connect(): ${reason}.`);
+  if ((low as { transport?: unknown }).transport !== undefined)
+    throw connected('this server is connected to a transport already');
   try {
     step();
   } catch (error) {
     const message = (error as Error).message;
-    if ((error as { code?: unknown }).code === ALREADY_CONNECTED) throw connected(`the server refused to add its capabilities (${message})`);
+    if ((error as { code?: unknown }).code === ALREADY_CONNECTED)
+      throw connected(`the server refused to add its capabilities (${message})`);
     throw new AttachError('ATTACH_HANDLERS', `attachToServer() could not prepare this server: ${message}.`);
   }
 }

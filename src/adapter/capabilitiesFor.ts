@@ -19,7 +19,9 @@ export function capabilitiesFor(runtime: FusionRuntime<any>): FusionCapabilities
   const { content, features } = runtime;
   const capabilities: FusionCapabilities = { tools: { listChanged: true } };
   if (content?.hasPrompts === true) capabilities.prompts = { listChanged: true };
-  if (content?.hasResources === true) capabilities.resources = features.subscriptions !== undefined ? { listChanged: true, subscribe: true } : { listChanged: true };
+  if (content?.hasResources === true)
+    capabilities.resources =
+      features.subscriptions !== undefined ? { listChanged: true, subscribe: true } : { listChanged: true };
   if (content?.hasCompletions === true) capabilities.completions = {};
   if (features.logging) capabilities.logging = {};
   return capabilities;

@@ -38,7 +38,12 @@ const LISTS: Record<string, { key: string; kind: keyof ServedNames; name: (entry
   'resources/templates/list': { key: 'resourceTemplates', kind: 'templates', name: (e) => e?.uriTemplate },
 };
 
-const KIND_TEXT: Record<keyof ServedNames, string> = { tools: 'Tool', prompts: 'Prompt', resources: 'Resource', templates: 'Resource template' };
+const KIND_TEXT: Record<keyof ServedNames, string> = {
+  tools: 'Tool',
+  prompts: 'Prompt',
+  resources: 'Resource',
+  templates: 'Resource template',
+};
 
 /**
  * Adds a registry to a server: its handlers answer what it owns, the server's own handlers (an
@@ -46,11 +51,23 @@ const KIND_TEXT: Record<keyof ServedNames, string> = { tools: 'Tool', prompts: '
  * the rest, and lists are merged. Throws an {@link AttachError} naming a tool, prompt, resource or
  * template that `own` (the server's entries known now) or an earlier registry already serves.
  */
-export function compose(low: object, member: Member, own: ServedNames, install: (method: string, handler: MethodHandler) => void, remove: (method: string) => void): void {
+export function compose(
+  low: object,
+  member: Member,
+  own: ServedNames,
+  install: (method: string, handler: MethodHandler) => void,
+  remove: (method: string) => void,
+): void {
   let composition = compositions.get(low);
   const members = composition?.members ?? [];
-  assertDistinct(member.names, own, 'the server itself (its own registerTool(), registerPrompt() or registerResource())');
-  members.forEach((other, i) => assertDistinct(member.names, other.names, `registry #${i + 1} attached to this server earlier`));
+  assertDistinct(
+    member.names,
+    own,
+    'the server itself (its own registerTool(), registerPrompt() or registerResource())',
+  );
+  members.forEach((other, i) =>
+    assertDistinct(member.names, other.names, `registry #${i + 1} attached to this server earlier`),
+  );
   if (composition === undefined) {
     composition = { base: new Map(), members, methods: new Set() };
     compositions.set(low, composition);
@@ -67,7 +84,8 @@ export function compose(low: object, member: Member, own: ServedNames, install: 
   for (const method of member.handlers.keys()) composition.methods.add(method);
   // The common case (one registry on a server of its own) installs the registry's handlers as they are.
   const alone = composition.base.size === 0 && members.length === 1;
-  for (const method of composition.methods) install(method, alone ? member.handlers.get(method)! : dispatcher(method, composition));
+  for (const method of composition.methods)
+    install(method, alone ? member.handlers.get(method)! : dispatcher(method, composition));
 }
 
 function assertDistinct(mine: ServedNames, theirs: ServedNames, who: string): void {
@@ -99,7 +117,8 @@ function dispatcher(method: string, c: Composition): MethodHandler {
       return await base(request, ctx);
     } catch (error) {
       // Neither knows it: the registry's answer names what exists and what to do (and keeps -32002 for resources).
-      if (handlers.length > 0 && (await isNotFound(error, method, request, ctx, c))) return handlers[0]!.handlers.get(method)!(request, ctx);
+      if (handlers.length > 0 && (await isNotFound(error, method, request, ctx, c)))
+        return handlers[0]!.handlers.get(method)!(request, ctx);
       throw error;
     }
   };
@@ -110,13 +129,21 @@ function dispatcher(method: string, c: Composition): MethodHandler {
  * -32002, or -32602 (what both SDK lines' `McpServer` throw for an unknown name) for a name its own lists
  * do not hold. Told by the code and the server's lists, never by the error's wording.
  */
-async function isNotFound(error: unknown, method: string, request: any, ctx: unknown, c: Composition): Promise<boolean> {
+async function isNotFound(
+  error: unknown,
+  method: string,
+  request: any,
+  ctx: unknown,
+  c: Composition,
+): Promise<boolean> {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === JsonRpcCode.ResourceNotFound) return true;
   if (code !== JsonRpcCode.InvalidParams) return false;
   const listed = async (list: string, key: string): Promise<any[]> => {
     const handler = c.base.get(list);
-    return handler === undefined ? [] : (((await handler({ method: list, params: {} }, ctx)) as Record<string, any[] | undefined>)[key] ?? []);
+    return handler === undefined
+      ? []
+      : (((await handler({ method: list, params: {} }, ctx)) as Record<string, any[] | undefined>)[key] ?? []);
   };
   const params = request?.params;
   const ref = params?.ref;
@@ -136,10 +163,15 @@ function listDispatcher(method: string, list: (typeof LISTS)[string], c: Composi
     const handlers = c.members.filter((m) => m.handlers.has(method));
     const base = c.base.get(method);
     if (base === undefined && handlers.length === 1) return handlers[0]!.handlers.get(method)!(request, ctx);
-    const parts = (await Promise.all([base?.(request, ctx), ...handlers.map((m) => m.handlers.get(method)!(request, ctx))])) as Array<Record<string, unknown> | undefined>;
+    const parts = (await Promise.all([
+      base?.(request, ctx),
+      ...handlers.map((m) => m.handlers.get(method)!(request, ctx)),
+    ])) as Array<Record<string, unknown> | undefined>;
     // Only the first registry lists anything (an McpServer without entries of its own): its frozen list as is.
     const fusion = parts.slice(1).find((p) => p !== undefined) ?? {};
-    const only = fusion[list.key] !== undefined && parts.every((p) => p === fusion || ((p?.[list.key] as unknown[] | undefined) ?? []).length === 0);
+    const only =
+      fusion[list.key] !== undefined &&
+      parts.every((p) => p === fusion || ((p?.[list.key] as unknown[] | undefined) ?? []).length === 0);
     if (only) return fusion;
     const seen = new Set<string>();
     const entries: unknown[] = [];
@@ -162,7 +194,12 @@ function listDispatcher(method: string, list: (typeof LISTS)[string], c: Composi
 }
 
 /** A tool no registry owns: the server's own, or unknown (answered with every tool the caller may see now). */
-async function callForeign(request: any, ctx: unknown, c: Composition, base: StoredHandler | undefined): Promise<unknown> {
+async function callForeign(
+  request: any,
+  ctx: unknown,
+  c: Composition,
+  base: StoredHandler | undefined,
+): Promise<unknown> {
   const name = String(request?.params?.name);
   const unknown = async (serverTools: readonly string[]): Promise<never> => {
     const visible = (await Promise.all(c.members.map((m) => m.visibleTools(ctx)))).flat();
@@ -194,6 +231,10 @@ async function callForeign(request: any, ctx: unknown, c: Composition, base: Sto
 /** A URI template's RFC 6570 expressions as a pattern (`{+x}`/`{#x}` span slashes, the others do not). */
 function templatePattern(template: string): RegExp {
   const parts = template.split(/(\{[^}]*\})/);
-  const source = parts.map((part) => (part.startsWith('{') ? (/^\{[+#]/.test(part) ? '.*' : '[^/]*') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  const source = parts
+    .map((part) =>
+      part.startsWith('{') ? (/^\{[+#]/.test(part) ? '.*' : '[^/]*') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('');
   return new RegExp(`^${source}$`);
 }

@@ -16,7 +16,10 @@ export type ContextOf = (ctx: unknown, target?: string) => RequestContext | Prom
  * is a prompt, resources only when there is a resource or template, `completion/complete` only when a
  * prompt or template declares a completer.
  */
-export function contentHandlers<Ctx>(content: ContentRuntime<Ctx>, contextOf: ContextOf): Array<readonly [string, MethodHandler]> {
+export function contentHandlers<Ctx>(
+  content: ContentRuntime<Ctx>,
+  contextOf: ContextOf,
+): Array<readonly [string, MethodHandler]> {
   const handlers: Array<readonly [string, MethodHandler]> = [];
   if (content.hasPrompts) {
     handlers.push(['prompts/list', async (_request, ctx) => content.listPrompts((await contextOf(ctx)).extra)]);
@@ -30,10 +33,17 @@ export function contentHandlers<Ctx>(content: ContentRuntime<Ctx>, contextOf: Co
   }
   if (content.hasResources) {
     handlers.push(['resources/list', async (_request, ctx) => content.listResources(await contextOf(ctx))]);
-    handlers.push(['resources/templates/list', async (_request, ctx) => content.listResourceTemplates(await contextOf(ctx))]);
+    handlers.push([
+      'resources/templates/list',
+      async (_request, ctx) => content.listResourceTemplates(await contextOf(ctx)),
+    ]);
     handlers.push([
       'resources/read',
-      async (request, ctx) => content.readResource(request?.params?.uri, await contextOf(ctx, `resources/read:${String(request?.params?.uri)}`)),
+      async (request, ctx) =>
+        content.readResource(
+          request?.params?.uri,
+          await contextOf(ctx, `resources/read:${String(request?.params?.uri)}`),
+        ),
     ]);
   }
   if (content.hasCompletions) {

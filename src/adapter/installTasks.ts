@@ -21,16 +21,23 @@ export function taskCapabilities(era: ProtocolEra | undefined): Record<string, u
  * for extension methods; legacy `tasks/list` is not offered) and returns the `tools/call` dispatch. On a
  * legacy connection, tasks started through it report each status change with `notifications/tasks/status`.
  */
-export function installTasks(low: TaskServer, service: TaskService, era: ProtocolEra | undefined, scopeOf: (ctx: unknown) => RequestContext): { dispatch: ReturnType<typeof taskCall>; stop(): void } {
+export function installTasks(
+  low: TaskServer,
+  service: TaskService,
+  era: ProtocolEra | undefined,
+  scopeOf: (ctx: unknown) => RequestContext,
+): { dispatch: ReturnType<typeof taskCall>; stop(): void } {
   for (const [method, handler] of taskMethods(service, era)) {
-    if (era === 'modern') low.setRequestHandler(method, TASK_PARAMS, (params: any, ctx: unknown) => handler(params, scopeOf(ctx)));
+    if (era === 'modern')
+      low.setRequestHandler(method, TASK_PARAMS, (params: any, ctx: unknown) => handler(params, scopeOf(ctx)));
     else low.setRequestHandler(method, (request: any, ctx: unknown) => handler(request?.params ?? {}, scopeOf(ctx)));
   }
   if (era === 'modern') return { dispatch: taskCall(service, era), stop: () => {} };
   const mine = new Set<string>();
   const stop = service.onStatus((record) => {
     if (!mine.has(record.id)) return;
-    if (record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled') mine.delete(record.id);
+    if (record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled')
+      mine.delete(record.id);
     low.notification?.({ method: 'notifications/tasks/status', params: legacyTask(record) }).catch(() => {});
   });
   return { dispatch: taskCall(service, era, (record) => mine.add(record.id)), stop };

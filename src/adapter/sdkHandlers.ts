@@ -20,10 +20,15 @@ export type StoredHandler = (request: unknown, ctx: unknown) => Promise<unknown>
 
 /** The handler `low` (a low-level v1 or v2 `Server`) has installed for `method`, if any. */
 export function installedHandler(low: object, method: string): StoredHandler | undefined {
-  const server = low as { _getRequestHandler?: (m: string) => StoredHandler | undefined; _requestHandlers?: Map<string, StoredHandler> };
+  const server = low as {
+    _getRequestHandler?: (m: string) => StoredHandler | undefined;
+    _requestHandlers?: Map<string, StoredHandler>;
+  };
   if (typeof server._getRequestHandler === 'function') return server._getRequestHandler(method);
   if (server._requestHandlers instanceof Map) return server._requestHandlers.get(method);
-  throw new Error('this SDK version keeps its request handlers where mcp-fusion cannot find them (no _getRequestHandler() or _requestHandlers); attach to a server of a supported SDK (@modelcontextprotocol/server 2.x or @modelcontextprotocol/sdk 1.x)');
+  throw new Error(
+    'this SDK version keeps its request handlers where mcp-fusion cannot find them (no _getRequestHandler() or _requestHandlers); attach to a server of a supported SDK (@modelcontextprotocol/server 2.x or @modelcontextprotocol/sdk 1.x)',
+  );
 }
 
 /** The kinds of entries an `McpServer` serves with handlers of its own. */
@@ -38,7 +43,12 @@ const INSTALLERS: Record<McpServerKind, string> = {
 
 /** True for a high-level `McpServer` (v1 or v2): it has `registerTool()` and a low-level `.server`. */
 export function isMcpServer(value: unknown): value is { server: object; registerTool: unknown } {
-  return typeof value === 'object' && value !== null && typeof (value as { registerTool?: unknown }).registerTool === 'function' && typeof (value as { server?: unknown }).server === 'object';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { registerTool?: unknown }).registerTool === 'function' &&
+    typeof (value as { server?: unknown }).server === 'object'
+  );
 }
 
 /**
@@ -48,7 +58,9 @@ export function isMcpServer(value: unknown): value is { server: object; register
 export function installMcpServerHandlers(mcp: object, kind: McpServerKind): void {
   const install = (mcp as Record<string, unknown>)[INSTALLERS[kind]];
   if (typeof install !== 'function') {
-    throw new Error(`this McpServer has no ${INSTALLERS[kind]}() (an SDK change); attach to a server of a supported SDK (@modelcontextprotocol/server 2.x or @modelcontextprotocol/sdk 1.x)`);
+    throw new Error(
+      `this McpServer has no ${INSTALLERS[kind]}() (an SDK change); attach to a server of a supported SDK (@modelcontextprotocol/server 2.x or @modelcontextprotocol/sdk 1.x)`,
+    );
   }
   (install as () => void).call(mcp);
 }
@@ -58,12 +70,19 @@ export function installMcpServerHandlers(mcp: object, kind: McpServerKind): void
  * `registerResource()` entries (private `_registeredTools`, `_registeredPrompts`, `_registeredResources`,
  * `_registeredResourceTemplates`). Read at attach time to refuse a name both would serve.
  */
-export function mcpServerNames(mcp: object): { tools: string[]; prompts: string[]; resources: string[]; templates: string[] } {
+export function mcpServerNames(mcp: object): {
+  tools: string[];
+  prompts: string[];
+  resources: string[];
+  templates: string[];
+} {
   const m = mcp as Record<string, unknown>;
   const table = (field: string): Record<string, unknown> => {
     const value = m[field];
     if (typeof value !== 'object' || value === null) {
-      throw new Error(`this McpServer has no ${field} (an SDK change); attach to a server of a supported SDK (@modelcontextprotocol/server 2.x or @modelcontextprotocol/sdk 1.x)`);
+      throw new Error(
+        `this McpServer has no ${field} (an SDK change); attach to a server of a supported SDK (@modelcontextprotocol/server 2.x or @modelcontextprotocol/sdk 1.x)`,
+      );
     }
     return value as Record<string, unknown>;
   };
@@ -71,6 +90,8 @@ export function mcpServerNames(mcp: object): { tools: string[]; prompts: string[
     tools: Object.keys(table('_registeredTools')),
     prompts: Object.keys(table('_registeredPrompts')),
     resources: Object.keys(table('_registeredResources')),
-    templates: Object.values(table('_registeredResourceTemplates')).map((t) => String((t as { resourceTemplate?: { uriTemplate?: unknown } }).resourceTemplate?.uriTemplate)),
+    templates: Object.values(table('_registeredResourceTemplates')).map((t) =>
+      String((t as { resourceTemplate?: { uriTemplate?: unknown } }).resourceTemplate?.uriTemplate),
+    ),
   };
 }

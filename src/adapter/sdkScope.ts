@@ -27,7 +27,6 @@ interface V1Server extends ScopeServer {
   createMessage(params: Record<string, unknown>, options: { relatedRequestId: string | number }): Promise<unknown>;
 }
 
-
 /** How a v2 attachment's extras reach the SDK: `extra.raw` is the handler context (`ctx.mcpReq`, `ctx.http`). */
 export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge {
   const reqOf = (extra: CallExtra): ServerContext['mcpReq'] => (extra.raw as ServerContext).mcpReq;
@@ -39,7 +38,9 @@ export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge 
     inputResponses: (ctx: ServerContext) => ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
     requestSignal: (ctx: ServerContext) => ctx.mcpReq.signal,
     clientCapabilities: (extra) =>
-      extra.era === 'modern' ? (envelopeOf(reqOf(extra))?.[CLIENT_CAPABILITIES] as Record<string, unknown> | undefined) : low.getClientCapabilities?.(),
+      extra.era === 'modern'
+        ? (envelopeOf(reqOf(extra))?.[CLIENT_CAPABILITIES] as Record<string, unknown> | undefined)
+        : low.getClientCapabilities?.(),
     progress: (extra) => {
       const req = reqOf(extra);
       return progressSender(extra.meta?.progressToken, (n) => req.notify(n as never));
@@ -54,8 +55,10 @@ export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge 
         }
       };
     },
-    elicit: (extra, params) => clientRequest(low, extra.era === 'modern', 'elicitation', () => reqOf(extra).elicitInput(params as never)),
-    sample: (extra, params) => clientRequest(low, extra.era === 'modern', 'sampling', () => reqOf(extra).requestSampling(params as never)),
+    elicit: (extra, params) =>
+      clientRequest(low, extra.era === 'modern', 'elicitation', () => reqOf(extra).elicitInput(params as never)),
+    sample: (extra, params) =>
+      clientRequest(low, extra.era === 'modern', 'sampling', () => reqOf(extra).requestSampling(params as never)),
     sealState: (extra, payload) => seal.seal(payload, extra.target ?? String(reqOf(extra).method), extra.principal.key),
   };
 }
@@ -69,20 +72,41 @@ function envelopeOf(req: ServerContext['mcpReq']): Readonly<Record<string, unkno
 }
 
 /** The request context for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
-export function scopeV2(ctx: ServerContext, bridge: ExtraBridge, connectionId: string, era: ProtocolEra | undefined, target: string | undefined, state: unknown): RequestContext {
+export function scopeV2(
+  ctx: ServerContext,
+  bridge: ExtraBridge,
+  connectionId: string,
+  era: ProtocolEra | undefined,
+  target: string | undefined,
+  state: unknown,
+): RequestContext {
   const modern = era === 'modern' || (era === undefined && ctx.mcpReq.envelope !== undefined);
   const sessionKey = modern ? undefined : (ctx.sessionId ?? connectionId);
   return { sessionKey, extra: new CallExtra(bridge, modern ? 'modern' : 'legacy', sessionKey, state, ctx, target) };
 }
 
 /** Log levels from least to most severe (RFC 5424, as MCP names them). */
-export const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOG_LEVELS: readonly string[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 /**
  * How a v1 attachment's extras reach the SDK: `extra.raw` is the v1 handler `extra`; `levels` filters logs
  * when mcp-fusion answers `logging/setLevel`.
  */
-export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId: string, levels: Map<string, string> | undefined): ExtraBridge {
+export function v1Bridge(
+  low: ScopeServer,
+  seal: RequestStateSeal,
+  connectionId: string,
+  levels: Map<string, string> | undefined,
+): ExtraBridge {
   const server = low as V1Server;
   const rawOf = (extra: CallExtra): V1Extra => extra.raw as V1Extra;
   return {
@@ -101,19 +125,29 @@ export function v1Bridge(low: ScopeServer, seal: RequestStateSeal, connectionId:
       const floor = levels?.get(extra.sessionId ?? connectionId);
       if (floor !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
       try {
-        await server.sendLoggingMessage?.({ level, data, ...(logger !== undefined ? { logger } : {}) }, extra.sessionId);
+        await server.sendLoggingMessage?.(
+          { level, data, ...(logger !== undefined ? { logger } : {}) },
+          extra.sessionId,
+        );
       } catch {
         // Logging is best effort.
       }
     },
-    elicit: (extra, params) => clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra.requestId })),
-    sample: (extra, params) => clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra.requestId })),
+    elicit: (extra, params) =>
+      clientRequest(low, false, 'elicitation', () => server.elicitInput(params, { relatedRequestId: extra.requestId })),
+    sample: (extra, params) =>
+      clientRequest(low, false, 'sampling', () => server.createMessage(params, { relatedRequestId: extra.requestId })),
     sealState: (extra, payload) => seal.seal(payload, extra.target ?? '', extra.principal.key),
   };
 }
 
 /** The request context for a v1 handler `extra`. */
-export function scopeV1(extra1: V1Extra, bridge: ExtraBridge, connectionId: string, target: string | undefined): RequestContext {
+export function scopeV1(
+  extra1: V1Extra,
+  bridge: ExtraBridge,
+  connectionId: string,
+  target: string | undefined,
+): RequestContext {
   const sessionKey = extra1.sessionId ?? connectionId;
   return { sessionKey, extra: new CallExtra(bridge, 'legacy', sessionKey, undefined, extra1, target) };
 }
@@ -122,13 +156,22 @@ export function scopeV1(extra1: V1Extra, bridge: ExtraBridge, connectionId: stri
  * A server→client request from a handler: refused with a clear error when the era has no such channel
  * or the client did not declare the capability, instead of a protocol failure on the wire.
  */
-async function clientRequest(low: ScopeServer, modern: boolean, capability: 'elicitation' | 'sampling', send: () => Promise<unknown>): Promise<Record<string, unknown>> {
+async function clientRequest(
+  low: ScopeServer,
+  modern: boolean,
+  capability: 'elicitation' | 'sampling',
+  send: () => Promise<unknown>,
+): Promise<Record<string, unknown>> {
   if (modern) {
-    throw new Error(`${capability} requests cannot be pushed on a 2026-07-28 request; return inputRequired({ inputRequests: { … } }) from the handler instead (the client answers and calls again).`);
+    throw new Error(
+      `${capability} requests cannot be pushed on a 2026-07-28 request; return inputRequired({ inputRequests: { … } }) from the handler instead (the client answers and calls again).`,
+    );
   }
   const declared = low.getClientCapabilities?.();
   if (declared?.[capability] === undefined) {
-    throw new Error(`The client did not declare the "${capability}" capability, so the server cannot ask it for ${capability === 'sampling' ? 'a model completion' : 'input'}; continue without it or ask the user to use a client that supports it.`);
+    throw new Error(
+      `The client did not declare the "${capability}" capability, so the server cannot ask it for ${capability === 'sampling' ? 'a model completion' : 'input'}; continue without it or ask the user to use a client that supports it.`,
+    );
   }
   return (await send()) as Record<string, unknown>;
 }

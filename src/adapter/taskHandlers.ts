@@ -21,13 +21,20 @@ interface CallParams {
  * plain call otherwise, except that a `required` tool then gets the revision's error. Other tools go
  * straight to `plain`.
  */
-export function taskCall(service: TaskService, era: ProtocolEra | undefined, created: (record: TaskRecord) => void = () => {}) {
+export function taskCall(
+  service: TaskService,
+  era: ProtocolEra | undefined,
+  created: (record: TaskRecord) => void = () => {},
+) {
   return async (params: CallParams, scope: RequestContext, plain: () => Promise<unknown>): Promise<unknown> => {
     const declaration = service.declarationOf(params.name);
     if (declaration === undefined) return plain();
     if (era === 'modern') {
       if (!declaresExtension(scope.extra.clientCapabilities)) {
-        if (declaration.mode === 'required') throw new WireError(MISSING_CAPABILITY, taskTexts.requiresTask(params.name), { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+        if (declaration.mode === 'required')
+          throw new WireError(MISSING_CAPABILITY, taskTexts.requiresTask(params.name), {
+            requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+          });
         return plain();
       }
       const started = await service.start(params.name, params.arguments, scope, { immediate: true });
@@ -38,11 +45,15 @@ export function taskCall(service: TaskService, era: ProtocolEra | undefined, cre
     }
     const task = params.task;
     if (typeof task !== 'object' || task === null) {
-      if (declaration.mode === 'required') throw new WireError(JsonRpcCode.MethodNotFound, taskTexts.requiresLegacyTask(params.name));
+      if (declaration.mode === 'required')
+        throw new WireError(JsonRpcCode.MethodNotFound, taskTexts.requiresLegacyTask(params.name));
       return plain();
     }
     const ttl = (task as { ttl?: unknown }).ttl;
-    const started = await service.start(params.name, params.arguments, scope, { immediate: false, ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined });
+    const started = await service.start(params.name, params.arguments, scope, {
+      immediate: false,
+      ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined,
+    });
     // `content: []` beside `task`: the SDK checks every 2025 tools/call result against CallToolResult.
     if (started.kind === 'result') return started.result;
     created(started.record);
@@ -57,7 +68,10 @@ export function declaresExtension(capabilities: Readonly<Record<string, unknown>
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
 }
 
-type Handler = (params: { taskId: string; inputResponses?: Record<string, unknown> }, scope: RequestContext) => Promise<Record<string, unknown>>;
+type Handler = (
+  params: { taskId: string; inputResponses?: Record<string, unknown> },
+  scope: RequestContext,
+) => Promise<Record<string, unknown>>;
 
 /** The task methods of an era, era-neutral handlers over the service (the attachment installs them). */
 export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, Handler]> {
@@ -70,14 +84,34 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
   if (era === 'modern') {
     const gate = (scope: RequestContext): void => {
       if (!declaresExtension(scope.extra.clientCapabilities)) {
-        throw new WireError(MISSING_CAPABILITY, `Missing required client capability: declare the ${TASKS_EXTENSION} extension to use the task methods.`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+        throw new WireError(
+          MISSING_CAPABILITY,
+          `Missing required client capability: declare the ${TASKS_EXTENSION} extension to use the task methods.`,
+          { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+        );
       }
     };
     return [
-      ['tasks/get', async (p, scope) => (gate(scope), modernTask(await found(service.get(p.taskId, owner(scope)), p.taskId), true))],
+      [
+        'tasks/get',
+        async (p, scope) => (gate(scope), modernTask(await found(service.get(p.taskId, owner(scope)), p.taskId), true)),
+      ],
       // The SDK lifts `inputResponses` out of the params into the request's context (the extra).
-      ['tasks/update', async (p, scope) => (gate(scope), await found(service.update(p.taskId, owner(scope), p.inputResponses ?? scope.extra.inputResponses ?? {}), p.taskId), {})],
-      ['tasks/cancel', async (p, scope) => (gate(scope), await found(service.cancel(p.taskId, owner(scope)), p.taskId), {})],
+      [
+        'tasks/update',
+        async (p, scope) => (
+          gate(scope),
+          await found(
+            service.update(p.taskId, owner(scope), p.inputResponses ?? scope.extra.inputResponses ?? {}),
+            p.taskId,
+          ),
+          {}
+        ),
+      ],
+      [
+        'tasks/cancel',
+        async (p, scope) => (gate(scope), await found(service.cancel(p.taskId, owner(scope)), p.taskId), {}),
+      ],
     ];
   }
   return [
@@ -93,7 +127,11 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
       'tasks/cancel',
       async (p, scope) => {
         const before = await found(service.get(p.taskId, owner(scope)), p.taskId);
-        if (isTerminal(before.status)) throw new WireError(JsonRpcCode.InvalidParams, `Cannot cancel task "${p.taskId}": it is already ${before.status}.`);
+        if (isTerminal(before.status))
+          throw new WireError(
+            JsonRpcCode.InvalidParams,
+            `Cannot cancel task "${p.taskId}": it is already ${before.status}.`,
+          );
         return legacyTask(await found(service.cancel(p.taskId, owner(scope)), p.taskId));
       },
     ],
@@ -101,4 +139,6 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
 }
 
 /** The params schema of a modern task method (the SDK validates custom methods with it). */
-export const TASK_PARAMS = { params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() }) };
+export const TASK_PARAMS = {
+  params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() }),
+};

@@ -22,7 +22,8 @@ export function modernTask(record: TaskRecord, detailed = false): Record<string,
   };
   if (!detailed) return task;
   // Inlined as the 2026-07-28 tools/call would have answered it, discriminator included.
-  if (record.status === 'completed' && record.result !== undefined) task.result = { resultType: 'complete', ...record.result };
+  if (record.status === 'completed' && record.result !== undefined)
+    task.result = { resultType: 'complete', ...record.result };
   if (record.status === 'failed' && record.error !== undefined) task.error = record.error;
   if (record.status === 'input_required') task.inputRequests = record.inputRequests ?? {};
   return task;
@@ -46,8 +47,13 @@ export function legacyTask(record: TaskRecord): Record<string, unknown> {
  * or (failed) the JSON-RPC error it failed with; a cancelled task has no result.
  */
 export function taskPayload(record: TaskRecord): Record<string, unknown> {
-  if (record.status === 'failed') throw new WireError(record.error?.code ?? -32603, record.error?.message ?? 'The task failed.', record.error?.data);
-  if (record.status === 'cancelled' || record.result === undefined) throw new WireError(-32602, `Task "${record.id}" was cancelled; it has no result.`);
-  const meta = { ...(record.result._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: record.id } };
+  if (record.status === 'failed')
+    throw new WireError(record.error?.code ?? -32603, record.error?.message ?? 'The task failed.', record.error?.data);
+  if (record.status === 'cancelled' || record.result === undefined)
+    throw new WireError(-32602, `Task "${record.id}" was cancelled; it has no result.`);
+  const meta = {
+    ...(record.result._meta as Record<string, unknown> | undefined),
+    [RELATED_TASK]: { taskId: record.id },
+  };
   return { ...record.result, _meta: meta };
 }

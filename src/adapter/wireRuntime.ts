@@ -43,30 +43,45 @@ export interface WireOptions {
  * (notify its clients, end its per-session state). Nothing here reads SDK internals: installing the handlers
  * (directly on mcp-fusion's own server, composed on a user's) is the caller's.
  */
-export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: FusionRuntime<Ctx>, era: ProtocolEra | undefined, options: WireOptions = {}): Wiring {
+export function wireRuntime<Ctx>(
+  low: WiredServer,
+  sdk: 'v1' | 'v2',
+  runtime: FusionRuntime<Ctx>,
+  era: ProtocolEra | undefined,
+  options: WireOptions = {},
+): Wiring {
   const pipeline = runtime.tools;
   const { content, features } = runtime;
   const tasks = sdk === 'v2' ? runtime.tasks : undefined;
   const connectionId = randomUUID();
   const keys = new Set<string>();
-  const notifier = (send: 'sendToolListChanged' | 'sendPromptListChanged' | 'sendResourceListChanged', method: string) => async (): Promise<void> => {
-    try {
-      if (low[send] !== undefined) await low[send]!();
-      else await low.notification?.({ method });
-    } catch {
-      // The connection is gone; nothing to notify.
-    }
-  };
+  const notifier =
+    (send: 'sendToolListChanged' | 'sendPromptListChanged' | 'sendResourceListChanged', method: string) =>
+    async (): Promise<void> => {
+      try {
+        if (low[send] !== undefined) await low[send]!();
+        else await low.notification?.({ method });
+      } catch {
+        // The connection is gone; nothing to notify.
+      }
+    };
   const notify = notifier('sendToolListChanged', 'notifications/tools/list_changed');
   const seal = features.requestState;
   const v1Levels = options.v1Levels === true ? new Map<string, string>() : undefined;
   const bridge = sdk === 'v2' ? v2Bridge(low, seal) : v1Bridge(low, seal, connectionId, v1Levels);
-  const untraced = sdk === 'v2'
-    ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, bridge, connectionId, era, target, state)
-    : (extra: any, target?: string) => scopeV1(extra, bridge, connectionId, target);
+  const untraced =
+    sdk === 'v2'
+      ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, bridge, connectionId, era, target, state)
+      : (extra: any, target?: string) => scopeV1(extra, bridge, connectionId, target);
   // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
   const tracing = features.tracing;
-  const scopeOf = tracing === undefined ? untraced : (ctx: any, target?: string, state?: unknown): RequestContext => ({ ...untraced(ctx, target, state), trace: tracing.traceOf(ctx) });
+  const scopeOf =
+    tracing === undefined
+      ? untraced
+      : (ctx: any, target?: string, state?: unknown): RequestContext => ({
+          ...untraced(ctx, target, state),
+          trace: tracing.traceOf(ctx),
+        });
   const negotiated = (): string | undefined => low.getNegotiatedProtocolVersion?.();
   // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
   // (verified for this target and caller) before anything runs; a first round stays synchronous.
@@ -76,7 +91,10 @@ export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: Fu
     return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
   };
   const { adopt } = options;
-  const taskScope = adopt === undefined ? (ctx: unknown) => scopeOf(ctx) : (ctx: unknown) => (adopt(ctx as ServerContext), scopeOf(ctx));
+  const taskScope =
+    adopt === undefined
+      ? (ctx: unknown) => scopeOf(ctx)
+      : (ctx: unknown) => (adopt(ctx as ServerContext), scopeOf(ctx));
   const taskSetup = tasks === undefined ? undefined : installTasks(low, tasks, era, taskScope);
   const taskDispatch = taskSetup?.dispatch;
   const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
@@ -98,7 +116,8 @@ export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: Fu
           [
             'logging/setLevel',
             (request: { params?: { level?: unknown } }, extra: any) => {
-              if (typeof request?.params?.level === 'string' && LOG_LEVELS.includes(request.params.level)) v1Levels.set(extra?.sessionId ?? connectionId, request.params.level);
+              if (typeof request?.params?.level === 'string' && LOG_LEVELS.includes(request.params.level))
+                v1Levels.set(extra?.sessionId ?? connectionId, request.params.level);
               return {};
             },
           ],
@@ -107,7 +126,10 @@ export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: Fu
     [
       'tools/call',
       (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
-        const scope = scopeFor(ctx, sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments));
+        const scope = scopeFor(
+          ctx,
+          sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments),
+        );
         const call = (s: RequestContext) => {
           const plain = () => pipeline.callTool(request.params.name, request.params.arguments, track(s));
           return taskDispatch === undefined ? plain() : taskDispatch(request.params, track(s), plain);
@@ -157,7 +179,10 @@ export function wireRuntime<Ctx>(low: WiredServer, sdk: 'v1' | 'v2', runtime: Fu
       const params = request?.params;
       if (method === 'tools/call') return pipeline.surface.routes.has(params?.name);
       if (method === 'prompts/get') return prompts.has(params?.name);
-      if (method === 'completion/complete') return params?.ref?.type === 'ref/prompt' ? prompts.has(params.ref.name) : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
+      if (method === 'completion/complete')
+        return params?.ref?.type === 'ref/prompt'
+          ? prompts.has(params.ref.name)
+          : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
       return ownsUri(params?.uri);
     },
     visibleTools: (ctx) => pipeline.visibleToolNames(scopeOf(ctx)),
@@ -207,10 +232,17 @@ function servedBy(runtime: FusionRuntime<any>): Served {
   if (served === undefined) {
     const { content, tools } = runtime;
     const prompts = new Set(content?.hasPrompts === true ? content.listPrompts().prompts.map((p) => p.name) : []);
-    const templates = new Set(content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : []);
+    const templates = new Set(
+      content?.hasResources === true ? content.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate) : [],
+    );
     let names: ServedNames | undefined;
     const list = (): ServedNames =>
-      (names ??= { tools: [...tools.surface.routes.keys()], prompts: [...prompts], resources: content?.hasResources === true ? content.resourceUris : [], templates: [...templates] });
+      (names ??= {
+        tools: [...tools.surface.routes.keys()],
+        prompts: [...prompts],
+        resources: content?.hasResources === true ? content.resourceUris : [],
+        templates: [...templates],
+      });
     served = { prompts, templates, names: list };
     servedByRuntime.set(runtime, served);
   }

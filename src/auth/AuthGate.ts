@@ -28,7 +28,10 @@ export class AuthGate {
 
   constructor(options: AuthOptions, path: string) {
     if (typeof options?.verifier?.verifyAccessToken !== 'function') {
-      throw new AttachError('AUTH_VERIFIER', 'The auth option needs a verifier with verifyAccessToken(token); pass jwksVerifier({ jwksUrl, issuer, audience }) or your own OAuthTokenVerifier.');
+      throw new AttachError(
+        'AUTH_VERIFIER',
+        'The auth option needs a verifier with verifyAccessToken(token); pass jwksVerifier({ jwksUrl, issuer, audience }) or your own OAuthTokenVerifier.',
+      );
     }
     this.#options = options;
     this.#path = path;
@@ -44,8 +47,11 @@ export class AuthGate {
     if (url.pathname !== this.#metadataPath || this.#options.resourceMetadata === undefined) return undefined;
     const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, OPTIONS' };
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
-    if (request.method !== 'GET') return new Response(null, { status: 405, headers: { ...cors, Allow: 'GET, OPTIONS' } });
-    return Response.json(this.#document(this.#resourceOf(request)), { headers: { ...cors, 'Cache-Control': 'max-age=3600' } });
+    if (request.method !== 'GET')
+      return new Response(null, { status: 405, headers: { ...cors, Allow: 'GET, OPTIONS' } });
+    return Response.json(this.#document(this.#resourceOf(request)), {
+      headers: { ...cors, 'Cache-Control': 'max-age=3600' },
+    });
   }
 
   /** The verified `AuthInfo` of `request`, or the 401/403 challenge to answer with. */
@@ -53,7 +59,9 @@ export class AuthGate {
     // Name the metadata document in challenges only when it is served.
     const options = {
       verifier: this.#options.verifier,
-      ...(this.#options.resourceMetadata === undefined ? {} : { resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(this.#resourceOf(request)) }),
+      ...(this.#options.resourceMetadata === undefined
+        ? {}
+        : { resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(this.#resourceOf(request)) }),
       ...(this.#options.requiredScopes === undefined ? {} : { requiredScopes: this.#options.requiredScopes }),
       ...(this.#resource === undefined ? {} : { expectedResource: this.#resource }),
     };
@@ -62,9 +70,16 @@ export class AuthGate {
       return await verifyBearerToken(header === '' ? undefined : header, options);
     } catch (error) {
       // A verifier that throws something else than an OAuthError still refuses the token (401), not 500.
-      const refusal = error instanceof OAuthError ? error : new OAuthError(OAuthErrorCode.InvalidToken, 'The access token could not be verified');
+      const refusal =
+        error instanceof OAuthError
+          ? error
+          : new OAuthError(OAuthErrorCode.InvalidToken, 'The access token could not be verified');
       // The token may be fine: the authorization server's keys are out of reach. Retry, do not re-authenticate.
-      if (refusal.code === OAuthErrorCode.ServerError) return Response.json({ error: refusal.code, error_description: `${refusal.message}; retry shortly.` }, { status: 503, headers: { 'Retry-After': '5' } });
+      if (refusal.code === OAuthErrorCode.ServerError)
+        return Response.json(
+          { error: refusal.code, error_description: `${refusal.message}; retry shortly.` },
+          { status: 503, headers: { 'Retry-After': '5' } },
+        );
       return bearerAuthChallengeResponse(refusal, options);
     }
   }
@@ -72,8 +87,13 @@ export class AuthGate {
   /** The 403 `insufficient_scope` answer (the SDK's scope challenge) for `challenge`. */
   static scopeChallenge(challenge: ScopeChallenge, authInfo: AuthInfo): Response {
     const error = new OAuthError(OAuthErrorCode.InsufficientScope, challenge.errorDescription ?? 'Insufficient scope');
-    const url = authInfo.resourceMetadataUrl ?? (authInfo.resource === undefined ? undefined : getOAuthProtectedResourceMetadataUrl(authInfo.resource));
-    return bearerAuthChallengeResponse(error, { requiredScopes: [...challenge.scopes], ...(url === undefined ? {} : { resourceMetadataUrl: url }) });
+    const url =
+      authInfo.resourceMetadataUrl ??
+      (authInfo.resource === undefined ? undefined : getOAuthProtectedResourceMetadataUrl(authInfo.resource));
+    return bearerAuthChallengeResponse(error, {
+      requiredScopes: [...challenge.scopes],
+      ...(url === undefined ? {} : { resourceMetadataUrl: url }),
+    });
   }
 
   #resourceOf(request: Request): URL {
@@ -84,7 +104,10 @@ export class AuthGate {
     const meta = this.#options.resourceMetadata!;
     const servers = meta.authorizationServers;
     if (!Array.isArray(servers) || servers.length === 0) {
-      throw new AttachError('AUTH_METADATA', 'auth.resourceMetadata.authorizationServers is empty; name the issuer URL of at least one authorization server, e.g. ["https://auth.example.com"].');
+      throw new AttachError(
+        'AUTH_METADATA',
+        'auth.resourceMetadata.authorizationServers is empty; name the issuer URL of at least one authorization server, e.g. ["https://auth.example.com"].',
+      );
     }
     const documents = servers.map((issuer) => {
       try {
@@ -93,11 +116,19 @@ export class AuthGate {
           resourceServerUrl: resource,
           ...(meta.scopesSupported === undefined ? {} : { scopesSupported: meta.scopesSupported }),
           ...(meta.resourceName === undefined ? {} : { resourceName: meta.resourceName }),
-          ...(meta.resourceDocumentation === undefined ? {} : { serviceDocumentationUrl: new URL(meta.resourceDocumentation) }),
-          ...(meta.dangerouslyAllowInsecureIssuerUrl === undefined ? {} : { dangerouslyAllowInsecureIssuerUrl: meta.dangerouslyAllowInsecureIssuerUrl }),
+          ...(meta.resourceDocumentation === undefined
+            ? {}
+            : { serviceDocumentationUrl: new URL(meta.resourceDocumentation) }),
+          ...(meta.dangerouslyAllowInsecureIssuerUrl === undefined
+            ? {}
+            : { dangerouslyAllowInsecureIssuerUrl: meta.dangerouslyAllowInsecureIssuerUrl }),
         });
       } catch (error) {
-        throw new AttachError('AUTH_METADATA', `auth.resourceMetadata.authorizationServers has ${JSON.stringify(issuer)}, which is not a usable issuer URL (${(error as Error).message}); give an https:// URL without query or fragment.`, { issuer });
+        throw new AttachError(
+          'AUTH_METADATA',
+          `auth.resourceMetadata.authorizationServers has ${JSON.stringify(issuer)}, which is not a usable issuer URL (${(error as Error).message}); give an https:// URL without query or fragment.`,
+          { issuer },
+        );
       }
     });
     return { ...documents[0]!, authorization_servers: servers };

@@ -6,11 +6,19 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 /** Throws a {@link DefinitionError} naming `owner` unless every scope is a valid OAuth scope token; returns them frozen and deduplicated. */
 export function checkScopes(scopes: readonly unknown[], owner: string): readonly string[] {
   if (scopes.length === 0) {
-    throw new DefinitionError('TOOL_SCOPES', `${owner} requires no scope; name at least one, e.g. requireScopes("notes:write").`, { owner });
+    throw new DefinitionError(
+      'TOOL_SCOPES',
+      `${owner} requires no scope; name at least one, e.g. requireScopes("notes:write").`,
+      { owner },
+    );
   }
   for (const scope of scopes) {
     if (typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)) {
-      throw new DefinitionError('TOOL_SCOPES', `${owner} requires the scope ${JSON.stringify(scope)}, which is not an OAuth scope token; use printable ASCII without spaces, quotes or backslashes, e.g. "notes:write".`, { owner, scope });
+      throw new DefinitionError(
+        'TOOL_SCOPES',
+        `${owner} requires the scope ${JSON.stringify(scope)}, which is not an OAuth scope token; use printable ASCII without spaces, quotes or backslashes, e.g. "notes:write".`,
+        { owner, scope },
+      );
     }
   }
   return Object.freeze([...new Set(scopes as string[])]);

@@ -30,7 +30,8 @@ export interface JwksVerifierOptions {
   jose?: JoseModule;
 }
 
-const INVALID_TOKEN = /^ERR_(JWT|JWS|JWKS_NO_MATCHING_KEY|JWKS_MULTIPLE_MATCHING_KEYS|JOSE_ALG_NOT_ALLOWED|JOSE_NOT_SUPPORTED)/;
+const INVALID_TOKEN =
+  /^ERR_(JWT|JWS|JWKS_NO_MATCHING_KEY|JWKS_MULTIPLE_MATCHING_KEYS|JOSE_ALG_NOT_ALLOWED|JOSE_NOT_SUPPORTED)/;
 
 /**
  * An `OAuthTokenVerifier` for JWT access tokens (RFC 9068) signed by an authorization server whose keys are
@@ -64,11 +65,21 @@ export function jwksVerifier(options: JwksVerifierOptions): OAuthTokenVerifier {
         }));
       } catch (error) {
         const code = String((error as { code?: unknown }).code ?? '');
-        if (INVALID_TOKEN.test(code)) throw new OAuthError(OAuthErrorCode.InvalidToken, `The access token was refused: ${(error as Error).message}`);
-        throw new OAuthError(OAuthErrorCode.ServerError, `The signing keys at ${url.href} could not be read (${(error as Error).message})`);
+        if (INVALID_TOKEN.test(code))
+          throw new OAuthError(
+            OAuthErrorCode.InvalidToken,
+            `The access token was refused: ${(error as Error).message}`,
+          );
+        throw new OAuthError(
+          OAuthErrorCode.ServerError,
+          `The signing keys at ${url.href} could not be read (${(error as Error).message})`,
+        );
       }
       if (strict && !named(payload.sub) && !named(payload.client_id)) {
-        throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token was refused: it names neither a "sub" nor a "client_id" claim (RFC 9068 requires them), so it identifies nobody. Ask the authorization server for an RFC 9068 access token, or set rfc9068: false on jwksVerifier.');
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          'The access token was refused: it names neither a "sub" nor a "client_id" claim (RFC 9068 requires them), so it identifies nobody. Ask the authorization server for an RFC 9068 access token, or set rfc9068: false on jwksVerifier.',
+        );
       }
       return toAuthInfo(token, payload, audiences);
     },
@@ -77,7 +88,8 @@ export function jwksVerifier(options: JwksVerifierOptions): OAuthTokenVerifier {
 
 function toAuthInfo(token: string, payload: Record<string, unknown>, audiences: readonly string[]): AuthInfo {
   const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
-  const clientId = [payload.client_id, payload.azp, sub].find((v): v is string => typeof v === 'string' && v.length > 0) ?? '';
+  const clientId =
+    [payload.client_id, payload.azp, sub].find((v): v is string => typeof v === 'string' && v.length > 0) ?? '';
   const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   const matched = audiences.find((a) => aud.includes(a));
   const resource = matched === undefined || !URL.canParse(matched) ? undefined : new URL(matched);

@@ -7,7 +7,14 @@ import { checkRateLimit } from '../limits/checkRateLimit.js';
 import type { RateLimit } from '../limits/types.js';
 import { buildFusionTool, type ToolDefinitionInput } from './buildFusionTool.js';
 import { taskDeclaration, type TaskOptions } from './taskDeclaration.js';
-import type { FusionTool, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from '../protocol/types.js';
+import type {
+  FusionTool,
+  JsonObjectSchema,
+  Middleware,
+  ToolAnnotations,
+  ToolHandler,
+  ToolKind,
+} from '../protocol/types.js';
 
 type Fields = Record<string, z.ZodType>;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -66,22 +73,40 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
     return this.#next({ title });
   }
 
-  withString<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: string }>> {
+  withString<K extends string>(
+    name: K,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: string }>> {
     return this.#field(name, z.string(), description);
   }
-  withOptionalString<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: string }>> {
+  withOptionalString<K extends string>(
+    name: K,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: string }>> {
     return this.#field(name, z.string().optional(), description);
   }
-  withNumber<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: number }>> {
+  withNumber<K extends string>(
+    name: K,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: number }>> {
     return this.#field(name, z.number(), description);
   }
-  withOptionalNumber<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: number }>> {
+  withOptionalNumber<K extends string>(
+    name: K,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: number }>> {
     return this.#field(name, z.number().optional(), description);
   }
-  withBoolean<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: boolean }>> {
+  withBoolean<K extends string>(
+    name: K,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: boolean }>> {
     return this.#field(name, z.boolean(), description);
   }
-  withOptionalBoolean<K extends string>(name: K, description?: string): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: boolean }>> {
+  withOptionalBoolean<K extends string>(
+    name: K,
+    description?: string,
+  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]?: boolean }>> {
     return this.#field(name, z.boolean().optional(), description);
   }
   withEnum<K extends string, const V extends readonly [string, ...string[]]>(
@@ -95,7 +120,10 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
     name: K,
     itemType: T,
     description?: string,
-  ): FluentToolBuilder<Ctx, Simplify<Input & { [P in K]: Array<T extends 'string' ? string : T extends 'number' ? number : boolean> }>> {
+  ): FluentToolBuilder<
+    Ctx,
+    Simplify<Input & { [P in K]: Array<T extends 'string' ? string : T extends 'number' ? number : boolean> }>
+  > {
     const item = itemType === 'string' ? z.string() : itemType === 'number' ? z.number() : z.boolean();
     return this.#field(name, z.array(item), description);
   }
@@ -148,9 +176,15 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
   /** State Sync: a successful call invalidates these domains (globs such as `sprints.*`). */
   invalidates(...patterns: string[]): FluentToolBuilder<Ctx, Input> {
     if (patterns.length === 0) {
-      throw new DefinitionError('STATE_SYNC_INLINE', `Tool "${this.#state.name}" calls .invalidates() with no pattern; pass at least one glob such as "sprints.*".`, { tool: this.#state.name });
+      throw new DefinitionError(
+        'STATE_SYNC_INLINE',
+        `Tool "${this.#state.name}" calls .invalidates() with no pattern; pass at least one glob such as "sprints.*".`,
+        { tool: this.#state.name },
+      );
     }
-    return this.#next({ sync: { ...this.#state.sync, invalidates: [...(this.#state.sync?.invalidates ?? []), ...patterns] } });
+    return this.#next({
+      sync: { ...this.#state.sync, invalidates: [...(this.#state.sync?.invalidates ?? []), ...patterns] },
+    });
   }
 
   /**
@@ -163,10 +197,18 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
   bindState(states: string | string[], event?: string): FluentToolBuilder<Ctx, Input> {
     const list = Array.isArray(states) ? [...states] : [states];
     if (list.length === 0) {
-      throw new DefinitionError('FSM_BINDING', `Tool "${this.#state.name}" calls .bindState() with no state; name at least one state.`, { tool: this.#state.name });
+      throw new DefinitionError(
+        'FSM_BINDING',
+        `Tool "${this.#state.name}" calls .bindState() with no state; name at least one state.`,
+        { tool: this.#state.name },
+      );
     }
     if (list.includes('*') && (list.length > 1 || event !== undefined)) {
-      throw new DefinitionError('FSM_BINDING', `Tool "${this.#state.name}" calls .bindState() with "*" ${event !== undefined ? `and event "${event}"` : 'beside other states'}; "*" (every state, no transition) stands alone: use .bindState('*') for a tool that reads the workflow, or name the states where it sends an event.`, { tool: this.#state.name });
+      throw new DefinitionError(
+        'FSM_BINDING',
+        `Tool "${this.#state.name}" calls .bindState() with "*" ${event !== undefined ? `and event "${event}"` : 'beside other states'}; "*" (every state, no transition) stands alone: use .bindState('*') for a tool that reads the workflow, or name the states where it sends an event.`,
+        { tool: this.#state.name },
+      );
     }
     const binding: FsmBinding = event === undefined ? { states: list } : { states: list, event };
     return this.#next({ fsm: binding });
@@ -175,7 +217,11 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
   /** Per-tool timeout in milliseconds (the attach option `timeoutMs` is the default). */
   timeout(ms: number): FluentToolBuilder<Ctx, Input> {
     if (!Number.isFinite(ms) || ms <= 0) {
-      throw new DefinitionError('TOOL_TIMEOUT', `Tool "${this.#state.name}" has timeout ${ms}; give a positive number of milliseconds.`, { tool: this.#state.name });
+      throw new DefinitionError(
+        'TOOL_TIMEOUT',
+        `Tool "${this.#state.name}" has timeout ${ms}; give a positive number of milliseconds.`,
+        { tool: this.#state.name },
+      );
     }
     return this.#next({ timeoutMs: ms });
   }
@@ -226,16 +272,25 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
     let inputZod: z.ZodType | undefined;
     let inputJson: JsonObjectSchema | undefined;
     if (input === undefined) inputZod = z.object(fields);
-    else if ('_zod' in input) inputZod = hasFields ? extend(input as z.ZodType, fields, rest.name) : (input as z.ZodType);
+    else if ('_zod' in input)
+      inputZod = hasFields ? extend(input as z.ZodType, fields, rest.name) : (input as z.ZodType);
     else if (hasFields) {
-      throw new DefinitionError('TOOL_SCHEMA', `Tool "${rest.name}" combines a raw JSON Schema with .withX() fields; put every field in the JSON Schema or use a zod schema.`, { tool: rest.name });
+      throw new DefinitionError(
+        'TOOL_SCHEMA',
+        `Tool "${rest.name}" combines a raw JSON Schema with .withX() fields; put every field in the JSON Schema or use a zod schema.`,
+        { tool: rest.name },
+      );
     } else inputJson = input as JsonObjectSchema;
     return buildFusionTool<Ctx>({ ...rest, inputZod, inputJson, handler: handler as ToolHandler<Ctx, any> });
   }
 
   #field(name: string, schema: z.ZodType, description?: string): FluentToolBuilder<Ctx, any> {
     if (name in this.#state.fields) {
-      throw new DefinitionError('TOOL_SCHEMA', `Tool "${this.#state.name}" declares the field "${name}" twice; remove one of them.`, { tool: this.#state.name, field: name });
+      throw new DefinitionError(
+        'TOOL_SCHEMA',
+        `Tool "${this.#state.name}" declares the field "${name}" twice; remove one of them.`,
+        { tool: this.#state.name, field: name },
+      );
     }
     const described = description === undefined ? schema : schema.describe(description);
     return this.#next({ fields: { ...this.#state.fields, [name]: described } });
@@ -253,7 +308,11 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
 
   #assertOpen(what: string): void {
     if (this.#built) {
-      throw new FrozenBuilderError('BUILDER_FROZEN', `Tool "${this.#state.name}" is already built (.handle() was called); cannot ${what} it. Builders are frozen once built: start a new builder with f.${this.#state.kind}("${this.#state.name}") instead.`, { tool: this.#state.name });
+      throw new FrozenBuilderError(
+        'BUILDER_FROZEN',
+        `Tool "${this.#state.name}" is already built (.handle() was called); cannot ${what} it. Builders are frozen once built: start a new builder with f.${this.#state.kind}("${this.#state.name}") instead.`,
+        { tool: this.#state.name },
+      );
     }
   }
 }
@@ -261,7 +320,11 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
 function extend(schema: z.ZodType, fields: Fields, name: string): z.ZodType {
   const ext = (schema as { extend?: (f: Fields) => z.ZodType }).extend;
   if (typeof ext !== 'function') {
-    throw new DefinitionError('TOOL_SCHEMA', `Tool "${name}" combines a non-object input schema with .withX() fields; use z.object({ ... }).`, { tool: name });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Tool "${name}" combines a non-object input schema with .withX() fields; use z.object({ ... }).`,
+      { tool: name },
+    );
   }
   return ext.call(schema, fields);
 }

@@ -7,7 +7,15 @@ import type { TaskDeclaration } from '../tasks/types.js';
 import { withPresenter } from '../presenter/withPresenter.js';
 import { compileChain } from './compileChain.js';
 import { strictSchema, validatorFromJsonSchema, validatorFromZod, zodToJsonSchema } from './createValidator.js';
-import type { FusionTool, GroupMembership, JsonObjectSchema, Middleware, ToolAnnotations, ToolHandler, ToolKind } from '../protocol/types.js';
+import type {
+  FusionTool,
+  GroupMembership,
+  JsonObjectSchema,
+  Middleware,
+  ToolAnnotations,
+  ToolHandler,
+  ToolKind,
+} from '../protocol/types.js';
 import { validateToolName } from './validateToolName.js';
 
 /** Everything needed to build one tool; produced by the fluent and grouped builders. */
@@ -41,13 +49,19 @@ export interface ToolDefinitionInput<Ctx> {
 export function buildFusionTool<Ctx>(def: ToolDefinitionInput<Ctx>): FusionTool<Ctx> {
   validateToolName(def.name);
   if (typeof def.handler !== 'function') {
-    throw new DefinitionError('TOOL_HANDLER', `Tool "${def.name}" has no handler; pass a function to .handle().`, { tool: def.name });
+    throw new DefinitionError('TOOL_HANDLER', `Tool "${def.name}" has no handler; pass a function to .handle().`, {
+      tool: def.name,
+    });
   }
   let inputSchema: JsonObjectSchema;
   let validate: FusionTool['validate'];
   if (def.inputJson !== undefined) {
     if (def.inputJson.type !== 'object') {
-      throw new DefinitionError('TOOL_SCHEMA', `Tool "${def.name}" has a JSON Schema whose root is not { "type": "object" }; MCP tool inputs are objects.`, { tool: def.name });
+      throw new DefinitionError(
+        'TOOL_SCHEMA',
+        `Tool "${def.name}" has a JSON Schema whose root is not { "type": "object" }; MCP tool inputs are objects.`,
+        { tool: def.name },
+      );
     }
     inputSchema = structuredClone(def.inputJson);
     validate = validatorFromJsonSchema(inputSchema, def.name);
@@ -57,7 +71,10 @@ export function buildFusionTool<Ctx>(def: ToolDefinitionInput<Ctx>): FusionTool<
     validate = validatorFromZod(strict);
   }
   const outputSchema = def.outputZod === undefined ? undefined : deepFreeze(zodToJsonSchema(def.outputZod, def.name));
-  const annotations = def.title !== undefined && def.annotations.title === undefined ? { ...def.annotations, title: def.title } : def.annotations;
+  const annotations =
+    def.title !== undefined && def.annotations.title === undefined
+      ? { ...def.annotations, title: def.title }
+      : def.annotations;
   const tool: FusionTool<Ctx> = {
     kind: def.kind,
     name: def.name,
@@ -77,7 +94,10 @@ export function buildFusionTool<Ctx>(def: ToolDefinitionInput<Ctx>): FusionTool<
     rateLimit: def.rateLimit,
     ...(def.task === undefined ? {} : { task: def.task }),
     validate,
-    run: compileChain(def.middlewares, def.presenter === undefined ? def.handler : withPresenter(def.presenter, def.handler, def.name)),
+    run: compileChain(
+      def.middlewares,
+      def.presenter === undefined ? def.handler : withPresenter(def.presenter, def.handler, def.name),
+    ),
     presenter: def.presenter,
   };
   return Object.freeze(tool);

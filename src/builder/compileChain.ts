@@ -57,6 +57,7 @@ export function compileChain<Ctx>(
 /** A handler's or middleware's return value, awaited if it is a promise, as a normalized result. */
 function normalized(value: unknown): Promise<ToolResponse> {
   if (value instanceof Promise) return value.then(normalizeResult);
-  if (typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function') return Promise.resolve(value).then(normalizeResult);
+  if (typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function')
+    return Promise.resolve(value).then(normalizeResult);
   return Promise.resolve(normalizeResult(value));
 }

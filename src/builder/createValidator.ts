@@ -21,11 +21,19 @@ export function zodToJsonSchema(schema: AnySchema, owner: string): JsonObjectSch
   try {
     json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   } catch (error) {
-    throw new DefinitionError('TOOL_SCHEMA', `Tool "${owner}" has an input schema that cannot be turned into JSON Schema (${String(error)}); use JSON-representable zod types.`, { tool: owner });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Tool "${owner}" has an input schema that cannot be turned into JSON Schema (${String(error)}); use JSON-representable zod types.`,
+      { tool: owner },
+    );
   }
   delete json.$schema;
   if (json.type !== 'object') {
-    throw new DefinitionError('TOOL_SCHEMA', `Tool "${owner}" must take an object as input; wrap the schema in z.object({ ... }).`, { tool: owner });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Tool "${owner}" must take an object as input; wrap the schema in z.object({ ... }).`,
+      { tool: owner },
+    );
   }
   return json as JsonObjectSchema;
 }
@@ -45,7 +53,11 @@ export function validatorFromJsonSchema(schema: JsonObjectSchema, owner: string)
   try {
     converted = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as AnySchema;
   } catch (error) {
-    throw new DefinitionError('TOOL_SCHEMA', `Tool "${owner}" has a JSON Schema that cannot be validated (${String(error)}); check its keywords.`, { tool: owner });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Tool "${owner}" has a JSON Schema that cannot be validated (${String(error)}); check its keywords.`,
+      { tool: owner },
+    );
   }
   return validatorFromZod(converted);
 }

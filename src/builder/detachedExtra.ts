@@ -2,7 +2,9 @@ import { principalOf } from '../principal/principalOf.js';
 import type { ToolExtra } from '../protocol/types.js';
 
 const notInRequest = async (): Promise<never> => {
-  throw new Error('No client is connected: this call runs outside an MCP request, so it cannot ask the client anything.');
+  throw new Error(
+    'No client is connected: this call runs outside an MCP request, so it cannot ask the client anything.',
+  );
 };
 
 /**
@@ -25,7 +27,9 @@ export function detachedExtra(overrides: Partial<ToolExtra> = {}): ToolExtra {
     inputResponses: undefined,
     requestState: undefined,
     sealState: async () => {
-      throw new Error('No MCP request: sealState() binds the state to a request and its caller, so it only works inside a handler serving one.');
+      throw new Error(
+        'No MCP request: sealState() binds the state to a request and its caller, so it only works inside a handler serving one.',
+      );
     },
     raw: undefined,
     principal: principalOf(overrides.authInfo, 'detached'),

@@ -15,12 +15,20 @@ export interface TaskOptions {
 export function taskDeclaration(options: TaskOptions | undefined, owner: string): TaskDeclaration {
   const mode = options?.mode ?? 'optional';
   if (mode !== 'optional' && mode !== 'required') {
-    throw new DefinitionError('TOOL_TASK', `${owner} has .task({ mode: ${JSON.stringify(mode)} }); use "optional" or "required".`, { owner });
+    throw new DefinitionError(
+      'TOOL_TASK',
+      `${owner} has .task({ mode: ${JSON.stringify(mode)} }); use "optional" or "required".`,
+      { owner },
+    );
   }
   const ms = (field: 'ttlMs' | 'pollIntervalMs', fallback: number): number => {
     const value = options?.[field] ?? fallback;
     if (!Number.isInteger(value) || value <= 0) {
-      throw new DefinitionError('TOOL_TASK', `${owner} has .task({ ${field}: ${String(value)} }); give a positive whole number of milliseconds.`, { owner });
+      throw new DefinitionError(
+        'TOOL_TASK',
+        `${owner} has .task({ ${field}: ${String(value)} }); give a positive whole number of milliseconds.`,
+        { owner },
+      );
     }
     return value;
   };

@@ -79,21 +79,42 @@ export async function listInState(target: Target, state: string): Promise<ToolLi
  * Exactly what `tools/list` returns to a principal holding `scopes` (none: an unauthenticated caller), in
  * workflow state `state` (default: the initial state a new session starts in, when there is a gate).
  */
-export async function listFor(target: Target, view: { state?: string | undefined; scopes?: readonly string[] | undefined }): Promise<ToolListResult> {
+export async function listFor(
+  target: Target,
+  view: { state?: string | undefined; scopes?: readonly string[] | undefined },
+): Promise<ToolListResult> {
   const gate = target.gate;
   if (gate === undefined && view.state !== undefined) {
-    throw new CliError('CLI_NO_FSM', `"${target.path}" has no workflow gate, so --state has nothing to select. Export the gate as \`fsm\` (or put it in the options), or name it with --fsm <export>.`, { path: target.path });
+    throw new CliError(
+      'CLI_NO_FSM',
+      `"${target.path}" has no workflow gate, so --state has nothing to select. Export the gate as \`fsm\` (or put it in the options), or name it with --fsm <export>.`,
+      { path: target.path },
+    );
   }
   const state = view.state;
   // Default: the initial state a new session starts in (entered down to its initial children).
-  const value = gate === undefined ? undefined : state === undefined ? gate.initialState : parseStateArg(gate.config, state);
+  const value =
+    gate === undefined ? undefined : state === undefined ? gate.initialState : parseStateArg(gate.config, state);
   if (gate !== undefined && state !== undefined && value === undefined) {
     const states = allPaths(gate.config);
-    throw new CliError('CLI_UNKNOWN_STATE', `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}${gate.statechart ? ' (dotted paths for nested states; several paths separated by commas, or a JSON state value, for parallel ones)' : ''}.`, { state });
+    throw new CliError(
+      'CLI_UNKNOWN_STATE',
+      `${gate.id === undefined ? 'The FSM' : `FSM "${gate.id}"`} has no state "${state}"; use one of: ${states.join(', ')}${gate.statechart ? ' (dotted paths for nested states; several paths separated by commas, or a JSON state value, for parallel ones)' : ''}.`,
+      { state },
+    );
   }
-  const fixed: FsmStateStore = { load: async () => (value === undefined ? undefined : { state: value, updatedAt: 0 }), save: async () => {} };
+  const fixed: FsmStateStore = {
+    load: async () => (value === undefined ? undefined : { state: value, updatedAt: 0 }),
+    save: async () => {},
+  };
   const runtime = buildRuntime(target, { fsmStore: fixed, onWarning: () => {} });
-  const extra = view.scopes === undefined ? INSPECT_EXTRA : { ...INSPECT_EXTRA, authInfo: { token: 'mcp-fusion-inspect', clientId: 'mcp-fusion-inspect', scopes: [...view.scopes] } };
+  const extra =
+    view.scopes === undefined
+      ? INSPECT_EXTRA
+      : {
+          ...INSPECT_EXTRA,
+          authInfo: { token: 'mcp-fusion-inspect', clientId: 'mcp-fusion-inspect', scopes: [...view.scopes] },
+        };
   try {
     return await runtime.tools.listTools({ sessionKey: 'mcp-fusion-inspect', extra });
   } finally {
@@ -107,7 +128,8 @@ function buildRuntime(target: Target, extra: Partial<AttachOptions<any>>) {
   try {
     return target.registry.runtime(options);
   } catch (error) {
-    if (error instanceof FusionError) throw new CliError('CLI_CONFIG', `${target.path}: ${error.message}`, { path: target.path, cause: error.code });
+    if (error instanceof FusionError)
+      throw new CliError('CLI_CONFIG', `${target.path}: ${error.message}`, { path: target.path, cause: error.code });
     throw error;
   }
 }

@@ -13,8 +13,14 @@ export function withTargetOptions(command: Command): Command {
   return command
     .argument('<module>', 'file exporting the registry (TypeScript or JavaScript), e.g. src/registry.ts')
     .option('--registry <export>', 'export holding the registry (default: `registry`, then the default export)')
-    .option('--options <export>', 'export holding the attach options, an object or a function returning one (default: `options` or the only `…Options` export)')
-    .option('--fsm <export>', 'export holding the workflow gate (default: options.fsm, `fsm`, or the only gate exported)');
+    .option(
+      '--options <export>',
+      'export holding the attach options, an object or a function returning one (default: `options` or the only `…Options` export)',
+    )
+    .option(
+      '--fsm <export>',
+      'export holding the workflow gate (default: options.fsm, `fsm`, or the only gate exported)',
+    );
 }
 
 /** The `--registry/--options/--fsm` values of a parsed command. */
@@ -23,7 +29,11 @@ export function selectorsOf(opts: { registry?: string; options?: string; fsm?: s
 }
 
 /** Loads the module a command names (relative to the working directory) and prints the load's notes on stderr. */
-export async function loadCommandTarget(io: CliIo, module: string, opts: { registry?: string; options?: string; fsm?: string }): Promise<Target> {
+export async function loadCommandTarget(
+  io: CliIo,
+  module: string,
+  opts: { registry?: string; options?: string; fsm?: string },
+): Promise<Target> {
   const target = await loadTarget(module, io.cwd, selectorsOf(opts));
   for (const note of target.notes) io.stderr.write(`note: ${note}\n`);
   return target;

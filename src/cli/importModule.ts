@@ -29,21 +29,33 @@ export interface ImportedModule {
 export async function importModule(path: string, cwd: string): Promise<ImportedModule> {
   const file = resolve(cwd, path);
   if (!existsSync(file)) {
-    throw new CliError('CLI_MODULE_NOT_FOUND', `Cannot find module "${path}" (looked at ${file}). Pass the path of the file that exports your registry, e.g. \`mcp-fusion inspect src/registry.ts\`.`, { path: file });
+    throw new CliError(
+      'CLI_MODULE_NOT_FOUND',
+      `Cannot find module "${path}" (looked at ${file}). Pass the path of the file that exports your registry, e.g. \`mcp-fusion inspect src/registry.ts\`.`,
+      { path: file },
+    );
   }
   if (TYPESCRIPT.has(extname(file)) && !runningFromSource) await registerTsx([dirname(file), cwd]);
   const notes: string[] = [];
   let exports: Record<string, unknown> = {};
   let served: ServeIntercepted | undefined;
   try {
-    exports = await withServeIntercepted(async () => (await import(pathToFileURL(file).href)) as Record<string, unknown>);
+    exports = await withServeIntercepted(
+      async () => (await import(pathToFileURL(file).href)) as Record<string, unknown>,
+    );
   } catch (error) {
     if (!isServeIntercepted(error)) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new CliError('CLI_MODULE_LOAD', `Loading "${path}" failed: ${reason}\nThe CLI imports the module as is: it must load without errors.`, { path: file });
+      throw new CliError(
+        'CLI_MODULE_LOAD',
+        `Loading "${path}" failed: ${reason}\nThe CLI imports the module as is: it must load without errors.`,
+        { path: file },
+      );
     }
     served = error;
-    notes.push(`"${path}" calls ${error.call}() when imported; the CLI read the registry and options given to it and did not start the server. To import the file without serving, serve only when it is run directly: \`if (process.argv[1] === import.meta.filename) await ${error.call}(…)\`, or keep the call in another file.`);
+    notes.push(
+      `"${path}" calls ${error.call}() when imported; the CLI read the registry and options given to it and did not start the server. To import the file without serving, serve only when it is run directly: \`if (process.argv[1] === import.meta.filename) await ${error.call}(…)\`, or keep the call in another file.`,
+    );
   }
   return { exports, served, notes };
 }
@@ -52,12 +64,20 @@ function registerTsx(from: readonly string[]): Promise<void> {
   tsxRegistered ??= (async () => {
     const api = (await findTsx(from)) ?? (await ownTsx());
     if (api === undefined) {
-      throw new CliError('CLI_MISSING_TSX', `Loading a TypeScript module needs the package "tsx", found neither in ${[...new Set(from)].join(' nor ')} nor beside mcp-fusion; run \`npm install -D tsx\` in your project, or point the CLI at compiled JavaScript.`, { package: 'tsx' });
+      throw new CliError(
+        'CLI_MISSING_TSX',
+        `Loading a TypeScript module needs the package "tsx", found neither in ${[...new Set(from)].join(' nor ')} nor beside mcp-fusion; run \`npm install -D tsx\` in your project, or point the CLI at compiled JavaScript.`,
+        { package: 'tsx' },
+      );
     }
     try {
       api.register();
     } catch (error) {
-      throw new CliError('CLI_TSX_FAILED', `tsx is installed but could not register its loader: ${error instanceof Error ? error.message : String(error)}. Update it (\`npm install -D tsx@latest\`, version 4 or later), or point the CLI at compiled JavaScript.`, { package: 'tsx' });
+      throw new CliError(
+        'CLI_TSX_FAILED',
+        `tsx is installed but could not register its loader: ${error instanceof Error ? error.message : String(error)}. Update it (\`npm install -D tsx@latest\`, version 4 or later), or point the CLI at compiled JavaScript.`,
+        { package: 'tsx' },
+      );
     }
   })();
   return tsxRegistered;
@@ -69,7 +89,11 @@ async function ownTsx(): Promise<TsxApi | undefined> {
     return (await import('tsx/esm/api')) as TsxApi;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw new CliError('CLI_TSX_FAILED', `tsx is installed beside mcp-fusion but failed to load: ${(error as Error).message}. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`, { package: 'tsx' });
+    throw new CliError(
+      'CLI_TSX_FAILED',
+      `tsx is installed beside mcp-fusion but failed to load: ${(error as Error).message}. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`,
+      { package: 'tsx' },
+    );
   }
 }
 
@@ -86,13 +110,24 @@ export async function findTsx(dirs: readonly string[]): Promise<TsxApi | undefin
     } catch {
       continue;
     }
-    const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { import?: { default?: string } }> }).exports;
+    const exports = (
+      JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { import?: { default?: string } }> }
+    ).exports;
     const entry = exports?.['./esm/api']?.import?.default;
-    if (entry === undefined) throw new CliError('CLI_TSX_FAILED', `tsx at ${dirname(manifest)} has no loader API ("tsx/esm/api"); install tsx 4 or later (\`npm install -D tsx@latest\`).`, { package: 'tsx' });
+    if (entry === undefined)
+      throw new CliError(
+        'CLI_TSX_FAILED',
+        `tsx at ${dirname(manifest)} has no loader API ("tsx/esm/api"); install tsx 4 or later (\`npm install -D tsx@latest\`).`,
+        { package: 'tsx' },
+      );
     try {
       return (await import(pathToFileURL(join(dirname(manifest), entry)).href)) as TsxApi;
     } catch (error) {
-      throw new CliError('CLI_TSX_FAILED', `tsx is installed (${dirname(manifest)}) but failed to load: ${(error as Error).message}. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`, { package: 'tsx' });
+      throw new CliError(
+        'CLI_TSX_FAILED',
+        `tsx is installed (${dirname(manifest)}) but failed to load: ${(error as Error).message}. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`,
+        { package: 'tsx' },
+      );
     }
   }
   return undefined;

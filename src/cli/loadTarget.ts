@@ -33,7 +33,9 @@ export interface Target {
 export async function loadTarget(path: string, cwd: string, selectors: TargetSelectors = {}): Promise<Target> {
   const { exports: mod, served, notes } = await importModule(path, cwd);
   const names = Object.keys(mod);
-  const registry = pick(mod, path, 'registry', selectors.registry, isRegistry, () => ['registry', 'default']) ?? (isRegistry(served?.registry) ? served.registry : undefined);
+  const registry =
+    pick(mod, path, 'registry', selectors.registry, isRegistry, () => ['registry', 'default']) ??
+    (isRegistry(served?.registry) ? served.registry : undefined);
   if (registry === undefined) {
     throw new CliError(
       'CLI_NO_REGISTRY',
@@ -41,45 +43,94 @@ export async function loadTarget(path: string, cwd: string, selectors: TargetSel
       { path },
     );
   }
-  const rawOptions = pick(mod, path, 'options', selectors.options, isOptionsLike, () => ['options', ...unique(names.filter((n) => /options$/i.test(n) && n !== 'options'))], false) ?? served?.options;
+  const rawOptions =
+    pick(
+      mod,
+      path,
+      'options',
+      selectors.options,
+      isOptionsLike,
+      () => ['options', ...unique(names.filter((n) => /options$/i.test(n) && n !== 'options'))],
+      false,
+    ) ?? served?.options;
   const options = resolveOptions(rawOptions, path, selectors.options);
-  const gate = selectors.fsm !== undefined ? pick(mod, path, 'fsm', selectors.fsm, isGate, () => [], false) : (options.fsm ?? pick(mod, path, 'fsm', undefined, isGate, () => ['fsm', ...unique(names.filter((n) => isGate(mod[n])))]));
+  const gate =
+    selectors.fsm !== undefined
+      ? pick(mod, path, 'fsm', selectors.fsm, isGate, () => [], false)
+      : (options.fsm ??
+        pick(mod, path, 'fsm', undefined, isGate, () => ['fsm', ...unique(names.filter((n) => isGate(mod[n])))]));
   return { path, registry, options: gate === undefined ? options : { ...options, fsm: gate }, gate, notes };
 }
 
-function pick<T>(mod: Record<string, unknown>, path: string, what: string, chosen: string | undefined, test: (v: unknown) => v is T, candidates: () => string[], onlyOne = true): T | undefined {
+function pick<T>(
+  mod: Record<string, unknown>,
+  path: string,
+  what: string,
+  chosen: string | undefined,
+  test: (v: unknown) => v is T,
+  candidates: () => string[],
+  onlyOne = true,
+): T | undefined {
   if (chosen !== undefined) {
-    if (!Object.hasOwn(mod, chosen)) throw new CliError('CLI_NO_EXPORT', `"${path}" has no export "${chosen}" (given with --${what}); it exports: ${Object.keys(mod).sort().join(', ') || 'nothing'}.`, { path, export: chosen });
+    if (!Object.hasOwn(mod, chosen))
+      throw new CliError(
+        'CLI_NO_EXPORT',
+        `"${path}" has no export "${chosen}" (given with --${what}); it exports: ${Object.keys(mod).sort().join(', ') || 'nothing'}.`,
+        { path, export: chosen },
+      );
     const value = mod[chosen];
-    if (!test(value)) throw new CliError('CLI_BAD_EXPORT', `Export "${chosen}" of "${path}" is not ${article(what)}; check the name given with --${what}.`, { path, export: chosen });
+    if (!test(value))
+      throw new CliError(
+        'CLI_BAD_EXPORT',
+        `Export "${chosen}" of "${path}" is not ${article(what)}; check the name given with --${what}.`,
+        { path, export: chosen },
+      );
     return value;
   }
   for (const name of candidates()) if (test(mod[name])) return mod[name];
   if (!onlyOne) return undefined;
   const found = Object.keys(mod).filter((n) => test(mod[n]));
-  return found.length === 1 ? mod[found[0]!] as T : undefined;
+  return found.length === 1 ? (mod[found[0]!] as T) : undefined;
 }
 
 function resolveOptions(raw: unknown, path: string, chosen: string | undefined): AttachOptions<any> {
   if (raw === undefined) return {};
   const value = typeof raw === 'function' ? (raw as () => unknown)() : raw;
   if (typeof value !== 'object' || value === null) {
-    throw new CliError('CLI_BAD_OPTIONS', `The options export${chosen === undefined ? '' : ` "${chosen}"`} of "${path}" must be an object or a function of no arguments returning one.`, { path });
+    throw new CliError(
+      'CLI_BAD_OPTIONS',
+      `The options export${chosen === undefined ? '' : ` "${chosen}"`} of "${path}" must be an object or a function of no arguments returning one.`,
+      { path },
+    );
   }
   return value as AttachOptions<any>;
 }
 
 function isRegistry(value: unknown): value is ToolRegistry {
-  return typeof value === 'object' && value !== null && Array.isArray((value as ToolRegistry).tools) && typeof (value as ToolRegistry).runtime === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as ToolRegistry).tools) &&
+    typeof (value as ToolRegistry).runtime === 'function'
+  );
 }
 
 function isGate(value: unknown): value is StateMachineGate {
   const gate = value as StateMachineGate | null;
-  return typeof gate === 'object' && gate !== null && typeof gate.visibleIn === 'function' && typeof gate.config?.initial === 'string' && gate.bindings instanceof Map;
+  return (
+    typeof gate === 'object' &&
+    gate !== null &&
+    typeof gate.visibleIn === 'function' &&
+    typeof gate.config?.initial === 'string' &&
+    gate.bindings instanceof Map
+  );
 }
 
 function isOptionsLike(value: unknown): value is object {
-  return (typeof value === 'object' && value !== null && !Array.isArray(value) && !isRegistry(value) && !isGate(value)) || (typeof value === 'function' && (value as () => unknown).length === 0);
+  return (
+    (typeof value === 'object' && value !== null && !Array.isArray(value) && !isRegistry(value) && !isGate(value)) ||
+    (typeof value === 'function' && (value as () => unknown).length === 0)
+  );
 }
 
 function unique(names: string[]): string[] {
@@ -87,5 +138,9 @@ function unique(names: string[]): string[] {
 }
 
 function article(what: string): string {
-  return what === 'registry' ? 'a ToolRegistry' : what === 'fsm' ? 'a StateMachineGate (f.fsm(...))' : 'an options object or a function returning one';
+  return what === 'registry'
+    ? 'a ToolRegistry'
+    : what === 'fsm'
+      ? 'a StateMachineGate (f.fsm(...))'
+      : 'an options object or a function returning one';
 }

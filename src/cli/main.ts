@@ -12,7 +12,11 @@ const code = await runCli(process.argv.slice(2), {
 // One turn of the event loop first: a listen() the module started completes its address lookup.
 await new Promise((resolve) => setImmediate(resolve));
 if (process.getActiveResourcesInfo().some((r) => r === 'TCPServerWrap' || r === 'PipeServerWrap')) {
-  process.stderr.write('note: the imported module left a server listening (not started through startServer()); mcp-fusion exits without waiting for it.\n');
+  process.stderr.write(
+    'note: the imported module left a server listening (not started through startServer()); mcp-fusion exits without waiting for it.\n',
+  );
 }
-await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+await Promise.all(
+  [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+);
 process.exit(code);

@@ -11,14 +11,20 @@ export interface CompletionContext {
  * matches and whether there are more than were sent. At most 100 values reach the client (MCP's limit);
  * a longer list is cut and marked `hasMore`.
  */
-export type CompletionReturn = readonly string[] | { readonly values: readonly string[]; readonly total?: number; readonly hasMore?: boolean };
+export type CompletionReturn =
+  readonly string[] | { readonly values: readonly string[]; readonly total?: number; readonly hasMore?: boolean };
 
 /**
  * `(value, context, ctx, extra)`: suggests values for one prompt argument or template variable from the
  * partial `value` the user typed. Registered with `.complete(name, fn)` on a prompt or resource template
  * builder; `completion/complete` calls it.
  */
-export type Completer<Ctx> = (value: string, context: CompletionContext, ctx: Ctx, extra: ToolExtra) => CompletionReturn | Promise<CompletionReturn>;
+export type Completer<Ctx> = (
+  value: string,
+  context: CompletionContext,
+  ctx: Ctx,
+  extra: ToolExtra,
+) => CompletionReturn | Promise<CompletionReturn>;
 
 /** The `completion` object of a `completion/complete` result. */
 export interface Completion {

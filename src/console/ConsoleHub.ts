@@ -38,7 +38,14 @@ export class ConsoleHub {
     const bus = options.bus;
     if (bus !== undefined) {
       // A copy: in-process listeners of one bus share the published object.
-      this.#stop.push(bus.subscribe((key, n) => key === CONSOLE_CHANNEL && n.method === METHOD && this.#append({ ...(n.params as unknown as ConsoleEvent) })));
+      this.#stop.push(
+        bus.subscribe(
+          (key, n) =>
+            key === CONSOLE_CHANNEL &&
+            n.method === METHOD &&
+            this.#append({ ...(n.params as unknown as ConsoleEvent) }),
+        ),
+      );
       void bus.watch?.(CONSOLE_CHANNEL).then((unwatch) => this.#stop.push(unwatch));
     }
   }
@@ -48,7 +55,11 @@ export class ConsoleHub {
     const entry: ConsoleEvent = { seq: 0, at: this.#now(), instance: this.#options.instance, event: payload };
     if (visible !== undefined) entry.visible = visible;
     if (this.#options.bus === undefined) this.#append(entry);
-    else this.#options.bus.publish(CONSOLE_CHANNEL, { method: METHOD, params: entry as unknown as Record<string, unknown> });
+    else
+      this.#options.bus.publish(CONSOLE_CHANNEL, {
+        method: METHOD,
+        params: entry as unknown as Record<string, unknown>,
+      });
   }
 
   /** The buffered events, oldest first. */
@@ -99,7 +110,17 @@ export class ConsoleHub {
     let row = this.#sessions.get(key);
     if (row === undefined) {
       if (this.#sessions.size >= MAX_SESSIONS) this.#sessions.delete(this.sessions().at(-1)!.key);
-      row = { key, kind: workflowKey === undefined ? 'session' : 'workflow', principal: undefined, scopes: [], firstSeen: at, lastSeen: at, state: undefined, phase: undefined, calls: 0 };
+      row = {
+        key,
+        kind: workflowKey === undefined ? 'session' : 'workflow',
+        principal: undefined,
+        scopes: [],
+        firstSeen: at,
+        lastSeen: at,
+        state: undefined,
+        phase: undefined,
+        calls: 0,
+      };
       this.#sessions.set(key, row);
     }
     row.lastSeen = at;

@@ -39,21 +39,48 @@ export class ConsoleRoutes {
   }
 
   async serve(request: Request, peer: string | undefined): Promise<Response> {
-    if (peer === undefined || !LOOPBACK.has(peer)) return forbidden('the dev console answers connections from 127.0.0.1 (or ::1) only; open it on the machine that runs the server');
+    if (peer === undefined || !LOOPBACK.has(peer))
+      return forbidden(
+        'the dev console answers connections from 127.0.0.1 (or ::1) only; open it on the machine that runs the server',
+      );
     const url = new URL(request.url);
-    if (!(await this.#tokenMatches(url.searchParams.get('token')))) return forbidden('wrong or missing token; open the console URL the server printed when it started (…?token=…)');
-    if (request.method !== 'GET') return new Response('Method Not Allowed: the dev console answers GET.\n', { status: 405, headers: { allow: 'GET' } });
+    if (!(await this.#tokenMatches(url.searchParams.get('token'))))
+      return forbidden('wrong or missing token; open the console URL the server printed when it started (…?token=…)');
+    if (request.method !== 'GET')
+      return new Response('Method Not Allowed: the dev console answers GET.\n', {
+        status: 405,
+        headers: { allow: 'GET' },
+      });
     const route = url.pathname.slice(this.#parts.path.length);
-    if (route === '' || route === '/') return new Response(await consolePage(), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } });
+    if (route === '' || route === '/')
+      return new Response(await consolePage(), {
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+          'x-frame-options': 'DENY',
+        },
+      });
     if (route === '/events') return this.#events();
     const key = url.searchParams.get('key') ?? undefined;
     const principal = url.searchParams.get('principal') ?? undefined;
-    if (route === '/view') return json(await this.#parts.view({ ...(key !== undefined ? { key } : {}), ...(principal !== undefined ? { principal } : {}) }));
+    if (route === '/view')
+      return json(
+        await this.#parts.view({
+          ...(key !== undefined ? { key } : {}),
+          ...(principal !== undefined ? { principal } : {}),
+        }),
+      );
     if (route === '/transcript' && key !== undefined) {
       const transcript = transcriptOf(this.#parts.hub.events(), key, this.#parts.now());
-      return json(transcript, { 'content-disposition': `attachment; filename="transcript-${key.replace(/[^\w.-]/g, '_').slice(0, 60)}.json"` });
+      return json(transcript, {
+        'content-disposition': `attachment; filename="transcript-${key.replace(/[^\w.-]/g, '_').slice(0, 60)}.json"`,
+      });
     }
-    return new Response(`Not Found: the dev console serves ${this.#parts.path}, /events, /view and /transcript?key=….\n`, { status: 404 });
+    return new Response(
+      `Not Found: the dev console serves ${this.#parts.path}, /events, /view and /transcript?key=….\n`,
+      { status: 404 },
+    );
   }
 
   /** Ends every open event stream (the server is closing). */
@@ -107,13 +134,17 @@ export class ConsoleRoutes {
         if (self !== undefined) this.#streams.delete(self);
       },
     });
-    return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' } });
+    return new Response(body, {
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
+    });
   }
 }
 
 /** An entry as the page gets it: without the `visible` list of a call (the transcript export reads it here). */
 function lean(entry: ConsoleEvent): ConsoleEvent {
-  return entry.visible === undefined ? entry : { seq: entry.seq, at: entry.at, instance: entry.instance, event: entry.event };
+  return entry.visible === undefined
+    ? entry
+    : { seq: entry.seq, at: entry.at, instance: entry.instance, event: entry.event };
 }
 
 async function sha256(text: string): Promise<Uint8Array> {
@@ -121,11 +152,16 @@ async function sha256(text: string): Promise<Uint8Array> {
 }
 
 function forbidden(why: string): Response {
-  return new Response(`Forbidden: ${why}.\n`, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  return new Response(`Forbidden: ${why}.\n`, {
+    status: 403,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  });
 }
 
 function json(value: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(safeJson(value), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+  return new Response(safeJson(value), {
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
 }
 
 function safeJson(value: unknown): string {

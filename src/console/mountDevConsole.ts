@@ -41,9 +41,20 @@ export interface DevConsole {
  */
 export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const now = parts.now ?? Date.now;
-  const hub = new ConsoleHub({ maxEvents: parts.maxEvents, instance: crypto.randomUUID().slice(0, 8), bus: parts.bus, now });
+  const hub = new ConsoleHub({
+    maxEvents: parts.maxEvents,
+    instance: crypto.randomUUID().slice(0, 8),
+    bus: parts.bus,
+    now,
+  });
   const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestContext =>
-    ({ sessionKey: modern ? undefined : key, extra: { era: modern ? 'modern' : 'legacy', ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}) } }) as unknown as RequestContext;
+    ({
+      sessionKey: modern ? undefined : key,
+      extra: {
+        era: modern ? 'modern' : 'legacy',
+        ...(scopes.length > 0 ? { authInfo: { token: '', clientId: 'dev-console', scopes } } : {}),
+      },
+    }) as unknown as RequestContext;
   // The lists legacy sessions see, per session and scopes, until a transition or a tools change.
   const visible = new Map<string, Promise<string[]>>();
   const visibleAfter = (sessionId: string, scopes: readonly string[]): Promise<string[]> => {
@@ -79,7 +90,10 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       // A `result` tells all a `call` does, and more.
       if (event.type === 'call') return;
       if (event.type === 'error') {
-        const error = event.error instanceof Error ? { message: event.error.message, ...(event.error.stack !== undefined ? { stack: event.error.stack } : {}) } : { message: String(event.error) };
+        const error =
+          event.error instanceof Error
+            ? { message: event.error.message, ...(event.error.stack !== undefined ? { stack: event.error.stack } : {}) }
+            : { message: String(event.error) };
         hub.record({ type: 'error', message: event.message, error });
       } else if (event.type === 'invalidation') {
         const tools = parts.tools.filter((name) => event.patterns.some((p) => matchGlob(p, name)));
@@ -93,7 +107,8 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
         );
       } else {
         // A session's list changes with its workflow state, everyone's with a run-time enable or disable.
-        if (event.type === 'transition' && event.sessionId !== undefined) for (const key of visible.keys()) if (key.startsWith(`${event.sessionId}|`)) visible.delete(key);
+        if (event.type === 'transition' && event.sessionId !== undefined)
+          for (const key of visible.keys()) if (key.startsWith(`${event.sessionId}|`)) visible.delete(key);
         if (event.type === 'list_changed' && event.reason === 'tools-changed') visible.clear();
         hub.record(event as ConsolePayload);
       }
@@ -102,7 +117,12 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       hub.record({ type: 'session', sessionId: event.id, phase: event.to, reason: event.reason });
     },
     workflowChange(change) {
-      if (!change.minted) hub.record({ type: 'resources_updated', uris: [change.uri], cause: `workflow ${change.machine} ${change.handle} changed state` });
+      if (!change.minted)
+        hub.record({
+          type: 'resources_updated',
+          uris: [change.uri],
+          cause: `workflow ${change.machine} ${change.handle} changed state`,
+        });
     },
     close() {
       stopInvalidations();

@@ -10,7 +10,9 @@ export function consolePage(): Promise<string> {
     const { readFile } = await import('node:fs/promises');
     // Beside this module (src/, dist/), or beside the ES build's copy when this module is bundled (a CommonJS bundle in dist/cjs/).
     const read = (name: string): Promise<string> =>
-      readFile(new URL(`./page/${name}`, import.meta.url), 'utf8').catch(() => readFile(new URL(`../console/page/${name}`, import.meta.url), 'utf8'));
+      readFile(new URL(`./page/${name}`, import.meta.url), 'utf8').catch(() =>
+        readFile(new URL(`../console/page/${name}`, import.meta.url), 'utf8'),
+      );
     const [html, css, js] = await Promise.all([read('console.html'), read('console.css'), read('console.js')]);
     return html.replace('/*! console.css */', () => css).replace('/*! console.js */', () => js);
   })();

@@ -25,5 +25,12 @@ export function transcriptOf(events: readonly ConsoleEvent[], key: string, now: 
       ...(visible !== undefined ? { visible } : {}),
     });
   }
-  return { format: 'mcp-fusion/transcript@1', session: key, principal, scopes, recordedAt: new Date(now).toISOString(), steps };
+  return {
+    format: 'mcp-fusion/transcript@1',
+    session: key,
+    principal,
+    scopes,
+    recordedAt: new Date(now).toISOString(),
+    steps,
+  };
 }

@@ -25,7 +25,13 @@ export type ConsolePayload =
   /** `notifications/resources/updated` sent for `uris`, and why. */
   | { type: 'resources_updated'; uris: readonly string[]; cause: string }
   /** What an invalidation reached: the tools whose names its patterns match, and the resources updated. */
-  | { type: 'invalidation'; patterns: readonly string[]; causedBy: string; tools?: readonly string[]; resources?: readonly string[] };
+  | {
+      type: 'invalidation';
+      patterns: readonly string[];
+      causedBy: string;
+      tools?: readonly string[];
+      resources?: readonly string[];
+    };
 
 /**
  * One entry of the console's timeline: a payload, numbered, stamped, with the instance that saw it (an

@@ -31,11 +31,19 @@ export abstract class BaseModel {
 
   protected constructor(name: string, options: ModelOptions = {}) {
     if (typeof name !== 'string' || name.length === 0) {
-      throw new DefinitionError('MODEL_NAME', `${new.target.name} needs a non-empty name; got ${JSON.stringify(name)}.`, { model: new.target.name });
+      throw new DefinitionError(
+        'MODEL_NAME',
+        `${new.target.name} needs a non-empty name; got ${JSON.stringify(name)}.`,
+        { model: new.target.name },
+      );
     }
     const separator = options.separator ?? BaseModel.DEFAULT_SEPARATOR;
     if (separator.length === 0) {
-      throw new DefinitionError('MODEL_NAME', `${new.target.name} "${name}" has an empty separator; omit it to use "${BaseModel.DEFAULT_SEPARATOR}" or give one such as "/".`, { name });
+      throw new DefinitionError(
+        'MODEL_NAME',
+        `${new.target.name} "${name}" has an empty separator; omit it to use "${BaseModel.DEFAULT_SEPARATOR}" or give one such as "/".`,
+        { name },
+      );
     }
     this.name = name;
     this.separator = separator;

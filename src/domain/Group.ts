@@ -55,7 +55,11 @@ export class Group extends BaseModel {
   addChildGroup(child: Group): boolean {
     if (child.#parent === this) return false;
     if (child === this) {
-      throw new DefinitionError('GROUP_CYCLE', `Group "${this.getFullyQualifiedName()}" cannot contain itself; add a different group.`, { group: child.name, parent: this.name });
+      throw new DefinitionError(
+        'GROUP_CYCLE',
+        `Group "${this.getFullyQualifiedName()}" cannot contain itself; add a different group.`,
+        { group: child.name, parent: this.name },
+      );
     }
     if (this.#ancestors().includes(child)) {
       throw new DefinitionError(
@@ -130,7 +134,12 @@ export class Group extends BaseModel {
 
   /** The names from the root down to this group, joined with this group's separator. */
   getFullyQualifiedName(): string {
-    return [...this.#ancestors().reverse().map((g) => g.name), this.name].join(this.separator);
+    return [
+      ...this.#ancestors()
+        .reverse()
+        .map((g) => g.name),
+      this.name,
+    ].join(this.separator);
   }
 
   /** Parent first, root last. */

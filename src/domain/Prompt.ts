@@ -30,7 +30,11 @@ export class Prompt extends GroupItem {
   /** Appends an argument; a second argument with the same name throws. */
   addArgument(argument: PromptArgument): this {
     if (this.getArgument(argument.name) !== undefined) {
-      throw new DefinitionError('PROMPT_ARGUMENT', `Prompt "${this.name}" already has an argument "${argument.name}"; give the new one another name.`, { prompt: this.name, argument: argument.name });
+      throw new DefinitionError(
+        'PROMPT_ARGUMENT',
+        `Prompt "${this.name}" already has an argument "${argument.name}"; give the new one another name.`,
+        { prompt: this.name, argument: argument.name },
+      );
     }
     this.#arguments.push(argument);
     return this;

@@ -41,7 +41,9 @@ export class PromptConverter extends ConverterBase<Prompt, WirePrompt> {
         description: wire.description,
         icons: wire.icons?.map((i) => ({ ...i })),
         meta: wire._meta,
-        arguments: args.map((a) => new PromptArgument(a.name, compact({ description: a.description, required: a.required }))),
+        arguments: args.map(
+          (a) => new PromptArgument(a.name, compact({ description: a.description, required: a.required })),
+        ),
       }),
     );
   }

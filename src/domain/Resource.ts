@@ -26,7 +26,11 @@ export class Resource extends GroupItem {
   constructor(name: string, uri: string, options: ResourceOptions = {}) {
     super(name, options);
     if (typeof uri !== 'string' || uri.length === 0) {
-      throw new DefinitionError('RESOURCE_URI', `Resource "${name}" needs a URI such as "file:///notes.txt"; got ${JSON.stringify(uri)}.`, { name });
+      throw new DefinitionError(
+        'RESOURCE_URI',
+        `Resource "${name}" needs a URI such as "file:///notes.txt"; got ${JSON.stringify(uri)}.`,
+        { name },
+      );
     }
     this.uri = uri;
     this.mimeType = options.mimeType;

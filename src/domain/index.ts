@@ -10,4 +10,12 @@ export { ConverterBase } from './ConverterBase.js';
 export { ToolConverter, type NamingOptions } from './ToolConverter.js';
 export { PromptConverter } from './PromptConverter.js';
 export { ResourceConverter } from './ResourceConverter.js';
-export type { Icon, ResourceAnnotations, WirePrompt, WirePromptArgument, WireResource, WireResourceTemplate, WireTool } from './types.js';
+export type {
+  Icon,
+  ResourceAnnotations,
+  WirePrompt,
+  WirePromptArgument,
+  WireResource,
+  WireResourceTemplate,
+  WireTool,
+} from './types.js';

@@ -101,10 +101,18 @@ export class GateSessions {
       // `?? undefined`: many stores answer a missing key with null (`JSON.parse(await redis.get(k))`).
       snap = (await this.#store.load(key)) ?? undefined;
     } catch (error) {
-      throw new WorkflowStateError('FSM_STORE_LOAD', `the workflow state store failed to load (${(error as Error)?.message ?? String(error)})`, { key });
+      throw new WorkflowStateError(
+        'FSM_STORE_LOAD',
+        `the workflow state store failed to load (${(error as Error)?.message ?? String(error)})`,
+        { key },
+      );
     }
     if (snap !== undefined && !isKnownValue(this.#gate.config, snap.state)) {
-      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`, { key, state: snap.state });
+      throw new WorkflowStateError(
+        'FSM_STORE_STATE',
+        `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`,
+        { key, state: snap.state },
+      );
     }
     return snap ?? { state: this.#gate.initialState, updatedAt: 0 };
   }
@@ -126,14 +134,25 @@ export class GateSessions {
    * but the workflow is still in `state`. Rejects with {@link WorkflowStateError} when the state cannot be
    * loaded (then `fn` has not run), and with whatever `fn` throws.
    */
-  run<R extends { isError?: boolean }, A = never>(key: string, tool: string, fn: () => Promise<R>, options: GateRunOptions<R, A> = {}): Promise<GateOutcome<R, A>> {
+  run<R extends { isError?: boolean }, A = never>(
+    key: string,
+    tool: string,
+    fn: () => Promise<R>,
+    options: GateRunOptions<R, A> = {},
+  ): Promise<GateOutcome<R, A>> {
     const binding = this.#gate.bindings.get(tool);
     if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
     return this.#gated(key, tool, binding.event, fn, options);
   }
 
   /** One gated run under the key's lock (taken at once when free: no hop before the run starts). */
-  async #gated<R extends { isError?: boolean }, A>(key: string, tool: string, event: string | undefined, fn: () => Promise<R>, options: GateRunOptions<R, A>): Promise<GateOutcome<R, A>> {
+  async #gated<R extends { isError?: boolean }, A>(
+    key: string,
+    tool: string,
+    event: string | undefined,
+    fn: () => Promise<R>,
+    options: GateRunOptions<R, A>,
+  ): Promise<GateOutcome<R, A>> {
     const held = this.#locks.get(key);
     if (held === undefined) this.#locks.set(key, new KeyLock());
     else await held.wait();
@@ -142,23 +161,45 @@ export class GateSessions {
     // Until `end` has been called once (a lease ends once: a second call does nothing, so it is not awaited).
     let open = true;
     try {
-      if (this.#store !== undefined) lease = await storeLease(this.#store, key, this.#lockWaitMs, this.#onError, (code, message) => new WorkflowStateError(code, message, { key }));
-      const stored = lease === undefined ? this.#unexpired(this.#memory.get(key)) : this.#checked(key, this.#unexpired(lease.snapshot));
+      if (this.#store !== undefined)
+        lease = await storeLease(
+          this.#store,
+          key,
+          this.#lockWaitMs,
+          this.#onError,
+          (code, message) => new WorkflowStateError(code, message, { key }),
+        );
+      const stored =
+        lease === undefined
+          ? this.#unexpired(this.#memory.get(key))
+          : this.#checked(key, this.#unexpired(lease.snapshot));
       const reason = options.admit?.(stored);
       if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
       const state = stored === undefined ? this.#gate.initialState : stored.state;
       if (!this.#gate.isAllowedIn(state, tool)) return { outcome: 'refused', state, allowed: this.#allowedIn(state) };
       const result = await fn();
       // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.
-      const moves = result.isError !== true && event !== undefined && (result as { resultType?: unknown }).resultType !== 'input_required';
+      const moves =
+        result.isError !== true &&
+        event !== undefined &&
+        (result as { resultType?: unknown }).resultType !== 'input_required';
       const engine = this.#gate[resolvedEngine];
-      const currentState = !moves ? state : engine !== undefined ? engine(state, event!) : await this.#gate.next(state, event!);
+      const currentState = !moves
+        ? state
+        : engine !== undefined
+          ? engine(state, event!)
+          : await this.#gate.next(state, event!);
       const changed = !sameState(currentState, state);
       const now = this.#now();
       if (!changed) {
         if (this.#ttlMs !== undefined && options.keepAlive?.(result) === true) {
           const snap = stored ?? { state, updatedAt: 0 };
-          const kept = { ...snap, updatedAt: stored === undefined ? now : snap.updatedAt, version: snap.version ?? 0, expiresAt: now + this.#ttlMs };
+          const kept = {
+            ...snap,
+            updatedAt: stored === undefined ? now : snap.updatedAt,
+            version: snap.version ?? 0,
+            expiresAt: now + this.#ttlMs,
+          };
           try {
             if (lease === undefined) this.#memory.set(key, kept);
             else {
@@ -166,13 +207,23 @@ export class GateSessions {
               await lease.end(kept);
             }
           } catch (error) {
-            return { outcome: 'ran', result, state, persistError: error instanceof Error ? error : new Error(String(error)) };
+            return {
+              outcome: 'ran',
+              result,
+              state,
+              persistError: error instanceof Error ? error : new Error(String(error)),
+            };
           }
         }
-        return moves ? { outcome: 'ran', result, state, transition: { changed, previousState: state, currentState } } : { outcome: 'ran', result, state };
+        return moves
+          ? { outcome: 'ran', result, state, transition: { changed, previousState: state, currentState } }
+          : { outcome: 'ran', result, state };
       }
       const version = (stored?.version ?? 0) + 1;
-      const next: FsmSnapshot = this.#ttlMs === undefined ? { state: currentState, updatedAt: now, version } : { state: currentState, updatedAt: now, version, expiresAt: now + this.#ttlMs };
+      const next: FsmSnapshot =
+        this.#ttlMs === undefined
+          ? { state: currentState, updatedAt: now, version }
+          : { state: currentState, updatedAt: now, version, expiresAt: now + this.#ttlMs };
       if (lease === undefined) this.#memory.set(key, next);
       else {
         try {
@@ -180,11 +231,22 @@ export class GateSessions {
           await this.#save(key, lease, next);
         } catch (error) {
           const persistError = error instanceof Error ? error : new Error(String(error));
-          return { outcome: 'ran', result, state, transition: { changed: false, previousState: state, currentState: state }, persistError };
+          return {
+            outcome: 'ran',
+            result,
+            state,
+            transition: { changed: false, previousState: state, currentState: state },
+            persistError,
+          };
         }
       }
       this.#schedule(key);
-      return { outcome: 'ran', result, state: currentState, transition: { changed, previousState: state, currentState } };
+      return {
+        outcome: 'ran',
+        result,
+        state: currentState,
+        transition: { changed, previousState: state, currentState },
+      };
     } finally {
       // The release when the lease did not end with a save, reported but never thrown.
       if (lease !== undefined && open) await lease.end().catch(this.#onError);
@@ -232,9 +294,16 @@ export class GateSessions {
   /** Writes a transition and ends the lease; throws when it was not stored. */
   async #save(key: string, lease: FsmLease, next: FsmSnapshot): Promise<void> {
     const ended = await lease.end(next);
-    if (ended === 'conflict') throw new WorkflowStateError('FSM_STORE_CONFLICT', 'the workflow state changed concurrently in another process', { key });
+    if (ended === 'conflict')
+      throw new WorkflowStateError('FSM_STORE_CONFLICT', 'the workflow state changed concurrently in another process', {
+        key,
+      });
     if (ended === 'expired') {
-      throw new WorkflowStateError('FSM_STORE_LEASE', 'the lock on the workflow expired before the save (this process or the store stalled longer than the lease), so the save was refused', { key });
+      throw new WorkflowStateError(
+        'FSM_STORE_LEASE',
+        'the lock on the workflow expired before the save (this process or the store stalled longer than the lease), so the save was refused',
+        { key },
+      );
     }
   }
 
@@ -249,7 +318,11 @@ export class GateSessions {
     const { state } = snap;
     if (typeof state === 'string' && this.#knownStates.has(state)) return snap;
     if (!isKnownValue(this.#gate.config, state)) {
-      throw new WorkflowStateError('FSM_STORE_STATE', `the stored workflow state ${JSON.stringify(state)} is not a state of the machine`, { key, state });
+      throw new WorkflowStateError(
+        'FSM_STORE_STATE',
+        `the stored workflow state ${JSON.stringify(state)} is not a state of the machine`,
+        { key, state },
+      );
     }
     if (typeof state === 'string') this.#knownStates.add(state);
     return snap;
@@ -282,4 +355,3 @@ export class GateSessions {
     lock.idle();
   }
 }
-

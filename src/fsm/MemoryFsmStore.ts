@@ -89,7 +89,12 @@ export class MemoryFsmStore implements FsmStateStore {
       end: async (next?: FsmSnapshot): Promise<FsmLeaseEnd> => {
         if (ended) return 'released';
         ended = true;
-        const result = next === undefined ? 'released' : (await this.compareAndSet(key, loaded?.version, next)) ? 'saved' : 'conflict';
+        const result =
+          next === undefined
+            ? 'released'
+            : (await this.compareAndSet(key, loaded?.version, next))
+              ? 'saved'
+              : 'conflict';
         const queue = this.#held.get(key)!;
         const following = queue.shift();
         if (following !== undefined) following();

@@ -2,7 +2,15 @@ import { loadOptional, optionalAvailable, requireOptional } from '../_internal/l
 import { DefinitionError } from '../errors/FusionError.js';
 import { builtinEngine, type FsmEngine } from './builtinEngine.js';
 import { initialValue, isKnownValue, isStatechart, matchesAny, sameState } from './stateValue.js';
-import type { FsmBinding, FsmConfig, FsmSnapshot, FsmFlatConfig, FsmStateValue, TransitionEvent, TransitionResult } from './types.js';
+import type {
+  FsmBinding,
+  FsmConfig,
+  FsmSnapshot,
+  FsmFlatConfig,
+  FsmStateValue,
+  TransitionEvent,
+  TransitionResult,
+} from './types.js';
 import { assertKnownStates, validateFsmConfig } from './validateFsmConfig.js';
 import { xstateEngine, type FsmGuard } from './xstateEngine.js';
 
@@ -61,7 +69,10 @@ class Gate<S extends FsmStateValue = FsmStateValue> {
     this.#choice = options.engine ?? 'auto';
     this.#guards = { ...options.guards };
     this.statechart = isStatechart(config) || Object.keys(this.#guards).length > 0;
-    if (this.statechart && (this.#choice === 'builtin' || (this.#choice === 'auto' && optionalAvailable('xstate') === false))) {
+    if (
+      this.statechart &&
+      (this.#choice === 'builtin' || (this.#choice === 'auto' && optionalAvailable('xstate') === false))
+    ) {
       const machine = config.id === undefined ? 'The FSM' : `FSM "${config.id}"`;
       throw new DefinitionError(
         'FSM_NEEDS_XSTATE',
@@ -88,9 +99,15 @@ class Gate<S extends FsmStateValue = FsmStateValue> {
   bindTool(name: string, given: string | readonly string[], event?: string): this {
     const raw = typeof given === 'string' ? [given] : [...given];
     const list = raw.length === 1 && raw[0] === '*' ? Object.keys(this.config.states) : raw;
-    if (list.length === 0) throw new DefinitionError('FSM_BINDING', `Tool "${name}" is bound to no state; name at least one.`, { tool: name });
+    if (list.length === 0)
+      throw new DefinitionError('FSM_BINDING', `Tool "${name}" is bound to no state; name at least one.`, {
+        tool: name,
+      });
     assertKnownStates(this.config, list, `Tool "${name}"`);
-    this.#bindings.set(name, Object.freeze(event === undefined ? { states: Object.freeze(list) } : { states: Object.freeze(list), event }));
+    this.#bindings.set(
+      name,
+      Object.freeze(event === undefined ? { states: Object.freeze(list) } : { states: Object.freeze(list), event }),
+    );
     return this;
   }
 
@@ -186,7 +203,12 @@ class Gate<S extends FsmStateValue = FsmStateValue> {
 
   /** Restores a persisted snapshot; an unknown state throws. */
   restore(snapshot: FsmSnapshot): void {
-    if (!isKnownValue(this.config, snapshot.state)) assertKnownStates(this.config, [typeof snapshot.state === 'string' ? snapshot.state : JSON.stringify(snapshot.state)], 'restore()');
+    if (!isKnownValue(this.config, snapshot.state))
+      assertKnownStates(
+        this.config,
+        [typeof snapshot.state === 'string' ? snapshot.state : JSON.stringify(snapshot.state)],
+        'restore()',
+      );
     this.#state = snapshot.state;
     this.#updatedAt = snapshot.updatedAt;
   }
@@ -234,7 +256,11 @@ class Gate<S extends FsmStateValue = FsmStateValue> {
     if (this.#choice === 'builtin') return { name: 'builtin', next: builtinEngine(this.config) };
     const xstate = await loadOptional('xstate');
     if (xstate === undefined) {
-      if (this.#choice === 'xstate' || this.statechart) await requireOptional('xstate', this.statechart ? 'nested or parallel states and guards (the FSM State Gate)' : undefined);
+      if (this.#choice === 'xstate' || this.statechart)
+        await requireOptional(
+          'xstate',
+          this.statechart ? 'nested or parallel states and guards (the FSM State Gate)' : undefined,
+        );
       return { name: 'builtin', next: builtinEngine(this.config) };
     }
     return { name: 'xstate', next: xstateEngine(xstate, this.config, this.#guards) };

@@ -15,9 +15,17 @@ export function fsmWarnings(gate: StateMachineGate): string[] {
   const machine = gate.id === undefined ? 'the FSM' : `FSM "${gate.id}"`;
   for (const [tool, binding] of gate.bindings) {
     if (binding.event !== undefined && !handled.has(binding.event)) {
-      out.push(`Tool "${tool}" sends event "${binding.event}", which no state of ${machine} handles; add it to a state's "on" or fix the name.`);
-    } else if (binding.event !== undefined && !gate.statechart && !binding.states.some((s) => states[s]?.on?.[binding.event!] !== undefined)) {
-      out.push(`Tool "${tool}" sends event "${binding.event}", but none of its states (${binding.states.join(', ')}) handles it, so it never changes the state of ${machine}.`);
+      out.push(
+        `Tool "${tool}" sends event "${binding.event}", which no state of ${machine} handles; add it to a state's "on" or fix the name.`,
+      );
+    } else if (
+      binding.event !== undefined &&
+      !gate.statechart &&
+      !binding.states.some((s) => states[s]?.on?.[binding.event!] !== undefined)
+    ) {
+      out.push(
+        `Tool "${tool}" sends event "${binding.event}", but none of its states (${binding.states.join(', ')}) handles it, so it never changes the state of ${machine}.`,
+      );
     }
   }
   // Nested and parallel machines: XState resolves targets through the hierarchy; only flat machines are walked here.
@@ -25,7 +33,9 @@ export function fsmWarnings(gate: StateMachineGate): string[] {
   const reached = new Set([initial]);
   const queue = [initial];
   while (queue.length > 0) {
-    for (const target of Object.values(states[queue.shift()!]?.on ?? {}).filter((t): t is string => typeof t === 'string')) {
+    for (const target of Object.values(states[queue.shift()!]?.on ?? {}).filter(
+      (t): t is string => typeof t === 'string',
+    )) {
       if (!reached.has(target)) {
         reached.add(target);
         queue.push(target);
@@ -33,7 +43,8 @@ export function fsmWarnings(gate: StateMachineGate): string[] {
     }
   }
   for (const state of Object.keys(states)) {
-    if (!reached.has(state)) out.push(`State "${state}" of ${machine} is unreachable from "${initial}"; add a transition to it or remove it.`);
+    if (!reached.has(state))
+      out.push(`State "${state}" of ${machine} is unreachable from "${initial}"; add a transition to it or remove it.`);
   }
   return out;
 }

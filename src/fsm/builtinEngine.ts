@@ -9,7 +9,8 @@ export function builtinEngine(config: FsmConfig): FsmEngine {
   return (state, event) => {
     if (typeof state !== 'string') return state;
     const def = Object.hasOwn(config.states, state) ? config.states[state] : undefined;
-    if (def === undefined || def.type === 'final' || def.on === undefined || !Object.hasOwn(def.on, event)) return state;
+    if (def === undefined || def.type === 'final' || def.on === undefined || !Object.hasOwn(def.on, event))
+      return state;
     const target = def.on[event];
     return typeof target === 'string' ? target : state;
   };

@@ -45,7 +45,13 @@ export function sameState(a: FsmStateValue, b: FsmStateValue): boolean {
 /** True when the machine needs XState: nested (compound) or parallel states, or guarded transitions. */
 export function isStatechart(config: FsmConfig): boolean {
   const walk = (states: Record<string, FsmStateConfig>): boolean =>
-    Object.values(states).some((s) => s.states !== undefined || s.type === 'parallel' || Object.values(s.on ?? {}).some((t) => typeof t !== 'string') || (s.states !== undefined && walk(s.states)));
+    Object.values(states).some(
+      (s) =>
+        s.states !== undefined ||
+        s.type === 'parallel' ||
+        Object.values(s.on ?? {}).some((t) => typeof t !== 'string') ||
+        (s.states !== undefined && walk(s.states)),
+    );
   return walk(config.states);
 }
 
@@ -57,7 +63,12 @@ export function initialValue(config: FsmConfig): FsmStateValue {
 function enter(states: Record<string, FsmStateConfig>, name: string): FsmStateValue {
   const def = states[name];
   if (def?.states === undefined) return name;
-  if (def.type === 'parallel') return { [name]: Object.fromEntries(Object.keys(def.states).map((region) => [region, innerOf(enter(def.states!, region), region)])) };
+  if (def.type === 'parallel')
+    return {
+      [name]: Object.fromEntries(
+        Object.keys(def.states).map((region) => [region, innerOf(enter(def.states!, region), region)]),
+      ),
+    };
   return { [name]: enter(def.states, def.initial ?? Object.keys(def.states)[0]!) };
 }
 

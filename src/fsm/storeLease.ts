@@ -11,9 +11,17 @@ const reason = (error: unknown): string => (error as Error)?.message ?? String(e
  * one), `load`, and `compareAndSet` or `save` on the way out. Lock failures become `FSM_STORE_LOCK`, read
  * failures `FSM_STORE_LOAD`; release failures go to `onError`.
  */
-export async function storeLease(store: FsmStateStore, key: string, waitMs: number, onError: (error: unknown) => void, fail: Fail): Promise<FsmLease> {
-  const lockFailed = (error: unknown) => fail('FSM_STORE_LOCK', `the workflow state store could not lock the workflow (${reason(error)})`);
-  const loadFailed = (error: unknown) => fail('FSM_STORE_LOAD', `the workflow state store failed to load (${reason(error)})`);
+export async function storeLease(
+  store: FsmStateStore,
+  key: string,
+  waitMs: number,
+  onError: (error: unknown) => void,
+  fail: Fail,
+): Promise<FsmLease> {
+  const lockFailed = (error: unknown) =>
+    fail('FSM_STORE_LOCK', `the workflow state store could not lock the workflow (${reason(error)})`);
+  const loadFailed = (error: unknown) =>
+    fail('FSM_STORE_LOAD', `the workflow state store failed to load (${reason(error)})`);
   if (store.acquire !== undefined) {
     try {
       return await store.acquire(key, { waitMs });
@@ -45,7 +53,8 @@ export async function storeLease(store: FsmStateStore, key: string, waitMs: numb
       ended = true;
       try {
         if (next === undefined) return 'released';
-        if (store.compareAndSet !== undefined) return (await store.compareAndSet(key, snapshot?.version, next)) ? 'saved' : 'conflict';
+        if (store.compareAndSet !== undefined)
+          return (await store.compareAndSet(key, snapshot?.version, next)) ? 'saved' : 'conflict';
         await store.save(key, next);
         return 'saved';
       } finally {

@@ -4,7 +4,6 @@
  */
 export type FsmStateValue = string | { readonly [region: string]: FsmStateValue };
 
-
 /** A guarded transition (XState only): `guard` names a function of the gate's `guards` option. */
 export interface FsmTransitionConfig {
   target?: string;

@@ -20,7 +20,14 @@ export function workflowSettings(gate: StateMachineGate): WorkflowSettings {
     machine,
     mode: config.key ?? 'handle',
     handleArg: config.handleArg ?? `${machine.replace(/[^A-Za-z0-9_]/g, '_')}_id`,
-    prefix: config.handlePrefix ?? `${machine.replace(/[^A-Za-z0-9]/g, '').slice(0, 3).toLowerCase() || 'wf'}_`,
+    prefix:
+      config.handlePrefix ??
+      `${
+        machine
+          .replace(/[^A-Za-z0-9]/g, '')
+          .slice(0, 3)
+          .toLowerCase() || 'wf'
+      }_`,
     idleTtlMs: config.idleTtlMs ?? DAY,
     legacy: config.legacy ?? 'session',
   });

@@ -19,13 +19,21 @@ interface XStateModule {
  * An engine backed by XState v5's pure transition function (no actor is started). Nested and parallel
  * states come back as XState's state value (an object); guards are the gate's `guards` option.
  */
-export function xstateEngine(xstate: unknown, config: FsmConfig, guards: Record<string, (args: never) => boolean> = {}): FsmEngine {
+export function xstateEngine(
+  xstate: unknown,
+  config: FsmConfig,
+  guards: Record<string, (args: never) => boolean> = {},
+): FsmEngine {
   const x = xstate as XStateModule;
   const context = config.context ?? {};
-  const machine = x.createMachine({ id: config.id ?? 'fusion', initial: config.initial, context, states: config.states }, { guards });
-  const step = x.transition !== undefined
-    ? (snap: Snapshot, type: string) => x.transition!(machine, snap, { type })[0]
-    : (snap: Snapshot, type: string) => x.getNextSnapshot(machine, snap, { type });
+  const machine = x.createMachine(
+    { id: config.id ?? 'fusion', initial: config.initial, context, states: config.states },
+    { guards },
+  );
+  const step =
+    x.transition !== undefined
+      ? (snap: Snapshot, type: string) => x.transition!(machine, snap, { type })[0]
+      : (snap: Snapshot, type: string) => x.getNextSnapshot(machine, snap, { type });
   // Without guards the target depends on (state, event) alone, so each pair is computed by XState once
   // (its transition() builds an actor scope on every call), then looked up by state key and event without
   // building a combined key. Guards may read changing data: never memoized.
@@ -38,7 +46,10 @@ export function xstateEngine(xstate: unknown, config: FsmConfig, guards: Record<
     const known = memo?.get(key)?.get(event);
     if (known !== undefined) return known;
     const next = step(machine.resolveState({ value: state, context }), event);
-    const target = typeof next.value === 'string' || (typeof next.value === 'object' && next.value !== null) ? (next.value as FsmStateValue) : state;
+    const target =
+      typeof next.value === 'string' || (typeof next.value === 'object' && next.value !== null)
+        ? (next.value as FsmStateValue)
+        : state;
     if (memo !== undefined && size < 10_000) {
       let byEvent = memo.get(key);
       if (byEvent === undefined) memo.set(key, (byEvent = new Map()));

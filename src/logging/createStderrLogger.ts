@@ -8,7 +8,8 @@ import type { Logger } from './types.js';
  * @example createStderrLogger()  // [mcp-fusion] 2026-11-26T08:00:58.123Z ERROR tool handler threw tool=notes.delete …
  */
 export function createStderrLogger(write: (text: string) => void = stderrWrite, now: () => number = Date.now): Logger {
-  const at = (level: string) => (fields: Record<string, unknown>, message: string) => write(formatLogLine(level, fields, message, now()));
+  const at = (level: string) => (fields: Record<string, unknown>, message: string) =>
+    write(formatLogLine(level, fields, message, now()));
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

@@ -2,7 +2,13 @@ import { AttachError } from '../errors/FusionError.js';
 import type { FusionLogLevel } from './types.js';
 
 /** The levels in order of severity; a record passes when its rank is at least the configured one. */
-export const LOG_RANK: Readonly<Record<FusionLogLevel, number>> = Object.freeze({ debug: 10, info: 20, warn: 30, error: 40, silent: 50 });
+export const LOG_RANK: Readonly<Record<FusionLogLevel, number>> = Object.freeze({
+  debug: 10,
+  info: 20,
+  warn: 30,
+  error: 40,
+  silent: 50,
+});
 
 /** The level used when neither the `logLevel` option nor `MCP_FUSION_LOG` sets one. */
 export const DEFAULT_LOG_LEVEL: FusionLogLevel = 'info';
@@ -23,7 +29,11 @@ export function resolveLogLevel(option: string | undefined, env: string | undefi
 
 function parse(value: string, source: string): FusionLogLevel {
   if (Object.hasOwn(LOG_RANK, value)) return value as FusionLogLevel;
-  throw new AttachError('LOG_LEVEL', `${source} is ${JSON.stringify(value)}; use one of debug, info, warn, error or silent.`, { level: value });
+  throw new AttachError(
+    'LOG_LEVEL',
+    `${source} is ${JSON.stringify(value)}; use one of debug, info, warn, error or silent.`,
+    { level: value },
+  );
 }
 
 function readEnv(): string | undefined {

@@ -38,20 +38,33 @@ function suggestionsOf<T>(p: Presenter<T>, value: T): SuggestedAction[] {
   try {
     out = p.suggest(value);
   } catch (error) {
-    throw new Error(`Presenter "${p.name}" failed in suggestActions: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `Presenter "${p.name}" failed in suggestActions: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
-  if (!Array.isArray(out)) throw new Error(`Presenter "${p.name}": suggestActions must return an array of { tool, reason }.`);
+  if (!Array.isArray(out))
+    throw new Error(`Presenter "${p.name}": suggestActions must return an array of { tool, reason }.`);
   return out.map((s: unknown, i) => {
     const { tool, reason } = (s ?? {}) as Partial<SuggestedAction>;
     if (typeof tool !== 'string' || typeof reason !== 'string') {
-      throw new Error(`Presenter "${p.name}": suggestActions returned an invalid entry [${i}]; each must be { tool: string, reason: string }.`);
+      throw new Error(
+        `Presenter "${p.name}": suggestActions returned an invalid entry [${i}]; each must be { tool: string, reason: string }.`,
+      );
     }
     return { tool, reason };
   });
 }
 
-function mismatch(name: string, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, tool: string | undefined): ToolResponse {
-  const lines = issues.map((i) => `- ${i.path.length === 0 ? '(result)' : i.path.map(String).join('.')}: ${i.message.replace(/^Invalid input: /, '')}`);
+function mismatch(
+  name: string,
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+  tool: string | undefined,
+): ToolResponse {
+  const lines = issues.map(
+    (i) =>
+      `- ${i.path.length === 0 ? '(result)' : i.path.map(String).join('.')}: ${i.message.replace(/^Invalid input: /, '')}`,
+  );
   const who = tool === undefined ? 'The tool' : `Tool "${tool}"`;
   const text =
     `${who} ran, but its result does not match "${name}":\n${lines.join('\n')}\n` +

@@ -15,7 +15,9 @@ export function peerOf(requestOrContext: unknown): string | undefined {
   if (typeof requestOrContext !== 'object' || requestOrContext === null) return undefined;
   const direct = peers.get(requestOrContext);
   if (direct !== undefined) return direct;
-  const req = (requestOrContext as { http?: { req?: unknown }; requestInfo?: unknown }).http?.req ?? (requestOrContext as { requestInfo?: unknown }).requestInfo;
+  const req =
+    (requestOrContext as { http?: { req?: unknown }; requestInfo?: unknown }).http?.req ??
+    (requestOrContext as { requestInfo?: unknown }).requestInfo;
   return typeof req === 'object' && req !== null ? peers.get(req) : undefined;
 }
 
@@ -32,6 +34,12 @@ export function peerGroup(address: string): string {
   const [head = '', tail] = bare.split('::', 2);
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

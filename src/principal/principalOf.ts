@@ -18,9 +18,23 @@ export function principalOf(authInfo: unknown, fallback?: string): Principal {
   const iss = nonEmpty(auth?.extra?.iss);
   const clientId = nonEmpty(auth?.clientId);
   if (sub !== undefined) {
-    return { kind: 'user', key: `u:${JSON.stringify([iss ?? '', sub])}`, subject: sub, scopes, ...(iss === undefined ? {} : { issuer: iss }), ...(clientId === undefined ? {} : { clientId }) };
+    return {
+      kind: 'user',
+      key: `u:${JSON.stringify([iss ?? '', sub])}`,
+      subject: sub,
+      scopes,
+      ...(iss === undefined ? {} : { issuer: iss }),
+      ...(clientId === undefined ? {} : { clientId }),
+    };
   }
-  if (clientId !== undefined) return { kind: 'client', key: `c:${JSON.stringify([iss ?? '', clientId])}`, clientId, scopes, ...(iss === undefined ? {} : { issuer: iss }) };
+  if (clientId !== undefined)
+    return {
+      kind: 'client',
+      key: `c:${JSON.stringify([iss ?? '', clientId])}`,
+      clientId,
+      scopes,
+      ...(iss === undefined ? {} : { issuer: iss }),
+    };
   const local = nonEmpty(fallback);
   return { kind: 'anonymous', key: local === undefined ? ANONYMOUS_UNKNOWN : `a:${JSON.stringify(local)}`, scopes: [] };
 }

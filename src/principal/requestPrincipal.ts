@@ -5,7 +5,12 @@ import type { Principal } from './types.js';
 /** What {@link requestPrincipal} reads of a request: the pipeline's scope shape, structurally. */
 export interface PrincipalSource {
   readonly sessionKey?: string | undefined;
-  readonly extra: { readonly authInfo?: unknown; readonly era?: string; readonly sessionId?: string | undefined; readonly raw?: unknown };
+  readonly extra: {
+    readonly authInfo?: unknown;
+    readonly era?: string;
+    readonly sessionId?: string | undefined;
+    readonly raw?: unknown;
+  };
 }
 
 /**

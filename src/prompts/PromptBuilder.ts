@@ -33,7 +33,16 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
 
   /** @internal use `f.prompt(name)`. */
   constructor(name: string, state?: PromptState) {
-    this.#state = state ?? { name, title: undefined, description: undefined, arguments: [], schema: undefined, icons: undefined, meta: undefined, completers: new Map() };
+    this.#state = state ?? {
+      name,
+      title: undefined,
+      description: undefined,
+      arguments: [],
+      schema: undefined,
+      icons: undefined,
+      meta: undefined,
+      completers: new Map(),
+    };
   }
 
   /** What the prompt is for, as clients list it. */
@@ -53,13 +62,25 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
   ): PromptBuilder<Ctx, Simplify<Args & (R extends true ? { [P in K]: string } : { [P in K]?: string })>> {
     const prompt = this.#state.name;
     if (this.#state.schema !== undefined) {
-      throw new DefinitionError('PROMPT_ARGUMENT', `Prompt "${prompt}" declares "${name}" with .argument() after .args(); put every argument in the .args() schema or use .argument() only.`, { prompt, argument: name });
+      throw new DefinitionError(
+        'PROMPT_ARGUMENT',
+        `Prompt "${prompt}" declares "${name}" with .argument() after .args(); put every argument in the .args() schema or use .argument() only.`,
+        { prompt, argument: name },
+      );
     }
     if (typeof name !== 'string' || name.length === 0) {
-      throw new DefinitionError('PROMPT_ARGUMENT', `Prompt "${prompt}" declares an argument without a name; give .argument() a name such as "topic".`, { prompt });
+      throw new DefinitionError(
+        'PROMPT_ARGUMENT',
+        `Prompt "${prompt}" declares an argument without a name; give .argument() a name such as "topic".`,
+        { prompt },
+      );
     }
     if (this.#state.arguments.some((a) => a.name === name)) {
-      throw new DefinitionError('PROMPT_ARGUMENT', `Prompt "${prompt}" declares the argument "${name}" twice; remove one of them.`, { prompt, argument: name });
+      throw new DefinitionError(
+        'PROMPT_ARGUMENT',
+        `Prompt "${prompt}" declares the argument "${name}" twice; remove one of them.`,
+        { prompt, argument: name },
+      );
     }
     const argument: WirePromptArgument = { name, required: config.required === true };
     if (config.description !== undefined) argument.description = config.description;
@@ -74,10 +95,18 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
   args<S extends z.ZodObject>(schema: S): PromptBuilder<Ctx, z.output<S>> {
     const prompt = this.#state.name;
     if (typeof (schema as { shape?: unknown } | undefined)?.shape !== 'object') {
-      throw new DefinitionError('PROMPT_ARGUMENT', `Prompt "${prompt}" passes .args() something that is not a zod object; use z.object({ ... }).`, { prompt });
+      throw new DefinitionError(
+        'PROMPT_ARGUMENT',
+        `Prompt "${prompt}" passes .args() something that is not a zod object; use z.object({ ... }).`,
+        { prompt },
+      );
     }
     if (this.#state.arguments.length > 0 || this.#state.schema !== undefined) {
-      throw new DefinitionError('PROMPT_ARGUMENT', `Prompt "${prompt}" declares its arguments twice (.args() with ${this.#state.schema !== undefined ? 'another .args()' : '.argument()'}); use a single .args() schema or .argument() only.`, { prompt });
+      throw new DefinitionError(
+        'PROMPT_ARGUMENT',
+        `Prompt "${prompt}" declares its arguments twice (.args() with ${this.#state.schema !== undefined ? 'another .args()' : '.argument()'}); use a single .args() schema or .argument() only.`,
+        { prompt },
+      );
     }
     return this.#next({ schema });
   }
@@ -93,7 +122,11 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
    * @see docs/security.md#scopes
    */
   requireScopes(...scopes: [string, ...string[]]): PromptBuilder<Ctx, Args> {
-    return this.#next({ requiredScopes: [...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Prompt "${this.#state.name}"`)])] });
+    return this.#next({
+      requiredScopes: [
+        ...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Prompt "${this.#state.name}"`)]),
+      ],
+    });
   }
 
   /** Extra `_meta` listed with the prompt. */
@@ -112,7 +145,12 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
    * @see docs/prompts-and-resources.md#completion
    */
   complete<K extends Extract<keyof Args, string>>(name: K, completer: Completer<Ctx>): PromptBuilder<Ctx, Args> {
-    const completers = addCompleter(this.#state.completers as ReadonlyMap<string, Completer<Ctx>>, name, completer, `Prompt "${this.#state.name}"`);
+    const completers = addCompleter(
+      this.#state.completers as ReadonlyMap<string, Completer<Ctx>>,
+      name,
+      completer,
+      `Prompt "${this.#state.name}"`,
+    );
     return this.#next({ completers: completers as ReadonlyMap<string, Completer<unknown>> });
   }
 
@@ -130,7 +168,11 @@ export class PromptBuilder<Ctx, Args extends Record<string, unknown> = Record<ne
 
   #assertOpen(what: string): void {
     if (this.#built) {
-      throw new FrozenBuilderError('BUILDER_FROZEN', `Prompt "${this.#state.name}" is already built; cannot ${what} it. Start a new builder with f.prompt("${this.#state.name}") instead.`, { prompt: this.#state.name });
+      throw new FrozenBuilderError(
+        'BUILDER_FROZEN',
+        `Prompt "${this.#state.name}" is already built; cannot ${what} it. Start a new builder with f.prompt("${this.#state.name}") instead.`,
+        { prompt: this.#state.name },
+      );
     }
   }
 }

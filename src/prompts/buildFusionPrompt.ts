@@ -33,10 +33,16 @@ const PROMPT_NAME = /^[^\s\p{C}]{1,128}$/u;
  */
 export function buildFusionPrompt<Ctx>(def: PromptDefinitionInput<Ctx>): FusionPrompt<Ctx> {
   if (typeof def.name !== 'string' || !PROMPT_NAME.test(def.name)) {
-    throw new DefinitionError('PROMPT_NAME', `Prompt name ${JSON.stringify(def.name)} is invalid: use 1–128 characters without spaces, such as "code_review".`, { name: def.name });
+    throw new DefinitionError(
+      'PROMPT_NAME',
+      `Prompt name ${JSON.stringify(def.name)} is invalid: use 1–128 characters without spaces, such as "code_review".`,
+      { name: def.name },
+    );
   }
   if (typeof def.handler !== 'function') {
-    throw new DefinitionError('PROMPT_HANDLER', `Prompt "${def.name}" has no handler; pass a function to .handle().`, { prompt: def.name });
+    throw new DefinitionError('PROMPT_HANDLER', `Prompt "${def.name}" has no handler; pass a function to .handle().`, {
+      prompt: def.name,
+    });
   }
   const args = deepFreeze(def.schema === undefined ? def.arguments.map((a) => ({ ...a })) : argumentsOf(def.schema));
   const definition: WirePrompt = { name: def.name };
@@ -46,7 +52,12 @@ export function buildFusionPrompt<Ctx>(def: PromptDefinitionInput<Ctx>): FusionP
   if (def.icons !== undefined) definition.icons = structuredClone([...def.icons]);
   if (def.meta !== undefined) definition._meta = structuredClone(def.meta);
   const { name, description, handler } = def;
-  const completers = freezeCompleters(def.completers, args.map((a) => a.name), `Prompt "${name}"`, 'argument');
+  const completers = freezeCompleters(
+    def.completers,
+    args.map((a) => a.name),
+    `Prompt "${name}"`,
+    'argument',
+  );
   const prompt: FusionPrompt<Ctx> = {
     kind: 'prompt',
     requiredScopes: def.requiredScopes === undefined ? undefined : Object.freeze([...def.requiredScopes]),

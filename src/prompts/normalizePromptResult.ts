@@ -9,7 +9,11 @@ import type { GetPromptResult, PromptMessage, PromptReturn } from './types.js';
  * is kept. The prompt's description is added when the result has none. Anything else throws an
  * internal error naming the prompt. An `input_required` return passes through untouched.
  */
-export function normalizePromptResult(value: PromptReturn, prompt: string, description: string | undefined): GetPromptResult {
+export function normalizePromptResult(
+  value: PromptReturn,
+  prompt: string,
+  description: string | undefined,
+): GetPromptResult {
   if (isInputRequired(value)) return value as unknown as GetPromptResult;
   let result: GetPromptResult;
   if (typeof value === 'string') result = { messages: [userText(value)] };
@@ -29,8 +33,10 @@ export function normalizePromptResult(value: PromptReturn, prompt: string, descr
 function toMessage(message: unknown, prompt: string, index: number): PromptMessage {
   if (typeof message === 'string') return userText(message);
   if (isObject(message) && (message.role === 'user' || message.role === 'assistant')) {
-    if (typeof message.content === 'string') return { role: message.role, content: { type: 'text', text: message.content } };
-    if (isObject(message.content) && typeof message.content.type === 'string') return message as unknown as PromptMessage;
+    if (typeof message.content === 'string')
+      return { role: message.role, content: { type: 'text', text: message.content } };
+    if (isObject(message.content) && typeof message.content.type === 'string')
+      return message as unknown as PromptMessage;
   }
   throw new WireError(
     JsonRpcCode.InternalError,

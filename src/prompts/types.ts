@@ -40,8 +40,7 @@ export type PromptHandler<Ctx, Args> = (args: Args, ctx: Ctx, extra: ToolExtra) 
 
 /** The outcome of checking the arguments of a `prompts/get`. */
 export type PromptArgsOutcome =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly message: string };
 
 /**
  * A built, frozen prompt: its `prompts/list` entry and its `prompts/get` behaviour, computed once.

@@ -10,7 +10,10 @@ export const contentMessages = {
     return `prompts/get needs params.name, the name of a prompt.${available.length > 0 ? ` Available prompts: ${list(available)}.` : ''}`;
   },
   resourceNotFound(uri: string, resources: readonly string[], templates: readonly string[]): string {
-    const known = [resources.length > 0 ? `resources: ${list(resources)}` : '', templates.length > 0 ? `templates: ${list(templates)}` : ''].filter(Boolean);
+    const known = [
+      resources.length > 0 ? `resources: ${list(resources)}` : '',
+      templates.length > 0 ? `templates: ${list(templates)}` : '',
+    ].filter(Boolean);
     return `Resource not found: "${uri}". ${known.length > 0 ? `Known ${known.join('; ')}.` : 'This server has no resources.'} Call resources/list or resources/templates/list to see them.`;
   },
   resourceUriTooLong(length: number, max: number): string {

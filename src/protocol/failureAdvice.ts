@@ -1,13 +1,42 @@
 /** Error codes of failures that pass: network (Node, undici) and the workflow store's load, lease and race. */
-const TEMPORARY_CODES = new Set(['ETIMEDOUT', 'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'FSM_STORE_LOAD', 'FSM_STORE_CONFLICT', 'FSM_STORE_LEASE']);
+const TEMPORARY_CODES = new Set([
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'FSM_STORE_LOAD',
+  'FSM_STORE_CONFLICT',
+  'FSM_STORE_LEASE',
+]);
 /** `TimeoutError` (`AbortSignal.timeout`), ioredis' `MaxRetriesPerRequestError` (Redis unreachable). */
 const TEMPORARY_NAMES = new Set(['TimeoutError', 'MaxRetriesPerRequestError']);
 /** HTTP statuses of a dependency that may answer later. */
 const TEMPORARY_STATUS = new Set([408, 429, 502, 503, 504]);
 /** Errors the language raises for code that cannot work as written. */
-const PROGRAMMING_ERRORS = new Set(['TypeError', 'ReferenceError', 'SyntaxError', 'RangeError', 'EvalError', 'URIError']);
+const PROGRAMMING_ERRORS = new Set([
+  'TypeError',
+  'ReferenceError',
+  'SyntaxError',
+  'RangeError',
+  'EvalError',
+  'URIError',
+]);
 
-type Thrown = { retryable?: unknown; name?: unknown; code?: unknown; status?: unknown; statusCode?: unknown; message?: unknown; cause?: unknown };
+type Thrown = {
+  retryable?: unknown;
+  name?: unknown;
+  code?: unknown;
+  status?: unknown;
+  statusCode?: unknown;
+  message?: unknown;
+  cause?: unknown;
+};
 
 /**
  * True when calling again may succeed: the error says so (`retryable: true`; `false` wins over the rest),
@@ -50,7 +79,8 @@ export function failureAdvice(error: unknown, again: string): string {
  * that retrying will not.
  */
 export function describeFailure(error: unknown, what: string, again: string): string {
-  if (isProgrammingError(error)) return `${what} failed on a fault in the server (${failureReason(error)}). ${failureAdvice(error, again)}`;
+  if (isProgrammingError(error))
+    return `${what} failed on a fault in the server (${failureReason(error)}). ${failureAdvice(error, again)}`;
   const reason = failureReason(error);
   if (!isRetryable(error)) return reason;
   return `${/[.!?]$/.test(reason) ? reason : `${reason}.`} ${failureAdvice(error, again)}`;

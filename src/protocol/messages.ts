@@ -57,11 +57,22 @@ export const messages = {
    * A request the access token's scopes do not allow: `target` as the agent named it (`"billing.refund"`,
    * `prompt "review"`), what it `required` and what of it is `missing`; `kind` says what to continue without.
    */
-  insufficientScope(target: string, required: readonly string[], missing: readonly string[], kind: 'tool' | 'prompt' | 'resource'): string {
+  insufficientScope(
+    target: string,
+    required: readonly string[],
+    missing: readonly string[],
+    kind: 'tool' | 'prompt' | 'resource',
+  ): string {
     const these = missing.length > 1 ? 'these scopes' : 'this scope';
     return `insufficient_scope: ${target} needs the scope${required.length > 1 ? 's' : ''} ${required.join(' ')}; the access token lacks ${missing.join(' ')}. Ask the user to authorize ${these} (a new token with scope="${required.join(' ')}"), or continue without this ${kind}.`;
   },
-  invalidActionArguments(tool: string, discriminator: string, key: string, issues: readonly ValidationIssue[], accepted: readonly string[]): string {
+  invalidActionArguments(
+    tool: string,
+    discriminator: string,
+    key: string,
+    issues: readonly ValidationIssue[],
+    accepted: readonly string[],
+  ): string {
     const lines = issues.map((i) => `- ${i.path === '' ? '(arguments)' : i.path}: ${i.message}`);
     return `Invalid arguments for tool "${tool}" ("${discriminator}": "${key}"):\n${lines.join('\n')}\nAccepted fields for "${key}": ${[discriminator, ...accepted].join(', ')}. Fix the arguments and call "${tool}" again.`;
   },

@@ -5,7 +5,8 @@ import { copyOf } from '../_internal/copyOf.js';
  * line (`Workflow "checkout" is now in state "paid". Next: …`, or a bare `Next: …`) and the presenter's
  * `Suggested next actions:` heading.
  */
-const SIGNAL_LINE = /^([ \t]*)(?=\[System:|Next:|Suggested next actions:|(?:The workflow|Workflow "[^"\n]*") is now in )/gm;
+const SIGNAL_LINE =
+  /^([ \t]*)(?=\[System:|Next:|Suggested next actions:|(?:The workflow|Workflow "[^"\n]*") is now in )/gm;
 
 /** What a neutralised line starts with: the agent reads it as quoted data, never as the framework speaking. */
 export const DATA_MARK = '(data) ';
@@ -35,7 +36,8 @@ export function neutralizeBlocks<B>(content: readonly B[]): readonly B[] {
   let out: B[] | undefined;
   for (let i = 0; i < content.length; i++) {
     const block = content[i] as { type?: unknown; text?: unknown; _meta?: Record<string, unknown> } | undefined;
-    if (block?.type !== 'text' || typeof block.text !== 'string' || block._meta?.[SUGGESTIONS_META] !== undefined) continue;
+    if (block?.type !== 'text' || typeof block.text !== 'string' || block._meta?.[SUGGESTIONS_META] !== undefined)
+      continue;
     const text = neutralizeText(block.text);
     if (text === block.text) continue;
     out ??= [...content];

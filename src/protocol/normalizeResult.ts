@@ -22,7 +22,9 @@ export function normalizeResult(value: unknown): ToolResponse {
  * so it passes through unchanged and triggers no invalidation or workflow transition.
  */
 export function isInputRequired(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === 'input_required';
+  return (
+    typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === 'input_required'
+  );
 }
 
 /** The `isError` result for a thrown error, carrying its message. */

@@ -35,7 +35,8 @@ function pathOfProtoKey(value: unknown, maxNodes: number): string | undefined {
   while (stack.length > 0 && seen++ < maxNodes) {
     const [node, path] = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
-    if (!Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, '__proto__')) return path === '' ? '__proto__' : `${path}.__proto__`;
+    if (!Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, '__proto__'))
+      return path === '' ? '__proto__' : `${path}.__proto__`;
     for (const [key, child] of Object.entries(node)) stack.push([child, path === '' ? key : `${path}.${key}`]);
   }
   return undefined;
@@ -43,7 +44,8 @@ function pathOfProtoKey(value: unknown, maxNodes: number): string | undefined {
 
 /** The path of a `__proto__` key in the arguments of a parsed `tools/call` message, if any. */
 export function protoKeyOfCall(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') return undefined;
+  if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call')
+    return undefined;
   return protoKeyPath((message as { params?: { arguments?: unknown } }).params?.arguments);
 }
 

@@ -16,8 +16,19 @@ export interface JsonObjectSchema {
 /** One content block of a tool result (the MCP `ContentBlock` union, kept structural). */
 export type ContentBlock =
   | { type: 'text'; text: string; _meta?: Record<string, unknown>; annotations?: Record<string, unknown> }
-  | { type: 'image' | 'audio'; data: string; mimeType: string; _meta?: Record<string, unknown>; annotations?: Record<string, unknown> }
-  | { type: 'resource'; resource: Record<string, unknown>; _meta?: Record<string, unknown>; annotations?: Record<string, unknown> }
+  | {
+      type: 'image' | 'audio';
+      data: string;
+      mimeType: string;
+      _meta?: Record<string, unknown>;
+      annotations?: Record<string, unknown>;
+    }
+  | {
+      type: 'resource';
+      resource: Record<string, unknown>;
+      _meta?: Record<string, unknown>;
+      annotations?: Record<string, unknown>;
+    }
   | { type: 'resource_link'; uri: string; name: string; [key: string]: unknown };
 
 /** An MCP `CallToolResult`, the plain shape every tool call resolves to. */
@@ -108,7 +119,8 @@ export interface ToolExtra {
    * For calls of FSM-bound tools: which workflow instance the call acts on — the session (legacy) or
    * the handle (modern). Use `key` to keep per-instance data such as a cart.
    */
-  readonly workflow?: { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
+  readonly workflow?:
+    { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
   /**
    * Per-session data for handlers (the seeds' `set_session_data` / `get_session_data`): per session on
    * legacy calls, per workflow instance (bound tools) or authenticated principal on modern ones. Kept in
@@ -134,7 +146,11 @@ export interface InputRequiredReturn {
 export type HandlerReturn = string | ToolResponse | unknown;
 
 /** `(input, ctx, extra)` */
-export type ToolHandler<Ctx, Input> = (input: Input, ctx: Ctx, extra: ToolExtra) => HandlerReturn | Promise<HandlerReturn>;
+export type ToolHandler<Ctx, Input> = (
+  input: Input,
+  ctx: Ctx,
+  extra: ToolExtra,
+) => HandlerReturn | Promise<HandlerReturn>;
 
 /**
  * Runs around a handler: call `next()` to continue the chain, or return early to short-circuit.

@@ -99,8 +99,18 @@ export class RedisEventBus implements ServerEventBus {
     this.#publisher = options.publisher;
     this.#subscriber = options.subscriber;
     this.#sharded = isCluster(options.subscriber) || isCluster(options.publisher);
-    if (this.#sharded && !(isCluster(options.subscriber) && (options.subscriber.options as { shardedSubscribers?: boolean }).shardedSubscribers === true)) {
-      throw new FusionError('REDIS_BUS_SUBSCRIBER', 'RedisEventBus on a Redis Cluster needs a subscriber Cluster built with { shardedSubscribers: true } (per-session notifications use sharded pub/sub, SSUBSCRIBE).', {});
+    if (
+      this.#sharded &&
+      !(
+        isCluster(options.subscriber) &&
+        (options.subscriber.options as { shardedSubscribers?: boolean }).shardedSubscribers === true
+      )
+    ) {
+      throw new FusionError(
+        'REDIS_BUS_SUBSCRIBER',
+        'RedisEventBus on a Redis Cluster needs a subscriber Cluster built with { shardedSubscribers: true } (per-session notifications use sharded pub/sub, SSUBSCRIBE).',
+        {},
+      );
     }
     this.#prefix = checkPrefix(options.prefix ?? 'fusion:bus:', 'RedisEventBus');
     this.#events = this.#sharded ? eventChannels(this.#prefix, options.eventShards ?? 16) : [`${this.#prefix}events`];
@@ -125,7 +135,10 @@ export class RedisEventBus implements ServerEventBus {
   /** Publishes a listen-stream event to every instance (`handler.notify.*` calls this). */
   publish(event: ServerEvent): void {
     for (const listener of this.#eventListeners) this.#call(() => listener(event));
-    this.#send(this.#events[this.#events.length === 1 ? 0 : shardOf(event, this.#events.length)]!, { o: this.#origin, e: event });
+    this.#send(this.#events[this.#events.length === 1 ? 0 : shardOf(event, this.#events.length)]!, {
+      o: this.#origin,
+      e: event,
+    });
   }
 
   subscribe(listener: EventListener): () => void {
@@ -135,7 +148,11 @@ export class RedisEventBus implements ServerEventBus {
   /** Publishes a notification for one legacy session to every instance that holds it. Never throws. */
   publishSession(sessionId: string, notification: SessionNotification): void {
     for (const listener of this.#sessionListeners) this.#call(() => listener(sessionId, notification));
-    this.#send(this.#sharded ? this.#channelOf(sessionId) : this.#sessionChannel, { o: this.#origin, s: sessionId, n: notification });
+    this.#send(this.#sharded ? this.#channelOf(sessionId) : this.#sessionChannel, {
+      o: this.#origin,
+      s: sessionId,
+      n: notification,
+    });
   }
 
   subscribeSession(listener: SessionListener): () => void {
@@ -188,15 +205,20 @@ export class RedisEventBus implements ServerEventBus {
   readonly #subscribe = (): void => {
     if (this.#closed) return;
     if (!this.#sharded) {
-      this.#subscriber.subscribe(...this.#events, this.#sessionChannel).then(() => this.#markReady(), (error) => {
-        this.#onError(error);
-        // Not connected: the 'ready' event subscribes. Connected but failed (a timeout): try again.
-        if (this.#subscriber.status === 'ready') this.#retry(this.#subscribe);
-      });
+      this.#subscriber.subscribe(...this.#events, this.#sessionChannel).then(
+        () => this.#markReady(),
+        (error) => {
+          this.#onError(error);
+          // Not connected: the 'ready' event subscribes. Connected but failed (a timeout): try again.
+          if (this.#subscriber.status === 'ready') this.#retry(this.#subscribe);
+        },
+      );
       return;
     }
     this.#layout = layoutOf(this.#subscriber as Cluster);
-    void Promise.all(this.#events.map((channel) => this.#ssubscribe(channel))).then((subscribed) => subscribed.every(Boolean) && this.#markReady());
+    void Promise.all(this.#events.map((channel) => this.#ssubscribe(channel))).then(
+      (subscribed) => subscribed.every(Boolean) && this.#markReady(),
+    );
     for (const channel of this.#watched.keys()) void this.#ssubscribe(channel);
   };
 
@@ -207,7 +229,11 @@ export class RedisEventBus implements ServerEventBus {
    * then its 'ready' event subscribes again), so that a failure never passes for readiness.
    */
   async #ssubscribe(channel: string): Promise<boolean> {
-    for (let delay = 100; !this.#closed && (this.#eventSet.has(channel) || this.#watched.has(channel)); delay = Math.min(delay * 2, 2_000)) {
+    for (
+      let delay = 100;
+      !this.#closed && (this.#eventSet.has(channel) || this.#watched.has(channel));
+      delay = Math.min(delay * 2, 2_000)
+    ) {
       try {
         await this.#subscriber.ssubscribe(channel);
         return true;
@@ -258,7 +284,9 @@ export class RedisEventBus implements ServerEventBus {
     if (this.#closed) return;
     try {
       const payload = JSON.stringify(message);
-      (this.#sharded ? this.#publisher.spublish(channel, payload) : this.#publisher.publish(channel, payload)).catch(this.#onError);
+      (this.#sharded ? this.#publisher.spublish(channel, payload) : this.#publisher.publish(channel, payload)).catch(
+        this.#onError,
+      );
     } catch (error) {
       this.#onError(error);
     }

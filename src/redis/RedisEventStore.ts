@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_EVENT_STORE_LIMITS, eventIdOf, parseEventId, type EventStore, type EventStoreLimits, type ReplayResult, type StoredEvent } from '../session/EventStore.js';
+import {
+  DEFAULT_EVENT_STORE_LIMITS,
+  eventIdOf,
+  parseEventId,
+  type EventStore,
+  type EventStoreLimits,
+  type ReplayResult,
+  type StoredEvent,
+} from '../session/EventStore.js';
 import { redisCall } from './_internal/redisCall.js';
 import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
 import { luaScript, runScript } from './_internal/runScript.js';
@@ -77,15 +85,26 @@ export class RedisEventStore implements EventStore {
 
   async append(stream: string, message: object, key?: string): Promise<string> {
     const l = this.#limits;
-    const args = [JSON.stringify(message), key?.replace(/ /g, '_') ?? '', l.maxEventsPerStream, l.maxBytesPerStream, Math.max(1, Math.ceil(l.ttlMs)), randomBytes(4).toString('hex')];
-    const [epoch, seq] = (await redisCall(this.#client, () => runScript(this.#client, APPEND, this.#keys(stream), args))) as [string, number];
+    const args = [
+      JSON.stringify(message),
+      key?.replace(/ /g, '_') ?? '',
+      l.maxEventsPerStream,
+      l.maxBytesPerStream,
+      Math.max(1, Math.ceil(l.ttlMs)),
+      randomBytes(4).toString('hex'),
+    ];
+    const [epoch, seq] = (await redisCall(this.#client, () =>
+      runScript(this.#client, APPEND, this.#keys(stream), args),
+    )) as [string, number];
     return eventIdOf(stream, epoch, Number(seq));
   }
 
   async after(eventId: string): Promise<ReplayResult> {
     const id = parseEventId(eventId);
     if (id === undefined) return { found: false, reason: 'malformed' };
-    const read = (await redisCall(this.#client, () => runScript(this.#client, READ, this.#keys(id.stream).slice(0, 2), []))) as [string, string, string, string[]] | null;
+    const read = (await redisCall(this.#client, () =>
+      runScript(this.#client, READ, this.#keys(id.stream).slice(0, 2), []),
+    )) as [string, string, string, string[]] | null;
     if (read === null || read[0] !== id.epoch || id.seq > Number(read[1])) return { found: false, reason: 'unknown' };
     if (id.seq < Number(read[2])) return { found: false, reason: 'evicted' };
     const events: StoredEvent[] = [];
@@ -93,7 +112,8 @@ export class RedisEventStore implements EventStore {
       const a = entry.indexOf(' ');
       const b = entry.indexOf(' ', a + 1);
       const seq = Number(entry.slice(0, a));
-      if (seq > id.seq) events.push({ id: eventIdOf(id.stream, id.epoch, seq), message: JSON.parse(entry.slice(b + 1)) as object });
+      if (seq > id.seq)
+        events.push({ id: eventIdOf(id.stream, id.epoch, seq), message: JSON.parse(entry.slice(b + 1)) as object });
     }
     return { found: true, stream: id.stream, events };
   }
@@ -101,7 +121,9 @@ export class RedisEventStore implements EventStore {
   async describe(stream: string, meta: object): Promise<void> {
     const [m] = this.#keys(stream);
     const ttl = Math.max(1, Math.ceil(this.#limits.ttlMs));
-    await redisCall(this.#client, () => this.#client.hset(m, 'meta', JSON.stringify(meta)).then(() => this.#client.pexpire(m, ttl)));
+    await redisCall(this.#client, () =>
+      this.#client.hset(m, 'meta', JSON.stringify(meta)).then(() => this.#client.pexpire(m, ttl)),
+    );
   }
 
   async descriptionOf(stream: string): Promise<object | undefined> {

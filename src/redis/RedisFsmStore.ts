@@ -88,7 +88,9 @@ export class RedisFsmStore implements FsmStateStore {
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
       let reply: [number, string | null];
       try {
-        reply = (await redisCall(this.#client, () => runScript(this.#client, ACQUIRE, keys, [token, this.#leaseMs, load ? '1' : '0']))) as [number, string | null];
+        reply = (await redisCall(this.#client, () =>
+          runScript(this.#client, ACQUIRE, keys, [token, this.#leaseMs, load ? '1' : '0']),
+        )) as [number, string | null];
       } catch (error) {
         // The script may still run once Redis answers (a stall): queue a release with the same token behind it.
         void runScript(this.#client, RELEASE, keys, [token]).catch(() => {});
@@ -102,7 +104,10 @@ export class RedisFsmStore implements FsmStateStore {
       await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(1, Number(reply[1])))));
     }
     const snapshot = data === null ? undefined : (JSON.parse(data) as FsmSnapshot);
-    const renew = setInterval(() => void runScript(this.#client, RENEW, keys, [token, this.#leaseMs]).catch(() => {}), Math.max(10, this.#leaseMs / 3));
+    const renew = setInterval(
+      () => void runScript(this.#client, RENEW, keys, [token, this.#leaseMs]).catch(() => {}),
+      Math.max(10, this.#leaseMs / 3),
+    );
     renew.unref?.();
     let ended = false;
     return {
@@ -111,7 +116,8 @@ export class RedisFsmStore implements FsmStateStore {
         if (ended) return 'released';
         ended = true;
         clearInterval(renew);
-        const args = next === undefined ? [token, '0'] : [token, '1', ...writeArgs(true, snapshot?.version, next, this.#ttlMs)];
+        const args =
+          next === undefined ? [token, '0'] : [token, '1', ...writeArgs(true, snapshot?.version, next, this.#ttlMs)];
         let code: unknown;
         try {
           code = await redisCall(this.#client, () => runScript(this.#client, END, keys, args));
@@ -138,4 +144,3 @@ export class RedisFsmStore implements FsmStateStore {
     return `${this.#prefix}lock:${hashTag(key)}`;
   }
 }
-

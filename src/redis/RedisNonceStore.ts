@@ -33,12 +33,17 @@ export class RedisNonceStore implements NonceStore {
     this.#client = options.client;
     this.#prefix = checkPrefix(options.prefix ?? 'fusion:nonce:', 'RedisNonceStore');
     this.#skewMs = options.clockSkewMs ?? 60_000;
-    if (!(Number.isFinite(this.#skewMs) && this.#skewMs >= 0)) throw new RangeError(`RedisNonceStore: clockSkewMs must be a number of milliseconds >= 0 (got ${String(options.clockSkewMs)}).`);
+    if (!(Number.isFinite(this.#skewMs) && this.#skewMs >= 0))
+      throw new RangeError(
+        `RedisNonceStore: clockSkewMs must be a number of milliseconds >= 0 (got ${String(options.clockSkewMs)}).`,
+      );
   }
 
   async claim(nonce: string, expiresAt: number): Promise<boolean> {
     const ttl = Math.max(1, Math.ceil(expiresAt - Date.now() + this.#skewMs));
-    const done = await redisCall(this.#client, () => this.#client.set(this.#prefix + hashTag(nonce), '1', 'PX', ttl, 'NX'));
+    const done = await redisCall(this.#client, () =>
+      this.#client.set(this.#prefix + hashTag(nonce), '1', 'PX', ttl, 'NX'),
+    );
     return done === 'OK';
   }
 }

@@ -42,7 +42,9 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async hit(key: string, windowMs: number): Promise<RateLimitCount> {
     const window = String(Math.max(1, Math.ceil(windowMs)));
-    const [count, ttl] = (await redisCall(this.#client, () => runScript(this.#client, HIT, [this.#prefix + key], [window]))) as [number, number];
+    const [count, ttl] = (await redisCall(this.#client, () =>
+      runScript(this.#client, HIT, [this.#prefix + key], [window]),
+    )) as [number, number];
     return { count: Number(count), resetInMs: Number(ttl) };
   }
 }

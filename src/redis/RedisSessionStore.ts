@@ -41,12 +41,17 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async set(record: SessionRecord, ttlMs: number): Promise<void> {
-    await redisCall(this.#client, () => this.#client.set(this.#key(record.id), JSON.stringify(record), 'PX', Math.max(1, Math.ceil(ttlMs))));
+    await redisCall(this.#client, () =>
+      this.#client.set(this.#key(record.id), JSON.stringify(record), 'PX', Math.max(1, Math.ceil(ttlMs))),
+    );
   }
 
   async compareAndSet(record: SessionRecord, ttlMs: number, expected: number): Promise<boolean> {
     const args = [expected, JSON.stringify(record), Math.max(1, Math.ceil(ttlMs))];
-    return (await redisCall(this.#client, () => runScript(this.#client, COMPARE_AND_SET, [this.#key(record.id)], args))) === 1;
+    return (
+      (await redisCall(this.#client, () => runScript(this.#client, COMPARE_AND_SET, [this.#key(record.id)], args))) ===
+      1
+    );
   }
 
   async delete(id: string): Promise<void> {

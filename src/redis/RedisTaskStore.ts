@@ -39,10 +39,23 @@ export class RedisTaskStore implements TaskStore {
 
   async create(record: TaskRecord, options: { maxActivePerOwner: number }): Promise<'ok' | 'busy'> {
     const expiresAt = record.createdAt + record.ttlMs;
-    const admitted = await redisCall(this.#client, () => runScript(this.#client, ADMIT, [this.#owner(record.owner)], [Date.now(), options.maxActivePerOwner, record.id, expiresAt]));
+    const admitted = await redisCall(this.#client, () =>
+      runScript(
+        this.#client,
+        ADMIT,
+        [this.#owner(record.owner)],
+        [Date.now(), options.maxActivePerOwner, record.id, expiresAt],
+      ),
+    );
     if (admitted !== 1) return 'busy';
     const key = this.#task(record.id);
-    await redisCall(this.#client, () => this.#client.multi().hset(key, 'v', '1', 's', record.status, 'd', JSON.stringify(record)).pexpireat(key, expiresAt).exec());
+    await redisCall(this.#client, () =>
+      this.#client
+        .multi()
+        .hset(key, 'v', '1', 's', record.status, 'd', JSON.stringify(record))
+        .pexpireat(key, expiresAt)
+        .exec(),
+    );
     return 'ok';
   }
 
@@ -56,15 +69,27 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async compareAndSet(id: string, version: number, next: TaskRecord): Promise<TaskWrite> {
-    const written = (await redisCall(this.#client, () => runScript(this.#client, CAS, [this.#task(id)], [String(version), next.status, JSON.stringify(next)]))) as TaskWrite;
-    if (written === 'ok' && isTerminal(next.status)) await redisCall(this.#client, () => this.#client.zrem(this.#owner(next.owner), id));
+    const written = (await redisCall(this.#client, () =>
+      runScript(this.#client, CAS, [this.#task(id)], [String(version), next.status, JSON.stringify(next)]),
+    )) as TaskWrite;
+    if (written === 'ok' && isTerminal(next.status))
+      await redisCall(this.#client, () => this.#client.zrem(this.#owner(next.owner), id));
     return written;
   }
 
-  async reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean> {
+  async reserveResult(
+    owner: string,
+    id: string,
+    bytes: number,
+    options: { expiresAt: number; maxBytes: number },
+  ): Promise<boolean> {
     const key = `${this.#prefix}results:${hashTag(owner)}`;
     const member = `${id}:${Math.max(0, Math.trunc(bytes))}`;
-    return (await redisCall(this.#client, () => runScript(this.#client, RESERVE, [key], [Date.now(), options.maxBytes, member, options.expiresAt]))) === 1;
+    return (
+      (await redisCall(this.#client, () =>
+        runScript(this.#client, RESERVE, [key], [Date.now(), options.maxBytes, member, options.expiresAt]),
+      )) === 1
+    );
   }
 
   #task(id: string): string {

@@ -74,8 +74,15 @@ export class ContentCatalog<Ctx = any> {
   }
 }
 
-function duplicate(what: 'Prompt' | 'Resource', key: string, first: string | undefined, then: string | undefined, identity: 'name' | 'URI'): never {
-  const label = (text: string | undefined) => (text === undefined ? 'one without a description' : `"${text.slice(0, 40)}"`);
+function duplicate(
+  what: 'Prompt' | 'Resource',
+  key: string,
+  first: string | undefined,
+  then: string | undefined,
+  identity: 'name' | 'URI',
+): never {
+  const label = (text: string | undefined) =>
+    text === undefined ? 'one without a description' : `"${text.slice(0, 40)}"`;
   throw new DefinitionError(
     what === 'Prompt' ? 'PROMPT_DUPLICATE' : 'RESOURCE_DUPLICATE',
     `${what} "${key}" is registered twice (first ${label(first)}, then ${label(then)}). Give one of them another ${identity}.`,

@@ -108,7 +108,11 @@ export class ToolRegistry<Ctx = any> {
 
   #assertKnown(name: string): void {
     if (!this.#tools.has(name)) {
-      throw new DefinitionError('TOOL_UNKNOWN', `No tool "${name}" is registered; enable() and disable() take the declared name of a registered tool (${[...this.#tools.keys()].slice(0, 10).join(', ')}).`, { name });
+      throw new DefinitionError(
+        'TOOL_UNKNOWN',
+        `No tool "${name}" is registered; enable() and disable() take the declared name of a registered tool (${[...this.#tools.keys()].slice(0, 10).join(', ')}).`,
+        { name },
+      );
     }
   }
 
@@ -121,7 +125,10 @@ export class ToolRegistry<Ctx = any> {
     let runtime = this.#runtimes.get(options);
     if (runtime === undefined) {
       const { prompts, resources, resourceTemplates } = this.#content;
-      runtime = FusionRuntime.build({ tools: this.tools, prompts, resources, resourceTemplates, toolSwitch: this.#switch }, options);
+      runtime = FusionRuntime.build(
+        { tools: this.tools, prompts, resources, resourceTemplates, toolSwitch: this.#switch },
+        options,
+      );
       this.#runtimes.set(options, runtime);
     }
     return runtime;
@@ -151,8 +158,12 @@ function toTools<Ctx>(source: ToolSource<Ctx>): readonly FusionTool<Ctx>[] {
   if (typeof (source as { toFusionTools?: unknown }).toFusionTools === 'function') {
     return (source as { toFusionTools(): readonly FusionTool<Ctx>[] }).toFusionTools();
   }
-  if (typeof (source as FusionTool).run === 'function' && typeof (source as FusionTool).name === 'string') return [source as FusionTool<Ctx>];
-  throw new DefinitionError('TOOL_SOURCE', 'register() takes a built tool, prompt or resource (the result of .handle()) or a grouped tool builder; did you forget to call .handle()?');
+  if (typeof (source as FusionTool).run === 'function' && typeof (source as FusionTool).name === 'string')
+    return [source as FusionTool<Ctx>];
+  throw new DefinitionError(
+    'TOOL_SOURCE',
+    'register() takes a built tool, prompt or resource (the result of .handle()) or a grouped tool builder; did you forget to call .handle()?',
+  );
 }
 
 function describeTool(tool: FusionTool): string {

@@ -82,7 +82,11 @@ export class ResourceBuilder<Ctx> {
    * @see docs/security.md#scopes
    */
   requireScopes(...scopes: [string, ...string[]]): ResourceBuilder<Ctx> {
-    return this.#next({ requiredScopes: [...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Resource "${this.#state.uri}"`)])] });
+    return this.#next({
+      requiredScopes: [
+        ...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Resource "${this.#state.uri}"`)]),
+      ],
+    });
   }
 
   /** The tool domains whose data this resource mirrors (globs such as `sprints.*`), kept for State Sync. */
@@ -104,7 +108,11 @@ export class ResourceBuilder<Ctx> {
 
   #assertOpen(what: string): void {
     if (this.#built) {
-      throw new FrozenBuilderError('BUILDER_FROZEN', `Resource "${this.#state.uri}" is already built; cannot ${what} it. Start a new builder with f.resource("${this.#state.uri}") instead.`, { uri: this.#state.uri });
+      throw new FrozenBuilderError(
+        'BUILDER_FROZEN',
+        `Resource "${this.#state.uri}" is already built; cannot ${what} it. Start a new builder with f.resource("${this.#state.uri}") instead.`,
+        { uri: this.#state.uri },
+      );
     }
   }
 }

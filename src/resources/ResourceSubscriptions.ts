@@ -46,7 +46,11 @@ export class ResourceSubscriptions {
 
   constructor(exists: (uri: string) => boolean, options: ResourceSubscriptionOptions = {}) {
     const idleMs = options.idleMs ?? 30 * 60_000;
-    this.#manager = new SubscriptionManager({ exists, idleMs, ...(options.now !== undefined ? { now: options.now } : {}) });
+    this.#manager = new SubscriptionManager({
+      exists,
+      idleMs,
+      ...(options.now !== undefined ? { now: options.now } : {}),
+    });
     this.#max = options.maxPerSession ?? 1_000;
     this.#maxTotal = options.maxTotal ?? 50_000;
     this.#maxPerPrincipal = options.maxPerPrincipal ?? 5_000;
@@ -63,13 +67,25 @@ export class ResourceSubscriptions {
     const canonical = canonicalUri(uri);
     if (!this.#manager.has(session, canonical)) {
       if (this.#manager.countFor(session) >= this.#max) {
-        throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: this session already holds ${this.#max}. Unsubscribe from resources you no longer watch first.`, { uri: canonical });
+        throw new WireError(
+          JsonRpcCode.InvalidParams,
+          `Too many resource subscriptions: this session already holds ${this.#max}. Unsubscribe from resources you no longer watch first.`,
+          { uri: canonical },
+        );
       }
       if (this.#manager.countForOwner(owner) >= this.#maxPerPrincipal) {
-        throw new WireError(JsonRpcCode.InvalidParams, `Too many resource subscriptions: your sessions already hold ${this.#maxPerPrincipal} together. Unsubscribe from resources you no longer watch, or close sessions you no longer use.`, { uri: canonical, budget: 'principal', max: this.#maxPerPrincipal });
+        throw new WireError(
+          JsonRpcCode.InvalidParams,
+          `Too many resource subscriptions: your sessions already hold ${this.#maxPerPrincipal} together. Unsubscribe from resources you no longer watch, or close sessions you no longer use.`,
+          { uri: canonical, budget: 'principal', max: this.#maxPerPrincipal },
+        );
       }
       if (this.#manager.size >= this.#maxTotal) {
-        throw new WireError(JsonRpcCode.InternalError, `The server holds its most resource subscriptions (${this.#maxTotal}) for all clients: subscribe again in a minute, or read the resource instead of subscribing.`, { uri: canonical, retryAfterMs: 60_000 });
+        throw new WireError(
+          JsonRpcCode.InternalError,
+          `The server holds its most resource subscriptions (${this.#maxTotal}) for all clients: subscribe again in a minute, or read the resource instead of subscribing.`,
+          { uri: canonical, retryAfterMs: 60_000 },
+        );
       }
     }
     this.#manager.subscribe(session, canonical, owner);
@@ -118,7 +134,8 @@ export class ResourceSubscriptions {
    */
   async retire(uri: string, only?: (session: string) => boolean): Promise<number> {
     const sent = await this.publish(uri, only);
-    for (const session of this.#manager.subscribers(uri)) if (only === undefined || only(session)) this.unsubscribe(session, uri);
+    for (const session of this.#manager.subscribers(uri))
+      if (only === undefined || only(session)) this.unsubscribe(session, uri);
     return sent;
   }
 
@@ -130,7 +147,8 @@ export class ResourceSubscriptions {
   /** Drops subscriptions idle longer than `idleMs` (the timer calls it). */
   sweep(): void {
     this.#manager.sweep();
-    for (const session of [...this.#senders.keys()]) if (this.#manager.countFor(session) === 0) this.#senders.delete(session);
+    for (const session of [...this.#senders.keys()])
+      if (this.#manager.countFor(session) === 0) this.#senders.delete(session);
     if (this.#manager.size === 0) this.dispose();
   }
 

@@ -82,7 +82,14 @@ export class ResourceTemplateBuilder<Ctx, T extends string = string> {
    * @see docs/security.md#scopes
    */
   requireScopes(...scopes: [string, ...string[]]): ResourceTemplateBuilder<Ctx> {
-    return this.#next({ requiredScopes: [...new Set([...(this.#state.requiredScopes ?? []), ...checkScopes(scopes, `Resource template "${this.#state.uriTemplate}"`)])] });
+    return this.#next({
+      requiredScopes: [
+        ...new Set([
+          ...(this.#state.requiredScopes ?? []),
+          ...checkScopes(scopes, `Resource template "${this.#state.uriTemplate}"`),
+        ]),
+      ],
+    });
   }
 
   /** The tool domains whose data these resources mirror (globs such as `sprints.*`), kept for State Sync. */
@@ -93,7 +100,11 @@ export class ResourceTemplateBuilder<Ctx, T extends string = string> {
   /** Enumerates the concrete resources of this template; `resources/list` includes them. */
   list(lister: TemplateLister<Ctx>): ResourceTemplateBuilder<Ctx, T> {
     if (typeof lister !== 'function') {
-      throw new DefinitionError('RESOURCE_TEMPLATE', `Resource template "${this.#state.uriTemplate}" passes .list() something that is not a function; pass (ctx, extra) => [{ uri, name }].`, { uriTemplate: this.#state.uriTemplate });
+      throw new DefinitionError(
+        'RESOURCE_TEMPLATE',
+        `Resource template "${this.#state.uriTemplate}" passes .list() something that is not a function; pass (ctx, extra) => [{ uri, name }].`,
+        { uriTemplate: this.#state.uriTemplate },
+      );
     }
     return this.#next({ lister });
   }
@@ -108,8 +119,18 @@ export class ResourceTemplateBuilder<Ctx, T extends string = string> {
    *   .handle(async (_uri, { id }, ctx) => JSON.stringify(await ctx.db.item(id)));
    * @see docs/prompts-and-resources.md#completion
    */
-  complete(variable: Extract<keyof TemplateVariables<T>, string>, completer: Completer<Ctx>): ResourceTemplateBuilder<Ctx, T> {
-    return this.#next({ completers: addCompleter(this.#state.completers, variable, completer, `Resource template "${this.#state.uriTemplate}"`) });
+  complete(
+    variable: Extract<keyof TemplateVariables<T>, string>,
+    completer: Completer<Ctx>,
+  ): ResourceTemplateBuilder<Ctx, T> {
+    return this.#next({
+      completers: addCompleter(
+        this.#state.completers,
+        variable,
+        completer,
+        `Resource template "${this.#state.uriTemplate}"`,
+      ),
+    });
   }
 
   /** Sets the handler and returns the built, frozen template. */

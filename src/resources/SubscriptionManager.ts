@@ -37,7 +37,12 @@ export class SubscriptionManager {
    */
   subscribe(session: string, uri: unknown, owner: string = session): void {
     const canonical = canonicalUri(uri);
-    if (!this.#exists(canonical)) throw new WireError(JsonRpcCode.ResourceNotFound, `Resource not found: ${canonical}. Call resources/list or resources/templates/list for the URIs you can subscribe to.`, { uri: canonical });
+    if (!this.#exists(canonical))
+      throw new WireError(
+        JsonRpcCode.ResourceNotFound,
+        `Resource not found: ${canonical}. Call resources/list or resources/templates/list for the URIs you can subscribe to.`,
+        { uri: canonical },
+      );
     let uris = this.#bySession.get(session);
     if (uris === undefined) {
       this.#bySession.set(session, (uris = new Map()));
@@ -121,16 +126,25 @@ export class SubscriptionManager {
  */
 export function canonicalUri(uri: unknown): string {
   if (typeof uri !== 'string' || uri.length === 0 || uri.length > 2048) {
-    throw new WireError(JsonRpcCode.InvalidParams, 'Invalid resource URI: give the URI of a listed resource as a non-empty string.');
+    throw new WireError(
+      JsonRpcCode.InvalidParams,
+      'Invalid resource URI: give the URI of a listed resource as a non-empty string.',
+    );
   }
   let decoded: string;
   try {
     decoded = decodeURIComponent(uri);
   } catch {
-    throw new WireError(JsonRpcCode.InvalidParams, `Invalid resource URI "${uri}": it has a malformed percent-encoding.`);
+    throw new WireError(
+      JsonRpcCode.InvalidParams,
+      `Invalid resource URI "${uri}": it has a malformed percent-encoding.`,
+    );
   }
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri) || decoded.split(/[\\/]/).some((seg) => seg === '..' || seg === '.')) {
-    throw new WireError(JsonRpcCode.InvalidParams, `Invalid resource URI "${uri}": use the canonical URI of a listed resource (a scheme, and no "." or ".." path segments).`);
+    throw new WireError(
+      JsonRpcCode.InvalidParams,
+      `Invalid resource URI "${uri}": use the canonical URI of a listed resource (a scheme, and no "." or ".." path segments).`,
+    );
   }
   return uri;
 }

@@ -17,10 +17,16 @@ export function buildFusionResource<Ctx>(def: ResourceDefinitionInput<Ctx>): Fus
   assertAbsoluteUri(def.uri, 'Resource URI');
   const { uri, handler } = def;
   if (typeof handler !== 'function') {
-    throw new DefinitionError('RESOURCE_HANDLER', `Resource "${uri}" has no handler; pass a function to .handle().`, { uri });
+    throw new DefinitionError('RESOURCE_HANDLER', `Resource "${uri}" has no handler; pass a function to .handle().`, {
+      uri,
+    });
   }
   if (def.size !== undefined && !(Number.isInteger(def.size) && def.size >= 0)) {
-    throw new DefinitionError('RESOURCE_SIZE', `Resource "${uri}" has size ${def.size}; give a whole number of bytes, or leave it out.`, { uri });
+    throw new DefinitionError(
+      'RESOURCE_SIZE',
+      `Resource "${uri}" has size ${def.size}; give a whole number of bytes, or leave it out.`,
+      { uri },
+    );
   }
   const metadata = listedMetadata(def, uri);
   const definition: WireResource = { uri, name: def.name ?? uri, ...metadata };
@@ -41,7 +47,8 @@ export function buildFusionResource<Ctx>(def: ResourceDefinitionInput<Ctx>): Fus
     meta: definition._meta,
     reflects: Object.freeze([...def.reflects]),
     definition,
-    read: async (requested, ctx, extra) => normalizeReadResult(await handler(requested, ctx, extra), requested, mimeType),
+    read: async (requested, ctx, extra) =>
+      normalizeReadResult(await handler(requested, ctx, extra), requested, mimeType),
   };
   return Object.freeze(resource);
 }

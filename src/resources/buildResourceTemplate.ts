@@ -28,12 +28,21 @@ export function buildResourceTemplate<Ctx>(def: ResourceTemplateDefinitionInput<
   const { uriTemplate, handler, lister } = def;
   const compiled = compileUriTemplate(uriTemplate);
   if (typeof handler !== 'function') {
-    throw new DefinitionError('RESOURCE_HANDLER', `Resource template "${uriTemplate}" has no handler; pass a function to .handle().`, { uriTemplate });
+    throw new DefinitionError(
+      'RESOURCE_HANDLER',
+      `Resource template "${uriTemplate}" has no handler; pass a function to .handle().`,
+      { uriTemplate },
+    );
   }
   const metadata = listedMetadata(def, uriTemplate);
   const definition: WireResourceTemplate = deepFreeze({ uriTemplate, name: def.name ?? uriTemplate, ...metadata });
   const mimeType = def.mimeType;
-  const completers = freezeCompleters(def.completers, compiled.variables, `Resource template "${uriTemplate}"`, 'variable');
+  const completers = freezeCompleters(
+    def.completers,
+    compiled.variables,
+    `Resource template "${uriTemplate}"`,
+    'variable',
+  );
   const template: FusionResourceTemplate<Ctx> = {
     kind: 'resourceTemplate',
     requiredScopes: def.requiredScopes === undefined ? undefined : Object.freeze([...def.requiredScopes]),
@@ -50,18 +59,27 @@ export function buildResourceTemplate<Ctx>(def: ResourceTemplateDefinitionInput<
     definition,
     read: async (uri, vars, ctx, extra) => normalizeReadResult(await handler(uri, vars, ctx, extra), uri, mimeType),
     completers,
-    list: lister === undefined ? undefined : async (ctx, extra) => toListed(await lister(ctx, extra), uriTemplate, mimeType),
+    list:
+      lister === undefined
+        ? undefined
+        : async (ctx, extra) => toListed(await lister(ctx, extra), uriTemplate, mimeType),
   };
   return Object.freeze(template);
 }
 
 function toListed(items: readonly ListedResource[], uriTemplate: string, mimeType: string | undefined): WireResource[] {
   if (!Array.isArray(items)) {
-    throw new WireError(JsonRpcCode.InternalError, `Resource template "${uriTemplate}" listed ${describeValue(items)}; its .list() callback must return an array of { uri, name? }.`);
+    throw new WireError(
+      JsonRpcCode.InternalError,
+      `Resource template "${uriTemplate}" listed ${describeValue(items)}; its .list() callback must return an array of { uri, name? }.`,
+    );
   }
   return items.map((item, i) => {
     if (typeof item?.uri !== 'string') {
-      throw new WireError(JsonRpcCode.InternalError, `Resource template "${uriTemplate}" listed an item without a uri at index ${i}; give every listed resource a uri.`);
+      throw new WireError(
+        JsonRpcCode.InternalError,
+        `Resource template "${uriTemplate}" listed an item without a uri at index ${i}; give every listed resource a uri.`,
+      );
     }
     const listed: WireResource = { ...item, name: item.name ?? item.uri };
     if (listed.mimeType === undefined && mimeType !== undefined) listed.mimeType = mimeType;

@@ -24,20 +24,29 @@ const OPERATORS = '+#./;?&=,!@|';
  */
 export function compileUriTemplate(template: string): CompiledUriTemplate {
   const fail = (problem: string): never => {
-    throw new DefinitionError('RESOURCE_TEMPLATE', `Resource template "${template}" ${problem}`, { uriTemplate: template });
+    throw new DefinitionError('RESOURCE_TEMPLATE', `Resource template "${template}" ${problem}`, {
+      uriTemplate: template,
+    });
   };
-  if (typeof template !== 'string' || template.length === 0) fail('is empty; give a URI template such as "app://items/{id}".');
+  if (typeof template !== 'string' || template.length === 0)
+    fail('is empty; give a URI template such as "app://items/{id}".');
   const variables: string[] = [];
   let source = '^';
   let last = 0;
   for (const m of template.matchAll(EXPRESSION)) {
     const literal = template.slice(last, m.index);
     if (/[{}]/.test(literal)) fail('has an unbalanced "{" or "}"; write each variable as {name}.');
-    if (variables.length > 0 && last === m.index) fail(`has two adjacent variables before {${m[1]}}; put a literal such as "/" between them so that a URI splits one way only.`);
+    if (variables.length > 0 && last === m.index)
+      fail(
+        `has two adjacent variables before {${m[1]}}; put a literal such as "/" between them so that a URI splits one way only.`,
+      );
     const name = m[1]!;
-    if (name.length > 0 && OPERATORS.includes(name[0]!)) fail(`uses the operator "${name[0]}" in {${name}}; only level-1 {name} expressions are supported.`);
-    if (name.includes(',') || name.includes(':') || name.endsWith('*')) fail(`uses a modifier or a list in {${name}}; only single {name} expressions are supported.`);
-    if (!VARNAME.test(name) || name === '__proto__') fail(`has an invalid variable name {${name}}; use letters, digits and "_".`);
+    if (name.length > 0 && OPERATORS.includes(name[0]!))
+      fail(`uses the operator "${name[0]}" in {${name}}; only level-1 {name} expressions are supported.`);
+    if (name.includes(',') || name.includes(':') || name.endsWith('*'))
+      fail(`uses a modifier or a list in {${name}}; only single {name} expressions are supported.`);
+    if (!VARNAME.test(name) || name === '__proto__')
+      fail(`has an invalid variable name {${name}}; use letters, digits and "_".`);
     if (variables.includes(name)) fail(`uses the variable {${name}} twice; give each variable its own name.`);
     variables.push(name);
     source += escape(literal) + '([^/?#]+)';

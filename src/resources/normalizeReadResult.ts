@@ -10,19 +10,31 @@ import type { BlobResourceContents, ReadResourceResult, ResourceReturn, TextReso
  * `null` give undefined (the caller answers "Resource not found"); anything else throws an internal
  * error naming the resource. An `input_required` return passes through untouched.
  */
-export function normalizeReadResult(value: ResourceReturn, uri: string, mimeType: string | undefined): ReadResourceResult | undefined {
+export function normalizeReadResult(
+  value: ResourceReturn,
+  uri: string,
+  mimeType: string | undefined,
+): ReadResourceResult | undefined {
   if (value === undefined || value === null) return undefined;
   if (isInputRequired(value)) return value as unknown as ReadResourceResult;
   if (Array.isArray(value)) return { contents: value.map((item, i) => toContents(item, uri, mimeType, i)) };
-  if (isResult(value)) return { ...value, contents: (value.contents as unknown[]).map((item, i) => toContents(item, uri, mimeType, i)) };
+  if (isResult(value))
+    return { ...value, contents: (value.contents as unknown[]).map((item, i) => toContents(item, uri, mimeType, i)) };
   return { contents: [toContents(value, uri, mimeType, undefined)] };
 }
 
-function toContents(item: unknown, uri: string, mimeType: string | undefined, index: number | undefined): TextResourceContents | BlobResourceContents {
+function toContents(
+  item: unknown,
+  uri: string,
+  mimeType: string | undefined,
+  index: number | undefined,
+): TextResourceContents | BlobResourceContents {
   if (typeof item === 'string') return withMime({ uri, text: item }, mimeType);
   if (item instanceof Uint8Array) return withMime({ uri, blob: Buffer.from(item).toString('base64') }, mimeType);
   if (isObject(item)) {
-    const base: { uri: string; mimeType?: string; _meta?: Record<string, unknown> } = { uri: typeof item.uri === 'string' ? item.uri : uri };
+    const base: { uri: string; mimeType?: string; _meta?: Record<string, unknown> } = {
+      uri: typeof item.uri === 'string' ? item.uri : uri,
+    };
     const mime = typeof item.mimeType === 'string' ? item.mimeType : mimeType;
     if (mime !== undefined) base.mimeType = mime;
     if (isObject(item._meta)) base._meta = item._meta;

@@ -33,11 +33,19 @@ export function assertAbsoluteUri(uri: unknown, what: 'Resource URI' | 'Resource
 export function listedMetadata(def: ResourceMetadataInput, owner: string): ListedMetadata {
   const priority = def.annotations?.priority;
   if (priority !== undefined && !(priority >= 0 && priority <= 1)) {
-    throw new DefinitionError('RESOURCE_ANNOTATIONS', `Resource "${owner}" has annotations.priority ${priority}; give a number from 0 (least important) to 1 (most important).`, { uri: owner });
+    throw new DefinitionError(
+      'RESOURCE_ANNOTATIONS',
+      `Resource "${owner}" has annotations.priority ${priority}; give a number from 0 (least important) to 1 (most important).`,
+      { uri: owner },
+    );
   }
   for (const glob of def.reflects) {
     if (typeof glob !== 'string' || glob.trim().length === 0) {
-      throw new DefinitionError('RESOURCE_REFLECTS', `Resource "${owner}" calls .reflects() with ${JSON.stringify(glob)}; pass tool-domain globs such as "sprints.*".`, { uri: owner });
+      throw new DefinitionError(
+        'RESOURCE_REFLECTS',
+        `Resource "${owner}" calls .reflects() with ${JSON.stringify(glob)}; pass tool-domain globs such as "sprints.*".`,
+        { uri: owner },
+      );
     }
   }
   const out: ListedMetadata = {};

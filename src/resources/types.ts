@@ -38,18 +38,35 @@ export type ResourceContentsInput =
  * `ReadResourceResult`. `undefined` or `null` answers "Resource not found" (useful in templates). An
  * `inputRequired(...)` return asks the client for input first and passes through untouched.
  */
-export type ResourceReturn = ResourceContentsInput | readonly ResourceContentsInput[] | ReadResourceResult | InputRequiredReturn | null | undefined;
+export type ResourceReturn =
+  | ResourceContentsInput
+  | readonly ResourceContentsInput[]
+  | ReadResourceResult
+  | InputRequiredReturn
+  | null
+  | undefined;
 
 /** `(uri, ctx, extra)` for a fixed resource. */
-export type ResourceHandler<Ctx> = (uri: string, ctx: Ctx, extra: ToolExtra) => ResourceReturn | Promise<ResourceReturn>;
+export type ResourceHandler<Ctx> = (
+  uri: string,
+  ctx: Ctx,
+  extra: ToolExtra,
+) => ResourceReturn | Promise<ResourceReturn>;
 
 /** `(uri, vars, ctx, extra)` for a template: `vars` holds the decoded `{variables}` of the URI. */
-export type TemplateHandler<Ctx, Vars> = (uri: string, vars: Vars, ctx: Ctx, extra: ToolExtra) => ResourceReturn | Promise<ResourceReturn>;
+export type TemplateHandler<Ctx, Vars> = (
+  uri: string,
+  vars: Vars,
+  ctx: Ctx,
+  extra: ToolExtra,
+) => ResourceReturn | Promise<ResourceReturn>;
 
 type VariableNames<T extends string> = T extends `${string}{${infer V}}${infer Rest}` ? V | VariableNames<Rest> : never;
 
 /** The variables of a URI template literal: `'app://{a}/{b}'` ⇒ `{ a: string; b: string }`. */
-export type TemplateVariables<T extends string> = string extends T ? Record<string, string> : { [K in VariableNames<T>]: string };
+export type TemplateVariables<T extends string> = string extends T
+  ? Record<string, string>
+  : { [K in VariableNames<T>]: string };
 
 /** A concrete resource a template's `.list()` reports; unset fields default to the template's. */
 export interface ListedResource extends ListedMetadata {
@@ -59,7 +76,10 @@ export interface ListedResource extends ListedMetadata {
 }
 
 /** Enumerates the concrete resources behind a template, for `resources/list`. */
-export type TemplateLister<Ctx> = (ctx: Ctx, extra: ToolExtra) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
+export type TemplateLister<Ctx> = (
+  ctx: Ctx,
+  extra: ToolExtra,
+) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
 
 /** Metadata shared by resources and templates, frozen at build time. */
 interface BuiltResourceBase {
@@ -100,7 +120,12 @@ export interface FusionResourceTemplate<Ctx = any> extends BuiltResourceBase {
   readonly compiled: CompiledUriTemplate;
   /** Frozen, exactly as listed by `resources/templates/list`. */
   readonly definition: Readonly<WireResourceTemplate>;
-  readonly read: (uri: string, vars: Record<string, string>, ctx: Ctx, extra: ToolExtra) => Promise<ReadResourceResult | undefined>;
+  readonly read: (
+    uri: string,
+    vars: Record<string, string>,
+    ctx: Ctx,
+    extra: ToolExtra,
+  ) => Promise<ReadResourceResult | undefined>;
   /** Completers by variable name (`.complete()`), for `completion/complete`. */
   readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   /** The concrete resources for `resources/list`, when the template has a `.list()` callback. */

@@ -110,7 +110,8 @@ export class CallExtra implements ToolExtra {
   }
 
   get session(): SessionData | undefined {
-    if (this.#session === undefined && this.#sessionOf !== undefined) this.#session = this.#sessionOf(this, this.sessionKey);
+    if (this.#session === undefined && this.#sessionOf !== undefined)
+      this.#session = this.#sessionOf(this, this.sessionKey);
     return this.#session;
   }
 

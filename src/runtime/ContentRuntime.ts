@@ -2,11 +2,24 @@ import type { ToolExtra } from '../protocol/types.js';
 import { normalizeCompletion } from '../completion/completers.js';
 import type { CompleteResult, Completer } from '../completion/types.js';
 import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
-import { contextOf, type ContentSource, type ContentView, type ContextOrExtra, type PromptListResult, type ResourceListResult, type ResourceTemplateListResult } from './contentTypes.js';
+import {
+  contextOf,
+  type ContentSource,
+  type ContentView,
+  type ContextOrExtra,
+  type PromptListResult,
+  type ResourceListResult,
+  type ResourceTemplateListResult,
+} from './contentTypes.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { FusionPrompt, GetPromptResult } from '../prompts/types.js';
 
-export type { ContentSource, PromptListResult, ResourceListResult, ResourceTemplateListResult } from './contentTypes.js';
+export type {
+  ContentSource,
+  PromptListResult,
+  ResourceListResult,
+  ResourceTemplateListResult,
+} from './contentTypes.js';
 import type { AttachOptions } from './options.js';
 import type { FusionResource, FusionResourceTemplate, ReadResourceResult } from '../resources/types.js';
 import { contentMessages as messages } from '../protocol/contentMessages.js';
@@ -54,16 +67,28 @@ export class ContentRuntime<Ctx> {
   readonly #run: (call: ContentCall) => Promise<unknown>;
 
   /** The content of `source` under `options`; a runtime passes the `parts` its tools share (the core, rate limits). */
-  constructor(source: ContentSource<Ctx>, options: AttachOptions<Ctx> = {}, parts?: ContentStageParts, stages: readonly StageDefinition[] = stageList) {
+  constructor(
+    source: ContentSource<Ctx>,
+    options: AttachOptions<Ctx> = {},
+    parts?: ContentStageParts,
+    stages: readonly StageDefinition[] = stageList,
+  ) {
     this.#prompts = new Map(source.prompts.map((p) => [p.name, p]));
     this.#resources = new Map(source.resources.map((r) => [r.uri, r]));
     this.#templates = Object.freeze([...source.resourceTemplates]);
     this.#templatesByUri = new Map(this.#templates.map((t) => [t.uriTemplate, t]));
-    this.#hasCompletions = source.prompts.some((p) => p.completers.size > 0) || this.#templates.some((t) => t.completers.size > 0);
+    this.#hasCompletions =
+      source.prompts.some((p) => p.completers.size > 0) || this.#templates.some((t) => t.completers.size > 0);
     this.#listers = this.#templates.filter((t) => t.list !== undefined);
-    this.#promptList = Object.freeze({ prompts: Object.freeze(source.prompts.map((p) => p.definition)) as WirePrompt[] });
-    this.#resourceList = Object.freeze({ resources: Object.freeze(source.resources.map((r) => r.definition)) as WireResource[] });
-    this.#templateList = Object.freeze({ resourceTemplates: Object.freeze(this.#templates.map((t) => t.definition)) as WireResourceTemplate[] });
+    this.#promptList = Object.freeze({
+      prompts: Object.freeze(source.prompts.map((p) => p.definition)) as WirePrompt[],
+    });
+    this.#resourceList = Object.freeze({
+      resources: Object.freeze(source.resources.map((r) => r.definition)) as WireResource[],
+    });
+    this.#templateList = Object.freeze({
+      resourceTemplates: Object.freeze(this.#templates.map((t) => t.definition)) as WireResourceTemplate[],
+    });
     const core = parts?.core ?? new RuntimeCore(options);
     this.#core = core;
     this.#parts = parts ?? { core, limits: RateLimiter.for([], options) };
@@ -74,12 +99,23 @@ export class ContentRuntime<Ctx> {
 
   /** The lists the caller may see: everything, or what its token's scopes allow (cached per scope set). */
   #view(extra: ToolExtra | undefined): ContentView {
-    const all = { prompts: this.#promptList, resources: this.#resourceList, templates: this.#templateList, listers: this.#listers };
+    const all = {
+      prompts: this.#promptList,
+      resources: this.#resourceList,
+      templates: this.#templateList,
+      listers: this.#listers,
+    };
     if (!this.#scopes.active) return all;
     return this.#scopes.view(ScopeGate.scopesOf(extra?.authInfo), (allowed) => ({
-      prompts: Object.freeze({ prompts: [...this.#prompts.values()].filter(allowed).map((p) => p.definition) as WirePrompt[] }),
-      resources: Object.freeze({ resources: [...this.#resources.values()].filter(allowed).map((r) => r.definition) as WireResource[] }),
-      templates: Object.freeze({ resourceTemplates: this.#templates.filter(allowed).map((t) => t.definition) as WireResourceTemplate[] }),
+      prompts: Object.freeze({
+        prompts: [...this.#prompts.values()].filter(allowed).map((p) => p.definition) as WirePrompt[],
+      }),
+      resources: Object.freeze({
+        resources: [...this.#resources.values()].filter(allowed).map((r) => r.definition) as WireResource[],
+      }),
+      templates: Object.freeze({
+        resourceTemplates: this.#templates.filter(allowed).map((t) => t.definition) as WireResourceTemplate[],
+      }),
       listers: this.#listers.filter(allowed),
     }));
   }
@@ -90,7 +126,11 @@ export class ContentRuntime<Ctx> {
     const missing = this.#scopes.missing(item, ScopeGate.scopesOf(extra.authInfo));
     if (missing.length === 0) return;
     const required = item.requiredScopes!;
-    throw new WireError(JsonRpcCode.InvalidParams, texts.insufficientScope(what, required, missing, 'resource'), insufficientScopeMeta(required, missing));
+    throw new WireError(
+      JsonRpcCode.InvalidParams,
+      texts.insufficientScope(what, required, missing, 'resource'),
+      insufficientScopeMeta(required, missing),
+    );
   }
 
   /**
@@ -98,7 +138,8 @@ export class ContentRuntime<Ctx> {
    * requires (for the HTTP scope challenge): a completion requires what its prompt or template requires.
    */
   requiredScopesOf(method: string, params: Record<string, unknown>): readonly string[] {
-    if (method === 'prompts/get' && typeof params.name === 'string') return this.#prompts.get(params.name)?.requiredScopes ?? [];
+    if (method === 'prompts/get' && typeof params.name === 'string')
+      return this.#prompts.get(params.name)?.requiredScopes ?? [];
     if (method === 'completion/complete') return this.#completed(params.ref)?.requiredScopes ?? [];
     if ((method !== 'resources/read' && method !== 'resources/subscribe') || typeof params.uri !== 'string') return [];
     return this.#resourceAt(params.uri)?.requiredScopes ?? [];
@@ -127,7 +168,8 @@ export class ContentRuntime<Ctx> {
   #completed(ref: unknown): ScopedItem | undefined {
     const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
     if (r.type === 'ref/prompt' && typeof r.name === 'string') return this.#prompts.get(r.name);
-    if (r.type === 'ref/resource' && typeof r.uri === 'string') return this.#templatesByUri.get(r.uri) ?? this.#resources.get(r.uri);
+    if (r.type === 'ref/resource' && typeof r.uri === 'string')
+      return this.#templatesByUri.get(r.uri) ?? this.#resources.get(r.uri);
     return undefined;
   }
 
@@ -164,14 +206,21 @@ export class ContentRuntime<Ctx> {
   /** `prompts/get`: finds the prompt, runs its stages, validates the arguments, runs the handler. */
   async getPrompt(name: unknown, args: unknown, context: ContextOrExtra): Promise<GetPromptResult> {
     const scope = contextOf(context);
-    if (typeof name !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing(this.#visiblePrompts(scope.extra)));
+    if (typeof name !== 'string')
+      throw new WireError(JsonRpcCode.InvalidParams, messages.promptNameMissing(this.#visiblePrompts(scope.extra)));
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, this.#visiblePrompts(scope.extra)));
-    const result = await this.#call('prompts/get', prompt, { scope, what: `prompt "${name}"`, kind: 'prompt', label: `Prompt "${name}"` }, async (ctxOf, extra) => {
-      const parsed = prompt.validate(args);
-      if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
-      return prompt.run(parsed.value, (await ctxOf()) as Ctx, extra);
-    });
+    if (prompt === undefined)
+      throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(name, this.#visiblePrompts(scope.extra)));
+    const result = await this.#call(
+      'prompts/get',
+      prompt,
+      { scope, what: `prompt "${name}"`, kind: 'prompt', label: `Prompt "${name}"` },
+      async (ctxOf, extra) => {
+        const parsed = prompt.validate(args);
+        if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
+        return prompt.run(parsed.value, (await ctxOf()) as Ctx, extra);
+      },
+    );
     return neutralizeMessages(result as GetPromptResult);
   }
 
@@ -182,7 +231,14 @@ export class ContentRuntime<Ctx> {
     if (view.listers.length === 0) return view.resources;
     const ctx = await this.#context('resources/list', extra);
     const listed = await Promise.all(
-      view.listers.map((t) => this.#guard(extra, `Resource template "${t.uriTemplate}"`, () => t.list!(ctx, extra), messages.listFailed.bind(null, t.uriTemplate))),
+      view.listers.map((t) =>
+        this.#guard(
+          extra,
+          `Resource template "${t.uriTemplate}"`,
+          () => t.list!(ctx, extra),
+          messages.listFailed.bind(null, t.uriTemplate),
+        ),
+      ),
     );
     return { resources: [...view.resources.resources, ...listed.flat()] };
   }
@@ -196,23 +252,32 @@ export class ContentRuntime<Ctx> {
   async readResource(uri: unknown, context: ContextOrExtra): Promise<ReadResourceResult> {
     const scope = contextOf(context);
     if (typeof uri !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriMissing());
-    if (uri.length > MAX_URI_LENGTH) throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriTooLong(uri.length, MAX_URI_LENGTH));
+    if (uri.length > MAX_URI_LENGTH)
+      throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriTooLong(uri.length, MAX_URI_LENGTH));
     const how = { scope, what: `resource "${uri}"`, kind: 'resource', label: `Resource "${uri}"` } as const;
     let result: unknown;
     const resource = this.#resources.get(uri);
-    if (resource !== undefined) result = await this.#call('resources/read', resource, how, async (ctxOf, extra) => resource.read(uri, (await ctxOf()) as Ctx, extra));
+    if (resource !== undefined)
+      result = await this.#call('resources/read', resource, how, async (ctxOf, extra) =>
+        resource.read(uri, (await ctxOf()) as Ctx, extra),
+      );
     else {
       for (const template of this.#templates) {
         const vars = template.compiled.match(uri);
         if (vars === undefined) continue;
-        result = await this.#call('resources/read', template, how, async (ctxOf, extra) => template.read(uri, vars, (await ctxOf()) as Ctx, extra));
+        result = await this.#call('resources/read', template, how, async (ctxOf, extra) =>
+          template.read(uri, vars, (await ctxOf()) as Ctx, extra),
+        );
         break;
       }
     }
     // A template whose handler found nothing reads as not found.
     if (result !== undefined) return result as ReadResourceResult;
     const view = this.#view(scope.extra);
-    const known = [view.resources.resources.map((r) => r.uri), view.templates.resourceTemplates.map((t) => t.uriTemplate)] as const;
+    const known = [
+      view.resources.resources.map((r) => r.uri),
+      view.templates.resourceTemplates.map((t) => t.uriTemplate),
+    ] as const;
     throw new WireError(JsonRpcCode.ResourceNotFound, messages.resourceNotFound(uri, ...known), { uri });
   }
 
@@ -225,15 +290,25 @@ export class ContentRuntime<Ctx> {
     const scope = contextOf(request);
     const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
     const a = (argument ?? {}) as { name?: unknown; value?: unknown };
-    if (typeof a.name !== 'string' || typeof a.value !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.completionArgumentMissing());
+    if (typeof a.name !== 'string' || typeof a.value !== 'string')
+      throw new WireError(JsonRpcCode.InvalidParams, messages.completionArgumentMissing());
     let item: ScopedItem;
     let completers: ReadonlyMap<string, Completer<Ctx>>;
     let how: Omit<ContentCall, 'target' | 'run'>;
     if (r.type === 'ref/prompt' && typeof r.name === 'string') {
       const prompt = this.#prompts.get(r.name);
-      if (prompt === undefined) throw new WireError(JsonRpcCode.InvalidParams, messages.unknownPrompt(r.name, this.#visiblePrompts(scope.extra)));
+      if (prompt === undefined)
+        throw new WireError(
+          JsonRpcCode.InvalidParams,
+          messages.unknownPrompt(r.name, this.#visiblePrompts(scope.extra)),
+        );
       ({ completers } = item = prompt);
-      how = { scope, what: `prompt "${r.name}"`, kind: 'prompt', label: `Completion of "${a.name}" of prompt "${r.name}"` };
+      how = {
+        scope,
+        what: `prompt "${r.name}"`,
+        kind: 'prompt',
+        label: `Completion of "${a.name}" of prompt "${r.name}"`,
+      };
     } else if (r.type === 'ref/resource' && typeof r.uri === 'string') {
       const template = this.#templatesByUri.get(r.uri);
       const fixed = this.#resources.get(r.uri);
@@ -243,23 +318,39 @@ export class ContentRuntime<Ctx> {
       }
       item = (template ?? fixed)!;
       completers = template?.completers ?? new Map();
-      how = { scope, what: `resource "${r.uri}"`, kind: 'resource', label: `Completion of "${a.name}" of resource template "${r.uri}"` };
+      how = {
+        scope,
+        what: `resource "${r.uri}"`,
+        kind: 'resource',
+        label: `Completion of "${a.name}" of resource template "${r.uri}"`,
+      };
     } else {
       throw new WireError(JsonRpcCode.InvalidParams, messages.completionRefInvalid());
     }
     const completer = completers.get(a.name);
     const given = (context as { arguments?: unknown } | undefined)?.arguments;
     const args: Record<string, string> = {};
-    if (typeof given === 'object' && given !== null) for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
+    if (typeof given === 'object' && given !== null)
+      for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
     const value = a.value;
     return this.#call('completion/complete', item, how, async (ctxOf, extra) => {
       if (completer === undefined) return { completion: { values: [] } };
-      return { completion: normalizeCompletion(await completer(value, { arguments: args }, (await ctxOf()) as Ctx, extra), how.label) };
+      return {
+        completion: normalizeCompletion(
+          await completer(value, { arguments: args }, (await ctxOf()) as Ctx, extra),
+          how.label,
+        ),
+      };
     }) as Promise<CompleteResult>;
   }
 
   /** Runs one request through the stages of its target (compiled on the target's first request), then `run`. */
-  #call(method: ContentMethod, item: ScopedItem, how: Omit<ContentCall, 'target' | 'run'>, run: ContentCall['run']): Promise<unknown> {
+  #call(
+    method: ContentMethod,
+    item: ScopedItem,
+    how: Omit<ContentCall, 'target' | 'run'>,
+    run: ContentCall['run'],
+  ): Promise<unknown> {
     let plans = this.#plans.get(item);
     if (plans === undefined) this.#plans.set(item, (plans = {}));
     let plan = plans[method];
@@ -272,7 +363,9 @@ export class ContentRuntime<Ctx> {
 
   /** {@link guardHandler}, logging a handler failure once (errors meant for the client pass unlogged). */
   #guard<T>(extra: ToolExtra, label: string, run: () => Promise<T>, describe?: (error: unknown) => string): Promise<T> {
-    return guardHandler(label, run, describe, (error) => this.#core.log.error('handler threw', logFields(label, extra), error));
+    return guardHandler(label, run, describe, (error) =>
+      this.#core.log.error('handler threw', logFields(label, extra), error),
+    );
   }
 
   /** The names of the prompts the caller may see (what an error may name). */

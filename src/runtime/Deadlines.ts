@@ -139,7 +139,12 @@ export class Deadlines {
    * Runs `fn` under a deadline of `ms`; `request.requestSignal` is the request's own signal (client
    * cancellation), read only if the handler reads its signal.
    */
-  run(tool: string, ms: number, request: RequestSignal, fn: (running: SignalSource) => Promise<ToolResponse>): Promise<ToolResponse> {
+  run(
+    tool: string,
+    ms: number,
+    request: RequestSignal,
+    fn: (running: SignalSource) => Promise<ToolResponse>,
+  ): Promise<ToolResponse> {
     let queue = this.#queues.get(ms);
     if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms, this.clock)));
     const call = new RunningCall(tool, this.clock.now() + ms, queue, request);
@@ -155,9 +160,17 @@ export class Deadlines {
       }
       pending.then(
         // A result that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation.
-        (result) => call.settle(request.requestSignal?.aborted === true ? errorResult(messages.cancelled(tool), { 'fusion/cancelled': true }) : result),
+        (result) =>
+          call.settle(
+            request.requestSignal?.aborted === true
+              ? errorResult(messages.cancelled(tool), { 'fusion/cancelled': true })
+              : result,
+          ),
         // A handler's WireError is a protocol error the client gets as such; anything else an isError result.
-        (error: unknown) => (error instanceof WireError ? call.fail(error) : call.settle(errorResult(error instanceof Error ? error.message : String(error)))),
+        (error: unknown) =>
+          error instanceof WireError
+            ? call.fail(error)
+            : call.settle(errorResult(error instanceof Error ? error.message : String(error))),
       );
     });
   }

@@ -29,7 +29,10 @@ export interface RuntimeParts<Ctx> {
 }
 
 /** What a runtime holds besides its session hooks and tasks. */
-type RuntimeFields<Ctx> = Pick<FusionRuntime<Ctx>, 'options' | 'surface' | 'tools' | 'content' | 'workflow' | 'features'>;
+type RuntimeFields<Ctx> = Pick<
+  FusionRuntime<Ctx>,
+  'options' | 'surface' | 'tools' | 'content' | 'workflow' | 'features'
+>;
 
 /** How long tasks aborted at a drain's deadline get to write their outcome. */
 const TASK_OUTCOME_MS = 1_000;
@@ -72,7 +75,11 @@ export class FusionRuntime<Ctx = any> {
    * `fsm` gate gets the surface's `.bindState()` tools bound). `stages` is the ordered stage list of every
    * path ({@link stageList} unless a test brings its own).
    */
-  static build<Ctx>(parts: RuntimeParts<Ctx>, options: AttachOptions<Ctx>, stages: readonly StageDefinition[] = stageList): FusionRuntime<Ctx> {
+  static build<Ctx>(
+    parts: RuntimeParts<Ctx>,
+    options: AttachOptions<Ctx>,
+    stages: readonly StageDefinition[] = stageList,
+  ): FusionRuntime<Ctx> {
     const core = new RuntimeCore<Ctx>(options);
     const { filter, nameStyle, toolExposition } = options;
     const surface = compileSurface(parts.tools, { filter, nameStyle, group: groupingFor(toolExposition) });
@@ -82,10 +89,22 @@ export class FusionRuntime<Ctx = any> {
     const subscribable = options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false;
     const system = systemResources(tools, subscribable);
     const own = parts.prompts.length + parts.resources.length + parts.resourceTemplates.length > 0;
-    const catalog = { prompts: parts.prompts, resources: parts.resources, resourceTemplates: [...parts.resourceTemplates, ...system] };
-    const content = own || system.length > 0 ? new ContentRuntime(catalog, options, { core, limits: toolParts.limits }, stages) : undefined;
+    const catalog = {
+      prompts: parts.prompts,
+      resources: parts.resources,
+      resourceTemplates: [...parts.resourceTemplates, ...system],
+    };
+    const content =
+      own || system.length > 0
+        ? new ContentRuntime(catalog, options, { core, limits: toolParts.limits }, stages)
+        : undefined;
     const features = buildFeatures(options, content);
-    return new FusionRuntime({ options, surface, tools, content, workflow: toolParts.workflow, features }, core, sessions, toolParts.limits);
+    return new FusionRuntime(
+      { options, surface, tools, content, workflow: toolParts.workflow, features },
+      core,
+      sessions,
+      toolParts.limits,
+    );
   }
 
   /** Runs task-supporting tools as tasks; undefined when no tool of the surface supports tasks. */
@@ -112,7 +131,6 @@ export class FusionRuntime<Ctx = any> {
   get sessionCount(): number {
     return this.#sessions.count;
   }
-
 
   /**
    * Graceful shutdown: waits up to `deadlineMs` for running tool calls (tasks' included), aborts the rest, then

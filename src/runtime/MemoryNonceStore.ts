@@ -41,10 +41,18 @@ export class MemoryNonceStore implements NonceStore {
     if (this.#used.has(nonce)) return false;
     const mine = this.#usedBy.get(owner) ?? 0;
     if (mine >= this.#maxUsedPerPrincipal) {
-      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress for this caller (${this.#maxUsedPerPrincipal}); requestState was not accepted. Finish or abandon some of them, or call again without requestState and inputResponses in a few minutes.`, { reason: 'request_state_budget', scope: 'principal', max: this.#maxUsedPerPrincipal });
+      throw new WireError(
+        JsonRpcCode.InvalidParams,
+        `Too many multi-round requests in progress for this caller (${this.#maxUsedPerPrincipal}); requestState was not accepted. Finish or abandon some of them, or call again without requestState and inputResponses in a few minutes.`,
+        { reason: 'request_state_budget', scope: 'principal', max: this.#maxUsedPerPrincipal },
+      );
     }
     if (this.#used.size >= this.#maxUsed) {
-      throw new WireError(JsonRpcCode.InvalidParams, `Too many multi-round requests in progress on this server (${this.#maxUsed}); requestState was not accepted. Call again without requestState and inputResponses a little later.`, { reason: 'request_state_budget', scope: 'global', max: this.#maxUsed });
+      throw new WireError(
+        JsonRpcCode.InvalidParams,
+        `Too many multi-round requests in progress on this server (${this.#maxUsed}); requestState was not accepted. Call again without requestState and inputResponses a little later.`,
+        { reason: 'request_state_budget', scope: 'global', max: this.#maxUsed },
+      );
     }
     this.#used.set(nonce, { expiresAt, owner });
     this.#usedBy.set(owner, mine + 1);
@@ -64,6 +72,7 @@ export class MemoryNonceStore implements NonceStore {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`requestState.${name} must be a positive integer (got ${String(value)}).`);
+  if (!(Number.isInteger(value) && value > 0))
+    throw new RangeError(`requestState.${name} must be a positive integer (got ${String(value)}).`);
   return value;
 }

@@ -41,10 +41,15 @@ export class RateLimiter {
 
   /** The stage for a surface, or `undefined` when neither the options nor any tool set a limit. */
   static for(tools: readonly FusionTool[], options: RateLimitOptions): RateLimiter | undefined {
-    const server = options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit, 'The attach option rateLimit');
+    const server =
+      options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit, 'The attach option rateLimit');
     if (server === undefined && !tools.some((t) => t.rateLimit !== undefined)) return undefined;
     const owned = options.rateLimitStore === undefined;
-    return new RateLimiter(server, options.rateLimitStore ?? new MemoryRateLimitStore(options.now === undefined ? {} : { now: options.now }), owned);
+    return new RateLimiter(
+      server,
+      options.rateLimitStore ?? new MemoryRateLimitStore(options.now === undefined ? {} : { now: options.now }),
+      owned,
+    );
   }
 
   /** Stops the sweep timer of the in-memory store it made (one the options passed is the caller's to close). */
@@ -69,13 +74,19 @@ export class RateLimiter {
     let refusal: RateLimitRefusal | undefined;
     try {
       if (this.#server !== undefined) refusal = await this.#count(`server:${principal.key}`, this.#server, 'server');
-      if (refusal === undefined && tool.rateLimit !== undefined) refusal = await this.#count(`tool:${tool.name}:${principal.key}`, tool.rateLimit, 'tool');
+      if (refusal === undefined && tool.rateLimit !== undefined)
+        refusal = await this.#count(`tool:${tool.name}:${principal.key}`, tool.rateLimit, 'tool');
     } catch (error) {
       return unavailable(what, 'call', error);
     }
     if (refusal === undefined) return undefined;
     const calls = refusal.limit.max === 1 ? 'call' : 'calls';
-    return refused(what, refusal.scope === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`, refusal, whoOf(principal.kind, scope));
+    return refused(
+      what,
+      refusal.scope === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`,
+      refusal,
+      whoOf(principal.kind, scope),
+    );
   }
 
   /**
@@ -110,13 +121,19 @@ function refused(what: string, counted: string, refusal: RateLimitRefusal, who: 
   const { limit, scope, retryAfterMs } = refusal;
   return errorResult(
     `${what} was not run: rate limit reached (${limit.max} ${counted} per ${seconds(limit.windowMs)} for ${who}). Retry after ${seconds(retryAfterMs)}; nothing was done.`,
-    { [RETRY_AFTER_META]: retryAfterMs, [RATE_LIMIT_META]: { max: limit.max, windowMs: limit.windowMs, scope, retryAfterMs } },
+    {
+      [RETRY_AFTER_META]: retryAfterMs,
+      [RATE_LIMIT_META]: { max: limit.max, windowMs: limit.windowMs, scope, retryAfterMs },
+    },
   );
 }
 
 function unavailable(what: string, counted: 'call' | 'request', error: unknown): ToolResponse {
   const reason = error instanceof Error ? error.message : String(error);
-  return errorResult(`${what} was not run: the rate-limit store is unavailable (${reason}), so the ${counted} could not be counted. Nothing was done; try again in a few seconds.`, { [RETRY_AFTER_META]: 1_000 });
+  return errorResult(
+    `${what} was not run: the rate-limit store is unavailable (${reason}), so the ${counted} could not be counted. Nothing was done; try again in a few seconds.`,
+    { [RETRY_AFTER_META]: 1_000 },
+  );
 }
 
 function seconds(ms: number): string {

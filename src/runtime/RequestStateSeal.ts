@@ -63,14 +63,25 @@ export class RequestStateSeal {
   constructor(options: RequestStateOptions = {}) {
     // Without a configured key, a random one is drawn on first use: web runtimes such as Workers refuse
     // random values while a module is being loaded, and an app may be created then.
-    const key = options.key === undefined ? undefined : Buffer.from(typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key);
-    if (key !== undefined && key.byteLength < 32) throw new RangeError(`requestState.key must be at least 32 bytes long (got ${key.byteLength}); use a random secret such as crypto.randomBytes(32).`);
+    const key =
+      options.key === undefined
+        ? undefined
+        : Buffer.from(typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key);
+    if (key !== undefined && key.byteLength < 32)
+      throw new RangeError(
+        `requestState.key must be at least 32 bytes long (got ${key.byteLength}); use a random secret such as crypto.randomBytes(32).`,
+      );
     const ttl = options.ttlSeconds ?? 600;
-    if (!(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`);
+    if (!(Number.isFinite(ttl) && ttl > 0))
+      throw new RangeError(
+        `requestState.ttlSeconds must be a positive number of seconds (got ${String(options.ttlSeconds)}).`,
+      );
     this.#key = key;
     this.#ttlSeconds = ttl;
     if (options.nonces !== undefined && (options.maxUsed !== undefined || options.maxUsedPerPrincipal !== undefined)) {
-      throw new RangeError('requestState.maxUsed and maxUsedPerPrincipal budget the default memory store; with requestState.nonces set, drop them (the store you give keeps its own limits).');
+      throw new RangeError(
+        'requestState.maxUsed and maxUsedPerPrincipal budget the default memory store; with requestState.nonces set, drop them (the store you give keeps its own limits).',
+      );
     }
     this.#nonces = options.nonces ?? new MemoryNonceStore(options);
   }
@@ -82,7 +93,13 @@ export class RequestStateSeal {
 
   /** Seals `payload` (JSON; `undefined` is sealed as `null`) for `target` (e.g. `tools/call:checkout`) and the principal `caller` (its key). */
   async seal(payload: unknown, target: string, caller: string): Promise<string> {
-    const envelope: Envelope = { t: target, c: this.#callerTag(caller), exp: Math.floor(Date.now() / 1000) + this.#ttlSeconds, n: randomBytes(12).toString('base64url'), p: payload ?? null };
+    const envelope: Envelope = {
+      t: target,
+      c: this.#callerTag(caller),
+      exp: Math.floor(Date.now() / 1000) + this.#ttlSeconds,
+      n: randomBytes(12).toString('base64url'),
+      p: payload ?? null,
+    };
     const body = Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64url');
     return `${PREFIX}${body}.${this.#mac(body).toString('base64url')}`;
   }
@@ -105,7 +122,8 @@ export class RequestStateSeal {
       throw invalid();
     }
     const tag = this.#callerTag(caller);
-    if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== tag) throw invalid();
+    if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== tag)
+      throw invalid();
     const now = Math.floor(Date.now() / 1000);
     if (typeof envelope.exp !== 'number' || envelope.exp < now) throw invalid();
     let first: boolean;
@@ -134,7 +152,11 @@ export class RequestStateSeal {
   }
 
   #callerTag(caller: string): string {
-    return createHmac('sha256', this.#secret()).update(`caller:${caller}`).digest().subarray(0, 16).toString('base64url');
+    return createHmac('sha256', this.#secret())
+      .update(`caller:${caller}`)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
   }
 }
 

@@ -4,9 +4,23 @@ import { WireError, JsonRpcCode } from '../errors/WireError.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
 import { TaskLedger, TaskRefused } from '../tasks/TaskLedger.js';
 import type { TaskStore } from '../tasks/TaskStore.js';
-import { answer, askInput, finish, renewLease, takeResponse, withMessage, type TaskOutcome } from '../tasks/transitions.js';
+import {
+  answer,
+  askInput,
+  finish,
+  renewLease,
+  takeResponse,
+  withMessage,
+  type TaskOutcome,
+} from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
-import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord, type TaskStatus } from '../tasks/types.js';
+import {
+  isTerminal,
+  type TaskBudgets,
+  type TaskDeclaration,
+  type TaskRecord,
+  type TaskStatus,
+} from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import { routeTask } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
@@ -27,7 +41,8 @@ export interface TaskServiceOptions {
 }
 
 /** How a task-capable `tools/call` was answered: the plain result (it finished at once) or a task. */
-export type TaskStart = { readonly kind: 'result'; readonly result: ToolResponse } | { readonly kind: 'task'; readonly record: TaskRecord };
+export type TaskStart =
+  { readonly kind: 'result'; readonly result: ToolResponse } | { readonly kind: 'task'; readonly record: TaskRecord };
 
 type Settled = { readonly ok: true; readonly result: ToolResponse } | { readonly ok: false; readonly error: unknown };
 
@@ -53,7 +68,12 @@ export class TaskService {
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #statuses = new Map<string, TaskStatus>();
 
-  constructor(tools: ToolRuntime<any>, options: TaskServiceOptions = {}, now?: () => number, debug?: (event: DebugEvent) => void) {
+  constructor(
+    tools: ToolRuntime<any>,
+    options: TaskServiceOptions = {},
+    now?: () => number,
+    debug?: (event: DebugEvent) => void,
+  ) {
     this.#debug = debug;
     this.#tools = tools;
     this.#ownsStore = options.store === undefined;
@@ -72,7 +92,12 @@ export class TaskService {
    * Calls `name` as a task owned by the caller. With `immediate`, a call that settles within the current
    * turn is answered with its plain result (or its `input_required` round) and no task is made.
    */
-  async start(name: string, args: Record<string, unknown> | undefined, scope: RequestContext, how: { immediate: boolean; ttlMs?: number | undefined }): Promise<TaskStart> {
+  async start(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    how: { immediate: boolean; ttlMs?: number | undefined },
+  ): Promise<TaskStart> {
     const declaration = this.declarationOf(name)!;
     const controller = new AbortController();
     let created!: (id: string) => void;
@@ -84,11 +109,27 @@ export class TaskService {
         const text = message ?? (total === undefined ? `${done}` : `${done}/${total}`);
         this.#emit(await this.ledger.step(await id, (r) => withMessage(r, this.ledger.now(), text)));
       },
-      ask: async (method, params) => this.#ask(await id, `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`, { method, params }, controller.signal),
-      relay: async (method, params, send) => this.#relay(await id, `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`, { method, params }, send),
+      ask: async (method, params) =>
+        this.#ask(
+          await id,
+          `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`,
+          { method, params },
+          controller.signal,
+        ),
+      relay: async (method, params, send) =>
+        this.#relay(
+          await id,
+          `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`,
+          { method, params },
+          send,
+        ),
     });
     // Not the request's span: it ends when the request does, long before the work.
-    const begin = (): Promise<Settled> => this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }).then((result) => ({ ok: true, result }), (error: unknown) => ({ ok: false, error }));
+    const begin = (): Promise<Settled> =>
+      this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }).then(
+        (result) => ({ ok: true, result }),
+        (error: unknown) => ({ ok: false, error }),
+      );
     let running: Promise<Settled> | undefined;
     if (how.immediate) {
       running = begin();
@@ -100,7 +141,13 @@ export class TaskService {
     }
     let record: TaskRecord;
     try {
-      record = await this.ledger.create({ owner: scope.extra.principal.key, tool: name, ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs), pollIntervalMs: declaration.pollIntervalMs, leaseUntil: this.ledger.now() + this.#leaseMs });
+      record = await this.ledger.create({
+        owner: scope.extra.principal.key,
+        tool: name,
+        ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
+        pollIntervalMs: declaration.pollIntervalMs,
+        leaseUntil: this.ledger.now() + this.#leaseMs,
+      });
     } catch (error) {
       controller.abort(error);
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
@@ -112,13 +159,25 @@ export class TaskService {
     const renew = setInterval(() => void this.#renew(record.id, controller), Math.max(10, this.#leaseMs / 3));
     renew.unref?.();
     // The run's own signal aborts on timeout, on cancel (the task's controller) and on shutdown (after the drain).
-    const shutDown = (settled: Settled): boolean => settled.ok && settled.result.isError === true && settled.result._meta?.['fusion/timeout'] === undefined && !controller.signal.aborted && extra.signal.aborted;
-    const outcome = (running ?? begin()).then((settled) => this.#settle(record, shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled)).finally(() => {
-      clearInterval(renew);
-      this.#running.delete(record.id);
-      this.#outcomes.delete(outcome);
-      this.ledger.release();
-    });
+    const shutDown = (settled: Settled): boolean =>
+      settled.ok &&
+      settled.result.isError === true &&
+      settled.result._meta?.['fusion/timeout'] === undefined &&
+      !controller.signal.aborted &&
+      extra.signal.aborted;
+    const outcome = (running ?? begin())
+      .then((settled) =>
+        this.#settle(
+          record,
+          shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled,
+        ),
+      )
+      .finally(() => {
+        clearInterval(renew);
+        this.#running.delete(record.id);
+        this.#outcomes.delete(outcome);
+        this.ledger.release();
+      });
     this.#outcomes.add(outcome);
     return { kind: 'task', record };
   }
@@ -138,14 +197,20 @@ export class TaskService {
   async cancel(id: string, owner: string): Promise<TaskRecord | undefined> {
     const found = await this.ledger.get(id, owner);
     if (found === undefined || isTerminal(found.status)) return found;
-    const after = await this.ledger.step(id, (r) => finish(r, this.ledger.now(), { status: 'cancelled', statusMessage: taskTexts.cancelled(r.tool) }));
+    const after = await this.ledger.step(id, (r) =>
+      finish(r, this.ledger.now(), { status: 'cancelled', statusMessage: taskTexts.cancelled(r.tool) }),
+    );
     this.#running.get(id)?.abort(new Error(taskTexts.cancelled(found.tool)));
     this.#emit(after);
     return after;
   }
 
   /** Delivers answers to outstanding input requests (`tasks/update`); undefined when not found. */
-  async update(id: string, owner: string, responses: Readonly<Record<string, unknown>>): Promise<TaskRecord | undefined> {
+  async update(
+    id: string,
+    owner: string,
+    responses: Readonly<Record<string, unknown>>,
+  ): Promise<TaskRecord | undefined> {
     const found = await this.ledger.get(id, owner);
     if (found === undefined) return undefined;
     const after = await this.ledger.step(id, (r) => answer(r, this.ledger.now(), responses));
@@ -169,7 +234,10 @@ export class TaskService {
    */
   async stored(ms: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.allSettled([...this.#outcomes]), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    await Promise.race([
+      Promise.allSettled([...this.#outcomes]),
+      new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
     clearTimeout(timer);
   }
 
@@ -179,11 +247,17 @@ export class TaskService {
     if (this.#ownsStore) this.ledger.store.close?.();
   }
 
-  async #ask(id: string, key: string, request: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async #ask(
+    id: string,
+    key: string,
+    request: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     let record = await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request));
     this.#emit(record);
     for (;;) {
-      if (record === undefined || isTerminal(record.status)) throw new Error(`task ${id} ended while waiting for input`);
+      if (record === undefined || isTerminal(record.status))
+        throw new Error(`task ${id} ended while waiting for input`);
       if (record.inputResponses !== undefined && Object.hasOwn(record.inputResponses, key)) {
         const value = record.inputResponses[key] as Record<string, unknown>;
         await this.ledger.step(id, (r) => takeResponse(r, key));
@@ -195,7 +269,12 @@ export class TaskService {
     }
   }
 
-  async #relay(id: string, key: string, request: Record<string, unknown>, send: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  async #relay(
+    id: string,
+    key: string,
+    request: Record<string, unknown>,
+    send: () => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
     this.#emit(await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request)));
     try {
       return await send();
@@ -222,15 +301,31 @@ export class TaskService {
     if (outcome.status !== 'completed') return outcome;
     const { maxResultBytes, maxStoredBytesPerPrincipal: maxBytes } = this.ledger.budgets;
     const bytes = Buffer.byteLength(JSON.stringify(outcome.result));
-    if (bytes > maxResultBytes) return { status: 'completed', result: errorResult(taskTexts.resultTooLarge(record.tool, bytes, maxResultBytes)) };
-    if (await this.ledger.store.reserveResult(record.owner, record.id, bytes, { expiresAt: record.createdAt + record.ttlMs, maxBytes })) return outcome;
+    if (bytes > maxResultBytes)
+      return { status: 'completed', result: errorResult(taskTexts.resultTooLarge(record.tool, bytes, maxResultBytes)) };
+    if (
+      await this.ledger.store.reserveResult(record.owner, record.id, bytes, {
+        expiresAt: record.createdAt + record.ttlMs,
+        maxBytes,
+      })
+    )
+      return outcome;
     return { status: 'completed', result: errorResult(taskTexts.storedFull(record.tool, maxBytes)) };
   }
 
   #outcome(record: TaskRecord, settled: Settled): TaskOutcome {
     if (!settled.ok) {
       const error = settled.error;
-      if (error instanceof WireError) return { status: 'failed', error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) }, statusMessage: error.message };
+      if (error instanceof WireError)
+        return {
+          status: 'failed',
+          error: {
+            code: error.code,
+            message: error.message,
+            ...(error.data !== undefined ? { data: error.data } : {}),
+          },
+          statusMessage: error.message,
+        };
       const message = error instanceof Error ? error.message : String(error);
       return { status: 'failed', error: { code: JsonRpcCode.InternalError, message }, statusMessage: message };
     }
@@ -280,7 +375,13 @@ export class TaskService {
     if (this.#debug !== undefined && this.#statuses.get(record.id) !== record.status) {
       if (isTerminal(record.status)) this.#statuses.delete(record.id);
       else this.#statuses.set(record.id, record.status);
-      this.#debug({ type: 'task', tool: record.tool, taskId: record.id, status: record.status, ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}) });
+      this.#debug({
+        type: 'task',
+        tool: record.tool,
+        taskId: record.id,
+        status: record.status,
+        ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}),
+      });
     }
     for (const listener of this.#listeners) listener(record);
   }

@@ -112,7 +112,12 @@ export class ToolRuntime<Ctx = any> {
     return observeCall(name, args, scope, debug, (marks) => this.#call(name, args, scope, marks));
   }
 
-  #call(name: string, args: Record<string, unknown> | undefined, scope: RequestContext, marks: StageMarks | undefined): Promise<ToolResponse> {
+  #call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    marks: StageMarks | undefined,
+  ): Promise<ToolResponse> {
     const route = this.surface.routes.get(name);
     if (route === undefined) return this.#unknownTool(name, scope);
     let tool: FusionTool;
@@ -135,7 +140,9 @@ export class ToolRuntime<Ctx = any> {
     }
     const call: ToolCall = { route, tool, args: rest, scope, extra: scope.extra, marks };
     const log = this.#parts.core.log;
-    return run(call).catch((error: unknown) => rethrowLogged(log, 'tools/call failed', callLogFields(call, undefined, log), error));
+    return run(call).catch((error: unknown) =>
+      rethrowLogged(log, 'tools/call failed', callLogFields(call, undefined, log), error),
+    );
   }
 
   /**

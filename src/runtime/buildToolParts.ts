@@ -40,7 +40,12 @@ export function bindSurfaceTools(gate: StateMachineGate, surface: Surface): void
 }
 
 /** Builds the tool parts of `surface` under `core.options`, warning once about what the options get wrong. */
-export function buildToolParts(core: RuntimeCore, surface: Surface, toolSwitch: ToolSwitch, sessions: SessionHooks): ToolParts {
+export function buildToolParts(
+  core: RuntimeCore,
+  surface: Surface,
+  toolSwitch: ToolSwitch,
+  sessions: SessionHooks,
+): ToolParts {
   const { options } = core;
   const invalidations = new InvalidationLog({
     recorded: (patterns, causedBy) => core.debug?.({ type: 'invalidation', patterns, causedBy }),
@@ -50,7 +55,14 @@ export function buildToolParts(core: RuntimeCore, surface: Surface, toolSwitch: 
   for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
   const layer = new StateSyncLayer(options.stateSync, inline, options.now === undefined ? {} : { now: options.now });
   const sync = layer.hasAnything ? layer : undefined;
-  const warnings = sync === undefined ? [] : stateSyncWarnings(options.stateSync, inline, surface.tools.map((t) => t.name));
+  const warnings =
+    sync === undefined
+      ? []
+      : stateSyncWarnings(
+          options.stateSync,
+          inline,
+          surface.tools.map((t) => t.name),
+        );
   // The workflow asks the visibility (built after it, from its gate) what a caller's scopes leave of the surface.
   const late: { visibility?: Visibility } = {};
   let workflow: WorkflowRuntime | undefined;
@@ -66,7 +78,9 @@ export function buildToolParts(core: RuntimeCore, surface: Surface, toolSwitch: 
       onListChanged: (key: string) => {
         core.emit({ type: 'list_changed', reason: 'transition', sessionId: key });
         const bus = options.sessionBus;
-        return bus === undefined ? sessions.notifierOf(key)?.() : bus.publish(key, { method: 'notifications/tools/list_changed' });
+        return bus === undefined
+          ? sessions.notifierOf(key)?.()
+          : bus.publish(key, { method: 'notifications/tools/list_changed' });
       },
       onEvent: core.debug,
       onChange: options.onWorkflowChange,
@@ -79,8 +93,21 @@ export function buildToolParts(core: RuntimeCore, surface: Surface, toolSwitch: 
   }
   for (const message of warnings) core.warn(message);
   const gated = workflow === undefined ? undefined : { gate: workflow.gate, settings: workflow.handles.settings };
-  const visibility = (late.visibility = new Visibility(surface, { switch: toolSwitch, sync, workflow: gated, listCache: options.listCache }));
+  const visibility = (late.visibility = new Visibility(surface, {
+    switch: toolSwitch,
+    sync,
+    workflow: gated,
+    listCache: options.listCache,
+  }));
   // One listener per runtime (runtimes are cached per options object), only when someone listens.
   if (core.debug !== undefined) toolSwitch.onChange(() => core.emit({ type: 'list_changed', reason: 'tools-changed' }));
-  return { surface, toolSwitch, sync, invalidations, workflow, visibility, limits: RateLimiter.for(surface.tools, options) };
+  return {
+    surface,
+    toolSwitch,
+    sync,
+    invalidations,
+    workflow,
+    visibility,
+    limits: RateLimiter.for(surface.tools, options),
+  };
 }

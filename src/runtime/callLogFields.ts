@@ -32,7 +32,8 @@ function actionOf(actions: ReadonlyMap<string, unknown>, tool: unknown): string 
 /** A budget or rate-limit refusal of `call`, at `warn`, throttled per reason and tool (a flood cannot flood the log). */
 export function logRefusal(log: OperatorLog, call: ToolCall, reason: 'rate_limited' | 'too_many_calls'): void {
   if (!log.enabled('warn')) return;
-  const message = reason === 'rate_limited' ? 'rate limit refused a tool call' : 'concurrency budget refused a tool call';
+  const message =
+    reason === 'rate_limited' ? 'rate limit refused a tool call' : 'concurrency budget refused a tool call';
   log.refusal(`${reason}:${call.tool.name}`, message, { ...callLogFields(call, undefined, log), reason });
 }
 

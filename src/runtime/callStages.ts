@@ -35,7 +35,10 @@ export type Stage<C, R> = (call: C, next: (call: C) => Promise<R>) => Promise<R>
  * Composes stages into one function, once per tool (or prompt, resource): `stages[0]` runs first and `last`
  * (the handler) at the end. Stages an item does not need are simply absent, so they cost nothing at call time.
  */
-export function composeStages<C = ToolCall, R = ToolResponse>(stages: ReadonlyArray<Stage<C, R>>, last: (call: C) => Promise<R>): (call: C) => Promise<R> {
+export function composeStages<C = ToolCall, R = ToolResponse>(
+  stages: ReadonlyArray<Stage<C, R>>,
+  last: (call: C) => Promise<R>,
+): (call: C) => Promise<R> {
   let run = last;
   for (let i = stages.length - 1; i >= 0; i--) {
     const stage = stages[i]!;

@@ -43,5 +43,7 @@ export type ContextOrExtra = RequestContext | ToolExtra;
 /** A request's context from what a caller passed: the context itself, or a bare extra (no session key). */
 export function contextOf(given: ContextOrExtra): RequestContext {
   const scope = given as Partial<RequestContext>;
-  return typeof scope.extra === 'object' && scope.extra !== null ? (given as RequestContext) : { sessionKey: undefined, extra: given as ToolExtra };
+  return typeof scope.extra === 'object' && scope.extra !== null
+    ? (given as RequestContext)
+    : { sessionKey: undefined, extra: given as ToolExtra };
 }

@@ -18,15 +18,24 @@ export interface PipelineFeatures {
 }
 
 /** Builds the features `options` ask for, once per runtime (subscriptions only where there is content to subscribe to). */
-export function buildFeatures<Ctx>(options: AttachOptions<Ctx>, content: ContentRuntime<Ctx> | undefined): PipelineFeatures {
+export function buildFeatures<Ctx>(
+  options: AttachOptions<Ctx>,
+  content: ContentRuntime<Ctx> | undefined,
+): PipelineFeatures {
   const subscribe = options.resourceSubscriptions;
   return Object.freeze({
     logging: options.logging === true,
     subscriptions:
       subscribe === undefined || subscribe === false || content?.hasResources !== true
         ? undefined
-        : new ResourceSubscriptions((uri) => content.hasResource(uri), { ...(options.now !== undefined ? { now: options.now } : {}), ...(subscribe === true ? {} : subscribe) }),
+        : new ResourceSubscriptions((uri) => content.hasResource(uri), {
+            ...(options.now !== undefined ? { now: options.now } : {}),
+            ...(subscribe === true ? {} : subscribe),
+          }),
     requestState: new RequestStateSeal(options.requestState),
-    tracing: options.tracing === undefined || options.tracing === false ? undefined : new RequestTracing(options.tracing, warnOf(options)),
+    tracing:
+      options.tracing === undefined || options.tracing === false
+        ? undefined
+        : new RequestTracing(options.tracing, warnOf(options)),
   });
 }

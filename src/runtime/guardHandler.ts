@@ -2,7 +2,12 @@ import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import { contentMessages as messages } from '../protocol/contentMessages.js';
 
 /** Runs a handler; errors carrying a JSON-RPC error code (-32768 to -32000) pass through, others become -32603 naming `label`. */
-export async function guardHandler<T>(label: string, run: () => Promise<T>, describe: (error: unknown) => string = (e) => messages.handlerFailed(label, e), failed?: (error: unknown) => void): Promise<T> {
+export async function guardHandler<T>(
+  label: string,
+  run: () => Promise<T>,
+  describe: (error: unknown) => string = (e) => messages.handlerFailed(label, e),
+  failed?: (error: unknown) => void,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {

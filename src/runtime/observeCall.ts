@@ -10,9 +10,20 @@ import { composeStages, type CallStage, type NextStage } from './callStages.js';
 export type StageMarks = Array<string | number>;
 
 /** A tool's call path: its stages, then its handler; each timed when an observer is set (otherwise nothing is). */
-export function composeCall(stages: ReadonlyArray<readonly [string, CallStage]>, run: NextStage, observed: boolean): NextStage {
-  if (!observed) return composeStages(stages.map(([, stage]) => stage), run);
-  return composeStages(stages.map(([name, stage]) => timedStage(name, stage)), timedHandler(run));
+export function composeCall(
+  stages: ReadonlyArray<readonly [string, CallStage]>,
+  run: NextStage,
+  observed: boolean,
+): NextStage {
+  if (!observed)
+    return composeStages(
+      stages.map(([, stage]) => stage),
+      run,
+    );
+  return composeStages(
+    stages.map(([name, stage]) => timedStage(name, stage)),
+    timedHandler(run),
+  );
 }
 
 /** A stage that notes when the call reached it (compiled only when an observer is set). */
@@ -85,7 +96,11 @@ export function observeCall(
 
 function stagesOf(marks: StageMarks, ended: number): Array<{ stage: string; ms: number }> {
   const stages: Array<{ stage: string; ms: number }> = [];
-  for (let i = 0; i < marks.length; i += 2) stages.push({ stage: marks[i] as string, ms: ((marks[i + 3] as number | undefined) ?? ended) - (marks[i + 1] as number) });
+  for (let i = 0; i < marks.length; i += 2)
+    stages.push({
+      stage: marks[i] as string,
+      ms: ((marks[i + 3] as number | undefined) ?? ended) - (marks[i + 1] as number),
+    });
   return stages;
 }
 
@@ -93,6 +108,10 @@ function textOf(result: ToolResponse): string {
   const only = result.content?.length === 1 ? (result.content[0] as { type?: unknown; text?: unknown }) : undefined;
   if (only?.type === 'text') return String(only.text);
   return (result.content ?? [])
-    .map((block) => ((block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text) : `[${String((block as { type?: unknown }).type)}]`))
+    .map((block) =>
+      (block as { type?: unknown }).type === 'text'
+        ? String((block as { text?: unknown }).text)
+        : `[${String((block as { type?: unknown }).type)}]`,
+    )
     .join('\n');
 }

@@ -44,7 +44,10 @@ export function runContent(core: RuntimeCore): (call: ContentCall) => Promise<un
     return settled.then((result) => {
       if (result instanceof Settled) return result.value;
       const ms = (result._meta?.['fusion/timeout'] as { ms?: number } | undefined)?.ms;
-      throw new WireError(JsonRpcCode.InternalError, ms === undefined ? messages.dropped(label) : messages.ranOut(label, ms));
+      throw new WireError(
+        JsonRpcCode.InternalError,
+        ms === undefined ? messages.dropped(label) : messages.ranOut(label, ms),
+      );
     });
   };
 }

@@ -21,33 +21,48 @@ export function runTool(core: RuntimeCore): NextStage {
     const { tool, args, extra } = call;
     // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
     const own = extra instanceof CallExtra;
-    return tracker.deadlines.run(tool.name, tool.timeoutMs ?? timeoutMs, own ? extra : { requestSignal: extra.signal }, (running) => {
-      let scoped: ToolExtra;
-      if (own) {
-        extra.beginRun(running, sessionOf);
-        scoped = extra;
-      } else {
-        scoped = {
-          ...extra,
-          session: sessionOf(extra, call.scope.sessionKey),
-          get signal() {
-            return running.signal;
-          },
-        };
-      }
-      const started = performance.now();
-      // Handler text that reads like a framework signal is marked as data before any signal block is added.
-      const pending =
-        contextFactory === undefined
-          ? tool.run(args, undefined, scoped).then(neutralizeResult)
-          : withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped).then(neutralizeResult), tool.name);
-      return logFailure(pending, call, started, log);
-    });
+    return tracker.deadlines.run(
+      tool.name,
+      tool.timeoutMs ?? timeoutMs,
+      own ? extra : { requestSignal: extra.signal },
+      (running) => {
+        let scoped: ToolExtra;
+        if (own) {
+          extra.beginRun(running, sessionOf);
+          scoped = extra;
+        } else {
+          scoped = {
+            ...extra,
+            session: sessionOf(extra, call.scope.sessionKey),
+            get signal() {
+              return running.signal;
+            },
+          };
+        }
+        const started = performance.now();
+        // Handler text that reads like a framework signal is marked as data before any signal block is added.
+        const pending =
+          contextFactory === undefined
+            ? tool.run(args, undefined, scoped).then(neutralizeResult)
+            : withContext(
+                contextFactory,
+                scoped,
+                (ctx) => tool.run(args, ctx, scoped).then(neutralizeResult),
+                tool.name,
+              );
+        return logFailure(pending, call, started, log);
+      },
+    );
   };
 }
 
 /** Logs a call whose handler or context factory threw (the result carries the error) or whose run rejected. */
-function logFailure(pending: Promise<ToolResponse>, call: ToolCall, started: number, log: OperatorLog): Promise<ToolResponse> {
+function logFailure(
+  pending: Promise<ToolResponse>,
+  call: ToolCall,
+  started: number,
+  log: OperatorLog,
+): Promise<ToolResponse> {
   return pending.then(
     (result) => {
       const thrown = thrownBy(result);

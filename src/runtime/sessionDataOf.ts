@@ -16,11 +16,21 @@ export interface SessionDataParts {
  * the authenticated principal; an anonymous modern call outside a workflow gets data that refuses with
  * what to do. Every write counts against the caller's budget owner (its principal, or its peer).
  */
-export function sessionDataOf(backend: SessionDataBackend, extra: ToolExtra, sessionKey: string | undefined, parts: SessionDataParts = {}): SessionData {
+export function sessionDataOf(
+  backend: SessionDataBackend,
+  extra: ToolExtra,
+  sessionKey: string | undefined,
+  parts: SessionDataParts = {},
+): SessionData {
   const { maxBytes, workflowTtlMs } = parts;
   const owner = budgetOwner({ sessionKey, extra });
   if (sessionKey !== undefined) return sessionDataFor(backend, `s:${sessionKey}`, { maxBytes, owner });
-  if (extra.workflow !== undefined) return sessionDataFor(backend, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, { maxBytes, owner, ttlMs: workflowTtlMs });
+  if (extra.workflow !== undefined)
+    return sessionDataFor(backend, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, {
+      maxBytes,
+      owner,
+      ttlMs: workflowTtlMs,
+    });
   const principal = principalOf(extra.authInfo);
   if (principal.kind !== 'anonymous') return sessionDataFor(backend, principal.key, { maxBytes, owner });
   return UNKEYED;
@@ -29,7 +39,10 @@ export function sessionDataOf(backend: SessionDataBackend, extra: ToolExtra, ses
 /** `extra.session` of a request with nothing to key data by (an anonymous modern call outside a workflow). */
 function unkeyedSessionData(): SessionData {
   const refuse = async (): Promise<never> => {
-    throw new SessionDataError('SESSION_DATA_NO_KEY', 'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.');
+    throw new SessionDataError(
+      'SESSION_DATA_NO_KEY',
+      'This call has no session, workflow instance or authenticated principal to keep data for: authenticate the client (its data is then kept per principal) or call a workflow-bound tool with its handle.',
+    );
   };
   return Object.freeze({ key: '', get: refuse, set: refuse, update: refuse, delete: refuse });
 }

@@ -24,14 +24,21 @@ export function systemResources(tools: ToolRuntime<any>, subscribable = false): 
     out.push(
       new ResourceTemplateBuilder<any, string>(`fusion://fsm/${machine}/{handle}`)
         .name(`${machine}-instance`)
-        .describe(`The state of one ${machine} workflow instance: { state, allowed, version, expiresAt }.${hear('about transitions')}`)
+        .describe(
+          `The state of one ${machine} workflow instance: { state, allowed, version, expiresAt }.${hear('about transitions')}`,
+        )
         .mimeType('application/json')
         .handle(async (_uri: string, vars: Record<string, string>, _ctx: unknown, extra) => {
           const handle = vars.handle ?? '';
           const snap = await workflow.handles.read(ownerOf({ sessionKey: undefined, extra }), handle);
           if (snap === undefined) return null;
           const allowed = workflow.gate.visibleIn(snap.state, [...workflow.gate.bindings.keys()]);
-          return JSON.stringify({ state: snap.state, allowed, version: snap.version ?? 0, expiresAt: snap.expiresAt ?? null });
+          return JSON.stringify({
+            state: snap.state,
+            allowed,
+            version: snap.version ?? 0,
+            expiresAt: snap.expiresAt ?? null,
+          });
         }) as FusionResourceTemplate<any>,
     );
   }
@@ -39,12 +46,16 @@ export function systemResources(tools: ToolRuntime<any>, subscribable = false): 
     out.push(
       new ResourceTemplateBuilder<any, string>('fusion://stale/{pattern}')
         .name('stale-domain')
-        .describe(`The last invalidation of a State Sync pattern (such as sprints.*): { pattern, causedBy, at }.${hear('when that data changes')}`)
+        .describe(
+          `The last invalidation of a State Sync pattern (such as sprints.*): { pattern, causedBy, at }.${hear('when that data changes')}`,
+        )
         .mimeType('application/json')
         .handle((_uri: string, vars: Record<string, string>) => {
           const pattern = vars.pattern ?? '';
           const last = tools.lastInvalidation(pattern);
-          return JSON.stringify(last === undefined ? { pattern, invalidated: false } : { pattern, causedBy: last.causedBy, at: last.at });
+          return JSON.stringify(
+            last === undefined ? { pattern, invalidated: false } : { pattern, causedBy: last.causedBy, at: last.at },
+          );
         }) as FusionResourceTemplate<any>,
     );
   }
@@ -76,10 +87,14 @@ export function globsIntersect(a: string, b: string): boolean {
  * The resource URIs an invalidation makes stale: `fusion://stale/<pattern>` for each pattern, and every
  * registered resource whose `.reflects()` globs meet one of the patterns.
  */
-export function staleResourceUris(patterns: readonly string[], reflecting: ReadonlyArray<{ uri: string; reflects?: readonly string[] | undefined }>): string[] {
+export function staleResourceUris(
+  patterns: readonly string[],
+  reflecting: ReadonlyArray<{ uri: string; reflects?: readonly string[] | undefined }>,
+): string[] {
   const uris = patterns.map(staleUri);
   for (const resource of reflecting) {
-    if (resource.reflects?.some((glob) => patterns.some((p) => globsIntersect(glob, p))) === true) uris.push(resource.uri);
+    if (resource.reflects?.some((glob) => patterns.some((p) => globsIntersect(glob, p))) === true)
+      uris.push(resource.uri);
   }
   return uris;
 }

@@ -8,7 +8,11 @@ export interface TaskExtraParts {
   /** Asks the client (`elicitation/create`, `sampling/createMessage`) through the task and resolves its answer. */
   ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Sends a request to a legacy client itself (`send`), the task showing `input_required` meanwhile. */
-  relay(method: string, params: Record<string, unknown>, send: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
+  relay(
+    method: string,
+    params: Record<string, unknown>,
+    send: () => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -19,11 +23,18 @@ export interface TaskExtraParts {
  */
 export function taskExtra(base: ToolExtra, parts: TaskExtraParts): ToolExtra {
   const legacy = base.era === 'legacy';
-  const log: ToolExtra['log'] = legacy ? (level, data, logger) => base.log(level, data, logger).catch(() => {}) : async () => {};
-  const elicit: ToolExtra['elicit'] = legacy ? (params) => parts.relay('elicitation/create', params, () => base.elicit(params)) : (params) => parts.ask('elicitation/create', params);
-  const sample: ToolExtra['sample'] = legacy ? (params) => parts.relay('sampling/createMessage', params, () => base.sample(params)) : (params) => parts.ask('sampling/createMessage', params);
+  const log: ToolExtra['log'] = legacy
+    ? (level, data, logger) => base.log(level, data, logger).catch(() => {})
+    : async () => {};
+  const elicit: ToolExtra['elicit'] = legacy
+    ? (params) => parts.relay('elicitation/create', params, () => base.elicit(params))
+    : (params) => parts.ask('elicitation/create', params);
+  const sample: ToolExtra['sample'] = legacy
+    ? (params) => parts.relay('sampling/createMessage', params, () => base.sample(params))
+    : (params) => parts.ask('sampling/createMessage', params);
   // The adapters' own extra: a copy that reads the request's data on demand, as the call path expects.
-  if (base instanceof CallExtra) return base.detach({ signal: parts.signal, progress: parts.progress, log, elicit, sample });
+  if (base instanceof CallExtra)
+    return base.detach({ signal: parts.signal, progress: parts.progress, log, elicit, sample });
   // An extra built elsewhere (runtime.tools.callTool): getters over it.
   return {
     signal: parts.signal,

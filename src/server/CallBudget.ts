@@ -33,10 +33,18 @@ export class CallBudget {
     if (calls === 0) return serve();
     const id = jsonRpcIdOf(body);
     if (calls > this.#max) {
-      return httpError('batchTooLarge', `Bad Request: this batch holds ${calls} tool calls, more than the ${this.#max} this server runs at once. Send at most ${this.#max} tool calls per batch.`, id);
+      return httpError(
+        'batchTooLarge',
+        `Bad Request: this batch holds ${calls} tool calls, more than the ${this.#max} this server runs at once. Send at most ${this.#max} tool calls per batch.`,
+        id,
+      );
     }
     if (Math.max(this.#admitted, this.#running()) + calls > this.#max) {
-      return httpError('callsBusy', `Service Unavailable: this server is running its maximum of ${this.#max} tool calls. Retry the call shortly.`, id);
+      return httpError(
+        'callsBusy',
+        `Service Unavailable: this server is running its maximum of ${this.#max} tool calls. Retry the call shortly.`,
+        id,
+      );
     }
     this.#admitted += calls;
     let response: Response;

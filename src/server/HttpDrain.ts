@@ -75,9 +75,18 @@ export class HttpDrain {
 
   #refuse(req: IncomingMessage, res: ServerResponse): void {
     const id = null;
-    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: JsonRpcCode.InternalError, message: drainingMessage(this.#retryAfterS) }, id });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: JsonRpcCode.InternalError, message: drainingMessage(this.#retryAfterS) },
+      id,
+    });
     res.shouldKeepAlive = false;
-    res.writeHead(503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': String(this.#retryAfterS), connection: 'close' });
+    res.writeHead(503, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'retry-after': String(this.#retryAfterS),
+      connection: 'close',
+    });
     res.end(body);
     // The unread body is not needed: the connection closes once the answer is out.
     req.resume();

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type Server,
+} from '@modelcontextprotocol/server';
 import { clockOf } from '../_internal/clock.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
@@ -95,43 +99,81 @@ export class LegacySessions {
           return storeUnavailable(error, parsedBody, 'Retry shortly with the same Mcp-Session-Id.');
         }
       }
-      if (live === undefined) return httpError('sessionNotFound', 'Session not found: it expired or was closed. Start a new session with initialize.');
+      if (live === undefined)
+        return httpError(
+          'sessionNotFound',
+          'Session not found: it expired or was closed. Start a new session with initialize.',
+        );
       const opener = this.manager.get(id)?.principal;
       if (opener !== undefined && opener !== callerKey(live, id, authInfo)) {
-        return httpError('sessionForbidden', 'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.', jsonRpcIdOf(parsedBody));
+        return httpError(
+          'sessionForbidden',
+          'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.',
+          jsonRpcIdOf(parsedBody),
+        );
       }
       this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
       const refused = request.method === 'GET' ? await live.events?.refuse(request, live.transport) : undefined;
       if (refused !== undefined) return refused;
-      const served = live.events === undefined ? request : SessionEvents.aligned(request, this.manager.get(id)?.protocolVersion);
+      const served =
+        live.events === undefined ? request : SessionEvents.aligned(request, this.manager.get(id)?.protocolVersion);
       let response = await live.transport.handleRequest(served, options);
-      if (request.method === 'GET' && live.events !== undefined) response = await live.events.prime(request, response, this.#events?.retryMs);
+      if (request.method === 'GET' && live.events !== undefined)
+        response = await live.events.prime(request, response, this.#events?.retryMs);
       // The GET stream lives no longer than the token that opened it: the client reconnects with a fresh one.
       const expiresAtMs = request.method === 'GET' && response.ok ? tokenExpiryMs(authInfo) : undefined;
-      return expiresAtMs === undefined ? response : trackBody(response, () => {}, expiresAtMs - this.#now(), clockOf(this.#now)).response;
+      return expiresAtMs === undefined
+        ? response
+        : trackBody(response, () => {}, expiresAtMs - this.#now(), clockOf(this.#now)).response;
     }
-    if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.#open(request, options, authInfo, peer);
+    if (request.method === 'POST' && isInitializeRequest(parsedBody))
+      return this.#open(request, options, authInfo, peer);
     if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize') {
       // Not a valid initialize request (the SDK's check failed): say which field, not "send initialize first".
-      const checked = checkInitializeParams(parsedBody, { maxBytes: this.#limits.maxInitializeBytes, maxDepth: this.#limits.maxInitializeDepth });
-      return 'response' in checked ? checked.response : httpError('invalidInitialize', 'Invalid initialize: the request does not match the initialize schema of the protocol version it names.', jsonRpcIdOf(parsedBody));
+      const checked = checkInitializeParams(parsedBody, {
+        maxBytes: this.#limits.maxInitializeBytes,
+        maxDepth: this.#limits.maxInitializeDepth,
+      });
+      return 'response' in checked
+        ? checked.response
+        : httpError(
+            'invalidInitialize',
+            'Invalid initialize: the request does not match the initialize schema of the protocol version it names.',
+            jsonRpcIdOf(parsedBody),
+          );
     }
-    return httpError('noSession', 'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.');
+    return httpError(
+      'noSession',
+      'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.',
+    );
   }
 
-  async #open(request: Request, options: { parsedBody: unknown }, authInfo: unknown, peer: string | undefined): Promise<Response> {
-    const checked = checkInitializeParams(options.parsedBody, { maxBytes: this.#limits.maxInitializeBytes, maxDepth: this.#limits.maxInitializeDepth });
+  async #open(
+    request: Request,
+    options: { parsedBody: unknown },
+    authInfo: unknown,
+    peer: string | undefined,
+  ): Promise<Response> {
+    const checked = checkInitializeParams(options.parsedBody, {
+      maxBytes: this.#limits.maxInitializeBytes,
+      maxDepth: this.#limits.maxInitializeDepth,
+    });
     if ('response' in checked) return checked.response;
     const id = randomUUID();
     const principal = principalOf(authInfo, sessionFallback(id));
-    const owner = principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peerGroup(peer)}`) : principal.key;
+    const owner =
+      principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peerGroup(peer)}`) : principal.key;
     // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
     // so concurrent handshakes cannot all pass a nearly full budget.
     const full = this.#makeRoom(owner, options.parsedBody);
     if (full !== undefined) return full;
     // The record is stored before the session exists anywhere, so a store outage refuses the handshake cleanly.
     try {
-      await this.manager.create(id, { ...checked.init, principal: principal.key, ...(owner !== undefined ? { owner } : {}) });
+      await this.manager.create(id, {
+        ...checked.init,
+        principal: principal.key,
+        ...(owner !== undefined ? { owner } : {}),
+      });
     } catch (error) {
       this.#log?.error('session store failed: the session could not be created', { session: id }, error);
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
@@ -150,19 +192,37 @@ export class LegacySessions {
     if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
       const victim = this.manager.evictionCandidate(owner);
       if (victim === undefined) {
-        this.#log?.refusal('sessions_per_principal', 'session budget refused an initialize', { owner, limit: perOwner });
-        return httpError('tooManySessions', `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`, jsonRpcIdOf(body));
+        this.#log?.refusal('sessions_per_principal', 'session budget refused an initialize', {
+          owner,
+          limit: perOwner,
+        });
+        return httpError(
+          'tooManySessions',
+          `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`,
+          jsonRpcIdOf(body),
+        );
       }
-      this.#log?.refusal('sessions_per_principal', 'session budget evicted the least recently used session', { owner, limit: perOwner, session: victim });
+      this.#log?.refusal('sessions_per_principal', 'session budget evicted the least recently used session', {
+        owner,
+        limit: perOwner,
+        session: victim,
+      });
       this.#evict(victim);
     }
     if (this.manager.count >= total) {
       const victim = this.manager.evictionCandidate();
       if (victim === undefined) {
         this.#log?.refusal('sessions', 'session budget refused an initialize', { limit: total });
-        return httpError('sessionsFull', `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`, jsonRpcIdOf(body));
+        return httpError(
+          'sessionsFull',
+          `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`,
+          jsonRpcIdOf(body),
+        );
       }
-      this.#log?.refusal('sessions', 'session budget evicted the least recently used session', { limit: total, session: victim });
+      this.#log?.refusal('sessions', 'session budget evicted the least recently used session', {
+        limit: total,
+        session: victim,
+      });
       this.#evict(victim);
     }
     return undefined;
@@ -182,11 +242,30 @@ export class LegacySessions {
         if (record === undefined) return undefined;
         const live = await this.#connect(id, async () => {});
         const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-        const init = { jsonrpc: '2.0', id: `restore-${id}`, method: 'initialize', params: { protocolVersion: record.protocolVersion, capabilities: record.clientCapabilities, clientInfo: record.clientInfo } };
-        await (await live.transport.handleRequest(new Request(url, { method: 'POST', headers, body: JSON.stringify(init) }), { parsedBody: init })).text();
+        const init = {
+          jsonrpc: '2.0',
+          id: `restore-${id}`,
+          method: 'initialize',
+          params: {
+            protocolVersion: record.protocolVersion,
+            capabilities: record.clientCapabilities,
+            clientInfo: record.clientInfo,
+          },
+        };
+        await (
+          await live.transport.handleRequest(
+            new Request(url, { method: 'POST', headers, body: JSON.stringify(init) }),
+            { parsedBody: init },
+          )
+        ).text();
         const done = { jsonrpc: '2.0', method: 'notifications/initialized' };
         const sessionHeaders = { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': record.protocolVersion };
-        await (await live.transport.handleRequest(new Request(url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify(done) }), { parsedBody: done })).text();
+        await (
+          await live.transport.handleRequest(
+            new Request(url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify(done) }),
+            { parsedBody: done },
+          )
+        ).text();
         return live;
       })().finally(() => this.#restoring.delete(id));
       this.#restoring.set(id, pending);
@@ -199,7 +278,9 @@ export class LegacySessions {
     const resumable = this.#events;
     const events = resumable === undefined ? undefined : new SessionEvents(resumable.store, id);
     const transport = new WebStandardStreamableHTTPServerTransport({
-      ...(events !== undefined && resumable !== undefined ? { eventStore: events, retryInterval: resumable.retryMs } : {}),
+      ...(events !== undefined && resumable !== undefined
+        ? { eventStore: events, retryInterval: resumable.retryMs }
+        : {}),
       sessionIdGenerator: () => id,
       onsessioninitialized: async (sid) => {
         // Evicted (or ended) while its handshake was running: do not keep a server nobody tracks.
@@ -219,7 +300,12 @@ export class LegacySessions {
     });
     const live: LiveSession = { server, transport, events, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
-    server.oninitialized = () => void this.manager.initialized(id).catch((error: unknown) => this.#log?.error('session store failed: the handshake could not be recorded', { session: id }, error));
+    server.oninitialized = () =>
+      void this.manager
+        .initialized(id)
+        .catch((error: unknown) =>
+          this.#log?.error('session store failed: the handshake could not be recorded', { session: id }, error),
+        );
     transport.onclose = () => {
       live.unwatch();
       if (this.#live.get(id) === live) this.#live.delete(id);
@@ -245,7 +331,8 @@ export class LegacySessions {
 
   /** A notification for every session live in this process (e.g. `notifications/resources/list_changed`). */
   broadcast(notification: SessionNotification): void {
-    for (const live of this.#live.values()) live.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => {});
+    for (const live of this.#live.values())
+      live.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => {});
   }
 
   /** Releases a session's server (idle: it can be restored; destroyed: it cannot, and other instances are told). */
@@ -271,7 +358,11 @@ export class LegacySessions {
 /** 503 with a JSON-RPC error: the session could not be read or written, so the request was not served. */
 function storeUnavailable(error: unknown, body: unknown, retry: string): Response {
   const reason = error instanceof Error ? error.message : String(error);
-  return httpError('storeUnavailable', `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`, jsonRpcIdOf(body));
+  return httpError(
+    'storeUnavailable',
+    `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`,
+    jsonRpcIdOf(body),
+  );
 }
 
 /** The caller's principal key on a session (the anonymous one is the same on every request: kept). */

@@ -33,7 +33,16 @@ export class ListenRecorder {
   /** Adopted on another instance: the SDK's acknowledgement (the client has it already) is not recorded again. */
   #skipAck = false;
 
-  constructor(stream: string, options: { store: EventStore; retryMs: number; lingerMs: number; listenId: unknown; onIdle: (recorder: ListenRecorder) => void }) {
+  constructor(
+    stream: string,
+    options: {
+      store: EventStore;
+      retryMs: number;
+      lingerMs: number;
+      listenId: unknown;
+      onIdle: (recorder: ListenRecorder) => void;
+    },
+  ) {
     this.#listenId = options.listenId;
     this.stream = stream;
     this.#store = options.store;
@@ -85,8 +94,11 @@ export class ListenRecorder {
     }
     const seen = new Set(replay.events.map((e: StoredEvent) => e.id));
     const frames: Frame[] = [{ id: lastEventId, text: primingFrame(lastEventId, this.#retryMs) }];
-    for (const event of replay.events) if ('jsonrpc' in event.message) frames.push({ id: event.id, text: messageFrame(event.id, JSON.stringify(event.message)) });
-    for (const frame of buffered) if (frame.text !== '' && (frame.id === undefined || !seen.has(frame.id))) frames.push(frame);
+    for (const event of replay.events)
+      if ('jsonrpc' in event.message)
+        frames.push({ id: event.id, text: messageFrame(event.id, JSON.stringify(event.message)) });
+    for (const frame of buffered)
+      if (frame.text !== '' && (frame.id === undefined || !seen.has(frame.id))) frames.push(frame);
     return this.#output(new Response(null, template), frames, seen, signal);
   }
 
@@ -95,7 +107,11 @@ export class ListenRecorder {
    * result, so it does not resume; the SDK stream ends.
    */
   finish(): void {
-    const result = { jsonrpc: '2.0', id: this.#listenId, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': this.#listenId } } };
+    const result = {
+      jsonrpc: '2.0',
+      id: this.#listenId,
+      result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': this.#listenId } },
+    };
     this.#sink?.({ id: undefined, text: `event: message\ndata: ${JSON.stringify(result)}\n\n` });
     this.end();
   }
@@ -140,10 +156,14 @@ export class ListenRecorder {
     };
     this.#close = close;
     // The client's request was aborted (it went away, or closed the subscription): its body ends; recording goes on.
-    signal?.addEventListener('abort', () => {
-      close();
-      if (this.#sink === sink) this.#detach();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        close();
+        if (this.#sink === sink) this.#detach();
+      },
+      { once: true },
+    );
     return new Response(body, { status: template.status, headers: template.headers });
   }
 

@@ -75,8 +75,18 @@ export class ListenStreams {
    */
   async record(response: Response, slot: ListenSlot, signal?: AbortSignal): Promise<Response> {
     const events = this.#events;
-    if (events === undefined || !response.ok || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
-    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, { ...events, listenId: jsonRpcIdOf(slot.body), onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
+    if (
+      events === undefined ||
+      !response.ok ||
+      response.body === null ||
+      !response.headers.get('content-type')?.includes('text/event-stream')
+    )
+      return response;
+    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, {
+      ...events,
+      listenId: jsonRpcIdOf(slot.body),
+      onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream),
+    });
     this.#recorders.set(recorder.stream, recorder);
     for (const [, old] of this.#recorders) {
       if (this.#recorders.size <= this.#limits.total) break;
@@ -93,7 +103,9 @@ export class ListenStreams {
    * signal (the SDK ends a subscription when it aborts; a recorder ends it after its resume window instead).
    */
   detached(request: Request): Request {
-    return this.#events === undefined ? request : new Request(request.url, { method: request.method, headers: request.headers });
+    return this.#events === undefined
+      ? request
+      : new Request(request.url, { method: request.method, headers: request.headers });
   }
 
   /**
@@ -101,7 +113,11 @@ export class ListenStreams {
    * client missed, then the stream live again, when its recorder is still here and the id is the caller's.
    * `undefined` when the request is not such a resume; a refusal that says what to do otherwise.
    */
-  async resume(request: Request, caller: { authInfo: unknown; peer: string | undefined; expiresAtMs?: number | undefined }, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<Response | undefined> {
+  async resume(
+    request: Request,
+    caller: { authInfo: unknown; peer: string | undefined; expiresAtMs?: number | undefined },
+    relisten: (listen: Request, body: unknown) => Promise<Response>,
+  ): Promise<Response | undefined> {
     const tokenExpiry = caller.expiresAtMs;
     const last = request.headers.get('last-event-id');
     if (this.#events === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
@@ -109,13 +125,23 @@ export class ListenStreams {
     if (slot instanceof Response) return slot;
     const stream = streamOfEventId(last);
     const mine = stream?.startsWith(`l:${tagOf(slot.principal)}/`) === true;
-    const recorder = !mine ? undefined : (this.#recorders.get(stream!) ?? (await this.#adopt(stream!, request, relisten)));
+    const recorder = !mine
+      ? undefined
+      : (this.#recorders.get(stream!) ?? (await this.#adopt(stream!, request, relisten)));
     const gone = (why: string): Response => {
       this.release(slot);
-      return httpError('resumeUnknown', `Cannot resume: Last-Event-ID ${JSON.stringify(last)} ${why}. Send subscriptions/listen again (and list again what you follow).`);
+      return httpError(
+        'resumeUnknown',
+        `Cannot resume: Last-Event-ID ${JSON.stringify(last)} ${why}. Send subscriptions/listen again (and list again what you follow).`,
+      );
     };
-    if (recorder === undefined) return gone('names no listen stream of yours that is still stored (it ended, or outlived its resume window)');
-    const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+    if (recorder === undefined)
+      return gone('names no listen stream of yours that is still stored (it ended, or outlived its resume window)');
+    const headers = {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    };
     const resumed = await recorder.attach(last, { status: 200, headers }, request.signal);
     if (resumed === undefined) return gone('can no longer be replayed: the events after it were evicted or expired');
     this.#recording.set(resumed, recorder);
@@ -127,23 +153,42 @@ export class ListenStreams {
    * why not: `429`/`503` with `Retry-After` for a full budget, `400` for a filter over its size. URIs the
    * caller may not see (`visible` false) are dropped from the filter, without naming them.
    */
-  open(body: unknown, caller: { authInfo: unknown; peer: string | undefined }, visible: (uri: string) => boolean): ListenSlot | Response {
-    const principal = principalOf(caller.authInfo, caller.peer === undefined ? undefined : `peer:${peerGroup(caller.peer)}`).key;
+  open(
+    body: unknown,
+    caller: { authInfo: unknown; peer: string | undefined },
+    visible: (uri: string) => boolean,
+  ): ListenSlot | Response {
+    const principal = principalOf(
+      caller.authInfo,
+      caller.peer === undefined ? undefined : `peer:${peerGroup(caller.peer)}`,
+    ).key;
     const count = this.#open.get(principal) ?? 0;
     const id = jsonRpcIdOf(body);
     const l = this.#limits;
     if (count >= l.perPrincipal) {
-      return httpError('tooManyListenStreams', `Too many open subscription streams: this client already holds ${l.perPrincipal}. Close one (or reuse one stream with a wider filter) and listen again.`, id);
+      return httpError(
+        'tooManyListenStreams',
+        `Too many open subscription streams: this client already holds ${l.perPrincipal}. Close one (or reuse one stream with a wider filter) and listen again.`,
+        id,
+      );
     }
-    if (this.#total >= l.total) return this.#busy(`this server holds its maximum of ${l.total} subscription streams`, id);
-    const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions;
+    if (this.#total >= l.total)
+      return this.#busy(`this server holds its maximum of ${l.total} subscription streams`, id);
+    const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
+      ?.resourceSubscriptions;
     let bytes = 0;
     let served = body;
     if (Array.isArray(uris)) {
-      if (uris.length > l.maxFilterUris) return tooLarge(`names ${uris.length} resource URIs; the most is ${l.maxFilterUris}`, id);
+      if (uris.length > l.maxFilterUris)
+        return tooLarge(`names ${uris.length} resource URIs; the most is ${l.maxFilterUris}`, id);
       for (const uri of uris) bytes += typeof uri === 'string' ? Buffer.byteLength(uri) : 0;
-      if (bytes > l.maxFilterBytes) return tooLarge(`holds ${bytes} bytes of resource URIs; the most is ${l.maxFilterBytes}`, id);
-      if (this.#bytes + bytes > l.maxFilterBytesTotal) return this.#busy(`the subscription filters open on this server hold their maximum of ${l.maxFilterBytesTotal} bytes`, id);
+      if (bytes > l.maxFilterBytes)
+        return tooLarge(`holds ${bytes} bytes of resource URIs; the most is ${l.maxFilterBytes}`, id);
+      if (this.#bytes + bytes > l.maxFilterBytesTotal)
+        return this.#busy(
+          `the subscription filters open on this server hold their maximum of ${l.maxFilterBytesTotal} bytes`,
+          id,
+        );
       served = narrowed(body, uris, visible);
     }
     this.#open.set(principal, count + 1);
@@ -163,18 +208,27 @@ export class ListenStreams {
       return response;
     }
     const state = { released: false, end: (): void => {} };
-    const lifetime = expiresAtMs === undefined ? this.#limits.maxLifetimeMs : Math.min(this.#limits.maxLifetimeMs, expiresAtMs - this.#now());
+    const lifetime =
+      expiresAtMs === undefined
+        ? this.#limits.maxLifetimeMs
+        : Math.min(this.#limits.maxLifetimeMs, expiresAtMs - this.#now());
     // A recorded stream ends on purpose through its recorder: the client gets the listen result and does not resume.
     const recorder = this.#recording.get(response);
     let timer: Timer | undefined;
-    const tracked = trackBody(response, () => {
-      state.released = true;
-      timer?.cancel();
-      this.#closers.delete(state.end);
-      this.release(slot);
-    }, recorder === undefined ? lifetime : undefined, clockOf(this.#now));
+    const tracked = trackBody(
+      response,
+      () => {
+        state.released = true;
+        timer?.cancel();
+        this.#closers.delete(state.end);
+        this.release(slot);
+      },
+      recorder === undefined ? lifetime : undefined,
+      clockOf(this.#now),
+    );
     state.end = recorder === undefined ? tracked.end : () => recorder.finish();
-    if (recorder !== undefined && !state.released) timer = clockOf(this.#now).setTimeout(state.end, Math.max(0, lifetime));
+    if (recorder !== undefined && !state.released)
+      timer = clockOf(this.#now).setTimeout(state.end, Math.max(0, lifetime));
     if (!state.released) this.#closers.add(state.end);
     return tracked.response;
   }
@@ -183,7 +237,11 @@ export class ListenStreams {
    * A stream recorded on another instance (its request is in the store): listened to again here with the same
    * request (same subscription id), recording into the same stream, so the client continues where it was.
    */
-  async #adopt(stream: string, request: Request, relisten: (listen: Request, body: unknown) => Promise<Response>): Promise<ListenRecorder | undefined> {
+  async #adopt(
+    stream: string,
+    request: Request,
+    relisten: (listen: Request, body: unknown) => Promise<Response>,
+  ): Promise<ListenRecorder | undefined> {
     const events = this.#events!;
     const described = (await events.store.descriptionOf(stream)) as { body?: unknown } | undefined;
     if (described?.body === undefined) return undefined;
@@ -194,7 +252,11 @@ export class ListenStreams {
     headers.set('mcp-method', 'subscriptions/listen');
     const response = await relisten(new Request(request.url, { method: 'POST', headers }), described.body);
     if (!response.ok || response.body === null) return undefined;
-    const recorder = new ListenRecorder(stream, { ...events, listenId: jsonRpcIdOf(described.body), onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream) });
+    const recorder = new ListenRecorder(stream, {
+      ...events,
+      listenId: jsonRpcIdOf(described.body),
+      onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream),
+    });
     this.#recorders.set(stream, recorder);
     recorder.adopt(response);
     return recorder;
@@ -241,7 +303,11 @@ function tagOf(principal: string): string {
 }
 
 function tooLarge(what: string, id: JsonRpcId): Response {
-  return httpError('listenFilterTooLarge', `Invalid params: the resourceSubscriptions filter ${what}. Listen with fewer URIs (open another stream for the rest).`, id);
+  return httpError(
+    'listenFilterTooLarge',
+    `Invalid params: the resourceSubscriptions filter ${what}. Listen with fewer URIs (open another stream for the rest).`,
+    id,
+  );
 }
 
 /** The body with the filter's invisible URIs left out (the body itself when every URI is visible). */
@@ -249,5 +315,8 @@ function narrowed(body: unknown, uris: readonly unknown[], visible: (uri: string
   const kept = uris.filter((uri) => typeof uri !== 'string' || visible(uri));
   if (kept.length === uris.length) return body;
   const message = body as { params: { notifications: Record<string, unknown> } };
-  return { ...message, params: { ...message.params, notifications: { ...message.params.notifications, resourceSubscriptions: kept } } };
+  return {
+    ...message,
+    params: { ...message.params, notifications: { ...message.params.notifications, resourceSubscriptions: kept } },
+  };
 }

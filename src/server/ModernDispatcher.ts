@@ -54,7 +54,12 @@ export class ModernDispatcher {
   #ready = false;
 
   /** `prepare` runs on the server after the attach (capabilities the app adds, as its per-request factory does). */
-  constructor(runtime: FusionRuntime<any>, options: ServeOptions<any>, sdk: McpHttpHandler, prepare?: (server: FusionServer) => void) {
+  constructor(
+    runtime: FusionRuntime<any>,
+    options: ServeOptions<any>,
+    sdk: McpHttpHandler,
+    prepare?: (server: FusionServer) => void,
+  ) {
     this.#sdk = sdk;
     this.notify = sdk.notify;
     if (options.server !== undefined) return;
@@ -80,7 +85,11 @@ export class ModernDispatcher {
       this.#ready = true;
     }
     const { authInfo } = options;
-    return this.#transport.serve(admitted.message, { request, classification: admitted.classification, ...(authInfo !== undefined ? { authInfo } : {}) });
+    return this.#transport.serve(admitted.message, {
+      request,
+      classification: admitted.classification,
+      ...(authInfo !== undefined ? { authInfo } : {}),
+    });
   }
 
   /** Ends the running exchanges (their handlers are aborted), the server, and the SDK handler. */
@@ -102,12 +111,14 @@ function admit(request: Request, body: unknown): Admitted | undefined {
   const { headers } = request;
   const protocolVersionHeader = headers.get('mcp-protocol-version');
   const mcpMethodHeader = headers.get('mcp-method');
-  if (protocolVersionHeader === null || mcpMethodHeader === null || !isJsonContentType(headers.get('content-type'))) return undefined;
+  if (protocolVersionHeader === null || mcpMethodHeader === null || !isJsonContentType(headers.get('content-type')))
+    return undefined;
   const mcpNameHeader = headers.get('mcp-name');
   const field = Object.hasOwn(NAME_FIELD, body.method) ? NAME_FIELD[body.method]! : undefined;
   if (field !== undefined) {
     const value = (body.params as Record<string, unknown> | undefined)?.[field];
-    const plain = typeof value === 'string' ? mcpNameHeader === value && !value.startsWith('=?base64?') : mcpNameHeader === null;
+    const plain =
+      typeof value === 'string' ? mcpNameHeader === value && !value.startsWith('=?base64?') : mcpNameHeader === null;
     if (!plain) return undefined;
   }
   const outcome = classifyInboundRequest({
@@ -117,6 +128,11 @@ function admit(request: Request, body: unknown): Admitted | undefined {
     ...(mcpNameHeader !== null ? { mcpNameHeader } : {}),
     body,
   });
-  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.revision !== MODERN_REVISION) return undefined;
+  if (
+    outcome.kind !== 'modern' ||
+    outcome.messageKind !== 'request' ||
+    outcome.classification.revision !== MODERN_REVISION
+  )
+    return undefined;
   return { message: outcome.message, classification: outcome.classification };
 }

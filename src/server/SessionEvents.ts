@@ -39,7 +39,10 @@ export class SessionEvents implements SdkEventStore {
     if (typeof key !== 'string') return notification;
     const { [EVENT_KEY]: _, ...rest } = meta!;
     const { _meta: __, ...params } = notification.params!;
-    const sent: SessionNotification = { method: notification.method, params: Object.keys(rest).length > 0 ? { ...params, _meta: rest } : params };
+    const sent: SessionNotification = {
+      method: notification.method,
+      params: Object.keys(rest).length > 0 ? { ...params, _meta: rest } : params,
+    };
     const id = identity(sent);
     const queue = this.#expected.get(id);
     if (queue === undefined) this.#expected.set(id, [key]);
@@ -70,8 +73,14 @@ export class SessionEvents implements SdkEventStore {
       if (replay.stream === this.streamOf(GET_STREAM)) transport.closeStandaloneSSEStream();
       return undefined;
     }
-    const why = replay.reason === 'evicted' ? 'the events after it were evicted (the stream outgrew its event budget)' : 'it names no stored stream of this session (unknown, or expired)';
-    return httpError(replay.reason === 'evicted' ? 'resumeEvicted' : 'resumeUnknown', `Cannot resume: Last-Event-ID ${JSON.stringify(last)} cannot be replayed: ${why}. Open the stream again without Last-Event-ID and list tools, prompts and resources again.`);
+    const why =
+      replay.reason === 'evicted'
+        ? 'the events after it were evicted (the stream outgrew its event budget)'
+        : 'it names no stored stream of this session (unknown, or expired)';
+    return httpError(
+      replay.reason === 'evicted' ? 'resumeEvicted' : 'resumeUnknown',
+      `Cannot resume: Last-Event-ID ${JSON.stringify(last)} cannot be replayed: ${why}. Open the stream again without Last-Event-ID and list tools, prompts and resources again.`,
+    );
   }
 
   /**
@@ -93,7 +102,8 @@ export class SessionEvents implements SdkEventStore {
    */
   static aligned(request: Request, negotiated: string | undefined): Request {
     const claimed = request.headers.get('mcp-protocol-version');
-    if (request.method !== 'POST' || claimed === null || !acceptsPriming(negotiated) || acceptsPriming(claimed)) return request;
+    if (request.method !== 'POST' || claimed === null || !acceptsPriming(negotiated) || acceptsPriming(claimed))
+      return request;
     const headers = new Headers(request.headers);
     headers.set('mcp-protocol-version', negotiated!);
     return new Request(request.url, { method: request.method, headers, signal: request.signal });
@@ -121,11 +131,15 @@ export class SessionEvents implements SdkEventStore {
     return this.#store.after(eventId);
   }
 
-  async replayEventsAfter(eventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    eventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     const replay = await this.after(eventId);
     if (!replay.found) throw new Error(`Last-Event-ID ${eventId} cannot be replayed (${replay.reason})`);
     // Priming events (`{}`) hold a place in the stream; only messages are sent again.
-    for (const event of replay.events) if ('jsonrpc' in event.message) await send(event.id, event.message as JSONRPCMessage);
+    for (const event of replay.events)
+      if ('jsonrpc' in event.message) await send(event.id, event.message as JSONRPCMessage);
     return replay.stream.slice(this.#prefix.length);
   }
 }

@@ -24,7 +24,12 @@ const LADDER_STATUS: Readonly<Record<number, number>> = {
   [-32020]: 400, // header mismatch (SEP-2243)
 };
 
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' };
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
 const encoder = new TextEncoder();
 
 /** One HTTP exchange in flight: the client's request id, and how its answer leaves. */
@@ -34,7 +39,9 @@ interface Exchange {
   /** True while the request is being handed to the server synchronously (an error then is the ladder's). */
   dispatching: boolean;
   settled: boolean;
-  stream?: { controller: ReadableStreamDefaultController<Uint8Array>; timer: ReturnType<typeof setInterval> | undefined } | undefined;
+  stream?:
+    | { controller: ReadableStreamDefaultController<Uint8Array>; timer: ReturnType<typeof setInterval> | undefined }
+    | undefined;
   detach?: () => void;
 }
 
@@ -67,7 +74,10 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
   }
 
   /** Serves one request: resolves with its HTTP response, or 499 when the client went away first. */
-  serve(message: JSONRPCRequest, extra: { request: Request; authInfo?: AuthInfo; classification: MessageClassification }): Promise<Response> {
+  serve(
+    message: JSONRPCRequest,
+    extra: { request: Request; authInfo?: AuthInfo; classification: MessageClassification },
+  ): Promise<Response> {
     const { request } = extra;
     if (this.#closed) return Promise.reject(new Error('The modern dispatcher is closed'));
     if (request.signal.aborted) return Promise.resolve(gone());
@@ -91,7 +101,8 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     const id = terminal ? message.id : options?.relatedRequestId;
     const exchange = typeof id === 'number' ? this.#exchanges.get(id) : undefined;
     if (exchange === undefined) {
-      if (terminal && !this.#closed) this.onerror?.(new Error(`Received a response for an unknown request id: ${String(id)}`));
+      if (terminal && !this.#closed)
+        this.onerror?.(new Error(`Received a response for an unknown request id: ${String(id)}`));
       return;
     }
     if (!terminal) {
@@ -103,8 +114,14 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     const answer = { ...message, id: exchange.clientId };
     if (exchange.stream === undefined) {
       const code = isJSONRPCErrorResponse(message) ? message.error.code : undefined;
-      const ladder = code !== undefined && (exchange.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability) ? LADDER_STATUS[code] : undefined;
-      settle(exchange, Response.json(answer, { status: ladder ?? 200, headers: { 'Content-Type': 'application/json' } }));
+      const ladder =
+        code !== undefined && (exchange.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability)
+          ? LADDER_STATUS[code]
+          : undefined;
+      settle(
+        exchange,
+        Response.json(answer, { status: ladder ?? 200, headers: { 'Content-Type': 'application/json' } }),
+      );
       return;
     }
     this.#frame(exchange, answer);
@@ -133,8 +150,14 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     settle(exchange, gone());
     endStream(exchange);
     if (cancel) {
-      const notice = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: 'The client closed the request.' } };
-      this.onmessage?.(notice, { classification: { era: 'modern', revision: MODERN_REVISION } as MessageClassification });
+      const notice = {
+        jsonrpc: '2.0' as const,
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'The client closed the request.' },
+      };
+      this.onmessage?.(notice, {
+        classification: { era: 'modern', revision: MODERN_REVISION } as MessageClassification,
+      });
     }
   }
 
@@ -151,7 +174,8 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
           for (const [id, e] of this.#exchanges) if (e === exchange) this.#abort(id);
         },
       });
-      const timer = this.#keepAliveMs >= 1 ? setInterval(() => write(exchange, ': keepalive\n\n'), this.#keepAliveMs) : undefined;
+      const timer =
+        this.#keepAliveMs >= 1 ? setInterval(() => write(exchange, ': keepalive\n\n'), this.#keepAliveMs) : undefined;
       timer?.unref?.();
       exchange.stream = { controller, timer };
       settle(exchange, new Response(body, { status: 200, headers: SSE_HEADERS }));

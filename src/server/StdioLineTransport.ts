@@ -1,5 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import {
+  deserializeMessage,
+  serializeMessage,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { protoKeyOfBody } from '../protocol/protoKeys.js';
 import { errorMessage } from './httpErrors.js';
 
@@ -27,7 +32,9 @@ export class StdioLineTransport implements Transport {
   #discarding = false;
   #closed = false;
 
-  constructor(options: { stdin?: Readable; stdout?: Writable; maxLineBytes?: number; log?: (line: string) => void } = {}) {
+  constructor(
+    options: { stdin?: Readable; stdout?: Writable; maxLineBytes?: number; log?: (line: string) => void } = {},
+  ) {
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;
     this.#max = options.maxLineBytes ?? DEFAULT_STDIO_MAX_LINE_BYTES;
@@ -103,7 +110,9 @@ export class StdioLineTransport implements Transport {
       const proto = Array.isArray(parsed) ? undefined : protoKeyOfBody(parsed);
       if (proto !== undefined) {
         // The SDK's message schema would drop the key silently: refuse it, as the HTTP entry does.
-        void this.send(errorMessage('unknownField', proto.message, proto.id) as unknown as JSONRPCMessage).catch(() => {});
+        void this.send(errorMessage('unknownField', proto.message, proto.id) as unknown as JSONRPCMessage).catch(
+          () => {},
+        );
         return;
       }
       message = deserializeMessage(text);

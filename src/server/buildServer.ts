@@ -21,7 +21,11 @@ export interface BuiltServer {
  * `server` option: its `registerTool()` entries stay beside the registry's), or a fresh low-level v2
  * `Server` constructed with exactly the capabilities the registry needs; then the handler installs.
  */
-export function buildServer<Ctx>(runtime: FusionRuntime<Ctx>, options: ServeOptions<Ctx>, era?: ProtocolEra): BuiltServer {
+export function buildServer<Ctx>(
+  runtime: FusionRuntime<Ctx>,
+  options: ServeOptions<Ctx>,
+  era?: ProtocolEra,
+): BuiltServer {
   if (options.server === undefined) {
     const server = ownServer(runtime, options);
     return { server, instance: server, attachment: attachOwn(server, runtime, era) };
@@ -36,7 +40,11 @@ export function buildServer<Ctx>(runtime: FusionRuntime<Ctx>, options: ServeOpti
  * needs; `supportedProtocolVersions` as the SDK's `ServerOptions` take them (the modern dispatcher adds the
  * 2026-07-28 revision).
  */
-export function ownServer<Ctx>(runtime: FusionRuntime<Ctx>, options: ServeOptions<Ctx>, supportedProtocolVersions?: string[]): FusionServer {
+export function ownServer<Ctx>(
+  runtime: FusionRuntime<Ctx>,
+  options: ServeOptions<Ctx>,
+  supportedProtocolVersions?: string[],
+): FusionServer {
   return new FusionServer(
     { name: options.name ?? 'mcp-fusion-server', version: options.version ?? '1.0.0' },
     {
@@ -50,7 +58,10 @@ export function ownServer<Ctx>(runtime: FusionRuntime<Ctx>, options: ServeOption
 /** Servers a `server` option returned already: each session, request and connection needs its own. */
 const served = new WeakSet<object>();
 
-function userServer(factory: NonNullable<ServeOptions<unknown>['server']>, era: ProtocolEra | undefined): McpServer | Server {
+function userServer(
+  factory: NonNullable<ServeOptions<unknown>['server']>,
+  era: ProtocolEra | undefined,
+): McpServer | Server {
   const made: unknown = factory({ era });
   if (!(made instanceof McpServer) && !(made instanceof Server)) {
     throw new AttachError(
@@ -59,7 +70,10 @@ function userServer(factory: NonNullable<ServeOptions<unknown>['server']>, era: 
     );
   }
   if (served.has(made)) {
-    throw new AttachError('ATTACH_SERVER', 'The server option returned a server it had returned before; build a new McpServer or Server inside the function on every call (each legacy session, modern request and stdio connection needs its own).');
+    throw new AttachError(
+      'ATTACH_SERVER',
+      'The server option returned a server it had returned before; build a new McpServer or Server inside the function on every call (each legacy session, modern request and stdio connection needs its own).',
+    );
   }
   served.add(made);
   return made;

@@ -1,5 +1,14 @@
 /** Request headers an MCP client sends, allowed on a CORS preflight (plus any `Mcp-Param-*` header). */
-const ALLOWED_HEADERS = ['content-type', 'accept', 'authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'mcp-method', 'mcp-name'];
+const ALLOWED_HEADERS = [
+  'content-type',
+  'accept',
+  'authorization',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'mcp-method',
+  'mcp-name',
+];
 /** Response headers a browser client must be able to read. */
 const EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After';
 

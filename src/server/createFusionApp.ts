@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, InMemoryServerEventBus, isLegacyRequest, localhostAllowedHostnames, localhostAllowedOrigins, type Server } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  InMemoryServerEventBus,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { SessionManager } from '../session/SessionManager.js';
@@ -108,16 +115,34 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     onError: (error) => log.error('session store failed', {}, error),
     onRelease: (id, phase) => {
       legacy.release(id, phase);
-      if (phase === 'destroyed') void options.fsmStore?.delete?.(id).catch(storeFailed('workflow state store failed: an ended session’s state could not be deleted', id));
-      if (phase === 'destroyed') void sessionData.delete(`s:${id}`).catch(storeFailed('session store failed: an ended session’s data could not be deleted', id));
+      if (phase === 'destroyed')
+        void options.fsmStore
+          ?.delete?.(id)
+          .catch(storeFailed('workflow state store failed: an ended session’s state could not be deleted', id));
+      if (phase === 'destroyed')
+        void sessionData
+          .delete(`s:${id}`)
+          .catch(storeFailed('session store failed: an ended session’s data could not be deleted', id));
     },
   });
   // Handler data (extra.session) lives in the session store beside the session records, for as long as a session may.
-  const sessionData = options.sessionData ?? storeSessionData(manager.store, manager.timeouts.ttlMs, { ...(options.now !== undefined ? { now: options.now } : {}), ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}) });
-  const events = options.eventStore === false ? undefined : { store: options.eventStore ?? new MemoryEventStore(options.now !== undefined ? { now: options.now } : {}), retryMs: options.sseRetryMs ?? 1000 };
+  const sessionData =
+    options.sessionData ??
+    storeSessionData(manager.store, manager.timeouts.ttlMs, {
+      ...(options.now !== undefined ? { now: options.now } : {}),
+      ...(options.sessionDataLimits !== undefined ? { limits: options.sessionDataLimits } : {}),
+    });
+  const events =
+    options.eventStore === false
+      ? undefined
+      : {
+          store: options.eventStore ?? new MemoryEventStore(options.now !== undefined ? { now: options.now } : {}),
+          retryMs: options.sseRetryMs ?? 1000,
+        };
   const rawSessionBus = options.sessionBus ?? options.bus?.sessions;
   // With resumable streams, every session notification carries its identity, so instances store it once.
-  const sessionBus = rawSessionBus !== undefined && events !== undefined ? keyedSessionBus(rawSessionBus) : rawSessionBus;
+  const sessionBus =
+    rawSessionBus !== undefined && events !== undefined ? keyedSessionBus(rawSessionBus) : rawSessionBus;
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
     warnOf(options)(
       '[mcp-fusion] several instances share sessions (a session bus is set) but legacy workflow state lives in each session record, which is not atomic across processes; pass fsmStore (e.g. new RedisFsmStore({ client })) as well.',
@@ -125,7 +150,15 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   }
   // Without an explicit store, workflow state lives in the session record: it follows the session
   // through idle and resume, and goes away with it.
-  const stores = options.fsm !== undefined && options.fsmStore === undefined ? { ...options, fsmStore: sessionFsmStore(manager), workflowStore: options.workflowStore ?? new MemoryFsmStore(options.now === undefined ? {} : { now: options.now }) } : options;
+  const stores =
+    options.fsm !== undefined && options.fsmStore === undefined
+      ? {
+          ...options,
+          fsmStore: sessionFsmStore(manager),
+          workflowStore:
+            options.workflowStore ?? new MemoryFsmStore(options.now === undefined ? {} : { now: options.now }),
+        }
+      : options;
   const attach: HttpOptions<Ctx> = {
     ...stores,
     sessionData,
@@ -147,7 +180,13 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
   // With resumable streams, listen-stream events carry their identity too, so two recorders store one once.
   const modernBus = events !== undefined ? keyedEventBus(options.bus ?? new InMemoryServerEventBus()) : options.bus;
-  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, { sessionBus, limits, now: options.now, log, events });
+  const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, {
+    sessionBus,
+    limits,
+    now: options.now,
+    log,
+    events,
+  });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
   const offerSubscribe = (server: Server) => {
@@ -174,7 +213,14 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   });
   const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
   const listens = new ListenStreams(
-    { perPrincipal: options.maxListenStreamsPerPrincipal ?? 16, total: limits.maxListenStreams, maxLifetimeMs: limits.listenMaxLifetimeMs, maxFilterUris: limits.maxListenFilterUris, maxFilterBytes: limits.maxListenFilterBytes, maxFilterBytesTotal: limits.maxListenFilterBytesTotal },
+    {
+      perPrincipal: options.maxListenStreamsPerPrincipal ?? 16,
+      total: limits.maxListenStreams,
+      maxLifetimeMs: limits.listenMaxLifetimeMs,
+      maxFilterUris: limits.maxListenFilterUris,
+      maxFilterBytes: limits.maxListenFilterBytes,
+      maxFilterBytesTotal: limits.maxListenFilterBytesTotal,
+    },
     options.now,
     events === undefined ? undefined : { ...events, lingerMs: options.listenResumeMs ?? 30_000 },
   );
@@ -186,26 +232,50 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     );
   }
   const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
-    method === 'tools/call' && typeof params.name === 'string' ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined) : (runtime.content?.requiredScopesOf(method, params) ?? []);
+    method === 'tools/call' && typeof params.name === 'string'
+      ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined)
+      : (runtime.content?.requiredScopesOf(method, params) ?? []);
   const calls = new CallBudget(limits.maxInFlightCalls, () => pipeline.inFlight);
   let closing = false;
-  const relisten = (authInfo: unknown) => (listen: Request, body: unknown) => modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
+  const relisten = (authInfo: unknown) => (listen: Request, body: unknown) =>
+    modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
   const resume = events === undefined ? undefined : { listens, relisten };
 
   const front = compose(
-    frontMiddleware({ path, hosts, origins, maxBodyBytes: limit, auth, tracing, devConsole, closing: () => closing, requiredScopes: requiredOf, calls, resume }),
+    frontMiddleware({
+      path,
+      hosts,
+      origins,
+      maxBodyBytes: limit,
+      auth,
+      tracing,
+      devConsole,
+      closing: () => closing,
+      requiredScopes: requiredOf,
+      calls,
+      resume,
+    }),
     (c) => {
       rememberPeer(c.request, c.peer);
       return dispatch(c.request, c.body, c.authInfo, c.peer);
     },
   );
-  const dispatch = async (request: Request, parsedBody: unknown, authInfo: unknown, peer: string | undefined): Promise<Response> => {
+  const dispatch = async (
+    request: Request,
+    parsedBody: unknown,
+    authInfo: unknown,
+    peer: string | undefined,
+  ): Promise<Response> => {
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
     const granted = ScopeGate.scopesOf(authInfo);
-    const slot = listens.open(parsedBody, { authInfo, peer }, (uri) => missingScopes(requiredOf('resources/read', { uri }), granted).length === 0);
+    const slot = listens.open(
+      parsedBody,
+      { authInfo, peer },
+      (uri) => missingScopes(requiredOf('resources/read', { uri }), granted).length === 0,
+    );
     if (slot instanceof Response) return slot;
     let response: Response;
     try {
@@ -216,11 +286,13 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
     return listens.track(await listens.record(response, slot, request.signal), slot, tokenExpiryMs(authInfo));
   };
-  const fetch = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> => front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
+  const fetch = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> =>
+    front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
 
   const app: FusionApp = {
     fetch,
-    node: (req, res, parsedBody) => void serveNodeRequest(app, req, res, typeof parsedBody === 'function' ? undefined : parsedBody),
+    node: (req, res, parsedBody) =>
+      void serveNodeRequest(app, req, res, typeof parsedBody === 'function' ? undefined : parsedBody),
     sessions: legacy,
     ...(devConsole !== undefined ? { devConsole: { path: devConsole.path, token: devConsole.token } } : {}),
     async notifyResourceUpdated(uri: string) {

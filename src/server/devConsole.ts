@@ -32,7 +32,11 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
   const path = settings.path ?? '/console';
   const maxEvents = settings.maxEvents ?? 2_000;
   if (path === (options.path ?? '/mcp') || !path.startsWith('/')) {
-    throw new AttachError('DEV_CONSOLE_PATH', `devConsole.path "${path}" must start with "/" and differ from the MCP endpoint's path; choose another, e.g. "/console".`, { path });
+    throw new AttachError(
+      'DEV_CONSOLE_PATH',
+      `devConsole.path "${path}" must start with "/" and differ from the MCP endpoint's path; choose another, e.g. "/console".`,
+      { path },
+    );
   }
   let live: DevConsole | undefined;
   const early: Array<(c: DevConsole) => void> = [];
@@ -65,7 +69,12 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
     attach(registry, pipeline) {
       mounted = import('../console/mountDevConsole.js').then(({ mountDevConsole }) => {
         live = mountDevConsole({
-          token, path, maxEvents, bus: options.sessionBus ?? options.bus?.sessions, gate: options.fsm, now: options.now,
+          token,
+          path,
+          maxEvents,
+          bus: options.sessionBus ?? options.bus?.sessions,
+          gate: options.fsm,
+          now: options.now,
           tools: pipeline.surface.tools.map((t) => t.name),
           resources: registry.resources,
           visibleToolNames: (scope) => pipeline.visibleToolNames(scope),
@@ -87,5 +96,8 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
 /** 24 random bytes, base64url (Web Crypto: the tap is in the root entry, which runs on Workers too). */
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
 }

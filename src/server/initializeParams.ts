@@ -10,23 +10,47 @@ export type InitializeParams = Pick<SessionRecord, 'protocolVersion' | 'clientIn
  * `clientInfo.name`/`.version`, `capabilities`), nesting depth and serialized size. Answers `400`
  * (`-32602`, naming the field) or `413` as a `Response`; never recurses, whatever the input.
  */
-export function checkInitializeParams(body: unknown, limits: { maxBytes: number; maxDepth: number }): { init: InitializeParams } | { response: Response } {
+export function checkInitializeParams(
+  body: unknown,
+  limits: { maxBytes: number; maxDepth: number },
+): { init: InitializeParams } | { response: Response } {
   const id = jsonRpcIdOf(body);
-  const bad = (text: string, kind: HttpErrorKind = 'invalidInitialize'): { response: Response } => ({ response: httpError(kind, text, id) });
+  const bad = (text: string, kind: HttpErrorKind = 'invalidInitialize'): { response: Response } => ({
+    response: httpError(kind, text, id),
+  });
   const params = (body as { params?: unknown }).params;
-  if (!isObject(params)) return bad('Invalid initialize: params must be an object with protocolVersion, capabilities and clientInfo.');
+  if (!isObject(params))
+    return bad('Invalid initialize: params must be an object with protocolVersion, capabilities and clientInfo.');
   const depth = depthOf(params, limits.maxDepth);
-  if (depth > limits.maxDepth) return bad(`Invalid initialize: params are nested deeper than ${limits.maxDepth} levels. Send only the capabilities the client has.`);
+  if (depth > limits.maxDepth)
+    return bad(
+      `Invalid initialize: params are nested deeper than ${limits.maxDepth} levels. Send only the capabilities the client has.`,
+    );
   const { protocolVersion, clientInfo, capabilities } = params as Record<string, unknown>;
-  if (typeof protocolVersion !== 'string' || protocolVersion === '') return bad('Invalid initialize: params.protocolVersion must be a string such as "2025-11-25".');
-  if (!isObject(clientInfo)) return bad('Invalid initialize: params.clientInfo is missing; send clientInfo: { name, version } naming the client.');
-  if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') return bad('Invalid initialize: params.clientInfo needs string name and version fields.');
-  if (capabilities !== undefined && !isObject(capabilities)) return bad('Invalid initialize: params.capabilities must be an object.');
+  if (typeof protocolVersion !== 'string' || protocolVersion === '')
+    return bad('Invalid initialize: params.protocolVersion must be a string such as "2025-11-25".');
+  if (!isObject(clientInfo))
+    return bad(
+      'Invalid initialize: params.clientInfo is missing; send clientInfo: { name, version } naming the client.',
+    );
+  if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string')
+    return bad('Invalid initialize: params.clientInfo needs string name and version fields.');
+  if (capabilities !== undefined && !isObject(capabilities))
+    return bad('Invalid initialize: params.capabilities must be an object.');
   const bytes = Buffer.byteLength(JSON.stringify({ protocolVersion, clientInfo, capabilities }), 'utf8');
   if (bytes > limits.maxBytes) {
-    return bad(`Invalid initialize: params take ${bytes} bytes, over this server's limit of ${limits.maxBytes}. Send only the capabilities and client info the client needs.`, 'initializeTooLarge');
+    return bad(
+      `Invalid initialize: params take ${bytes} bytes, over this server's limit of ${limits.maxBytes}. Send only the capabilities and client info the client needs.`,
+      'initializeTooLarge',
+    );
   }
-  return { init: { protocolVersion, clientInfo: clientInfo as InitializeParams['clientInfo'], clientCapabilities: (capabilities ?? {}) as Record<string, unknown> } };
+  return {
+    init: {
+      protocolVersion,
+      clientInfo: clientInfo as InitializeParams['clientInfo'],
+      clientCapabilities: (capabilities ?? {}) as Record<string, unknown>,
+    },
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -11,7 +11,10 @@ export function keyedSessionBus(bus: SessionBus): SessionBus {
   return {
     publish(sessionId, notification) {
       if (!notification.method.startsWith('notifications/')) return bus.publish(sessionId, notification);
-      const meta = { ...(notification.params?._meta as Record<string, unknown> | undefined), [EVENT_KEY]: randomUUID() };
+      const meta = {
+        ...(notification.params?._meta as Record<string, unknown> | undefined),
+        [EVENT_KEY]: randomUUID(),
+      };
       bus.publish(sessionId, { method: notification.method, params: { ...notification.params, _meta: meta } });
     },
     subscribe: (listener) => bus.subscribe(listener),

@@ -61,9 +61,13 @@ export const DEFAULT_HTTP_LIMITS: ResolvedHttpLimits = Object.freeze({
 
 /** Fills in the defaults and checks every limit is a positive integer. */
 export function resolveHttpLimits(limits: HttpLimits = {}): ResolvedHttpLimits {
-  const out = { ...DEFAULT_HTTP_LIMITS, ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) } as ResolvedHttpLimits;
+  const out = {
+    ...DEFAULT_HTTP_LIMITS,
+    ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+  } as ResolvedHttpLimits;
   for (const [name, value] of Object.entries(out)) {
-    if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`limits.${name} must be a positive integer (got ${String(value)}).`);
+    if (!(Number.isInteger(value) && value > 0))
+      throw new RangeError(`limits.${name} must be a positive integer (got ${String(value)}).`);
   }
   return out;
 }

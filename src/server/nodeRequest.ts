@@ -51,10 +51,26 @@ function realOf(state: NodeRequestState): Request {
 }
 
 const prototype: object = Object.create(Request.prototype, {
-  method: { get(this: NodeRequest) { return this[STATE].method; } },
-  url: { get(this: NodeRequest) { return this[STATE].url; } },
-  headers: { get(this: NodeRequest) { return headersOf(this[STATE]); } },
-  signal: { get(this: NodeRequest) { return signalOf(this[STATE]); } },
+  method: {
+    get(this: NodeRequest) {
+      return this[STATE].method;
+    },
+  },
+  url: {
+    get(this: NodeRequest) {
+      return this[STATE].url;
+    },
+  },
+  headers: {
+    get(this: NodeRequest) {
+      return headersOf(this[STATE]);
+    },
+  },
+  signal: {
+    get(this: NodeRequest) {
+      return signalOf(this[STATE]);
+    },
+  },
   [Symbol.for('nodejs.util.inspect.custom')]: {
     value(this: NodeRequest) {
       return `Request (from node:http) ${this.method} ${this.url}`;
@@ -65,7 +81,11 @@ const prototype: object = Object.create(Request.prototype, {
 for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Request.prototype))) {
   if (name === 'constructor' || Object.prototype.hasOwnProperty.call(prototype, name)) continue;
   if (descriptor.get !== undefined) {
-    Object.defineProperty(prototype, name, { get(this: NodeRequest) { return Reflect.get(realOf(this[STATE]), name); } });
+    Object.defineProperty(prototype, name, {
+      get(this: NodeRequest) {
+        return Reflect.get(realOf(this[STATE]), name);
+      },
+    });
   } else if (typeof descriptor.value === 'function') {
     Object.defineProperty(prototype, name, {
       value(this: NodeRequest, ...args: unknown[]) {
@@ -84,7 +104,16 @@ for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors
  */
 export function nodeRequest(incoming: IncomingMessage, url: string): Request {
   const request = Object.create(prototype) as NodeRequest;
-  request[STATE] = { incoming, method: (incoming.method ?? 'GET').toUpperCase(), url, headers: undefined, controller: undefined, aborted: false, real: undefined, bodyTaken: false };
+  request[STATE] = {
+    incoming,
+    method: (incoming.method ?? 'GET').toUpperCase(),
+    url,
+    headers: undefined,
+    controller: undefined,
+    aborted: false,
+    real: undefined,
+    bodyTaken: false,
+  };
   return request;
 }
 

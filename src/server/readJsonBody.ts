@@ -7,10 +7,19 @@ import { takeNodeBody } from './nodeRequest.js';
  * parsed, is taken as it is (after the type and declared length checks).
  * Answers 415 (not JSON), 413 (too large) or 400 with `-32700` (malformed) as a `Response`.
  */
-export async function readJsonBody(request: Request, limit: number, parsed?: unknown): Promise<{ body: unknown } | { response: Response }> {
+export async function readJsonBody(
+  request: Request,
+  limit: number,
+  parsed?: unknown,
+): Promise<{ body: unknown } | { response: Response }> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
-    return { response: httpError('unsupportedMediaType', 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.') };
+    return {
+      response: httpError(
+        'unsupportedMediaType',
+        'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.',
+      ),
+    };
   }
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) return { response: tooLarge(limit) };
@@ -21,7 +30,9 @@ export async function readJsonBody(request: Request, limit: number, parsed?: unk
   try {
     return { body: JSON.parse(bytes.bytes.toString('utf8')) };
   } catch (error) {
-    return { response: httpError('parseError', `Parse error: the body is not valid JSON (${(error as Error).message}).`) };
+    return {
+      response: httpError('parseError', `Parse error: the body is not valid JSON (${(error as Error).message}).`),
+    };
   }
 }
 

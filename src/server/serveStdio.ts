@@ -24,13 +24,18 @@ export function serveStdio<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptio
   interceptServe('serveStdio', registry, options);
   const runtime = registry.runtime(options);
   // An oversized line is answered and skipped instead of ending the connection (see StdioLineTransport).
-  const transport = new StdioLineTransport(options.stdioMaxLineBytes === undefined ? {} : { maxLineBytes: options.stdioMaxLineBytes });
+  const transport = new StdioLineTransport(
+    options.stdioMaxLineBytes === undefined ? {} : { maxLineBytes: options.stdioMaxLineBytes },
+  );
   const attachments: Attachment[] = [];
-  const handle = sdkServeStdio((ctx) => {
-    const built = buildServer(runtime, options, ctx.era);
-    attachments.push(built.attachment);
-    return built.instance;
-  }, { transport });
+  const handle = sdkServeStdio(
+    (ctx) => {
+      const built = buildServer(runtime, options, ctx.era);
+      attachments.push(built.attachment);
+      return built.instance;
+    },
+    { transport },
+  );
   return {
     async notifyResourceUpdated(uri: string) {
       await Promise.all(attachments.map((a) => a.notifyResourceUpdated(uri)));

@@ -5,7 +5,11 @@ export function primingFrame(eventId: string, retryMs: number | undefined): stri
 
 /** True when the client's protocol version accepts events with empty data (2025-11-25 and later). */
 export function acceptsPriming(protocolVersion: string | null | undefined): boolean {
-  return typeof protocolVersion === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) && protocolVersion >= '2025-11-25';
+  return (
+    typeof protocolVersion === 'string' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) &&
+    protocolVersion >= '2025-11-25'
+  );
 }
 
 /** `response` with `frame` written before its body. */

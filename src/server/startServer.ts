@@ -40,10 +40,16 @@ export interface RunningServer {
  * const srv = await startServer(registry, { port: 3000 });
  * console.error(`listening on ${srv.url}`);
  */
-export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: StartServerOptions<Ctx> = {}): Promise<RunningServer> {
+export async function startServer<Ctx>(
+  registry: ToolRegistry<Ctx>,
+  options: StartServerOptions<Ctx> = {},
+): Promise<RunningServer> {
   interceptServe('startServer', registry, options);
   if (options.transport === 'stdio') {
-    if (options.auth !== undefined) warnOf(options)('[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.');
+    if (options.auth !== undefined)
+      warnOf(options)(
+        '[mcp-fusion] the auth option protects HTTP endpoints only; over stdio the client is the process that started the server, and no token is checked.',
+      );
     const handle = serveStdio(registry, options);
     return {
       url: 'stdio',
@@ -61,9 +67,12 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Timeouts are checked on this interval (Node's default, 30 s, would let a slow client hold on 3× longer).
   // The app reads the body once, within maxBodyBytes, straight from the socket (413 past it).
-  const http = createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) }, (req, res) => {
-    if (drain.admit(req, res)) app.node(req, res);
-  });
+  const http = createServer(
+    { connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))) },
+    (req, res) => {
+      if (drain.admit(req, res)) app.node(req, res);
+    },
+  );
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
@@ -80,8 +89,14 @@ export async function startServer<Ctx>(registry: ToolRegistry<Ctx>, options: Sta
   const shownHost = host.includes(':') ? `[${host}]` : host;
   // The dev console answers loopback connections only: its URL names 127.0.0.1 whatever the bound interface.
   let closing: Promise<void> | undefined;
-  const consoleUrl = app.devConsole === undefined ? undefined : `http://${host === '::1' ? '[::1]' : '127.0.0.1'}:${bound}${app.devConsole.path}?token=${encodeURIComponent(app.devConsole.token)}`;
-  if (consoleUrl !== undefined) (typeof options.devConsole === 'object' && options.devConsole.announce !== undefined ? options.devConsole.announce : (url: string) => console.error(`[mcp-fusion] dev console: ${url}`))(consoleUrl);
+  const consoleUrl =
+    app.devConsole === undefined
+      ? undefined
+      : `http://${host === '::1' ? '[::1]' : '127.0.0.1'}:${bound}${app.devConsole.path}?token=${encodeURIComponent(app.devConsole.token)}`;
+  if (consoleUrl !== undefined)
+    (typeof options.devConsole === 'object' && options.devConsole.announce !== undefined
+      ? options.devConsole.announce
+      : (url: string) => console.error(`[mcp-fusion] dev console: ${url}`))(consoleUrl);
   return {
     url: `http://${shownHost}:${bound}${options.path ?? '/mcp'}`,
     port: bound,
@@ -123,10 +138,16 @@ const LAST_ANSWERS_MS = 1_000;
 function listenError(error: unknown, host: string, port: number): unknown {
   const code = (error as { code?: unknown }).code;
   if (code === 'EADDRINUSE') {
-    return new ServerStartError(`Port ${port} on ${host} is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`, error);
+    return new ServerStartError(
+      `Port ${port} on ${host} is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`,
+      error,
+    );
   }
   if (code === 'EACCES') {
-    return new ServerStartError(`Port ${port} on ${host} needs privileges this process does not have. Choose a port above 1023 with PORT=<port> or { port }.`, error);
+    return new ServerStartError(
+      `Port ${port} on ${host} needs privileges this process does not have. Choose a port above 1023 with PORT=<port> or { port }.`,
+      error,
+    );
   }
   return error;
 }

@@ -11,7 +11,12 @@ export interface TrackedBody {
  * Watches a response body: `onEnd` runs once, when the body ends, errors, is cancelled by the client, is ended
  * with `end()`, or reaches `lifetimeMs` (one timer of `clock`, cleared on end). A response without a body ends at once.
  */
-export function trackBody(response: Response, onEnd: () => void, lifetimeMs?: number, clock: Clock = systemClock): TrackedBody {
+export function trackBody(
+  response: Response,
+  onEnd: () => void,
+  lifetimeMs?: number,
+  clock: Clock = systemClock,
+): TrackedBody {
   let ended = false;
   let timer: Timer | undefined;
   const finish = (): boolean => {
@@ -61,5 +66,12 @@ export function trackBody(response: Response, onEnd: () => void, lifetimeMs?: nu
       return reader.cancel(reason);
     },
   });
-  return { response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }), end };
+  return {
+    response: new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
+    end,
+  };
 }

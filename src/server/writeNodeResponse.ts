@@ -32,7 +32,12 @@ function headersOf(response: Response, incoming: IncomingMessage): OutgoingHttpH
  * `Content-Length`; a body still open after one turn of the event loop (a stream, a long call) is streamed
  * chunk by chunk with backpressure. `closed` resolves when the client goes away; the body is then cancelled.
  */
-export async function writeNodeResponse(response: Response, incoming: IncomingMessage, res: ServerResponse, closed: Promise<void>): Promise<void> {
+export async function writeNodeResponse(
+  response: Response,
+  incoming: IncomingMessage,
+  res: ServerResponse,
+  closed: Promise<void>,
+): Promise<void> {
   const headers = headersOf(response, incoming);
   if (response.body === null) {
     // Without a length Node would frame an empty answer as chunked.
@@ -70,7 +75,12 @@ export async function writeNodeResponse(response: Response, incoming: IncomingMe
   await stream(reader, pending, res, closed);
 }
 
-async function stream(reader: Reader, pending: Promise<Read> | undefined, res: ServerResponse, closed: Promise<void>): Promise<void> {
+async function stream(
+  reader: Reader,
+  pending: Promise<Read> | undefined,
+  res: ServerResponse,
+  closed: Promise<void>,
+): Promise<void> {
   let gone = false;
   void closed.then(() => {
     gone = true;

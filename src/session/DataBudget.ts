@@ -35,7 +35,11 @@ export class DataBudget {
   readonly #onExpired: (key: string) => void;
 
   /** `onExpired` hears each key the sweep drops (a backend without expiry of its own deletes it then). */
-  constructor(limits: SessionDataLimits = {}, now: () => number = Date.now, onExpired: (key: string) => void = () => {}) {
+  constructor(
+    limits: SessionDataLimits = {},
+    now: () => number = Date.now,
+    onExpired: (key: string) => void = () => {},
+  ) {
     this.#onExpired = onExpired;
     this.maxBytesPerPrincipal = positive(limits.maxBytesPerPrincipal, 4 * 1024 * 1024, 'maxBytesPerPrincipal');
     this.maxBytesTotal = positive(limits.maxBytesTotal, 32 * 1024 * 1024, 'maxBytesTotal');
@@ -115,6 +119,9 @@ export class DataBudget {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`sessionDataLimits.${name} must be a positive integer number of bytes (got ${String(value)}).`);
+  if (!(Number.isInteger(value) && value > 0))
+    throw new RangeError(
+      `sessionDataLimits.${name} must be a positive integer number of bytes (got ${String(value)}).`,
+    );
   return value;
 }

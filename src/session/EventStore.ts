@@ -42,7 +42,11 @@ export interface EventStoreLimits {
   readonly ttlMs?: number;
 }
 
-export const DEFAULT_EVENT_STORE_LIMITS: Required<EventStoreLimits> = { maxEventsPerStream: 256, maxBytesPerStream: 1024 * 1024, ttlMs: 5 * 60_000 };
+export const DEFAULT_EVENT_STORE_LIMITS: Required<EventStoreLimits> = {
+  maxEventsPerStream: 256,
+  maxBytesPerStream: 1024 * 1024,
+  ttlMs: 5 * 60_000,
+};
 
 const SEPARATOR = '#';
 

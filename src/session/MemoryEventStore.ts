@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_EVENT_STORE_LIMITS, eventIdOf, parseEventId, type EventStore, type EventStoreLimits, type ReplayResult, type StoredEvent } from './EventStore.js';
+import {
+  DEFAULT_EVENT_STORE_LIMITS,
+  eventIdOf,
+  parseEventId,
+  type EventStore,
+  type EventStoreLimits,
+  type ReplayResult,
+  type StoredEvent,
+} from './EventStore.js';
 
 /** Options of {@link MemoryEventStore}. */
 export interface MemoryEventStoreOptions extends EventStoreLimits {
@@ -60,7 +68,15 @@ export class MemoryEventStore implements EventStore {
     let s = this.#streams.get(stream);
     if (s === undefined || s.expiresAt <= now) {
       if (s !== undefined) this.#forget(stream, s);
-      s = { epoch: randomBytes(4).toString('hex'), seq: 0, dropped: 0, entries: [], keys: new Map(), bytes: 0, expiresAt: 0 };
+      s = {
+        epoch: randomBytes(4).toString('hex'),
+        seq: 0,
+        dropped: 0,
+        entries: [],
+        keys: new Map(),
+        bytes: 0,
+        expiresAt: 0,
+      };
     }
     // Most recently written last: the total budget evicts from the front.
     this.#streams.delete(stream);
@@ -75,7 +91,8 @@ export class MemoryEventStore implements EventStore {
     this.#events++;
     this.#bytes += entry.bytes;
     const l = this.#limits;
-    while (s.entries.length > 1 && (s.entries.length > l.maxEventsPerStream || s.bytes > l.maxBytesPerStream)) this.#drop(s);
+    while (s.entries.length > 1 && (s.entries.length > l.maxEventsPerStream || s.bytes > l.maxBytesPerStream))
+      this.#drop(s);
     this.#evictTotal(s);
     return eventIdOf(stream, s.epoch, entry.seq);
   }
@@ -84,9 +101,12 @@ export class MemoryEventStore implements EventStore {
     const id = parseEventId(eventId);
     if (id === undefined) return { found: false, reason: 'malformed' };
     const s = this.#streams.get(id.stream);
-    if (s === undefined || s.expiresAt <= this.#now() || s.epoch !== id.epoch || id.seq > s.seq) return { found: false, reason: 'unknown' };
+    if (s === undefined || s.expiresAt <= this.#now() || s.epoch !== id.epoch || id.seq > s.seq)
+      return { found: false, reason: 'unknown' };
     if (id.seq < s.dropped) return { found: false, reason: 'evicted' };
-    const events: StoredEvent[] = s.entries.filter((e) => e.seq > id.seq).map((e) => ({ id: eventIdOf(id.stream, s.epoch, e.seq), message: e.message }));
+    const events: StoredEvent[] = s.entries
+      .filter((e) => e.seq > id.seq)
+      .map((e) => ({ id: eventIdOf(id.stream, s.epoch, e.seq), message: e.message }));
     return { found: true, stream: id.stream, events };
   }
 
@@ -133,7 +153,11 @@ export class MemoryEventStore implements EventStore {
   #evictTotal(current: Stream): void {
     for (const [name, s] of this.#streams) {
       if (this.#events <= this.#limits.maxEvents && this.#bytes <= this.#limits.maxBytes) return;
-      while (s.entries.length > (s === current ? 1 : 0) && (this.#events > this.#limits.maxEvents || this.#bytes > this.#limits.maxBytes)) this.#drop(s);
+      while (
+        s.entries.length > (s === current ? 1 : 0) &&
+        (this.#events > this.#limits.maxEvents || this.#bytes > this.#limits.maxBytes)
+      )
+        this.#drop(s);
       if (s.entries.length === 0 && s !== current) this.#streams.delete(name);
     }
   }

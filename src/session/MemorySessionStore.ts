@@ -66,7 +66,12 @@ export class MemorySessionStore implements SessionStore {
 /** A copy of a record that shares its (deep-frozen) initialize parameters and clones the rest. */
 function copy(record: SessionRecord): SessionRecord {
   const { clientInfo, clientCapabilities, fsm, ...rest } = record;
-  return { ...rest, clientInfo: deepFreeze(clientInfo), clientCapabilities: deepFreeze(clientCapabilities), ...(fsm === undefined ? {} : { fsm: structuredClone(fsm) }) };
+  return {
+    ...rest,
+    clientInfo: deepFreeze(clientInfo),
+    clientCapabilities: deepFreeze(clientCapabilities),
+    ...(fsm === undefined ? {} : { fsm: structuredClone(fsm) }),
+  };
 }
 
 /** Freezes a JSON value and everything in it (iteratively: the depth was bounded at the HTTP entry, but never trust it). */

@@ -75,7 +75,8 @@ export class SessionManager {
    * session does, even one in the middle of its handshake.
    */
   evictionCandidate(owner?: string): string | undefined {
-    let ids: ReadonlySet<string> | ReadonlyMap<string, unknown> | undefined = owner === undefined ? undefined : this.#owned.get(owner);
+    let ids: ReadonlySet<string> | ReadonlyMap<string, unknown> | undefined =
+      owner === undefined ? undefined : this.#owned.get(owner);
     if (owner === undefined) {
       for (const set of this.#owned.values()) if (ids === undefined || set.size > ids.size) ids = set;
       if (ids === undefined || ids.size <= 1) ids = this.#tracked;
@@ -94,10 +95,22 @@ export class SessionManager {
   }
 
   /** Records a session opened by `initialize`. */
-  async create(id: string, init: Pick<SessionRecord, 'protocolVersion' | 'clientInfo' | 'clientCapabilities' | 'principal' | 'owner'>): Promise<SessionRecord> {
+  async create(
+    id: string,
+    init: Pick<SessionRecord, 'protocolVersion' | 'clientInfo' | 'clientCapabilities' | 'principal' | 'owner'>,
+  ): Promise<SessionRecord> {
     const now = this.#now();
     // The initialize parameters never change: frozen, they are shared with the in-memory store, not copied.
-    const record: SessionRecord = { id, createdAt: now, lastAccessAt: now, phase: 'created', initialized: false, ...init, clientInfo: deepFreeze(init.clientInfo), clientCapabilities: deepFreeze(init.clientCapabilities) };
+    const record: SessionRecord = {
+      id,
+      createdAt: now,
+      lastAccessAt: now,
+      phase: 'created',
+      initialized: false,
+      ...init,
+      clientInfo: deepFreeze(init.clientInfo),
+      clientCapabilities: deepFreeze(init.clientCapabilities),
+    };
     this.#track(id, { record, lastAccessAt: now });
     this.#startSweeping();
     try {
@@ -178,9 +191,11 @@ export class SessionManager {
       const { record } = tracked;
       if (now - record.createdAt >= t.ttlMs) await this.destroy(id, 'ttl');
       else if (record.phase === 'created' && !record.initialized && now - record.createdAt >= t.initializeMs) {
-        if (!(await this.#advancedElsewhere(tracked, (r) => r.initialized))) await this.destroy(id, 'handshake-timeout');
+        if (!(await this.#advancedElsewhere(tracked, (r) => r.initialized)))
+          await this.destroy(id, 'handshake-timeout');
       } else if (record.phase === 'created' && now - tracked.lastAccessAt >= t.neverUsedMs) {
-        if (!(await this.#advancedElsewhere(tracked, (r) => r.phase !== 'created'))) await this.destroy(id, 'never-used');
+        if (!(await this.#advancedElsewhere(tracked, (r) => r.phase !== 'created')))
+          await this.destroy(id, 'never-used');
       } else if (record.phase === 'active' && now - tracked.lastAccessAt >= t.idleMs) {
         this.#setPhase(tracked, 'idle', 'idle');
         this.#onRelease(id, 'idle');
@@ -271,7 +286,10 @@ export class SessionManager {
 
   #startSweeping(): void {
     if (this.#sweeper !== undefined) return;
-    this.#sweeper = clockOf(this.#now).setInterval(() => void this.sweep().catch(this.#onError), this.timeouts.sweepIntervalMs);
+    this.#sweeper = clockOf(this.#now).setInterval(
+      () => void this.sweep().catch(this.#onError),
+      this.timeouts.sweepIntervalMs,
+    );
   }
 
   #stopSweeping(): void {

@@ -10,11 +10,19 @@ export interface DataLimits {
 }
 
 /** `data` (about to be stored after a write of `name`) when it fits the size cap and the owner's budget; a named error otherwise. */
-export function checkDataLimits(data: Record<string, unknown>, name: string, limits: DataLimits): Record<string, unknown> {
+export function checkDataLimits(
+  data: Record<string, unknown>,
+  name: string,
+  limits: DataLimits,
+): Record<string, unknown> {
   const { key, maxBytes, owner, backend } = limits;
   const size = new TextEncoder().encode(JSON.stringify(data)).length;
   if (size > maxBytes) {
-    throw new SessionDataError('SESSION_DATA_TOO_LARGE', `Session data of "${key}" would be ${size} bytes with "${name}", over the cap of ${maxBytes}; store less (or a reference to data kept elsewhere), or delete values no longer needed.`, { key, name, size, maxBytes });
+    throw new SessionDataError(
+      'SESSION_DATA_TOO_LARGE',
+      `Session data of "${key}" would be ${size} bytes with "${name}", over the cap of ${maxBytes}; store less (or a reference to data kept elsewhere), or delete values no longer needed.`,
+      { key, name, size, maxBytes },
+    );
   }
   const over = owner === undefined ? undefined : backend.exceeds?.(key, owner, size);
   if (over !== undefined) {

@@ -13,4 +13,3 @@ export function serialized<T>(backend: object, key: string, task: () => Promise<
   });
   return run;
 }
-

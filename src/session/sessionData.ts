@@ -4,7 +4,12 @@ import type { SessionStore } from './SessionStore.js';
 import type { SessionRecord } from './types.js';
 import { checkDataLimits } from './checkDataLimits.js';
 import { serialized } from './serializedWrites.js';
-import { DEFAULT_SESSION_DATA_ATTEMPTS, updateVersioned, type VersionedBackend, type VersionedData } from './updateData.js';
+import {
+  DEFAULT_SESSION_DATA_ATTEMPTS,
+  updateVersioned,
+  type VersionedBackend,
+  type VersionedData,
+} from './updateData.js';
 
 export type { VersionedData } from './updateData.js';
 
@@ -84,28 +89,49 @@ export const DEFAULT_SESSION_DATA_MAX_BYTES = 64 * 1024;
  * read and otherwise re-reads and re-applies itself (`maxAttempts`), so writes from other instances are kept
  * too; when every attempt loses, it fails with `SESSION_DATA_CONFLICT`. Elsewhere the last write wins.
  */
-export function sessionDataFor(backend: SessionDataBackend, key: string, options: SessionDataOptions = {}): SessionData {
-  const { maxBytes = DEFAULT_SESSION_DATA_MAX_BYTES, owner, ttlMs, maxAttempts = DEFAULT_SESSION_DATA_ATTEMPTS } = options;
+export function sessionDataFor(
+  backend: SessionDataBackend,
+  key: string,
+  options: SessionDataOptions = {},
+): SessionData {
+  const {
+    maxBytes = DEFAULT_SESSION_DATA_MAX_BYTES,
+    owner,
+    ttlMs,
+    maxAttempts = DEFAULT_SESSION_DATA_ATTEMPTS,
+  } = options;
   const load = async (): Promise<Record<string, unknown>> => {
     try {
       return (await backend.load(key)) ?? {};
     } catch (error) {
-      throw new SessionDataError('SESSION_DATA_STORE', `Session data of "${key}" could not be read (${describe(error)}); try again shortly.`, { key });
+      throw new SessionDataError(
+        'SESSION_DATA_STORE',
+        `Session data of "${key}" could not be read (${describe(error)}); try again shortly.`,
+        { key },
+      );
     }
   };
-  const writeOf = (data: Record<string, unknown>): SessionDataWrite | undefined => (owner === undefined ? undefined : { owner, bytes: jsonBytes(data), ttlMs });
+  const writeOf = (data: Record<string, unknown>): SessionDataWrite | undefined =>
+    owner === undefined ? undefined : { owner, bytes: jsonBytes(data), ttlMs };
   const save = async (data: Record<string, unknown>): Promise<void> => {
     try {
       await backend.save(key, data, writeOf(data));
     } catch (error) {
-      throw new SessionDataError('SESSION_DATA_STORE', `Session data of "${key}" could not be saved (${describe(error)}); nothing was changed, try again shortly.`, { key });
+      throw new SessionDataError(
+        'SESSION_DATA_STORE',
+        `Session data of "${key}" could not be saved (${describe(error)}); nothing was changed, try again shortly.`,
+        { key },
+      );
     }
   };
   const limits = { key, maxBytes, owner, backend };
   const versioned: VersionedBackend | undefined =
     backend.loadVersioned === undefined || backend.saveIf === undefined
       ? undefined
-      : { loadVersioned: (k) => backend.loadVersioned!(k), saveIf: (k, data, v) => backend.saveIf!(k, data, v, writeOf(data)) };
+      : {
+          loadVersioned: (k) => backend.loadVersioned!(k),
+          saveIf: (k, data, v) => backend.saveIf!(k, data, v, writeOf(data)),
+        };
   /** Applies `change` to the stored object and saves it (compare-and-set where the backend has it). */
   const mutate = (change: (data: Record<string, unknown>) => Record<string, unknown> | undefined): Promise<void> =>
     serialized(backend, key, async () => {
@@ -118,7 +144,11 @@ export function sessionDataFor(backend: SessionDataBackend, key: string, options
         await updateVersioned(versioned, key, change, maxAttempts);
       } catch (error) {
         if (error instanceof SessionDataError) throw error;
-        throw new SessionDataError('SESSION_DATA_STORE', `Session data of "${key}" could not be saved (${describe(error)}); nothing was changed, try again shortly.`, { key });
+        throw new SessionDataError(
+          'SESSION_DATA_STORE',
+          `Session data of "${key}" could not be saved (${describe(error)}); nothing was changed, try again shortly.`,
+          { key },
+        );
       }
     });
   return Object.freeze({
@@ -151,9 +181,18 @@ export function sessionDataFor(backend: SessionDataBackend, key: string, options
     try {
       json = JSON.stringify(value);
     } catch (error) {
-      throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (${describe(error)}); store plain objects, arrays, strings, numbers or booleans.`, { key, name });
+      throw new SessionDataError(
+        'SESSION_DATA_VALUE',
+        `Session data "${name}" is not JSON (${describe(error)}); store plain objects, arrays, strings, numbers or booleans.`,
+        { key, name },
+      );
     }
-    if (json === undefined) throw new SessionDataError('SESSION_DATA_VALUE', `Session data "${name}" is not JSON (undefined or a function); use delete("${name}") to remove a value.`, { key, name });
+    if (json === undefined)
+      throw new SessionDataError(
+        'SESSION_DATA_VALUE',
+        `Session data "${name}" is not JSON (undefined or a function); use delete("${name}") to remove a value.`,
+        { key, name },
+      );
     return json;
   }
 }
@@ -178,7 +217,10 @@ export interface SessionDataBackendOptions {
  * In-process data (attachments without a session store): at most `maxKeys` keys, the oldest written dropped
  * first; budgeted per owner and in total; a key written with a TTL is dropped once it passes (by a timer).
  */
-export function memorySessionData(maxKeys = 10_000, options: SessionDataBackendOptions = {}): SessionDataBackend & { readonly size: number } {
+export function memorySessionData(
+  maxKeys = 10_000,
+  options: SessionDataBackendOptions = {},
+): SessionDataBackend & { readonly size: number } {
   const map = new Map<string, { json: string; expiresAt: number }>();
   const now = options.now ?? Date.now;
   const budget = new DataBudget(options.limits, now, (key) => map.delete(key));
@@ -222,13 +264,28 @@ export function memorySessionData(maxKeys = 10_000, options: SessionDataBackendO
  * workflow instance's data: the workflow's idle TTL). Their phase is `destroyed`, so no client can resume
  * one as a session. Budgeted per owner and in total, counted in this process.
  */
-export function storeSessionData(store: SessionStore, ttlMs: number, options: SessionDataBackendOptions | (() => number) = {}): SessionDataBackend {
+export function storeSessionData(
+  store: SessionStore,
+  ttlMs: number,
+  options: SessionDataBackendOptions | (() => number) = {},
+): SessionDataBackend {
   const { now = Date.now, limits } = typeof options === 'function' ? { now: options } : options;
   const id = (key: string): string => `fusion-data:${key}`;
   const budget = new DataBudget(limits, now);
   const recordOf = (key: string, data: Record<string, unknown>, version?: number): SessionRecord => {
     const at = now();
-    return { id: id(key), createdAt: at, lastAccessAt: at, phase: 'destroyed', initialized: false, protocolVersion: '', clientInfo: { name: 'fusion-data', version: '0' }, clientCapabilities: {}, data, ...(version === undefined ? {} : { version }) };
+    return {
+      id: id(key),
+      createdAt: at,
+      lastAccessAt: at,
+      phase: 'destroyed',
+      initialized: false,
+      protocolVersion: '',
+      clientInfo: { name: 'fusion-data', version: '0' },
+      clientCapabilities: {},
+      data,
+      ...(version === undefined ? {} : { version }),
+    };
   };
   const held = (key: string, write: SessionDataWrite | undefined, ttl: number): void => {
     if (write !== undefined) budget.hold(key, write.owner, write.bytes, now() + ttl);
@@ -269,7 +326,12 @@ export function storeSessionData(store: SessionStore, ttlMs: number, options: Se
   };
 }
 
-function exceeded(budget: DataBudget, key: string, owner: string, bytes: number): { budget: 'principal' | 'total'; max: number } | undefined {
+function exceeded(
+  budget: DataBudget,
+  key: string,
+  owner: string,
+  bytes: number,
+): { budget: 'principal' | 'total'; max: number } | undefined {
   const over = budget.check(key, owner, bytes);
   if (over === 'ok') return undefined;
   return { budget: over, max: over === 'principal' ? budget.maxBytesPerPrincipal : budget.maxBytesTotal };

@@ -8,7 +8,8 @@ import type { SessionManager } from './SessionManager.js';
  * is removed with it.
  */
 export function sessionFsmStore(sessions: SessionManager): FsmStateStore {
-  const read = async (id: string): Promise<FsmSnapshot | undefined> => (sessions.get(id) ?? (await sessions.store.get(id)))?.fsm?.workflow;
+  const read = async (id: string): Promise<FsmSnapshot | undefined> =>
+    (sessions.get(id) ?? (await sessions.store.get(id)))?.fsm?.workflow;
   const write = async (id: string, snapshot: FsmSnapshot): Promise<void> => {
     const record = sessions.get(id) ?? (await sessions.store.get(id));
     if (record === undefined) throw new Error(`session "${id}" no longer exists`);

@@ -36,7 +36,18 @@ export interface SessionEvent {
   readonly id: string;
   readonly from: SessionPhase | undefined;
   readonly to: SessionPhase;
-  readonly reason: 'initialize' | 'initialized' | 'first-use' | 'idle' | 'resume' | 'handshake-timeout' | 'never-used' | 'ttl' | 'delete' | 'shutdown' | 'evicted';
+  readonly reason:
+    | 'initialize'
+    | 'initialized'
+    | 'first-use'
+    | 'idle'
+    | 'resume'
+    | 'handshake-timeout'
+    | 'never-used'
+    | 'ttl'
+    | 'delete'
+    | 'shutdown'
+    | 'evicted';
   readonly at: number;
 }
 

@@ -32,7 +32,11 @@ export class PolicyEngine {
   constructor(policies: readonly SyncPolicy[], defaults?: { cacheControl?: CacheDirective }) {
     validatePolicies(policies, defaults);
     const fallback = defaults?.cacheControl;
-    this.#rules = policies.map((p, order) => ({ order, glob: compileGlob(p.match), resolved: freezePolicy(p.cacheControl ?? fallback, p.invalidates) }));
+    this.#rules = policies.map((p, order) => ({
+      order,
+      glob: compileGlob(p.match),
+      resolved: freezePolicy(p.cacheControl ?? fallback, p.invalidates),
+    }));
     for (const rule of this.#rules) {
       const head = rule.glob.firstLiteral;
       if (head === undefined) this.#anyHead.push(rule);

@@ -5,7 +5,13 @@ import { META } from './metaKeys.js';
 import { MAX_CACHE_ENTRIES, PolicyEngine } from './PolicyEngine.js';
 import { validateInlineDeclaration, validateStateSyncConfig } from './PolicyValidator.js';
 import { resolveSyncPolicy } from './resolveSyncPolicy.js';
-import type { InlineSyncDeclaration, InvalidationMeta, ResolvedPolicy, StateSyncConfig, StateSyncLayerOptions } from './types.js';
+import type {
+  InlineSyncDeclaration,
+  InvalidationMeta,
+  ResolvedPolicy,
+  StateSyncConfig,
+  StateSyncLayerOptions,
+} from './types.js';
 
 /** The parts of a listed tool State Sync reads; other fields are copied through. */
 interface ToolLike {
@@ -47,9 +53,16 @@ export class StateSyncLayer {
   /** `decorateResult`'s compiled decorators (invalidation only), by tool name. */
   readonly #invalidators = new Map<string, ResultDecorator>();
   readonly #resolved = new Map<string, ResolvedPolicy | null>();
-  readonly #decorated = new Map<string, { readonly input: ToolLike; readonly source: string | undefined; readonly output: ToolLike }>();
+  readonly #decorated = new Map<
+    string,
+    { readonly input: ToolLike; readonly source: string | undefined; readonly output: ToolLike }
+  >();
 
-  constructor(config?: StateSyncConfig, inline: ReadonlyMap<string, InlineSyncDeclaration> = new Map(), options: StateSyncLayerOptions = {}) {
+  constructor(
+    config?: StateSyncConfig,
+    inline: ReadonlyMap<string, InlineSyncDeclaration> = new Map(),
+    options: StateSyncLayerOptions = {},
+  ) {
     if (config !== undefined) validateStateSyncConfig(config);
     for (const [tool, declaration] of inline) validateInlineDeclaration(tool, declaration);
     this.#config = config;
@@ -57,7 +70,8 @@ export class StateSyncLayer {
     this.#inline = new Map(inline);
     this.#stamp = isoClock(options.now ?? Date.now);
     const declared = [...inline.values()].some((d) => d.cacheControl !== undefined || (d.invalidates?.length ?? 0) > 0);
-    this.hasAnything = declared || (config !== undefined && (config.policies.length > 0 || config.defaults?.cacheControl !== undefined));
+    this.hasAnything =
+      declared || (config !== undefined && (config.policies.length > 0 || config.defaults?.cacheControl !== undefined));
   }
 
   /** The combined, frozen policy of a tool (inline over first matching policy over defaults), or `null`. */
@@ -78,9 +92,17 @@ export class StateSyncLayer {
   decorateTools<T extends ToolLike>(tools: readonly T[]): T[] {
     return tools.map((tool) => {
       const cached = this.#decorated.get(tool.name);
-      if (cached !== undefined && cached.input === tool && cached.source === tool.description) return cached.output as T;
+      if (cached !== undefined && cached.input === tool && cached.source === tool.description)
+        return cached.output as T;
       const directive = this.resolve(tool.name)?.cacheControl;
-      const output = directive === undefined ? tool : { ...tool, description: decorateDescription(tool.description, directive), _meta: { ...tool._meta, [META.cacheControl]: directive } };
+      const output =
+        directive === undefined
+          ? tool
+          : {
+              ...tool,
+              description: decorateDescription(tool.description, directive),
+              _meta: { ...tool._meta, [META.cacheControl]: directive },
+            };
       if (this.#decorated.size >= MAX_CACHE_ENTRIES) this.#decorated.clear();
       this.#decorated.set(tool.name, { input: tool, source: tool.description, output });
       return output;
@@ -96,7 +118,12 @@ export class StateSyncLayer {
   decorateResult<R extends ResultLike>(name: string, result: R): R {
     let decorate = this.#invalidators.get(name);
     if (decorate === undefined) {
-      decorate = compileResultDecorator({ causedBy: name, invalidates: this.resolve(name)?.invalidates, stamp: this.#stamp, announce: (meta) => this.#observe(meta) });
+      decorate = compileResultDecorator({
+        causedBy: name,
+        invalidates: this.resolve(name)?.invalidates,
+        stamp: this.#stamp,
+        announce: (meta) => this.#observe(meta),
+      });
       if (this.#invalidators.size >= MAX_CACHE_ENTRIES) this.#invalidators.clear();
       this.#invalidators.set(name, decorate);
     }
@@ -116,7 +143,13 @@ export class StateSyncLayer {
       this.#observe(meta);
       recorded?.(meta);
     };
-    return compileResultDecorator({ causedBy: name, invalidates: policy.invalidates, cacheControl: policy.cacheControl, stamp: this.#stamp, announce });
+    return compileResultDecorator({
+      causedBy: name,
+      invalidates: policy.invalidates,
+      cacheControl: policy.cacheControl,
+      stamp: this.#stamp,
+      announce,
+    });
   }
 
   #observe(meta: InvalidationMeta): void {
@@ -126,7 +159,11 @@ export class StateSyncLayer {
     const { patterns, causedBy, at } = meta;
     if (onInvalidation !== undefined) settle(onInvalidation, { causedBy, patterns, timestamp: at });
     if (notificationSink === undefined) return;
-    for (const pattern of patterns) settle(notificationSink, { method: 'notifications/resources/updated', params: { uri: `fusion://stale/${pattern}` } });
+    for (const pattern of patterns)
+      settle(notificationSink, {
+        method: 'notifications/resources/updated',
+        params: { uri: `fusion://stale/${pattern}` },
+      });
   }
 }
 

@@ -13,7 +13,11 @@ import type { InlineSyncDeclaration, StateSyncConfig } from './types.js';
  * // ['Policy [0] "sprint.*" matches no registered tool; …']
  * @see docs/state-sync.md
  */
-export function stateSyncWarnings(config: StateSyncConfig | undefined, inline: ReadonlyMap<string, InlineSyncDeclaration>, toolNames: readonly string[]): string[] {
+export function stateSyncWarnings(
+  config: StateSyncConfig | undefined,
+  inline: ReadonlyMap<string, InlineSyncDeclaration>,
+  toolNames: readonly string[],
+): string[] {
   const out: string[] = [];
   const known = new Map<string, boolean>();
   const matchesAny = (pattern: string): boolean => {
@@ -28,18 +32,24 @@ export function stateSyncWarnings(config: StateSyncConfig | undefined, inline: R
   for (const overlap of detectOverlaps(policies)) out.push(overlap.message);
   policies.forEach((policy, i) => {
     if (!matchesAny(policy.match)) {
-      out.push(`Policy [${i}] "${policy.match}" matches no registered tool${hint(policy.match, toolNames)}; fix the name or remove the policy.`);
+      out.push(
+        `Policy [${i}] "${policy.match}" matches no registered tool${hint(policy.match, toolNames)}; fix the name or remove the policy.`,
+      );
     }
     for (const pattern of policy.invalidates ?? []) {
       if (!matchesAny(pattern)) {
-        out.push(`Policy [${i}] "${policy.match}" invalidates "${pattern}", which matches no registered tool${hint(pattern, toolNames)}; fix the pattern (a typo?) or remove it.`);
+        out.push(
+          `Policy [${i}] "${policy.match}" invalidates "${pattern}", which matches no registered tool${hint(pattern, toolNames)}; fix the pattern (a typo?) or remove it.`,
+        );
       }
     }
   });
   for (const [tool, declaration] of inline) {
     for (const pattern of declaration.invalidates ?? []) {
       if (!matchesAny(pattern)) {
-        out.push(`Tool "${tool}" invalidates "${pattern}", which matches no registered tool${hint(pattern, toolNames)}; fix the pattern in .invalidates() (a typo?) or remove it.`);
+        out.push(
+          `Tool "${tool}" invalidates "${pattern}", which matches no registered tool${hint(pattern, toolNames)}; fix the pattern in .invalidates() (a typo?) or remove it.`,
+        );
       }
     }
   }

@@ -46,7 +46,8 @@ const identity: ResultDecorator = (result) => result;
  */
 export function compileResultDecorator(parts: DecoratorParts): ResultDecorator {
   const { causedBy, invalidates, cacheControl, stamp, announce } = parts;
-  if (invalidates === undefined || invalidates.length === 0) return cacheControl === undefined ? identity : directiveOnly(cacheControl);
+  if (invalidates === undefined || invalidates.length === 0)
+    return cacheControl === undefined ? identity : directiveOnly(cacheControl);
   const patterns = Object.isFrozen(invalidates) ? invalidates : Object.freeze([...invalidates]);
   const block = Object.freeze({ type: 'text', text: invalidationBlock(patterns, causedBy) });
   let at = '';
@@ -58,7 +59,11 @@ export function compileResultDecorator(parts: DecoratorParts): ResultDecorator {
     if (now !== at) {
       at = now;
       meta = Object.freeze({ patterns, causedBy, at: now });
-      bare = Object.freeze(cacheControl === undefined ? { [META.invalidation]: meta } : { [META.invalidation]: meta, [META.cacheControl]: cacheControl });
+      bare = Object.freeze(
+        cacheControl === undefined
+          ? { [META.invalidation]: meta }
+          : { [META.invalidation]: meta, [META.cacheControl]: cacheControl },
+      );
     }
     announce?.(meta);
     const own = result._meta;

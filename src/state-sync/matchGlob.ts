@@ -58,7 +58,12 @@ export function matchSegments(p: readonly string[], name: string): boolean {
  * @example isValidGlob('sprints.**'); // true
  */
 export function isValidGlob(pattern: unknown): pattern is string {
-  return typeof pattern === 'string' && pattern.length > 0 && pattern.length <= MAX_GLOB_LENGTH && pattern.split('.').every((seg) => SEGMENT.test(seg));
+  return (
+    typeof pattern === 'string' &&
+    pattern.length > 0 &&
+    pattern.length <= MAX_GLOB_LENGTH &&
+    pattern.split('.').every((seg) => SEGMENT.test(seg))
+  );
 }
 
 /** A `**` may match nothing: reaching it also reaches the position after it. */

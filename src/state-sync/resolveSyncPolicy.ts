@@ -18,8 +18,12 @@ import type { InlineSyncDeclaration, ResolvedPolicy } from './types.js';
  * // { cacheControl: 'no-store', invalidates: ['a.*'] }
  * @see docs/state-sync.md
  */
-export function resolveSyncPolicy(inline: InlineSyncDeclaration | undefined, registry: ResolvedPolicy | null): ResolvedPolicy | null {
+export function resolveSyncPolicy(
+  inline: InlineSyncDeclaration | undefined,
+  registry: ResolvedPolicy | null,
+): ResolvedPolicy | null {
   if (inline === undefined) return registry;
-  const invalidates = inline.invalidates !== undefined && inline.invalidates.length > 0 ? inline.invalidates : registry?.invalidates;
+  const invalidates =
+    inline.invalidates !== undefined && inline.invalidates.length > 0 ? inline.invalidates : registry?.invalidates;
   return freezePolicy(inline.cacheControl ?? registry?.cacheControl, invalidates);
 }

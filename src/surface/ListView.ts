@@ -22,7 +22,12 @@ export class ListView {
   #modern!: ToolListResult;
   readonly #byState = new Map<string, ToolListResult>();
 
-  constructor(surface: Surface, lists: { listed: readonly WireTool[]; modern: readonly WireTool[] }, toolSwitch: ToolSwitch, freeze: (tools: readonly WireTool[], modern: boolean) => ToolListResult) {
+  constructor(
+    surface: Surface,
+    lists: { listed: readonly WireTool[]; modern: readonly WireTool[] },
+    toolSwitch: ToolSwitch,
+    freeze: (tools: readonly WireTool[], modern: boolean) => ToolListResult,
+  ) {
     this.surface = surface;
     this.#listedAll = lists.listed;
     this.#modernAll = lists.modern;

@@ -30,7 +30,15 @@ export class Visibility {
   readonly #base: ListView;
   readonly #build: (surface: Surface) => ListView;
 
-  constructor(surface: Surface, parts: { switch: ToolSwitch; sync: StateSyncLayer | undefined; workflow: { readonly gate: StateMachineGate; readonly settings: WorkflowSettings } | undefined; listCache: ListCache | undefined }) {
+  constructor(
+    surface: Surface,
+    parts: {
+      switch: ToolSwitch;
+      sync: StateSyncLayer | undefined;
+      workflow: { readonly gate: StateMachineGate; readonly settings: WorkflowSettings } | undefined;
+      listCache: ListCache | undefined;
+    },
+  ) {
     this.surface = surface;
     this.#scopes = new ScopeGate(surface.tools);
     // Lists that depend on who asks must not be shared by caches between principals.
@@ -42,7 +50,8 @@ export class Visibility {
     };
     this.#build = (s) => {
       const listed = parts.sync === undefined ? s.wire : decorateSurface(s, parts.sync);
-      const modern = parts.workflow === undefined ? listed : modernSurface(listed, s, parts.workflow.gate, parts.workflow.settings);
+      const modern =
+        parts.workflow === undefined ? listed : modernSurface(listed, s, parts.workflow.gate, parts.workflow.settings);
       return new ListView(s, { listed, modern }, parts.switch, freeze);
     };
     this.#base = this.#build(surface);
@@ -56,7 +65,9 @@ export class Visibility {
   /** The lists the caller of `scope` may see: the whole surface, or the part its scopes allow. */
   viewOf(scope: RequestContext): ListView {
     if (!this.#scopes.active) return this.#base;
-    return this.#scopes.view(ScopeGate.scopesOf(scope.extra.authInfo), (allowed) => this.#build(narrowSurface(this.surface, allowed)));
+    return this.#scopes.view(ScopeGate.scopesOf(scope.extra.authInfo), (allowed) =>
+      this.#build(narrowSurface(this.surface, allowed)),
+    );
   }
 }
 
@@ -66,8 +77,16 @@ function decorateSurface(surface: Surface, sync: StateSyncLayer): WireTool[] {
     const route = surface.routes.get(wire.name);
     const tools = route === undefined ? [] : route.kind === 'flat' ? [route.tool] : [...route.actions.values()];
     const directives = tools.map((t) => sync.resolve(t.name)?.cacheControl);
-    const directive = directives.includes('no-store') ? 'no-store' : directives.length > 0 && directives.every((d) => d === 'immutable') ? 'immutable' : undefined;
+    const directive = directives.includes('no-store')
+      ? 'no-store'
+      : directives.length > 0 && directives.every((d) => d === 'immutable')
+        ? 'immutable'
+        : undefined;
     if (directive === undefined) return wire;
-    return { ...wire, description: decorateDescription(wire.description, directive), _meta: { ...wire._meta, [META.cacheControl]: directive } };
+    return {
+      ...wire,
+      description: decorateDescription(wire.description, directive),
+      _meta: { ...wire._meta, [META.cacheControl]: directive },
+    };
   });
 }

@@ -40,7 +40,12 @@ export interface SurfaceOptions {
   readonly filter?: ToolFilter | undefined;
   readonly nameStyle?: NameStyle | undefined;
   /** Builds grouped routes and their wire tools; provided by the grouped-exposition strategy. */
-  readonly group?: ((tools: readonly FusionTool[], render: (name: string) => string) => { wire: WireTool[]; routes: Route[] } | undefined) | undefined;
+  readonly group?:
+    | ((
+        tools: readonly FusionTool[],
+        render: (name: string) => string,
+      ) => { wire: WireTool[]; routes: Route[] } | undefined)
+    | undefined;
 }
 
 /** Pure build step: filter tools, render names, derive wire definitions and routes. */
@@ -54,7 +59,11 @@ export function compileSurface(all: readonly FusionTool[], options: SurfaceOptio
   const addRoute = (route: Route, definition: WireTool): void => {
     const clash = routes.get(route.exposed);
     if (clash !== undefined) {
-      throw new DefinitionError('TOOL_DUPLICATE', `Two tools are exposed as "${route.exposed}"; rename one of them or choose another nameStyle.`, { name: route.exposed });
+      throw new DefinitionError(
+        'TOOL_DUPLICATE',
+        `Two tools are exposed as "${route.exposed}"; rename one of them or choose another nameStyle.`,
+        { name: route.exposed },
+      );
     }
     routes.set(route.exposed, route);
     const task = routeTask(route);

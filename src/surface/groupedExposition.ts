@@ -27,16 +27,26 @@ export type GroupingMode = 'builder' | 'grouped';
  * mode (the default exposition) every fluent tool stays flat. Routes come in order of first appearance.
  * @see docs/grouped-tools.md
  */
-export function groupTools(tools: readonly FusionTool[], render: (name: string) => string, mode: GroupingMode = 'grouped'): { wire: WireTool[]; routes: Route[] } {
+export function groupTools(
+  tools: readonly FusionTool[],
+  render: (name: string) => string,
+  mode: GroupingMode = 'grouped',
+): { wire: WireTool[]; routes: Route[] } {
   const buckets = new Map<string, Bucket>();
   const bucketOf: Array<Bucket | undefined> = tools.map((tool) => {
-    const id = tool.group !== undefined ? `tool:${tool.group.tool}` : mode === 'builder' || prefixOf(tool.name) === undefined ? undefined : `prefix:${prefixOf(tool.name)}`;
+    const id =
+      tool.group !== undefined
+        ? `tool:${tool.group.tool}`
+        : mode === 'builder' || prefixOf(tool.name) === undefined
+          ? undefined
+          : `prefix:${prefixOf(tool.name)}`;
     if (id === undefined) return undefined;
     let bucket = buckets.get(id);
     if (bucket === undefined) {
-      bucket = tool.group !== undefined
-        ? { name: tool.group.tool, discriminator: tool.group.discriminator, fromBuilder: true, members: [] }
-        : { name: prefixOf(tool.name)!, discriminator: DEFAULT_DISCRIMINATOR, fromBuilder: false, members: [] };
+      bucket =
+        tool.group !== undefined
+          ? { name: tool.group.tool, discriminator: tool.group.discriminator, fromBuilder: true, members: [] }
+          : { name: prefixOf(tool.name)!, discriminator: DEFAULT_DISCRIMINATOR, fromBuilder: false, members: [] };
       buckets.set(id, bucket);
     }
     bucket.members.push({ key: tool.group?.key ?? tool.name.slice(bucket.name.length + 1), tool });
@@ -54,7 +64,12 @@ export function groupTools(tools: readonly FusionTool[], render: (name: string) 
       emitted.add(bucket);
       const exposed = render(bucket.name);
       wire.push(groupedToolDefinition(specOf(bucket), exposed));
-      routes.push({ kind: 'grouped', exposed, discriminator: bucket.discriminator, actions: new Map(bucket.members.map((m) => [m.key, m.tool])) });
+      routes.push({
+        kind: 'grouped',
+        exposed,
+        discriminator: bucket.discriminator,
+        actions: new Map(bucket.members.map((m) => [m.key, m.tool])),
+      });
       return;
     }
     const exposed = render(tool.name);
@@ -69,7 +84,12 @@ export function groupedWire(route: GroupedRoute): WireTool {
   const members = [...route.actions].map(([key, tool]) => ({ key, tool }));
   const first = members[0]!.tool;
   const fromBuilder = first.group !== undefined;
-  const bucket: Bucket = { name: fromBuilder ? first.group!.tool : prefixOf(first.name)!, discriminator: route.discriminator, fromBuilder, members };
+  const bucket: Bucket = {
+    name: fromBuilder ? first.group!.tool : prefixOf(first.name)!,
+    discriminator: route.discriminator,
+    fromBuilder,
+    members,
+  };
   return groupedToolDefinition(specOf(bucket), route.exposed);
 }
 
@@ -80,19 +100,31 @@ function prefixOf(name: string): string | undefined {
 
 function staysGrouped(bucket: Bucket, taken: ReadonlySet<string>): boolean {
   if (bucket.fromBuilder) return true;
-  return bucket.members.length > 1 && !taken.has(bucket.name) && bucket.members.every((m) => !Object.hasOwn(m.tool.inputSchema.properties ?? {}, bucket.discriminator));
+  return (
+    bucket.members.length > 1 &&
+    !taken.has(bucket.name) &&
+    bucket.members.every((m) => !Object.hasOwn(m.tool.inputSchema.properties ?? {}, bucket.discriminator))
+  );
 }
 
 function specOf(bucket: Bucket): GroupedToolSpec {
   if (bucket.fromBuilder) {
     const spec = groupSpecOf(bucket.members[0]!.tool);
-    const sameBuilder = bucket.members.every((m) => groupSpecOf(m.tool) === spec && m.tool.group!.discriminator === bucket.discriminator);
+    const sameBuilder = bucket.members.every(
+      (m) => groupSpecOf(m.tool) === spec && m.tool.group!.discriminator === bucket.discriminator,
+    );
     if (!sameBuilder) {
-      throw new DefinitionError('TOOL_DUPLICATE', `Two grouped tools are named "${bucket.name}" (actions ${bucket.members.map((m) => m.key).join(', ')}); rename one of them.`, { name: bucket.name });
+      throw new DefinitionError(
+        'TOOL_DUPLICATE',
+        `Two grouped tools are named "${bucket.name}" (actions ${bucket.members.map((m) => m.key).join(', ')}); rename one of them.`,
+        { name: bucket.name },
+      );
     }
     if (spec !== undefined) {
       const present = new Set(bucket.members.map((m) => m.key));
-      return present.size === spec.actions.length ? spec : { ...spec, actions: spec.actions.filter((a) => present.has(a.key)) };
+      return present.size === spec.actions.length
+        ? spec
+        : { ...spec, actions: spec.actions.filter((a) => present.has(a.key)) };
     }
   }
   return specFromTools(bucket);
@@ -103,7 +135,8 @@ function specFromTools(bucket: Bucket): GroupedToolSpec {
   const defs: Record<string, unknown> = {};
   const actions = bucket.members.map(({ key, tool }): ActionSpec => {
     const found = tool.inputSchema.$defs;
-    if (typeof found === 'object' && found !== null) for (const [k, v] of Object.entries(found)) if (!(k in defs)) defs[k] = v;
+    if (typeof found === 'object' && found !== null)
+      for (const [k, v] of Object.entries(found)) if (!(k in defs)) defs[k] = v;
     const { readOnlyHint, destructiveHint, idempotentHint } = tool.annotations;
     return {
       key,
@@ -132,7 +165,11 @@ function specFromTools(bucket: Bucket): GroupedToolSpec {
 }
 
 /** The `group` strategy of `compileSurface` for a `toolExposition` value (`flat`: none). */
-export function groupingFor(exposition: 'builder' | 'flat' | 'grouped' | undefined): ((tools: readonly FusionTool[], render: (name: string) => string) => { wire: WireTool[]; routes: Route[] }) | undefined {
+export function groupingFor(
+  exposition: 'builder' | 'flat' | 'grouped' | undefined,
+):
+  | ((tools: readonly FusionTool[], render: (name: string) => string) => { wire: WireTool[]; routes: Route[] })
+  | undefined {
   if (exposition === 'flat') return undefined;
   const mode: GroupingMode = exposition === 'grouped' ? 'grouped' : 'builder';
   return (tools, render) => groupTools(tools, render, mode);

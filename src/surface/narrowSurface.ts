@@ -28,5 +28,10 @@ export function narrowSurface(surface: Surface, allowed: (tool: FusionTool) => b
     wireOf.set(exposed, groupedWire(narrowed));
   }
   const wire = surface.wire.filter((w) => routes.has(w.name)).map((w) => wireOf.get(w.name) ?? original.get(w.name)!);
-  return Object.freeze({ wire: Object.freeze(wire), routes, tools: Object.freeze(surface.tools.filter(allowed)), exposedName: surface.exposedName });
+  return Object.freeze({
+    wire: Object.freeze(wire),
+    routes,
+    tools: Object.freeze(surface.tools.filter(allowed)),
+    exposedName: surface.exposedName,
+  });
 }

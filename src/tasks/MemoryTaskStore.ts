@@ -59,7 +59,12 @@ export class MemoryTaskStore implements TaskStore {
     return 'ok';
   }
 
-  async reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean> {
+  async reserveResult(
+    owner: string,
+    id: string,
+    bytes: number,
+    options: { expiresAt: number; maxBytes: number },
+  ): Promise<boolean> {
     const now = this.#now();
     const held = this.#results.get(owner) ?? new Map<string, { bytes: number; expiresAt: number }>();
     let total = 0;

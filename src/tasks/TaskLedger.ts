@@ -26,7 +26,13 @@ export class TaskRefused extends Error {
   override readonly name = 'TaskRefused';
 }
 
-const DEFAULTS: Required<TaskBudgets> = { maxActivePerPrincipal: 16, maxActivePerProcess: 256, maxResultBytes: 1024 * 1024, maxStoredBytesPerPrincipal: 16 * 1024 * 1024, maxTtlMs: 24 * 60 * 60 * 1000 };
+const DEFAULTS: Required<TaskBudgets> = {
+  maxActivePerPrincipal: 16,
+  maxActivePerProcess: 256,
+  maxResultBytes: 1024 * 1024,
+  maxStoredBytesPerPrincipal: 16 * 1024 * 1024,
+  maxTtlMs: 24 * 60 * 60 * 1000,
+};
 
 /**
  * The tasks of one process over a {@link TaskStore}: creation within the budgets, reads that honour
@@ -52,7 +58,8 @@ export class TaskLedger {
 
   /** Creates a `working` task owned by `spec.owner`, or throws {@link TaskRefused} naming the budget hit. */
   async create(spec: NewTask): Promise<TaskRecord> {
-    if (this.#active >= this.budgets.maxActivePerProcess) throw new TaskRefused(taskTexts.busyProcess(spec.tool, this.budgets.maxActivePerProcess));
+    if (this.#active >= this.budgets.maxActivePerProcess)
+      throw new TaskRefused(taskTexts.busyProcess(spec.tool, this.budgets.maxActivePerProcess));
     const now = this.now();
     const record: TaskRecord = {
       id: randomUUID(),
@@ -68,7 +75,8 @@ export class TaskLedger {
     this.#active++;
     try {
       const created = await this.store.create(record, { maxActivePerOwner: this.budgets.maxActivePerPrincipal });
-      if (created === 'busy') throw new TaskRefused(taskTexts.busyPrincipal(spec.tool, this.budgets.maxActivePerPrincipal));
+      if (created === 'busy')
+        throw new TaskRefused(taskTexts.busyPrincipal(spec.tool, this.budgets.maxActivePerPrincipal));
     } catch (error) {
       this.#active--;
       throw error;

@@ -32,7 +32,12 @@ export interface TaskStore {
    * Counts a result of `bytes` for task `id` against its owner until `expiresAt` (when the task, and its
    * result, expire). Resolves false, counting nothing, when the owner's stored results would exceed `maxBytes`.
    */
-  reserveResult(owner: string, id: string, bytes: number, options: { expiresAt: number; maxBytes: number }): Promise<boolean>;
+  reserveResult(
+    owner: string,
+    id: string,
+    bytes: number,
+    options: { expiresAt: number; maxBytes: number },
+  ): Promise<boolean>;
   /** Releases the timers and connections the store owns (not a client it was given). */
   close?(): void;
 }

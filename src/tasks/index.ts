@@ -1,3 +1,11 @@
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './MemoryTaskStore.js';
 export type { TaskStore, TaskWrite } from './TaskStore.js';
-export type { TaskBudgets, TaskDeclaration, TaskError, TaskMode, TaskRecord, TaskStatus, VersionedTask } from './types.js';
+export type {
+  TaskBudgets,
+  TaskDeclaration,
+  TaskError,
+  TaskMode,
+  TaskRecord,
+  TaskStatus,
+  VersionedTask,
+} from './types.js';

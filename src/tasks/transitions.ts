@@ -13,16 +13,30 @@ export function withMessage(record: TaskRecord, now: number, statusMessage: stri
 }
 
 /** The work asks the client for input under `key`: the task waits in `input_required`. */
-export function askInput(record: TaskRecord, now: number, key: string, request: Record<string, unknown>): TaskRecord | undefined {
+export function askInput(
+  record: TaskRecord,
+  now: number,
+  key: string,
+  request: Record<string, unknown>,
+): TaskRecord | undefined {
   if (isTerminal(record.status)) return undefined;
-  return { ...record, status: 'input_required', inputRequests: { ...record.inputRequests, [key]: request }, lastUpdatedAt: now };
+  return {
+    ...record,
+    status: 'input_required',
+    inputRequests: { ...record.inputRequests, [key]: request },
+    lastUpdatedAt: now,
+  };
 }
 
 /**
  * The client answers (`tasks/update`): each answer to a request still outstanding moves to
  * `inputResponses`; others are ignored. With nothing left outstanding the task is `working` again.
  */
-export function answer(record: TaskRecord, now: number, responses: Readonly<Record<string, unknown>>): TaskRecord | undefined {
+export function answer(
+  record: TaskRecord,
+  now: number,
+  responses: Readonly<Record<string, unknown>>,
+): TaskRecord | undefined {
   if (isTerminal(record.status) || record.inputRequests === undefined) return undefined;
   const outstanding = { ...record.inputRequests };
   const answered: Record<string, unknown> = { ...record.inputResponses };

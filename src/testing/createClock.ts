@@ -117,12 +117,15 @@ export function createClock(startMs: number = DEFAULT_START): Clock {
 
 function forward(ms: number, name: string): number {
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new RangeError(`clock.${name}(${ms}) needs a finite number of milliseconds >= 0; time never runs backwards (use clock.set() to jump).`);
+    throw new RangeError(
+      `clock.${name}(${ms}) needs a finite number of milliseconds >= 0; time never runs backwards (use clock.set() to jump).`,
+    );
   }
   return ms;
 }
 
 function checked(value: number, where: string): number {
-  if (!Number.isFinite(value)) throw new RangeError(`${where} needs a finite number of epoch milliseconds, got ${value}.`);
+  if (!Number.isFinite(value))
+    throw new RangeError(`${where} needs a finite number of epoch milliseconds, got ${value}.`);
   return value;
 }

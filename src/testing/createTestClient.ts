@@ -68,10 +68,14 @@ export interface TestClient {
  * expect(await t.listToolNames()).toContain('cart.pay');
  * @see docs/testing.md
  */
-export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options: TestClientOptions<Ctx> = {}): Promise<TestClient> {
+export async function createTestClient<Ctx>(
+  registry: ToolRegistry<Ctx>,
+  options: TestClientOptions<Ctx> = {},
+): Promise<TestClient> {
   const { clock, authInfo, ...serve } = options;
   const now = clock?.now ?? Date.now;
-  const store: SessionStateStore | undefined = serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
+  const store: SessionStateStore | undefined =
+    serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
   // A fresh options object gives this client its own runtime, so the store above sees only its session.
   const withClock: ServeOptions<Ctx> = clock === undefined ? serve : { ...serve, now: clock.now };
   const attachOptions: ServeOptions<Ctx> = store === undefined ? withClock : { ...withClock, fsmStore: store };
@@ -136,7 +140,10 @@ export async function createTestClient<Ctx>(registry: ToolRegistry<Ctx>, options
     },
     nextListChanged(timeoutMs = 2_000) {
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no notifications/tools/list_changed within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no notifications/tools/list_changed within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push(() => {
           clearTimeout(timer);
           resolve();

@@ -23,22 +23,36 @@ const SIGNAL = '[System: Cache invalidated for ';
  * expectInvalidation(await t.call('sprints.create', { name: 'S2' }), ['sprints.*']);
  * @see docs/testing.md
  */
-export function expectInvalidation(subject: InvalidationSubject, patterns: readonly string[]): InvalidationInfo | undefined {
+export function expectInvalidation(
+  subject: InvalidationSubject,
+  patterns: readonly string[],
+): InvalidationInfo | undefined {
   const result = 'result' in subject && isResponse(subject.result) ? subject.result : (subject as ToolResponse);
   const info = readInvalidation(result);
   const first = result.content?.[0];
   const signal = first?.type === 'text' && first.text.startsWith(SIGNAL) ? first.text : undefined;
   if (patterns.length === 0) {
     if (info === undefined && signal === undefined) return undefined;
-    throw new Error(`Expected no invalidation, but the result invalidates ${list(info?.patterns ?? [])}${signal === undefined ? '' : ` and starts with ${JSON.stringify(signal)}`}.`);
+    throw new Error(
+      `Expected no invalidation, but the result invalidates ${list(info?.patterns ?? [])}${signal === undefined ? '' : ` and starts with ${JSON.stringify(signal)}`}.`,
+    );
   }
   const wanted = list(patterns);
   if (info === undefined) {
-    const why = result.isError === true ? ` It is an error result (failed calls invalidate nothing): ${JSON.stringify(firstText(result))}.` : ' Declare .invalidates(...) on the tool or a stateSync policy that matches it.';
+    const why =
+      result.isError === true
+        ? ` It is an error result (failed calls invalidate nothing): ${JSON.stringify(firstText(result))}.`
+        : ' Declare .invalidates(...) on the tool or a stateSync policy that matches it.';
     throw new Error(`Expected the result to invalidate ${wanted}, but it carries no invalidation signal.${why}`);
   }
-  if (!sameSet(info.patterns, patterns)) throw new Error(`Expected the result to invalidate ${wanted}, but it invalidates ${list(info.patterns)} (caused by "${info.causedBy}").`);
-  if (signal === undefined) throw new Error(`The result's _meta invalidates ${wanted}, but its first content block is not the "${SIGNAL}…]" signal the agent reads.`);
+  if (!sameSet(info.patterns, patterns))
+    throw new Error(
+      `Expected the result to invalidate ${wanted}, but it invalidates ${list(info.patterns)} (caused by "${info.causedBy}").`,
+    );
+  if (signal === undefined)
+    throw new Error(
+      `The result's _meta invalidates ${wanted}, but its first content block is not the "${SIGNAL}…]" signal the agent reads.`,
+    );
   return info;
 }
 

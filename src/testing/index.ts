@@ -2,4 +2,10 @@
 export { createTestClient, type CallOutcome, type TestClient, type TestClientOptions } from './createTestClient.js';
 export { expectInvalidation, type InvalidationInfo, type InvalidationSubject } from './expectInvalidation.js';
 export { createClock, type Clock } from './createClock.js';
-export { replayTranscript, TranscriptMismatchError, type ReplayReport, type Transcript, type TranscriptStep } from './replayTranscript.js';
+export {
+  replayTranscript,
+  TranscriptMismatchError,
+  type ReplayReport,
+  type Transcript,
+  type TranscriptStep,
+} from './replayTranscript.js';

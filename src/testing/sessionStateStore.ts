@@ -12,7 +12,10 @@ export interface SessionStateStore extends FsmStateStore {
   write(state: string, updatedAt: number): Promise<void>;
 }
 
-export function sessionStateStore(base: FsmStateStore = new MemoryFsmStore(), slot = 'mcp-fusion-test-session'): SessionStateStore {
+export function sessionStateStore(
+  base: FsmStateStore = new MemoryFsmStore(),
+  slot = 'mcp-fusion-test-session',
+): SessionStateStore {
   const store: SessionStateStore = {
     load: () => base.load(slot),
     save: (_key, snapshot) => base.save(slot, snapshot),

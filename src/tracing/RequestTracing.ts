@@ -48,7 +48,11 @@ export class RequestTracing {
     }
     this.#ready = loadOptional<Api>('@opentelemetry/api').then((api) => {
       if (api === undefined) {
-        const error = new MissingPeerError('MISSING_PEER', 'The tracing option needs the optional package "@opentelemetry/api"; run `npm install @opentelemetry/api` (and an SDK that registers a provider), or pass it as tracing: { api }. Requests are served untraced.', { package: '@opentelemetry/api' });
+        const error = new MissingPeerError(
+          'MISSING_PEER',
+          'The tracing option needs the optional package "@opentelemetry/api"; run `npm install @opentelemetry/api` (and an SDK that registers a provider), or pass it as tracing: { api }. Requests are served untraced.',
+          { package: '@opentelemetry/api' },
+        );
         warn(error.message);
       } else this.#instruments = instrumentsOf(api, given);
     });
@@ -64,7 +68,11 @@ export class RequestTracing {
     return (request, ctx) => {
       const instruments = this.#instruments;
       if (instruments !== undefined) return this.#run(instruments, { method, request, ctx, negotiated }, handler);
-      return this.#ready.then(() => (this.#instruments === undefined ? handler(request, ctx) : this.#run(this.#instruments, { method, request, ctx, negotiated }, handler)));
+      return this.#ready.then(() =>
+        this.#instruments === undefined
+          ? handler(request, ctx)
+          : this.#run(this.#instruments, { method, request, ctx, negotiated }, handler),
+      );
     };
   }
 
@@ -86,7 +94,10 @@ export class RequestTracing {
       const version = negotiated();
       // Only legacy connections are sessions: a server that never initialized, or served 2026-07-28, had none.
       if (version === undefined || version >= MODERN_REVISION) return;
-      this.#instruments.session.record((performance.now() - started) / 1000, version === undefined ? {} : { [ATTR.protocolVersion]: version });
+      this.#instruments.session.record(
+        (performance.now() - started) / 1000,
+        version === undefined ? {} : { [ATTR.protocolVersion]: version },
+      );
     };
   }
 
@@ -99,7 +110,11 @@ export class RequestTracing {
   timeSessions(recordOf: (id: string) => SessionRecord | undefined): (event: SessionEvent) => void {
     this.#lifecycle = true;
     return sessionDurations(recordOf, (seconds, version) => {
-      this.#instruments?.session.record(seconds, { [ATTR.protocolVersion]: version, [ATTR.networkTransport]: 'tcp', [ATTR.networkProtocolName]: 'http' });
+      this.#instruments?.session.record(seconds, {
+        [ATTR.protocolVersion]: version,
+        [ATTR.networkTransport]: 'tcp',
+        [ATTR.networkProtocolName]: 'http',
+      });
     });
   }
 
@@ -116,17 +131,29 @@ export class RequestTracing {
       const refusal = refusedRequest(request, body, response);
       const active = api.context.active();
       const remote = extractParent(api, refusal.meta);
-      const span = tracer.startSpan(refusal.name, { kind: api.SpanKind.SERVER, attributes: { ...refusal.span, [ATTR.errorType]: refusal.errorType }, startTime }, remote ?? active);
+      const span = tracer.startSpan(
+        refusal.name,
+        { kind: api.SpanKind.SERVER, attributes: { ...refusal.span, [ATTR.errorType]: refusal.errorType }, startTime },
+        remote ?? active,
+      );
       span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${response.status} ${refusal.errorType}` });
       span.end();
-      if (refusal.metric !== undefined) instruments.operation.record((performance.now() - started) / 1000, { ...refusal.metric, [ATTR.errorType]: refusal.errorType });
+      if (refusal.metric !== undefined)
+        instruments.operation.record((performance.now() - started) / 1000, {
+          ...refusal.metric,
+          [ATTR.errorType]: refusal.errorType,
+        });
     };
     if (this.#instruments !== undefined) record(this.#instruments);
     else void this.#ready.then(() => this.#instruments !== undefined && record(this.#instruments));
     return response;
   }
 
-  async #run(instruments: Instruments, call: { method: string; request: any; ctx: any; negotiated: () => string | undefined }, handler: Handler): Promise<unknown> {
+  async #run(
+    instruments: Instruments,
+    call: { method: string; request: any; ctx: any; negotiated: () => string | undefined },
+    handler: Handler,
+  ): Promise<unknown> {
     const { api, tracer } = instruments;
     const { method, request, ctx } = call;
     const params = request?.params as Record<string, unknown> | undefined;
@@ -136,7 +163,11 @@ export class RequestTracing {
     // The conventions parent the server span on the MCP caller and link the ambient (e.g. HTTP) context.
     const ambient = remote === undefined ? undefined : api.trace.getSpanContext(active);
     const parent = remote ?? active;
-    const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, attributes, ...(ambient !== undefined ? { links: [{ context: ambient }] } : {}) }, parent);
+    const span = tracer.startSpan(
+      name,
+      { kind: api.SpanKind.SERVER, attributes, ...(ambient !== undefined ? { links: [{ context: ambient }] } : {}) },
+      parent,
+    );
     if (typeof ctx === 'object' && ctx !== null) this.#traces.set(ctx, recorderOf(span));
     const started = performance.now();
     try {
@@ -148,7 +179,10 @@ export class RequestTracing {
     } catch (error) {
       const code = jsonRpcCodeOf(error);
       span.setAttributes({ [ATTR.errorType]: code, [ATTR.statusCode]: code });
-      span.setStatus({ code: api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      span.setStatus({
+        code: api.SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
       metric[ATTR.errorType] = code;
       metric[ATTR.statusCode] = code;
       throw error;
@@ -161,13 +195,23 @@ export class RequestTracing {
 
 function instrumentsOf(module: object, given: TracingOptions): Instruments {
   // A CommonJS build seen through import() puts the API under `default`.
-  const api = ((module as { trace?: unknown }).trace !== undefined ? module : (module as { default: object }).default) as Api;
+  const api = (
+    (module as { trace?: unknown }).trace !== undefined ? module : (module as { default: object }).default
+  ) as Api;
   const meter = (given.meter as Otel.Meter | undefined) ?? api.metrics.getMeter(SCOPE);
-  const histogram = (name: string, description: string) => meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
+  const histogram = (name: string, description: string) =>
+    meter.createHistogram(name, {
+      unit: 's',
+      description,
+      advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+    });
   return {
     api,
     tracer: (given.tracer as Otel.Tracer | undefined) ?? api.trace.getTracer(SCOPE),
-    operation: histogram(METRIC.operationDuration, 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.'),
+    operation: histogram(
+      METRIC.operationDuration,
+      'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.',
+    ),
     session: histogram(METRIC.sessionDuration, 'The duration of the MCP session as observed on the MCP server.'),
   };
 }
@@ -203,7 +247,10 @@ function resultOutcome(api: Api, span: Otel.Span, method: string, result: unknow
   const r = result as { isError?: unknown; _meta?: Record<string, unknown> };
   const invalidation = r._meta?.[META.invalidation] as { patterns?: unknown; causedBy?: unknown } | undefined;
   if (invalidation !== undefined && Array.isArray(invalidation.patterns)) {
-    span.addEvent(EVENT.invalidation, { [EVENT_ATTR.patterns]: invalidation.patterns.map(String), [EVENT_ATTR.causedBy]: String(invalidation.causedBy ?? '') });
+    span.addEvent(EVENT.invalidation, {
+      [EVENT_ATTR.patterns]: invalidation.patterns.map(String),
+      [EVENT_ATTR.causedBy]: String(invalidation.causedBy ?? ''),
+    });
   }
   if (r.isError !== true) return undefined;
   span.setAttribute(ATTR.errorType, TOOL_ERROR);

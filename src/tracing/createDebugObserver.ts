@@ -10,7 +10,9 @@ import type { DebugEvent } from './types.js';
  * // [mcp-fusion] transition checkout: empty → has_items on ADD_ITEM by cart.add_item session=4f1c…
  * @see docs/state-sync.md
  */
-export function createDebugObserver(sink: (line: string) => void = (line) => console.debug(line)): (event: DebugEvent) => void {
+export function createDebugObserver(
+  sink: (line: string) => void = (line) => console.debug(line),
+): (event: DebugEvent) => void {
   // A `result` repeats the `call` line with texts and arguments: left to observers that ask for it.
   return (event) => event.type !== 'result' && sink(`[mcp-fusion] ${formatDebugEvent(event)}`);
 }

@@ -23,20 +23,42 @@ export function refusedRequest(request: Request, body: unknown, response: Respon
   const message = firstRequest(body);
   const method = message?.method ?? request.headers.get('mcp-method') ?? undefined;
   const params = message?.params ?? nameParams(request.headers.get('mcp-name'));
-  const errorType = /error="([^"]+)"/.exec(response.headers.get('www-authenticate') ?? '')?.[1] ?? String(response.status);
+  const errorType =
+    /error="([^"]+)"/.exec(response.headers.get('www-authenticate') ?? '')?.[1] ?? String(response.status);
   if (method === undefined) {
-    return { name: response.status === 401 ? 'unauthenticated' : 'refused', span: { [HTTP_STATUS]: response.status }, metric: undefined, errorType, meta: undefined };
+    return {
+      name: response.status === 401 ? 'unauthenticated' : 'refused',
+      span: { [HTTP_STATUS]: response.status },
+      metric: undefined,
+      errorType,
+      meta: undefined,
+    };
   }
-  const ctx = { sessionId: request.headers.get('mcp-session-id') ?? undefined, mcpReq: { id: message?.id, envelope: params?._meta }, http: { req: request } };
-  const { name, span, metric } = requestAttributes(method, params, factsOf(ctx, () => request.headers.get('mcp-protocol-version') ?? undefined));
+  const ctx = {
+    sessionId: request.headers.get('mcp-session-id') ?? undefined,
+    mcpReq: { id: message?.id, envelope: params?._meta },
+    http: { req: request },
+  };
+  const { name, span, metric } = requestAttributes(
+    method,
+    params,
+    factsOf(ctx, () => request.headers.get('mcp-protocol-version') ?? undefined),
+  );
   span[HTTP_STATUS] = response.status;
   return { name, span, metric, errorType, meta: params?._meta };
 }
 
-function firstRequest(body: unknown): { method: string; params: Record<string, unknown> | undefined; id: unknown } | undefined {
+function firstRequest(
+  body: unknown,
+): { method: string; params: Record<string, unknown> | undefined; id: unknown } | undefined {
   for (const message of Array.isArray(body) ? body : [body]) {
     const m = message as { method?: unknown; params?: unknown; id?: unknown } | null;
-    if (typeof m?.method === 'string' && m.id !== undefined) return { method: m.method, params: typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : undefined, id: m.id };
+    if (typeof m?.method === 'string' && m.id !== undefined)
+      return {
+        method: m.method,
+        params: typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : undefined,
+        id: m.id,
+      };
   }
   return undefined;
 }

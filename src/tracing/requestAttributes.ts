@@ -35,7 +35,11 @@ export function factsOf(ctx: any, negotiated: () => string | undefined): Request
  * `{mcp.method.name} {target}` with the tool or prompt name as target (never a resource URI: high
  * cardinality); the metric attributes leave out the per-request ids.
  */
-export function requestAttributes(method: string, params: Record<string, unknown> | undefined, facts: RequestFacts): { name: string; span: AttributeMap; metric: AttributeMap } {
+export function requestAttributes(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  facts: RequestFacts,
+): { name: string; span: AttributeMap; metric: AttributeMap } {
   const metric: AttributeMap = { [ATTR.methodName]: method };
   let target: string | undefined;
   const name = typeof params?.name === 'string' ? params.name : undefined;

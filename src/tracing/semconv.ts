@@ -25,7 +25,9 @@ export const METRIC = Object.freeze({
 } as const);
 
 /** The bucket boundaries the conventions advise for both duration histograms, in seconds. */
-export const DURATION_BUCKETS: readonly number[] = Object.freeze([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+export const DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
+]);
 
 /** `error.type` of a `CallToolResult` with `isError: true` (the conventions' value). */
 export const TOOL_ERROR = 'tool_error';

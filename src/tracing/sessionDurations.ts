@@ -6,7 +6,10 @@ import type { SessionEvent, SessionRecord } from '../session/types.js';
  * after a restart, is still one session) to the moment it closes, whatever closed it (DELETE, expiry,
  * eviction). A shutdown ends no session: its record stays for the next process to resume.
  */
-export function sessionDurations(recordOf: (id: string) => SessionRecord | undefined, ended: (seconds: number, protocolVersion: string) => void): (event: SessionEvent) => void {
+export function sessionDurations(
+  recordOf: (id: string) => SessionRecord | undefined,
+  ended: (seconds: number, protocolVersion: string) => void,
+): (event: SessionEvent) => void {
   const live = new Map<string, { readonly createdAt: number; readonly protocolVersion: string }>();
   return (event) => {
     if (event.to === 'closed') {
@@ -16,7 +19,8 @@ export function sessionDurations(recordOf: (id: string) => SessionRecord | undef
     } else if (event.to === 'destroyed') live.delete(event.id);
     else if (!live.has(event.id)) {
       const record = recordOf(event.id);
-      if (record !== undefined) live.set(event.id, { createdAt: record.createdAt, protocolVersion: record.protocolVersion });
+      if (record !== undefined)
+        live.set(event.id, { createdAt: record.createdAt, protocolVersion: record.protocolVersion });
     }
   };
 }

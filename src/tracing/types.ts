@@ -53,9 +53,25 @@ export type DebugEvent =
   | { type: 'list'; count: number; sessionId: string | undefined }
   | { type: 'call'; tool: string; ok: boolean; durationMs: number; sessionId: string | undefined }
   /** A call refused before its handler ran: hidden by the workflow gate (`gate`) or over `maxConcurrentCalls` (`budget`). */
-  | { type: 'refusal'; tool: string; reason: 'gate' | 'budget'; state?: string; sessionId: string | undefined; workflowKey?: string }
+  | {
+      type: 'refusal';
+      tool: string;
+      reason: 'gate' | 'budget';
+      state?: string;
+      sessionId: string | undefined;
+      workflowKey?: string;
+    }
   /** A served call moved a workflow: `sessionId` (legacy per-session state) or `workflowKey` (an instance). */
-  | { type: 'transition'; tool: string; event: string; from: string; to: string; machine: string; sessionId: string | undefined; workflowKey?: string }
+  | {
+      type: 'transition';
+      tool: string;
+      event: string;
+      from: string;
+      to: string;
+      machine: string;
+      sessionId: string | undefined;
+      workflowKey?: string;
+    }
   | { type: 'invalidation'; patterns: readonly string[]; causedBy: string }
   /** A `notifications/tools/list_changed` is due: after a transition (to `sessionId`) or a run-time enable/disable (to everyone). */
   | { type: 'list_changed'; reason: 'transition' | 'tools-changed'; sessionId?: string }
@@ -68,4 +84,18 @@ export type DebugEvent =
    * each stage (`handler` included, `after` for State Sync and the transition) and, for a handler that
    * threw, its stack. `refused`: answered by a stage or as an unknown tool, the handler never ran.
    */
-  | { type: 'result'; tool: string; sessionId: string | undefined; workflowKey: string | undefined; principal: string; scopes: readonly string[]; args: unknown; ok: boolean; refused: boolean; text: string; durationMs: number; stages: ReadonlyArray<{ stage: string; ms: number }>; stack: string | undefined };
+  | {
+      type: 'result';
+      tool: string;
+      sessionId: string | undefined;
+      workflowKey: string | undefined;
+      principal: string;
+      scopes: readonly string[];
+      args: unknown;
+      ok: boolean;
+      refused: boolean;
+      text: string;
+      durationMs: number;
+      stages: ReadonlyArray<{ stage: string; ms: number }>;
+      stack: string | undefined;
+    };

@@ -85,6 +85,7 @@ export class HandleBudget {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`workflowHandles.${name} must be a positive integer (got ${String(value)}).`);
+  if (!(Number.isInteger(value) && value > 0))
+    throw new RangeError(`workflowHandles.${name} must be a positive integer (got ${String(value)}).`);
   return value;
 }

@@ -10,14 +10,22 @@ import { HandleBudget, type WorkflowHandleLimits } from './HandleBudget.js';
 import { workflowSettings, type WorkflowSettings } from '../fsm/workflowSettings.js';
 
 /** Why a handle-keyed call was turned away once its instance was read (under its lock). */
-export type HandleRejection = { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
+export type HandleRejection =
+  { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
 
 /**
  * Where a modern call of a bound tool runs, or why it cannot. `run` names the instance without reading it:
  * the run reads it under its lock and calls {@link WorkflowHandles.admit} (one store round trip, not two).
  */
 export type HandleResolution =
-  | { kind: 'run'; key: string; handle: string | undefined; minted: boolean; createIfMissing: boolean; reader?: boolean }
+  | {
+      kind: 'run';
+      key: string;
+      handle: string | undefined;
+      minted: boolean;
+      createIfMissing: boolean;
+      reader?: boolean;
+    }
   | { kind: 'unknown'; handle: string }
   | { kind: 'invalid'; given: string }
   | { kind: 'missing' }
@@ -38,13 +46,22 @@ export class WorkflowHandles {
   /** Live instances per principal and in total (this process). */
   readonly budget: HandleBudget;
 
-  constructor(gate: StateMachineGate, store: FsmStateStore, options: { now?: () => number; onError?: (e: unknown) => void; limits?: WorkflowHandleLimits | undefined } = {}) {
+  constructor(
+    gate: StateMachineGate,
+    store: FsmStateStore,
+    options: { now?: () => number; onError?: (e: unknown) => void; limits?: WorkflowHandleLimits | undefined } = {},
+  ) {
     this.#gate = gate;
     this.#store = store;
     this.#now = options.now ?? Date.now;
     this.budget = new HandleBudget(options.limits, this.#now);
     this.settings = workflowSettings(gate);
-    this.sessions = new GateSessions(gate, { store, ttlMs: this.settings.idleTtlMs, now: this.#now, ...(options.onError !== undefined ? { onError: options.onError } : {}) });
+    this.sessions = new GateSessions(gate, {
+      store,
+      ttlMs: this.settings.idleTtlMs,
+      now: this.#now,
+      ...(options.onError !== undefined ? { onError: options.onError } : {}),
+    });
   }
 
   /** Stops the timers of the handle budget and of an in-memory store (they restart with the next instance). */
@@ -56,7 +73,11 @@ export class WorkflowHandles {
   /** True for tools bound to the initial state: called without a handle, they start an instance. */
   isEntry(tool: FusionTool): boolean {
     // `.bindState('*')` readers work in every state but never start an instance.
-    return tool.fsm !== undefined && !tool.fsm.states.includes('*') && this.#gate.isAllowedIn(this.#gate.initialState, tool.name);
+    return (
+      tool.fsm !== undefined &&
+      !tool.fsm.states.includes('*') &&
+      this.#gate.isAllowedIn(this.#gate.initialState, tool.name)
+    );
   }
 
   /** A fresh handle: the prefix and 128 random bits, URL-safe. */
@@ -77,29 +98,61 @@ export class WorkflowHandles {
   resolve(tool: FusionTool, handleValue: unknown, owner: string): HandleResolution {
     if (this.settings.mode === 'subject') {
       if (owner.startsWith('a:')) return { kind: 'anonymous' };
-      return { kind: 'run', key: this.keyOf(owner, 'subject'), handle: undefined, minted: false, createIfMissing: true, reader: readsOnly(tool) };
+      return {
+        kind: 'run',
+        key: this.keyOf(owner, 'subject'),
+        handle: undefined,
+        minted: false,
+        createIfMissing: true,
+        reader: readsOnly(tool),
+      };
     }
     if (handleValue === undefined || handleValue === null || handleValue === '') {
       if (!this.isEntry(tool)) return { kind: 'missing' };
       const full = this.budget.check(owner);
-      if (full !== 'ok') return { kind: 'full', budget: full, max: full === 'owner' ? this.budget.maxPerPrincipal : this.budget.maxTotal };
+      if (full !== 'ok')
+        return {
+          kind: 'full',
+          budget: full,
+          max: full === 'owner' ? this.budget.maxPerPrincipal : this.budget.maxTotal,
+        };
       const handle = this.mint();
       return { kind: 'run', key: this.keyOf(owner, handle), handle, minted: true, createIfMissing: true };
     }
     // Validated before any use: a non-string (an object without a usable toString, say) is named by its type only.
-    if (typeof handleValue !== 'string') return { kind: 'invalid', given: Array.isArray(handleValue) ? 'an array' : typeof handleValue === 'object' ? 'an object' : `a ${typeof handleValue}` };
+    if (typeof handleValue !== 'string')
+      return {
+        kind: 'invalid',
+        given: Array.isArray(handleValue)
+          ? 'an array'
+          : typeof handleValue === 'object'
+            ? 'an object'
+            : `a ${typeof handleValue}`,
+      };
     if (!handleValue.startsWith(this.settings.prefix)) return { kind: 'unknown', handle: handleValue.slice(0, 200) };
-    return { kind: 'run', key: this.keyOf(owner, handleValue), handle: handleValue, minted: false, createIfMissing: false, reader: readsOnly(tool) };
+    return {
+      kind: 'run',
+      key: this.keyOf(owner, handleValue),
+      handle: handleValue,
+      minted: false,
+      createIfMissing: false,
+      reader: readsOnly(tool),
+    };
   }
 
   /**
    * The existence check of a resolved instance, given what its run read under the lock (`undefined`: none
    * or expired): unknown unless it may be created, finished in a final state, else admitted (`undefined`).
    */
-  admit(resolved: { handle: string | undefined; createIfMissing: boolean; reader?: boolean }, stored: FsmSnapshot | undefined): HandleRejection | undefined {
-    if (stored === undefined) return resolved.createIfMissing ? undefined : { kind: 'unknown', handle: resolved.handle ?? '' };
+  admit(
+    resolved: { handle: string | undefined; createIfMissing: boolean; reader?: boolean },
+    stored: FsmSnapshot | undefined,
+  ): HandleRejection | undefined {
+    if (stored === undefined)
+      return resolved.createIfMissing ? undefined : { kind: 'unknown', handle: resolved.handle ?? '' };
     // A `.bindState('*')` reader may read a finished instance; anything else cannot move it.
-    if (this.#gate.isFinal(stored.state) && resolved.reader !== true) return { kind: 'finished', handle: resolved.handle, state: stored.state };
+    if (this.#gate.isFinal(stored.state) && resolved.reader !== true)
+      return { kind: 'finished', handle: resolved.handle, state: stored.state };
     return undefined;
   }
 

@@ -90,23 +90,36 @@ export class WorkflowRuntime {
       onListChanged: (key) => void options.onListChanged(key),
       onError: options.onError,
     });
-    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore({ now }), { onError: options.onError, now, limits: options.handleLimits });
-    this.#entries = surface.tools.filter((t) => this.handles.isEntry(t)).map((t) => surface.exposedName.get(t.name) ?? t.name);
+    this.handles = new WorkflowHandles(gate, options.handleStore ?? new MemoryFsmStore({ now }), {
+      onError: options.onError,
+      now,
+      limits: options.handleLimits,
+    });
+    this.#entries = surface.tools
+      .filter((t) => this.handles.isEntry(t))
+      .map((t) => surface.exposedName.get(t.name) ?? t.name);
     this.#known = new Set(surface.tools.map((t) => t.name));
   }
 
   /** Keeps only the suggested next actions the gate shows in `state` (unbound tools when it is unknown). */
   suggest(result: ToolResponse, state: FsmStateValue | undefined): ToolResponse {
     if (!hasSuggestions(result)) return result;
-    return filterSuggestions(result, (t) => this.#known.has(t) && (state === undefined ? !this.gate.bindings.has(t) : this.gate.isAllowedIn(state, t)), {
-      displayName: (t) => this.#surface.exposedName.get(t) ?? t,
-    });
+    return filterSuggestions(
+      result,
+      (t) => this.#known.has(t) && (state === undefined ? !this.gate.bindings.has(t) : this.gate.isAllowedIn(state, t)),
+      {
+        displayName: (t) => this.#surface.exposedName.get(t) ?? t,
+      },
+    );
   }
 
   /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
   async stateFor(scope: RequestContext): Promise<FsmStateValue | undefined> {
     if (scope.sessionKey === undefined || this.usesHandles(scope)) return undefined;
-    return this.sessions.snapshot(scope.sessionKey).then((s) => s.state, () => undefined);
+    return this.sessions.snapshot(scope.sessionKey).then(
+      (s) => s.state,
+      () => undefined,
+    );
   }
 
   /** True when this request is served with handles rather than session state. */
@@ -115,15 +128,28 @@ export class WorkflowRuntime {
   }
 
   /** Runs a call of a bound tool; `execute` validates and runs the handler. */
-  run(tool: FusionTool, args: Record<string, unknown>, scope: RequestContext, route: Route, execute: Execute): Promise<ToolResponse> {
+  run(
+    tool: FusionTool,
+    args: Record<string, unknown>,
+    scope: RequestContext,
+    route: Route,
+    execute: Execute,
+  ): Promise<ToolResponse> {
     if (!this.usesHandles(scope)) {
       const key = scope.sessionKey!;
-      return this.#runSession(tool, key, scope, () => execute(args, { machine: this.handles.settings.machine, key, handle: undefined }));
+      return this.#runSession(tool, key, scope, () =>
+        execute(args, { machine: this.handles.settings.machine, key, handle: undefined }),
+      );
     }
     return this.#runHandle(tool, args, scope, route, execute);
   }
 
-  async #runSession(tool: FusionTool, key: string, scope: RequestContext, fn: () => Promise<ToolResponse>): Promise<ToolResponse> {
+  async #runSession(
+    tool: FusionTool,
+    key: string,
+    scope: RequestContext,
+    fn: () => Promise<ToolResponse>,
+  ): Promise<ToolResponse> {
     let outcome: GateOutcome<ToolResponse>;
     try {
       outcome = await this.sessions.run(key, tool.name, fn);
@@ -131,10 +157,25 @@ export class WorkflowRuntime {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'refused') {
-      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: key });
-      return traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)), 'workflow_state');
+      this.#onEvent?.({
+        type: 'refusal',
+        tool: tool.name,
+        reason: 'gate',
+        state: describeState(outcome.state),
+        sessionId: key,
+      });
+      return traceRefusal(
+        scope.trace,
+        gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)),
+        'workflow_state',
+      );
     }
-    if (outcome.persistError !== undefined) return markThrown(this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state), outcome.persistError, 'store');
+    if (outcome.persistError !== undefined)
+      return markThrown(
+        this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state),
+        outcome.persistError,
+        'store',
+      );
     this.#traceTransition(scope, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
     if (outcome.transition?.changed === true) {
@@ -150,7 +191,8 @@ export class WorkflowRuntime {
   #allowedIn(state: FsmStateValue): readonly string[] {
     const key = stateKey(state);
     let allowed = this.#allowed.get(key);
-    if (allowed === undefined) this.#allowed.set(key, (allowed = Object.freeze(this.gate.visibleIn(state, [...this.gate.bindings.keys()]))));
+    if (allowed === undefined)
+      this.#allowed.set(key, (allowed = Object.freeze(this.gate.visibleIn(state, [...this.gate.bindings.keys()]))));
     return allowed;
   }
 
@@ -159,42 +201,95 @@ export class WorkflowRuntime {
     let blocks = this.#nextBlocks.get(surface);
     if (blocks === undefined) this.#nextBlocks.set(surface, (blocks = new Map()));
     let block = blocks.get(key);
-    if (block === undefined) blocks.set(key, (block = Object.freeze({ type: 'text' as const, text: nextLine(this.gate, state, surface) })));
+    if (block === undefined)
+      blocks.set(key, (block = Object.freeze({ type: 'text' as const, text: nextLine(this.gate, state, surface) })));
     return block;
   }
 
-  async #runHandle(tool: FusionTool, args: Record<string, unknown>, scope: RequestContext, route: Route, execute: Execute): Promise<ToolResponse> {
+  async #runHandle(
+    tool: FusionTool,
+    args: Record<string, unknown>,
+    scope: RequestContext,
+    route: Route,
+    execute: Execute,
+  ): Promise<ToolResponse> {
     const s = this.handles.settings;
     const { [s.handleArg]: handleValue, ...rest } = args;
     const owner = ownerOf(scope);
     const resolved = this.handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
-    if (resolved.kind === 'missing') return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
-    if (resolved.kind === 'unknown') return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
-    if (resolved.kind === 'invalid') return traceRefusal(scope.trace, handleTexts.invalid(tool, s, resolved.given, this.#entries), 'workflow_handle');
-    if (resolved.kind === 'anonymous') return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
-    if (resolved.kind === 'full') return traceRefusal(scope.trace, errorResult(`Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`, { 'fusion/budget': { kind: 'workflowHandles', scope: resolved.budget === 'owner' ? 'principal' : 'global', max: resolved.max } }), 'workflow_handle');
+    if (resolved.kind === 'missing')
+      return traceRefusal(scope.trace, handleTexts.missing(tool, s, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'unknown')
+      return traceRefusal(scope.trace, handleTexts.unknown(tool, s, resolved.handle, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'invalid')
+      return traceRefusal(scope.trace, handleTexts.invalid(tool, s, resolved.given, this.#entries), 'workflow_handle');
+    if (resolved.kind === 'anonymous')
+      return traceRefusal(scope.trace, handleTexts.anonymous(tool, s), 'workflow_handle');
+    if (resolved.kind === 'full')
+      return traceRefusal(
+        scope.trace,
+        errorResult(
+          `Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`,
+          {
+            'fusion/budget': {
+              kind: 'workflowHandles',
+              scope: resolved.budget === 'owner' ? 'principal' : 'global',
+              max: resolved.max,
+            },
+          },
+        ),
+        'workflow_handle',
+      );
     const { key, handle, minted } = resolved;
     let outcome: GateOutcome<ToolResponse, HandleRejection>;
     try {
-      outcome = await this.handles.sessions.run(key, tool.name, () => execute(s.mode === 'handle' ? rest : args, { machine: s.machine, key, handle }), {
-        admit: (stored) => this.handles.admit(resolved, stored),
-        // A successful call that does not transition slides the instance's expiry (and stores a minted one).
-        keepAlive: (result) => result.isError !== true && !isInputRequired(result),
-      });
+      outcome = await this.handles.sessions.run(
+        key,
+        tool.name,
+        () => execute(s.mode === 'handle' ? rest : args, { machine: s.machine, key, handle }),
+        {
+          admit: (stored) => this.handles.admit(resolved, stored),
+          // A successful call that does not transition slides the instance's expiry (and stores a minted one).
+          keepAlive: (result) => result.isError !== true && !isInputRequired(result),
+        },
+      );
     } catch (error) {
       return loadFailure(tool, error);
     }
     if (outcome.outcome === 'rejected') {
       const { reason } = outcome;
-      const text = reason.kind === 'unknown' ? handleTexts.unknown(tool, s, reason.handle, this.#entries) : handleTexts.finished(tool, s, reason.handle, reason.state, this.#entries);
+      const text =
+        reason.kind === 'unknown'
+          ? handleTexts.unknown(tool, s, reason.handle, this.#entries)
+          : handleTexts.finished(tool, s, reason.handle, reason.state, this.#entries);
       return traceRefusal(scope.trace, text, 'workflow_handle');
     }
     if (outcome.outcome === 'refused') {
-      this.#onEvent?.({ type: 'refusal', tool: tool.name, reason: 'gate', state: describeState(outcome.state), sessionId: scope.sessionKey, workflowKey: key });
-      const refusal = traceRefusal(scope.trace, gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)), 'workflow_state');
-      return handle === undefined ? refusal : appendToResult(refusal, `(${s.handleArg} "${handle}")`, { [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state } });
+      this.#onEvent?.({
+        type: 'refusal',
+        tool: tool.name,
+        reason: 'gate',
+        state: describeState(outcome.state),
+        sessionId: scope.sessionKey,
+        workflowKey: key,
+      });
+      const refusal = traceRefusal(
+        scope.trace,
+        gateRefusal(this.gate, tool, outcome.state, this.#surfaceOf(scope)),
+        'workflow_state',
+      );
+      return handle === undefined
+        ? refusal
+        : appendToResult(refusal, `(${s.handleArg} "${handle}")`, {
+            [WORKFLOW_META]: { machine: s.machine, handle, state: outcome.state },
+          });
     }
-    if (outcome.persistError !== undefined) return markThrown(this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state), outcome.persistError, 'store');
+    if (outcome.persistError !== undefined)
+      return markThrown(
+        this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state),
+        outcome.persistError,
+        'store',
+      );
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
     this.#traceTransition(scope, tool, outcome.transition);
@@ -205,7 +300,14 @@ export class WorkflowRuntime {
       else this.handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs);
     }
     result = this.suggest(result, state);
-    const meta = { [WORKFLOW_META]: { machine: s.machine, ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}), state, allowed: this.#allowedIn(state) } };
+    const meta = {
+      [WORKFLOW_META]: {
+        machine: s.machine,
+        ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}),
+        state,
+        allowed: this.#allowedIn(state),
+      },
+    };
     if (minted && handle !== undefined) {
       result = appendToResult(result, handleTexts.minted(s, handle), meta);
       if (route.kind === 'flat' && route.tool.outputSchema !== undefined && result.structuredContent !== undefined) {
@@ -215,7 +317,8 @@ export class WorkflowRuntime {
     if (changed) {
       this.#reported(tool, outcome.transition!, scope.sessionKey, key, handle);
       result = appendToResult(result, nextLine(this.gate, state, this.#surfaceOf(scope)), meta);
-      if (handle !== undefined) this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
+      if (handle !== undefined)
+        this.#onChange?.({ machine: s.machine, handle, uri: this.handles.uri(handle), state, minted });
     } else if (!minted) {
       const out = copyOf(result);
       out._meta = withMeta(result._meta, meta);
@@ -225,12 +328,24 @@ export class WorkflowRuntime {
   }
 
   /** Tells the gate's `onTransition` listeners and the debug observer about a served transition (built only when one listens). */
-  #reported(tool: FusionTool, transition: TransitionResult, sessionId: string | undefined, workflowKey: string | undefined, handle: string | undefined): void {
+  #reported(
+    tool: FusionTool,
+    transition: TransitionResult,
+    sessionId: string | undefined,
+    workflowKey: string | undefined,
+    handle: string | undefined,
+  ): void {
     const listened = this.gate[hasTransitionListeners];
     if (!listened && this.#onEvent === undefined) return;
     const event = tool.fsm?.event ?? this.gate.bindings.get(tool.name)?.event ?? '';
     if (listened) {
-      const heard: TransitionEvent = { changed: transition.changed, previousState: transition.previousState, currentState: transition.currentState, event, tool: tool.name };
+      const heard: TransitionEvent = {
+        changed: transition.changed,
+        previousState: transition.previousState,
+        currentState: transition.currentState,
+        event,
+        tool: tool.name,
+      };
       if (workflowKey !== undefined) heard.workflowKey = workflowKey;
       else if (sessionId !== undefined) heard.sessionId = sessionId;
       if (handle !== undefined) heard.handle = handle;
@@ -250,7 +365,12 @@ export class WorkflowRuntime {
 
   #traceTransition(scope: RequestContext, tool: FusionTool, transition: TransitionResult | undefined): void {
     if (scope.trace === undefined || transition?.changed !== true) return;
-    scope.trace.transition(this.handles.settings.machine, describeState(transition.previousState), describeState(transition.currentState), this.gate.bindings.get(tool.name)?.event);
+    scope.trace.transition(
+      this.handles.settings.machine,
+      describeState(transition.previousState),
+      describeState(transition.currentState),
+      this.gate.bindings.get(tool.name)?.event,
+    );
   }
 }
 
@@ -260,5 +380,11 @@ export function ownerOf(scope: RequestContext): string {
 }
 
 function loadFailure(tool: FusionTool, error: unknown): ToolResponse {
-  return markThrown(errorResult(`Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`), error, 'store');
+  return markThrown(
+    errorResult(
+      `Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`,
+    ),
+    error,
+    'store',
+  );
 }

@@ -45,7 +45,12 @@ export function availableIn(gate: StateMachineGate, state: FsmStateValue, surfac
 }
 
 /** The `isError` result of a call refused by the gate: what the tool needs and what to do now. */
-export function gateRefusal(gate: StateMachineGate, tool: FusionTool, state: FsmStateValue, surface: Surface): ToolResponse {
+export function gateRefusal(
+  gate: StateMachineGate,
+  tool: FusionTool,
+  state: FsmStateValue,
+  surface: Surface,
+): ToolResponse {
   const states = tool.fsm?.states ?? [];
   const available = availableIn(gate, state, surface);
   const visible = new Set(surface.tools.map((t) => t.name));
@@ -53,15 +58,27 @@ export function gateRefusal(gate: StateMachineGate, tool: FusionTool, state: Fsm
   const route = pathTo(gate, state, tool.name);
   const found = route?.every((n) => visible.has(n)) === false ? [] : route;
   const path = (found ?? []).map((n) => surface.exposedName.get(n) ?? n);
-  const first = found === undefined ? '' : path.length > 0 ? ` Call first: ${path.join(' → ')}.` : ' No sequence of calls from this state makes it available.';
+  const first =
+    found === undefined
+      ? ''
+      : path.length > 0
+        ? ` Call first: ${path.join(' → ')}.`
+        : ' No sequence of calls from this state makes it available.';
   const text =
     `Tool "${tool.name}" is not available in the current workflow state "${describeState(state)}"${gate.id !== undefined ? ` (workflow "${gate.id}")` : ''}. ` +
     `It works in: ${states.join(', ')}.${first} Available now: ${available.join(', ')}.`;
-  return errorResult(text, { 'fusion/refusal': { tool: tool.name, state, requiredStates: [...states], callFirst: path, available } });
+  return errorResult(text, {
+    'fusion/refusal': { tool: tool.name, state, requiredStates: [...states], callFirst: path, available },
+  });
 }
 
 /** The result when the handler ran but the new workflow state could not be saved. */
-export function persistFailure(tool: FusionTool, result: ToolResponse, error: Error, gate: StateMachineGate): ToolResponse {
+export function persistFailure(
+  tool: FusionTool,
+  result: ToolResponse,
+  error: Error,
+  gate: StateMachineGate,
+): ToolResponse {
   const workflow = `the workflow${gate.id !== undefined ? ` "${gate.id}"` : ''}`;
   const outcome =
     error instanceof WorkflowStateError && error.code === 'FSM_STORE_CONFLICT'
@@ -97,7 +114,8 @@ function composeNextLine(gate: StateMachineGate, state: FsmStateValue, surface: 
     if (relevant) names.add(surface.exposedName.get(t.name) ?? t.name);
   }
   const machine = gate.id === undefined ? 'The workflow' : `Workflow "${gate.id}"`;
-  if (gate.isFinal(state)) return `${machine} is now in its final state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'nothing more to do'}.`;
+  if (gate.isFinal(state))
+    return `${machine} is now in its final state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'nothing more to do'}.`;
   return `${machine} is now in state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'no tool of this workflow'}.`;
 }
 
@@ -110,6 +128,9 @@ export function appendToResult(result: ToolResponse, text: string, meta?: Record
 }
 
 /** `{ ...own, ...meta }` without the slow path of keys added to a spread copy. */
-export function withMeta(own: Record<string, unknown> | undefined, meta: Record<string, unknown>): Record<string, unknown> {
+export function withMeta(
+  own: Record<string, unknown> | undefined,
+  meta: Record<string, unknown>,
+): Record<string, unknown> {
   return own === undefined ? Object.assign({}, meta) : Object.assign(copyOf(own), meta);
 }

@@ -9,19 +9,40 @@ export const handleTexts = {
   missing(tool: FusionTool, s: WorkflowSettings, entries: readonly string[]): ToolResponse {
     return errorResult(
       `Tool "${tool.name}" needs ${s.handleArg}: it continues a ${s.machine} workflow. Start one with ${entries.join(' or ')} (called without ${s.handleArg}) and pass the ${s.handleArg} it returns.`,
-      { 'fusion/refusal': { tool: tool.name, reason: 'missing-handle', handleArg: s.handleArg, callFirst: [...entries] } },
+      {
+        'fusion/refusal': {
+          tool: tool.name,
+          reason: 'missing-handle',
+          handleArg: s.handleArg,
+          callFirst: [...entries],
+        },
+      },
     );
   },
   unknown(tool: FusionTool, s: WorkflowSettings, handle: string, entries: readonly string[]): ToolResponse {
     return errorResult(
       `Unknown or expired ${s.handleArg} "${handle}". Start a new ${s.machine} workflow with ${entries.join(' or ')} (called without ${s.handleArg}) and use the ${s.handleArg} it returns.`,
-      { 'fusion/refusal': { tool: tool.name, reason: 'unknown-handle', handleArg: s.handleArg, callFirst: [...entries] } },
+      {
+        'fusion/refusal': {
+          tool: tool.name,
+          reason: 'unknown-handle',
+          handleArg: s.handleArg,
+          callFirst: [...entries],
+        },
+      },
     );
   },
   invalid(tool: FusionTool, s: WorkflowSettings, given: string, entries: readonly string[]): ToolResponse {
     return errorResult(
       `Invalid arguments for tool "${tool.name}": ${s.handleArg} must be a string (the ${s.handleArg} a ${s.machine} workflow returned), got ${given}. Pass the ${s.handleArg} exactly as returned, or start a new workflow with ${entries.join(' or ')} (called without ${s.handleArg}).`,
-      { 'fusion/refusal': { tool: tool.name, reason: 'invalid-handle', handleArg: s.handleArg, callFirst: [...entries] } },
+      {
+        'fusion/refusal': {
+          tool: tool.name,
+          reason: 'invalid-handle',
+          handleArg: s.handleArg,
+          callFirst: [...entries],
+        },
+      },
     );
   },
   anonymous(tool: FusionTool, s: WorkflowSettings): ToolResponse {
@@ -30,7 +51,13 @@ export const handleTexts = {
       { 'fusion/refusal': { tool: tool.name, reason: 'anonymous' } },
     );
   },
-  finished(tool: FusionTool, s: WorkflowSettings, handle: string | undefined, state: FsmStateValue, entries: readonly string[]): ToolResponse {
+  finished(
+    tool: FusionTool,
+    s: WorkflowSettings,
+    handle: string | undefined,
+    state: FsmStateValue,
+    entries: readonly string[],
+  ): ToolResponse {
     const which = handle === undefined ? `Your ${s.machine}` : `The ${s.machine} "${handle}"`;
     return errorResult(
       `${which} is finished (final state "${describeState(state)}"); "${tool.name}" cannot change it. Start a new ${s.machine} workflow with ${entries.join(' or ')}${s.mode === 'handle' ? ` (called without ${s.handleArg})` : ''}.`,

@@ -4,7 +4,10 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { startServer, type RunningServer, type StartServerOptions, type ToolRegistry } from '../../src/index.js';
 
 /** An HTTP server on an ephemeral 127.0.0.1 port, closed by `await using`. */
-export async function httpServer<Ctx>(registry: ToolRegistry<Ctx>, options: StartServerOptions<Ctx> = {}): Promise<RunningServer & AsyncDisposable> {
+export async function httpServer<Ctx>(
+  registry: ToolRegistry<Ctx>,
+  options: StartServerOptions<Ctx> = {},
+): Promise<RunningServer & AsyncDisposable> {
   const srv = await startServer(registry, { port: 0, ...options });
   return Object.assign(srv, { [Symbol.asyncDispose]: () => srv.close() });
 }
@@ -34,7 +37,10 @@ export function watchingStream(fetch: Fetch): { fetch: Fetch; opened: Promise<vo
 }
 
 async function connected(mode: Mode, url: URL, fetch: Fetch): Promise<TestClient> {
-  const client = new Client({ name: 'test-v2', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+  const client = new Client(
+    { name: 'test-v2', version: '1.0.0' },
+    mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   const watched = watchingStream(fetch);
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: watched.fetch }));
   return Object.assign(client, { streamOpen: watched.opened, [Symbol.asyncDispose]: () => client.close() });
@@ -46,7 +52,10 @@ export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<
 }
 
 /** A v2 SDK client talking to a fetch-shaped app in process (no socket). */
-export async function v2FetchClient(app: { fetch(r: Request): Promise<Response> }, mode: Mode = 'legacy'): Promise<TestClient> {
+export async function v2FetchClient(
+  app: { fetch(r: Request): Promise<Response> },
+  mode: Mode = 'legacy',
+): Promise<TestClient> {
   return connected(mode, new URL('http://127.0.0.1/mcp'), (url, init) => {
     const request = new Request(url, init);
     request.headers.set('host', '127.0.0.1');
@@ -63,5 +72,7 @@ export async function v1HttpClient(url: string): Promise<V1Client & AsyncDisposa
 
 /** Text of every text block of a tool result. */
 export function texts(result: { content?: unknown }): string[] {
-  return ((result.content ?? []) as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text ?? '');
+  return ((result.content ?? []) as Array<{ type: string; text?: string }>)
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text ?? '');
 }

@@ -1,5 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, type JsonRpcResponse, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
+import {
+  createTaskSessionFromClient,
+  type JsonRpcResponse,
+  type TaskEnabledSession,
+} from '@modelcontextprotocol/ext-tasks/client';
 
 const CLIENT_INFO = { name: 'ext-tasks-test', version: '1.0.0' };
 const MODERN = '2026-07-28';
@@ -14,7 +18,11 @@ function rawPost(url: string | readonly string[]): (request: unknown) => Promise
   const urls = typeof url === 'string' ? [url] : url;
   return async (request) => {
     const target = urls[id % urls.length]!;
-    const body = { ...(request as { method: string; params?: Record<string, unknown> }), jsonrpc: '2.0', id: `raw-${++id}` };
+    const body = {
+      ...(request as { method: string; params?: Record<string, unknown> }),
+      jsonrpc: '2.0',
+      id: `raw-${++id}`,
+    };
     const name = body.method === 'tools/call' ? body.params?.name : body.params?.taskId;
     const response = await fetch(target, {
       method: 'POST',
@@ -29,7 +37,11 @@ function rawPost(url: string | readonly string[]): (request: unknown) => Promise
     });
     const text = await response.text();
     const json = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-      ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6))).find((m) => m.id === body.id)
+      ? text
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => JSON.parse(line.slice(6)))
+          .find((m) => m.id === body.id)
       : JSON.parse(text);
     return json.error !== undefined ? { kind: 'error', error: json.error } : { kind: 'result', result: json.result };
   };
@@ -39,7 +51,11 @@ function rawPost(url: string | readonly string[]): (request: unknown) => Promise
  * An SDK client on `url` in `era`, wrapped in the official Tasks client session; both closed by `await using`.
  * Modern: `balance` sends the task traffic (tools/call, tasks/*) to these URLs in turn instead.
  */
-export async function extTaskSession(url: string, era: 'legacy' | 'modern', balance?: readonly string[]): Promise<{ client: Client; session: TaskEnabledSession } & AsyncDisposable> {
+export async function extTaskSession(
+  url: string,
+  era: 'legacy' | 'modern',
+  balance?: readonly string[],
+): Promise<{ client: Client; session: TaskEnabledSession } & AsyncDisposable> {
   const client = new Client(CLIENT_INFO, era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {});
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const session =
@@ -64,10 +80,20 @@ export async function extTaskSession(url: string, era: 'legacy' | 'modern', bala
  * One 2026-07-28 request over raw HTTP with the request envelope (`_meta`) the revision requires; the client
  * declares the tasks extension unless `tasks` is false. Resolves the JSON-RPC result or rejects with its error.
  */
-export async function modernRequest(url: string, method: string, params: Record<string, unknown>, options: { tasks?: boolean } = {}): Promise<any> {
+export async function modernRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: { tasks?: boolean } = {},
+): Promise<any> {
   const capabilities = options.tasks === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-  const _meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO, 'io.modelcontextprotocol/clientCapabilities': capabilities };
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+  };
   const answer = await rawPost(url)({ method, params: { ...params, _meta } });
-  if (answer.kind === 'error') throw Object.assign(new Error(String((answer.error as { message?: unknown }).message)), answer.error);
+  if (answer.kind === 'error')
+    throw Object.assign(new Error(String((answer.error as { message?: unknown }).message)), answer.error);
   return answer.result;
 }

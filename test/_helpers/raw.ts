@@ -8,7 +8,8 @@ const base = { 'content-type': 'application/json', accept: 'application/json, te
 /** Every JSON-RPC message of a response body (JSON or SSE). */
 export async function messagesOf(res: Response): Promise<any[]> {
   const text = await res.text();
-  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) return text === '' ? [] : [JSON.parse(text)].flat();
+  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream'))
+    return text === '' ? [] : [JSON.parse(text)].flat();
   return text
     .split('\n')
     .filter((line) => line.startsWith('data:'))
@@ -26,7 +27,12 @@ export function post(app: RawApp, body: unknown, sid?: string, url = 'http://127
 
 /** Opens a legacy session: initialize (+ notifications/initialized unless `complete` is false). */
 export async function openSession(app: RawApp, complete = true): Promise<string> {
-  const res = await post(app, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const res = await post(app, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   const sid = res.headers.get('mcp-session-id');
   await res.text();
   if (sid === null) throw new Error(`initialize failed with ${res.status}`);
@@ -35,7 +41,13 @@ export async function openSession(app: RawApp, complete = true): Promise<string>
 }
 
 /** One request in a session; resolves to its JSON-RPC response message. */
-export async function request(app: RawApp, sid: string, id: number, method: string, params: unknown = {}): Promise<{ status: number; message: any }> {
+export async function request(
+  app: RawApp,
+  sid: string,
+  id: number,
+  method: string,
+  params: unknown = {},
+): Promise<{ status: number; message: any }> {
   const res = await post(app, { jsonrpc: '2.0', id, method, params }, sid);
   const all = await messagesOf(res);
   return { status: res.status, message: all.find((m) => m.id === id) ?? all[0] };

@@ -12,8 +12,14 @@ describe('nearestNames', () => {
 
   it('keeps only the nearest names, in the order given, at most three', () => {
     expect(nearestNames('docs.gt', tools)).toEqual(['docs.get']);
-    expect(nearestNames('sprints.lis', ['sprints.lists', 'sprints.lint', 'sprints.list', 'sprints.l'])).toEqual(['sprints.list']);
-    expect(nearestNames('cart.ad', ['cart.and', 'cart.pay', 'cart.add', 'cart.at', 'cart.a'])).toEqual(['cart.and', 'cart.add', 'cart.at']);
+    expect(nearestNames('sprints.lis', ['sprints.lists', 'sprints.lint', 'sprints.list', 'sprints.l'])).toEqual([
+      'sprints.list',
+    ]);
+    expect(nearestNames('cart.ad', ['cart.and', 'cart.pay', 'cart.add', 'cart.at', 'cart.a'])).toEqual([
+      'cart.and',
+      'cart.add',
+      'cart.at',
+    ]);
   });
 
   it('suggests nothing for unrelated or too distant names, and allows fewer edits for short names', () => {

@@ -28,11 +28,15 @@ export interface ChildServer extends AsyncDisposable {
  */
 export async function startChildServer(module: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const [port, debugPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', module], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), DEBUG_PORT: String(debugPort) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', module],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: String(port), DEBUG_PORT: String(debugPort) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   let exited = false;
   child.stderr.on('data', (chunk: Buffer) => void (err = (err + chunk.toString('utf8')).slice(-4_000)));
@@ -89,4 +93,3 @@ function answers(port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
-

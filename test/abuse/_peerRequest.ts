@@ -4,7 +4,8 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 const agents = new Map<string, Agent>();
 const agentFor = (peer: string): Agent => {
   let agent = agents.get(peer);
-  if (agent === undefined) agents.set(peer, (agent = new Agent({ keepAlive: true, localAddress: peer, maxSockets: 64 })));
+  if (agent === undefined)
+    agents.set(peer, (agent = new Agent({ keepAlive: true, localAddress: peer, maxSockets: 64 })));
   return agent;
 };
 
@@ -25,15 +26,26 @@ export interface PeerAnswer {
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** POSTs `body` (JSON, or a prepared string) to `url` from the source address `peer` and reads the whole answer. */
-export function postFrom(peer: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<PeerAnswer> {
+export function postFrom(
+  peer: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<PeerAnswer> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: agentFor(peer), headers: { ...jsonHeaders, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => void (text += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, ms: performance.now() - t0 }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent: agentFor(peer), headers: { ...jsonHeaders, ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => void (text += c.toString('utf8')));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, ms: performance.now() - t0 }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(typeof body === 'string' ? body : JSON.stringify(body));
   });
@@ -43,18 +55,35 @@ export function postFrom(peer: string, url: string, body: unknown, headers: Reco
  * POSTs `body` from `peer` on a connection of its own and resolves with the response as soon as its headers
  * arrive, the body left open (a stream): the caller ends it with `res.destroy()`.
  */
-export function openFrom(peer: string, url: string, body: string, headers: Record<string, string> = {}): Promise<IncomingMessage> {
+export function openFrom(
+  peer: string,
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, localAddress: peer, headers: { ...jsonHeaders, ...headers } }, resolve);
+    const req = request(
+      url,
+      { method: 'POST', agent: false, localAddress: peer, headers: { ...jsonHeaders, ...headers } },
+      resolve,
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'abuse', version: '1' } };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'abuse', version: '1' },
+};
 
 /** A 2026-07-28 request: its headers and its body (with the `_meta` envelope). */
-export function modernRequest(method: string, params: Record<string, unknown> = {}, id = 1): { headers: Record<string, string>; body: string } {
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  id = 1,
+): { headers: Record<string, string>; body: string } {
   return {
     headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }),
@@ -62,7 +91,10 @@ export function modernRequest(method: string, params: Record<string, unknown> = 
 }
 
 /** Calls `probe` every `everyMs` until `stop()` is called; resolves every probe's time (ms) and status. */
-export function probeEvery(everyMs: number, probe: () => Promise<PeerAnswer>): { stop: () => Promise<Array<{ ms: number; status: number }>> } {
+export function probeEvery(
+  everyMs: number,
+  probe: () => Promise<PeerAnswer>,
+): { stop: () => Promise<Array<{ ms: number; status: number }>> } {
   const seen: Array<{ ms: number; status: number }> = [];
   let running = true;
   const loop = (async () => {

@@ -50,7 +50,10 @@ export async function startRuntimeChild(fixture: string): Promise<RuntimeChild> 
   const heapMiB = (): Promise<number> =>
     new Promise((resolve, reject) => {
       const id = ++asked;
-      const timer = setTimeout(() => reject(new Error(`fixture ${fixture} did not report its heap within 10 s:\n${log}`)), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error(`fixture ${fixture} did not report its heap within 10 s:\n${log}`)),
+        10_000,
+      );
       const onMessage = (m: { type?: string; id?: number; heapUsed?: number }): void => {
         if (m.type !== 'heap' || m.id !== id) return;
         clearTimeout(timer);
@@ -81,13 +84,25 @@ export function fetchFrom(localAddress: string): typeof fetch {
     request.headers.forEach((value, name) => void (headers[name] = value));
     return new Promise<Response>((resolve, reject) => {
       const target = new URL(request.url);
-      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: request.method, headers, localAddress, signal: init?.signal ?? undefined }, (res) => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        const status = res.statusCode ?? 500;
-        const stream = status === 204 || status === 304 ? null : (Readable.toWeb(res) as ReadableStream);
-        resolve(new Response(stream, { status, headers }));
-      });
+      const req = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: request.method,
+          headers,
+          localAddress,
+          signal: init?.signal ?? undefined,
+        },
+        (res) => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          const status = res.statusCode ?? 500;
+          const stream = status === 204 || status === 304 ? null : (Readable.toWeb(res) as ReadableStream);
+          resolve(new Response(stream, { status, headers }));
+        },
+      );
       req.once('error', reject);
       req.end(body);
     });
@@ -95,8 +110,16 @@ export function fetchFrom(localAddress: string): typeof fetch {
 }
 
 /** An SDK client connected to `url` from `localAddress` (modern era unless `legacy`), over `fetchImpl` when given. */
-export async function clientFrom(url: string, localAddress: string, mode: 'legacy' | 'auto' = 'auto', fetchImpl: typeof fetch = fetchFrom(localAddress)): Promise<Client & AsyncDisposable> {
-  const client = new Client({ name: `peer-${localAddress}`, version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+export async function clientFrom(
+  url: string,
+  localAddress: string,
+  mode: 'legacy' | 'auto' = 'auto',
+  fetchImpl: typeof fetch = fetchFrom(localAddress),
+): Promise<Client & AsyncDisposable> {
+  const client = new Client(
+    { name: `peer-${localAddress}`, version: '1.0.0' },
+    mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchImpl }));
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
@@ -106,7 +129,11 @@ export async function clientFrom(url: string, localAddress: string, mode: 'legac
  * lists the tools; `stop` resolves the slowest HTTP round trip of those clients (until the response headers)
  * and the failures seen.
  */
-export function probeFreshClients(url: string, localAddress: string, everyMs = 250): { stop(): Promise<{ rounds: number; slowestMs: number; failures: string[] }> } {
+export function probeFreshClients(
+  url: string,
+  localAddress: string,
+  everyMs = 250,
+): { stop(): Promise<{ rounds: number; slowestMs: number; failures: string[] }> } {
   let stopped = false;
   let slowestMs = 0;
   let rounds = 0;
@@ -140,7 +167,12 @@ export function probeFreshClients(url: string, localAddress: string, everyMs = 2
 }
 
 /** Polls the child's heap until it is within `marginMiB` of `baselineMiB` or `withinMs` passes; resolves the last reading. */
-export async function heapSettles(child: RuntimeChild, baselineMiB: number, marginMiB: number, withinMs: number): Promise<number> {
+export async function heapSettles(
+  child: RuntimeChild,
+  baselineMiB: number,
+  marginMiB: number,
+  withinMs: number,
+): Promise<number> {
   const deadline = performance.now() + withinMs;
   let heap = await child.heapMiB();
   while (heap - baselineMiB > marginMiB && performance.now() < deadline) {

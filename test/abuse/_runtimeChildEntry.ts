@@ -5,7 +5,9 @@
  */
 import { startServer } from '../../src/index.js';
 
-const fixture = (await import(process.env.ABUSE_FIXTURE!)) as { default: () => { registry: never; options?: Record<string, unknown> } };
+const fixture = (await import(process.env.ABUSE_FIXTURE!)) as {
+  default: () => { registry: never; options?: Record<string, unknown> };
+};
 const { registry, options } = fixture.default();
 const server = await startServer(registry, { ...options, transport: 'http', host: '127.0.0.1', port: 0 });
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});

@@ -22,7 +22,9 @@ describe('abuse: huge sprint names against the example server', () => {
           const seen: string[] = [];
           for (let i = 0; i < 36; i++) {
             const result = await client.callTool({ name: 'sprints.create', arguments: { name } });
-            seen.push(`${result.isError === true}:${(result.content as Array<{ text?: string }>).map((b) => b.text).join('\n')}`);
+            seen.push(
+              `${result.isError === true}:${(result.content as Array<{ text?: string }>).map((b) => b.text).join('\n')}`,
+            );
           }
           return seen;
         }),
@@ -31,13 +33,18 @@ describe('abuse: huge sprint names against the example server', () => {
     const served = await probe.stop();
     expect(child.alive(), child.log()).toBe(true);
     expect(texts).toHaveLength(72);
-    for (const text of texts) expect(text).toMatch(/^true:.*The sprint name is 3900000 characters long, over the limit of 200; use a shorter sprint name\.$/s);
+    for (const text of texts)
+      expect(text).toMatch(
+        /^true:.*The sprint name is 3900000 characters long, over the limit of 200; use a shorter sprint name\.$/s,
+      );
     expect(served.failures).toEqual([]);
     expect(served.slowestMs).toBeLessThan(1_000);
     const listed = await warm.callTool({ name: 'sprints.list', arguments: {} });
     expect(JSON.stringify(listed.content)).not.toContain('xxxxxxxx');
     const settled = await heapSettles(child, baseline, 4, 10_000);
-    process.stderr.write(`abuse example db (MiB): ${JSON.stringify({ baseline, settled, slowestMs: served.slowestMs })}\n`);
+    process.stderr.write(
+      `abuse example db (MiB): ${JSON.stringify({ baseline, settled, slowestMs: served.slowestMs })}\n`,
+    );
     expect(settled - baseline).toBeLessThan(4);
   }, 60_000);
 });

@@ -6,7 +6,8 @@ import { closeAgents, modernRequest, openFrom, postFrom, probeEvery } from './_p
 afterAll(closeAgents);
 
 /** `n` distinct resource URIs of `length` characters each. */
-const uris = (n: number, length: number) => Array.from({ length: n }, (_, i) => `workspace://r/${String(i).padStart(length - 14, '0')}`);
+const uris = (n: number, length: number) =>
+  Array.from({ length: n }, (_, i) => `workspace://r/${String(i).padStart(length - 14, '0')}`);
 
 /**
  * Listen streams whose filters hold very many URIs, from 4 loopback peers, against the default budgets in a
@@ -49,7 +50,9 @@ describe('abuse: listen streams with huge resourceSubscriptions filters', () => 
     for (const res of open) res.destroy();
     let after = await server.heapMiB();
     for (let i = 0; i < 20 && after - baseline >= 15; i++) after = await server.heapMiB();
-    process.stderr.write(`abuse listen: ${JSON.stringify({ baseline, held, after, probeMaxMs: Math.round(Math.max(...probes.map((p) => p.ms))), probes: probes.length })}\n`);
+    process.stderr.write(
+      `abuse listen: ${JSON.stringify({ baseline, held, after, probeMaxMs: Math.round(Math.max(...probes.map((p) => p.ms))), probes: probes.length })}\n`,
+    );
     expect(after - baseline).toBeLessThan(15);
     expect(server.alive()).toBe(true);
   }, 30_000);

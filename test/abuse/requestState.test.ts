@@ -1,15 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { fetchFrom, heapSettles, probeFreshClients, startRuntimeChild } from './_runtimeChild.js';
 
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} }, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
 const answers = { ok: { action: 'accept', content: { ok: true } } };
 
 /** One raw 2026-07-28 `tools/call` of `pay` from `peer` (a hostile client needs no SDK). */
 async function pay(url: string, peer: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'pay' };
-  const res = await fetchFrom(peer)(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'pay', arguments: {}, ...extra, _meta: meta } }) });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'pay',
+  };
+  const res = await fetchFrom(peer)(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'pay', arguments: {}, ...extra, _meta: meta },
+    }),
+  });
   const text = await res.text();
-  const json = text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))!.slice(6);
+  const json = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice(6);
   return JSON.parse(json);
 }
 
@@ -34,7 +58,11 @@ describe('abuse: one principal filling the used-requestState set', () => {
     const answersSeen: string[] = [];
     for (let i = 0; i < 80; i++) {
       const last = await twoRounds(child.url, '127.0.0.2');
-      answersSeen.push(last.result !== undefined ? last.result.content[0].text : `${last.error.code}:${last.error.data?.reason}:${last.error.data?.scope}`);
+      answersSeen.push(
+        last.result !== undefined
+          ? last.result.content[0].text
+          : `${last.error.code}:${last.error.data?.reason}:${last.error.data?.scope}`,
+      );
     }
     expect(answersSeen.filter((a) => a === 'paid')).toHaveLength(50);
     expect(answersSeen.filter((a) => a === '-32602:request_state_budget:principal')).toHaveLength(30);

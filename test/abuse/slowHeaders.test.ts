@@ -29,14 +29,21 @@ describe('abuse: one peer holding sockets with slow headers', () => {
   it('keeps the slow peer to its share of sockets and serves another peer at once', async () => {
     await using server = await startChildServer('test/abuse/fixtures/server.ts');
     const sockets: Socket[] = [];
-    for (let batch = 0; batch < 11; batch++) sockets.push(...(await Promise.all(Array.from({ length: 100 }, () => slowClient(server.port, '127.0.0.2')))));
+    for (let batch = 0; batch < 11; batch++)
+      sockets.push(...(await Promise.all(Array.from({ length: 100 }, () => slowClient(server.port, '127.0.0.2')))));
     // Closed sockets were closed at once by the server; let the last closes arrive (bounded: 5 s).
     const deadline = Date.now() + 5_000;
-    while (sockets.filter((s) => !s.destroyed).length > 128 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (sockets.filter((s) => !s.destroyed).length > 128 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sockets.filter((s) => !s.destroyed)).toHaveLength(128);
     const list = modernRequest('tools/list');
     const fresh = [];
-    for (let wave = 0; wave < 3; wave++) fresh.push(...(await Promise.all(Array.from({ length: 10 }, () => postFrom('127.0.0.3', server.url, list.body, list.headers)))));
+    for (let wave = 0; wave < 3; wave++)
+      fresh.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, () => postFrom('127.0.0.3', server.url, list.body, list.headers)),
+        )),
+      );
     expect(fresh.map((a) => a.status)).toEqual(Array(30).fill(200));
     expect(fresh.filter((a) => a.ms >= 1_000).map((a) => Math.round(a.ms))).toEqual([]);
     expect(server.alive(), server.stderr()).toBe(true);

@@ -37,7 +37,8 @@ describe('abuse: resource subscriptions of one principal', () => {
             seen.ok++;
           } catch (error) {
             const message = (error as Error).message;
-            if (message.includes('Too many resource subscriptions: your sessions already hold 600 together.')) seen.principal++;
+            if (message.includes('Too many resource subscriptions: your sessions already hold 600 together.'))
+              seen.principal++;
             else seen.other.push(message);
           }
         }
@@ -57,7 +58,9 @@ describe('abuse: resource subscriptions of one principal', () => {
     expect(served.slowestMs).toBeLessThan(1_000);
     await Promise.all(transports.map((t) => t.terminateSession().then(() => t.close())));
     const settled = await heapSettles(child, baseline, 4, 10_000);
-    process.stderr.write(`abuse subscriptions (MiB): ${JSON.stringify({ baseline, settled, slowestMs: served.slowestMs })}\n`);
+    process.stderr.write(
+      `abuse subscriptions (MiB): ${JSON.stringify({ baseline, settled, slowestMs: served.slowestMs })}\n`,
+    );
     expect(settled - baseline).toBeLessThan(4);
   }, 60_000);
 });

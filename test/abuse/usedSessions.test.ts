@@ -4,7 +4,12 @@ import { closeAgents, postFrom, probeEvery, type PeerAnswer } from './_peerReque
 
 afterAll(closeAgents);
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abuse', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abuse', version: '1' } },
+};
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const toolsList = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 const SESSIONS = 400;
@@ -15,7 +20,11 @@ const session = (sid: string) => ({ 'mcp-session-id': sid, 'mcp-protocol-version
  * `notifications/initialized` step is skipped for speed: the server does not require it), answering with that
  * request's answer and the total time. `complete` adds the notification, as a real client sends it.
  */
-async function useSession(url: string, peer: string, complete = false): Promise<PeerAnswer & { sid: string | undefined }> {
+async function useSession(
+  url: string,
+  peer: string,
+  complete = false,
+): Promise<PeerAnswer & { sid: string | undefined }> {
   const t0 = performance.now();
   const opened = await postFrom(peer, url, initialize);
   const sid = opened.headers['mcp-session-id'] as string | undefined;
@@ -39,7 +48,10 @@ async function useSession(url: string, peer: string, complete = false): Promise<
 describe('abuse: used legacy sessions from 10 peers filling every session budget', () => {
   it('never locks a fresh client out, survives, and returns to its baseline heap once the sessions are idle', async () => {
     await using server = await startChildServer('test/abuse/fixtures/server.ts', {
-      ABUSE_OPTIONS: JSON.stringify({ limits: { maxSessions: SESSIONS, maxSessionsPerPrincipal: SESSIONS / 10 }, sessionTimeouts: { idleMs: 2_000, sweepIntervalMs: 100 } }),
+      ABUSE_OPTIONS: JSON.stringify({
+        limits: { maxSessions: SESSIONS, maxSessionsPerPrincipal: SESSIONS / 10 },
+        sessionTimeouts: { idleMs: 2_000, sweepIntervalMs: 100 },
+      }),
     });
     const baseline = await server.heapMiB();
     let freshPeer = 20;
@@ -67,10 +79,13 @@ describe('abuse: used legacy sessions from 10 peers filling every session budget
     expect((await server.sessions()).tracked).toBe(SESSIONS);
     // Past the idle timeout every session releases its server (the records stay, small, until their TTL).
     const deadline = Date.now() + 10_000;
-    while ((await server.sessions()).live > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    while ((await server.sessions()).live > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     const state = await server.sessions();
     const after = await server.heapMiB();
-    process.stderr.write(`abuse sessions: ${JSON.stringify({ baseline, after, state, probeMaxMs: Math.round(Math.max(...probes.map((p) => p.ms))), probes: probes.length, fresh: Math.round(fresh.ms) })}\n`);
+    process.stderr.write(
+      `abuse sessions: ${JSON.stringify({ baseline, after, state, probeMaxMs: Math.round(Math.max(...probes.map((p) => p.ms))), probes: probes.length, fresh: Math.round(fresh.ms) })}\n`,
+    );
     expect(state).toEqual({ tracked: SESSIONS, live: 0 });
     expect(after - baseline).toBeLessThan(10);
     expect(server.alive()).toBe(true);

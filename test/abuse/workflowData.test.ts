@@ -25,7 +25,12 @@ describe('abuse: workflow data per handle from many peers', () => {
           const result = await client.callTool({ name: 'trip.note', arguments: { note } });
           const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
           if (text === 'noted') seen.noted++;
-          else if (/was not stored: (your data would pass its budget of 1048576 bytes|the server holds its most session data \(6291456 bytes\))/.test(text)) seen.refused++;
+          else if (
+            /was not stored: (your data would pass its budget of 1048576 bytes|the server holds its most session data \(6291456 bytes\))/.test(
+              text,
+            )
+          )
+            seen.refused++;
           else seen.other.push(text.slice(0, 200));
         }
         return seen;
@@ -51,6 +56,8 @@ describe('abuse: workflow data per handle from many peers', () => {
     expect(settled - baseline).toBeLessThan(2);
     // A fresh peer stores data again once the others' expired.
     await using fresh = await clientFrom(child.url, '127.0.0.60');
-    expect(((await fresh.callTool({ name: 'trip.note', arguments: { note } })).content as Array<{ text?: string }>)[0]?.text).toBe('noted');
+    expect(
+      ((await fresh.callTool({ name: 'trip.note', arguments: { note } })).content as Array<{ text?: string }>)[0]?.text,
+    ).toBe('noted');
   }, 60_000);
 });

@@ -7,7 +7,12 @@ import { texts, v2FetchClient } from '../_helpers/clients.js';
 
 function echoRegistry() {
   const f = initFusion();
-  return f.registry().registerAll(f.query('echo.say').input(z.object({ text: z.string() })).handle(async ({ text }) => `said ${text}`));
+  return f.registry().registerAll(
+    f
+      .query('echo.say')
+      .input(z.object({ text: z.string() }))
+      .handle(async ({ text }) => `said ${text}`),
+  );
 }
 
 /** Counts reads of the SDK's protected handler-table accessor on every `Server` (ours and the user's). */
@@ -17,7 +22,9 @@ function watchHandlerTable(): void {
     configurable: true,
     value(this: Server, method: string) {
       reads++;
-      return (Object.getPrototypeOf(Server.prototype) as { _getRequestHandler(m: string): unknown })._getRequestHandler.call(this, method);
+      return (
+        Object.getPrototypeOf(Server.prototype) as { _getRequestHandler(m: string): unknown }
+      )._getRequestHandler.call(this, method);
     },
   });
 }

@@ -28,7 +28,7 @@ async function connect(server: McpServer): Promise<Client> {
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
 describe('tools/list on an McpServer the registry is attached to', () => {
-  it('answers the registry\'s frozen list itself when the server lists nothing of its own: no per-request merge of N tools', async () => {
+  it("answers the registry's frozen list itself when the server lists nothing of its own: no per-request merge of N tools", async () => {
     const mcp = new McpServer({ name: 'own', version: '1' });
     registry(300).attachToServer(mcp);
     const list = installedHandler(mcp.server, 'tools/list')!;
@@ -44,12 +44,20 @@ describe('tools/list on an McpServer the registry is attached to', () => {
     await client.close();
   });
 
-  it('still merges the server\'s own tools with the registry\'s, in order, when it has some', async () => {
+  it("still merges the server's own tools with the registry's, in order, when it has some", async () => {
     const mcp = new McpServer({ name: 'own', version: '1' });
-    mcp.registerTool('own.echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    mcp.registerTool('own.echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
     registry(4).attachToServer(mcp);
     const client = await connect(mcp);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['own.echo', 'domain0.tool0', 'domain1.tool1', 'domain2.tool2', 'domain3.tool3']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'own.echo',
+      'domain0.tool0',
+      'domain1.tool1',
+      'domain2.tool2',
+      'domain3.tool3',
+    ]);
     const own = await client.callTool({ name: 'own.echo', arguments: { text: 'hi' } });
     expect(own.content).toEqual([{ type: 'text', text: 'hi' }]);
     await client.close();
@@ -58,9 +66,15 @@ describe('tools/list on an McpServer the registry is attached to', () => {
   it('merges two registries on one server (neither list is answered alone)', async () => {
     const mcp = new McpServer({ name: 'own', version: '1' });
     registry(2).attachToServer(mcp);
-    f.registry().register(f.query('other.one').handle(() => 'one')).attachToServer(mcp);
+    f.registry()
+      .register(f.query('other.one').handle(() => 'one'))
+      .attachToServer(mcp);
     const client = await connect(mcp);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['domain0.tool0', 'domain1.tool1', 'other.one']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'domain0.tool0',
+      'domain1.tool1',
+      'other.one',
+    ]);
     await client.close();
   });
 });

@@ -4,7 +4,12 @@ import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.j
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames } from '../../src/adapter/sdkHandlers.js';
+import {
+  installedHandler,
+  installMcpServerHandlers,
+  isMcpServer,
+  mcpServerNames,
+} from '../../src/adapter/sdkHandlers.js';
 
 // These pin the SDK internals mcp-fusion reads to compose with a server's own entries (src/adapter/sdkHandlers.ts).
 // If one fails after an SDK upgrade, attachToServer() can no longer compose: update the adapter, not this test.
@@ -14,14 +19,26 @@ describe('SDK internals behind attach composition', () => {
     expect(isMcpServer(mcp)).toBe(true);
     expect(installedHandler(mcp.server, 'tools/list')).toBeUndefined();
     for (const kind of ['tools', 'prompts', 'resources', 'completions'] as const) installMcpServerHandlers(mcp, kind);
-    for (const method of ['tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/list', 'resources/templates/list', 'resources/read', 'completion/complete']) {
+    for (const method of [
+      'tools/list',
+      'tools/call',
+      'prompts/list',
+      'prompts/get',
+      'resources/list',
+      'resources/templates/list',
+      'resources/read',
+      'completion/complete',
+    ]) {
       expect(typeof installedHandler(mcp.server, method), method).toBe('function');
     }
     mcp.registerTool('t1', { inputSchema: z.object({}) }, async () => ({ content: [] }));
     mcp.registerPrompt('p1', {}, async () => ({ messages: [] }));
     mcp.registerResource('r1', 'own://r1', {}, async () => ({ contents: [] }));
     expect(mcpServerNames(mcp)).toEqual({ tools: ['t1'], prompts: ['p1'], resources: ['own://r1'], templates: [] });
-    const listed = (await installedHandler(mcp.server, 'tools/list')!({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, {})) as { tools: Array<{ name: string }> };
+    const listed = (await installedHandler(mcp.server, 'tools/list')!(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      {},
+    )) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((t) => t.name)).toEqual(['t1']);
     expect(installedHandler(new Server({ name: 'x', version: '1' }), 'ping')).toBeTypeOf('function');
   });
@@ -33,7 +50,10 @@ describe('SDK internals behind attach composition', () => {
     expect(typeof installedHandler(mcp.server, 'tools/call')).toBe('function');
     mcp.registerTool('t1', { inputSchema: {} }, async () => ({ content: [] }));
     expect(mcpServerNames(mcp).tools).toEqual(['t1']);
-    const listed = (await installedHandler(mcp.server, 'tools/list')!({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, {})) as { tools: Array<{ name: string }> };
+    const listed = (await installedHandler(mcp.server, 'tools/list')!(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      {},
+    )) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((t) => t.name)).toEqual(['t1']);
     expect(installedHandler(new V1Server({ name: 'x', version: '1' }), 'ping')).toBeTypeOf('function');
   });
@@ -47,8 +67,12 @@ describe('SDK internals behind attach composition', () => {
 
 describe('the SDK versions mcp-fusion admits', () => {
   it('peers on exactly the @modelcontextprotocol/server version these internals are pinned against', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> };
-    const installed = JSON.parse(readFileSync(new URL('../../node_modules/@modelcontextprotocol/server/package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
+    const installed = JSON.parse(
+      readFileSync(new URL('../../node_modules/@modelcontextprotocol/server/package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
     // Widen the range only after running this file against each version it would admit.
     expect(pkg.peerDependencies['@modelcontextprotocol/server']).toBe(installed.version);
   });

@@ -12,7 +12,18 @@ export interface TestIssuer extends AsyncDisposable {
    * A signed access token (RS256) for `audience`; `expiresIn` in seconds, negative for an expired token.
    * `typ`: the header's type (default `at+jwt`, RFC 9068; `null` leaves it out).
    */
-  token(claims: { sub?: string; scope?: string; scp?: string[]; client_id?: string; azp?: string; aud?: string; iss?: string; expiresIn?: number; noExp?: boolean; typ?: string | null }): Promise<string>;
+  token(claims: {
+    sub?: string;
+    scope?: string;
+    scp?: string[];
+    client_id?: string;
+    azp?: string;
+    aud?: string;
+    iss?: string;
+    expiresIn?: number;
+    noExp?: boolean;
+    typ?: string | null;
+  }): Promise<string>;
   /** A token signed by a key the JWKS does not publish. */
   foreignToken(claims: { sub: string; aud: string }): Promise<string>;
 }
@@ -40,7 +51,11 @@ export async function startIssuer(audience: string): Promise<TestIssuer> {
     if (client_id !== undefined) body.client_id = client_id;
     if (azp !== undefined) body.azp = azp;
     const header = typ === null ? { alg: 'RS256', kid } : { alg: 'RS256', kid, typ: typ ?? 'at+jwt' };
-    let jwt = new SignJWT(body).setProtectedHeader(header).setIssuer(iss ?? base).setAudience(aud ?? audience).setIssuedAt();
+    let jwt = new SignJWT(body)
+      .setProtectedHeader(header)
+      .setIssuer(iss ?? base)
+      .setAudience(aud ?? audience)
+      .setIssuedAt();
     if (sub !== undefined) jwt = jwt.setSubject(sub);
     if (noExp !== true) jwt = jwt.setExpirationTime(Math.floor(Date.now() / 1000) + (expiresIn ?? 300));
     return jwt.sign(key);

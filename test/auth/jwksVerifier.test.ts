@@ -6,7 +6,10 @@ import { startIssuer } from './issuer.js';
 const AUDIENCE = 'http://127.0.0.1:9/mcp';
 
 async function refusal(promise: Promise<unknown>): Promise<OAuthError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OAuthError);
   return error as OAuthError;
 }
@@ -17,7 +20,12 @@ describe('jwksVerifier', () => {
     const verifier = jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: AUDIENCE });
     const token = await issuer.token({ sub: 'alice', scope: 'notes:read notes:write', client_id: 'desktop-app' });
     const info = await verifier.verifyAccessToken(token);
-    expect(info).toMatchObject({ token, clientId: 'desktop-app', scopes: ['notes:read', 'notes:write'], extra: { sub: 'alice', iss: issuer.issuer } });
+    expect(info).toMatchObject({
+      token,
+      clientId: 'desktop-app',
+      scopes: ['notes:read', 'notes:write'],
+      extra: { sub: 'alice', iss: issuer.issuer },
+    });
     expect(info.resource?.href).toBe(AUDIENCE);
     expect(info.expiresAt).toBeGreaterThan(Date.now() / 1000);
   });
@@ -48,19 +56,33 @@ describe('jwksVerifier', () => {
   it('checks the RFC 9068 profile by default: typ at+jwt (or application/at+jwt) and a sub or client_id', async () => {
     await using issuer = await startIssuer(AUDIENCE);
     const verifier = jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: AUDIENCE });
-    const accepted = [await issuer.token({ sub: 'alice' }), await issuer.token({ client_id: 'svc', typ: 'application/at+jwt' })];
+    const accepted = [
+      await issuer.token({ sub: 'alice' }),
+      await issuer.token({ client_id: 'svc', typ: 'application/at+jwt' }),
+    ];
     for (const token of accepted) expect((await verifier.verifyAccessToken(token)).token).toBe(token);
     const wrongType = await refusal(verifier.verifyAccessToken(await issuer.token({ sub: 'alice', typ: 'JWT' })));
     const noType = await refusal(verifier.verifyAccessToken(await issuer.token({ sub: 'alice', typ: null })));
     const nobody = await refusal(verifier.verifyAccessToken(await issuer.token({ azp: 'web', scope: 'notes:read' })));
-    expect([wrongType.code, noType.code, nobody.code]).toEqual([OAuthErrorCode.InvalidToken, OAuthErrorCode.InvalidToken, OAuthErrorCode.InvalidToken]);
+    expect([wrongType.code, noType.code, nobody.code]).toEqual([
+      OAuthErrorCode.InvalidToken,
+      OAuthErrorCode.InvalidToken,
+      OAuthErrorCode.InvalidToken,
+    ]);
     expect(wrongType.message).toContain('"typ"');
-    expect(nobody.message).toMatchInlineSnapshot(`"The access token was refused: it names neither a "sub" nor a "client_id" claim (RFC 9068 requires them), so it identifies nobody. Ask the authorization server for an RFC 9068 access token, or set rfc9068: false on jwksVerifier."`);
+    expect(nobody.message).toMatchInlineSnapshot(
+      `"The access token was refused: it names neither a "sub" nor a "client_id" claim (RFC 9068 requires them), so it identifies nobody. Ask the authorization server for an RFC 9068 access token, or set rfc9068: false on jwksVerifier."`,
+    );
   });
 
   it('with rfc9068: false, accepts a plain signed JWT with neither typ nor identity claims', async () => {
     await using issuer = await startIssuer(AUDIENCE);
-    const verifier = jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: AUDIENCE, rfc9068: false });
+    const verifier = jwksVerifier({
+      jwksUrl: issuer.jwksUrl,
+      issuer: issuer.issuer,
+      audience: AUDIENCE,
+      rfc9068: false,
+    });
     const info = await verifier.verifyAccessToken(await issuer.token({ scope: 'notes:read', typ: 'JWT' }));
     expect(info).toMatchObject({ clientId: '', scopes: ['notes:read'] });
   });

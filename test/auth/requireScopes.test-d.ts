@@ -23,6 +23,11 @@ describe('scopes and rate limits in the builders (types)', () => {
     f.query('a').requireScopes();
     // @ts-expect-error windowMs is required
     f.query('b').rateLimit({ max: 5 });
-    f.tool('admin').action({ name: 'purge', requireScopes: ['admin'], rateLimit: { max: 1, windowMs: 1_000 }, handler: () => 'purged' });
+    f.tool('admin').action({
+      name: 'purge',
+      requireScopes: ['admin'],
+      rateLimit: { max: 1, windowMs: 1_000 },
+      handler: () => 'purged',
+    });
   });
 });

@@ -7,8 +7,18 @@ import { texts } from '../_helpers/clients.js';
 import { checkout } from '../fsm/fixtures.js';
 
 /** A legacy in-memory connection (no HTTP) whose every message carries `scopes` as a verified token would. */
-async function connectAs<Ctx>(registry: ToolRegistry<Ctx>, scopes: string[], options: ServeOptions<Ctx> = {}): Promise<Client & AsyncDisposable> {
-  const authInfo: AuthInfo = { token: 't', clientId: 'app', scopes, expiresAt: Math.floor(Date.now() / 1000) + 60, extra: { sub: `user-${scopes.join('+')}`, iss: 'https://id.example' } };
+async function connectAs<Ctx>(
+  registry: ToolRegistry<Ctx>,
+  scopes: string[],
+  options: ServeOptions<Ctx> = {},
+): Promise<Client & AsyncDisposable> {
+  const authInfo: AuthInfo = {
+    token: 't',
+    clientId: 'app',
+    scopes,
+    expiresAt: Math.floor(Date.now() / 1000) + 60,
+    extra: { sub: `user-${scopes.join('+')}`, iss: 'https://id.example' },
+  };
   const t = await createTestClient(registry, { ...options, authInfo });
   return Object.assign(t.client, { [Symbol.asyncDispose]: () => t.close() });
 }
@@ -16,14 +26,39 @@ async function connectAs<Ctx>(registry: ToolRegistry<Ctx>, scopes: string[], opt
 function workspace() {
   const f = initFusion();
   const registry = f.registry().registerAll(
-    f.query('notes.list').tags('notes').handle(() => 'notes'),
-    f.mutation('notes.delete').tags('notes').withString('id').requireScopes('notes:write').handle(({ id }) => `deleted ${id}`),
-    f.mutation('billing.refund').tags('billing').requireScopes('billing', 'admin').handle(() => 'refunded'),
-    f.mutation('cart.add_item').bindState(['empty', 'has_items'], 'ADD_ITEM').handle(() => 'added'),
-    f.mutation('cart.checkout').bindState('has_items', 'CHECKOUT').requireScopes('shop').handle(() => 'checked out'),
-    f.prompt('audit').requireScopes('admin').handle(() => 'audit everything'),
+    f
+      .query('notes.list')
+      .tags('notes')
+      .handle(() => 'notes'),
+    f
+      .mutation('notes.delete')
+      .tags('notes')
+      .withString('id')
+      .requireScopes('notes:write')
+      .handle(({ id }) => `deleted ${id}`),
+    f
+      .mutation('billing.refund')
+      .tags('billing')
+      .requireScopes('billing', 'admin')
+      .handle(() => 'refunded'),
+    f
+      .mutation('cart.add_item')
+      .bindState(['empty', 'has_items'], 'ADD_ITEM')
+      .handle(() => 'added'),
+    f
+      .mutation('cart.checkout')
+      .bindState('has_items', 'CHECKOUT')
+      .requireScopes('shop')
+      .handle(() => 'checked out'),
+    f
+      .prompt('audit')
+      .requireScopes('admin')
+      .handle(() => 'audit everything'),
     f.prompt('hello').handle(() => 'hi'),
-    f.resource('workspace://secrets').requireScopes('admin').handle(() => 'secret'),
+    f
+      .resource('workspace://secrets')
+      .requireScopes('admin')
+      .handle(() => 'secret'),
     f.resource('workspace://readme').handle(() => 'readme'),
   );
   return registry;
@@ -39,14 +74,24 @@ describe('per-item scopes without HTTP', () => {
     expect(texts(refused)).toEqual([
       'insufficient_scope: "billing.refund" needs the scopes billing admin; the access token lacks billing admin. Ask the user to authorize these scopes (a new token with scope="billing admin"), or continue without this tool.',
     ]);
-    expect(refused._meta).toEqual({ 'fusion/insufficientScope': { required: ['billing', 'admin'], missing: ['billing', 'admin'] } });
+    expect(refused._meta).toEqual({
+      'fusion/insufficientScope': { required: ['billing', 'admin'], missing: ['billing', 'admin'] },
+    });
 
     await using partial = await connectAs(registry, ['billing']);
     const stillRefused = await partial.callTool({ name: 'billing.refund', arguments: {} });
-    expect(stillRefused._meta).toEqual({ 'fusion/insufficientScope': { required: ['billing', 'admin'], missing: ['admin'] } });
+    expect(stillRefused._meta).toEqual({
+      'fusion/insufficientScope': { required: ['billing', 'admin'], missing: ['admin'] },
+    });
 
     await using admin = await connectAs(registry, ['notes:write', 'billing', 'admin', 'shop']);
-    expect((await admin.listTools()).tools.map((t) => t.name)).toEqual(['notes.list', 'notes.delete', 'billing.refund', 'cart.add_item', 'cart.checkout']);
+    expect((await admin.listTools()).tools.map((t) => t.name)).toEqual([
+      'notes.list',
+      'notes.delete',
+      'billing.refund',
+      'cart.add_item',
+      'cart.checkout',
+    ]);
     expect(texts(await admin.callTool({ name: 'notes.delete', arguments: { id: 'n1' } }))).toEqual(['deleted n1']);
   });
 
@@ -58,7 +103,11 @@ describe('per-item scopes without HTTP', () => {
     expect((await shopper.listTools()).tools.map((t) => t.name)).toEqual(['notes.list', 'cart.add_item']);
     await shopper.callTool({ name: 'cart.add_item', arguments: {} });
     await browser.callTool({ name: 'cart.add_item', arguments: {} });
-    expect((await shopper.listTools()).tools.map((t) => t.name)).toEqual(['notes.list', 'cart.add_item', 'cart.checkout']);
+    expect((await shopper.listTools()).tools.map((t) => t.name)).toEqual([
+      'notes.list',
+      'cart.add_item',
+      'cart.checkout',
+    ]);
     expect((await browser.listTools()).tools.map((t) => t.name)).toEqual(['notes.list', 'cart.add_item']);
     expect((await browser.callTool({ name: 'cart.checkout', arguments: {} })).isError).toBe(true);
   });
@@ -70,9 +119,16 @@ describe('per-item scopes without HTTP', () => {
     expect((await reader.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello']);
     expect((await admin.listPrompts()).prompts.map((p) => p.name)).toEqual(['audit', 'hello']);
     expect((await reader.listResources()).resources.map((r) => r.uri)).toEqual(['workspace://readme']);
-    expect((await admin.listResources()).resources.map((r) => r.uri)).toEqual(['workspace://secrets', 'workspace://readme']);
-    await expect(reader.getPrompt({ name: 'audit' })).rejects.toThrow('insufficient_scope: prompt "audit" needs the scope admin; the access token lacks admin.');
-    await expect(reader.readResource({ uri: 'workspace://secrets' })).rejects.toThrow('insufficient_scope: resource "workspace://secrets" needs the scope admin');
+    expect((await admin.listResources()).resources.map((r) => r.uri)).toEqual([
+      'workspace://secrets',
+      'workspace://readme',
+    ]);
+    await expect(reader.getPrompt({ name: 'audit' })).rejects.toThrow(
+      'insufficient_scope: prompt "audit" needs the scope admin; the access token lacks admin.',
+    );
+    await expect(reader.readResource({ uri: 'workspace://secrets' })).rejects.toThrow(
+      'insufficient_scope: resource "workspace://secrets" needs the scope admin',
+    );
     expect((await admin.readResource({ uri: 'workspace://secrets' })).contents[0]).toMatchObject({ text: 'secret' });
   });
 
@@ -82,18 +138,35 @@ describe('per-item scopes without HTTP', () => {
       .tool('admin')
       .action({ name: 'stats', readOnly: true, handler: () => 'stats' })
       .action({ name: 'purge', destructive: true, requireScopes: ['admin'], handler: () => 'purged' });
-    const registry = f.registry().registerAll(admin, f.query('secret.list').requireScopes('admin').handle(() => []));
+    const registry = f.registry().registerAll(
+      admin,
+      f
+        .query('secret.list')
+        .requireScopes('admin')
+        .handle(() => []),
+    );
     await using reader = await connectAs(registry, [], { toolExposition: 'grouped' });
-    expect(texts(await reader.callTool({ name: 'admin', arguments: { action: 'nope' } }))).toEqual(['Tool "admin" was called with "action": "nope". Valid values of "action": stats. Call "admin" again with one of them.']);
-    await expect(reader.callTool({ name: 'nope', arguments: {} })).rejects.toThrow('Unknown tool "nope". Available tools: admin. Call tools/list to see them.');
+    expect(texts(await reader.callTool({ name: 'admin', arguments: { action: 'nope' } }))).toEqual([
+      'Tool "admin" was called with "action": "nope". Valid values of "action": stats. Call "admin" again with one of them.',
+    ]);
+    await expect(reader.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(
+      'Unknown tool "nope". Available tools: admin. Call tools/list to see them.',
+    );
     // "secret.lst" is one edit from "secret.list", which this caller may not see: it is never suggested.
-    await expect(reader.callTool({ name: 'secret.lst', arguments: {} })).rejects.toThrow('Unknown tool "secret.lst". Available tools: admin. Call tools/list to see them.');
-    await expect(reader.callTool({ name: 'admn', arguments: {} })).rejects.toThrow('Unknown tool "admn". Did you mean "admin"? Available tools: admin. Call tools/list to see them.');
+    await expect(reader.callTool({ name: 'secret.lst', arguments: {} })).rejects.toThrow(
+      'Unknown tool "secret.lst". Available tools: admin. Call tools/list to see them.',
+    );
+    await expect(reader.callTool({ name: 'admn', arguments: {} })).rejects.toThrow(
+      'Unknown tool "admn". Did you mean "admin"? Available tools: admin. Call tools/list to see them.',
+    );
   });
 
   it('builds each list once per distinct set of relevant scopes and state, and shares it between principals', async () => {
     const pipeline = workspace().pipeline({ fsm: new StateMachineGate(checkout) });
-    const scopeOf = (sub: string, scopes: string[]) => ({ sessionKey: `session-${sub}`, extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }) });
+    const scopeOf = (sub: string, scopes: string[]) => ({
+      sessionKey: `session-${sub}`,
+      extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }),
+    });
     const alice = await pipeline.listTools(scopeOf('alice', ['notes:write', 'unrelated']));
     const bob = await pipeline.listTools(scopeOf('bob', ['notes:write']));
     const carol = await pipeline.listTools(scopeOf('carol', []));
@@ -105,6 +178,8 @@ describe('per-item scopes without HTTP', () => {
 
   it('refuses a scope that is not an OAuth scope token when the tool is built', () => {
     const f = initFusion();
-    expect(() => f.query('x').requireScopes('has space')).toThrow('Tool "x" requires the scope "has space", which is not an OAuth scope token; use printable ASCII without spaces, quotes or backslashes, e.g. "notes:write".');
+    expect(() => f.query('x').requireScopes('has space')).toThrow(
+      'Tool "x" requires the scope "has space", which is not an OAuth scope token; use printable ASCII without spaces, quotes or backslashes, e.g. "notes:write".',
+    );
   });
 });

@@ -8,8 +8,18 @@ import { checkout } from '../fsm/fixtures.js';
 import { startIssuer } from './issuer.js';
 
 /** A legacy in-memory connection whose every message carries `scopes` as a verified token would. */
-async function connectAs<Ctx>(registry: ToolRegistry<Ctx>, scopes: string[], options: ServeOptions<Ctx> = {}): Promise<Client & AsyncDisposable> {
-  const authInfo: AuthInfo = { token: 't', clientId: 'app', scopes, expiresAt: Math.floor(Date.now() / 1000) + 60, extra: { sub: `user-${scopes.join('+')}`, iss: 'https://id.example' } };
+async function connectAs<Ctx>(
+  registry: ToolRegistry<Ctx>,
+  scopes: string[],
+  options: ServeOptions<Ctx> = {},
+): Promise<Client & AsyncDisposable> {
+  const authInfo: AuthInfo = {
+    token: 't',
+    clientId: 'app',
+    scopes,
+    expiresAt: Math.floor(Date.now() / 1000) + 60,
+    extra: { sub: `user-${scopes.join('+')}`, iss: 'https://id.example' },
+  };
   const t = await createTestClient(registry, { ...options, authInfo });
   return Object.assign(t.client, { [Symbol.asyncDispose]: () => t.close() });
 }
@@ -19,15 +29,44 @@ function workspace() {
   const f = initFusion();
   return f.registry().registerAll(
     f.query('notes.list').handle(() => 'notes'),
-    f.mutation('audit').requireScopes('admin').handle(() => 'audited'),
-    f.mutation('cart.add_item').bindState(['empty', 'has_items'], 'ADD_ITEM').handle(() => 'added'),
-    f.mutation('cart.checkout').bindState('has_items', 'CHECKOUT').requireScopes('shop').handle(() => 'checked out'),
-    f.mutation('cart.pay').bindState('payment', 'PAY').handle(() => 'paid'),
-    f.prompt('review').requireScopes('admin').argument('user', { required: true }).complete('user', () => ['root-admin', 'root-backup']).handle(({ user }) => `review ${user}`),
-    f.prompt('hello').argument('name', { required: true }).complete('name', () => ['ana']).handle(({ name }) => `hi ${name}`),
-    f.resource('workspace://secrets').requireScopes('admin').handle(() => 'secret'),
+    f
+      .mutation('audit')
+      .requireScopes('admin')
+      .handle(() => 'audited'),
+    f
+      .mutation('cart.add_item')
+      .bindState(['empty', 'has_items'], 'ADD_ITEM')
+      .handle(() => 'added'),
+    f
+      .mutation('cart.checkout')
+      .bindState('has_items', 'CHECKOUT')
+      .requireScopes('shop')
+      .handle(() => 'checked out'),
+    f
+      .mutation('cart.pay')
+      .bindState('payment', 'PAY')
+      .handle(() => 'paid'),
+    f
+      .prompt('review')
+      .requireScopes('admin')
+      .argument('user', { required: true })
+      .complete('user', () => ['root-admin', 'root-backup'])
+      .handle(({ user }) => `review ${user}`),
+    f
+      .prompt('hello')
+      .argument('name', { required: true })
+      .complete('name', () => ['ana'])
+      .handle(({ name }) => `hi ${name}`),
+    f
+      .resource('workspace://secrets')
+      .requireScopes('admin')
+      .handle(() => 'secret'),
     f.resource('workspace://readme').handle(() => 'readme'),
-    f.resourceTemplate('vault://{id}').requireScopes('admin').complete('id', () => ['master-key']).handle((uri) => `vault ${uri}`),
+    f
+      .resourceTemplate('vault://{id}')
+      .requireScopes('admin')
+      .complete('id', () => ['master-key'])
+      .handle((uri) => `vault ${uri}`),
   );
 }
 
@@ -38,20 +77,45 @@ describe('every method obeys scopes, and no error names what the caller may not 
     const registry = workspace();
     await using reader = await connectAs(registry, ['notes:read']);
     await using admin = await connectAs(registry, ['admin']);
-    await expect(reader.getPrompt({ name: 'review', arguments: { user: 'x' } })).rejects.toThrow('insufficient_scope: prompt "review" needs the scope admin; the access token lacks admin.');
-    await expect(reader.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } })).rejects.toThrow('insufficient_scope: prompt "review" needs the scope admin; the access token lacks admin.');
-    await expect(reader.complete({ ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: 'm' } })).rejects.toThrow('insufficient_scope: resource "vault://{id}" needs the scope admin; the access token lacks admin.');
-    expect((await reader.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'name', value: 'a' } })).completion.values).toEqual(['ana']);
-    expect((await admin.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } })).completion.values).toEqual(['root-admin', 'root-backup']);
-    expect((await admin.complete({ ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: 'm' } })).completion.values).toEqual(['master-key']);
+    await expect(reader.getPrompt({ name: 'review', arguments: { user: 'x' } })).rejects.toThrow(
+      'insufficient_scope: prompt "review" needs the scope admin; the access token lacks admin.',
+    );
+    await expect(
+      reader.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } }),
+    ).rejects.toThrow('insufficient_scope: prompt "review" needs the scope admin; the access token lacks admin.');
+    await expect(
+      reader.complete({ ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: 'm' } }),
+    ).rejects.toThrow(
+      'insufficient_scope: resource "vault://{id}" needs the scope admin; the access token lacks admin.',
+    );
+    expect(
+      (await reader.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'name', value: 'a' } }))
+        .completion.values,
+    ).toEqual(['ana']);
+    expect(
+      (await admin.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } }))
+        .completion.values,
+    ).toEqual(['root-admin', 'root-backup']);
+    expect(
+      (
+        await admin.complete({
+          ref: { type: 'ref/resource', uri: 'vault://{id}' },
+          argument: { name: 'id', value: 'm' },
+        })
+      ).completion.values,
+    ).toEqual(['master-key']);
   });
 
   it('refuses resources/subscribe of a scope-hidden resource, and accepts it with the scope', async () => {
     const registry = workspace();
     await using reader = await connectAs(registry, [], { resourceSubscriptions: true });
     await using admin = await connectAs(registry, ['admin'], { resourceSubscriptions: true });
-    await expect(reader.subscribeResource({ uri: 'workspace://secrets' })).rejects.toThrow('insufficient_scope: resource "workspace://secrets" needs the scope admin; the access token lacks admin.');
-    await expect(reader.subscribeResource({ uri: 'vault://7' })).rejects.toThrow('insufficient_scope: resource "vault://7" needs the scope admin');
+    await expect(reader.subscribeResource({ uri: 'workspace://secrets' })).rejects.toThrow(
+      'insufficient_scope: resource "workspace://secrets" needs the scope admin; the access token lacks admin.',
+    );
+    await expect(reader.subscribeResource({ uri: 'vault://7' })).rejects.toThrow(
+      'insufficient_scope: resource "vault://7" needs the scope admin',
+    );
     await expect(reader.subscribeResource({ uri: 'workspace://readme' })).resolves.toBeDefined();
     await expect(admin.subscribeResource({ uri: 'workspace://secrets' })).resolves.toBeDefined();
   });
@@ -60,14 +124,28 @@ describe('every method obeys scopes, and no error names what the caller may not 
     const registry = workspace();
     await using reader = await connectAs(registry, []);
     const errors = await Promise.all([
-      reader.getPrompt({ name: 'nope' }).then(() => '', (e: Error) => e.message),
-      reader.readResource({ uri: 'workspace://nope' }).then(() => '', (e: Error) => e.message),
-      reader.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } }).then(() => '', (e: Error) => e.message),
-      reader.complete({ ref: { type: 'ref/resource', uri: 'nope://{x}' }, argument: { name: 'x', value: '' } }).then(() => '', (e: Error) => e.message),
+      reader.getPrompt({ name: 'nope' }).then(
+        () => '',
+        (e: Error) => e.message,
+      ),
+      reader.readResource({ uri: 'workspace://nope' }).then(
+        () => '',
+        (e: Error) => e.message,
+      ),
+      reader.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } }).then(
+        () => '',
+        (e: Error) => e.message,
+      ),
+      reader.complete({ ref: { type: 'ref/resource', uri: 'nope://{x}' }, argument: { name: 'x', value: '' } }).then(
+        () => '',
+        (e: Error) => e.message,
+      ),
     ]);
     expect(errors[0]).toContain('Unknown prompt "nope". Available prompts: hello.');
     expect(errors[1]).toContain('Resource not found: "workspace://nope". Known resources: workspace://readme.');
-    expect(errors[3]).toContain('No resource template "nope://{x}" to complete. This server has no resource templates.');
+    expect(errors[3]).toContain(
+      'No resource template "nope://{x}" to complete. This server has no resource templates.',
+    );
     for (const message of errors) expect(message).not.toMatch(HIDDEN);
   });
 
@@ -79,10 +157,14 @@ describe('every method obeys scopes, and no error names what the caller may not 
     const added = texts(await browser.callTool({ name: 'cart.add_item', arguments: {} }));
     expect(added.at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item.');
     const refused = texts(await browser.callTool({ name: 'cart.pay', arguments: {} }));
-    expect(refused[0]).toBe('Tool "cart.pay" is not available in the current workflow state "has_items" (workflow "checkout"). It works in: payment. No sequence of calls from this state makes it available. Available now: notes.list, cart.add_item.');
+    expect(refused[0]).toBe(
+      'Tool "cart.pay" is not available in the current workflow state "has_items" (workflow "checkout"). It works in: payment. No sequence of calls from this state makes it available. Available now: notes.list, cart.add_item.',
+    );
     for (const text of [...added, ...refused]) expect(text).not.toMatch(HIDDEN);
     const shopperAdded = texts(await shopper.callTool({ name: 'cart.add_item', arguments: {} }));
-    expect(shopperAdded.at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout.');
+    expect(shopperAdded.at(-1)).toBe(
+      'Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout.',
+    );
   });
 });
 
@@ -98,10 +180,19 @@ describe('completion and subscribe over HTTP: the same 403 scope challenge as pr
       await using srv = await httpServer(workspace(), {
         port,
         resourceSubscriptions: true,
-        auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: `http://127.0.0.1:${port}/mcp` }) },
+        auth: {
+          verifier: jwksVerifier({
+            jwksUrl: issuer.jwksUrl,
+            issuer: issuer.issuer,
+            audience: `http://127.0.0.1:${port}/mcp`,
+          }),
+        },
       });
       const statuses: number[] = [];
-      const client = new Client({ name: 'scopes', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+      const client = new Client(
+        { name: 'scopes', version: '1.0.0' },
+        mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+      );
       const token = await issuer.token({ sub: 'alice', scope: 'notes:read' });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(srv.url), {
@@ -113,7 +204,12 @@ describe('completion and subscribe over HTTP: the same 403 scope challenge as pr
           },
         }),
       );
-      const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } }).then((r) => r, (e: Error) => e);
+      const completion = await client
+        .complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } })
+        .then(
+          (r) => r,
+          (e: Error) => e,
+        );
       expect(completion).toBeInstanceOf(Error);
       expect(statuses.at(-1)).toBe(403);
       if (mode === 'legacy') {
@@ -124,4 +220,3 @@ describe('completion and subscribe over HTTP: the same 403 scope challenge as pr
     });
   }
 });
-

@@ -35,7 +35,11 @@ describe('fluent tools', () => {
   });
 
   it('rejects unknown fields and lists every bad field', () => {
-    const tool = f.action('sprints.create').withString('name').withNumber('weeks').handle(() => 'ok');
+    const tool = f
+      .action('sprints.create')
+      .withString('name')
+      .withNumber('weeks')
+      .handle(() => 'ok');
     const outcome = tool.validate({ name: 3, extra: true });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
@@ -66,7 +70,10 @@ describe('fluent tools', () => {
       required: ['id'],
       additionalProperties: false,
     };
-    const tool = f.query('items.get').input(schema).handle(() => 'ok');
+    const tool = f
+      .query('items.get')
+      .input(schema)
+      .handle(() => 'ok');
     expect(tool.inputSchema).toEqual(schema);
     expect(tool.validate({ id: 'ab' }).ok).toBe(true);
     expect(tool.validate({ id: 'a' }).ok).toBe(false);
@@ -77,7 +84,12 @@ describe('fluent tools', () => {
     expect(f.query('a.q').handle(() => '').annotations).toEqual({ readOnlyHint: true });
     expect(f.mutation('a.m').handle(() => '').annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
     expect(f.action('a.a').handle(() => '').annotations).toEqual({ readOnlyHint: false, destructiveHint: false });
-    expect(f.mutation('a.m2').annotations({ destructiveHint: false }).handle(() => '').annotations.destructiveHint).toBe(false);
+    expect(
+      f
+        .mutation('a.m2')
+        .annotations({ destructiveHint: false })
+        .handle(() => '').annotations.destructiveHint,
+    ).toBe(false);
   });
 
   it('shapes handler returns: string as text, object as JSON, results as is, throws as isError', async () => {
@@ -91,7 +103,10 @@ describe('fluent tools', () => {
     expect(await text.run({}, ctx, extra)).toEqual({ content: [{ type: 'text', text: 'hello' }] });
     expect(await json.run({}, ctx, extra)).toEqual({ content: [{ type: 'text', text: '{"user":"ana"}' }] });
     expect(await raw.run({}, ctx, extra)).toEqual({ content: [{ type: 'text', text: 'x' }], isError: true });
-    expect(await thrown.run({}, ctx, extra)).toEqual({ content: [{ type: 'text', text: 'database offline; retry in a minute' }], isError: true });
+    expect(await thrown.run({}, ctx, extra)).toEqual({
+      content: [{ type: 'text', text: 'database offline; retry in a minute' }],
+      isError: true,
+    });
   });
 
   it('runs middlewares outermost first, around the handler', async () => {
@@ -149,12 +164,27 @@ describe('fluent tools', () => {
   });
 
   it('records State Sync, FSM and timeout declarations on the built tool', () => {
-    const tool = f.mutation('cart.pay').invalidates('cart.*', 'orders.*').bindState('payment', 'PAY').timeout(500).handle(() => '');
+    const tool = f
+      .mutation('cart.pay')
+      .invalidates('cart.*', 'orders.*')
+      .bindState('payment', 'PAY')
+      .timeout(500)
+      .handle(() => '');
     expect(tool.sync).toEqual({ invalidates: ['cart.*', 'orders.*'] });
     expect(tool.fsm).toEqual({ states: ['payment'], event: 'PAY' });
     expect(tool.timeoutMs).toBe(500);
-    expect(f.query('c.list').cached().handle(() => '').sync).toEqual({ cacheControl: 'immutable' });
-    expect(f.query('s.list').stale().handle(() => '').sync).toEqual({ cacheControl: 'no-store' });
+    expect(
+      f
+        .query('c.list')
+        .cached()
+        .handle(() => '').sync,
+    ).toEqual({ cacheControl: 'immutable' });
+    expect(
+      f
+        .query('s.list')
+        .stale()
+        .handle(() => '').sync,
+    ).toEqual({ cacheControl: 'no-store' });
     expect(() => f.query('t.x').timeout(0)).toThrow(/positive number of milliseconds/);
   });
 });

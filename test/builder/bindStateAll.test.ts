@@ -19,10 +19,22 @@ describe(".bindState('*') and extra.principal", () => {
   it('legacy: a reader is listed in every state and gets the session as its workflow instance, and the caller as its principal', async () => {
     const seen: Array<Pick<ToolExtra, 'workflow' | 'principal'>> = [];
     const registry = f.registry().registerAll(
-      f.action('cart.add_item').bindState(['empty', 'has_items'], 'ADD_ITEM').handle(() => 'added'),
-      f.action('cart.checkout').bindState('has_items', 'CHECKOUT').handle(() => 'checking out'),
-      f.mutation('cart.pay').bindState('payment', 'PAY').handle(() => 'paid'),
-      f.query('cart.view').bindState('*').handle((_input, _ctx, extra) => (seen.push({ workflow: extra.workflow, principal: extra.principal }), 'cart')),
+      f
+        .action('cart.add_item')
+        .bindState(['empty', 'has_items'], 'ADD_ITEM')
+        .handle(() => 'added'),
+      f
+        .action('cart.checkout')
+        .bindState('has_items', 'CHECKOUT')
+        .handle(() => 'checking out'),
+      f
+        .mutation('cart.pay')
+        .bindState('payment', 'PAY')
+        .handle(() => 'paid'),
+      f
+        .query('cart.view')
+        .bindState('*')
+        .handle((_input, _ctx, extra) => (seen.push({ workflow: extra.workflow, principal: extra.principal }), 'cart')),
     );
     await using t = await createTestClient(registry, { fsm: new StateMachineGate(checkout) });
     for (const step of ['cart.add_item', 'cart.checkout', 'cart.pay']) {
@@ -40,7 +52,11 @@ describe(".bindState('*') and extra.principal", () => {
 
   it('modern: a verified user is its principal, the same principal that owns its workflow handles', async () => {
     const principals: string[] = [];
-    const registry = f.registry().register(f.query('who').handle((_input, _ctx, extra) => (principals.push(extra.principal.key), extra.principal.kind)));
+    const registry = f
+      .registry()
+      .register(
+        f.query('who').handle((_input, _ctx, extra) => (principals.push(extra.principal.key), extra.principal.kind)),
+      );
     const app = createFusionApp(registry);
     try {
       const call = async (authInfo?: unknown) => {
@@ -58,8 +74,12 @@ describe(".bindState('*') and extra.principal", () => {
           await client.close();
         }
       };
-      expect(await call({ token: 't', clientId: 'app', scopes: [], extra: { sub: 'alice', iss: 'https://id.example' } })).toBe('user');
-      expect(await call({ token: 't', clientId: 'app', scopes: [], extra: { sub: 'bob', iss: 'https://id.example' } })).toBe('user');
+      expect(
+        await call({ token: 't', clientId: 'app', scopes: [], extra: { sub: 'alice', iss: 'https://id.example' } }),
+      ).toBe('user');
+      expect(
+        await call({ token: 't', clientId: 'app', scopes: [], extra: { sub: 'bob', iss: 'https://id.example' } }),
+      ).toBe('user');
       expect(await call()).toBe('anonymous');
       expect(principals.slice(0, 2)).toEqual(['u:["https://id.example","alice"]', 'u:["https://id.example","bob"]']);
       expect(principals[2]).toMatch(/^a:/);

@@ -6,19 +6,32 @@ const f = initFusion();
 
 describe('.task()', () => {
   it('declares optional support with a one-hour TTL and a one-second poll interval by default, and runs up to the TTL', () => {
-    const tool = f.action('reports.generate').task().handle(() => 'ok');
+    const tool = f
+      .action('reports.generate')
+      .task()
+      .handle(() => 'ok');
     expect(tool.task).toEqual({ mode: 'optional', ttlMs: 3_600_000, pollIntervalMs: 1_000 });
     expect(tool.timeoutMs).toBe(3_600_000);
-    const timed = f.action('reports.quick').task({ mode: 'required', ttlMs: 60_000, pollIntervalMs: 250 }).timeout(5_000).handle(() => 'ok');
+    const timed = f
+      .action('reports.quick')
+      .task({ mode: 'required', ttlMs: 60_000, pollIntervalMs: 250 })
+      .timeout(5_000)
+      .handle(() => 'ok');
     expect(timed.task).toEqual({ mode: 'required', ttlMs: 60_000, pollIntervalMs: 250 });
     expect(timed.timeoutMs).toBe(5_000);
     expect(f.query('plain').handle(() => 'ok').task).toBeUndefined();
   });
 
   it('refuses a bad mode or duration, naming the tool and the fix', () => {
-    expect(() => f.action('a').task({ mode: 'always' as 'optional' })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "a" has .task({ mode: "always" }); use "optional" or "required".]`);
-    expect(() => f.action('a').task({ ttlMs: 0 })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "a" has .task({ ttlMs: 0 }); give a positive whole number of milliseconds.]`);
-    expect(() => f.action('a').task({ pollIntervalMs: 1.5 })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "a" has .task({ pollIntervalMs: 1.5 }); give a positive whole number of milliseconds.]`);
+    expect(() => f.action('a').task({ mode: 'always' as 'optional' })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ mode: "always" }); use "optional" or "required".]`,
+    );
+    expect(() => f.action('a').task({ ttlMs: 0 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ ttlMs: 0 }); give a positive whole number of milliseconds.]`,
+    );
+    expect(() => f.action('a').task({ pollIntervalMs: 1.5 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ pollIntervalMs: 1.5 }); give a positive whole number of milliseconds.]`,
+    );
   });
 
   it('on a grouped builder, applies to every action and shows once on the listed tool', async () => {
@@ -34,7 +47,9 @@ describe('.task()', () => {
     ]);
     await using client = await createTestClient(registry);
     const listed = (await client.client.listTools()).tools;
-    expect(listed.map((t) => [t.name, (t as { execution?: unknown }).execution])).toEqual([['reports', { taskSupport: 'optional' }]]);
+    expect(listed.map((t) => [t.name, (t as { execution?: unknown }).execution])).toEqual([
+      ['reports', { taskSupport: 'optional' }],
+    ]);
   });
 });
 
@@ -48,6 +63,9 @@ it('a WireError thrown by a handler reaches the client as that JSON-RPC error; a
     }),
   );
   await using client = await createTestClient(registry);
-  await expect(client.callTool('wire')).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('the invoice is locked') });
+  await expect(client.callTool('wire')).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('the invoice is locked'),
+  });
   expect(await client.callTool('plain')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'boom' }] });
 });

@@ -3,14 +3,19 @@
  * quoted), enough to prove a generated SVG parses. Returns the root element's name.
  */
 export function parseXmlRoot(xml: string): string {
-  const body = xml.replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, '').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
+  const body = xml
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, '')
+    .replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
   const stack: string[] = [];
   let root: string | undefined;
   const tag = /<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/g;
   let last = 0;
   for (let m = tag.exec(body); m !== null; m = tag.exec(body)) {
     const between = body.slice(last, m.index);
-    if (between.includes('<')) throw new Error(`malformed markup near: ${between.slice(between.indexOf('<'), between.indexOf('<') + 60)}`);
+    if (between.includes('<'))
+      throw new Error(`malformed markup near: ${between.slice(between.indexOf('<'), between.indexOf('<') + 60)}`);
     last = tag.lastIndex;
     const [, closing, name, , selfClosing] = m;
     if (closing === '/') {

@@ -10,16 +10,21 @@ const bin = join(repo, 'bin', 'mcp-fusion.js');
 describe('bin/mcp-fusion.js from a checkout', () => {
   it('runs the TypeScript sources without a build', { timeout: 30_000 }, async () => {
     const { stdout } = await run(process.execPath, [bin, '--help'], { cwd: repo });
-    for (const command of ['create', 'inspect', 'diagram', 'lint']) expect(stdout).toContain(`  ${command} [options] <`);
+    for (const command of ['create', 'inspect', 'diagram', 'lint'])
+      expect(stdout).toContain(`  ${command} [options] <`);
   });
 
   it('loads a TypeScript module that imports mcp-fusion by name', { timeout: 30_000 }, async () => {
-    const { stdout } = await run(process.execPath, [bin, 'inspect', example, '--state', 'payment', '--json'], { cwd: repo });
+    const { stdout } = await run(process.execPath, [bin, 'inspect', example, '--state', 'payment', '--json'], {
+      cwd: repo,
+    });
     expect(JSON.parse(stdout).tools.map((t: { name: string }) => t.name)).toContain('cart.pay');
   });
 
   it('exits 1 when lint finds problems', { timeout: 30_000 }, async () => {
-    const failed = await run(process.execPath, [bin, 'lint', 'test/cli/fixtures/broken-registry.ts'], { cwd: repo }).catch((error: { code: number; stdout: string }) => error);
+    const failed = await run(process.execPath, [bin, 'lint', 'test/cli/fixtures/broken-registry.ts'], {
+      cwd: repo,
+    }).catch((error: { code: number; stdout: string }) => error);
     expect('code' in failed && failed.code).toBe(1);
   });
 });

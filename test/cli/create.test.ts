@@ -23,21 +23,30 @@ afterAll(async () => {
 
 /** The environment of a nested `npm test`, without the variables of the vitest running this file. */
 function childEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'),
+  );
 }
 
 describe('mcp-fusion create', () => {
   it('scaffolds a project that passes its own npm test right after npm install', { timeout: 240_000 }, async () => {
     const dir = join(await tempDir(), 'my-server');
     const { code, stdout, stderr } = await cli('create', dir);
-    expect({ code, stderr: stderr.replace(/\d+(\.\d+)?s/g, 'Ns') }).toMatchObject({ code: 0, stderr: expect.stringContaining('Installing dependencies (npm install)…\n') });
+    expect({ code, stderr: stderr.replace(/\d+(\.\d+)?s/g, 'Ns') }).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining('Installing dependencies (npm install)…\n'),
+    });
     expect(stderr).toMatch(/✔ Installed in \d+\.\ds/);
     expect(stdout).toContain(`(mcp-fusion file:${repo})`);
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     expect(manifest.dependencies['mcp-fusion']).toBe(`file:${repo}`);
     const test = await run('npm', ['test'], { cwd: dir, env: childEnv(), timeout: 180_000 });
     expect(test.stdout).toMatch(/Tests\s+.*5 passed/);
-    const lint = await run('npx', ['mcp-fusion', 'lint', 'src/registry.ts'], { cwd: dir, env: childEnv(), timeout: 60_000 });
+    const lint = await run('npx', ['mcp-fusion', 'lint', 'src/registry.ts'], {
+      cwd: dir,
+      env: childEnv(),
+      timeout: 60_000,
+    });
     expect(lint.stdout).toBe('✔ src/registry.ts: no problems\n');
   });
 
@@ -58,34 +67,65 @@ describe('mcp-fusion create', () => {
     await writeFile(join(dir, 'keep.txt'), 'mine');
     const { code, stderr } = await cli('create', dir, '--no-install');
     expect(code).toBe(2);
-    expect(stderr).toBe(`error: "${dir}" is not empty; choose a new directory, or pass --force to write into it anyway.\n`);
+    expect(stderr).toBe(
+      `error: "${dir}" is not empty; choose a new directory, or pass --force to write into it anyway.\n`,
+    );
   });
 
   it('writes a server, three tool kinds, a State Sync policy, an FSM and a test', () => {
     const files = scaffoldFiles({ name: 'x', fusion: '^1.0.0', linked: false, ranges: {} });
-    expect(Object.keys(files).sort()).toEqual(['.gitignore', 'README.md', 'package.json', 'src/registry.ts', 'src/server.ts', 'test/registry.test.ts', 'tsconfig.json', 'vitest.config.ts']);
+    expect(Object.keys(files).sort()).toEqual([
+      '.gitignore',
+      'README.md',
+      'package.json',
+      'src/registry.ts',
+      'src/server.ts',
+      'test/registry.test.ts',
+      'tsconfig.json',
+      'vitest.config.ts',
+    ]);
     const registry = files['src/registry.ts']!;
-    for (const piece of ['.query(', '.action(', '.mutation(', 'f.fsm(', 'policies:', '.bindState(']) expect(registry).toContain(piece);
+    for (const piece of ['.query(', '.action(', '.mutation(', 'f.fsm(', 'policies:', '.bindState('])
+      expect(registry).toContain(piece);
     expect(files['test/registry.test.ts']).toContain("from 'mcp-fusion/testing'");
   });
 
-  it('keys the scaffold\'s data by the workflow instance, never a shared default, and spells its texts right', () => {
+  it("keys the scaffold's data by the workflow instance, never a shared default, and spells its texts right", () => {
     const files = scaffoldFiles({ name: 'x', fusion: '^1.0.0', linked: false, ranges: {} });
     const registry = files['src/registry.ts']!;
     expect(registry).toContain('const key = extra.workflow?.key;');
     expect(registry).not.toContain("'default'");
-    expect(registry).toContain(".query('tasks.list')\n  .describe('List the tasks of this task list')\n  .bindState('*')");
+    expect(registry).toContain(
+      ".query('tasks.list')\n  .describe('List the tasks of this task list')\n  .bindState('*')",
+    );
     expect(Object.values(files).join('\n')).not.toMatch(/taskss|per-session task list/);
   });
 
   it('depends on this checkout, else the published version, else this installed copy with a note naming --fusion', async () => {
-    const installed: PackageInfo = { root: '/opt/tools/node_modules/mcp-fusion', version: '0.1.0', checkout: false, ranges: {} };
+    const installed: PackageInfo = {
+      root: '/opt/tools/node_modules/mcp-fusion',
+      version: '0.1.0',
+      checkout: false,
+      ranges: {},
+    };
     const asked: string[] = [];
     const lookup = async (name: string, range: string) => (asked.push(`${name}@${range}`), false);
     const cwd = '/home/me';
-    expect(await fusionSpec({ ...installed, root: repo, checkout: true }, { cwd, lookup })).toEqual({ spec: `file:${repo}`, linked: true, reason: 'this checkout of mcp-fusion, its TypeScript sources' });
-    expect(await fusionSpec(installed, { given: '^2.0.0', cwd, lookup })).toEqual({ spec: '^2.0.0', linked: false, reason: 'as given with --fusion' });
-    expect(await fusionSpec(installed, { cwd, lookup: async () => true })).toEqual({ spec: '^0.1.0', linked: false, reason: 'the version running this command, from the npm registry' });
+    expect(await fusionSpec({ ...installed, root: repo, checkout: true }, { cwd, lookup })).toEqual({
+      spec: `file:${repo}`,
+      linked: true,
+      reason: 'this checkout of mcp-fusion, its TypeScript sources',
+    });
+    expect(await fusionSpec(installed, { given: '^2.0.0', cwd, lookup })).toEqual({
+      spec: '^2.0.0',
+      linked: false,
+      reason: 'as given with --fusion',
+    });
+    expect(await fusionSpec(installed, { cwd, lookup: async () => true })).toEqual({
+      spec: '^0.1.0',
+      linked: false,
+      reason: 'the version running this command, from the npm registry',
+    });
     expect(await fusionSpec(installed, { cwd, lookup })).toEqual({
       spec: 'file:/opt/tools/node_modules/mcp-fusion',
       linked: false,
@@ -96,22 +136,49 @@ describe('mcp-fusion create', () => {
   });
 
   it('makes a local --fusion path absolute, so that the new project can keep it', async () => {
-    const installed: PackageInfo = { root: '/opt/tools/node_modules/mcp-fusion', version: '0.1.0', checkout: false, ranges: {} };
+    const installed: PackageInfo = {
+      root: '/opt/tools/node_modules/mcp-fusion',
+      version: '0.1.0',
+      checkout: false,
+      ranges: {},
+    };
     const cwd = '/home/me/work';
     for (const given of ['./mcp-fusion-0.1.0.tgz', 'mcp-fusion-0.1.0.tgz', 'file:mcp-fusion-0.1.0.tgz']) {
-      expect(await fusionSpec(installed, { given, cwd })).toEqual({ spec: 'file:/home/me/work/mcp-fusion-0.1.0.tgz', linked: false, reason: 'as given with --fusion' });
+      expect(await fusionSpec(installed, { given, cwd })).toEqual({
+        spec: 'file:/home/me/work/mcp-fusion-0.1.0.tgz',
+        linked: false,
+        reason: 'as given with --fusion',
+      });
     }
-    expect(await fusionSpec(installed, { given: `file:${repo}/../${repo.split('/').pop()}`, cwd })).toMatchObject({ spec: `file:${repo}`, linked: true });
+    expect(await fusionSpec(installed, { given: `file:${repo}/../${repo.split('/').pop()}`, cwd })).toMatchObject({
+      spec: `file:${repo}`,
+      linked: true,
+    });
   });
 
-  it('depends on the tarball npx installed it from (the path in npx\'s package.json), not on npx\'s cache', async () => {
+  it("depends on the tarball npx installed it from (the path in npx's package.json), not on npx's cache", async () => {
     const cache = await tempDir();
     const tarball = join(await tempDir(), 'mcp-fusion-0.1.0.tgz');
     await writeFile(tarball, 'not read');
     await mkdir(join(cache, 'node_modules', 'mcp-fusion'), { recursive: true });
-    await writeFile(join(cache, 'package.json'), JSON.stringify({ dependencies: { 'mcp-fusion': `file:${relative(cache, tarball)}` }, _npx: { packages: ['./mcp-fusion-0.1.0.tgz'] } }));
-    const fromNpx: PackageInfo = { root: join(cache, 'node_modules', 'mcp-fusion'), version: '0.1.0', checkout: false, ranges: {} };
+    await writeFile(
+      join(cache, 'package.json'),
+      JSON.stringify({
+        dependencies: { 'mcp-fusion': `file:${relative(cache, tarball)}` },
+        _npx: { packages: ['./mcp-fusion-0.1.0.tgz'] },
+      }),
+    );
+    const fromNpx: PackageInfo = {
+      root: join(cache, 'node_modules', 'mcp-fusion'),
+      version: '0.1.0',
+      checkout: false,
+      ranges: {},
+    };
     const lookup = async (): Promise<boolean> => expect.fail('the registry is not asked when the tarball is known');
-    expect(await fusionSpec(fromNpx, { cwd: '/', lookup })).toEqual({ spec: `file:${tarball}`, linked: false, reason: 'the tarball this command was installed from' });
+    expect(await fusionSpec(fromNpx, { cwd: '/', lookup })).toEqual({
+      spec: `file:${tarball}`,
+      linked: false,
+      reason: 'the tarball this command was installed from',
+    });
   });
 });

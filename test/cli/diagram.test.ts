@@ -62,7 +62,9 @@ describe('mcp-fusion diagram', () => {
 
   it('--all-tools lists the always-visible tools in every state', async () => {
     const { stdout } = await cli('diagram', example, '--all-tools');
-    expect(stdout).toContain('  payment : cart.cancel\n  payment : cart.pay\n  payment : cart.view\n  payment : countries.list\n');
+    expect(stdout).toContain(
+      '  payment : cart.cancel\n  payment : cart.pay\n  payment : cart.view\n  payment : countries.list\n',
+    );
     expect(stdout).not.toContain('note right of');
   });
 
@@ -85,7 +87,8 @@ describe('mcp-fusion diagram', () => {
       expect(await readFile(join(dir, 'checkout.mmd'), 'utf8')).toContain('stateDiagram-v2');
       const svg = await readFile(join(dir, 'checkout.svg'), 'utf8');
       expect(parseXmlRoot(svg)).toBe('svg');
-      for (const text of ['has_items', 'cart.checkout', 'cart.add_item (ADD_ITEM)', 'cart.cancel (CANCEL)']) expect(svg).toContain(`>${text}</text>`);
+      for (const text of ['has_items', 'cart.checkout', 'cart.add_item (ADD_ITEM)', 'cart.cancel (CANCEL)'])
+        expect(svg).toContain(`>${text}</text>`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -101,8 +104,12 @@ describe('mcp-fusion diagram', () => {
       }
       expect((await readdir(join(dir, 'nested'))).sort()).toEqual(['flow.dot', 'flow.mmd', 'flow.svg']);
       expect(parseXmlRoot(await readFile(join(dir, 'nested', 'flow.svg'), 'utf8'))).toBe('svg');
-      expect(await readFile(join(dir, 'nested', 'flow.mmd'), 'utf8')).toMatch(/^---\ntitle: checkout\n---\nstateDiagram-v2\n/);
-      expect(await readFile(join(dir, 'nested', 'flow.dot'), 'utf8')).toContain('"empty" -> "has_items" [label="cart.add_item (ADD_ITEM)"];');
+      expect(await readFile(join(dir, 'nested', 'flow.mmd'), 'utf8')).toMatch(
+        /^---\ntitle: checkout\n---\nstateDiagram-v2\n/,
+      );
+      expect(await readFile(join(dir, 'nested', 'flow.dot'), 'utf8')).toContain(
+        '"empty" -> "has_items" [label="cart.add_item (ADD_ITEM)"];',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -111,6 +118,8 @@ describe('mcp-fusion diagram', () => {
   it('refuses a module without a workflow gate', async () => {
     const { code, stderr } = await cli('diagram', fixture('broken-registry.ts'), '--fsm', 'registry');
     expect(code).toBe(2);
-    expect(stderr).toBe('error: Export "registry" of "test/cli/fixtures/broken-registry.ts" is not a StateMachineGate (f.fsm(...)); check the name given with --fsm.\n');
+    expect(stderr).toBe(
+      'error: Export "registry" of "test/cli/fixtures/broken-registry.ts" is not a StateMachineGate (f.fsm(...)); check the name given with --fsm.\n',
+    );
   });
 });

@@ -36,12 +36,22 @@ describe('finding tsx for a TypeScript module', () => {
   });
 
   it('names the real cause when tsx is there but its loader fails to load', async () => {
-    const dir = await projectWithTsx({ type: 'module', exports: { './package.json': './package.json', './esm/api': { import: { default: './dist/api.mjs' } } } }, { 'dist/api.mjs': "throw new Error('compiled for another Node');\n" });
-    await expect(findTsx([dir])).rejects.toThrow(`tsx is installed (${join(dir, 'node_modules', 'tsx')}) but failed to load: compiled for another Node. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`);
+    const dir = await projectWithTsx(
+      {
+        type: 'module',
+        exports: { './package.json': './package.json', './esm/api': { import: { default: './dist/api.mjs' } } },
+      },
+      { 'dist/api.mjs': "throw new Error('compiled for another Node');\n" },
+    );
+    await expect(findTsx([dir])).rejects.toThrow(
+      `tsx is installed (${join(dir, 'node_modules', 'tsx')}) but failed to load: compiled for another Node. Reinstall it (\`npm install -D tsx@latest\`), or point the CLI at compiled JavaScript.`,
+    );
   });
 
   it('says when the installed tsx is too old to have a loader API', async () => {
     const dir = await projectWithTsx({ exports: { './package.json': './package.json', '.': './dist/cli.js' } });
-    await expect(findTsx([dir])).rejects.toThrow(`tsx at ${join(dir, 'node_modules', 'tsx')} has no loader API ("tsx/esm/api"); install tsx 4 or later (\`npm install -D tsx@latest\`).`);
+    await expect(findTsx([dir])).rejects.toThrow(
+      `tsx at ${join(dir, 'node_modules', 'tsx')} has no loader API ("tsx/esm/api"); install tsx 4 or later (\`npm install -D tsx@latest\`).`,
+    );
   });
 });

@@ -35,25 +35,98 @@ describe('mcp-fusion inspect', () => {
   it('prints the example server, State Sync and checkout gate included', async () => {
     const { code, stdout } = await cli('inspect', example);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[0]).toBe(`examples/workspace/registry.ts: ${registry.size} tools, FSM "checkout" (initial "empty"; states empty, has_items, payment, confirmed)`);
-    expect(stdout.split('\n')[2]!.split(/\s{2,}/)).toEqual(['NAME', 'EXPOSED AS', 'KIND', 'ANNOTATIONS', 'CACHE', 'INVALIDATES', 'FSM STATES', 'SENDS']);
-    expect(columns(stdout, 'countries.list')).toEqual(['countries.list', 'countries.list', 'query', 'readOnly', 'immutable', '-', '(all)', '-']);
-    expect(columns(stdout, 'sprints.list')).toEqual(['sprints.list', 'sprints.list', 'query', 'readOnly', 'no-store', '-', '(all)', '-']);
-    expect(columns(stdout, 'tasks.update')).toEqual(['tasks.update', 'tasks.update', 'action', '-', '-', 'tasks.*, sprints.*', '(all)', '-']);
+    expect(stdout.split('\n')[0]).toBe(
+      `examples/workspace/registry.ts: ${registry.size} tools, FSM "checkout" (initial "empty"; states empty, has_items, payment, confirmed)`,
+    );
+    expect(stdout.split('\n')[2]!.split(/\s{2,}/)).toEqual([
+      'NAME',
+      'EXPOSED AS',
+      'KIND',
+      'ANNOTATIONS',
+      'CACHE',
+      'INVALIDATES',
+      'FSM STATES',
+      'SENDS',
+    ]);
+    expect(columns(stdout, 'countries.list')).toEqual([
+      'countries.list',
+      'countries.list',
+      'query',
+      'readOnly',
+      'immutable',
+      '-',
+      '(all)',
+      '-',
+    ]);
+    expect(columns(stdout, 'sprints.list')).toEqual([
+      'sprints.list',
+      'sprints.list',
+      'query',
+      'readOnly',
+      'no-store',
+      '-',
+      '(all)',
+      '-',
+    ]);
+    expect(columns(stdout, 'tasks.update')).toEqual([
+      'tasks.update',
+      'tasks.update',
+      'action',
+      '-',
+      '-',
+      'tasks.*, sprints.*',
+      '(all)',
+      '-',
+    ]);
     // Only what destroys data is marked destructive: adding to a cart or paying is not; clearing it is.
-    expect(columns(stdout, 'cart.add_item')).toEqual(['cart.add_item', 'cart.add_item', 'action', '-', '-', '-', 'empty, has_items, confirmed', 'ADD_ITEM']);
+    expect(columns(stdout, 'cart.add_item')).toEqual([
+      'cart.add_item',
+      'cart.add_item',
+      'action',
+      '-',
+      '-',
+      '-',
+      'empty, has_items, confirmed',
+      'ADD_ITEM',
+    ]);
     expect(columns(stdout, 'cart.pay')).toEqual(['cart.pay', 'cart.pay', 'action', '-', '-', '-', 'payment', 'PAY']);
-    expect(columns(stdout, 'cart.clear')).toEqual(['cart.clear', 'cart.clear', 'mutation', 'destructive', '-', '-', 'has_items', 'CLEAR']);
-    expect(columns(stdout, 'cart.view')).toEqual(['cart.view', 'cart.view', 'query', 'readOnly', '-', '-', 'empty, has_items, payment, confirmed', '-']);
+    expect(columns(stdout, 'cart.clear')).toEqual([
+      'cart.clear',
+      'cart.clear',
+      'mutation',
+      'destructive',
+      '-',
+      '-',
+      'has_items',
+      'CLEAR',
+    ]);
+    expect(columns(stdout, 'cart.view')).toEqual([
+      'cart.view',
+      'cart.view',
+      'query',
+      'readOnly',
+      '-',
+      '-',
+      'empty, has_items, payment, confirmed',
+      '-',
+    ]);
     // The grouped builder's actions keep their canonical names and are listed as the one tool "platform".
-    expect(columns(stdout, 'platform.users.create')?.slice(0, 3)).toEqual(['platform.users.create', 'platform', 'action']);
+    expect(columns(stdout, 'platform.users.create')?.slice(0, 3)).toEqual([
+      'platform.users.create',
+      'platform',
+      'action',
+    ]);
   });
 
   it('--json gives every column as data', async () => {
     const { code, stdout } = await cli('inspect', example, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
-    expect(report.fsm).toEqual({ id: 'checkout', initial: 'empty', states: ['empty', 'has_items', 'payment', 'confirmed'] });
+    expect(report.fsm).toEqual({
+      id: 'checkout',
+      initial: 'empty',
+      states: ['empty', 'has_items', 'payment', 'confirmed'],
+    });
     expect(report.tools.map((t: { name: string }) => t.name)).toEqual(registry.tools.map((t) => t.name));
     expect(report.tools.find((t: { name: string }) => t.name === 'tasks.update')).toEqual({
       name: 'tasks.update',
@@ -68,13 +141,18 @@ describe('mcp-fusion inspect', () => {
     });
   });
 
-  it.each(Object.entries(gated))('--state %s --json prints exactly the tools/list of that state', async (state, names) => {
-    const { code, stdout } = await cli('inspect', example, '--state', state, '--json');
-    expect(code).toBe(0);
-    const list = JSON.parse(stdout) as { tools: Array<{ name: string; description?: string }> };
-    expect(list.tools.map((t) => t.name).sort()).toEqual([...ungated, ...names].sort());
-    expect(list.tools.find((t) => t.name === 'sprints.list')?.description).toBe('List workspace sprints [Cache-Control: no-store]');
-  });
+  it.each(Object.entries(gated))(
+    '--state %s --json prints exactly the tools/list of that state',
+    async (state, names) => {
+      const { code, stdout } = await cli('inspect', example, '--state', state, '--json');
+      expect(code).toBe(0);
+      const list = JSON.parse(stdout) as { tools: Array<{ name: string; description?: string }> };
+      expect(list.tools.map((t) => t.name).sort()).toEqual([...ungated, ...names].sort());
+      expect(list.tools.find((t) => t.name === 'sprints.list')?.description).toBe(
+        'List workspace sprints [Cache-Control: no-store]',
+      );
+    },
+  );
 
   it('--state prints the listed tools with their decorated descriptions', async () => {
     const { stdout } = await cli('inspect', fixture('tasks-registry.ts'), '--state', 'has_tasks');
@@ -87,19 +165,25 @@ describe('mcp-fusion inspect', () => {
       tasks.clear  destructive  Delete every task
       "
     `);
-    expect((await cli('inspect', fixture('tasks-registry.ts'), '--state', 'empty')).stdout).not.toContain('tasks.clear');
+    expect((await cli('inspect', fixture('tasks-registry.ts'), '--state', 'empty')).stdout).not.toContain(
+      'tasks.clear',
+    );
   });
 
   it('names the states to choose from when --state is unknown', async () => {
     const { code, stderr } = await cli('inspect', example, '--state', 'shipped');
     expect(code).toBe(2);
-    expect(stderr).toBe('error: FSM "checkout" has no state "shipped"; use one of: empty, has_items, payment, confirmed.\n');
+    expect(stderr).toBe(
+      'error: FSM "checkout" has no state "shipped"; use one of: empty, has_items, payment, confirmed.\n',
+    );
   });
 
   it('says where it looked for a missing module', async () => {
     const { code, stderr } = await cli('inspect', 'src/nope.ts');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: Cannot find module "src\/nope\.ts" \(looked at .*src\/nope\.ts\)\. Pass the path of the file that exports your registry/);
+    expect(stderr).toMatch(
+      /^error: Cannot find module "src\/nope\.ts" \(looked at .*src\/nope\.ts\)\. Pass the path of the file that exports your registry/,
+    );
   });
 
   it('lists the exports of a module without a registry', async () => {
@@ -113,7 +197,9 @@ describe('mcp-fusion inspect', () => {
   it('rejects a --registry export that is not a registry', async () => {
     const { code, stderr } = await cli('inspect', example, '--registry', 'checkout');
     expect(code).toBe(2);
-    expect(stderr).toBe('error: Export "checkout" of "examples/workspace/registry.ts" is not a ToolRegistry; check the name given with --registry.\n');
+    expect(stderr).toBe(
+      'error: Export "checkout" of "examples/workspace/registry.ts" is not a ToolRegistry; check the name given with --registry.\n',
+    );
   });
 
   it('shows the scopes column when a tool requires scopes', async () => {
@@ -134,7 +220,10 @@ describe('mcp-fusion inspect', () => {
     expect(reader.stdout).toContain('- stats');
     expect(reader.stdout).not.toContain('purge');
     const admin = await cli('inspect', fixture('scoped-registry.ts'), '--scopes', 'notes:write,admin', '--json');
-    const tools = JSON.parse(admin.stdout).tools as Array<{ name: string; inputSchema: { properties: { action: { enum: string[] } } } }>;
+    const tools = JSON.parse(admin.stdout).tools as Array<{
+      name: string;
+      inputSchema: { properties: { action: { enum: string[] } } };
+    }>;
     expect(tools.map((t) => t.name)).toEqual(['notes.list', 'notes.delete', 'admin']);
     expect(tools[2]!.inputSchema.properties.action.enum).toEqual(['stats', 'purge']);
   });

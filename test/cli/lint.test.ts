@@ -43,7 +43,9 @@ describe('mcp-fusion lint', () => {
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
     expect(report).toMatchObject({ module: 'test/cli/fixtures/broken-registry.ts', errors: 6, warnings: 1 });
-    expect(report.problems.every((p: { severity: string; message: string }) => typeof p.message === 'string')).toBe(true);
+    expect(report.problems.every((p: { severity: string; message: string }) => typeof p.message === 'string')).toBe(
+      true,
+    );
   });
 
   it('exits 2 when the module cannot be loaded', async () => {

@@ -25,15 +25,25 @@ describe('a module that starts its server when imported', () => {
     expect(lint).toEqual({ code: 0, stdout: `✔ ${served}: no problems\n`, stderr: note });
     const diagram = await cli('diagram', served);
     expect(diagram.code).toBe(0);
-    expect(diagram.stdout).toBe('stateDiagram-v2\n  always : sprints.list\n  always : sprints.create\n  [*] --> always\n');
-    expect(diagram.stderr).toBe(`${note}note: "${served}" has no workflow gate (f.fsm), so every tool is visible all the time: drawn as one state. Export a gate as \`fsm\` (or name it with --fsm <export>) to draw a workflow.\n`);
+    expect(diagram.stdout).toBe(
+      'stateDiagram-v2\n  always : sprints.list\n  always : sprints.create\n  [*] --> always\n',
+    );
+    expect(diagram.stderr).toBe(
+      `${note}note: "${served}" has no workflow gate (f.fsm), so every tool is visible all the time: drawn as one state. Export a gate as \`fsm\` (or name it with --fsm <export>) to draw a workflow.\n`,
+    );
   });
 });
 
 describe('bin/mcp-fusion.js on a module that leaves a server listening', () => {
   it('says so and exits when the command is done', { timeout: 30_000 }, async () => {
-    const { stdout, stderr } = await run(process.execPath, [join(repo, 'bin', 'mcp-fusion.js'), 'inspect', fixture('listens-on-import.ts')], { cwd: repo, timeout: 25_000 });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [join(repo, 'bin', 'mcp-fusion.js'), 'inspect', fixture('listens-on-import.ts')],
+      { cwd: repo, timeout: 25_000 },
+    );
     expect(stdout).toContain('ping');
-    expect(stderr).toBe('note: the imported module left a server listening (not started through startServer()); mcp-fusion exits without waiting for it.\n');
+    expect(stderr).toBe(
+      'note: the imported module left a server listening (not started through startServer()); mcp-fusion exits without waiting for it.\n',
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cli, fixture } from './_run.js';
 
-const names = (stdout: string): string[] => (JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+const names = (stdout: string): string[] =>
+  (JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
 describe('the CLI on nested and parallel states', () => {
   it('inspect --state takes a dotted path; a parent binding covers the child', async () => {
@@ -13,14 +14,28 @@ describe('the CLI on nested and parallel states', () => {
   });
 
   it('inspect --state takes parallel regions as comma-separated paths or as a JSON value', async () => {
-    const both = await cli('inspect', fixture('order-statechart.ts'), '--state', 'review.legal.open,review.tech.ok', '--json');
+    const both = await cli(
+      'inspect',
+      fixture('order-statechart.ts'),
+      '--state',
+      'review.legal.open,review.tech.ok',
+      '--json',
+    );
     expect(both.code).toBe(0);
     expect(names(both.stdout)).toEqual(['legal.approve']);
-    const json = await cli('inspect', fixture('order-statechart.ts'), '--state', '{"review":{"legal":"open","tech":"open"}}', '--json');
+    const json = await cli(
+      'inspect',
+      fixture('order-statechart.ts'),
+      '--state',
+      '{"review":{"legal":"open","tech":"open"}}',
+      '--json',
+    );
     expect(names(json.stdout)).toEqual(['legal.approve', 'tech.approve']);
     const bad = await cli('inspect', fixture('order-statechart.ts'), '--state', 'payment.cash');
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('FSM "order" has no state "payment.cash"; use one of: browsing, payment, payment.card, payment.wallet, review, review.legal, review.legal.open, review.legal.ok, review.tech, review.tech.open, review.tech.ok (dotted paths for nested states');
+    expect(bad.stderr).toContain(
+      'FSM "order" has no state "payment.cash"; use one of: browsing, payment, payment.card, payment.wallet, review, review.legal, review.legal.open, review.legal.ok, review.tech, review.tech.open, review.tech.ok (dotted paths for nested states',
+    );
   });
 
   it('diagram draws nested states inside their parent and parallel regions apart', async () => {

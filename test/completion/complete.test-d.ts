@@ -13,9 +13,13 @@ describe('.complete() types', () => {
         expectTypeOf(chosen).toEqualTypeOf<Readonly<Record<string, string>>>();
         return ctx.cities.filter((c) => c.startsWith(value));
       });
-    // @ts-expect-error not an argument of the prompt
-    f.prompt('p').argument('city').complete('country', () => []);
-    f.prompt('q').args(z.object({ topic: z.string() })).complete('topic', () => ({ values: ['a'], hasMore: false }));
+    f.prompt('p')
+      .argument('city')
+      // @ts-expect-error not an argument of the prompt
+      .complete('country', () => []);
+    f.prompt('q')
+      .args(z.object({ topic: z.string() }))
+      .complete('topic', () => ({ values: ['a'], hasMore: false }));
   });
 
   it('takes only the variables of a template', () => {

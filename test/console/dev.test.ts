@@ -36,11 +36,15 @@ it('mcp-fusion dev serves the module with the console, prints both URLs, and rel
   writeFileSync(join(dir, 'registry.ts'), moduleOf(['a.one']));
   const port = await freePort();
   const token = 'dev-test-token';
-  const proc = spawn(process.execPath, ['bin/mcp-fusion.js', 'dev', `test/console/${dir.split('/').at(-1)}/registry.ts`], {
-    cwd: repo,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MCP_FUSION_DEV_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['bin/mcp-fusion.js', 'dev', `test/console/${dir.split('/').at(-1)}/registry.ts`],
+    {
+      cwd: repo,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MCP_FUSION_DEV_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => proc.once('exit', (code) => done(code)));
@@ -60,10 +64,14 @@ it('mcp-fusion dev serves the module with the console, prints both URLs, and rel
     }
 
     writeFileSync(join(dir, 'registry.ts'), moduleOf(['a.one', 'a.two']));
-    await until(async () => {
-      await using client = await v2HttpClient(`http://127.0.0.1:${port}/mcp`);
-      return (await client.listTools()).tools.length === 2;
-    }, 20_000, 'the reload');
+    await until(
+      async () => {
+        await using client = await v2HttpClient(`http://127.0.0.1:${port}/mcp`);
+        return (await client.listTools()).tools.length === 2;
+      },
+      20_000,
+      'the reload',
+    );
     expect(stderr).toContain('reloaded');
     // The page lived through the restart: it reconnected by itself and shows the new server's calls.
     await page.waitForSelector('#timeline li.marker', { timeout: 5_000 });
@@ -78,5 +86,13 @@ it('mcp-fusion dev serves the module with the console, prints both URLs, and rel
     proc.kill('SIGTERM');
     await exited;
   }
-  await until(async () => (await fetch(`http://127.0.0.1:${port}/console?token=${token}`).then(() => false, () => true)), 5_000, 'the port to close');
+  await until(
+    async () =>
+      await fetch(`http://127.0.0.1:${port}/console?token=${token}`).then(
+        () => false,
+        () => true,
+      ),
+    5_000,
+    'the port to close',
+  );
 }, 60_000);

@@ -25,7 +25,11 @@ describe('the dev console hub', () => {
       const later = await openStream(app);
       expect(later.snapshot.events).toHaveLength(3);
       expect(later.snapshot.events.at(-1)).toEqual(seen.at(-1));
-      expect(later.snapshot.events.map((e) => e.seq)).toEqual([seen.at(-1)!.seq - 2, seen.at(-1)!.seq - 1, seen.at(-1)!.seq]);
+      expect(later.snapshot.events.map((e) => e.seq)).toEqual([
+        seen.at(-1)!.seq - 2,
+        seen.at(-1)!.seq - 1,
+        seen.at(-1)!.seq,
+      ]);
       await later.close();
       for (const peer of ['10.0.0.7', undefined]) {
         const response = await app.fetch(consoleRequest('/console', TOKEN), peer === undefined ? {} : { peer });
@@ -44,12 +48,23 @@ describe('the dev console hub', () => {
       await using client = await v2FetchClient(app, 'auto');
       await client.callTool({ name: 'cart.add', arguments: {} });
       const transition = await stream.next((e) => e.type === 'transition');
-      expect(transition).toMatchObject({ type: 'transition', from: 'empty', to: 'full', workflowKey: expect.any(String) });
+      expect(transition).toMatchObject({
+        type: 'transition',
+        from: 'empty',
+        to: 'full',
+        workflowKey: expect.any(String),
+      });
       const result = await stream.next((e) => e.type === 'result');
       await stream.close();
       const later = await consoleStream(app, TOKEN);
       const row = later.snapshot.sessions.find((r) => r.kind === 'workflow');
-      expect(row).toMatchObject({ key: (transition as { workflowKey: string }).workflowKey, kind: 'workflow', state: 'full', principal: (result as { principal: string }).principal, calls: 1 });
+      expect(row).toMatchObject({
+        key: (transition as { workflowKey: string }).workflowKey,
+        kind: 'workflow',
+        state: 'full',
+        principal: (result as { principal: string }).principal,
+        calls: 1,
+      });
       await later.close();
     } finally {
       await app.close();
@@ -59,10 +74,17 @@ describe('the dev console hub', () => {
   it('shows, on one instance, the calls and transitions served by another sharing Redis', async () => {
     const prefix = uniquePrefix('console');
     const instance = async (): Promise<{ app: FusionApp; bus: RedisEventBus }> => {
-      const bus = new RedisEventBus({ publisher: await ready(redisClient()), subscriber: redisClient(), prefix: `${prefix}bus:` });
+      const bus = new RedisEventBus({
+        publisher: await ready(redisClient()),
+        subscriber: redisClient(),
+        prefix: `${prefix}bus:`,
+      });
       await bus.ready();
       const fsmStore = new RedisFsmStore({ client: await ready(redisClient()), prefix: `${prefix}fsm:` });
-      return { app: createFusionApp(registry, { ...options, fsm: gate, fsmStore, bus, devConsole: { token: TOKEN } }), bus };
+      return {
+        app: createFusionApp(registry, { ...options, fsm: gate, fsmStore, bus, devConsole: { token: TOKEN } }),
+        bus,
+      };
     };
     const a = await instance();
     const b = await instance();
@@ -75,8 +97,18 @@ describe('the dev console hub', () => {
       expect(transition).toMatchObject({ type: 'transition', from: 'empty', to: 'full', tool: 'cart.add' });
       expect(result).toMatchObject({ type: 'result', tool: 'cart.add', ok: true });
       // B exports the session A served, with the list it saw after each step.
-      const exported = (await (await b.app.fetch(consoleRequest(`/console/transcript?key=${(result as { sessionId: string }).sessionId}`, TOKEN), { peer: '127.0.0.1' })).json()) as Transcript;
-      expect(exported.steps).toEqual([expect.objectContaining({ tool: 'cart.add', visible: ['cart.pay', 'cart.clear', 'sprints.create', 'sprints.list', 'boom'] })]);
+      const exported = (await (
+        await b.app.fetch(
+          consoleRequest(`/console/transcript?key=${(result as { sessionId: string }).sessionId}`, TOKEN),
+          { peer: '127.0.0.1' },
+        )
+      ).json()) as Transcript;
+      expect(exported.steps).toEqual([
+        expect.objectContaining({
+          tool: 'cart.add',
+          visible: ['cart.pay', 'cart.clear', 'sprints.create', 'sprints.list', 'boom'],
+        }),
+      ]);
       // Served by A, heard by B: it carries A's instance id, not B's.
       const own = (await openStream(a.app)).snapshot.events.find((e) => e.type === 'result')!;
       expect(own.instance).toBe(result.instance);

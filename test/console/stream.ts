@@ -7,10 +7,20 @@ export type SeenEvent = ConsolePayload & { seq: number; at: number; instance: st
 const flat = ({ event, seq, at, instance }: ConsoleEvent): SeenEvent => ({ ...event, seq, at, instance });
 
 /** A console request as the browser on this machine sends it. */
-export const consoleRequest = (path: string, token: string): Request => new Request(`http://127.0.0.1${path}${path.includes('?') ? '&' : '?'}token=${token}`, { headers: { host: '127.0.0.1' } });
+export const consoleRequest = (path: string, token: string): Request =>
+  new Request(`http://127.0.0.1${path}${path.includes('?') ? '&' : '?'}token=${token}`, {
+    headers: { host: '127.0.0.1' },
+  });
 
 /** The console's event stream of `app`: its snapshot, then each event as it comes. */
-export async function consoleStream(app: FusionApp, token: string): Promise<{ snapshot: { events: SeenEvent[]; sessions: Array<Record<string, unknown>> }; next(match: (e: SeenEvent) => boolean): Promise<SeenEvent>; close(): Promise<void> }> {
+export async function consoleStream(
+  app: FusionApp,
+  token: string,
+): Promise<{
+  snapshot: { events: SeenEvent[]; sessions: Array<Record<string, unknown>> };
+  next(match: (e: SeenEvent) => boolean): Promise<SeenEvent>;
+  close(): Promise<void>;
+}> {
   const response = await app.fetch(consoleRequest('/console/events', token), { peer: '127.0.0.1' });
   expect(response.headers.get('content-type')).toBe('text/event-stream');
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -24,7 +34,11 @@ export async function consoleStream(app: FusionApp, token: string): Promise<{ sn
     const end = buffer.indexOf('\n\n');
     const raw = buffer.slice(0, end);
     buffer = buffer.slice(end + 2);
-    return raw.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+    return raw
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => l.slice(6))
+      .join('\n');
   };
   const raw = JSON.parse(await message()) as { events: ConsoleEvent[]; sessions: Array<Record<string, unknown>> };
   const snapshot = { events: raw.events.map(flat), sessions: raw.sessions };
@@ -39,4 +53,3 @@ export async function consoleStream(app: FusionApp, token: string): Promise<{ sn
     close: () => reader.cancel(),
   };
 }
-

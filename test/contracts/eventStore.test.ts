@@ -23,7 +23,10 @@ describe('MemoryEventStore (EventStore contract, injected clock)', () => {
     await store.append('b', { n: 4 });
     expect(store.size).toBe(4);
     expect(await store.after(a1)).toEqual({ found: false, reason: 'unknown' });
-    expect(await store.after(b1)).toMatchObject({ found: true, events: [{ message: { n: 2 } }, { message: { n: 3 } }, { message: { n: 4 } }] });
+    expect(await store.after(b1)).toMatchObject({
+      found: true,
+      events: [{ message: { n: 2 } }, { message: { n: 3 } }, { message: { n: 4 } }],
+    });
   });
 
   it('keeps at most maxBytes for every stream together, and sweeps expired streams on writes (no read needed)', async () => {
@@ -60,7 +63,11 @@ describe('RedisEventStore (EventStore contract, real redis-server)', () => {
     const store = new RedisEventStore({ client, prefix, ttlMs: 60_000 });
     await store.append('s:abc/_GET_stream', {}, 'k');
     const keys = (await client.keys(`${prefix}*`)).sort();
-    expect(keys).toEqual([`${prefix}{s:abc/_GET_stream}:e`, `${prefix}{s:abc/_GET_stream}:k`, `${prefix}{s:abc/_GET_stream}:m`]);
+    expect(keys).toEqual([
+      `${prefix}{s:abc/_GET_stream}:e`,
+      `${prefix}{s:abc/_GET_stream}:k`,
+      `${prefix}{s:abc/_GET_stream}:m`,
+    ]);
     for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(50_000);
   });
 });

@@ -8,20 +8,33 @@ export interface EventStoreUnderTest {
   elapse(ms: number, check: () => Promise<boolean>): Promise<void>;
 }
 
-const note = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `event ${n}` } });
+const note = (n: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { level: 'info', data: `event ${n}` },
+});
 
 /**
  * The behaviour every {@link EventStore} must have, in memory or in Redis. `make(limits)` returns a fresh
  * store with those budgets.
  */
-export function runEventStoreContract(make: (limits: EventStoreLimits) => EventStoreUnderTest | Promise<EventStoreUnderTest>): void {
+export function runEventStoreContract(
+  make: (limits: EventStoreLimits) => EventStoreUnderTest | Promise<EventStoreUnderTest>,
+): void {
   it('replays the events after an id, in order, and nothing after the last', async () => {
     const { store } = await make({});
     const ids = [];
     for (let n = 1; n <= 4; n++) ids.push(await store.append('s1', note(n)));
     expect(new Set(ids).size).toBe(4);
     const replay = await store.after(ids[1]!);
-    expect(replay).toEqual({ found: true, stream: 's1', events: [{ id: ids[2], message: note(3) }, { id: ids[3], message: note(4) }] });
+    expect(replay).toEqual({
+      found: true,
+      stream: 's1',
+      events: [
+        { id: ids[2], message: note(3) },
+        { id: ids[3], message: note(4) },
+      ],
+    });
     expect(await store.after(ids[3]!)).toEqual({ found: true, stream: 's1', events: [] });
   });
 
@@ -51,7 +64,10 @@ export function runEventStoreContract(make: (limits: EventStoreLimits) => EventS
     for (let n = 1; n <= 5; n++) ids.push(await store.append('s', note(n)));
     expect(await store.after(ids[0]!)).toEqual({ found: false, reason: 'evicted' });
     // The oldest kept id still replays everything after it.
-    expect(await store.after(ids[1]!)).toMatchObject({ found: true, events: [{ message: note(3) }, { message: note(4) }, { message: note(5) }] });
+    expect(await store.after(ids[1]!)).toMatchObject({
+      found: true,
+      events: [{ message: note(3) }, { message: note(4) }, { message: note(5) }],
+    });
   });
 
   it('keeps at most maxBytesPerStream bytes, always the newest event', async () => {
@@ -61,7 +77,10 @@ export function runEventStoreContract(make: (limits: EventStoreLimits) => EventS
     for (let n = 1; n <= 4; n++) ids.push(await store.append('s', note(n)));
     expect(await store.after(ids[0]!)).toEqual({ found: false, reason: 'evicted' });
     // Events 3 and 4 are kept: the id of event 2 still replays all it missed.
-    expect(await store.after(ids[1]!)).toMatchObject({ found: true, events: [{ message: note(3) }, { message: note(4) }] });
+    expect(await store.after(ids[1]!)).toMatchObject({
+      found: true,
+      events: [{ message: note(3) }, { message: note(4) }],
+    });
   });
 
   it('refuses ids it never issued: malformed, unknown stream, another epoch, a future sequence', async () => {

@@ -57,7 +57,9 @@ export function runFsmStoreContract(make: () => FsmStateStore | Promise<FsmState
   it('lets exactly one of many concurrent compareAndSet calls on one version win', async () => {
     const store = await make();
     await store.save('k', { state: 'a', updatedAt: 0, version: 3 });
-    const wins = await Promise.all(Array.from({ length: 20 }, (_, i) => store.compareAndSet!('k', 3, { state: `s${i}`, updatedAt: i, version: 4 })));
+    const wins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.compareAndSet!('k', 3, { state: `s${i}`, updatedAt: i, version: 4 })),
+    );
     expect(wins.filter(Boolean)).toHaveLength(1);
     const winner = wins.indexOf(true);
     expect(await store.load('k')).toEqual({ state: `s${winner}`, updatedAt: winner, version: 4 });
@@ -125,7 +127,9 @@ export function runFsmStoreContract(make: () => FsmStateStore | Promise<FsmState
     const store = await make();
     if (store.acquire === undefined) return expect(store.acquire).toBeUndefined();
     const held = await store.acquire('busy', { waitMs: 100 });
-    await expect(store.acquire('busy', { waitMs: 60 })).rejects.toThrow('another call held the lock of "busy" for more than 60 ms');
+    await expect(store.acquire('busy', { waitMs: 60 })).rejects.toThrow(
+      'another call held the lock of "busy" for more than 60 ms',
+    );
     expect(await held.end({ state: 'a', updatedAt: 0, version: 1 })).toBe('saved');
     expect(await (await store.acquire('busy', { waitMs: 100 })).end()).toBe('released');
   });
@@ -139,7 +143,9 @@ export function runFsmStoreContract(make: () => FsmStateStore | Promise<FsmState
       const lease = await acquire('once', { waitMs: 5_000 });
       if (lease.snapshot?.state === 'paid') return void (await lease.end());
       ran++;
-      expect(await lease.end({ state: 'paid', updatedAt: 1, version: (lease.snapshot?.version ?? 0) + 1 })).toBe('saved');
+      expect(await lease.end({ state: 'paid', updatedAt: 1, version: (lease.snapshot?.version ?? 0) + 1 })).toBe(
+        'saved',
+      );
     };
     await Promise.all(Array.from({ length: 12 }, step));
     expect(ran).toBe(1);

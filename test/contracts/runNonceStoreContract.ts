@@ -17,7 +17,9 @@ export function runNonceStoreContract(make: () => NonceStore | Promise<NonceStor
 
   it('lets exactly one of many concurrent claims of one nonce win', async () => {
     const store = await make();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.claim('race', Date.now() + 60_000, `c${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.claim('race', Date.now() + 60_000, `c${i}`)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -27,7 +29,10 @@ export function runNonceStoreContract(make: () => NonceStore | Promise<NonceStor
     expect(await store.claim('long', Date.now() + 60_000, 'alice')).toBe(true);
     expect(await store.claim('short', Date.now() + 300, 'alice')).toBe(false);
     // The store expires it on its own clock (Redis's, or the process's): poll until it has.
-    await vi.waitFor(async () => expect(await store.claim('short', Date.now() + 60_000, 'alice')).toBe(true), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect(await store.claim('short', Date.now() + 60_000, 'alice')).toBe(true), {
+      timeout: 5_000,
+      interval: 50,
+    });
     expect(await store.claim('long', Date.now() + 60_000, 'alice')).toBe(false);
   });
 }

@@ -22,7 +22,10 @@ export function runRateLimitStoreContract(make: () => RateLimitStore | Promise<R
     await store.hit('k', 40);
     // Hit until the window has ended (on the store's clock): the count then starts from 1 again, never continues.
     const counts: number[] = [];
-    await vi.waitFor(async () => expect(counts[counts.push((await store.hit('k', 40)).count) - 1]).toBe(1), { timeout: 5_000, interval: 5 });
+    await vi.waitFor(async () => expect(counts[counts.push((await store.hit('k', 40)).count) - 1]).toBe(1), {
+      timeout: 5_000,
+      interval: 5,
+    });
     expect(counts.slice(0, -1).every((c, i, before) => i === 0 || c === before[i - 1]! + 1)).toBe(true);
   });
 

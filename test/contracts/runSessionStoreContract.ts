@@ -28,7 +28,9 @@ export function runSessionStoreContract(make: () => SessionStore | Promise<Sessi
     const r = record('s1', { logLevel: 'debug', fsm: { workflow: { state: 'has_items', updatedAt: 5, version: 2 } } });
     await store.set(r, 60_000);
     r.phase = 'destroyed';
-    expect(await store.get('s1')).toEqual(record('s1', { logLevel: 'debug', fsm: { workflow: { state: 'has_items', updatedAt: 5, version: 2 } } }));
+    expect(await store.get('s1')).toEqual(
+      record('s1', { logLevel: 'debug', fsm: { workflow: { state: 'has_items', updatedAt: 5, version: 2 } } }),
+    );
     expect(await store.get('s2')).toBeUndefined();
     const loaded = await store.get('s1');
     loaded!.phase = 'closed';
@@ -84,7 +86,11 @@ export function runSessionStoreCompareAndSetContract(make: () => SessionStore | 
 
   it('lets exactly one of many concurrent compareAndSet calls on one version win', async () => {
     const store = await make();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.compareAndSet!(record('race', { version: 1, data: { by: i } }), 60_000, 0)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store.compareAndSet!(record('race', { version: 1, data: { by: i } }), 60_000, 0),
+      ),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     const winner = results.indexOf(true);
     expect((await store.get('race'))!.data).toEqual({ by: winner });

@@ -3,10 +3,19 @@ import type { TaskRecord, TaskStore } from '../../src/index.js';
 import { TaskLedger } from '../../src/tasks/TaskLedger.js';
 import { finish } from '../../src/tasks/transitions.js';
 
-
 function record(id: string, extra: Partial<TaskRecord> = {}): TaskRecord {
   const now = Date.now();
-  return { id, owner: 'alice', tool: 'reports.generate', status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 500, ...extra };
+  return {
+    id,
+    owner: 'alice',
+    tool: 'reports.generate',
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 60_000,
+    pollIntervalMs: 500,
+    ...extra,
+  };
 }
 
 /**
@@ -25,7 +34,14 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
     expect(await store.create(r, { maxActivePerOwner: 5 })).toBe('ok');
     r.status = 'failed';
     const got = await store.get('t1');
-    expect(got).toEqual({ record: record('t1', { statusMessage: 'starting', createdAt: got!.record.createdAt, lastUpdatedAt: got!.record.lastUpdatedAt }), version: 1 });
+    expect(got).toEqual({
+      record: record('t1', {
+        statusMessage: 'starting',
+        createdAt: got!.record.createdAt,
+        lastUpdatedAt: got!.record.lastUpdatedAt,
+      }),
+      version: 1,
+    });
     got!.record.status = 'cancelled';
     expect((await store.get('t1'))!.record.status).toBe('working');
   });
@@ -43,7 +59,10 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
     await store.create(record('t'), { maxActivePerOwner: 5 });
     expect(await store.compareAndSet('t', 1, record('t', { status: 'completed', result: { content: [] } }))).toBe('ok');
     expect(await store.compareAndSet('t', 2, record('t', { status: 'cancelled' }))).toBe('final');
-    expect(await store.get('t')).toMatchObject({ version: 2, record: { status: 'completed', result: { content: [] } } });
+    expect(await store.get('t')).toMatchObject({
+      version: 2,
+      record: { status: 'completed', result: { content: [] } },
+    });
     expect(await store.compareAndSet('ghost', 1, record('ghost'))).toBe('final');
   });
 
@@ -54,7 +73,9 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
     for (let round = 0; round < 10; round++) {
       const task = await a.create({ owner: 'alice', tool: 'reports.generate', ttlMs: 60_000, pollIntervalMs: 100 });
       const [completed, cancelled] = await Promise.all([
-        a.step(task.id, (r) => finish(r, Date.now(), { status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } })),
+        a.step(task.id, (r) =>
+          finish(r, Date.now(), { status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } }),
+        ),
         b.step(task.id, (r) => finish(r, Date.now(), { status: 'cancelled' })),
       ]);
       // Both see the same winner: the loser's step did not apply and returned the stored terminal record.
@@ -86,7 +107,10 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
     expect(await store.reserveResult('alice', 't4', 400, { expiresAt: Date.now() + 300, maxBytes: 1_000 })).toBe(true);
     expect(await store.reserveResult('alice', 't5', 1, { expiresAt: far, maxBytes: 1_000 })).toBe(false);
     // Expiry is the store's own clock (Redis' for Redis): wait for the reservation to lapse, polled.
-    await vi.waitFor(async () => expect(await store.reserveResult('alice', 't5', 400, { expiresAt: far, maxBytes: 1_000 })).toBe(true), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(
+      async () => expect(await store.reserveResult('alice', 't5', 400, { expiresAt: far, maxBytes: 1_000 })).toBe(true),
+      { timeout: 5_000, interval: 50 },
+    );
   });
 
   it('forgets a task once createdAt + ttlMs has passed', async () => {
@@ -103,10 +127,18 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
   it('through the ledger: another principal gets not found, and a task past its lease fails with what to do', async () => {
     const store = await make();
     const ledger = new TaskLedger({ store });
-    const task = await ledger.create({ owner: 'alice', tool: 'reports.generate', ttlMs: 60_000, pollIntervalMs: 100, leaseUntil: Date.now() - 1 });
+    const task = await ledger.create({
+      owner: 'alice',
+      tool: 'reports.generate',
+      ttlMs: 60_000,
+      pollIntervalMs: 100,
+      leaseUntil: Date.now() - 1,
+    });
     expect(await ledger.get(task.id, 'bob')).toBeUndefined();
     const seen = await ledger.get(task.id, 'alice');
     expect(seen).toMatchObject({ status: 'failed', error: { code: -32603 } });
-    expect(seen!.error!.message).toBe(`The server instance running task "${task.id}" (reports.generate) stopped before it finished; call the tool again.`);
+    expect(seen!.error!.message).toBe(
+      `The server instance running task "${task.id}" (reports.generate) stopped before it finished; call the tool again.`,
+    );
   });
 }

@@ -98,8 +98,22 @@ describe('Group', () => {
   });
 
   it('carries the shared metadata of every model', () => {
-    const group = new Group('g', { title: 'G', description: 'A group', meta: { owner: 'team' }, icons: [{ src: 'https://x/icon.png' }] });
-    expect([group.name, group.title, group.description, group.meta, group.icons, group.separator]).toEqual(['g', 'G', 'A group', { owner: 'team' }, [{ src: 'https://x/icon.png' }], '.']);
-    expect(() => new Group('')).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Group needs a non-empty name; got "".]`);
+    const group = new Group('g', {
+      title: 'G',
+      description: 'A group',
+      meta: { owner: 'team' },
+      icons: [{ src: 'https://x/icon.png' }],
+    });
+    expect([group.name, group.title, group.description, group.meta, group.icons, group.separator]).toEqual([
+      'g',
+      'G',
+      'A group',
+      { owner: 'team' },
+      [{ src: 'https://x/icon.png' }],
+      '.',
+    ]);
+    expect(() => new Group('')).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Group needs a non-empty name; got "".]`,
+    );
   });
 });

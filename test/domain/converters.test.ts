@@ -45,7 +45,11 @@ describe('ToolConverter', () => {
 
   it('round-trips, and drops wire tools without a name from batches', () => {
     const converter = new ToolConverter();
-    const [back] = converter.convertToBatch([converter.convertFrom(tool), { inputSchema: { type: 'object' } } as unknown as WireTool, null]);
+    const [back] = converter.convertToBatch([
+      converter.convertFrom(tool),
+      { inputSchema: { type: 'object' } } as unknown as WireTool,
+      null,
+    ]);
     expect(back).toBeInstanceOf(Tool);
     expect(converter.convertFrom(back!)).toEqual(converter.convertFrom(tool));
     expect(converter.convertToBatch([{ name: '', inputSchema: {} }])).toEqual([]);
@@ -54,7 +58,10 @@ describe('ToolConverter', () => {
 
 describe('PromptConverter', () => {
   it('produces the wire prompt with its arguments, and back', () => {
-    const prompt = new Prompt('code_review', { description: 'Review code', arguments: [new PromptArgument('code', { description: 'The code', required: true }), new PromptArgument('style')] });
+    const prompt = new Prompt('code_review', {
+      description: 'Review code',
+      arguments: [new PromptArgument('code', { description: 'The code', required: true }), new PromptArgument('style')],
+    });
     const converter = new PromptConverter();
     const wire = converter.convertFrom(prompt);
     expect(wire).toEqual({
@@ -78,10 +85,22 @@ describe('PromptConverter', () => {
 
 describe('ResourceConverter', () => {
   it('produces the wire resource, and back; a nameless wire resource is named after its URI', () => {
-    const resource = new Resource('readme', 'docs://readme', { mimeType: 'text/markdown', size: 12, annotations: { priority: 1 }, title: 'Read me' });
+    const resource = new Resource('readme', 'docs://readme', {
+      mimeType: 'text/markdown',
+      size: 12,
+      annotations: { priority: 1 },
+      title: 'Read me',
+    });
     const converter = new ResourceConverter();
     const wire = converter.convertFrom(resource);
-    expect(wire).toEqual({ uri: 'docs://readme', name: 'readme', title: 'Read me', mimeType: 'text/markdown', size: 12, annotations: { priority: 1 } });
+    expect(wire).toEqual({
+      uri: 'docs://readme',
+      name: 'readme',
+      title: 'Read me',
+      mimeType: 'text/markdown',
+      size: 12,
+      annotations: { priority: 1 },
+    });
     expect(ResourceSchema.safeParse(wire).success).toBe(true);
     expect(converter.convertFrom(converter.convertTo(wire)!)).toEqual(wire);
     expect(converter.convertTo({ uri: 'docs://x' } as WireResource)?.name).toBe('docs://x');

@@ -22,7 +22,10 @@ describe('Tool', () => {
 
 describe('Prompt and PromptArgument', () => {
   it('holds arguments in order, each with a required flag (false by default)', () => {
-    const prompt = new Prompt('code_review', { description: 'Review code', arguments: [new PromptArgument('code', { required: true }), new PromptArgument('language')] });
+    const prompt = new Prompt('code_review', {
+      description: 'Review code',
+      arguments: [new PromptArgument('code', { required: true }), new PromptArgument('language')],
+    });
     prompt.addArgument(new PromptArgument('focus', { description: 'What to look at' }));
     expect(prompt.arguments.map((a) => [a.name, a.required])).toEqual([
       ['code', true],
@@ -46,7 +49,11 @@ describe('Prompt and PromptArgument', () => {
 
 describe('Resource', () => {
   it('keeps its URI, size, MIME type and annotations', () => {
-    const resource = new Resource('readme', 'docs://readme', { mimeType: 'text/markdown', size: 120, annotations: { audience: ['user'], priority: 0.5 } });
+    const resource = new Resource('readme', 'docs://readme', {
+      mimeType: 'text/markdown',
+      size: 120,
+      annotations: { audience: ['user'], priority: 0.5 },
+    });
     expect([resource.kind, resource.uri, resource.mimeType, resource.size, resource.annotations]).toEqual([
       'resource',
       'docs://readme',
@@ -57,6 +64,8 @@ describe('Resource', () => {
   });
 
   it('needs a URI', () => {
-    expect(() => new Resource('readme', '')).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Resource "readme" needs a URI such as "file:///notes.txt"; got "".]`);
+    expect(() => new Resource('readme', '')).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Resource "readme" needs a URI such as "file:///notes.txt"; got "".]`,
+    );
   });
 });

@@ -10,12 +10,22 @@ import { texts } from '../_helpers/clients.js';
 
 const f = initFusion<{ greeting: string }>();
 const registry = f.registry().registerAll(
-  f.query('greet.hello').describe('Say hello').withString('name', 'Who').handle((input, ctx) => `${ctx.greeting}, ${input.name}!`),
-  f.mutation('greet.reset').describe('Reset').handle(() => ({ ok: true })),
+  f
+    .query('greet.hello')
+    .describe('Say hello')
+    .withString('name', 'Who')
+    .handle((input, ctx) => `${ctx.greeting}, ${input.name}!`),
+  f
+    .mutation('greet.reset')
+    .describe('Reset')
+    .handle(() => ({ ok: true })),
 );
 const options = { contextFactory: async () => ({ greeting: 'Hello' }) };
 
-async function roundTrip(client: { listTools(): Promise<{ tools: Array<{ name: string }> }>; callTool(p: unknown): Promise<unknown> }) {
+async function roundTrip(client: {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  callTool(p: unknown): Promise<unknown>;
+}) {
   const names = (await client.listTools()).tools.map((t) => t.name);
   const result = (await client.callTool({ name: 'greet.hello', arguments: { name: 'Ada' } })) as { content: unknown };
   return { names, text: texts(result) };
@@ -43,7 +53,10 @@ describe('attachToServer', () => {
     await v1Mcp.connect(s1);
     const v1Client = new V1Client({ name: 't', version: '1' });
     await v1Client.connect(c1);
-    expect(await roundTrip(v1Client as never)).toEqual({ names: ['greet.hello', 'greet.reset'], text: ['Hello, Ada!'] });
+    expect(await roundTrip(v1Client as never)).toEqual({
+      names: ['greet.hello', 'greet.reset'],
+      text: ['Hello, Ada!'],
+    });
     await v1Client.close();
   });
 
@@ -54,7 +67,10 @@ describe('attachToServer', () => {
     await v1.connect(s);
     const client = new V1Client({ name: 't', version: '1' });
     await client.connect(c);
-    const result = (await client.callTool({ name: 'greet.hello', arguments: { name: 1 } })) as { isError?: boolean; content: unknown };
+    const result = (await client.callTool({ name: 'greet.hello', arguments: { name: 1 } })) as {
+      isError?: boolean;
+      content: unknown;
+    };
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toMatch(/- name: expected string, received number/);
     await client.close();
@@ -79,7 +95,9 @@ describe('attachToServer', () => {
 
   it('attaches beside a server that already has tools of its own (the rest is in attachCompose.test.ts)', async () => {
     const owned = new McpServer({ name: 'x', version: '1' }, { capabilities: { tools: {} } });
-    owned.registerTool('own', { inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'own' }] }));
+    owned.registerTool('own', { inputSchema: z.object({}) }, async () => ({
+      content: [{ type: 'text', text: 'own' }],
+    }));
     registry.attachToServer(owned, options);
     const [c, s] = InMemoryTransport.createLinkedPair();
     await owned.connect(s);

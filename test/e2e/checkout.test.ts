@@ -3,7 +3,15 @@ import { registry, workspaceOptions } from '../../examples/workspace/registry.js
 import { createClock, createTestClient } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';
 
-const ungated = ['countries.list', 'sprints.list', 'sprints.create', 'tasks.update', 'cart.view', 'platform', 'reports.generate'];
+const ungated = [
+  'countries.list',
+  'sprints.list',
+  'sprints.create',
+  'tasks.update',
+  'cart.view',
+  'platform',
+  'reports.generate',
+];
 const visible = {
   empty: [...ungated, 'cart.add_item'].sort(),
   has_items: [...ungated, 'cart.add_item', 'cart.checkout', 'cart.clear'].sort(),

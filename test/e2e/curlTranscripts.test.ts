@@ -29,12 +29,19 @@ function transcripts(markdown: string): { section: string; list: Transcript[] } 
   const end = markdown.indexOf('\n## ', start + SECTION.length);
   const section = markdown.slice(start, end === -1 ? undefined : end);
   const firstLine = markdown.slice(0, start).split('\n').length;
-  const blocks = [...section.matchAll(/^```(\w*)\n([\s\S]*?)\n```$/gm)].map((m) => ({ lang: m[1]!, body: m[2]!, line: firstLine + section.slice(0, m.index).split('\n').length - 1 }));
+  const blocks = [...section.matchAll(/^```(\w*)\n([\s\S]*?)\n```$/gm)].map((m) => ({
+    lang: m[1]!,
+    body: m[2]!,
+    line: firstLine + section.slice(0, m.index).split('\n').length - 1,
+  }));
   const list: Transcript[] = [];
   blocks.forEach((block, i) => {
     if (block.lang !== 'bash' || !block.body.startsWith('curl ')) return;
     const answer = blocks[i + 1];
-    expect(answer?.lang, `${DOC}:${block.line}: a curl command is followed by its answer (a json or text block)`).toMatch(/^(json|text)$/);
+    expect(
+      answer?.lang,
+      `${DOC}:${block.line}: a curl command is followed by its answer (a json or text block)`,
+    ).toMatch(/^(json|text)$/);
     list.push({ line: block.line, args: shellWords(block.body), answer: answer!.body });
   });
   return { section, list };
@@ -43,12 +50,17 @@ function transcripts(markdown: string): { section: string; list: Transcript[] } 
 /** Words of a command line as a POSIX shell splits them: single and double quotes, backslash-newline joins lines. */
 function shellWords(command: string): string[] {
   const words: string[] = [];
-  for (const m of command.replace(/\\\n/g, ' ').matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) words.push(m[1] ?? m[2]?.replace(/\\(.)/g, '$1') ?? m[3]!);
+  for (const m of command.replace(/\\\n/g, ' ').matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g))
+    words.push(m[1] ?? m[2]?.replace(/\\(.)/g, '$1') ?? m[3]!);
   return words;
 }
 
 /** A curl command line as a fetch request; placeholders already known are filled in. */
-function request(args: string[], values: Map<string, string>, url: string): { url: string; init: RequestInit; stream: boolean } {
+function request(
+  args: string[],
+  values: Map<string, string>,
+  url: string,
+): { url: string; init: RequestInit; stream: boolean } {
   const fill = (text: string): string =>
     text.replace(/<([a-z-]+)>/g, (_, name: string) => {
       const value = values.get(name);
@@ -103,8 +115,11 @@ function matches(documented: unknown, actual: unknown, values: Map<string, strin
   }
   if (typeof documented === 'object' && documented !== null) {
     expect(typeof actual === 'object' && actual !== null && !Array.isArray(actual), `${path} is an object`).toBe(true);
-    expect(Object.keys(actual as object).sort(), `${path}: ${JSON.stringify(actual)}`).toEqual(Object.keys(documented).sort());
-    for (const [key, value] of Object.entries(documented)) matches(value, (actual as Record<string, unknown>)[key], values, `${path}.${key}`);
+    expect(Object.keys(actual as object).sort(), `${path}: ${JSON.stringify(actual)}`).toEqual(
+      Object.keys(documented).sort(),
+    );
+    for (const [key, value] of Object.entries(documented))
+      matches(value, (actual as Record<string, unknown>)[key], values, `${path}.${key}`);
     return;
   }
   expect(actual, path).toEqual(documented);
@@ -114,18 +129,36 @@ function matches(documented: unknown, actual: unknown, values: Map<string, strin
 function events(text: string): unknown[] {
   return text
     .split(/\n\n+/)
-    .map((event) => event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n'))
+    .map((event) =>
+      event
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n'),
+    )
     .filter((data) => data !== '')
     .map((data) => JSON.parse(data));
 }
 
 /** Reads a server-sent event stream until it holds `count` events (or fails after 10 s). */
-async function readEvents(reader: ReadableStreamDefaultReader<Uint8Array>, seen: { text: string }, count: number): Promise<unknown[]> {
+async function readEvents(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  seen: { text: string },
+  count: number,
+): Promise<unknown[]> {
   const decoder = new TextDecoder();
   const timeout = AbortSignal.timeout(10_000);
   while (events(seen.text).length < count) {
-    const next = await Promise.race([reader.read(), new Promise<never>((_, reject) => timeout.addEventListener('abort', () => reject(new Error(`the stream gave ${events(seen.text).length} of ${count} events in 10 s:\n${seen.text}`))))]);
-    if (next.done) throw new Error(`the stream ended after ${events(seen.text).length} of ${count} events:\n${seen.text}`);
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<never>((_, reject) =>
+        timeout.addEventListener('abort', () =>
+          reject(new Error(`the stream gave ${events(seen.text).length} of ${count} events in 10 s:\n${seen.text}`)),
+        ),
+      ),
+    ]);
+    if (next.done)
+      throw new Error(`the stream ended after ${events(seen.text).length} of ${count} events:\n${seen.text}`);
     seen.text += decoder.decode(next.value, { stream: true });
   }
   return events(seen.text);
@@ -136,9 +169,23 @@ describe(`the curl transcripts of ${DOC}`, () => {
   const { section, list } = transcripts(markdown);
 
   it('cover the modern wire: server/discover, a handle minted and passed back, its resource, a listen stream, refusals', () => {
-    const methods = new Set(list.map((t) => t.args[t.args.indexOf('-d') + 1]!).map((body) => (JSON.parse(body.replace(/<[a-z-]+>/g, 'x')) as { method: string }).method));
-    expect([...methods].sort()).toEqual(['resources/read', 'server/discover', 'subscriptions/listen', 'tools/call', 'tools/list']);
-    const used = new Set([...list.flatMap((t) => [...t.args.join(' ').matchAll(/<([a-z-]+)>/g), ...t.answer.matchAll(/<([a-z-]+)>/g)])].map((m) => m[1]!));
+    const methods = new Set(
+      list
+        .map((t) => t.args[t.args.indexOf('-d') + 1]!)
+        .map((body) => (JSON.parse(body.replace(/<[a-z-]+>/g, 'x')) as { method: string }).method),
+    );
+    expect([...methods].sort()).toEqual([
+      'resources/read',
+      'server/discover',
+      'subscriptions/listen',
+      'tools/call',
+      'tools/list',
+    ]);
+    const used = new Set(
+      [
+        ...list.flatMap((t) => [...t.args.join(' ').matchAll(/<([a-z-]+)>/g), ...t.answer.matchAll(/<([a-z-]+)>/g)]),
+      ].map((m) => m[1]!),
+    );
     for (const name of used) expect(section, `the placeholder table names <${name}>`).toContain(`| \`<${name}>\` |`);
     expect([...used].sort()).toEqual(Object.keys(PLACEHOLDERS).sort());
   });
@@ -171,7 +218,7 @@ describe(`the curl transcripts of ${DOC}`, () => {
         controller.abort();
       }
     };
-    for (let i = 0; i < list.length; ) i = await replay(i);
+    for (let i = 0; i < list.length;) i = await replay(i);
     expect(values.get('handle')).toMatch(/^che_/);
   });
 });

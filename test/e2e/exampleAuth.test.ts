@@ -13,24 +13,50 @@ describe('npm start with AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(url);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), AUTH_JWKS_URL: issuer.jwksUrl, AUTH_ISSUER: issuer.issuer, AUTH_AUDIENCE: url, NODE_OPTIONS: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          AUTH_JWKS_URL: issuer.jwksUrl,
+          AUTH_ISSUER: issuer.issuer,
+          AUTH_AUDIENCE: url,
+          NODE_OPTIONS: '',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     try {
       let log = '';
       child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
       await portAnswers(port, { proc: child, log: () => log, what: 'the example' });
-      const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      const anonymous = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{}',
+      });
       expect(anonymous.status).toBe(401);
-      expect(anonymous.headers.get('www-authenticate')).toContain(`resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`);
-      const metadata = (await (await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`)).json()) as Record<string, unknown>;
+      expect(anonymous.headers.get('www-authenticate')).toContain(
+        `resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      const metadata = (await (
+        await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`)
+      ).json()) as Record<string, unknown>;
       expect(metadata).toMatchObject({ resource: url, authorization_servers: [issuer.issuer] });
       const token = await issuer.token({ sub: 'alice', scope: 'workspace' });
       for (const mode of ['legacy', 'auto'] as const) {
-        const client = new Client({ name: 'example-auth', version: '1' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
-        await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+        const client = new Client(
+          { name: 'example-auth', version: '1' },
+          mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+        );
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(url), {
+            requestInit: { headers: { Authorization: `Bearer ${token}` } },
+          }),
+        );
         expect(client.getProtocolEra()).toBe(mode === 'auto' ? 'modern' : 'legacy');
         expect((await client.listTools()).tools.map((t) => t.name)).toContain('sprints.list');
         await client.close();

@@ -1,7 +1,18 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { detachedExtra, initFusion, MemoryFsmStore, StateMachineGate, type FsmStateStore, type FusionRuntime, type ServeOptions, type ToolExtra, type ToolRegistry, type ToolResponse } from '../../src/index.js';
+import {
+  detachedExtra,
+  initFusion,
+  MemoryFsmStore,
+  StateMachineGate,
+  type FsmStateStore,
+  type FusionRuntime,
+  type ServeOptions,
+  type ToolExtra,
+  type ToolRegistry,
+  type ToolResponse,
+} from '../../src/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';
@@ -18,10 +29,24 @@ function cart(engine: Engine) {
   };
   const f = initFusion();
   const registry = f.registry().registerAll(
-    f.mutation('cart.add_item').bindState(['empty', 'has_items'], 'ADD_ITEM').withString('product_id').handle((input) => (count('cart.add_item'), { added: input.product_id })),
-    f.mutation('cart.checkout').bindState('has_items', 'CHECKOUT').handle(() => (count('cart.checkout'), { order: 'o1' })),
-    f.mutation('cart.pay').bindState('payment', 'PAY').withString('payment_method').handle(() => (count('cart.pay'), { status: 'paid' })),
-    f.mutation('cart.clear').bindState('has_items', 'CLEAR').handle(() => (count('cart.clear'), 'Cart cleared.')),
+    f
+      .mutation('cart.add_item')
+      .bindState(['empty', 'has_items'], 'ADD_ITEM')
+      .withString('product_id')
+      .handle((input) => (count('cart.add_item'), { added: input.product_id })),
+    f
+      .mutation('cart.checkout')
+      .bindState('has_items', 'CHECKOUT')
+      .handle(() => (count('cart.checkout'), { order: 'o1' })),
+    f
+      .mutation('cart.pay')
+      .bindState('payment', 'PAY')
+      .withString('payment_method')
+      .handle(() => (count('cart.pay'), { status: 'paid' })),
+    f
+      .mutation('cart.clear')
+      .bindState('has_items', 'CLEAR')
+      .handle(() => (count('cart.clear'), 'Cart cleared.')),
     f.query('cart.view').handle(() => (count('cart.view'), { items: [] })),
   );
   const gate = new StateMachineGate(checkout, { engine });
@@ -55,7 +80,8 @@ async function connect<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<C
   return {
     pipeline,
     names: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
-    call: async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResponse,
+    call: async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as ToolResponse,
     get listChanged() {
       return listChanged;
     },
@@ -108,7 +134,9 @@ describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) =
     expect(results.filter((r) => r.isError !== true)).toHaveLength(1);
     const refusals = results.filter((r) => r.isError === true).map((r) => texts(r)[0]);
     expect(refusals).toHaveLength(99);
-    expect(new Set(refusals)).toEqual(new Set([expect.stringContaining('not available in the current workflow state "payment"')]));
+    expect(new Set(refusals)).toEqual(
+      new Set([expect.stringContaining('not available in the current workflow state "payment"')]),
+    );
     expect(await c.names()).toEqual(table.payment);
   });
 
@@ -116,7 +144,9 @@ describe.each(engines)('FSM gate through the SDK client (%s engine)', (engine) =
     const { registry, gate, runs } = cart(engine);
     const options = { fsm: gate };
     await using c = await connect(registry, options);
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => c.call('cart.add_item', { product_id: `p${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => c.call('cart.add_item', { product_id: `p${i}` })),
+    );
     expect(results.every((r) => r.isError !== true)).toBe(true);
     expect(runs['cart.add_item']).toBe(100);
     await until(() => c.listChanged > 0, 'tools/list_changed');
@@ -218,7 +248,11 @@ describe('fsmStore through the SDK client', () => {
 
   it('reports a compare-and-set conflict: the transition was not taken', async () => {
     const { registry, gate } = cart('builtin');
-    const store: FsmStateStore = { load: async () => undefined, save: async () => {}, compareAndSet: async () => false };
+    const store: FsmStateStore = {
+      load: async () => undefined,
+      save: async () => {},
+      compareAndSet: async () => false,
+    };
     await using t = await createTestClient(registry, { fsm: gate, fsmStore: store });
     const result = await t.callTool('cart.add_item', { product_id: 'p1' });
     expect(result.isError).toBe(true);
@@ -276,10 +310,20 @@ describe('attach-time checks', () => {
   it('delivers FSM warnings to onWarning, not to the console', async () => {
     const f = initFusion();
     const registry = f.registry().registerAll(
-      f.mutation('cart.ship').bindState('payment', 'SHIP').handle(() => 'shipped'),
-      f.mutation('cart.add_item').bindState('empty', 'ADD_ITEM').handle(() => 'added'),
+      f
+        .mutation('cart.ship')
+        .bindState('payment', 'SHIP')
+        .handle(() => 'shipped'),
+      f
+        .mutation('cart.add_item')
+        .bindState('empty', 'ADD_ITEM')
+        .handle(() => 'added'),
     );
-    const gate = new StateMachineGate({ id: 'checkout', initial: 'empty', states: { ...checkout.states, archived: {} } });
+    const gate = new StateMachineGate({
+      id: 'checkout',
+      initial: 'empty',
+      states: { ...checkout.states, archived: {} },
+    });
     const warnings: string[] = [];
     await using t = await createTestClient(registry, { fsm: gate, onWarning: (m) => warnings.push(m) });
     expect(warnings).toEqual([
@@ -291,7 +335,12 @@ describe('attach-time checks', () => {
 
   it('fails at attach when a tool is bound to a state the machine does not have', () => {
     const f = initFusion();
-    const registry = f.registry().register(f.mutation('cart.pay').bindState('paying', 'PAY').handle(() => 'paid'));
+    const registry = f.registry().register(
+      f
+        .mutation('cart.pay')
+        .bindState('paying', 'PAY')
+        .handle(() => 'paid'),
+    );
     expect(() => registry.pipeline({ fsm: new StateMachineGate(checkout) })).toThrow(
       'Tool "cart.pay" names unknown state "paying" of FSM "checkout"; known states: empty, has_items, payment, confirmed.',
     );

@@ -55,30 +55,53 @@ describe('HTTP, both eras on one endpoint', () => {
   it('answers an unknown tool with a JSON-RPC invalid-params error naming the tools', async () => {
     await using srv = await httpServer(registry, workspaceOptions());
     await using client = await v2HttpClient(srv.url);
-    await expect(client.callTool({ name: 'nope.tool', arguments: {} })).rejects.toThrow(/Unknown tool "nope.tool". Available tools: countries.list/);
+    await expect(client.callTool({ name: 'nope.tool', arguments: {} })).rejects.toThrow(
+      /Unknown tool "nope.tool". Available tools: countries.list/,
+    );
   });
 });
 
 describe('HTTP hardening', () => {
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
   it('refuses a body over the limit with 413', async () => {
     await using srv = await httpServer(registry, { ...workspaceOptions(), maxBodyBytes: 1024 });
-    const res = await fetch(srv.url, { method: 'POST', headers, body: JSON.stringify({ ...init, pad: 'x'.repeat(2048) }) });
+    const res = await fetch(srv.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...init, pad: 'x'.repeat(2048) }),
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).error.message).toMatch(/exceeds 1024 bytes/);
   });
 
   it('refuses a foreign Host or Origin with 403 and allows configured ones', async () => {
     await using srv = await httpServer(registry, workspaceOptions());
-    const badOrigin = await fetch(srv.url, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: JSON.stringify(init) });
+    const badOrigin = await fetch(srv.url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'https://evil.example' },
+      body: JSON.stringify(init),
+    });
     expect(badOrigin.status).toBe(403);
     expect(await rawStatus(srv.url, { ...headers, host: 'evil.example' }, JSON.stringify(init))).toBe(403);
-    const local = await fetch(srv.url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:5173' }, body: JSON.stringify(init) });
+    const local = await fetch(srv.url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'http://localhost:5173' },
+      body: JSON.stringify(init),
+    });
     expect(local.status).toBe(200);
     await using custom = await httpServer(registry, { ...workspaceOptions(), allowedOrigins: ['app.example'] });
-    const allowed = await fetch(custom.url, { method: 'POST', headers: { ...headers, origin: 'https://app.example' }, body: JSON.stringify(init) });
+    const allowed = await fetch(custom.url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'https://app.example' },
+      body: JSON.stringify(init),
+    });
     expect(allowed.status).toBe(200);
   });
 
@@ -93,13 +116,21 @@ describe('HTTP hardening', () => {
 
   it('refuses a wrong content type with 415', async () => {
     await using srv = await httpServer(registry, workspaceOptions());
-    const res = await fetch(srv.url, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: JSON.stringify(init) });
+    const res = await fetch(srv.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      body: JSON.stringify(init),
+    });
     expect(res.status).toBe(415);
   });
 
   it('refuses a legacy request without a session that is not initialize with 400, and an unknown session with 404', async () => {
     await using srv = await httpServer(registry, workspaceOptions());
-    const noSession = await fetch(srv.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const noSession = await fetch(srv.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
     expect(noSession.status).toBe(400);
     expect((await noSession.json()).error.message).toMatch(/Send initialize first/);
     const unknown = await fetch(srv.url, {
@@ -118,12 +149,20 @@ describe('HTTP hardening', () => {
     expect(sid).toBeTruthy();
     await res.text();
     const sessionHeaders = { ...headers, 'mcp-session-id': sid!, 'mcp-protocol-version': '2025-11-25' };
-    await fetch(srv.url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    await fetch(srv.url, {
+      method: 'POST',
+      headers: sessionHeaders,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(srv.app?.sessions.size).toBe(1);
     const del = await fetch(srv.url, { method: 'DELETE', headers: sessionHeaders });
     expect(del.status).toBe(200);
     expect(srv.app?.sessions.size).toBe(0);
-    const after = await fetch(srv.url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const after = await fetch(srv.url, {
+      method: 'POST',
+      headers: sessionHeaders,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
     expect(after.status).toBe(404);
   });
 
@@ -137,13 +176,24 @@ describe('HTTP hardening', () => {
 
 describe('HTTP hardening of #19 and #20: Host, methods, CORS, listening', () => {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
 
   it('answers a malformed Host with 400 over a real socket and through the app, never 500', async () => {
     await using srv = await httpServer(registry, workspaceOptions());
     for (const host of ['localhost:abc', 'evil@localhost', 'localhost:99999']) {
       expect(await rawStatus(srv.url, { ...headers, host }, JSON.stringify(init))).toBe(400);
-      const res = await srv.app!.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { ...headers, host }, body: JSON.stringify(init) }));
+      const res = await srv.app!.fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { ...headers, host },
+          body: JSON.stringify(init),
+        }),
+      );
       expect(res.status).toBe(400);
       expect((await res.json()).error.message).toContain('Host header');
     }
@@ -153,36 +203,72 @@ describe('HTTP hardening of #19 and #20: Host, methods, CORS, listening', () => 
   it('answers a GET or DELETE of the 2026-07-28 era with 405 and Allow: POST', async () => {
     await using srv = await httpServer(registry, workspaceOptions());
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(srv.url, { method, headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+      const res = await fetch(srv.url, {
+        method,
+        headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' },
+      });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
-      expect((await res.json()).error.message).toMatch(/has no (GET|DELETE) stream or session; send requests with POST/);
+      expect((await res.json()).error.message).toMatch(
+        /has no (GET|DELETE) stream or session; send requests with POST/,
+      );
     }
   });
 
   it('answers a CORS preflight from an allowed origin with the MCP headers, and exposes Mcp-Session-Id', async () => {
     await using srv = await httpServer(registry, workspaceOptions());
-    const pre = await fetch(srv.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-session-id, mcp-protocol-version, authorization, last-event-id, mcp-method, mcp-name, mcp-param-region, x-other' } });
+    const pre = await fetch(srv.url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers':
+          'content-type, mcp-session-id, mcp-protocol-version, authorization, last-event-id, mcp-method, mcp-name, mcp-param-region, x-other',
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     const allowed = pre.headers.get('access-control-allow-headers')!.split(', ');
-    expect(allowed).toEqual(expect.arrayContaining(['content-type', 'mcp-session-id', 'mcp-protocol-version', 'authorization', 'last-event-id', 'mcp-method', 'mcp-name', 'mcp-param-region']));
+    expect(allowed).toEqual(
+      expect.arrayContaining([
+        'content-type',
+        'mcp-session-id',
+        'mcp-protocol-version',
+        'authorization',
+        'last-event-id',
+        'mcp-method',
+        'mcp-name',
+        'mcp-param-region',
+      ]),
+    );
     expect(allowed).not.toContain('x-other');
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST, GET, DELETE, OPTIONS');
-    const opened = await fetch(srv.url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:5173' }, body: JSON.stringify(init) });
+    const opened = await fetch(srv.url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'http://localhost:5173' },
+      body: JSON.stringify(init),
+    });
     expect(opened.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
     expect(opened.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
     await opened.text();
-    const foreign = await fetch(srv.url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const foreign = await fetch(srv.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('says which port is busy and how to choose another', async () => {
     await using first = await httpServer(registry, workspaceOptions());
-    const error = await startServer(registry, { ...workspaceOptions(), port: first.port! }).then(() => undefined, (e: unknown) => e);
+    const error = await startServer(registry, { ...workspaceOptions(), port: first.port! }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ServerStartError);
-    expect((error as Error).message).toBe(`Port ${first.port} on 127.0.0.1 is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`);
+    expect((error as Error).message).toBe(
+      `Port ${first.port} on 127.0.0.1 is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`,
+    );
   });
 
   it('closes a connection that sends its headers too slowly (headersTimeoutMs)', async () => {
@@ -193,7 +279,10 @@ describe('HTTP hardening of #19 and #20: Host, methods, CORS, listening', () => 
 
   it('closes a connection that sends its body too slowly (requestTimeoutMs)', async () => {
     await using srv = await httpServer(registry, { ...workspaceOptions(), requestTimeoutMs: 400 });
-    const answer = await sendAndWaitForClose(srv.port!, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+    const answer = await sendAndWaitForClose(
+      srv.port!,
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
@@ -231,7 +320,15 @@ describe('initialize is checked before a session exists (#20)', () => {
     const app = createFusionApp(registry, workspaceOptions());
     const res = await post(app, initWith({ protocolVersion: '2025-11-25', capabilities: {} }));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid initialize: params.clientInfo is missing; send clientInfo: { name, version } naming the client.' } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32602,
+        message:
+          'Invalid initialize: params.clientInfo is missing; send clientInfo: { name, version } naming the client.',
+      },
+    });
     expect(app.sessions.manager.count).toBe(0);
     await app.close();
   });
@@ -244,7 +341,9 @@ describe('initialize is checked before a session exists (#20)', () => {
     const res = await post(app, initWith({ ...base, capabilities }));
     expect(res.status).toBe(400);
     expect(res.headers.get('retry-after')).toBeNull();
-    expect((await res.json()).error.message).toBe('Invalid initialize: params are nested deeper than 32 levels. Send only the capabilities the client has.');
+    expect((await res.json()).error.message).toBe(
+      'Invalid initialize: params are nested deeper than 32 levels. Send only the capabilities the client has.',
+    );
     expect(app.sessions.manager.count).toBe(0);
     await app.close();
   });
@@ -253,7 +352,9 @@ describe('initialize is checked before a session exists (#20)', () => {
     const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxInitializeBytes: 4_096 } });
     const res = await post(app, initWith({ ...base, capabilities: { experimental: { pad: 'x'.repeat(5_000) } } }));
     expect(res.status).toBe(413);
-    expect((await res.json()).error.message).toMatch(/^Invalid initialize: params take \d+ bytes, over this server's limit of 4096\./);
+    expect((await res.json()).error.message).toMatch(
+      /^Invalid initialize: params take \d+ bytes, over this server's limit of 4096\./,
+    );
     expect(app.sessions.manager.count).toBe(0);
     await app.close();
   });
@@ -272,9 +373,25 @@ describe('initialize is checked before a session exists (#20)', () => {
 });
 
 describe('legacy session budgets (#20)', () => {
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   const open = async (app: ReturnType<typeof createFusionApp>, peer: string, use = false) => {
-    const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) }), { peer });
+    const res = await app.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: {
+          host: '127.0.0.1',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(init),
+      }),
+      { peer },
+    );
     const sid = res.headers.get('mcp-session-id');
     const body = await res.text();
     if (sid !== null && use) {
@@ -286,7 +403,11 @@ describe('legacy session budgets (#20)', () => {
 
   it('per peer: evicts the oldest never-used session first, then the least recently used one', async () => {
     const events: string[] = [];
-    const app = createFusionApp(registry, { ...workspaceOptions(), limits: { maxSessionsPerPrincipal: 2 }, onSessionEvent: (e) => void events.push(`${e.reason}:${e.to}`) });
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      limits: { maxSessionsPerPrincipal: 2 },
+      onSessionEvent: (e) => void events.push(`${e.reason}:${e.to}`),
+    });
     const unused = await open(app, '10.0.0.1');
     const used = await open(app, '10.0.0.1', true);
     const third = await open(app, '10.0.0.1', true);
@@ -298,7 +419,10 @@ describe('legacy session budgets (#20)', () => {
     await (await post(app, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, used.sid!)).text();
     const fourth = await open(app, '10.0.0.1', true);
     expect(fourth.status).toBe(200);
-    expect([app.sessions.manager.get(third.sid!), app.sessions.manager.get(used.sid!)?.id]).toEqual([undefined, used.sid]);
+    expect([app.sessions.manager.get(third.sid!), app.sessions.manager.get(used.sid!)?.id]).toEqual([
+      undefined,
+      used.sid,
+    ]);
     expect((await post(app, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, third.sid!)).status).toBe(404);
     await app.close();
   });

@@ -24,11 +24,14 @@ function fixture() {
       for (let i = 1; i <= 3; i++) await extra.progress(i, 3, `step ${i}`);
       return 'done';
     }),
-    f.query('work.late').timeout(20).handle(async () => {
-      await released;
-      finish();
-      return 'too late';
-    }),
+    f
+      .query('work.late')
+      .timeout(20)
+      .handle(async () => {
+        await released;
+        finish();
+        return 'too late';
+      }),
   );
   return { registry, seen, late: { release, finished } };
 }
@@ -72,7 +75,10 @@ describe('tool invocation, legacy era', () => {
     const { registry } = fixture();
     const { client } = await recorded(registry);
     const progress: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = [];
-    const result = await client.callTool({ name: 'work.progress', arguments: {} }, { onprogress: (p) => progress.push(p) });
+    const result = await client.callTool(
+      { name: 'work.progress', arguments: {} },
+      { onprogress: (p) => progress.push(p) },
+    );
     expect(texts(result)).toEqual(['done']);
     expect(progress).toEqual([
       { progress: 1, total: 3, message: 'step 1' },
@@ -87,7 +93,9 @@ describe('tool invocation, legacy era', () => {
     const { client, sent } = await recorded(registry);
     const result = await client.callTool({ name: 'work.late', arguments: {} });
     expect(result.isError).toBe(true);
-    expect(texts(result)[0]).toBe('Tool "work.late" timed out after 20 ms and was cancelled. Its effects may be partial: check the current state before retrying.');
+    expect(texts(result)[0]).toBe(
+      'Tool "work.late" timed out after 20 ms and was cancelled. Its effects may be partial: check the current state before retrying.',
+    );
     late.release();
     await late.finished;
     // Its late result would be sent before the answer of a call made after the handler ended.
@@ -106,11 +114,15 @@ describe('tool invocation, legacy era', () => {
     const client = new Client({ name: 'c', version: '1' });
     await client.connect(c);
     const controllers = [new AbortController(), new AbortController()];
-    const busy = controllers.map((ctl) => client.callTool({ name: 'work.wait', arguments: {} }, { signal: ctl.signal }).catch(() => undefined));
+    const busy = controllers.map((ctl) =>
+      client.callTool({ name: 'work.wait', arguments: {} }, { signal: ctl.signal }).catch(() => undefined),
+    );
     await until(() => seen.started === 2, 'both calls to be running');
     const third = await client.callTool({ name: 'work.progress', arguments: {} });
     expect(third.isError).toBe(true);
-    expect(texts(third)[0]).toBe('Tool "work.progress" was not run: 2 calls are already running for this session, the most allowed at once. Wait for one to finish, then call it again.');
+    expect(texts(third)[0]).toBe(
+      'Tool "work.progress" was not run: 2 calls are already running for this session, the most allowed at once. Wait for one to finish, then call it again.',
+    );
     for (const ctl of controllers) ctl.abort();
     await Promise.all(busy);
     await client.close();
@@ -149,7 +161,10 @@ describe('tool invocation, modern era', () => {
     const app = createFusionApp(registry, {});
     await using client = await v2FetchClient(app, 'auto');
     const progress: number[] = [];
-    const result = await client.callTool({ name: 'work.progress', arguments: {} }, { onprogress: (p) => progress.push(p.progress) });
+    const result = await client.callTool(
+      { name: 'work.progress', arguments: {} },
+      { onprogress: (p) => progress.push(p.progress) },
+    );
     expect(texts(result)).toEqual(['done']);
     expect(progress).toEqual([1, 2, 3]);
     await app.close();

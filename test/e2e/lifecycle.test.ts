@@ -12,7 +12,12 @@ describe('legacy connection and session lifecycle', () => {
   it('ends a session whose client never completes the handshake', async () => {
     const events: SessionEvent[] = [];
     const clock = createClock();
-    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { initializeMs: 40, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      now: clock.now,
+      sessionTimeouts: { initializeMs: 40, sweepIntervalMs: NEVER },
+      onSessionEvent: (e) => events.push(e),
+    });
     const sid = await openSession(app, false);
     clock.advance(39);
     await app.sessions.manager.sweep();
@@ -21,14 +26,23 @@ describe('legacy connection and session lifecycle', () => {
     await app.sessions.manager.sweep();
     const after = await post(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid);
     expect(after.status).toBe(404);
-    expect(events.map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual(['->created:initialize', 'created>closed:handshake-timeout', 'closed>destroyed:handshake-timeout']);
+    expect(events.map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual([
+      '->created:initialize',
+      'created>closed:handshake-timeout',
+      'closed>destroyed:handshake-timeout',
+    ]);
     await app.close();
   });
 
   it('destroys a session never used after its handshake, reporting it from the created phase', async () => {
     const events: SessionEvent[] = [];
     const clock = createClock();
-    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      now: clock.now,
+      sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: NEVER },
+      onSessionEvent: (e) => events.push(e),
+    });
     const sid = await openSession(app);
     clock.advance(39);
     await app.sessions.manager.sweep();
@@ -36,14 +50,24 @@ describe('legacy connection and session lifecycle', () => {
     clock.advance(1);
     await app.sessions.manager.sweep();
     expect((await post(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid)).status).toBe(404);
-    expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`).slice(-2)).toEqual(['created>closed:never-used', 'closed>destroyed:never-used']);
+    expect(
+      events
+        .filter((e) => e.id === sid)
+        .map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)
+        .slice(-2),
+    ).toEqual(['created>closed:never-used', 'closed>destroyed:never-used']);
     await app.close();
   });
 
   it('turns an unused session idle, releases its server, and resumes it with its workflow state', async () => {
     const events: SessionEvent[] = [];
     const clock = createClock();
-    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { idleMs: 60, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      now: clock.now,
+      sessionTimeouts: { idleMs: 60, sweepIntervalMs: NEVER },
+      onSessionEvent: (e) => events.push(e),
+    });
     const sid = await openSession(app);
     const added = await request(app, sid, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p1' } });
     expect(added.message.result.isError).toBeUndefined();
@@ -58,14 +82,24 @@ describe('legacy connection and session lifecycle', () => {
     expect(listed.status).toBe(200);
     expect(toolNames(listed.message)).toContain('cart.checkout');
     expect(app.sessions.has(sid)).toBe(true);
-    expect(events.map((e) => `${e.to}:${e.reason}`)).toEqual(['created:initialize', 'active:first-use', 'idle:idle', 'active:resume']);
+    expect(events.map((e) => `${e.to}:${e.reason}`)).toEqual([
+      'created:initialize',
+      'active:first-use',
+      'idle:idle',
+      'active:resume',
+    ]);
     await app.close();
   });
 
   it('answers 404 once the absolute TTL has passed, reporting the end from the phase the session was in', async () => {
     const events: SessionEvent[] = [];
     const clock = createClock();
-    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { ttlMs: 80, sweepIntervalMs: NEVER }, onSessionEvent: (e) => events.push(e) });
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      now: clock.now,
+      sessionTimeouts: { ttlMs: 80, sweepIntervalMs: NEVER },
+      onSessionEvent: (e) => events.push(e),
+    });
     const sid = await openSession(app);
     expect((await request(app, sid, 1, 'tools/list')).status).toBe(200);
     clock.advance(79);
@@ -74,7 +108,12 @@ describe('legacy connection and session lifecycle', () => {
     clock.advance(1);
     await app.sessions.manager.sweep();
     expect((await post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid)).status).toBe(404);
-    expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual(['->created:initialize', 'created>active:first-use', 'active>closed:ttl', 'closed>destroyed:ttl']);
+    expect(events.filter((e) => e.id === sid).map((e) => `${e.from ?? '-'}>${e.to}:${e.reason}`)).toEqual([
+      '->created:initialize',
+      'created>active:first-use',
+      'active>closed:ttl',
+      'closed>destroyed:ttl',
+    ]);
     expect(app.sessions.manager.count).toBe(0);
     await app.close();
   });
@@ -127,7 +166,12 @@ describe('legacy connection and session lifecycle', () => {
 describe('soak: abandoned legacy sessions', () => {
   it('returns to baseline after 5,000 sessions expire', async () => {
     const clock = createClock();
-    const app = createFusionApp(registry, { ...workspaceOptions(), now: clock.now, sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: NEVER }, limits: { maxSessions: 5_000 } });
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      now: clock.now,
+      sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: NEVER },
+      limits: { maxSessions: 5_000 },
+    });
     (globalThis as { gc?: () => void }).gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     for (let i = 0; i < 5_000; i++) {
@@ -148,7 +192,9 @@ describe('soak: abandoned legacy sessions', () => {
     expect((app.sessions.manager.store as MemorySessionStore).size).toBe(0);
     (globalThis as { gc?: () => void }).gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
-    process.stderr.write(`soak heap MiB: before ${(heapBefore / 2 ** 20).toFixed(1)}, peak ${(heapPeak / 2 ** 20).toFixed(1)}, after expiry ${(heapAfter / 2 ** 20).toFixed(1)}\n`);
+    process.stderr.write(
+      `soak heap MiB: before ${(heapBefore / 2 ** 20).toFixed(1)}, peak ${(heapPeak / 2 ** 20).toFixed(1)}, after expiry ${(heapAfter / 2 ** 20).toFixed(1)}\n`,
+    );
     // Counts are exact; the heap must come back near where it started (allow 20 MiB of allocator noise).
     expect(heapAfter - heapBefore).toBeLessThan(20 * 2 ** 20);
     await app.close();

@@ -17,7 +17,10 @@ function listedOnly(client: Client) {
       listed = (await client.listTools()).tools.map((t) => t.name);
       return listed;
     },
-    async call(name: string, args: Record<string, unknown> = {}): Promise<{ refusedByClient: true } | { refusedByClient: false; text: string[]; isError: boolean }> {
+    async call(
+      name: string,
+      args: Record<string, unknown> = {},
+    ): Promise<{ refusedByClient: true } | { refusedByClient: false; text: string[]; isError: boolean }> {
       if (!listed.includes(name)) return { refusedByClient: true };
       const result = await client.callTool({ name, arguments: args });
       return { refusedByClient: false, text: texts(result), isError: result.isError === true };
@@ -41,11 +44,18 @@ describe('a client that calls only listed tools', () => {
       const agent = listedOnly(client);
       expect(await agent.list()).not.toContain('cart.pay');
       expect(await agent.call('cart.pay', { payment_method: 'card' })).toEqual({ refusedByClient: true });
-      const steps: Array<[string, Record<string, unknown>]> = [['cart.add_item', { product_id: 'p1' }], ['cart.checkout', {}], ['cart.cancel', {}], ['cart.checkout', {}], ['cart.pay', { payment_method: 'card' }]];
+      const steps: Array<[string, Record<string, unknown>]> = [
+        ['cart.add_item', { product_id: 'p1' }],
+        ['cart.checkout', {}],
+        ['cart.cancel', {}],
+        ['cart.checkout', {}],
+        ['cart.pay', { payment_method: 'card' }],
+      ];
       const seen: string[][] = [];
       for (const [name, args] of steps) {
         const result = await agent.call(name, args);
-        if (result.refusedByClient) throw new Error(`${name} was not listed: the previous Next line led the agent astray`);
+        if (result.refusedByClient)
+          throw new Error(`${name} was not listed: the previous Next line led the agent astray`);
         expect(result.isError, result.text.join('\n')).toBe(false);
         const next = nextOf(result.text);
         seen.push(next);
@@ -69,7 +79,9 @@ describe('a client that calls only listed tools', () => {
       const handle = /checkout_id: (che_[\w-]+)/.exec(added.text.join('\n'))![1]!;
       const refused = await agent.call('cart.pay', { payment_method: 'card', checkout_id: handle });
       expect(refused).toMatchObject({ refusedByClient: false, isError: true });
-      expect(!refused.refusedByClient && refused.text[0]).toMatch(/^Tool "cart\.pay" is not available in the current workflow state "has_items" \(workflow "checkout"\)\. It works in: payment\. Call first: cart\.checkout\. Available now: /);
+      expect(!refused.refusedByClient && refused.text[0]).toMatch(
+        /^Tool "cart\.pay" is not available in the current workflow state "has_items" \(workflow "checkout"\)\. It works in: payment\. Call first: cart\.checkout\. Available now: /,
+      );
     } finally {
       await app.close();
     }

@@ -12,25 +12,57 @@ const f = initFusion();
 /** A public resource and one that needs `admin`; State Sync on, so listen streams honour resource URIs. */
 const registry = () =>
   f.registry().registerAll(
-    f.query('ping').describe('Answers pong').handle(() => 'pong'),
-    f.resource('workspace://readme').describe('Public').handle(() => 'readme'),
-    f.resource('workspace://secrets').describe('Admins only').requireScopes('admin').handle(() => 'secret'),
+    f
+      .query('ping')
+      .describe('Answers pong')
+      .handle(() => 'pong'),
+    f
+      .resource('workspace://readme')
+      .describe('Public')
+      .handle(() => 'readme'),
+    f
+      .resource('workspace://secrets')
+      .describe('Admins only')
+      .requireScopes('admin')
+      .handle(() => 'secret'),
   );
 const stateSync = { policies: [{ match: 'ping', cacheControl: 'immutable' as const }] };
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
-const listenHeaders = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+const listenHeaders = {
+  host: '127.0.0.1',
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'subscriptions/listen',
+};
 
 /** A raw listen request from `peer` with the given resource URIs. */
 function listen(app: FusionApp, peer: string, uris: string[], id = 1): Promise<Response> {
-  const body = { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, _meta: meta } };
-  return app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: listenHeaders, body: JSON.stringify(body) }), { peer });
+  const body = {
+    jsonrpc: '2.0',
+    id,
+    method: 'subscriptions/listen',
+    params: { notifications: { resourceSubscriptions: uris }, _meta: meta },
+  };
+  return app.fetch(
+    new Request('http://127.0.0.1/mcp', { method: 'POST', headers: listenHeaders, body: JSON.stringify(body) }),
+    { peer },
+  );
 }
 
-const uris = (n: number, length = 20) => Array.from({ length: n }, (_, i) => `test://r/${String(i).padStart(length - 9, '0')}`);
+const uris = (n: number, length = 20) =>
+  Array.from({ length: n }, (_, i) => `test://r/${String(i).padStart(length - 9, '0')}`);
 
 describe('listen filters have a budget, one by one and together', () => {
   it('refuses a filter over maxListenFilterUris or maxListenFilterBytes with 400 -32602, before holding anything', async () => {
-    const app = createFusionApp(registry(), { stateSync, limits: { maxListenFilterUris: 10, maxListenFilterBytes: 100 } });
+    const app = createFusionApp(registry(), {
+      stateSync,
+      limits: { maxListenFilterUris: 10, maxListenFilterBytes: 100 },
+    });
     const many = await listen(app, '10.0.0.1', uris(11, 5));
     const big = await listen(app, '10.0.0.1', uris(6, 20));
     expect([many.status, big.status]).toEqual([400, 400]);
@@ -54,7 +86,9 @@ describe('listen filters have a budget, one by one and together', () => {
     expect([first.status, second.status]).toEqual([200, 200]);
     const refused = await listen(app, '10.0.0.3', uris(2, 20));
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '30']);
-    expect((await refused.json()).error.message).toMatchInlineSnapshot(`"Service Unavailable: the subscription filters open on this server hold their maximum of 100 bytes. Listen again later or on another instance."`);
+    expect((await refused.json()).error.message).toMatchInlineSnapshot(
+      `"Service Unavailable: the subscription filters open on this server hold their maximum of 100 bytes. Listen again later or on another instance."`,
+    );
     await first.body?.cancel();
     const after = await listen(app, '10.0.0.3', uris(2, 20));
     expect(after.status).toBe(200);
@@ -78,7 +112,11 @@ describe('listen filters obey scopes; streams end with their token', () => {
     const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(resource);
-    await using srv = await httpServer(registry(), { port, stateSync, auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) } });
+    await using srv = await httpServer(registry(), {
+      port,
+      stateSync,
+      auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
+    });
     const reader = await tokenClient(srv.url, await issuer.token({ sub: 'reader' }));
     const admin = await tokenClient(srv.url, await issuer.token({ sub: 'root', scope: 'admin' }));
     const hidden = await reader.listen({ resourceSubscriptions: ['workspace://readme', 'workspace://secrets'] });
@@ -94,7 +132,12 @@ describe('listen filters obey scopes; streams end with their token', () => {
     const resource = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(resource);
     const clock = createClock(Date.now());
-    await using srv = await httpServer(registry(), { port, stateSync, now: clock.now, auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) } });
+    await using srv = await httpServer(registry(), {
+      port,
+      stateSync,
+      now: clock.now,
+      auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
+    });
     let token = await issuer.token({ sub: 'alice', expiresIn: 60 });
     const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
     const client = await tokenClient(srv.url, () => token);
@@ -125,15 +168,39 @@ describe('listen filters obey scopes; streams end with their token', () => {
     const resource = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(resource);
     const clock = createClock(Date.now());
-    await using srv = await httpServer(registry(), { port, stateSync, now: clock.now, auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) } });
+    await using srv = await httpServer(registry(), {
+      port,
+      stateSync,
+      now: clock.now,
+      auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
+    });
     const token = await issuer.token({ sub: 'bob', expiresIn: 60 });
     const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
-    const init = await fetch(srv.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const init = await fetch(srv.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
     const sid = init.headers.get('mcp-session-id')!;
     await messagesOf(init);
     const session = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
-    await (await fetch(srv.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    await (
+      await fetch(srv.url, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).text();
     clock.set(exp * 1000 - 300);
     const get = await fetch(srv.url, { headers: { ...session, accept: 'text/event-stream' } });
     expect(get.status).toBe(200);
@@ -141,7 +208,9 @@ describe('listen filters obey scopes; streams end with their token', () => {
     clock.advance(300);
     await ended;
     const fresh = await issuer.token({ sub: 'bob', expiresIn: 3_600 });
-    const reopened = await fetch(srv.url, { headers: { ...session, accept: 'text/event-stream', authorization: `Bearer ${fresh}` } });
+    const reopened = await fetch(srv.url, {
+      headers: { ...session, accept: 'text/event-stream', authorization: `Bearer ${fresh}` },
+    });
     expect(reopened.status).toBe(200);
     await reopened.body?.cancel();
   });
@@ -162,4 +231,3 @@ async function tokenClient(url: string, token: string | (() => string)): Promise
   );
   return client;
 }
-

@@ -6,7 +6,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { InMemorySpanExporter, BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFusionApp, createStderrLogger, initFusion, jwksVerifier, type AttachOptions, type ToolRegistry } from '../../src/index.js';
+import {
+  createFusionApp,
+  createStderrLogger,
+  initFusion,
+  jwksVerifier,
+  type AttachOptions,
+  type ToolRegistry,
+} from '../../src/index.js';
 import { RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { httpServer, texts } from '../_helpers/clients.js';
@@ -54,7 +61,10 @@ const boom = f
   .handle(() => {
     throw new Error('kaboom');
   });
-const fine = f.query('fine').describe('Works').handle(() => 'ok');
+const fine = f
+  .query('fine')
+  .describe('Works')
+  .handle(() => 'ok');
 const tools = () => f.registry().registerAll(boom, fine);
 const noStack = /\n\s+at |\.ts:\d+|node_modules/;
 
@@ -64,7 +74,12 @@ describe('the logger option with real pino', () => {
     const spans = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
     closers.push(() => provider.shutdown());
-    const client = await connect(tools(), { logger, logLevel: 'debug', contextFactory: () => ({ user: 'u' }), tracing: { tracer: provider.getTracer('t') } });
+    const client = await connect(tools(), {
+      logger,
+      logLevel: 'debug',
+      contextFactory: () => ({ user: 'u' }),
+      tracing: { tracer: provider.getTracer('t') },
+    });
     const result = await client.callTool({ name: 'boom', arguments: { secret: 's3cr3t' } });
 
     expect(result.isError).toBe(true);
@@ -73,12 +88,28 @@ describe('the logger option with real pino', () => {
     const errors = records.filter((r) => r.level === 50);
     expect(errors).toHaveLength(1);
     const [record] = errors;
-    const traceId = spans.getFinishedSpans().find((s) => s.name === 'tools/call boom')!.spanContext().traceId;
-    expect(record).toMatchObject({ msg: 'tool handler threw', tool: 'boom', session: expect.any(String), principal: expect.stringMatching(/^a:/), traceId, durationMs: expect.any(Number) });
-    expect(record!.err).toMatchObject({ type: 'Error', message: 'kaboom', stack: expect.stringContaining('logging.test.ts') });
+    const traceId = spans
+      .getFinishedSpans()
+      .find((s) => s.name === 'tools/call boom')!
+      .spanContext().traceId;
+    expect(record).toMatchObject({
+      msg: 'tool handler threw',
+      tool: 'boom',
+      session: expect.any(String),
+      principal: expect.stringMatching(/^a:/),
+      traceId,
+      durationMs: expect.any(Number),
+    });
+    expect(record!.err).toMatchObject({
+      type: 'Error',
+      message: 'kaboom',
+      stack: expect.stringContaining('logging.test.ts'),
+    });
     expect(JSON.stringify(records)).not.toContain('s3cr3t');
     // At debug level the debug events reach the logger too (the failed call among them), errors only once.
-    expect(records.filter((r) => r.level === 20 && r.msg === 'call').map((r) => [r.tool, r.ok])).toEqual([['boom', false]]);
+    expect(records.filter((r) => r.level === 20 && r.msg === 'call').map((r) => [r.tool, r.ok])).toEqual([
+      ['boom', false],
+    ]);
   });
 
   it('logs a throwing contextFactory once; the agent reads its message, not its stack', async () => {
@@ -95,15 +126,29 @@ describe('the logger option with real pino', () => {
     expect(texts(result).join('\n')).not.toMatch(noStack);
     const errors = records.filter((r) => r.level === 50);
     expect(errors.map((r) => r.msg)).toEqual(['contextFactory threw']);
-    expect(errors[0]).toMatchObject({ tool: 'fine', session: expect.any(String), principal: expect.any(String), err: { type: 'TypeError', message: 'database pool exhausted', stack: expect.stringContaining('logging.test.ts') } });
+    expect(errors[0]).toMatchObject({
+      tool: 'fine',
+      session: expect.any(String),
+      principal: expect.any(String),
+      err: { type: 'TypeError', message: 'database pool exhausted', stack: expect.stringContaining('logging.test.ts') },
+    });
   });
 
   it('logs a failing workflow store once per failed call (a Redis store whose connection is gone)', async () => {
     const { logger, records } = memoryPino();
     const redis = await ready(redisClient());
     const gate = f.fsm({ id: 'job', initial: 'idle', states: { idle: { on: { START: 'running' } }, running: {} } });
-    const start = f.mutation('job.start').describe('Starts').bindState('idle', 'START').handle(() => 'started');
-    const client = await connect(f.registry().registerAll(start), { logger, logLevel: 'debug', fsm: gate, fsmStore: new RedisFsmStore({ client: redis, prefix: uniquePrefix('log') }) });
+    const start = f
+      .mutation('job.start')
+      .describe('Starts')
+      .bindState('idle', 'START')
+      .handle(() => 'started');
+    const client = await connect(f.registry().registerAll(start), {
+      logger,
+      logLevel: 'debug',
+      fsm: gate,
+      fsmStore: new RedisFsmStore({ client: redis, prefix: uniquePrefix('log') }),
+    });
     redis.disconnect();
     const result = await client.callTool({ name: 'job.start', arguments: {} });
     expect(result.isError).toBe(true);
@@ -111,7 +156,12 @@ describe('the logger option with real pino', () => {
     expect(texts(result).join('\n')).not.toMatch(noStack);
     const errors = records.filter((r) => r.level === 50);
     expect(errors.map((r) => r.msg)).toEqual(['workflow state store failed']);
-    expect(errors[0]).toMatchObject({ tool: 'job.start', session: expect.any(String), durationMs: expect.any(Number), err: { stack: expect.any(String) } });
+    expect(errors[0]).toMatchObject({
+      tool: 'job.start',
+      session: expect.any(String),
+      durationMs: expect.any(Number),
+      err: { stack: expect.any(String) },
+    });
   });
 
   it('logs a workflow store that fails to save a transition once', async () => {
@@ -119,19 +169,36 @@ describe('the logger option with real pino', () => {
     const redis = await ready(redisClient());
     const gate = f.fsm({ id: 'job', initial: 'idle', states: { idle: { on: { START: 'running' } }, running: {} } });
     // The handler runs, then Redis goes away before the new state is saved.
-    const start = f.mutation('job.start').describe('Starts').bindState('idle', 'START').handle(() => (redis.disconnect(), 'started'));
-    const client = await connect(f.registry().registerAll(start), { logger, logLevel: 'debug', fsm: gate, fsmStore: new RedisFsmStore({ client: redis, prefix: uniquePrefix('log') }) });
+    const start = f
+      .mutation('job.start')
+      .describe('Starts')
+      .bindState('idle', 'START')
+      .handle(() => (redis.disconnect(), 'started'));
+    const client = await connect(f.registry().registerAll(start), {
+      logger,
+      logLevel: 'debug',
+      fsm: gate,
+      fsmStore: new RedisFsmStore({ client: redis, prefix: uniquePrefix('log') }),
+    });
     const result = await client.callTool({ name: 'job.start', arguments: {} });
     expect(texts(result).join('\n')).toMatch(/ran, but the workflow state could not be saved/);
     const errors = records.filter((r) => r.level === 50);
     expect(errors.map((r) => r.msg)).toEqual(['workflow state store failed']);
-    expect(errors[0]).toMatchObject({ tool: 'job.start', session: expect.any(String), err: { stack: expect.any(String) } });
+    expect(errors[0]).toMatchObject({
+      tool: 'job.start',
+      session: expect.any(String),
+      err: { stack: expect.any(String) },
+    });
   });
 
   it('logs a failing session store once when an HTTP client cannot open a session (503 for the client)', async () => {
     const { logger, records } = memoryPino();
     const redis = await ready(redisClient());
-    await using srv = await httpServer(tools(), { logger, logLevel: 'debug', sessionStore: new RedisSessionStore({ client: redis, prefix: uniquePrefix('log') }) });
+    await using srv = await httpServer(tools(), {
+      logger,
+      logLevel: 'debug',
+      sessionStore: new RedisSessionStore({ client: redis, prefix: uniquePrefix('log') }),
+    });
     redis.disconnect();
     const client = new Client({ name: 'store-down', version: '1' });
     await expect(client.connect(new StreamableHTTPClientTransport(new URL(srv.url)))).rejects.toThrow();
@@ -142,14 +209,22 @@ describe('the logger option with real pino', () => {
 
   it('logs a throwing invalidation listener once', async () => {
     const { logger, records } = memoryPino();
-    const registry = f.registry().registerAll(f.action('notes.add').describe('Adds').invalidates('notes.*').handle(() => 'added'));
+    const registry = f.registry().registerAll(
+      f
+        .action('notes.add')
+        .describe('Adds')
+        .invalidates('notes.*')
+        .handle(() => 'added'),
+    );
     const options: AttachOptions<{ user: string }> = { logger, logLevel: 'debug' };
     registry.runtime(options).tools.onInvalidation(() => {
       throw new Error('listener bug');
     });
     const client = await connect(registry, options);
     expect((await client.callTool({ name: 'notes.add', arguments: {} })).isError).toBeFalsy();
-    expect(records.filter((r) => r.level === 50).map((r) => [r.msg, r.err.message])).toEqual([['invalidation listener failed', 'listener bug']]);
+    expect(records.filter((r) => r.level === 50).map((r) => [r.msg, r.err.message])).toEqual([
+      ['invalidation listener failed', 'listener bug'],
+    ]);
   });
 
   it('logs a throwing prompt handler once; the client gets the message without the stack', async () => {
@@ -163,17 +238,30 @@ describe('the logger option with real pino', () => {
         }),
     );
     const client = await connect(registry, { logger, logLevel: 'debug' });
-    const failure = await client.getPrompt({ name: 'summary' }).then(() => undefined, (error: Error) => error);
+    const failure = await client.getPrompt({ name: 'summary' }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(failure?.message).toContain('template missing');
     expect(failure?.message).not.toMatch(noStack);
     const errors = records.filter((r) => r.level === 50);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ msg: 'handler threw', handler: 'Prompt "summary"', principal: expect.any(String), err: { type: 'RangeError', stack: expect.stringContaining('logging.test.ts') } });
+    expect(errors[0]).toMatchObject({
+      msg: 'handler threw',
+      handler: 'Prompt "summary"',
+      principal: expect.any(String),
+      err: { type: 'RangeError', stack: expect.stringContaining('logging.test.ts') },
+    });
   });
 
   it('adds the arguments only with logArguments: true', async () => {
     const { logger, records } = memoryPino();
-    const client = await connect(tools(), { logger, logLevel: 'debug', logArguments: true, contextFactory: () => ({ user: 'u' }) });
+    const client = await connect(tools(), {
+      logger,
+      logLevel: 'debug',
+      logArguments: true,
+      contextFactory: () => ({ user: 'u' }),
+    });
     await client.callTool({ name: 'boom', arguments: { secret: 's3cr3t' } });
     expect(records.filter((r) => r.level === 50).map((r) => r.arguments)).toEqual([{ secret: 's3cr3t' }]);
   });
@@ -181,11 +269,22 @@ describe('the logger option with real pino', () => {
   it('logs rate-limit refusals at warn, at most 5 a minute per tool, then says how many it left out', async () => {
     const { logger, records } = memoryPino();
     let now = 1_000_000;
-    const client = await connect(tools(), { logger, logLevel: 'debug', now: () => now, rateLimit: { max: 1, windowMs: 60_000 } });
+    const client = await connect(tools(), {
+      logger,
+      logLevel: 'debug',
+      now: () => now,
+      rateLimit: { max: 1, windowMs: 60_000 },
+    });
     for (let i = 0; i < 20; i++) await client.callTool({ name: 'fine', arguments: {} });
     const warnings = () => records.filter((r) => r.level === 40);
     expect(warnings()).toHaveLength(5);
-    expect(warnings()[0]).toMatchObject({ msg: 'rate limit refused a tool call', tool: 'fine', reason: 'rate_limited', principal: expect.any(String), session: expect.any(String) });
+    expect(warnings()[0]).toMatchObject({
+      msg: 'rate limit refused a tool call',
+      tool: 'fine',
+      reason: 'rate_limited',
+      principal: expect.any(String),
+      session: expect.any(String),
+    });
     now += 60_000;
     await client.callTool({ name: 'fine', arguments: {} });
     await client.callTool({ name: 'fine', arguments: {} });
@@ -201,18 +300,23 @@ describe('budget refusals at warn', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const slow = f.query('slow').describe('Waits').handle(async () => {
-      started();
-      await gate;
-      return 'done';
-    });
+    const slow = f
+      .query('slow')
+      .describe('Waits')
+      .handle(async () => {
+        started();
+        await gate;
+        return 'done';
+      });
     const client = await connect(f.registry().registerAll(slow), { logger, logLevel: 'info', maxConcurrentCalls: 1 });
     const first = client.callTool({ name: 'slow', arguments: {} });
     await running;
     expect((await client.callTool({ name: 'slow', arguments: {} })).isError).toBe(true);
     release();
     await first;
-    expect(records.map((r) => [r.level, r.msg, r.tool, r.reason])).toEqual([[40, 'concurrency budget refused a tool call', 'slow', 'too_many_calls']]);
+    expect(records.map((r) => [r.level, r.msg, r.tool, r.reason])).toEqual([
+      [40, 'concurrency budget refused a tool call', 'slow', 'too_many_calls'],
+    ]);
   });
 
   it('logs the session a full budget evicted to make room for a new initialize', async () => {
@@ -224,7 +328,9 @@ describe('budget refusals at warn', () => {
     await request(fromPeer, sid, 1, 'tools/list');
     const second = await openSession(fromPeer);
     expect(second).not.toBe(sid);
-    expect(records.map((r) => [r.level, r.msg, r.owner, r.limit, r.session])).toEqual([[40, 'session budget evicted the least recently used session', 'peer:10.0.0.9', 1, sid]]);
+    expect(records.map((r) => [r.level, r.msg, r.owner, r.limit, r.session])).toEqual([
+      [40, 'session budget evicted the least recently used session', 'peer:10.0.0.9', 1, sid],
+    ]);
   });
 });
 
@@ -232,7 +338,13 @@ describe('the default logger', () => {
   it('writes one record with the stack to a stdio server’s stderr, while stdout carries only the protocol', async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'MCP_FUSION_LOG') env[k] = v;
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/e2e/fixtures/throwingStdio.ts'], cwd: root, env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/e2e/fixtures/throwingStdio.ts'],
+      cwd: root,
+      env,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
     const client = new Client({ name: 'stdio-log', version: '1' });
@@ -244,7 +356,9 @@ describe('the default logger', () => {
     await ended;
     const records = stderr.split('\n').filter((line) => line.startsWith('[mcp-fusion]'));
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatch(/^\[mcp-fusion\] \d{4}-\d\d-\d\dT[\d:.]+Z ERROR tool handler threw tool=boom session=\S+ principal=a:\S+ durationMs=[\d.]+ err="Error: kaboom"$/);
+    expect(records[0]).toMatch(
+      /^\[mcp-fusion\] \d{4}-\d\d-\d\dT[\d:.]+Z ERROR tool handler threw tool=boom session=\S+ principal=a:\S+ durationMs=[\d.]+ err="Error: kaboom"$/,
+    );
     expect(stderr).toMatch(/err="Error: kaboom"\n\s+at .*throwingStdio\.ts/);
   });
 
@@ -263,7 +377,11 @@ describe('the default logger', () => {
     });
     const token = await issuer.token({ sub: 'alice', scope: 'notes:read' });
     const client = new Client({ name: 'auth-log', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(srv.url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     closers.push(() => client.close());
     await client.callTool({ name: 'boom', arguments: { secret: 'x' } });
     await client.callTool({ name: 'fine', arguments: {} });
@@ -275,4 +393,3 @@ describe('the default logger', () => {
     for (const part of [token, ...token.split('.')]) expect(all).not.toContain(part);
   });
 });
-

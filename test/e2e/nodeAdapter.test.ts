@@ -10,7 +10,12 @@ import { httpServer } from '../_helpers/clients.js';
 import { until } from '../_helpers/waitFor.js';
 
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const init = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 interface RawReply {
   status: number;
@@ -42,11 +47,13 @@ function postChunks(url: string, headers: Record<string, string>, chunks: string
 }
 
 function messagesOf(text: string): any[] {
-  return text
-    .split('\n')
-    // A priming event (an id, empty data) opens a resumable stream: it carries no message.
-    .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
-    .map((l) => JSON.parse(l.slice(5)));
+  return (
+    text
+      .split('\n')
+      // A priming event (an id, empty data) opens a resumable stream: it carries no message.
+      .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
+      .map((l) => JSON.parse(l.slice(5)))
+  );
 }
 
 describe("startServer's node:http adapter", () => {
@@ -58,9 +65,20 @@ describe("startServer's node:http adapter", () => {
     expect(messagesOf(opened.text)[0].result.serverInfo).toBeDefined();
     const sid = opened.headers['mcp-session-id'] as string;
     const session = { ...jsonHeaders, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
-    const accepted = await postChunks(srv.url, session, [JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })]);
-    expect([accepted.status, accepted.headers['content-length'], accepted.headers['transfer-encoding']]).toEqual([202, '0', undefined]);
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sprints.create', arguments: { name: 'Sprint in pieces' } } });
+    const accepted = await postChunks(srv.url, session, [
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    ]);
+    expect([accepted.status, accepted.headers['content-length'], accepted.headers['transfer-encoding']]).toEqual([
+      202,
+      '0',
+      undefined,
+    ]);
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'sprints.create', arguments: { name: 'Sprint in pieces' } },
+    });
     const reply = await postChunks(srv.url, session, [call.slice(0, 25), call.slice(25)]);
     expect(reply.status).toBe(200);
     expect(JSON.stringify(messagesOf(reply.text)[0].result)).toContain('Sprint in pieces');
@@ -80,7 +98,8 @@ describe("startServer's node:http adapter", () => {
     await using srv = await httpServer(registry, { ...workspaceOptions(), maxBodyBytes: limit });
     // A valid initialize of exactly `size` bytes (the client's name pads it).
     const padded = (size: number): string => {
-      const named = (name: string) => JSON.stringify({ ...init, params: { ...init.params, clientInfo: { name, version: '1' } } });
+      const named = (name: string) =>
+        JSON.stringify({ ...init, params: { ...init.params, clientInfo: { name, version: '1' } } });
       return named('x'.repeat(size - named('').length));
     };
     expect(Buffer.byteLength(padded(limit))).toBe(limit);
@@ -103,7 +122,9 @@ describe("startServer's node:http adapter", () => {
     socket.on('data', (c: string) => (answer += c));
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     // Headers only: the 5 MB body is never sent.
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 5000000\r\n\r\n`);
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 5000000\r\n\r\n`,
+    );
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toContain('exceeds 1024 bytes');
@@ -111,11 +132,25 @@ describe("startServer's node:http adapter", () => {
 
   it('frees a listen stream slot when its client goes away', async () => {
     await using srv = await httpServer(registry, { ...workspaceOptions(), maxListenStreamsPerPrincipal: 1 });
-    const listen = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } } } });
+    const listen = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'subscriptions/listen',
+      params: {
+        notifications: { toolsListChanged: true },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        },
+      },
+    });
     const headers = { ...jsonHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
     const open = (): Promise<{ status: number; destroy: () => void }> =>
       new Promise((resolve, reject) => {
-        const req = httpRequest(srv.url, { method: 'POST', headers, agent: false }, (res) => resolve({ status: res.statusCode ?? 0, destroy: () => req.destroy() }));
+        const req = httpRequest(srv.url, { method: 'POST', headers, agent: false }, (res) =>
+          resolve({ status: res.statusCode ?? 0, destroy: () => req.destroy() }),
+        );
         req.on('error', () => {});
         req.setTimeout(5_000, () => reject(new Error('no answer')));
         req.end(listen);
@@ -165,7 +200,11 @@ describe('serveNodeRequest', () => {
 
 describe('nodeRequest', () => {
   /** Runs `inspect` on the nodeRequest of one real POST; resolves what it returns. */
-  async function withRequest<T>(body: string, inspect: (request: Request, abort: () => void) => Promise<T>, headers: Record<string, string> = jsonHeaders): Promise<T> {
+  async function withRequest<T>(
+    body: string,
+    inspect: (request: Request, abort: () => void) => Promise<T>,
+    headers: Record<string, string> = jsonHeaders,
+  ): Promise<T> {
     let result!: Promise<T>;
     const server: Server = createServer((req, res) => {
       const request = nodeRequest(req, `http://${req.headers.host}${req.url}`);
@@ -175,7 +214,9 @@ describe('nodeRequest', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp?x=1', method: 'POST', headers }, (res) => res.resume().on('end', resolve));
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp?x=1', method: 'POST', headers }, (res) =>
+        res.resume().on('end', resolve),
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
@@ -6,7 +12,10 @@ import { createFusionApp, type FusionApp } from '../../src/index.js';
 import { texts, v2FetchClient, v2HttpClient, type Mode } from '../_helpers/clients.js';
 
 /** A node:http server on an ephemeral 127.0.0.1 port serving `listener`, closed with the app by `await using`. */
-async function mounted(app: FusionApp, listener: RequestListener): Promise<{ url: string; reads: () => number } & AsyncDisposable> {
+async function mounted(
+  app: FusionApp,
+  listener: RequestListener,
+): Promise<{ url: string; reads: () => number } & AsyncDisposable> {
   let reads = 0;
   const http = createServer((req, res) => {
     reads += req.method === 'POST' ? 1 : 0;
@@ -26,7 +35,9 @@ async function mounted(app: FusionApp, listener: RequestListener): Promise<{ url
 }
 
 /** What `express.json()` does: reads the whole JSON body of a POST and sets `req.body`, then calls on. */
-function parseJsonFirst(next: (req: IncomingMessage & { body?: unknown }, res: ServerResponse, body: unknown) => void): RequestListener {
+function parseJsonFirst(
+  next: (req: IncomingMessage & { body?: unknown }, res: ServerResponse, body: unknown) => void,
+): RequestListener {
   return (req, res) => {
     if (req.method !== 'POST') return next(req, res, undefined);
     const chunks: Buffer[] = [];
@@ -48,13 +59,19 @@ async function listedByFetch(mode: Mode): Promise<string[]> {
 async function exercise(url: string, mode: Mode): Promise<{ era: string | undefined; tools: string[]; text: string }> {
   await using client = await v2HttpClient(url, mode);
   const tools = (await client.listTools()).tools.map((t) => t.name);
-  const created = await client.callTool({ name: 'platform', arguments: { action: 'users.create', email: 'node@example.com' } });
+  const created = await client.callTool({
+    name: 'platform',
+    arguments: { action: 'users.create', email: 'node@example.com' },
+  });
   expect(created.isError).toBeFalsy();
   return { era: client.getProtocolEra(), tools, text: texts(created).join('\n') };
 }
 
 describe('app.node, the mountable node:http handler', () => {
-  for (const [mode, era] of [['legacy', 'legacy'], ['auto', 'modern']] as const) {
+  for (const [mode, era] of [
+    ['legacy', 'legacy'],
+    ['auto', 'modern'],
+  ] as const) {
     it(`serves the SDK client in the ${era} era from http.createServer(app.node)`, async () => {
       const app = createFusionApp(registry, workspaceOptions());
       await using srv = await mounted(app, app.node);
@@ -85,7 +102,10 @@ describe('app.node, the mountable node:http handler', () => {
 
     it(`takes a body passed as its third argument (Fastify's request.body) in the ${era} era`, async () => {
       const app = createFusionApp(registry, workspaceOptions());
-      await using srv = await mounted(app, parseJsonFirst((req, res, body) => app.node(req, res, body)));
+      await using srv = await mounted(
+        app,
+        parseJsonFirst((req, res, body) => app.node(req, res, body)),
+      );
       const seen = await exercise(srv.url, mode);
       expect(seen.era).toBe(era);
       expect(seen.text).toContain('"email":"node@example.com"');
@@ -124,15 +144,27 @@ describe('app.node, the mountable node:http handler', () => {
         app.node(req, res);
       }),
     );
-    const post = (type: string, body: string) => fetch(srv.url, { method: 'POST', headers: { 'content-type': type, accept: 'application/json, text/event-stream' }, body });
+    const post = (type: string, body: string) =>
+      fetch(srv.url, {
+        method: 'POST',
+        headers: { 'content-type': type, accept: 'application/json, text/event-stream' },
+        body,
+      });
     const wrongType = await post('text/plain', '{"jsonrpc":"2.0","id":1,"method":"ping"}');
     expect([wrongType.status, (await wrongType.json()).error.code]).toEqual([415, -32600]);
-    const large = await post('application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100) } }));
-    expect(await large.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Payload Too Large: the request body exceeds 64 bytes.' }, id: null });
+    const large = await post(
+      'application/json',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100) } }),
+    );
+    expect(await large.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Payload Too Large: the request body exceeds 64 bytes.' },
+      id: null,
+    });
     expect(large.status).toBe(413);
   });
 
-  it('refuses a malformed Host first, with the error table\'s body and a Content-Length, never a 500', async () => {
+  it("refuses a malformed Host first, with the error table's body and a Content-Length, never a 500", async () => {
     const app = createFusionApp(registry, workspaceOptions());
     await using srv = await mounted(app, app.node);
     const reply = await new Promise<{ status: number; length: string | undefined; body: string }>((resolve, reject) => {
@@ -145,7 +177,8 @@ describe('app.node, the mountable node:http handler', () => {
       });
       req.on('error', reject).end();
     });
-    const body = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request: the Host header \\"a b\\" is malformed; send host or host:port (for example 127.0.0.1:3000)."},"id":null}';
+    const body =
+      '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request: the Host header \\"a b\\" is malformed; send host or host:port (for example 127.0.0.1:3000)."},"id":null}';
     expect(reply).toEqual({ status: 400, length: String(Buffer.byteLength(body)), body });
   });
 });

@@ -26,7 +26,12 @@ function recorder(client: Client) {
 describe('startServer announces resource updates and deletions', () => {
   it('over HTTP: the subscribed session hears the update, then the deletion and list_changed', async () => {
     const f = initFusion();
-    const registry = f.registry().registerAll(f.resource('test://watched').describe('Watched').handle(() => 'now'));
+    const registry = f.registry().registerAll(
+      f
+        .resource('test://watched')
+        .describe('Watched')
+        .handle(() => 'now'),
+    );
     const server = await startServer(registry, { port: 0, resourceSubscriptions: true });
     const client = new Client({ name: 'http', version: '1.0.0' });
     try {

@@ -11,44 +11,88 @@ import { createClock } from '../../src/testing/index.js';
 
 const f = initFusion();
 
-const askName = (message: string) => inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+const askName = (message: string) =>
+  inputRequired.elicit({
+    message,
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  });
 
 /** Two questions in two rounds, the progress sealed in requestState. */
-const wizard = f.query('wizard').describe('Asks two questions').handle(async (_input, _ctx, extra: ToolExtra) => {
-  const state = extra.requestState as { round: number; first?: string } | undefined;
-  const answer = acceptedContent(extra.inputResponses, state?.round === 2 ? 'second' : 'first');
-  if (state === undefined) return inputRequired({ inputRequests: { first: askName('First name?') }, requestState: await extra.sealState({ round: 1 }) });
-  if (state.round === 1 && typeof answer?.name === 'string') {
-    return inputRequired({ inputRequests: { second: askName('Last name?') }, requestState: await extra.sealState({ round: 2, first: answer.name }) });
-  }
-  if (state.round === 2 && typeof answer?.name === 'string') return `Hello ${state.first} ${answer.name}`;
-  return inputRequired({ inputRequests: { first: askName('First name?') }, requestState: await extra.sealState({ round: 1 }) });
-});
+const wizard = f
+  .query('wizard')
+  .describe('Asks two questions')
+  .handle(async (_input, _ctx, extra: ToolExtra) => {
+    const state = extra.requestState as { round: number; first?: string } | undefined;
+    const answer = acceptedContent(extra.inputResponses, state?.round === 2 ? 'second' : 'first');
+    if (state === undefined)
+      return inputRequired({
+        inputRequests: { first: askName('First name?') },
+        requestState: await extra.sealState({ round: 1 }),
+      });
+    if (state.round === 1 && typeof answer?.name === 'string') {
+      return inputRequired({
+        inputRequests: { second: askName('Last name?') },
+        requestState: await extra.sealState({ round: 2, first: answer.name }),
+      });
+    }
+    if (state.round === 2 && typeof answer?.name === 'string') return `Hello ${state.first} ${answer.name}`;
+    return inputRequired({
+      inputRequests: { first: askName('First name?') },
+      requestState: await extra.sealState({ round: 1 }),
+    });
+  });
 
 const registry = f.registry().registerAll(
   wizard,
-  f.query('caps').describe('Echoes the client capabilities').handle((_i, _c, extra) => Object.keys(extra.clientCapabilities ?? {}).sort()),
-  f.query('chatty').describe('Logs at two levels').handle(async (_i, _c, extra) => {
-    await extra.log('info', 'info line');
-    await extra.log('error', 'error line', 'chatty');
-    return 'done';
-  }),
+  f
+    .query('caps')
+    .describe('Echoes the client capabilities')
+    .handle((_i, _c, extra) => Object.keys(extra.clientCapabilities ?? {}).sort()),
+  f
+    .query('chatty')
+    .describe('Logs at two levels')
+    .handle(async (_i, _c, extra) => {
+      await extra.log('info', 'info line');
+      await extra.log('error', 'error line', 'chatty');
+      return 'done';
+    }),
   f
     .prompt('ask')
     .describe('Asks for context first')
     .handle((_a, _c, extra) => {
       const context = acceptedContent(extra.inputResponses, 'ctx');
-      return typeof context?.name === 'string' ? `Context: ${context.name}` : inputRequired({ inputRequests: { ctx: askName('Context?') } });
+      return typeof context?.name === 'string'
+        ? `Context: ${context.name}`
+        : inputRequired({ inputRequests: { ctx: askName('Context?') } });
     }),
-  f.resource('test://watched').describe('Changes now and then').handle(() => 'now'),
-  f.resource('test://other').describe('Another resource').handle(() => 'other'),
+  f
+    .resource('test://watched')
+    .describe('Changes now and then')
+    .handle(() => 'now'),
+  f
+    .resource('test://other')
+    .describe('Another resource')
+    .handle(() => 'other'),
 );
 const options: AttachOptions<void> = { logging: true, resourceSubscriptions: true };
 
 /** A v2 client over the app, answering elicitations with `names` in order; `streamOpen` as in `v2FetchClient`. */
-async function client(app: FusionApp, mode: 'legacy' | 'auto', names: string[] = []): Promise<Client & AsyncDisposable & { streamOpen: Promise<void> }> {
-  const c = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} }, ...(mode === 'auto' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
-  c.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: names.shift() ?? 'nobody' } }));
+async function client(
+  app: FusionApp,
+  mode: 'legacy' | 'auto',
+  names: string[] = [],
+): Promise<Client & AsyncDisposable & { streamOpen: Promise<void> }> {
+  const c = new Client(
+    { name: 'test', version: '1.0.0' },
+    {
+      capabilities: { elicitation: {} },
+      ...(mode === 'auto' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+    },
+  );
+  c.setRequestHandler('elicitation/create', async () => ({
+    action: 'accept',
+    content: { name: names.shift() ?? 'nobody' },
+  }));
   const watched = watchingStream((url, init) => {
     const request = new Request(url, init);
     request.headers.set('host', '127.0.0.1');
@@ -59,7 +103,12 @@ async function client(app: FusionApp, mode: 'legacy' | 'auto', names: string[] =
 }
 
 /** One raw 2026-07-28 request (envelope in `_meta`, headers set), resolving to its JSON-RPC response. */
-async function modern(app: FusionApp, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = { elicitation: {} }): Promise<any> {
+async function modern(
+  app: FusionApp,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = { elicitation: {} },
+): Promise<any> {
   const name = typeof params.name === 'string' ? params.name : undefined;
   const body = {
     jsonrpc: '2.0',
@@ -67,7 +116,11 @@ async function modern(app: FusionApp, method: string, params: Record<string, unk
     method,
     params: {
       ...params,
-      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      },
     },
   };
   const headers: Record<string, string> = {
@@ -78,7 +131,9 @@ async function modern(app: FusionApp, method: string, params: Record<string, unk
     'mcp-method': method,
     ...(name !== undefined ? { 'mcp-name': name } : {}),
   };
-  const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: JSON.stringify(body) }));
+  const res = await app.fetch(
+    new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: JSON.stringify(body) }),
+  );
   return (await messagesOf(res)).find((m) => m.id === 7);
 }
 
@@ -87,9 +142,13 @@ describe('multi-round-trip input with sealed requestState', () => {
     const app = createFusionApp(registry, options);
     await using now = await client(app, 'auto', ['Ada', 'Lovelace']);
     expect(now.getProtocolEra()).toBe('modern');
-    expect(await now.callTool({ name: 'wizard', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'Hello Ada Lovelace' }] });
+    expect(await now.callTool({ name: 'wizard', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'Hello Ada Lovelace' }],
+    });
     await using old = await client(app, 'legacy', ['Grace', 'Hopper']);
-    expect(await old.callTool({ name: 'wizard', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'Hello Grace Hopper' }] });
+    expect(await old.callTool({ name: 'wizard', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'Hello Grace Hopper' }],
+    });
     await app.close();
   });
 
@@ -99,17 +158,36 @@ describe('multi-round-trip input with sealed requestState', () => {
     expect(first.result).toMatchObject({ resultType: 'input_required', requestState: expect.stringMatching(/^fs1\./) });
     const state: string = first.result.requestState;
     const inputResponses = { first: { action: 'accept', content: { name: 'Ada' } } };
-    const second = await modern(app, 'tools/call', { name: 'wizard', arguments: {}, inputResponses, requestState: state });
-    expect(second.result).toMatchObject({ resultType: 'input_required', inputRequests: { second: expect.any(Object) } });
+    const second = await modern(app, 'tools/call', {
+      name: 'wizard',
+      arguments: {},
+      inputResponses,
+      requestState: state,
+    });
+    expect(second.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { second: expect.any(Object) },
+    });
     for (const [tool, sent] of [
       ['wizard', `${state}-TAMPERED`],
       ['caps', state],
     ] as const) {
-      const refused = await modern(app, 'tools/call', { name: tool, arguments: {}, inputResponses, requestState: sent });
-      expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid or expired requestState'), data: { reason: 'invalid_request_state' } });
+      const refused = await modern(app, 'tools/call', {
+        name: tool,
+        arguments: {},
+        inputResponses,
+        requestState: sent,
+      });
+      expect(refused.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Invalid or expired requestState'),
+        data: { reason: 'invalid_request_state' },
+      });
     }
     const other = createFusionApp(registry, options);
-    expect((await modern(other, 'tools/call', { name: 'wizard', arguments: {}, inputResponses, requestState: state })).error).toMatchObject({ code: -32602 });
+    expect(
+      (await modern(other, 'tools/call', { name: 'wizard', arguments: {}, inputResponses, requestState: state })).error,
+    ).toMatchObject({ code: -32602 });
     await other.close();
     await app.close();
   });
@@ -117,17 +195,28 @@ describe('multi-round-trip input with sealed requestState', () => {
   it('lets prompts return input_required too (prompts/get)', async () => {
     const app = createFusionApp(registry, options);
     const first = await modern(app, 'prompts/get', { name: 'ask' });
-    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { ctx: { method: 'elicitation/create' } } });
-    const second = await modern(app, 'prompts/get', { name: 'ask', inputResponses: { ctx: { action: 'accept', content: { name: 'tests' } } } });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { ctx: { method: 'elicitation/create' } },
+    });
+    const second = await modern(app, 'prompts/get', {
+      name: 'ask',
+      inputResponses: { ctx: { action: 'accept', content: { name: 'tests' } } },
+    });
     expect(second.result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Context: tests' } }]);
     await app.close();
   });
 
   it('tells handlers what the client declared, in both eras', async () => {
     const app = createFusionApp(registry, options);
-    expect((await modern(app, 'tools/call', { name: 'caps', arguments: {} }, { sampling: {}, roots: {} })).result.content[0].text).toBe('["roots","sampling"]');
+    expect(
+      (await modern(app, 'tools/call', { name: 'caps', arguments: {} }, { sampling: {}, roots: {} })).result.content[0]
+        .text,
+    ).toBe('["roots","sampling"]');
     await using old = await client(app, 'legacy');
-    expect(await old.callTool({ name: 'caps', arguments: {} })).toMatchObject({ content: [{ text: '["elicitation"]' }] });
+    expect(await old.callTool({ name: 'caps', arguments: {} })).toMatchObject({
+      content: [{ text: '["elicitation"]' }],
+    });
     await app.close();
   });
 });
@@ -163,7 +252,11 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     await using listener = await client(app, 'auto');
     expect(subscriber.getServerCapabilities()?.resources).toEqual({ listChanged: true, subscribe: true });
     const seen = { subscriber: [] as string[], bystander: [] as string[], listener: [] as string[] };
-    for (const [who, c] of [['subscriber', subscriber], ['bystander', bystander], ['listener', listener]] as const) {
+    for (const [who, c] of [
+      ['subscriber', subscriber],
+      ['bystander', bystander],
+      ['listener', listener],
+    ] as const) {
       c.setNotificationHandler('notifications/resources/updated', (n) => void seen[who].push(n.params.uri));
     }
     await subscriber.subscribeResource({ uri: 'test://watched' });
@@ -173,12 +266,22 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     const stream = await listener.listen({ resourceSubscriptions: ['test://watched', 'test://other'] });
     await Promise.all([subscriber.streamOpen, bystander.streamOpen]);
     await app.notifyResourceUpdated('test://watched');
-    await until(() => seen.subscriber.length > 0 && seen.listener.length > 0, 'an update on both the subscription and the listen stream');
+    await until(
+      () => seen.subscriber.length > 0 && seen.listener.length > 0,
+      'an update on both the subscription and the listen stream',
+    );
     await subscriber.unsubscribeResource({ uri: 'test://watched' });
     await app.notifyResourceUpdated('test://watched');
     await app.notifyResourceUpdated('test://other');
-    await until(() => Object.values(seen).every((uris) => uris.includes('test://other')), 'the update of test://other everywhere');
-    expect(seen).toEqual({ subscriber: ['test://watched', 'test://other'], bystander: ['test://other'], listener: ['test://watched', 'test://watched', 'test://other'] });
+    await until(
+      () => Object.values(seen).every((uris) => uris.includes('test://other')),
+      'the update of test://other everywhere',
+    );
+    expect(seen).toEqual({
+      subscriber: ['test://watched', 'test://other'],
+      bystander: ['test://other'],
+      listener: ['test://watched', 'test://watched', 'test://other'],
+    });
     await stream.close();
     await app.close();
   });
@@ -192,7 +295,9 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     await c.connect(clientSide);
     const updates: string[] = [];
     c.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
-    await expect(c.subscribeResource({ uri: 'test://missing' })).rejects.toThrow(/Resource not found: test:\/\/missing/);
+    await expect(c.subscribeResource({ uri: 'test://missing' })).rejects.toThrow(
+      /Resource not found: test:\/\/missing/,
+    );
     await c.subscribeResource({ uri: 'test://watched' });
     await attachment.notifyResourceUpdated('test://watched');
     await until(() => updates.length === 1, 'the update');
@@ -209,7 +314,9 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     const attachment = registry.attachToServer(server, idle);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    await using c = Object.assign(new Client({ name: 'test', version: '1.0.0' }), { [Symbol.asyncDispose]: () => c.close() });
+    await using c = Object.assign(new Client({ name: 'test', version: '1.0.0' }), {
+      [Symbol.asyncDispose]: () => c.close(),
+    });
     await c.connect(clientSide);
     const updates: string[] = [];
     c.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
@@ -233,7 +340,9 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
     const attachment = registry.attachToServer(server, options);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    await using c = Object.assign(new Client({ name: 'test', version: '1.0.0' }), { [Symbol.asyncDispose]: () => c.close() });
+    await using c = Object.assign(new Client({ name: 'test', version: '1.0.0' }), {
+      [Symbol.asyncDispose]: () => c.close(),
+    });
     await c.connect(clientSide);
     const seen: string[] = [];
     c.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(`updated ${n.params.uri}`));

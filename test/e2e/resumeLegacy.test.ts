@@ -7,8 +7,18 @@ import { until } from '../redis/helpers.js';
 const f = initFusion();
 const uris = [1, 2, 3, 4, 5].map((n) => `test://r${n}`);
 const registry = f.registry().registerAll(
-  f.query('ping').describe('Answers pong').handle(() => 'pong'),
-  ...uris.map((uri, i) => f.resource(uri).name(`r${i + 1}`).describe('A watched resource').mimeType('text/plain').handle(() => uri)),
+  f
+    .query('ping')
+    .describe('Answers pong')
+    .handle(() => 'pong'),
+  ...uris.map((uri, i) =>
+    f
+      .resource(uri)
+      .name(`r${i + 1}`)
+      .describe('A watched resource')
+      .mimeType('text/plain')
+      .handle(() => uri),
+  ),
 );
 
 /** A legacy SDK client over HTTP (through `url`) that records resource updates and the GET requests it makes. */
@@ -38,7 +48,12 @@ async function legacyClient(url: URL) {
 }
 
 describe('resumable legacy SSE streams (SDK client over HTTP, one instance)', () => {
-  const options = (store: MemoryEventStore): StartServerOptions<void> => ({ port: 0, resourceSubscriptions: true, eventStore: store, sseRetryMs: 20 });
+  const options = (store: MemoryEventStore): StartServerOptions<void> => ({
+    port: 0,
+    resourceSubscriptions: true,
+    eventStore: store,
+    sseRetryMs: 20,
+  });
 
   it('a client whose GET stream drops reconnects with Last-Event-ID and receives what it missed, once and in order', async () => {
     const store = new MemoryEventStore();
@@ -61,7 +76,9 @@ describe('resumable legacy SSE streams (SDK client over HTTP, one instance)', ()
       expect(c.gets[1]).toMatch(/^s:[0-9a-f-]{36}\/_GET_stream#[0-9a-f]+\.\d+$/);
       expect(c.updates).toEqual(uris);
       // And the session still works.
-      expect((await c.client.callTool({ name: 'ping', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
+      expect((await c.client.callTool({ name: 'ping', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'pong' },
+      ]);
       expect(c.updates).toEqual(uris);
     } finally {
       await server.close();

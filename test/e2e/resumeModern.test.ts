@@ -7,9 +7,22 @@ import { until } from '../redis/helpers.js';
 const f = initFusion();
 const uris = [1, 2, 3, 4, 5].map((n) => `test://r${n}`);
 const registry = f.registry().registerAll(
-  f.query('ping').describe('Answers pong').handle(() => 'pong'),
-  f.prompt('greet').describe('A greeting').handle(() => 'Hello.'),
-  ...uris.map((uri, i) => f.resource(uri).name(`r${i + 1}`).describe('A watched resource').mimeType('text/plain').handle(() => uri)),
+  f
+    .query('ping')
+    .describe('Answers pong')
+    .handle(() => 'pong'),
+  f
+    .prompt('greet')
+    .describe('A greeting')
+    .handle(() => 'Hello.'),
+  ...uris.map((uri, i) =>
+    f
+      .resource(uri)
+      .name(`r${i + 1}`)
+      .describe('A watched resource')
+      .mimeType('text/plain')
+      .handle(() => uri),
+  ),
 );
 
 /** A modern (2026-07-28) SDK client over HTTP through `url` that records what it hears and its resume requests. */
@@ -24,7 +37,12 @@ async function modernClient(url: URL) {
       const response = await fetch(input, init);
       const lastEventId = new Headers(init?.headers).get('last-event-id');
       if (init?.method === 'GET' && response.ok) resumes.push({ lastEventId, status: response.status });
-      else if (init?.method === 'GET') resumes.push({ lastEventId, status: response.status, message: ((await response.clone().json()) as { error: { message: string } }).error.message });
+      else if (init?.method === 'GET')
+        resumes.push({
+          lastEventId,
+          status: response.status,
+          message: ((await response.clone().json()) as { error: { message: string } }).error.message,
+        });
       return response;
     },
   });
@@ -35,7 +53,12 @@ async function modernClient(url: URL) {
 
 describe('resumable modern listen streams (SDK client over HTTP)', () => {
   it('a listen stream that drops is resumed with Last-Event-ID: the events it missed arrive once, in order, then live ones', async () => {
-    const server = await startServer(registry, { port: 0, resourceSubscriptions: true, eventStore: new MemoryEventStore(), sseRetryMs: 20 });
+    const server = await startServer(registry, {
+      port: 0,
+      resourceSubscriptions: true,
+      eventStore: new MemoryEventStore(),
+      sseRetryMs: 20,
+    });
     await using proxy = await dropProxy(Number(new URL(server.url).port));
     try {
       await using c = await modernClient(proxy.url);
@@ -76,10 +99,17 @@ describe('resumable modern listen streams (SDK client over HTTP)', () => {
   });
 
   it('refuses to resume a listen stream of another principal, or one that no longer records, saying what to do', async () => {
-    const server = await startServer(registry, { port: 0, resourceSubscriptions: true, eventStore: new MemoryEventStore(), listenResumeMs: 50 });
+    const server = await startServer(registry, {
+      port: 0,
+      resourceSubscriptions: true,
+      eventStore: new MemoryEventStore(),
+      listenResumeMs: 50,
+    });
     try {
       const headers = { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' };
-      const unknown = await fetch(server.url, { headers: { ...headers, 'last-event-id': 'l:0000000000000000/nope#ab.1' } });
+      const unknown = await fetch(server.url, {
+        headers: { ...headers, 'last-event-id': 'l:0000000000000000/nope#ab.1' },
+      });
       expect(unknown.status).toBe(404);
       expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
         'Cannot resume: Last-Event-ID "l:0000000000000000/nope#ab.1" names no listen stream of yours that is still stored (it ended, or outlived its resume window). Send subscriptions/listen again (and list again what you follow).',

@@ -28,7 +28,9 @@ describe('per-session data for handlers (extra.session)', () => {
     expect(String((await b.call('prefs.get')).content[0])).toMatch(/^locale=unset key=s:/);
     const big = await a.call('prefs.big', { bytes: 2_000 });
     expect(big.isError).toBe(true);
-    expect(String(big.content[0])).toMatch(/Session data of "s:[^"]+" would be \d+ bytes with "blob", over the cap of 1000; store less/);
+    expect(String(big.content[0])).toMatch(
+      /Session data of "s:[^"]+" would be \d+ bytes with "blob", over the cap of 1000; store less/,
+    );
     expect((await a.call('prefs.big', { bytes: 100 })).content).toEqual(['stored']);
     expect(String((await a.call('prefs.get')).content[0])).toMatch(/^locale=pt-BR/);
   });
@@ -53,23 +55,40 @@ describe('per-session data for handlers (extra.session)', () => {
     await using anonymous = await modernClientAs(app);
     expect(alice.getProtocolEra()).toBe('modern');
     await alice.callTool({ name: 'prefs.set', arguments: { locale: 'de' } });
-    expect(texts(await again.callTool({ name: 'prefs.get', arguments: {} }))[0]).toBe('locale=de key=c:["","alice-app"]');
-    expect(texts(await bob.callTool({ name: 'prefs.get', arguments: {} }))[0]).toBe('locale=unset key=c:["","bob-app"]');
+    expect(texts(await again.callTool({ name: 'prefs.get', arguments: {} }))[0]).toBe(
+      'locale=de key=c:["","alice-app"]',
+    );
+    expect(texts(await bob.callTool({ name: 'prefs.get', arguments: {} }))[0]).toBe(
+      'locale=unset key=c:["","bob-app"]',
+    );
     const refused = await anonymous.callTool({ name: 'prefs.set', arguments: { locale: 'it' } });
     expect(refused.isError).toBe(true);
-    expect(texts(refused)[0]).toMatch(/no session, workflow instance or authenticated principal to keep data for: authenticate the client/);
+    expect(texts(refused)[0]).toMatch(
+      /no session, workflow instance or authenticated principal to keep data for: authenticate the client/,
+    );
     await app.close();
   });
 
   it('modern era: a workflow-bound tool keeps data per workflow instance', async () => {
     const g = initFusion();
-    const gate = g.fsm({ id: 'trip', initial: 'planning', states: { planning: { on: { BOOK: 'booked' } }, booked: {} } });
+    const gate = g.fsm({
+      id: 'trip',
+      initial: 'planning',
+      states: { planning: { on: { BOOK: 'booked' } }, booked: {} },
+    });
     const registry = g.registry().registerAll(
-      g.action('trip.note').bindState('planning').withString('note').handle(async (input, _c, extra) => {
-        await extra.session!.set('note', input.note);
-        return 'noted';
-      }),
-      g.action('trip.book').bindState('planning', 'BOOK').handle(async (_i, _c, extra) => `booked with note ${(await extra.session!.get<string>('note')) ?? 'none'}`),
+      g
+        .action('trip.note')
+        .bindState('planning')
+        .withString('note')
+        .handle(async (input, _c, extra) => {
+          await extra.session!.set('note', input.note);
+          return 'noted';
+        }),
+      g
+        .action('trip.book')
+        .bindState('planning', 'BOOK')
+        .handle(async (_i, _c, extra) => `booked with note ${(await extra.session!.get<string>('note')) ?? 'none'}`),
     );
     const app = createFusionApp(registry, { fsm: gate });
     await using c = await modernClientAs(app);

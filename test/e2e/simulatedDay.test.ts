@@ -1,16 +1,32 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { createFusionApp, initFusion, MemoryFsmStore, MemoryRateLimitStore, MemorySessionStore, type FusionApp } from '../../src/index.js';
+import {
+  createFusionApp,
+  initFusion,
+  MemoryFsmStore,
+  MemoryRateLimitStore,
+  MemorySessionStore,
+  type FusionApp,
+} from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** A verified token as the host's verifier passes it to `app.fetch` (the principal `u:…`). */
-const user = (sub: string) => ({ token: `t-${sub}`, clientId: 'app', scopes: [], extra: { sub, iss: 'https://id.example' } });
+const user = (sub: string) => ({
+  token: `t-${sub}`,
+  clientId: 'app',
+  scopes: [],
+  extra: { sub, iss: 'https://id.example' },
+});
 
 /** An SDK client over `app.fetch` whose every request carries `caller`; `mode` picks the era. */
-async function connect(app: FusionApp, caller: { authInfo: unknown; peer: string }, mode: 'legacy' | 'auto'): Promise<Client> {
+async function connect(
+  app: FusionApp,
+  caller: { authInfo: unknown; peer: string },
+  mode: 'legacy' | 'auto',
+): Promise<Client> {
   const client = new Client({ name: 'day', version: '1' }, { versionNegotiation: { mode } });
   await client.connect(
     new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
@@ -27,10 +43,22 @@ async function connect(app: FusionApp, caller: { authInfo: unknown; peer: string
 /** A registry whose calls leave something behind per principal: handler data, a workflow instance, counters. */
 function dayApp(now: () => number) {
   const f = initFusion();
-  const gate = f.fsm({ id: 'trip', initial: 'planning', idleTtlMs: HOUR, states: { planning: { on: { BOOK: 'booked' } }, booked: {} } });
+  const gate = f.fsm({
+    id: 'trip',
+    initial: 'planning',
+    idleTtlMs: HOUR,
+    states: { planning: { on: { BOOK: 'booked' } }, booked: {} },
+  });
   const registry = f.registry().registerAll(
-    f.action('prefs.save').withString('theme').handle(async (input, _c, extra) => (await extra.session!.set('theme', input.theme), 'saved')),
-    f.action('trip.note').bindState('planning').withString('note').handle(async (input, _c, extra) => (await extra.session!.set('note', input.note), 'noted')),
+    f
+      .action('prefs.save')
+      .withString('theme')
+      .handle(async (input, _c, extra) => (await extra.session!.set('theme', input.theme), 'saved')),
+    f
+      .action('trip.note')
+      .bindState('planning')
+      .withString('note')
+      .handle(async (input, _c, extra) => (await extra.session!.set('note', input.note), 'noted')),
   );
   const stores = {
     sessionStore: new MemorySessionStore({ now }),
@@ -64,7 +92,13 @@ describe('a simulated day of principals that never return', () => {
       expect((await client.callTool({ name: 'trip.note', arguments: { note: 'x' } })).isError).toBeFalsy();
       await client.close(); // the connection goes; the session is never deleted, nor used again
       await clock.advanceAsync(10 * MINUTE);
-      if (step % 6 === 0) sizes.push({ hour: step / 6, sessions: stores.sessionStore.size, workflows: stores.workflowStore.size, counters: stores.rateLimitStore.size });
+      if (step % 6 === 0)
+        sizes.push({
+          hour: step / 6,
+          sessions: stores.sessionStore.size,
+          workflows: stores.workflowStore.size,
+          counters: stores.rateLimitStore.size,
+        });
     }
     const settled = sizes.filter((s) => s.hour >= 3);
     // Flat: the same at every hour once the 2 h session TTL has passed, not growing with the 144 principals seen.

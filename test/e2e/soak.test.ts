@@ -14,11 +14,22 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  */
 describe('soak: a flood of maximal legacy sessions', () => {
   it('stays under its memory ceiling, keeps serving a fresh client and returns to baseline', async () => {
-    const child = spawn(process.execPath, ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', 'test/e2e/fixtures/flood.ts'], {
-      cwd: root,
-      env: { ...process.env, FLOOD_SESSIONS: '3000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--max-old-space-size=256',
+        '--expose-gc',
+        '--import',
+        'tsx',
+        '--conditions=mcp-fusion-source',
+        'test/e2e/fixtures/flood.ts',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, FLOOD_SESSIONS: '3000' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => void (out += c.toString('utf8')));

@@ -2,7 +2,17 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
-import { createFusionApp, createStderrLogger, initFusion, StateSyncLayer, type DebugEvent, type InvalidationEvent, type ResourceNotification, type StateSyncConfig, type ToolRegistry } from '../../src/index.js';
+import {
+  createFusionApp,
+  createStderrLogger,
+  initFusion,
+  StateSyncLayer,
+  type DebugEvent,
+  type InvalidationEvent,
+  type ResourceNotification,
+  type StateSyncConfig,
+  type ToolRegistry,
+} from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import type { RequestContext } from '../../src/surface/types.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
@@ -11,12 +21,18 @@ import { openSession, post } from '../_helpers/raw.js';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Every listed tool by name. */
-async function listed(client: Client): Promise<Map<string, { description?: string | undefined; _meta?: Record<string, unknown> | undefined }>> {
+async function listed(
+  client: Client,
+): Promise<Map<string, { description?: string | undefined; _meta?: Record<string, unknown> | undefined }>> {
   return new Map((await client.listTools()).tools.map((t) => [t.name, t]));
 }
 
 /** Connects a real SDK client to `registry` attached to a v2 McpServer with `options`. */
-async function attached<Ctx>(registry: ToolRegistry<Ctx>, options: Parameters<ToolRegistry<Ctx>['attachToServer']>[1], server = new McpServer({ name: 'state-sync', version: '1.0.0' })) {
+async function attached<Ctx>(
+  registry: ToolRegistry<Ctx>,
+  options: Parameters<ToolRegistry<Ctx>['attachToServer']>[1],
+  server = new McpServer({ name: 'state-sync', version: '1.0.0' }),
+) {
   registry.attachToServer(server, options);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -35,13 +51,40 @@ async function attached<Ctx>(registry: ToolRegistry<Ctx>, options: Parameters<To
 const plain = initFusion();
 const plainTools = () =>
   plain.registry().registerAll(
-    plain.query('countries.list').describe('List all country codes').handle(() => [{ code: 'BR' }]),
-    plain.query('sprints.get').describe('Get a sprint').withString('id', 'Sprint ID').handle((input) => ({ id: input.id })),
-    plain.query('sprints.list').describe('List workspace sprints').handle(() => []),
-    plain.action('sprints.create').describe('Create a new sprint').withString('name', 'Sprint name').handle((input) => ({ id: 's2', name: input.name })),
-    plain.action('sprints.update').describe('Rename a sprint').withString('id', 'Sprint ID').withString('name', 'New name').handle((input) => ({ id: input.id, name: input.name })),
-    plain.mutation('sprints.delete').describe('Delete a sprint').withString('id', 'Sprint ID').handle(() => ({ deleted: true })),
-    plain.action('tasks.update').describe('Update a task').withString('id', 'Task ID').handle((input) => ({ id: input.id, ok: true })),
+    plain
+      .query('countries.list')
+      .describe('List all country codes')
+      .handle(() => [{ code: 'BR' }]),
+    plain
+      .query('sprints.get')
+      .describe('Get a sprint')
+      .withString('id', 'Sprint ID')
+      .handle((input) => ({ id: input.id })),
+    plain
+      .query('sprints.list')
+      .describe('List workspace sprints')
+      .handle(() => []),
+    plain
+      .action('sprints.create')
+      .describe('Create a new sprint')
+      .withString('name', 'Sprint name')
+      .handle((input) => ({ id: 's2', name: input.name })),
+    plain
+      .action('sprints.update')
+      .describe('Rename a sprint')
+      .withString('id', 'Sprint ID')
+      .withString('name', 'New name')
+      .handle((input) => ({ id: input.id, name: input.name })),
+    plain
+      .mutation('sprints.delete')
+      .describe('Delete a sprint')
+      .withString('id', 'Sprint ID')
+      .handle(() => ({ deleted: true })),
+    plain
+      .action('tasks.update')
+      .describe('Update a task')
+      .withString('id', 'Task ID')
+      .handle((input) => ({ id: input.id, ok: true })),
   );
 
 const seedPolicies: StateSyncConfig = {
@@ -81,7 +124,11 @@ describe('State Sync through the SDK client: the seeds’ example (inline API)',
       { type: 'text', text: '[System: Cache invalidated for sprints.* — caused by sprints.create]' },
       { type: 'text', text: JSON.stringify({ id: 's2', name: 'Sprint 2', taskIds: [] }) },
     ]);
-    expect(result._meta?.['fusion/invalidation']).toEqual({ patterns: ['sprints.*'], causedBy: 'sprints.create', at: expect.stringMatching(ISO) });
+    expect(result._meta?.['fusion/invalidation']).toEqual({
+      patterns: ['sprints.*'],
+      causedBy: 'sprints.create',
+      at: expect.stringMatching(ISO),
+    });
   });
 
   it('names both domains, in declaration order, after tasks.update', async () => {
@@ -92,7 +139,11 @@ describe('State Sync through the SDK client: the seeds’ example (inline API)',
       JSON.stringify({ id: 't1', title: 'Ship it', sprintId: 's1' }),
     ]);
     expect(texts(result)[0]).toContain('\u2014');
-    expect(result._meta?.['fusion/invalidation']).toEqual({ patterns: ['tasks.*', 'sprints.*'], causedBy: 'tasks.update', at: expect.stringMatching(ISO) });
+    expect(result._meta?.['fusion/invalidation']).toEqual({
+      patterns: ['tasks.*', 'sprints.*'],
+      causedBy: 'tasks.update',
+      at: expect.stringMatching(ISO),
+    });
   });
 
   it('carries the directive of a cached or stale tool in its result _meta, and no invalidation', async () => {
@@ -137,27 +188,52 @@ describe('State Sync isError guard through the SDK client', () => {
   it('sends no signal and tells no observer when the handler returns isError', async () => {
     const events: InvalidationEvent[] = [];
     const registry = f.registry().registerAll(
-      f.action('sprints.close').invalidates('sprints.*').handle(() => ({ content: [{ type: 'text', text: 'Sprint s1 is already closed; call sprints.list.' }], isError: true })),
+      f
+        .action('sprints.close')
+        .invalidates('sprints.*')
+        .handle(() => ({
+          content: [{ type: 'text', text: 'Sprint s1 is already closed; call sprints.list.' }],
+          isError: true,
+        })),
       f.query('sprints.list').handle(() => []),
     );
-    await using t = await createTestClient(registry, { stateSync: { policies: [], onInvalidation: (e) => events.push(e) } });
+    await using t = await createTestClient(registry, {
+      stateSync: { policies: [], onInvalidation: (e) => events.push(e) },
+    });
     const result = await t.callTool('sprints.close');
-    expect(result).toEqual({ content: [{ type: 'text', text: 'Sprint s1 is already closed; call sprints.list.' }], isError: true });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'Sprint s1 is already closed; call sprints.list.' }],
+      isError: true,
+    });
     expect(events).toEqual([]);
   });
 
   it('sends no signal when the FSM gate refuses the call, and one once the state allows it', async () => {
     const events: InvalidationEvent[] = [];
-    const gate = f.fsm({ id: 'checkout', initial: 'empty', states: { empty: { on: { CHECKOUT: 'payment' } }, payment: { on: { PAY: 'paid' } }, paid: { type: 'final' } } });
+    const gate = f.fsm({
+      id: 'checkout',
+      initial: 'empty',
+      states: { empty: { on: { CHECKOUT: 'payment' } }, payment: { on: { PAY: 'paid' } }, paid: { type: 'final' } },
+    });
     let ran = 0;
     const registry = f.registry().registerAll(
-      f.mutation('cart.pay').bindState('payment', 'PAY').invalidates('orders.*').handle(() => {
-        ran++;
-        return { status: 'paid' };
-      }),
-      f.query('orders.list').stale().handle(() => []),
+      f
+        .mutation('cart.pay')
+        .bindState('payment', 'PAY')
+        .invalidates('orders.*')
+        .handle(() => {
+          ran++;
+          return { status: 'paid' };
+        }),
+      f
+        .query('orders.list')
+        .stale()
+        .handle(() => []),
     );
-    await using t = await createTestClient(registry, { fsm: gate, stateSync: { policies: [], onInvalidation: (e) => events.push(e) } });
+    await using t = await createTestClient(registry, {
+      fsm: gate,
+      stateSync: { policies: [], onInvalidation: (e) => events.push(e) },
+    });
     const refused = await t.callTool('cart.pay');
     expect(refused.isError).toBe(true);
     expect(texts(refused)).toHaveLength(1);
@@ -174,7 +250,13 @@ describe('State Sync isError guard through the SDK client', () => {
 
   it('sends no signal when the call times out', async () => {
     const registry = f.registry().register(
-      f.action('sprints.sync').timeout(20).invalidates('sprints.*').handle((_i, _c, extra) => new Promise((resolve) => extra.signal.addEventListener('abort', () => resolve('late')))),
+      f
+        .action('sprints.sync')
+        .timeout(20)
+        .invalidates('sprints.*')
+        .handle(
+          (_i, _c, extra) => new Promise((resolve) => extra.signal.addEventListener('abort', () => resolve('late'))),
+        ),
     );
     await using t = await createTestClient(registry);
     const result = await t.callTool('sprints.sync');
@@ -193,7 +275,10 @@ describe('State Sync registry policies through attachToServer', () => {
     // A matched policy without a directive takes the default one.
     expect(tools.get('sprints.create')?.description).toBe('Create a new sprint [Cache-Control: no-store]');
     const result = await client.callTool({ name: 'tasks.update', arguments: { id: 't1' } });
-    expect(texts(result)).toEqual(['[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]', '{"id":"t1","ok":true}']);
+    expect(texts(result)).toEqual([
+      '[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]',
+      '{"id":"t1","ok":true}',
+    ]);
   });
 
   it('is first-match-wins', async () => {
@@ -212,7 +297,9 @@ describe('State Sync registry policies through attachToServer', () => {
   });
 
   it('leaves unmatched tools undecorated when there are no defaults', async () => {
-    await using t = await createTestClient(plainTools(), { stateSync: { policies: [{ match: 'countries.*', cacheControl: 'immutable' }] } });
+    await using t = await createTestClient(plainTools(), {
+      stateSync: { policies: [{ match: 'countries.*', cacheControl: 'immutable' }] },
+    });
     const tools = await listed(t.client);
     expect(tools.get('countries.list')?.description).toBe('List all country codes [Cache-Control: immutable]');
     expect(tools.get('sprints.list')?.description).toBe('List workspace sprints');
@@ -224,9 +311,20 @@ describe('State Sync registry policies through attachToServer', () => {
   it('lets an inline declaration win per field over a matching policy', async () => {
     const f = initFusion();
     const registry = f.registry().registerAll(
-      f.query('countries.list').describe('List all country codes').stale().handle(() => []),
-      f.action('tasks.update').describe('Update a task').invalidates('tasks.*').handle(() => 'ok'),
-      f.query('tasks.list').describe('List tasks').handle(() => []),
+      f
+        .query('countries.list')
+        .describe('List all country codes')
+        .stale()
+        .handle(() => []),
+      f
+        .action('tasks.update')
+        .describe('Update a task')
+        .invalidates('tasks.*')
+        .handle(() => 'ok'),
+      f
+        .query('tasks.list')
+        .describe('List tasks')
+        .handle(() => []),
     );
     await using t = await createTestClient(registry, {
       stateSync: {
@@ -241,9 +339,14 @@ describe('State Sync registry policies through attachToServer', () => {
     expect(tools.get('countries.list')?.description).toBe('List all country codes [Cache-Control: no-store]');
     // No inline directive: the policy's; inline invalidates replace the policy's.
     expect(tools.get('tasks.update')?.description).toBe('Update a task [Cache-Control: no-store]');
-    expect(texts(await t.callTool('tasks.update'))).toEqual(['[System: Cache invalidated for tasks.* — caused by tasks.update]', 'ok']);
+    expect(texts(await t.callTool('tasks.update'))).toEqual([
+      '[System: Cache invalidated for tasks.* — caused by tasks.update]',
+      'ok',
+    ]);
     // No inline declaration at all: the policy decides both fields.
-    expect(texts(await t.callTool('tasks.list'))[0]).toBe('[System: Cache invalidated for countries.* — caused by tasks.list]');
+    expect(texts(await t.callTool('tasks.list'))[0]).toBe(
+      '[System: Cache invalidated for countries.* — caused by tasks.list]',
+    );
   });
 });
 
@@ -252,18 +355,36 @@ describe('State Sync on the wire, byte for byte', () => {
     // The SDK's result validation writes `_meta` before `content`; inside `_meta` the order is State Sync's.
     const f = initFusion();
     const registry = f.registry().registerAll(
-      f.action('tasks.update').withString('id', 'Task ID').handle((input) => ({ content: [{ type: 'text' as const, text: `updated ${input.id}` }], _meta: { 'app/trace': 't-1' } })),
-      f.query('countries.list').cached().handle(() => 'BR'),
+      f
+        .action('tasks.update')
+        .withString('id', 'Task ID')
+        .handle((input) => ({
+          content: [{ type: 'text' as const, text: `updated ${input.id}` }],
+          _meta: { 'app/trace': 't-1' },
+        })),
+      f
+        .query('countries.list')
+        .cached()
+        .handle(() => 'BR'),
       f.query('sprints.list').handle(() => []),
     );
-    const app = createFusionApp(registry, { now: () => Date.parse('2026-01-01T00:00:00.000Z'), stateSync: { defaults: { cacheControl: 'no-store' }, policies: [{ match: 'tasks.update', invalidates: ['tasks.*', 'sprints.*'] }] } });
+    const app = createFusionApp(registry, {
+      now: () => Date.parse('2026-01-01T00:00:00.000Z'),
+      stateSync: {
+        defaults: { cacheControl: 'no-store' },
+        policies: [{ match: 'tasks.update', invalidates: ['tasks.*', 'sprints.*'] }],
+      },
+    });
     try {
       const sid = await openSession(app);
-      const call = async (id: number, name: string, args: Record<string, unknown>) => (await post(app, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, sid)).text();
+      const call = async (id: number, name: string, args: Record<string, unknown>) =>
+        (await post(app, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, sid)).text();
       expect(await call(1, 'tasks.update', { id: 't1' })).toContain(
         '"result":{"_meta":{"app/trace":"t-1","fusion/invalidation":{"patterns":["tasks.*","sprints.*"],"causedBy":"tasks.update","at":"2026-01-01T00:00:00.000Z"},"fusion/cacheControl":"no-store"},"content":[{"type":"text","text":"[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]"},{"type":"text","text":"updated t1"}]}',
       );
-      expect(await call(2, 'countries.list', {})).toContain('"result":{"_meta":{"fusion/cacheControl":"immutable"},"content":[{"type":"text","text":"BR"}]}');
+      expect(await call(2, 'countries.list', {})).toContain(
+        '"result":{"_meta":{"fusion/cacheControl":"immutable"},"content":[{"type":"text","text":"BR"}]}',
+      );
     } finally {
       await app.close();
     }
@@ -276,7 +397,11 @@ describe('State Sync observability end to end', () => {
     const notifications: ResourceNotification[] = [];
     await using t = await createTestClient(workspace, {
       ...workspaceOptions(),
-      stateSync: { policies: [], onInvalidation: (e) => events.push(e), notificationSink: (n) => void notifications.push(n) },
+      stateSync: {
+        policies: [],
+        onInvalidation: (e) => events.push(e),
+        notificationSink: (n) => void notifications.push(n),
+      },
     });
     const result = await t.callTool('tasks.update', { id: 't1' });
     await t.callTool('tasks.update', { id: 't9' }); // fails: no event
@@ -341,7 +466,10 @@ describe('State Sync startup warnings', () => {
     f.registry().registerAll(
       f.query('sprints.list').handle(() => []),
       f.action('sprints.update').handle(() => 'ok'),
-      f.action('sprints.create').invalidates('sprints.*', 'sprint.*').handle(() => 'ok'),
+      f
+        .action('sprints.create')
+        .invalidates('sprints.*', 'sprint.*')
+        .handle(() => 'ok'),
       f.action('tasks.update').handle(() => 'ok'),
     );
   const stateSync: StateSyncConfig = {
@@ -368,11 +496,22 @@ describe('State Sync startup warnings', () => {
 
   it('sends them to the debug channel too, and to the logger at warn when nobody listens', async () => {
     const events: DebugEvent[] = [];
-    await using _debug = await createTestClient(registry(), { stateSync, debug: (e) => events.push(e), logLevel: 'silent' });
+    await using _debug = await createTestClient(registry(), {
+      stateSync,
+      debug: (e) => events.push(e),
+      logLevel: 'silent',
+    });
     expect(events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual(expected);
 
     const lines: string[] = [];
-    await using _plain = await createTestClient(registry(), { stateSync, logLevel: 'warn', logger: createStderrLogger((text) => lines.push(text), () => 0) });
+    await using _plain = await createTestClient(registry(), {
+      stateSync,
+      logLevel: 'warn',
+      logger: createStderrLogger(
+        (text) => lines.push(text),
+        () => 0,
+      ),
+    });
     expect(lines).toEqual(expected.map((m) => `[mcp-fusion] 1970-01-01T00:00:00.000Z WARN ${m}\n`));
   });
 });
@@ -380,9 +519,20 @@ describe('State Sync startup warnings', () => {
 describe('State Sync validation at attach time', () => {
   it('refuses a malformed policy or inline glob with a DefinitionError naming the culprit', async () => {
     const f = initFusion();
-    const inlineTypo = f.registry().register(f.action('sprints.create').invalidates('sprints.').handle(() => 'ok'));
-    await expect(createTestClient(inlineTypo)).rejects.toThrow(/^Tool "sprints.create" invalidates "sprints.", which is not a valid glob;/);
-    await expect(createTestClient(plainTools(), { stateSync: { policies: [{ match: 'sprints.*', cacheControl: 'max-age' as never }] } })).rejects.toMatchObject({
+    const inlineTypo = f.registry().register(
+      f
+        .action('sprints.create')
+        .invalidates('sprints.')
+        .handle(() => 'ok'),
+    );
+    await expect(createTestClient(inlineTypo)).rejects.toThrow(
+      /^Tool "sprints.create" invalidates "sprints.", which is not a valid glob;/,
+    );
+    await expect(
+      createTestClient(plainTools(), {
+        stateSync: { policies: [{ match: 'sprints.*', cacheControl: 'max-age' as never }] },
+      }),
+    ).rejects.toMatchObject({
       name: 'DefinitionError',
       code: 'STATE_SYNC_POLICY',
       data: { index: 0 },
@@ -393,8 +543,15 @@ describe('State Sync validation at attach time', () => {
 describe('State Sync zero overhead when not configured', () => {
   const f = initFusion();
   const registry = f.registry().registerAll(
-    f.query('sprints.list').describe('List workspace sprints').handle(() => 'no sprints yet'),
-    f.action('sprints.create').describe('Create a new sprint').withString('name').handle((input) => ({ id: 's2', name: input.name })),
+    f
+      .query('sprints.list')
+      .describe('List workspace sprints')
+      .handle(() => 'no sprints yet'),
+    f
+      .action('sprints.create')
+      .describe('Create a new sprint')
+      .withString('name')
+      .handle((input) => ({ id: 's2', name: input.name })),
   );
   const scope = { sessionKey: undefined, extra: { era: 'legacy' } } as unknown as RequestContext;
 
@@ -416,7 +573,9 @@ describe('State Sync zero overhead when not configured', () => {
       ['Create a new sprint', undefined],
     ]);
     expect(await t.callTool('sprints.list')).toEqual({ content: [{ type: 'text', text: 'no sprints yet' }] });
-    expect(await t.callTool('sprints.create', { name: 'S2' })).toEqual({ content: [{ type: 'text', text: '{"id":"s2","name":"S2"}' }] });
+    expect(await t.callTool('sprints.create', { name: 'S2' })).toEqual({
+      content: [{ type: 'text', text: '{"id":"s2","name":"S2"}' }],
+    });
     expect(resolve).not.toHaveBeenCalled();
     expect(decorate).not.toHaveBeenCalled();
   });
@@ -426,7 +585,10 @@ describe('State Sync zero overhead when not configured', () => {
     const resolve = vi.spyOn(StateSyncLayer.prototype, 'resolve');
     const first = await pipeline.listTools(scope);
     expect(await pipeline.listTools(scope)).toBe(first);
-    expect(first.tools.map((t) => t.description)).toEqual(['List workspace sprints [Cache-Control: no-store]', 'Create a new sprint [Cache-Control: no-store]']);
+    expect(first.tools.map((t) => t.description)).toEqual([
+      'List workspace sprints [Cache-Control: no-store]',
+      'Create a new sprint [Cache-Control: no-store]',
+    ]);
     expect(resolve).not.toHaveBeenCalled();
   });
 });

@@ -10,13 +10,34 @@ function orderServer() {
   const f = initFusion();
   const gate = f.fsm(statechart);
   const registry = f.registry().registerAll(
-    f.action('order.pay').bindState('browsing', 'PAY').handle(() => 'paying'),
-    f.action('order.review').bindState('browsing', 'REVIEW').handle(() => 'reviewing'),
-    f.action('pay.card').bindState('payment.card', 'PAID').handle(() => 'paid by card'),
-    f.action('pay.switch').bindState('payment', 'SWITCH').handle(() => 'switched'),
-    f.action('pay.cancel').bindState('payment', 'CANCEL').handle(() => 'cancelled'),
-    f.action('legal.approve').bindState('review.legal.open', 'APPROVE_LEGAL').handle(() => 'legal ok'),
-    f.action('tech.approve').bindState('review.tech.open', 'APPROVE_TECH').handle(() => 'tech ok'),
+    f
+      .action('order.pay')
+      .bindState('browsing', 'PAY')
+      .handle(() => 'paying'),
+    f
+      .action('order.review')
+      .bindState('browsing', 'REVIEW')
+      .handle(() => 'reviewing'),
+    f
+      .action('pay.card')
+      .bindState('payment.card', 'PAID')
+      .handle(() => 'paid by card'),
+    f
+      .action('pay.switch')
+      .bindState('payment', 'SWITCH')
+      .handle(() => 'switched'),
+    f
+      .action('pay.cancel')
+      .bindState('payment', 'CANCEL')
+      .handle(() => 'cancelled'),
+    f
+      .action('legal.approve')
+      .bindState('review.legal.open', 'APPROVE_LEGAL')
+      .handle(() => 'legal ok'),
+    f
+      .action('tech.approve')
+      .bindState('review.tech.open', 'APPROVE_TECH')
+      .handle(() => 'tech ok'),
     f.query('order.view').handle(() => 'order'),
   );
   return { gate, registry };
@@ -45,11 +66,15 @@ describe('nested and parallel workflow states through the SDK client', () => {
     expect(await t.state()).toEqual({ payment: 'card' });
     expect(await t.listToolNames()).toEqual(['pay.card', 'pay.switch', 'pay.cancel', 'order.view']);
     const switched = await t.call('pay.switch');
-    expect(switched.content.at(-1)).toBe('Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view.');
+    expect(switched.content.at(-1)).toBe(
+      'Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view.',
+    );
     expect(await t.listToolNames()).toEqual(['pay.switch', 'pay.cancel', 'order.view']);
     const refused = await t.call('pay.card');
     expect(refused.isError).toBe(true);
-    expect(String(refused.content[0])).toBe('Tool "pay.card" is not available in the current workflow state "payment.wallet" (workflow "order"). It works in: payment.card. Available now: pay.switch, pay.cancel, order.view.');
+    expect(String(refused.content[0])).toBe(
+      'Tool "pay.card" is not available in the current workflow state "payment.wallet" (workflow "order"). It works in: payment.card. Available now: pay.switch, pay.cancel, order.view.',
+    );
     expect(await t.state()).toEqual({ payment: 'wallet' });
     await t.call('pay.cancel');
     await t.call('order.review');
@@ -65,12 +90,18 @@ describe('nested and parallel workflow states through the SDK client', () => {
     const started = await c.callTool({ name: 'order.pay', arguments: {} });
     const handle = /order_id: (ord_[\w-]+)/.exec(texts(started).join('\n'))?.[1];
     expect(handle).toBeDefined();
-    expect((started._meta as Record<string, { state: unknown }>)['fusion/workflow']!.state).toEqual({ payment: 'card' });
+    expect((started._meta as Record<string, { state: unknown }>)['fusion/workflow']!.state).toEqual({
+      payment: 'card',
+    });
     const switched = await c.callTool({ name: 'pay.switch', arguments: { order_id: handle } });
-    expect(texts(switched)).toContain('Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view.');
+    expect(texts(switched)).toContain(
+      'Workflow "order" is now in state "payment.wallet". Next: pay.switch, pay.cancel, order.view.',
+    );
     const refused = await c.callTool({ name: 'pay.card', arguments: { order_id: handle } });
     expect(refused.isError).toBe(true);
-    expect(texts(refused)[0]).toMatch(/^Tool "pay.card" is not available in the current workflow state "payment.wallet"/);
+    expect(texts(refused)[0]).toMatch(
+      /^Tool "pay.card" is not available in the current workflow state "payment.wallet"/,
+    );
     expect(texts(await c.callTool({ name: 'pay.cancel', arguments: { order_id: handle } }))[0]).toBe('cancelled');
     await app.close();
   });
@@ -87,7 +118,11 @@ describe('nested and parallel workflow states through the SDK client', () => {
     const second = orderServer();
     const b = createFusionApp(second.registry, { fsm: second.gate, sessionStore });
     const listed = await request(b, sid, 3, 'tools/list');
-    expect(listed.message.result.tools.map((t: { name: string }) => t.name)).toEqual(['pay.switch', 'pay.cancel', 'order.view']);
+    expect(listed.message.result.tools.map((t: { name: string }) => t.name)).toEqual([
+      'pay.switch',
+      'pay.cancel',
+      'order.view',
+    ]);
     await b.close();
   });
 });

@@ -5,7 +5,8 @@ import { httpServer, v2HttpClient } from '../_helpers/clients.js';
 
 const f = initFusion();
 const anything = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } as any;
-const request = (client: Client, method: string, params: Record<string, unknown>): Promise<any> => client.request({ method, params } as any, anything);
+const request = (client: Client, method: string, params: Record<string, unknown>): Promise<any> =>
+  client.request({ method, params } as any, anything);
 
 async function terminal(client: Client, taskId: string): Promise<any> {
   for (;;) {
@@ -20,7 +21,15 @@ async function terminal(client: Client, taskId: string): Promise<any> {
 function approval() {
   let finish: (outcome: 'ok' | 'error') => void = () => {};
   const invalidations: InvalidationEvent[] = [];
-  const gate = f.fsm({ id: 'approval', initial: 'draft', states: { draft: { on: { SUBMIT: 'review' } }, review: { on: { APPROVE: 'approved' } }, approved: { type: 'final' } } });
+  const gate = f.fsm({
+    id: 'approval',
+    initial: 'draft',
+    states: {
+      draft: { on: { SUBMIT: 'review' } },
+      review: { on: { APPROVE: 'approved' } },
+      approved: { type: 'final' },
+    },
+  });
   const registry = f.registry().registerAll(
     f
       .mutation('doc.submit')
@@ -31,13 +40,23 @@ function approval() {
       .handle(
         () =>
           new Promise((resolve) => {
-            finish = (outcome) => (outcome === 'ok' ? resolve('Submitted for review.') : resolve({ content: [{ type: 'text', text: 'The reviewer queue is full.' }], isError: true }));
+            finish = (outcome) =>
+              outcome === 'ok'
+                ? resolve('Submitted for review.')
+                : resolve({ content: [{ type: 'text', text: 'The reviewer queue is full.' }], isError: true });
           }),
       ),
-    f.mutation('doc.approve').bindState('review', 'APPROVE').handle(() => 'Approved.'),
+    f
+      .mutation('doc.approve')
+      .bindState('review', 'APPROVE')
+      .handle(() => 'Approved.'),
     f.query('docs.list').handle(() => []),
   );
-  const options = { fsm: gate, drainMs: 0, stateSync: { policies: [], onInvalidation: (e: InvalidationEvent) => invalidations.push(e) } };
+  const options = {
+    fsm: gate,
+    drainMs: 0,
+    stateSync: { policies: [], onInvalidation: (e: InvalidationEvent) => invalidations.push(e) },
+  };
   return { registry, options, invalidations, finish: (outcome: 'ok' | 'error') => finish(outcome) };
 }
 

@@ -12,7 +12,11 @@ describe('resources/updated of a handle-keyed workflow instance', () => {
     const published: ServerEvent[] = [];
     bus.subscribe((event) => void published.push(event));
     const changes: WorkflowChange[] = [];
-    const app = createFusionApp(registry, { ...workspaceOptions(), bus, onWorkflowChange: (change) => void changes.push(change) });
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      bus,
+      onWorkflowChange: (change) => void changes.push(change),
+    });
     await using client = await v2FetchClient(app, 'auto');
     expect(client.getProtocolEra()).toBe('modern');
 

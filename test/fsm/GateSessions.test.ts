@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GateSessions, MemoryFsmStore, StateMachineGate, WorkflowStateError, type FsmConfig, type FsmSnapshot, type FsmStateStore } from '../../src/index.js';
+import {
+  GateSessions,
+  MemoryFsmStore,
+  StateMachineGate,
+  WorkflowStateError,
+  type FsmConfig,
+  type FsmSnapshot,
+  type FsmStateStore,
+} from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
 import { chain, checkout, engines } from './fixtures.js';
 
@@ -25,24 +33,43 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   it('keeps each key in its own state', async () => {
     const sessions = new GateSessions(checkoutGate(engine));
     const ran = await sessions.run('alice', 'cart.add_item', ok);
-    expect(ran).toEqual({ outcome: 'ran', result: {}, state: 'has_items', transition: { changed: true, previousState: 'empty', currentState: 'has_items' } });
+    expect(ran).toEqual({
+      outcome: 'ran',
+      result: {},
+      state: 'has_items',
+      transition: { changed: true, previousState: 'empty', currentState: 'has_items' },
+    });
     expect((await sessions.snapshot('alice')).state).toBe('has_items');
     expect((await sessions.snapshot('bob')).state).toBe('empty');
-    expect(await sessions.visible('alice', ['cart.view', 'cart.add_item', 'cart.checkout', 'cart.pay'])).toEqual(['cart.view', 'cart.add_item', 'cart.checkout']);
-    expect(await sessions.visible('bob', ['cart.view', 'cart.add_item', 'cart.checkout', 'cart.pay'])).toEqual(['cart.view', 'cart.add_item']);
+    expect(await sessions.visible('alice', ['cart.view', 'cart.add_item', 'cart.checkout', 'cart.pay'])).toEqual([
+      'cart.view',
+      'cart.add_item',
+      'cart.checkout',
+    ]);
+    expect(await sessions.visible('bob', ['cart.view', 'cart.add_item', 'cart.checkout', 'cart.pay'])).toEqual([
+      'cart.view',
+      'cart.add_item',
+    ]);
     sessions.dispose();
   });
 
   it('refuses a tool outside its states without running it', async () => {
     const sessions = new GateSessions(checkoutGate(engine));
     const fn = vi.fn(ok);
-    expect(await sessions.run('k', 'cart.pay', fn)).toEqual({ outcome: 'refused', state: 'empty', allowed: ['cart.add_item'] });
+    expect(await sessions.run('k', 'cart.pay', fn)).toEqual({
+      outcome: 'refused',
+      state: 'empty',
+      allowed: ['cart.add_item'],
+    });
     expect(fn).not.toHaveBeenCalled();
   });
 
   it('runs unbound tools directly, in any state', async () => {
     const sessions = new GateSessions(checkoutGate(engine));
-    expect(await sessions.run('k', 'cart.view', async (): Promise<Result> => ({ value: 1 }))).toEqual({ outcome: 'ran', result: { value: 1 } });
+    expect(await sessions.run('k', 'cart.view', async (): Promise<Result> => ({ value: 1 }))).toEqual({
+      outcome: 'ran',
+      result: { value: 1 },
+    });
     expect(sessions.size).toBe(0);
   });
 
@@ -61,7 +88,11 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     vi.useFakeTimers();
     const onListChanged = vi.fn();
     const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 0 });
-    expect(await sessions.run('k', 'cart.add_item', failed)).toEqual({ outcome: 'ran', result: { isError: true }, state: 'empty' });
+    expect(await sessions.run('k', 'cart.add_item', failed)).toEqual({
+      outcome: 'ran',
+      result: { isError: true },
+      state: 'empty',
+    });
     await sessions.run('k', 'cart.add_item', ok);
     expect(await sessions.run('k', 'cart.peek', ok)).toEqual({ outcome: 'ran', result: {}, state: 'has_items' });
     await vi.runAllTimersAsync();
@@ -75,7 +106,10 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     await sessions.run('k', 'cart.add_item', ok);
     await vi.runAllTimersAsync();
     const again = await sessions.run('k', 'cart.add_item', ok);
-    expect(again).toMatchObject({ state: 'has_items', transition: { changed: false, previousState: 'has_items', currentState: 'has_items' } });
+    expect(again).toMatchObject({
+      state: 'has_items',
+      transition: { changed: false, previousState: 'has_items', currentState: 'has_items' },
+    });
     await vi.runAllTimersAsync();
     expect(onListChanged).toHaveBeenCalledTimes(1);
   });
@@ -125,7 +159,11 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('reports a failing notifier to onError', async () => {
       const clock = createClock();
       const onError = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onError, onListChanged: () => Promise.reject(new Error('closed')), now: clock.now });
+      const sessions = new GateSessions(checkoutGate(engine), {
+        onError,
+        onListChanged: () => Promise.reject(new Error('closed')),
+        now: clock.now,
+      });
       await sessions.run('k', 'cart.add_item', ok);
       await clock.advanceAsync(50);
       expect(onError).toHaveBeenCalledWith(new Error('closed'));
@@ -134,7 +172,10 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('restarts the one pending timer of a key instead of starting one per transition', async () => {
       const clock = createClock();
       const onListChanged = vi.fn();
-      const gate = new StateMachineGate({ initial: 'open', states: { open: { on: { FLIP: 'shut' } }, shut: { on: { FLIP: 'open' } } } }, { engine }).bindTool('flip', ['open', 'shut'], 'FLIP');
+      const gate = new StateMachineGate(
+        { initial: 'open', states: { open: { on: { FLIP: 'shut' } }, shut: { on: { FLIP: 'open' } } } },
+        { engine },
+      ).bindTool('flip', ['open', 'shut'], 'FLIP');
       const sessions = new GateSessions(gate, { onListChanged, now: clock.now });
       for (let i = 0; i < 20; i++) await sessions.run('k', 'flip', ok);
       expect(clock.pending).toBe(1);
@@ -179,11 +220,16 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       );
       expect(runs).toBe(1);
       expect(outcomes.filter((o) => o.outcome === 'ran')).toHaveLength(1);
-      expect(outcomes.filter((o) => o.outcome === 'refused')).toEqual(Array.from({ length: 99 }, () => ({ outcome: 'refused', state: 'payment', allowed: ['cart.pay'] })));
+      expect(outcomes.filter((o) => o.outcome === 'refused')).toEqual(
+        Array.from({ length: 99 }, () => ({ outcome: 'refused', state: 'payment', allowed: ['cart.pay'] })),
+      );
     });
 
     it('loses no run of a counting tool in a self-loop', async () => {
-      const gate = new StateMachineGate({ initial: 'open', states: { open: { on: { COUNT: 'open' } } } }, { engine }).bindTool('counter.add', ['open'], 'COUNT');
+      const gate = new StateMachineGate(
+        { initial: 'open', states: { open: { on: { COUNT: 'open' } } } },
+        { engine },
+      ).bindTool('counter.add', ['open'], 'COUNT');
       const sessions = new GateSessions(gate);
       let count = 0;
       const outcomes = await Promise.all(
@@ -201,11 +247,17 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('loses no transition: 100 concurrent NEXT calls walk a 100-step chain, each version saved once', async () => {
-      const gate = new StateMachineGate(chain(100), { engine }).bindTool('step', Object.keys(chain(100).states), 'NEXT');
+      const gate = new StateMachineGate(chain(100), { engine }).bindTool(
+        'step',
+        Object.keys(chain(100).states),
+        'NEXT',
+      );
       const store = new MemoryFsmStore();
       const sessions = new GateSessions(gate, { store });
       const outcomes = await Promise.all(Array.from({ length: 100 }, () => sessions.run('k', 'step', ok)));
-      expect(outcomes.map((o) => (o.outcome === 'ran' ? o.state : 'refused'))).toEqual(Array.from({ length: 100 }, (_, i) => `s${i + 1}`));
+      expect(outcomes.map((o) => (o.outcome === 'ran' ? o.state : 'refused'))).toEqual(
+        Array.from({ length: 100 }, (_, i) => `s${i + 1}`),
+      );
       expect(await store.load('k')).toMatchObject({ state: 's100', version: 100 });
       sessions.dispose();
     });
@@ -219,7 +271,10 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('hands the lock to waiting runs one at a time, in arrival order', async () => {
-      const gate = new StateMachineGate({ initial: 'open', states: { open: { on: { COUNT: 'open' } } } }, { engine }).bindTool('counter.add', ['open'], 'COUNT');
+      const gate = new StateMachineGate(
+        { initial: 'open', states: { open: { on: { COUNT: 'open' } } } },
+        { engine },
+      ).bindTool('counter.add', ['open'], 'COUNT');
       const sessions = new GateSessions(gate);
       const order: number[] = [];
       let inside = 0;
@@ -318,7 +373,11 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       const fn = vi.fn(ok);
       const error = await sessions.run('k', 'cart.add_item', fn).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WorkflowStateError);
-      expect(error).toMatchObject({ code: 'FSM_STORE_LOAD', message: 'the workflow state store failed to load (redis down)', data: { key: 'k' } });
+      expect(error).toMatchObject({
+        code: 'FSM_STORE_LOAD',
+        message: 'the workflow state store failed to load (redis down)',
+        data: { key: 'k' },
+      });
       expect(fn).not.toHaveBeenCalled();
       await expect(sessions.visible('k', ['cart.add_item'])).rejects.toBeInstanceOf(WorkflowStateError);
       // The lock is released: the key works again once the store recovers.
@@ -331,7 +390,10 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       const store = new MemoryFsmStore();
       await store.save('k', { state: 'shipped', updatedAt: 0 });
       const sessions = new GateSessions(checkoutGate(engine), { store });
-      await expect(sessions.snapshot('k')).rejects.toMatchObject({ code: 'FSM_STORE_STATE', message: 'the stored workflow state "shipped" is not a state of the machine' });
+      await expect(sessions.snapshot('k')).rejects.toMatchObject({
+        code: 'FSM_STORE_STATE',
+        message: 'the stored workflow state "shipped" is not a state of the machine',
+      });
     });
 
     it('keeps the previous state and reports persistError when save fails', async () => {
@@ -359,7 +421,11 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('reports a compare-and-set conflict as persistError: another process moved the state first', async () => {
       const store = new MemoryFsmStore();
       // A store with compare-and-set but no lock or lease: two runs overlap, the second save loses.
-      const unlocked: FsmStateStore = { load: (k) => store.load(k), save: (k, s) => store.save(k, s), compareAndSet: (k, v, s) => store.compareAndSet(k, v, s) };
+      const unlocked: FsmStateStore = {
+        load: (k) => store.load(k),
+        save: (k, s) => store.save(k, s),
+        compareAndSet: (k, v, s) => store.compareAndSet(k, v, s),
+      };
       const one = new GateSessions(checkoutGate(engine), { store: unlocked });
       const two = new GateSessions(checkoutGate(engine), { store: unlocked });
       let release!: () => void;
@@ -392,7 +458,10 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       await tick();
       release();
       expect(await slow).toMatchObject({ outcome: 'ran', transition: { changed: true, currentState: 'has_items' } });
-      expect(await second).toMatchObject({ outcome: 'ran', transition: { changed: true, previousState: 'has_items', currentState: 'payment' } });
+      expect(await second).toMatchObject({
+        outcome: 'ran',
+        transition: { changed: true, previousState: 'has_items', currentState: 'payment' },
+      });
       expect(await store.load('k')).toMatchObject({ state: 'payment', version: 2 });
       one.dispose();
       two.dispose();
@@ -404,7 +473,9 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       const sessions = new GateSessions(checkoutGate(engine), { store, ttlMs: 500, now: () => now });
       let ran = 0;
       const run = () => (ran++, Promise.resolve({}));
-      const rejected = await sessions.run('k', 'cart.add_item', run, { admit: (stored) => (stored === undefined ? 'unknown' : undefined) });
+      const rejected = await sessions.run('k', 'cart.add_item', run, {
+        admit: (stored) => (stored === undefined ? 'unknown' : undefined),
+      });
       expect(rejected).toEqual({ outcome: 'rejected', reason: 'unknown' });
       expect(ran).toBe(0);
       await sessions.run('k', 'cart.add_item', run);
@@ -415,7 +486,11 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       expect(await store.load('k')).toMatchObject({ state: 'has_items', version: 1, expiresAt: 1_700 });
       now = 1_800;
       // Past expiresAt the instance counts as gone: admit sees undefined.
-      expect(await sessions.run('k', 'cart.add_item', run, { admit: (stored) => (stored === undefined ? 'expired' : undefined) })).toEqual({ outcome: 'rejected', reason: 'expired' });
+      expect(
+        await sessions.run('k', 'cart.add_item', run, {
+          admit: (stored) => (stored === undefined ? 'expired' : undefined),
+        }),
+      ).toEqual({ outcome: 'rejected', reason: 'expired' });
       expect(ran).toBe(2);
       sessions.dispose();
     });

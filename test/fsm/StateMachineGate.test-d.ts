@@ -1,5 +1,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { initFusion, StateMachineGate, type FsmConfig, type FsmSnapshot, type FsmStateStore, type FsmStateValue, type TransitionResult } from '../../src/index.js';
+import {
+  initFusion,
+  StateMachineGate,
+  type FsmConfig,
+  type FsmSnapshot,
+  type FsmStateStore,
+  type FsmStateValue,
+  type TransitionResult,
+} from '../../src/index.js';
 
 const f = initFusion<{ db: unknown; userId: string }>();
 
@@ -49,14 +57,20 @@ describe('FSM state types follow the machine (types)', () => {
   });
 
   it('types a nested or parallel machine, or one only known as FsmConfig, with the full state value', async () => {
-    const nested = f.fsm({ initial: 'browsing', states: { browsing: { on: { PAY: 'payment' } }, payment: { initial: 'card', states: { card: {}, wallet: {} } } } });
+    const nested = f.fsm({
+      initial: 'browsing',
+      states: { browsing: { on: { PAY: 'payment' } }, payment: { initial: 'card', states: { card: {}, wallet: {} } } },
+    });
     expectTypeOf(nested.currentState).toEqualTypeOf<FsmStateValue>();
     expectTypeOf((await nested.transition('PAY')).currentState).toEqualTypeOf<FsmStateValue>();
     expectTypeOf(nested.snapshot().state).toEqualTypeOf<FsmStateValue>();
     // @ts-expect-error a nested machine's state may be an object: it is not a string
     const wrong: string = nested.currentState;
     void wrong;
-    const parallel = new StateMachineGate({ initial: 'review', states: { review: { type: 'parallel', states: { legal: { initial: 'open', states: { open: {} } } } } } });
+    const parallel = new StateMachineGate({
+      initial: 'review',
+      states: { review: { type: 'parallel', states: { legal: { initial: 'open', states: { open: {} } } } } },
+    });
     expectTypeOf(parallel.currentState).toEqualTypeOf<FsmStateValue>();
     const config: FsmConfig = { initial: 'a', states: { a: {} } };
     expectTypeOf(new StateMachineGate(config).currentState).toEqualTypeOf<FsmStateValue>();
@@ -70,7 +84,10 @@ describe('FSM state types follow the machine (types)', () => {
     f.registry().runtime({ fsm: flat });
     f.registry().runtime({ fsm: nested });
     // The seeds' store writes the gate's snapshot type.
-    const store: FsmStateStore = { load: async () => undefined, save: async (_id: string, snap: FsmSnapshot) => void snap };
+    const store: FsmStateStore = {
+      load: async () => undefined,
+      save: async (_id: string, snap: FsmSnapshot) => void snap,
+    };
     void store.save('s', flat.snapshot());
   });
 

@@ -1,9 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DefinitionError, initFusion, StateMachineGate, type FsmConfig, type TransitionResult } from '../../src/index.js';
+import {
+  DefinitionError,
+  initFusion,
+  StateMachineGate,
+  type FsmConfig,
+  type TransitionResult,
+} from '../../src/index.js';
 import { approval, checkout, engines, thrown } from './fixtures.js';
 
 describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
-  const make = (config: FsmConfig, now?: () => number) => new StateMachineGate(config, now === undefined ? { engine } : { engine, now });
+  const make = (config: FsmConfig, now?: () => number) =>
+    new StateMachineGate(config, now === undefined ? { engine } : { engine, now });
 
   it('runs on the engine it was given', async () => {
     expect(await make(approval).engine()).toBe(engine);
@@ -44,7 +51,9 @@ describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
     it('bindTool returns the gate and sets hasBindings', () => {
       const gate = make(checkout);
       expect(gate.hasBindings).toBe(false);
-      expect(gate.bindTool('cart.add_item', ['empty', 'has_items'], 'ADD_ITEM').bindTool('cart.view_total', ['has_items'])).toBe(gate);
+      expect(
+        gate.bindTool('cart.add_item', ['empty', 'has_items'], 'ADD_ITEM').bindTool('cart.view_total', ['has_items']),
+      ).toBe(gate);
       expect(gate.hasBindings).toBe(true);
       expect([...gate.bindings.keys()]).toEqual(['cart.add_item', 'cart.view_total']);
     });
@@ -59,8 +68,14 @@ describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
     });
 
     it('getVisibleToolNames filters in order', () => {
-      const gate = make(checkout).bindTool('cart.pay', ['payment'], 'PAY').bindTool('cart.add_item', ['empty', 'has_items'], 'ADD_ITEM');
-      expect(gate.getVisibleToolNames(['cart.view', 'cart.pay', 'cart.add_item', 'other'])).toEqual(['cart.view', 'cart.add_item', 'other']);
+      const gate = make(checkout)
+        .bindTool('cart.pay', ['payment'], 'PAY')
+        .bindTool('cart.add_item', ['empty', 'has_items'], 'ADD_ITEM');
+      expect(gate.getVisibleToolNames(['cart.view', 'cart.pay', 'cart.add_item', 'other'])).toEqual([
+        'cart.view',
+        'cart.add_item',
+        'other',
+      ]);
       expect(gate.visibleIn('payment', ['cart.add_item', 'cart.pay', 'cart.view'])).toEqual(['cart.pay', 'cart.view']);
     });
 
@@ -74,9 +89,21 @@ describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
     it('transition reports changed and unchanged results', async () => {
       const gate = make(checkout);
       expect(await gate.transition('PAY')).toEqual({ changed: false, previousState: 'empty', currentState: 'empty' });
-      expect(await gate.transition('NO_SUCH_EVENT')).toEqual({ changed: false, previousState: 'empty', currentState: 'empty' });
-      expect(await gate.transition('ADD_ITEM')).toEqual({ changed: true, previousState: 'empty', currentState: 'has_items' });
-      expect(await gate.transition('CLEAR')).toEqual({ changed: true, previousState: 'has_items', currentState: 'empty' });
+      expect(await gate.transition('NO_SUCH_EVENT')).toEqual({
+        changed: false,
+        previousState: 'empty',
+        currentState: 'empty',
+      });
+      expect(await gate.transition('ADD_ITEM')).toEqual({
+        changed: true,
+        previousState: 'empty',
+        currentState: 'has_items',
+      });
+      expect(await gate.transition('CLEAR')).toEqual({
+        changed: true,
+        previousState: 'has_items',
+        currentState: 'empty',
+      });
     });
 
     it('applies concurrent transitions in call order, losing none', async () => {
@@ -123,10 +150,17 @@ describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
     });
 
     it('ignores every event in a final state, even one its "on" names', async () => {
-      const gate = make({ initial: 'open', states: { open: { on: { CLOSE: 'closed' } }, closed: { type: 'final', on: { REOPEN: 'open' } } } });
+      const gate = make({
+        initial: 'open',
+        states: { open: { on: { CLOSE: 'closed' } }, closed: { type: 'final', on: { REOPEN: 'open' } } },
+      });
       await gate.transition('CLOSE');
       expect(gate.isFinal('closed')).toBe(true);
-      expect(await gate.transition('REOPEN')).toEqual({ changed: false, previousState: 'closed', currentState: 'closed' });
+      expect(await gate.transition('REOPEN')).toEqual({
+        changed: false,
+        previousState: 'closed',
+        currentState: 'closed',
+      });
       expect(await gate.next('closed', 'REOPEN')).toBe('closed');
     });
 
@@ -141,30 +175,42 @@ describe.each(engines)('StateMachineGate (%s engine)', (engine) => {
 
 describe('StateMachineGate fails fast, naming the culprit', () => {
   it('rejects a machine without states', () => {
-    expect(thrown(() => new StateMachineGate({ id: 'x', initial: 'a', states: {} })).message).toMatchInlineSnapshot(`"FSM "x" has no states; declare at least one under "states"."`);
+    expect(thrown(() => new StateMachineGate({ id: 'x', initial: 'a', states: {} })).message).toMatchInlineSnapshot(
+      `"FSM "x" has no states; declare at least one under "states"."`,
+    );
   });
 
   it('rejects an unknown initial state', () => {
     const error = thrown(() => new StateMachineGate({ ...checkout, initial: 'cart' }));
     expect(error).toBeInstanceOf(DefinitionError);
-    expect(error.message).toMatchInlineSnapshot(`"FSM "checkout" has initial state "cart", which is not one of its states (empty, has_items, payment, confirmed)."`);
-    expect(thrown(() => new StateMachineGate({ ...checkout, initial: 'toString' })).message).toMatch(/initial state "toString"/);
+    expect(error.message).toMatchInlineSnapshot(
+      `"FSM "checkout" has initial state "cart", which is not one of its states (empty, has_items, payment, confirmed)."`,
+    );
+    expect(thrown(() => new StateMachineGate({ ...checkout, initial: 'toString' })).message).toMatch(
+      /initial state "toString"/,
+    );
   });
 
   it('rejects a transition to an unknown state', () => {
     const config: FsmConfig = { initial: 'a', states: { a: { on: { GO: 'b' } } } };
-    expect(thrown(() => new StateMachineGate(config)).message).toMatchInlineSnapshot(`"The FSM: state "a" sends event "GO" to unknown state "b"; add the state or fix the target (known: a)."`);
+    expect(thrown(() => new StateMachineGate(config)).message).toMatchInlineSnapshot(
+      `"The FSM: state "a" sends event "GO" to unknown state "b"; add the state or fix the target (known: a)."`,
+    );
   });
 
   it('rejects a tool bound to an unknown state', () => {
     const gate = new StateMachineGate(checkout);
-    expect(thrown(() => gate.bindTool('cart.pay', ['payment', 'paying'], 'PAY')).message).toMatchInlineSnapshot(`"Tool "cart.pay" names unknown state "paying" of FSM "checkout"; known states: empty, has_items, payment, confirmed."`);
+    expect(thrown(() => gate.bindTool('cart.pay', ['payment', 'paying'], 'PAY')).message).toMatchInlineSnapshot(
+      `"Tool "cart.pay" names unknown state "paying" of FSM "checkout"; known states: empty, has_items, payment, confirmed."`,
+    );
     expect(gate.hasBindings).toBe(false);
   });
 
   it('rejects restoring an unknown state', () => {
     const gate = new StateMachineGate(checkout);
-    expect(thrown(() => gate.restore({ state: 'shipped', updatedAt: 0 })).message).toMatchInlineSnapshot(`"restore() names unknown state "shipped" of FSM "checkout"; known states: empty, has_items, payment, confirmed."`);
+    expect(thrown(() => gate.restore({ state: 'shipped', updatedAt: 0 })).message).toMatchInlineSnapshot(
+      `"restore() names unknown state "shipped" of FSM "checkout"; known states: empty, has_items, payment, confirmed."`,
+    );
     expect(gate.currentState).toBe('empty');
   });
 
@@ -192,13 +238,24 @@ describe('f.fsm and .bindState', () => {
     const gate = f.fsm(checkout);
     expect(gate).toBeInstanceOf(StateMachineGate);
     expect(await gate.engine()).toBe('xstate');
-    const pay = f.mutation('cart.pay').bindState('payment', 'PAY').handle(() => 'paid');
-    const add = f.mutation('cart.add_item').bindState(['empty', 'has_items'], 'ADD_ITEM').handle(() => 'added');
-    const peek = f.query('cart.peek').bindState('payment').handle(() => 'peek');
+    const pay = f
+      .mutation('cart.pay')
+      .bindState('payment', 'PAY')
+      .handle(() => 'paid');
+    const add = f
+      .mutation('cart.add_item')
+      .bindState(['empty', 'has_items'], 'ADD_ITEM')
+      .handle(() => 'added');
+    const peek = f
+      .query('cart.peek')
+      .bindState('payment')
+      .handle(() => 'peek');
     expect(pay.fsm).toEqual({ states: ['payment'], event: 'PAY' });
     expect(add.fsm).toEqual({ states: ['empty', 'has_items'], event: 'ADD_ITEM' });
     expect(peek.fsm).toEqual({ states: ['payment'] });
     expect(Object.isFrozen(add.fsm)).toBe(true);
-    expect(thrown(() => f.mutation('x').bindState([])).message).toMatchInlineSnapshot(`"Tool "x" calls .bindState() with no state; name at least one state."`);
+    expect(thrown(() => f.mutation('x').bindState([])).message).toMatchInlineSnapshot(
+      `"Tool "x" calls .bindState() with no state; name at least one state."`,
+    );
   });
 });

@@ -20,7 +20,7 @@ describe('fsmWarnings', () => {
     `);
   });
 
-  it('warns about an event handled elsewhere but not in the tool\'s own states', () => {
+  it("warns about an event handled elsewhere but not in the tool's own states", () => {
     const gate = new StateMachineGate(checkout).bindTool('cart.pay', ['has_items'], 'PAY');
     expect(fsmWarnings(gate)).toMatchInlineSnapshot(`
       [

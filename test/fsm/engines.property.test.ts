@@ -19,11 +19,15 @@ const machine: fc.Arbitrary<FsmConfig> = fc.integer({ min: 1, max: 5 }).chain((n
     },
     { requiredKeys: ['on', 'final'] },
   );
-  return fc.tuple(fc.array(state, { minLength: n, maxLength: n }), fc.constantFrom(...names)).map(([defs, initial]) => ({
-    id: 'random',
-    initial,
-    states: Object.fromEntries(defs.map((d, i) => [names[i]!, d.final ? { type: 'final' as const, on: { ...d.on } } : { on: { ...d.on } }])),
-  }));
+  return fc
+    .tuple(fc.array(state, { minLength: n, maxLength: n }), fc.constantFrom(...names))
+    .map(([defs, initial]) => ({
+      id: 'random',
+      initial,
+      states: Object.fromEntries(
+        defs.map((d, i) => [names[i]!, d.final ? { type: 'final' as const, on: { ...d.on } } : { on: { ...d.on } }]),
+      ),
+    }));
 });
 
 describe('the built-in engine and XState agree', () => {
@@ -57,7 +61,8 @@ describe('the built-in engine and XState agree', () => {
     await fc.assert(
       fc.property(machine, (config) => {
         const [ours, theirs] = [builtinEngine(config), xstateEngine(old, config)];
-        for (const state of Object.keys(config.states)) for (const event of SENT) expect(theirs(state, event)).toBe(ours(state, event));
+        for (const state of Object.keys(config.states))
+          for (const event of SENT) expect(theirs(state, event)).toBe(ours(state, event));
       }),
       { numRuns: 100 },
     );

@@ -65,4 +65,3 @@ export const statechart: FsmConfig = {
     done: { type: 'final' },
   },
 };
-

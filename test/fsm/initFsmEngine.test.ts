@@ -17,11 +17,17 @@ describe('initFsmEngine', () => {
       expect(await initFsmEngine()).toBe(false);
       const auto = new StateMachineGate(checkout);
       expect(await auto.engine()).toBe('builtin');
-      expect(await auto.transition('ADD_ITEM')).toEqual({ changed: true, previousState: 'empty', currentState: 'has_items' });
+      expect(await auto.transition('ADD_ITEM')).toEqual({
+        changed: true,
+        previousState: 'empty',
+        currentState: 'has_items',
+      });
       const strict = new StateMachineGate(checkout, { engine: 'xstate' });
       const error = await strict.transition('ADD_ITEM').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MissingPeerError);
-      expect((error as Error).message).toMatchInlineSnapshot(`"the FSM State Gate XState engine needs the optional package "xstate"; run \`npm install xstate\` or choose the built-in engine."`);
+      expect((error as Error).message).toMatchInlineSnapshot(
+        `"the FSM State Gate XState engine needs the optional package "xstate"; run \`npm install xstate\` or choose the built-in engine."`,
+      );
     } finally {
       provideOptional('xstate', real);
     }
@@ -49,7 +55,9 @@ describe('initFsmEngine', () => {
   it('requireOptional names the purpose it was given', async () => {
     provideOptional('xstate', undefined);
     try {
-      await expect(requireOptional('xstate', 'drawing the FSM')).rejects.toThrow('drawing the FSM needs the optional package "xstate"; run `npm install xstate`');
+      await expect(requireOptional('xstate', 'drawing the FSM')).rejects.toThrow(
+        'drawing the FSM needs the optional package "xstate"; run `npm install xstate`',
+      );
     } finally {
       provideOptional('xstate', await import('xstate'));
     }

@@ -8,7 +8,10 @@ function registry() {
   const f = initFusion();
   return f.registry().registerAll(
     f.query('notes.list').handle(() => 'notes'),
-    f.mutation('mail.send').rateLimit({ max: 1, windowMs: 10_000 }).handle(() => 'sent'),
+    f
+      .mutation('mail.send')
+      .rateLimit({ max: 1, windowMs: 10_000 })
+      .handle(() => 'sent'),
   );
 }
 
@@ -25,19 +28,26 @@ describe('rate limits', () => {
     now += 15_000;
     const refused = await a.callTool('notes.list');
     expect(refused.isError).toBe(true);
-    expect(texts(refused)).toEqual(['Tool "notes.list" was not run: rate limit reached (2 tool calls per 60 s for this session). Retry after 45 s; nothing was done.']);
-    expect(refused._meta).toEqual({ 'fusion/retryAfterMs': 45_000, 'fusion/rateLimit': { max: 2, windowMs: 60_000, scope: 'server', retryAfterMs: 45_000 } });
+    expect(texts(refused)).toEqual([
+      'Tool "notes.list" was not run: rate limit reached (2 tool calls per 60 s for this session). Retry after 45 s; nothing was done.',
+    ]);
+    expect(refused._meta).toEqual({
+      'fusion/retryAfterMs': 45_000,
+      'fusion/rateLimit': { max: 2, windowMs: 60_000, scope: 'server', retryAfterMs: 45_000 },
+    });
     expect((await b.callTool('notes.list')).isError, 'another session has its own count').not.toBe(true);
     now += 45_000;
     expect((await a.callTool('notes.list')).isError, 'a new window').not.toBe(true);
   });
 
-  it('applies a tool\'s own .rateLimit() to that tool only', async () => {
+  it("applies a tool's own .rateLimit() to that tool only", async () => {
     await using t = await createTestClient(registry());
     expect(texts(await t.callTool('mail.send'))).toEqual(['sent']);
     const refused = await t.callTool('mail.send');
     expect(refused.isError).toBe(true);
-    expect(texts(refused)[0]).toMatch(/^Tool "mail.send" was not run: rate limit reached \(1 call of "mail.send" per 10 s for this session\)\. Retry after (9|10) s; nothing was done\.$/);
+    expect(texts(refused)[0]).toMatch(
+      /^Tool "mail.send" was not run: rate limit reached \(1 call of "mail.send" per 10 s for this session\)\. Retry after (9|10) s; nothing was done\.$/,
+    );
     expect((refused._meta as { 'fusion/rateLimit': { scope: string } })['fusion/rateLimit'].scope).toBe('tool');
     expect(texts(await t.callTool('notes.list'))).toEqual(['notes']);
   });
@@ -51,7 +61,9 @@ describe('rate limits', () => {
           fetch: (url, init) => {
             const request = new Request(url, init);
             request.headers.set('host', '127.0.0.1');
-            return app.fetch(request, { authInfo: { token: 't', clientId: 'app', scopes: [], extra: { sub, iss: 'https://id.example' } } });
+            return app.fetch(request, {
+              authInfo: { token: 't', clientId: 'app', scopes: [], extra: { sub, iss: 'https://id.example' } },
+            });
           },
         }),
       );
@@ -72,14 +84,21 @@ describe('rate limits', () => {
 
   it('refuses the call, without running it, when the store fails, and says to retry', async () => {
     const broken: RateLimitStore = { hit: () => Promise.reject(new Error('connection refused')) };
-    await using t = await createTestClient(registry(), { rateLimit: { max: 5, windowMs: 1_000 }, rateLimitStore: broken });
+    await using t = await createTestClient(registry(), {
+      rateLimit: { max: 5, windowMs: 1_000 },
+      rateLimitStore: broken,
+    });
     const refused = await t.callTool('notes.list');
-    expect(texts(refused)).toEqual(['Tool "notes.list" was not run: the rate-limit store is unavailable (connection refused), so the call could not be counted. Nothing was done; try again in a few seconds.']);
+    expect(texts(refused)).toEqual([
+      'Tool "notes.list" was not run: the rate-limit store is unavailable (connection refused), so the call could not be counted. Nothing was done; try again in a few seconds.',
+    ]);
     expect(refused._meta).toEqual({ 'fusion/retryAfterMs': 1_000 });
   });
 
   it('rejects a malformed limit when the tool is built', () => {
     const f = initFusion();
-    expect(() => f.query('x').rateLimit({ max: 0, windowMs: 1_000 })).toThrow('Tool "x" has rate limit {"max":0,"windowMs":1000}; give { max, windowMs } with a positive whole max and a positive window in milliseconds, e.g. { max: 60, windowMs: 60_000 }.');
+    expect(() => f.query('x').rateLimit({ max: 0, windowMs: 1_000 })).toThrow(
+      'Tool "x" has rate limit {"max":0,"windowMs":1000}; give { max, windowMs } with a positive whole max and a positive window in milliseconds, e.g. { max: 60, windowMs: 60_000 }.',
+    );
   });
 });

@@ -22,9 +22,16 @@ describe('OperatorLog', () => {
     log.debug('list', { count: 1 });
     log.warn('overlap', { session: undefined });
     log.error('tool handler threw', { tool: 'boom', session: undefined }, new Error('kaboom'));
-    expect(records.map((r) => [r.level, r.msg])).toEqual([[40, 'overlap'], [50, 'tool handler threw']]);
+    expect(records.map((r) => [r.level, r.msg])).toEqual([
+      [40, 'overlap'],
+      [50, 'tool handler threw'],
+    ]);
     expect('session' in records[1]!).toBe(false);
-    expect(records[1]!.err).toMatchObject({ type: 'Error', message: 'kaboom', stack: expect.stringContaining('OperatorLog.test.ts') });
+    expect(records[1]!.err).toMatchObject({
+      type: 'Error',
+      message: 'kaboom',
+      stack: expect.stringContaining('OperatorLog.test.ts'),
+    });
     expect(log.enabled('debug')).toBe(false);
     expect(log.enabled('error')).toBe(true);
   });
@@ -33,7 +40,14 @@ describe('OperatorLog', () => {
     const { logger, records } = memoryPino();
     new OperatorLog({ logger, logLevel: 'silent' }).error('x', {}, new Error('y'));
     expect(records).toEqual([]);
-    const broken = { debug: () => {}, info: () => {}, warn: () => {}, error: () => { throw new Error('disk full'); } };
+    const broken = {
+      debug: () => {},
+      info: () => {},
+      warn: () => {},
+      error: () => {
+        throw new Error('disk full');
+      },
+    };
     expect(() => new OperatorLog({ logger: broken, logLevel: 'info' }).error('x', {}, new Error('y'))).not.toThrow();
   });
 
@@ -41,11 +55,17 @@ describe('OperatorLog', () => {
     const { logger, records } = memoryPino();
     let now = 0;
     const log = new OperatorLog({ logger, logLevel: 'info', now: () => now });
-    for (let i = 0; i < 12; i++) log.refusal('rate_limited:notes.list', 'rate limit refused a tool call', { tool: 'notes.list' });
+    for (let i = 0; i < 12; i++)
+      log.refusal('rate_limited:notes.list', 'rate limit refused a tool call', { tool: 'notes.list' });
     expect(records).toHaveLength(5);
     now = 60_000;
     log.refusal('rate_limited:notes.list', 'rate limit refused a tool call', { tool: 'notes.list' });
-    expect(records.at(-1)).toMatchObject({ level: 40, msg: 'rate limit refused a tool call', tool: 'notes.list', suppressed: 7 });
+    expect(records.at(-1)).toMatchObject({
+      level: 40,
+      msg: 'rate limit refused a tool call',
+      tool: 'notes.list',
+      suppressed: 7,
+    });
   });
 
   it('adds arguments only with logArguments', () => {

@@ -5,7 +5,18 @@ describe('RefusalThrottle', () => {
   it('admits `limit` records per key and window, then reports the suppressed count with the next window’s first', () => {
     let now = 0;
     const throttle = new RefusalThrottle({ limit: 3, windowMs: 60_000, now: () => now });
-    expect(Array.from({ length: 10 }, () => throttle.admit('rate_limited:a'))).toEqual([0, 0, 0, undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(Array.from({ length: 10 }, () => throttle.admit('rate_limited:a'))).toEqual([
+      0,
+      0,
+      0,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(throttle.admit('rate_limited:b')).toBe(0);
     now = 59_999;
     expect(throttle.admit('rate_limited:a')).toBeUndefined();

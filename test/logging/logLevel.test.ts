@@ -20,7 +20,11 @@ describe('resolveLogLevel', () => {
   });
 
   it('refuses an unknown level with an AttachError naming the source and the accepted levels', () => {
-    expect(() => resolveLogLevel(undefined, 'verbose')).toThrowErrorMatchingInlineSnapshot(`[AttachError: The MCP_FUSION_LOG environment variable is "verbose"; use one of debug, info, warn, error or silent.]`);
-    expect(() => resolveLogLevel('trace' as never)).toThrowErrorMatchingInlineSnapshot(`[AttachError: The logLevel option is "trace"; use one of debug, info, warn, error or silent.]`);
+    expect(() => resolveLogLevel(undefined, 'verbose')).toThrowErrorMatchingInlineSnapshot(
+      `[AttachError: The MCP_FUSION_LOG environment variable is "verbose"; use one of debug, info, warn, error or silent.]`,
+    );
+    expect(() => resolveLogLevel('trace' as never)).toThrowErrorMatchingInlineSnapshot(
+      `[AttachError: The logLevel option is "trace"; use one of debug, info, warn, error or silent.]`,
+    );
   });
 });

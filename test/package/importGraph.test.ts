@@ -28,7 +28,15 @@ describe('optional peers stay optional', () => {
   it('the root entry never reaches ioredis, xstate, jose, @toon-format/toon, @opentelemetry/api or the v1 SDK statically', () => {
     const { packages, files } = graph(resolve(src, 'index.ts'));
     expect([...packages].sort()).not.toEqual(expect.arrayContaining(['ioredis']));
-    for (const peer of ['ioredis', 'xstate', 'jose', '@toon-format/toon', '@opentelemetry/api', '@modelcontextprotocol/sdk']) expect(packages.has(peer), peer).toBe(false);
+    for (const peer of [
+      'ioredis',
+      'xstate',
+      'jose',
+      '@toon-format/toon',
+      '@opentelemetry/api',
+      '@modelcontextprotocol/sdk',
+    ])
+      expect(packages.has(peer), peer).toBe(false);
     // Tracing is reachable (the option is on the root's types) but imports the API only as types.
     expect([...files].some((f) => f.endsWith('/tracing/RequestTracing.ts'))).toBe(true);
     expect([...files].some((f) => f.includes('/redis/'))).toBe(false);
@@ -41,10 +49,22 @@ describe('optional peers stay optional', () => {
   });
 
   it('the core concepts import neither the SDK nor the server layer at run time', () => {
-    for (const concept of ['builder/FluentToolBuilder.ts', 'registry/ToolRegistry.ts', 'state-sync/index.ts', 'fsm/index.ts', 'domain/index.ts']) {
+    for (const concept of [
+      'builder/FluentToolBuilder.ts',
+      'registry/ToolRegistry.ts',
+      'state-sync/index.ts',
+      'fsm/index.ts',
+      'domain/index.ts',
+    ]) {
       const { packages, files } = graph(resolve(src, concept));
-      expect([...packages].filter((p) => p.startsWith('@modelcontextprotocol/')), concept).toEqual([]);
-      expect([...files].filter((f) => f.includes('/src/server/')), concept).toEqual([]);
+      expect(
+        [...packages].filter((p) => p.startsWith('@modelcontextprotocol/')),
+        concept,
+      ).toEqual([]);
+      expect(
+        [...files].filter((f) => f.includes('/src/server/')),
+        concept,
+      ).toEqual([]);
     }
   });
 });
@@ -54,15 +74,34 @@ describe('optional peers stay optional', () => {
  * folder graph is acyclic and its order tells the architecture (docs/contributing.md draws it).
  */
 const LAYERS = [
-  'errors', '_internal', 'logging', 'principal', 'fsm', 'state-sync', 'limits', 'session', 'tasks', // leaves: the operator's log, identity, workflow machines, policies, limit declarations, session records, task records
+  'errors',
+  '_internal',
+  'logging',
+  'principal',
+  'fsm',
+  'state-sync',
+  'limits',
+  'session',
+  'tasks', // leaves: the operator's log, identity, workflow machines, policies, limit declarations, session records, task records
   'protocol', // the tool contract, results, wire shapes and user-facing texts
-  'domain', 'auth', 'presenter', 'completion', 'builder', 'prompts', 'resources', // what users declare
+  'domain',
+  'auth',
+  'presenter',
+  'completion',
+  'builder',
+  'prompts',
+  'resources', // what users declare
   'tracing', // spans and metrics
-  'surface', 'workflow', 'runtime', // what is listed, the gate at run time, the call path
-  'adapter', 'registry', // the SDK adapter, the public registry
+  'surface',
+  'workflow',
+  'runtime', // what is listed, the gate at run time, the call path
+  'adapter',
+  'registry', // the SDK adapter, the public registry
   'console', // the dev console (loaded lazily by the server's devConsole option)
   'server', // the HTTP and stdio servers
-  'testing', 'redis', 'cli', // the other entries
+  'testing',
+  'redis',
+  'cli', // the other entries
 ] as const;
 
 /** Every relative import (static, type-only, re-export or dynamic) of every file under src/, by folder. */
@@ -93,7 +132,10 @@ function folderEdges(): Array<{ from: string; to: string; file: string; spec: st
 
 describe('the folder layers', () => {
   it('declares every folder of src/ exactly once', () => {
-    const folders = readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = readdirSync(src, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect([...LAYERS].sort()).toEqual(folders);
   });
 
@@ -106,7 +148,12 @@ describe('the folder layers', () => {
   });
 
   it('keeps builder/ free of the runtime: it reaches nothing above the declarations', () => {
-    const reached = new Set(folderEdges().filter((e) => e.from === 'builder').map((e) => e.to));
-    for (const runtimeFolder of ['surface', 'workflow', 'runtime', 'adapter', 'registry', 'server']) expect(reached.has(runtimeFolder), runtimeFolder).toBe(false);
+    const reached = new Set(
+      folderEdges()
+        .filter((e) => e.from === 'builder')
+        .map((e) => e.to),
+    );
+    for (const runtimeFolder of ['surface', 'workflow', 'runtime', 'adapter', 'registry', 'server'])
+      expect(reached.has(runtimeFolder), runtimeFolder).toBe(false);
   });
 });

@@ -14,7 +14,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('package-lock.json', () => {
   it('is what npm install writes for package.json (regenerate it with `npm install` and commit it)', () => {
     for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(repo, file), join(dir, file));
-    execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'ignore', timeout: 120_000 });
-    expect(readFileSync(join(dir, 'package-lock.json'), 'utf8')).toBe(readFileSync(join(repo, 'package-lock.json'), 'utf8'));
+    execFileSync(
+      'npm',
+      ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
+      { cwd: dir, stdio: 'ignore', timeout: 120_000 },
+    );
+    expect(readFileSync(join(dir, 'package-lock.json'), 'utf8')).toBe(
+      readFileSync(join(repo, 'package-lock.json'), 'utf8'),
+    );
   }, 150_000);
 });

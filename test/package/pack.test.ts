@@ -4,7 +4,17 @@
 // and a CommonJS file beside them, each talked to with the SDK client in both protocol eras; the command line
 // on the README's program; and a project scaffolded by `npx --package <tarball> mcp-fusion create`.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +34,14 @@ const running: ChildProcess[] = [];
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   try {
-    return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 150_000, maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync(command, args, {
+      cwd,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 150_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${stdout ?? ''}\n${stderr ?? ''}`);
@@ -36,12 +53,20 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
  * ("listening on …"), or, given `url` (a program that prints nothing), once that port answers HTTP.
  */
 async function serve(command: string, args: string[], env: NodeJS.ProcessEnv = {}, url?: string): Promise<string> {
-  const child = spawn(command, args, { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd: project,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   running.push(child);
   let output = '';
   let exited: Error | undefined;
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} ${args.join(' ')} did not start within 60 s:\n${output}`)),
+      60_000,
+    );
     const done = (value: string): void => {
       clearTimeout(timer);
       resolve(value);
@@ -84,12 +109,19 @@ async function reachable(url: string, gone: () => Error | undefined = () => unde
 
 /** `npx mcp-fusion <args>` in `cwd` (the installed command line), with its exit status and both streams. */
 function cliIn(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const { status, stdout, stderr } = spawnSync('npx', ['mcp-fusion', ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  const { status, stdout, stderr } = spawnSync('npx', ['mcp-fusion', ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status, stdout, stderr };
 }
 
 async function connect(url: string, mode: 'legacy' | 'auto'): Promise<Client> {
-  const client = new Client({ name: `pack-${mode}`, version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+  const client = new Client(
+    { name: `pack-${mode}`, version: '1.0.0' },
+    mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   expect(client.getProtocolEra()).toBe(mode === 'auto' ? 'modern' : 'legacy');
   if (mode === 'auto') expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -120,15 +152,23 @@ beforeAll(() => {
   execFileSync('sh', ['-c', `git -C "${repo}" archive HEAD | tar -x -C "${clean}"`]);
   symlinkSync(realpathSync(join(repo, 'node_modules')), join(clean, 'node_modules'), 'dir');
   run('npm', ['pack', '--pack-destination', work], clean);
-  tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(
+    work,
+    readdirSync(work).find((f) => f.endsWith('.tgz'))!,
+  );
 
-  gettingStarted = docProgram('docs/getting-started.md', readFileSync(join(clean, 'docs', 'getting-started.md'), 'utf8'));
+  gettingStarted = docProgram(
+    'docs/getting-started.md',
+    readFileSync(join(clean, 'docs', 'getting-started.md'), 'utf8'),
+  );
   twentyLines = docProgram('README.md', readFileSync(join(clean, 'README.md'), 'utf8'));
   // A fresh project made by getting-started's own commands, mcp-fusion coming from the tarball.
   mkdirSync(project);
   expect(gettingStarted.shell[0]).toMatch(/^npm init -y/);
   for (const command of gettingStarted.shell) {
-    const filled = command.startsWith('npm install') ? `${command.replace(/(^|\s)mcp-fusion(?=\s|$)/, `$1"${tarball}"`)} ${npmFlags.join(' ')}` : command;
+    const filled = command.startsWith('npm install')
+      ? `${command.replace(/(^|\s)mcp-fusion(?=\s|$)/, `$1"${tarball}"`)} ${npmFlags.join(' ')}`
+      : command;
     run('sh', ['-c', filled], project);
   }
   writeProgram(gettingStarted);
@@ -149,49 +189,90 @@ afterAll(() => {
 
 describe('the packed tarball', () => {
   it('holds ESM, CommonJS and types for every entry, and neither tests, sources, source maps nor the development condition', () => {
-    const listing = run('tar', ['-tzf', tarball], work).split('\n').filter((f) => f !== '');
+    const listing = run('tar', ['-tzf', tarball], work)
+      .split('\n')
+      .filter((f) => f !== '');
     for (const entry of ['index', 'redis/index', 'testing/index']) {
-      for (const file of [`dist/${entry}.js`, `dist/${entry}.d.ts`, `dist/cjs/${entry}.js`, `dist/cjs/${entry}.d.ts`]) expect(listing, file).toContain(`package/${file}`);
+      for (const file of [`dist/${entry}.js`, `dist/${entry}.d.ts`, `dist/cjs/${entry}.js`, `dist/cjs/${entry}.d.ts`])
+        expect(listing, file).toContain(`package/${file}`);
     }
     expect(listing).toContain('package/dist/cjs/package.json');
-    expect(listing.filter((f) => /^package\/(test|examples|src|bench|scripts)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'mcp-fusion', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(
+      listing.filter(
+        (f) =>
+          /^package\/(test|examples|src|bench|scripts)\//.test(f) ||
+          f.endsWith('.map') ||
+          (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
+    const manifest = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'mcp-fusion', 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
     expect(JSON.stringify(manifest.exports)).not.toMatch(/"development"|mcp-fusion-source|(?<!\.d)\.ts"/);
-    expect(manifest).toMatchObject({ repository: { url: expect.stringMatching(/^git\+https:\/\/github\.com\//) }, homepage: expect.any(String), bugs: { url: expect.any(String) }, keywords: expect.arrayContaining(['mcp']) });
+    expect(manifest).toMatchObject({
+      repository: { url: expect.stringMatching(/^git\+https:\/\/github\.com\//) },
+      homepage: expect.any(String),
+      bugs: { url: expect.any(String) },
+      keywords: expect.arrayContaining(['mcp']),
+    });
   });
 
   it('is at most 1.5 MB unpacked', () => {
-    const [report] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], clean)) as Array<{ unpackedSize: number; entryCount: number }>;
+    const [report] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], clean)) as Array<{
+      unpackedSize: number;
+      entryCount: number;
+    }>;
     expect(report!.unpackedSize, `${report!.entryCount} files`).toBeLessThanOrEqual(1.5 * 1024 * 1024);
   });
 
   it('has README links that resolve from the installed package (relative ones to a packed file)', () => {
     const installed = join(project, 'node_modules', 'mcp-fusion');
-    const links = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    const links = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)].map(
+      (m) => m[1]!,
+    );
     expect(links.length).toBeGreaterThan(10);
-    const broken = links.filter((l) => !/^https?:\/\//.test(l) && !l.startsWith('#') && !existsSync(join(installed, l.split('#')[0]!)));
+    const broken = links.filter(
+      (l) => !/^https?:\/\//.test(l) && !l.startsWith('#') && !existsSync(join(installed, l.split('#')[0]!)),
+    );
     expect(broken).toEqual([]);
   });
 
   it('loads no optional peer statically, in either build (only lazy import() or createRequire)', () => {
     const installed = join(project, 'node_modules', 'mcp-fusion', 'dist');
-    const peers = '(?:xstate|ioredis|jose|@opentelemetry/api|@toon-format/toon|@viz-js/viz|@modelcontextprotocol/sdk(?:/[^"\']*)?)';
+    const peers =
+      '(?:xstate|ioredis|jose|@opentelemetry/api|@toon-format/toon|@viz-js/viz|@modelcontextprotocol/sdk(?:/[^"\']*)?)';
     // `require("peer")`, or an import/export statement at the start of a line (not a message that says "from").
-    const staticLoad = new RegExp(`(?:\\brequire\\(\\s*|^\\s*(?:import|export)\\b[^'";]*?\\bfrom\\s*|^\\s*import\\s*)["']${peers}["']`, 'm');
+    const staticLoad = new RegExp(
+      `(?:\\brequire\\(\\s*|^\\s*(?:import|export)\\b[^'";]*?\\bfrom\\s*|^\\s*import\\s*)["']${peers}["']`,
+      'm',
+    );
     const offenders = readdirSync(installed, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.js'))
       .filter((f) => staticLoad.test(readFileSync(join(installed, f), 'utf8')));
     expect(offenders).toEqual([]);
     // The lazy loader really is there, as import() in both builds.
-    for (const file of ['_internal/loadOptional.js', 'cjs/_bundle.js']) expect(readFileSync(join(installed, file), 'utf8')).toMatch(/\bimport\(name\)/);
+    for (const file of ['_internal/loadOptional.js', 'cjs/_bundle.js'])
+      expect(readFileSync(join(installed, file), 'utf8')).toMatch(/\bimport\(name\)/);
   });
 });
 
 describe('docs/getting-started.md as written, in the fresh project', () => {
   it('is an ES module project with every peer the page uses', () => {
-    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+      type?: string;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(manifest.type).toBe('module');
-    expect(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).sort()).toEqual(['@modelcontextprotocol/client', '@modelcontextprotocol/node', '@modelcontextprotocol/server', 'mcp-fusion', 'tsx', 'xstate', 'zod']);
+    expect(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).sort()).toEqual([
+      '@modelcontextprotocol/client',
+      '@modelcontextprotocol/node',
+      '@modelcontextprotocol/server',
+      'mcp-fusion',
+      'tsx',
+      'xstate',
+      'zod',
+    ]);
     expect(gettingStarted.files.map((f) => f.name)).toEqual(['registry.ts', 'server.ts', 'test.ts']);
   });
 
@@ -207,7 +288,9 @@ describe('docs/getting-started.md as written, in the fresh project', () => {
     const url = await serve('npx', ['tsx', 'server.ts'], { PORT: String(await freePort()) });
     const legacy = await connect(url, 'legacy');
     try {
-      expect(await callText(legacy, 'sprints.create', { name: 'S1' })).toContain('[System: Cache invalidated for sprints.* — caused by sprints.create]');
+      expect(await callText(legacy, 'sprints.create', { name: 'S1' })).toContain(
+        '[System: Cache invalidated for sprints.* — caused by sprints.create]',
+      );
       expect(await toolNames(legacy)).toEqual(['cart.add_item', 'sprints.create', 'sprints.list']);
       await callText(legacy, 'cart.add_item', { product_id: 'p1' });
       expect(await toolNames(legacy)).toContain('cart.checkout');
@@ -233,8 +316,14 @@ describe('docs/getting-started.md as written, in the fresh project', () => {
 describe('the installed types', () => {
   it('type-check the documented programs (ESM) and a CommonJS module against dist/ and dist/cjs/', () => {
     // The user's own TypeScript set-up, not part of the pages: the compiler and Node's types.
-    const version = (name: string): string => (JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-    run('npm', ['install', '-D', `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`, ...npmFlags], project);
+    const version = (name: string): string =>
+      (JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+        .version;
+    run(
+      'npm',
+      ['install', '-D', `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`, ...npmFlags],
+      project,
+    );
     writeFileSync(
       join(project, 'consumer-types.cts'),
       [
@@ -251,13 +340,32 @@ describe('the installed types', () => {
     );
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: [...twentyLines.files, ...gettingStarted.files].map((f) => f.name).concat('consumer-types.cts') }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: [...twentyLines.files, ...gettingStarted.files].map((f) => f.name).concat('consumer-types.cts'),
+      }),
     );
     expect(run('npx', ['tsc', '-p', 'tsconfig.json'], project)).toBe('');
     // The ES module files read dist/'s types, the CommonJS one dist/cjs/'s.
     const files = run('npx', ['tsc', '--listFilesOnly', '-p', 'tsconfig.json'], project).split('\n');
-    for (const types of ['dist/testing/index.d.ts', 'dist/cjs/testing/index.d.ts', 'dist/cjs/redis/index.d.ts', 'dist/index.d.ts', 'dist/cjs/index.d.ts']) {
-      expect(files.some((f) => f.endsWith(`/node_modules/mcp-fusion/${types}`)), types).toBe(true);
+    for (const types of [
+      'dist/testing/index.d.ts',
+      'dist/cjs/testing/index.d.ts',
+      'dist/cjs/redis/index.d.ts',
+      'dist/index.d.ts',
+      'dist/cjs/index.d.ts',
+    ]) {
+      expect(
+        files.some((f) => f.endsWith(`/node_modules/mcp-fusion/${types}`)),
+        types,
+      ).toBe(true);
     }
   }, 120_000);
 });
@@ -271,7 +379,9 @@ describe("the README's twenty lines as written (placeholders filled), in the sam
       const client = await connect(url, mode);
       try {
         expect(await toolNames(client)).toEqual(['sprints.create', 'sprints.list']);
-        expect(await callText(client, 'sprints.create', { name: `in ${mode}` })).toContain('[System: Cache invalidated for sprints.*');
+        expect(await callText(client, 'sprints.create', { name: `in ${mode}` })).toContain(
+          '[System: Cache invalidated for sprints.*',
+        );
         expect(await callText(client, 'sprints.list')).toContain(`in ${mode}`);
       } finally {
         await client.close();
@@ -286,11 +396,19 @@ describe("the README's twenty lines under the installed command line", () => {
     expect(inspect).toMatchObject({ status: 0, stderr: '' });
     expect(inspect.stdout).toMatch(/^twenty-lines\.ts: 2 tools, no FSM\n/);
     expect(inspect.stdout).toMatch(/sprints\.create\s+action\s+-\s+-\s+sprints\.\*/);
-    expect(cliIn(project, 'lint', 'twenty-lines.ts')).toEqual({ status: 0, stdout: '✔ twenty-lines.ts: no problems\n', stderr: '' });
+    expect(cliIn(project, 'lint', 'twenty-lines.ts')).toEqual({
+      status: 0,
+      stdout: '✔ twenty-lines.ts: no problems\n',
+      stderr: '',
+    });
     const diagram = cliIn(project, 'diagram', 'twenty-lines.ts', '--out', 'sprints.svg');
     expect(diagram).toMatchObject({ status: 0, stdout: 'wrote sprints.mmd\n' });
-    expect(diagram.stderr).toContain('note: sprints.svg was not drawn: SVG needs the optional package "@viz-js/viz" (`npm install -D @viz-js/viz`)');
-    expect(readFileSync(join(project, 'sprints.mmd'), 'utf8')).toBe('stateDiagram-v2\n  always : sprints.list\n  always : sprints.create\n  [*] --> always\n');
+    expect(diagram.stderr).toContain(
+      'note: sprints.svg was not drawn: SVG needs the optional package "@viz-js/viz" (`npm install -D @viz-js/viz`)',
+    );
+    expect(readFileSync(join(project, 'sprints.mmd'), 'utf8')).toBe(
+      'stateDiagram-v2\n  always : sprints.list\n  always : sprints.create\n  [*] --> always\n',
+    );
     expect(existsSync(join(project, 'sprints.svg'))).toBe(false);
   }, 60_000);
 });
@@ -320,38 +438,56 @@ const consumer = (kind: 'esm' | 'cjs'): string =>
   ].join('\n');
 
 describe('an ES module and a CommonJS file beside them', () => {
-  it.each(['esm', 'cjs'] as const)('%s: imports every entry from its own build and serves both eras', async (kind) => {
-    const file = kind === 'esm' ? 'consumer.mjs' : 'consumer.cjs';
-    writeFileSync(join(project, file), consumer(kind));
-    const child = spawn(process.execPath, [file], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    running.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-        const match = /listening on (http:\S+)/.exec(stderr);
-        if (match !== null) resolve(match[1]!);
+  it.each(['esm', 'cjs'] as const)(
+    '%s: imports every entry from its own build and serves both eras',
+    async (kind) => {
+      const file = kind === 'esm' ? 'consumer.mjs' : 'consumer.cjs';
+      writeFileSync(join(project, file), consumer(kind));
+      const child = spawn(process.execPath, [file], {
+        cwd: project,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
       });
-      child.once('exit', (code) => reject(new Error(`${file} exited (${code}):\n${stdout}\n${stderr}`)));
-    });
-    const report = JSON.parse(stdout.trim()) as { resolved: string; redis: string[]; outcome: unknown[]; xstateBefore: boolean | null; engine: string };
-    expect(report.resolved).toMatch(kind === 'esm' ? /node_modules\/mcp-fusion\/dist\/index\.js$/ : /node_modules\/mcp-fusion\/dist\/cjs\/index\.js$/);
-    // The installed build exposes exactly what the source entry exports.
-    expect(report.redis).toEqual(Object.keys(await import('../../src/redis/index.js')).sort());
-    expect(report.outcome).toEqual([{ hello: 'test client', from: kind }]);
-    // Optional peers stay lazy in both builds: xstate is installed, not loaded by the entries, and loaded
-    // (by import(), also from CommonJS) when the FSM gate first needs an engine.
-    if (kind === 'cjs') expect(report.xstateBefore).toBe(false);
-    expect(report.engine).toBe('xstate');
-    for (const mode of ['legacy', 'auto'] as const) {
-      const client = await connect(url, mode);
-      try {
-        expect(await callText(client, 'hello.say', { name: mode })).toContain(`"from":"${kind}"`);
-      } finally {
-        await client.close();
+      running.push(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          const match = /listening on (http:\S+)/.exec(stderr);
+          if (match !== null) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`${file} exited (${code}):\n${stdout}\n${stderr}`)));
+      });
+      const report = JSON.parse(stdout.trim()) as {
+        resolved: string;
+        redis: string[];
+        outcome: unknown[];
+        xstateBefore: boolean | null;
+        engine: string;
+      };
+      expect(report.resolved).toMatch(
+        kind === 'esm'
+          ? /node_modules\/mcp-fusion\/dist\/index\.js$/
+          : /node_modules\/mcp-fusion\/dist\/cjs\/index\.js$/,
+      );
+      // The installed build exposes exactly what the source entry exports.
+      expect(report.redis).toEqual(Object.keys(await import('../../src/redis/index.js')).sort());
+      expect(report.outcome).toEqual([{ hello: 'test client', from: kind }]);
+      // Optional peers stay lazy in both builds: xstate is installed, not loaded by the entries, and loaded
+      // (by import(), also from CommonJS) when the FSM gate first needs an engine.
+      if (kind === 'cjs') expect(report.xstateBefore).toBe(false);
+      expect(report.engine).toBe('xstate');
+      for (const mode of ['legacy', 'auto'] as const) {
+        const client = await connect(url, mode);
+        try {
+          expect(await callText(client, 'hello.say', { name: mode })).toContain(`"from":"${kind}"`);
+        } finally {
+          await client.close();
+        }
       }
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

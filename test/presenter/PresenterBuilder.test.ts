@@ -37,25 +37,48 @@ describe('createPresenter', () => {
   });
 
   it('fails fast on a missing name, a non-zod schema or a non-function', () => {
-    expect(thrown(() => createPresenter('  ')).message).toMatchInlineSnapshot(`"createPresenter() needs a name, such as createPresenter("CartItem"); it is shown in validation errors."`);
-    expect(thrown(() => createPresenter('CartItem').schema({} as z.ZodType)).message).toMatchInlineSnapshot(`"Presenter "CartItem" got a schema that is not a zod schema; pass one such as z.object({ id: z.string() })."`);
-    expect(thrown(() => createPresenter('CartItem').suggestActions('cart.checkout' as never)).message).toMatchInlineSnapshot(`"Presenter "CartItem" got a non-function in .suggestActions(); pass (data) => [{ tool, reason }]."`);
-    expect(thrown(() => createPresenter('CartItem').suggestActions(() => []).schema(cartItem)).message).toMatchInlineSnapshot(`"Presenter "CartItem" sets .schema() after .suggestActions(); call .schema() first so suggestActions receives the validated data."`);
+    expect(thrown(() => createPresenter('  ')).message).toMatchInlineSnapshot(
+      `"createPresenter() needs a name, such as createPresenter("CartItem"); it is shown in validation errors."`,
+    );
+    expect(thrown(() => createPresenter('CartItem').schema({} as z.ZodType)).message).toMatchInlineSnapshot(
+      `"Presenter "CartItem" got a schema that is not a zod schema; pass one such as z.object({ id: z.string() })."`,
+    );
+    expect(
+      thrown(() => createPresenter('CartItem').suggestActions('cart.checkout' as never)).message,
+    ).toMatchInlineSnapshot(
+      `"Presenter "CartItem" got a non-function in .suggestActions(); pass (data) => [{ tool, reason }]."`,
+    );
+    expect(
+      thrown(() =>
+        createPresenter('CartItem')
+          .suggestActions(() => [])
+          .schema(cartItem),
+      ).message,
+    ).toMatchInlineSnapshot(
+      `"Presenter "CartItem" sets .schema() after .suggestActions(); call .schema() first so suggestActions receives the validated data."`,
+    );
   });
 
   it('resolves what .returns() received: a builder, a built presenter, nothing else', () => {
     const builder = createPresenter('CartItem');
     expect(resolvePresenter(builder, 'cart.add_item')).toBe(builder.build());
     expect(resolvePresenter(builder.build(), 'cart.add_item')).toBe(builder.build());
-    const error = thrown(() => resolvePresenter({ name: 'fake', schema: undefined, suggest: undefined }, 'cart.add_item'));
+    const error = thrown(() =>
+      resolvePresenter({ name: 'fake', schema: undefined, suggest: undefined }, 'cart.add_item'),
+    );
     expect(error).toBeInstanceOf(DefinitionError);
-    expect(error.message).toMatchInlineSnapshot(`"Tool "cart.add_item" passes something that is not a presenter to .returns(); pass createPresenter("Name").schema(...) or its .build()."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"Tool "cart.add_item" passes something that is not a presenter to .returns(); pass createPresenter("Name").schema(...) or its .build()."`,
+    );
     expect(builder).toBeInstanceOf(PresenterBuilder);
   });
 
   it('is stored by the fluent builder as tool.presenter', () => {
     const presenter = createPresenter('CartItem').schema(cartItem);
-    const tool = initFusion().mutation('cart.add_item').returns(presenter).handle(() => ({ id: 'p1', quantity: 1 }));
+    const tool = initFusion()
+      .mutation('cart.add_item')
+      .returns(presenter)
+      .handle(() => ({ id: 'p1', quantity: 1 }));
     expect(tool.presenter).toBe(presenter);
   });
 });

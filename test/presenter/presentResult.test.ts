@@ -34,18 +34,27 @@ describe('presentResult', () => {
   it('leaves out suggestions whose tool is hidden', () => {
     const hasItems = new Set(['cart.checkout', 'cart.add_item']);
     const result = presentResult(cartItem, { id: 'p1', quantity: 1 }, (tool) => hasItems.has(tool));
-    expect(result.content[1]).toMatchObject({ text: 'Suggested next actions:\n- cart.checkout: Ready to pay?\n- cart.add_item: Add more than 1?' });
+    expect(result.content[1]).toMatchObject({
+      text: 'Suggested next actions:\n- cart.checkout: Ready to pay?\n- cart.add_item: Add more than 1?',
+    });
   });
 
   it('drops the block when every suggested tool is hidden, or none is suggested', () => {
-    expect(presentResult(cartItem, { id: 'p1', quantity: 1 }, () => false).content).toEqual([{ type: 'text', text: '{"id":"p1","quantity":1}' }]);
+    expect(presentResult(cartItem, { id: 'p1', quantity: 1 }, () => false).content).toEqual([
+      { type: 'text', text: '{"id":"p1","quantity":1}' },
+    ]);
     const quiet = createPresenter('Quiet').suggestActions(() => []);
     expect(presentResult(quiet, 'done').content).toEqual([{ type: 'text', text: 'done' }]);
   });
 
   it('shows the exposed names the agent calls', () => {
-    const result = presentResult(cartItem, { id: 'p1', quantity: 1 }, (t) => t === 'cart.checkout', { displayName: (t) => t.replaceAll('.', '_') });
-    expect(result.content[1]).toMatchObject({ text: 'Suggested next actions:\n- cart_checkout: Ready to pay?', _meta: { 'fusion/suggestions': [{ tool: 'cart.checkout', reason: 'Ready to pay?' }] } });
+    const result = presentResult(cartItem, { id: 'p1', quantity: 1 }, (t) => t === 'cart.checkout', {
+      displayName: (t) => t.replaceAll('.', '_'),
+    });
+    expect(result.content[1]).toMatchObject({
+      text: 'Suggested next actions:\n- cart_checkout: Ready to pay?',
+      _meta: { 'fusion/suggestions': [{ tool: 'cart.checkout', reason: 'Ready to pay?' }] },
+    });
   });
 
   it('sends what the schema parsed: unknown keys are stripped before the agent sees them', () => {
@@ -69,7 +78,10 @@ describe('presentResult', () => {
 
   it('names the result itself when the data is not even an object', () => {
     const result = presentResult(cartItem, undefined);
-    expect((result.content[0] as { text: string }).text.split('\n').slice(0, 2)).toEqual(['The tool ran, but its result does not match "CartItem":', '- (result): expected object, received undefined']);
+    expect((result.content[0] as { text: string }).text.split('\n').slice(0, 2)).toEqual([
+      'The tool ran, but its result does not match "CartItem":',
+      '- (result): expected object, received undefined',
+    ]);
   });
 
   it('passes a CallToolResult through untouched', () => {
@@ -78,12 +90,19 @@ describe('presentResult', () => {
   });
 
   it('works without a schema', () => {
-    const plain = createPresenter('Plain').suggestActions((data) => [{ tool: 'next', reason: `after ${String(data)}` }]);
-    expect(presentResult(plain, 'step 1').content.map((b) => (b as { text: string }).text)).toEqual(['step 1', 'Suggested next actions:\n- next: after step 1']);
+    const plain = createPresenter('Plain').suggestActions((data) => [
+      { tool: 'next', reason: `after ${String(data)}` },
+    ]);
+    expect(presentResult(plain, 'step 1').content.map((b) => (b as { text: string }).text)).toEqual([
+      'step 1',
+      'Suggested next actions:\n- next: after step 1',
+    ]);
   });
 
   it('accepts a built presenter as well as the builder', () => {
-    expect(presentResult(cartItem.build(), { id: 'p1', quantity: 1 })).toEqual(presentResult(cartItem, { id: 'p1', quantity: 1 }));
+    expect(presentResult(cartItem.build(), { id: 'p1', quantity: 1 })).toEqual(
+      presentResult(cartItem, { id: 'p1', quantity: 1 }),
+    );
   });
 
   it('throws with the presenter named when suggestActions fails or returns nonsense', () => {
@@ -92,6 +111,8 @@ describe('presentResult', () => {
     });
     expect(() => presentResult(broken, {})).toThrow('Presenter "Broken" failed in suggestActions: no db');
     const wrong = createPresenter('Wrong').suggestActions(() => [{ tool: 'x' } as never]);
-    expect(() => presentResult(wrong, {})).toThrow('Presenter "Wrong": suggestActions returned an invalid entry [0]; each must be { tool: string, reason: string }.');
+    expect(() => presentResult(wrong, {})).toThrow(
+      'Presenter "Wrong": suggestActions returned an invalid entry [0]; each must be { tool: string, reason: string }.',
+    );
   });
 });

@@ -16,9 +16,13 @@ describe('requestPrincipal', () => {
     const req = request();
     rememberPeer(req, '10.0.0.7');
     expect(peerOf({ http: { req } })).toBe('10.0.0.7');
-    expect(requestPrincipal({ sessionKey: 's1', extra: { era: 'legacy', sessionId: 's1', raw: { http: { req } } } }).key).toBe('a:"session:s1"');
+    expect(
+      requestPrincipal({ sessionKey: 's1', extra: { era: 'legacy', sessionId: 's1', raw: { http: { req } } } }).key,
+    ).toBe('a:"session:s1"');
     expect(requestPrincipal({ sessionKey: 'conn-1', extra: { era: 'legacy' } }).key).toBe('a:"session:conn-1"');
-    expect(requestPrincipal({ sessionKey: undefined, extra: { era: 'modern', raw: { http: { req } } } }).key).toBe('a:"peer:10.0.0.7"');
+    expect(requestPrincipal({ sessionKey: undefined, extra: { era: 'modern', raw: { http: { req } } } }).key).toBe(
+      'a:"peer:10.0.0.7"',
+    );
     expect(requestPrincipal({ sessionKey: undefined, extra: { era: 'modern', raw: {} } }).key).toBe('a:unknown');
   });
 
@@ -26,7 +30,9 @@ describe('requestPrincipal', () => {
     const req = request();
     rememberPeer(req, 'x');
     const asPeer = requestPrincipal({ sessionKey: undefined, extra: { era: 'modern', raw: { http: { req } } } }).key;
-    expect(requestPrincipal({ sessionKey: 'peer:x', extra: { era: 'legacy', sessionId: 'peer:x' } }).key).toBe('a:"session:peer:x"');
+    expect(requestPrincipal({ sessionKey: 'peer:x', extra: { era: 'legacy', sessionId: 'peer:x' } }).key).toBe(
+      'a:"session:peer:x"',
+    );
     expect(asPeer).toBe('a:"peer:x"');
   });
 });

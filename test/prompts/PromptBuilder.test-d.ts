@@ -21,10 +21,12 @@ test('.argument() infers required and optional string arguments', () => {
 });
 
 test('.args(zod) infers the parsed output', () => {
-  new PromptBuilder<AppContext>('p').args(z.object({ days: z.coerce.number(), goal: z.string().optional() })).handle((args) => {
-    expectTypeOf(args).toEqualTypeOf<{ days: number; goal?: string | undefined }>();
-    return [{ role: 'assistant', content: 'x' }];
-  });
+  new PromptBuilder<AppContext>('p')
+    .args(z.object({ days: z.coerce.number(), goal: z.string().optional() }))
+    .handle((args) => {
+      expectTypeOf(args).toEqualTypeOf<{ days: number; goal?: string | undefined }>();
+      return [{ role: 'assistant', content: 'x' }];
+    });
 });
 
 test('a handler must return a string, messages or a result', () => {

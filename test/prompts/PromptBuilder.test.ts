@@ -62,23 +62,42 @@ describe('PromptBuilder', () => {
   });
 
   it('validates arguments with messages naming the prompt, the argument and what it accepts', () => {
-    const built = prompt('review').argument('code', { required: true }).argument('style', { required: true }).argument('tone').handle(() => 'x');
+    const built = prompt('review')
+      .argument('code', { required: true })
+      .argument('style', { required: true })
+      .argument('tone')
+      .handle(() => 'x');
     expect(built.validate(undefined)).toMatchInlineSnapshot(`
       {
         "message": "Prompt "review" is missing the required arguments "code", "style"; call prompts/get again with them. Its arguments: code (required), style (required), tone.",
         "ok": false,
       }
     `);
-    expect(built.validate({ code: 'x' })).toMatchObject({ message: 'Prompt "review" is missing the required argument "style"; call prompts/get again with it. Its arguments: code (required), style (required), tone.' });
-    expect(built.validate({ code: 'x', style: 'y', mood: 'z' })).toMatchObject({ message: 'Prompt "review" has no argument "mood"; remove it. Its arguments: code (required), style (required), tone.' });
-    expect(built.validate({ code: 'x', style: 1 })).toMatchObject({ message: 'Prompt "review": argument "style" must be a string, not a number. Its arguments: code (required), style (required), tone.' });
+    expect(built.validate({ code: 'x' })).toMatchObject({
+      message:
+        'Prompt "review" is missing the required argument "style"; call prompts/get again with it. Its arguments: code (required), style (required), tone.',
+    });
+    expect(built.validate({ code: 'x', style: 'y', mood: 'z' })).toMatchObject({
+      message:
+        'Prompt "review" has no argument "mood"; remove it. Its arguments: code (required), style (required), tone.',
+    });
+    expect(built.validate({ code: 'x', style: 1 })).toMatchObject({
+      message:
+        'Prompt "review": argument "style" must be a string, not a number. Its arguments: code (required), style (required), tone.',
+    });
     expect(built.validate(['x'])).toMatchObject({ ok: false });
-    expect(prompt('none').handle(() => 'x').validate({ a: '1' })).toMatchObject({ message: 'Prompt "none" has no argument "a"; remove it. It takes no arguments.' });
+    expect(
+      prompt('none')
+        .handle(() => 'x')
+        .validate({ a: '1' }),
+    ).toMatchObject({ message: 'Prompt "none" has no argument "a"; remove it. It takes no arguments.' });
   });
 
   it('takes its arguments from a zod object and hands the parsed output to the handler', async () => {
     const built = prompt('plan')
-      .args(z.object({ goal: z.string().describe('What to plan'), days: z.coerce.number().int().positive().optional() }))
+      .args(
+        z.object({ goal: z.string().describe('What to plan'), days: z.coerce.number().int().positive().optional() }),
+      )
       .handle(({ goal, days }) => `Plan ${goal} in ${days ?? 7} days`);
     expect(built.definition.arguments).toEqual([
       { name: 'goal', description: 'What to plan', required: true },
@@ -86,7 +105,11 @@ describe('PromptBuilder', () => {
     ]);
     const parsed = built.validate({ goal: 'launch', days: '3' });
     expect(parsed).toEqual({ ok: true, value: { goal: 'launch', days: 3 } });
-    if (parsed.ok) expect((await built.run(parsed.value, { user: 'u' }, extra)).messages[0]!.content).toEqual({ type: 'text', text: 'Plan launch in 3 days' });
+    if (parsed.ok)
+      expect((await built.run(parsed.value, { user: 'u' }, extra)).messages[0]!.content).toEqual({
+        type: 'text',
+        text: 'Plan launch in 3 days',
+      });
     expect(built.validate({ goal: 'launch', days: 'soon' })).toMatchInlineSnapshot(`
       {
         "message": "Invalid arguments for prompt "plan":
@@ -101,14 +124,26 @@ describe('PromptBuilder', () => {
     expect(() => prompt('has space').handle(() => '')).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Prompt name "has space" is invalid: use 1–128 characters without spaces, such as "code_review".]`,
     );
-    expect(() => prompt('p').argument('a').argument('a')).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Prompt "p" declares the argument "a" twice; remove one of them.]`);
-    expect(() => prompt('p').argument('a').args(z.object({ b: z.string() }))).toThrowErrorMatchingInlineSnapshot(
+    expect(() => prompt('p').argument('a').argument('a')).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Prompt "p" declares the argument "a" twice; remove one of them.]`,
+    );
+    expect(() =>
+      prompt('p')
+        .argument('a')
+        .args(z.object({ b: z.string() })),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Prompt "p" declares its arguments twice (.args() with .argument()); use a single .args() schema or .argument() only.]`,
     );
-    expect(() => prompt('p').args(z.object({ b: z.string() })).argument('a')).toThrowErrorMatchingInlineSnapshot(
+    expect(() =>
+      prompt('p')
+        .args(z.object({ b: z.string() }))
+        .argument('a'),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Prompt "p" declares "a" with .argument() after .args(); put every argument in the .args() schema or use .argument() only.]`,
     );
-    expect(() => prompt('p').args(z.string() as never)).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Prompt "p" passes .args() something that is not a zod object; use z.object({ ... }).]`);
+    expect(() => prompt('p').args(z.string() as never)).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Prompt "p" passes .args() something that is not a zod object; use z.object({ ... }).]`,
+    );
     expect(() => prompt('p').handle(undefined as never)).toThrow(DefinitionError);
   });
 });

@@ -9,8 +9,12 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:54
 /** The agent's text when `contextFactory` (or, without one, the handler) throws what `fail` makes. */
 async function agentText(fail: () => never, where: 'context' | 'handler'): Promise<string> {
   const f = initFusion<{ db: string }>();
-  const registry = f.registry().registerAll(f.query('notes.list').handle((_input, ctx) => (where === 'handler' ? fail() : ctx.db)));
-  await using t = await createTestClient(registry, { contextFactory: () => (where === 'context' ? fail() : { db: 'ok' }) });
+  const registry = f
+    .registry()
+    .registerAll(f.query('notes.list').handle((_input, ctx) => (where === 'handler' ? fail() : ctx.db)));
+  await using t = await createTestClient(registry, {
+    contextFactory: () => (where === 'context' ? fail() : { db: 'ok' }),
+  });
   const result = await t.client.callTool({ name: 'notes.list', arguments: {} });
   expect(result.isError).toBe(true);
   return texts(result).join('\n');
@@ -21,21 +25,39 @@ describe('errors tell the agent whether calling again can help', () => {
     const text = await agentText(() => {
       throw new ReferenceError('db is not defined');
     }, 'context');
-    expect(text).toMatchInlineSnapshot(`"Tool "notes.list" could not run: the server failed to prepare the request context (ReferenceError: db is not defined). This is a fault in the server, not in the request: retrying will not help. Tell the user that the server needs fixing."`);
+    expect(text).toMatchInlineSnapshot(
+      `"Tool "notes.list" could not run: the server failed to prepare the request context (ReferenceError: db is not defined). This is a fault in the server, not in the request: retrying will not help. Tell the user that the server needs fixing."`,
+    );
   });
 
   it('a context factory whose store is unreachable: temporary, call again', async () => {
-    expect(await agentText(() => { throw refused(); }, 'context')).toMatchInlineSnapshot(`"Tool "notes.list" could not run: the server failed to prepare the request context (connect ECONNREFUSED 127.0.0.1:5432). This looks temporary: call "notes.list" again in a moment."`);
+    expect(
+      await agentText(() => {
+        throw refused();
+      }, 'context'),
+    ).toMatchInlineSnapshot(
+      `"Tool "notes.list" could not run: the server failed to prepare the request context (connect ECONNREFUSED 127.0.0.1:5432). This looks temporary: call "notes.list" again in a moment."`,
+    );
   });
 
   it('a handler with a bug says so; its own Error passes unchanged; one marked retryable says to call again', async () => {
     const bug = await agentText(() => {
       throw new TypeError("Cannot read properties of undefined (reading 'id')");
     }, 'handler');
-    expect(bug).toMatchInlineSnapshot(`"The tool failed on a fault in the server (TypeError: Cannot read properties of undefined (reading 'id')). This is a fault in the server, not in the request: retrying will not help. Tell the user that the server needs fixing."`);
+    expect(bug).toMatchInlineSnapshot(
+      `"The tool failed on a fault in the server (TypeError: Cannot read properties of undefined (reading 'id')). This is a fault in the server, not in the request: retrying will not help. Tell the user that the server needs fixing."`,
+    );
     expect(bug).not.toMatch(/\n\s+at /);
-    expect(await agentText(() => { throw new Error('Sprint "s9" does not exist; call sprints.list for the ids.'); }, 'handler')).toBe('Sprint "s9" does not exist; call sprints.list for the ids.');
-    expect(await agentText(() => { throw Object.assign(new Error('the search index is rebuilding'), { retryable: true }); }, 'handler')).toMatchInlineSnapshot(`"the search index is rebuilding. This looks temporary: call the tool again in a moment."`);
+    expect(
+      await agentText(() => {
+        throw new Error('Sprint "s9" does not exist; call sprints.list for the ids.');
+      }, 'handler'),
+    ).toBe('Sprint "s9" does not exist; call sprints.list for the ids.');
+    expect(
+      await agentText(() => {
+        throw Object.assign(new Error('the search index is rebuilding'), { retryable: true });
+      }, 'handler'),
+    ).toMatchInlineSnapshot(`"the search index is rebuilding. This looks temporary: call the tool again in a moment."`);
   });
 
   it('classifies timeouts, network failures, busy dependencies and explicit flags', () => {

@@ -71,7 +71,11 @@ describe('RedisEventBus', () => {
     other.subscribe(seen);
     a.publish({ kind: 'tools_list_changed' });
     // Barrier: a bus with other's prefix publishing on a's connection; Redis delivers in the order it ran them.
-    const sameConnection = new RedisEventBus({ publisher: publisherOf.get(a)!, subscriber: redisClient(), prefix: prefixOf.get(other)! });
+    const sameConnection = new RedisEventBus({
+      publisher: publisherOf.get(a)!,
+      subscriber: redisClient(),
+      prefix: prefixOf.get(other)!,
+    });
     await sameConnection.ready();
     sameConnection.publish({ kind: 'prompts_list_changed' });
     await until(() => seen.mock.calls.length > 0, 'the event');
@@ -98,7 +102,12 @@ describe('RedisEventBus', () => {
     process.env.MCP_FUSION_LOG = 'error';
     try {
       const lines: string[] = [];
-      const b = new RedisEventBus({ publisher: await ready(redisClient()), subscriber: await ready(redisClient()), prefix: uniquePrefix('bus'), logger: createStderrLogger((text) => lines.push(text)) });
+      const b = new RedisEventBus({
+        publisher: await ready(redisClient()),
+        subscriber: await ready(redisClient()),
+        prefix: uniquePrefix('bus'),
+        logger: createStderrLogger((text) => lines.push(text)),
+      });
       await b.ready();
       b.subscribe(() => {
         throw new Error('listener bug');

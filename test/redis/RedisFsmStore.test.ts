@@ -27,10 +27,16 @@ describe('RedisFsmStore', () => {
     // 600 ms: the two reads below must land before expiry even when a loaded machine stretches round trips.
     const expiresAt = Date.now() + 600;
     await store.save('checkout:alice:che_1', { state: 'has_items', updatedAt: 1, version: 1, expiresAt });
-    expect(await client.hgetall(`${prefix}state:{checkout:alice:che_1}`)).toEqual({ v: '1', d: JSON.stringify({ state: 'has_items', updatedAt: 1, version: 1, expiresAt }) });
+    expect(await client.hgetall(`${prefix}state:{checkout:alice:che_1}`)).toEqual({
+      v: '1',
+      d: JSON.stringify({ state: 'has_items', updatedAt: 1, version: 1, expiresAt }),
+    });
     expect(await client.pexpiretime(`${prefix}state:{checkout:alice:che_1}`)).toBe(expiresAt);
     // Redis expires the key on its own clock: poll until it has, then the store must read nothing.
-    await vi.waitFor(async () => expect(await client.exists(`${prefix}state:{checkout:alice:che_1}`)).toBe(0), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(async () => expect(await client.exists(`${prefix}state:{checkout:alice:che_1}`)).toBe(0), {
+      timeout: 5_000,
+      interval: 20,
+    });
     expect(await store.load('checkout:alice:che_1')).toBeUndefined();
   });
 
@@ -56,14 +62,18 @@ describe('RedisFsmStore', () => {
     await sleep(60);
     order.push('first releases');
     await release();
-    await (await second)();
+    await (
+      await second
+    )();
     expect(order).toEqual(['first releases', 'second']);
   });
 
   it('lock gives up after waitMs with a message naming the key', async () => {
     const store = new RedisFsmStore({ client, prefix: uniquePrefix('lock') });
     const release = await store.lock('k', { waitMs: 100 });
-    await expect(store.lock('k', { waitMs: 80 })).rejects.toThrow('another call held the lock of "k" for more than 80 ms');
+    await expect(store.lock('k', { waitMs: 80 })).rejects.toThrow(
+      'another call held the lock of "k" for more than 80 ms',
+    );
     await release();
   });
 
@@ -72,7 +82,9 @@ describe('RedisFsmStore', () => {
     const crashed = new RedisFsmStore({ client, prefix, lockLeaseMs: 150 });
     await client.set(`${prefix}lock:{gone}`, 'token-of-a-dead-process', 'PX', 150);
     const started = Date.now();
-    await (await crashed.lock('gone', { waitMs: 2_000 }))();
+    await (
+      await crashed.lock('gone', { waitMs: 2_000 })
+    )();
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
 
     const release = await crashed.lock('long', { waitMs: 100 });
@@ -139,7 +151,9 @@ describe('RedisFsmStore', () => {
     await lease.end({ state: 'a', updatedAt: 0, version: 1 });
     const [state] = await client.keys(`${prefix}*`);
     expect(state).toBe(`${prefix}state:{checkout:u:["https://id.example","%7D%7Bx"]:che_1}`);
-    expect(() => new RedisFsmStore({ client, prefix: 'app:{x}:' })).toThrow(/the key prefix "app:\{x\}:" contains "\{" or "\}"; remove them/);
+    expect(() => new RedisFsmStore({ client, prefix: 'app:{x}:' })).toThrow(
+      /the key prefix "app:\{x\}:" contains "\{" or "\}"; remove them/,
+    );
   });
 
   it('fails fast when Redis is unreachable, with the client options it recommends', async () => {
@@ -168,14 +182,20 @@ describe('RedisFsmStore', () => {
     it('never loses a transition: 2 × 15 concurrent NEXT calls end in s30 at version 30', async () => {
       const states = Array.from({ length: 30 }, (_, i) => `s${i}`);
       const [a, b] = await twoInstances(chain(30), { next: { states, event: 'NEXT' } });
-      const runs = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a! : b!).run('k', 'next', async () => ({ isError: false })));
+      const runs = Array.from({ length: 30 }, (_, i) =>
+        (i % 2 === 0 ? a! : b!).run('k', 'next', async () => ({ isError: false })),
+      );
       const outcomes = await Promise.all(runs);
       expect(outcomes.every((o) => o.outcome === 'ran' && o.persistError === undefined)).toBe(true);
       expect(await a!.snapshot('k')).toMatchObject({ state: 's30', version: 30 });
     });
 
     it('runs a once-only step exactly once when both instances race for it', async () => {
-      const config: FsmConfig = { id: 'order', initial: 'open', states: { open: { on: { PAY: 'paid' } }, paid: { type: 'final' } } };
+      const config: FsmConfig = {
+        id: 'order',
+        initial: 'open',
+        states: { open: { on: { PAY: 'paid' } }, paid: { type: 'final' } },
+      };
       const [a, b] = await twoInstances(config, { pay: { states: ['open'], event: 'PAY' } });
       let ran = 0;
       const pay = async () => {
@@ -184,7 +204,9 @@ describe('RedisFsmStore', () => {
         await sleep(5);
         return { isError: false };
       };
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a! : b!).run('order-1', 'pay', pay)));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a! : b!).run('order-1', 'pay', pay)),
+      );
       expect(ran).toBe(1);
       expect(outcomes.filter((o) => o.outcome === 'ran')).toHaveLength(1);
       expect(outcomes.filter((o) => o.outcome === 'refused')).toHaveLength(19);

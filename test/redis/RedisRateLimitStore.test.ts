@@ -27,12 +27,17 @@ describe('RedisRateLimitStore', () => {
       const client = await ready(redisClient(server.url));
       const f = initFusion();
       const registry = f.registry().registerAll(f.query('notes.list').handle(() => 'notes'));
-      await using t = await createTestClient(registry, { rateLimit: { max: 5, windowMs: 60_000 }, rateLimitStore: new RedisRateLimitStore({ client, prefix: uniquePrefix('rl-down') }) });
+      await using t = await createTestClient(registry, {
+        rateLimit: { max: 5, windowMs: 60_000 },
+        rateLimitStore: new RedisRateLimitStore({ client, prefix: uniquePrefix('rl-down') }),
+      });
       expect(texts(await t.callTool('notes.list'))).toEqual(['notes']);
       await server.stop();
       const refused = await t.callTool('notes.list');
       expect(refused.isError).toBe(true);
-      expect(texts(refused)[0]).toMatch(/^Tool "notes.list" was not run: the rate-limit store is unavailable \(.+\), so the call could not be counted\. Nothing was done; try again in a few seconds\.$/);
+      expect(texts(refused)[0]).toMatch(
+        /^Tool "notes.list" was not run: the rate-limit store is unavailable \(.+\), so the call could not be counted\. Nothing was done; try again in a few seconds\.$/,
+      );
       await server.start();
       await ready(client);
       expect(texts(await t.callTool('notes.list'))).toEqual(['notes']);

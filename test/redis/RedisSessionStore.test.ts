@@ -12,7 +12,16 @@ describe('RedisSessionStore', () => {
   it('stores one JSON string per session whose key expires with the TTL', async () => {
     const prefix = uniquePrefix('session');
     const store = new RedisSessionStore({ client, prefix });
-    const record = { id: 'abc', createdAt: 1, lastAccessAt: 1, phase: 'created' as const, initialized: false, protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, clientCapabilities: {} };
+    const record = {
+      id: 'abc',
+      createdAt: 1,
+      lastAccessAt: 1,
+      phase: 'created' as const,
+      initialized: false,
+      protocolVersion: '2025-11-25',
+      clientInfo: { name: 'c', version: '1' },
+      clientCapabilities: {},
+    };
     await store.set(record, 30_000);
     expect(JSON.parse((await client.get(`${prefix}{abc}`))!)).toEqual(record);
     const pttl = await client.pttl(`${prefix}{abc}`);

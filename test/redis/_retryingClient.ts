@@ -14,11 +14,15 @@ export class CallFailed extends Error {}
 export async function retryingClient(url: string, mode: 'legacy' | 'auto') {
   const seen: { last?: Answer } = {};
   const stats = { retried: 0 };
-  const client = new Client({ name: `load-${mode}`, version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+  const client = new Client(
+    { name: `load-${mode}`, version: '1.0.0' },
+    mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: async (input, init) => {
       const response = await fetch(input, init);
-      if ((init?.method ?? 'GET') === 'POST') seen.last = { status: response.status, retryAfter: response.headers.get('retry-after') };
+      if ((init?.method ?? 'GET') === 'POST')
+        seen.last = { status: response.status, retryAfter: response.headers.get('retry-after') };
       return response;
     },
   });
@@ -30,7 +34,8 @@ export async function retryingClient(url: string, mode: 'legacy' | 'auto') {
         return await send();
       } catch (error) {
         const last = seen.last as Answer | undefined;
-        if (last?.status !== 503 || last.retryAfter === null) throw new CallFailed(`${String(error)} (last answer: ${JSON.stringify(last)})`);
+        if (last?.status !== 503 || last.retryAfter === null)
+          throw new CallFailed(`${String(error)} (last answer: ${JSON.stringify(last)})`);
         stats.retried++;
         await new Promise((resolve) => setTimeout(resolve, Number(last.retryAfter) * 1_000));
       }

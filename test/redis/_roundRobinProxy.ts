@@ -27,11 +27,14 @@ export async function roundRobinProxy(upstreams: number[]): Promise<RoundRobinPr
   const forward = (req: IncomingMessage, body: Buffer, res: ServerResponse, first: number, tries = 0): void => {
     const port = upstreams[(first + tries) % upstreams.length]!;
     open.set(res, { port, body });
-    const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
-      forwarded.set(port, (forwarded.get(port) ?? 0) + 1);
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: false },
+      (answer) => {
+        forwarded.set(port, (forwarded.get(port) ?? 0) + 1);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNREFUSED' && tries + 1 < upstreams.length && !res.headersSent) {
         refused++;

@@ -32,7 +32,8 @@ afterAll(async () => {
 /** How many connections, over every master, are subscribed to a sharded channel (PUBSUB SHARDNUMSUB). */
 async function shardSubscribers(channel: string): Promise<number> {
   let count = 0;
-  for (const node of cluster.nodes) count += Number((await cluster.cli(node.port, 'pubsub', 'shardnumsub', channel)).trim().split('\n')[1]);
+  for (const node of cluster.nodes)
+    count += Number((await cluster.cli(node.port, 'pubsub', 'shardnumsub', channel)).trim().split('\n')[1]);
   return count;
 }
 
@@ -66,8 +67,13 @@ describe('RedisRateLimitStore on a 3-master Redis Cluster (RateLimitStore contra
 
   it('counts one limit exactly across two instances (two cluster clients), with counters spread over the shards', async () => {
     const prefix = uniquePrefix('cshared');
-    const [a, b] = [new RedisRateLimitStore({ client: await fresh(), prefix }), new RedisRateLimitStore({ client: await fresh(), prefix })];
-    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).hit('u:["iss","alice"]:tools/call', 60_000)));
+    const [a, b] = [
+      new RedisRateLimitStore({ client: await fresh(), prefix }),
+      new RedisRateLimitStore({ client: await fresh(), prefix }),
+    ];
+    const counts = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).hit('u:["iss","alice"]:tools/call', 60_000)),
+    );
     expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     const slots = new Set<number>();
     for (let i = 0; i < 12; i++) {
@@ -86,7 +92,12 @@ describe('Redis Cluster layout', () => {
     const ranges = (await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>;
     for (let i = 0; i < 24; i++) {
       const id = `5f0c${i}-session`;
-      const keys = [`${prefix}session:{${id}}`, `${prefix}fsm:session:state:{${id}}`, `${prefix}fsm:session:lock:{${id}}`, `${prefix}bus:session:{${id}}`];
+      const keys = [
+        `${prefix}session:{${id}}`,
+        `${prefix}fsm:session:state:{${id}}`,
+        `${prefix}fsm:session:lock:{${id}}`,
+        `${prefix}bus:session:{${id}}`,
+      ];
       const keySlots = await Promise.all(keys.map(async (k) => Number(await client.cluster('KEYSLOT', k))));
       expect(new Set(keySlots).size).toBe(1);
       slots.add(keySlots[0]!);
@@ -127,7 +138,11 @@ describe('Redis Cluster layout', () => {
     unwatch();
     unwatch();
     // Wait for the SUNSUBSCRIBE to land (no shard counts a subscriber of sess-1 any more), not a guessed 100 ms.
-    await untilAsync(async () => (await shardSubscribers(`${prefix}session:{sess-1}`)) === 0, 3_000, 'the SUNSUBSCRIBE of sess-1');
+    await untilAsync(
+      async () => (await shardSubscribers(`${prefix}session:{sess-1}`)) === 0,
+      3_000,
+      'the SUNSUBSCRIBE of sess-1',
+    );
     a.sessions.publish('sess-1', { method: 'notifications/resources/list_changed' });
     a.sessions.publish('sess-2', { method: 'notifications/resources/list_changed' });
     await until(() => got.b!.length === 3, 3_000, 'the still-watched session');
@@ -166,7 +181,11 @@ describe('Redis Cluster layout', () => {
     const got: string[] = [];
     b.subscribe((e) => void got.push(e.kind === 'resource_updated' ? e.uri : e.kind));
     const spublished = async (): Promise<number[]> =>
-      Promise.all(cluster.nodes.map(async (n) => Number(/cmdstat_spublish:calls=(\d+)/.exec(await cluster.cli(n.port, 'info', 'commandstats'))?.[1] ?? 0)));
+      Promise.all(
+        cluster.nodes.map(async (n) =>
+          Number(/cmdstat_spublish:calls=(\d+)/.exec(await cluster.cli(n.port, 'info', 'commandstats'))?.[1] ?? 0),
+        ),
+      );
     const before = await spublished();
     const sent: string[] = [];
     for (let i = 0; i < 300; i++) {
@@ -186,7 +205,7 @@ describe('Redis Cluster layout', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('keeps delivering a watched session\'s notifications after its slot moved to another master', async () => {
+  it("keeps delivering a watched session's notifications after its slot moved to another master", async () => {
     const prefix = uniquePrefix('cmove');
     const make = async () => {
       const c = await fresh();
@@ -213,7 +232,9 @@ describe('Redis Cluster layout', () => {
 
   it('refuses a cluster subscriber without sharded subscribers, and a prefix with braces', () => {
     const plain = clusterClient(cluster.nodes, { shardedSubscribers: false, lazyConnect: true });
-    expect(() => new RedisEventBus({ publisher: plain, subscriber: plain })).toThrow(/needs a subscriber Cluster built with \{ shardedSubscribers: true \}/);
+    expect(() => new RedisEventBus({ publisher: plain, subscriber: plain })).toThrow(
+      /needs a subscriber Cluster built with \{ shardedSubscribers: true \}/,
+    );
     expect(() => new RedisSessionStore({ client, prefix: 'x:{y}:' })).toThrow(/contains "\{" or "\}"/);
     plain.disconnect();
   });
@@ -223,62 +244,103 @@ describe('Redis commands per call on a cluster', () => {
   it('a modern gated call with its handle costs the same 2 scripts as on one node; a transition adds 1 SPUBLISH (INFO commandstats summed over the masters)', async () => {
     const instance = await workspaceInstance(uniquePrefix('ccount'), { nodes: cluster.nodes });
     const handles: string[] = [];
-    for (let i = 0; i < 4; i++) handles.push(/checkout_id: (che_[\w-]+)/.exec(JSON.stringify((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message.result))![1]!);
+    for (let i = 0; i < 4; i++)
+      handles.push(
+        /checkout_id: (che_[\w-]+)/.exec(
+          JSON.stringify((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message.result),
+        )![1]!,
+      );
     const stats = async (): Promise<Record<string, number>> => {
       const sum: Record<string, number> = {};
       for (const node of cluster.nodes) {
-        for (const [, name, calls] of (await cluster.cli(node.port, 'info', 'commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) sum[name!] = (sum[name!] ?? 0) + Number(calls);
+        for (const [, name, calls] of (await cluster.cli(node.port, 'info', 'commandstats')).matchAll(
+          /^cmdstat_([^:]+):calls=(\d+)/gm,
+        ))
+          sum[name!] = (sum[name!] ?? 0) + Number(calls);
       }
       return sum;
     };
     const counted = ['evalsha', 'eval', 'spublish', 'publish', 'hget', 'hset', 'set', 'get', 'del', 'pexpireat'];
-    const delta = (before: Record<string, number>, after: Record<string, number>) => Object.fromEntries(counted.map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]).filter(([, v]) => v !== 0));
+    const delta = (before: Record<string, number>, after: Record<string, number>) =>
+      Object.fromEntries(counted.map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]).filter(([, v]) => v !== 0));
     const before = await stats();
-    for (let i = 0; i < 4; i++) expect((await modernCall(instance.app, 10 + i, 'cart.add_item', { product_id: 'p', checkout_id: handles[i] })).message.result.isError).not.toBe(true);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await modernCall(instance.app, 10 + i, 'cart.add_item', { product_id: 'p', checkout_id: handles[i] })).message
+          .result.isError,
+      ).not.toBe(true);
     const middle = await stats();
     expect(delta(before, middle)).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4 });
-    for (let i = 0; i < 4; i++) expect((await modernCall(instance.app, 20 + i, 'cart.checkout', { checkout_id: handles[i] })).message.result.isError).not.toBe(true);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await modernCall(instance.app, 20 + i, 'cart.checkout', { checkout_id: handles[i] })).message.result.isError,
+      ).not.toBe(true);
     // resources/updated is published after the answer: wait until the four SPUBLISHes are counted.
     await untilAsync(async () => (delta(middle, await stats()).spublish ?? 0) >= 4, 3_000, 'the four SPUBLISHes');
-    expect(delta(middle, await stats())).toEqual({ evalsha: 8, hget: 8, set: 4, get: 4, del: 4, hset: 4, pexpireat: 4, spublish: 4 });
+    expect(delta(middle, await stats())).toEqual({
+      evalsha: 8,
+      hget: 8,
+      set: 4,
+      get: 4,
+      del: 4,
+      hset: 4,
+      pexpireat: 4,
+      spublish: 4,
+    });
     await instance.close();
   });
 });
 
 describe('several instances on a Redis Cluster', () => {
-  it('never lose a transition while the key\'s slot moves to another master: 2 × 20 concurrent NEXT calls end in s40 at version 40', async () => {
+  it("never lose a transition while the key's slot moves to another master: 2 × 20 concurrent NEXT calls end in s40 at version 40", async () => {
     const prefix = uniquePrefix('move');
     const sessions = await Promise.all(
       [0, 1].map(async () => {
         const gate = new StateMachineGate(chain(40), { engine: 'builtin' });
-        gate.bindTool('next', Array.from({ length: 40 }, (_, i) => `s${i}`), 'NEXT');
+        gate.bindTool(
+          'next',
+          Array.from({ length: 40 }, (_, i) => `s${i}`),
+          'NEXT',
+        );
         return new GateSessions(gate, { store: new RedisFsmStore({ client: await fresh(), prefix }) });
       }),
     );
     await sessions[0]!.run('moving', 'next', async () => ({}));
     const slot = Number(await client.cluster('KEYSLOT', `${prefix}state:{moving}`));
     const runs: Array<Promise<unknown>> = [];
-    for (let i = 1; i < 40; i++) runs.push(sessions[i % 2]!.run('moving', 'next', async () => (await new Promise((r) => setTimeout(r, 2)), {})));
+    for (let i = 1; i < 40; i++)
+      runs.push(sessions[i % 2]!.run('moving', 'next', async () => (await new Promise((r) => setTimeout(r, 2)), {})));
     const moved = await moveSlot(cluster, slot);
     const outcomes = (await Promise.all(runs)) as Array<{ outcome: string; persistError?: Error }>;
     expect(outcomes.filter((o) => o.outcome !== 'ran' || o.persistError !== undefined)).toEqual([]);
     expect(moved.keys).toBeGreaterThanOrEqual(1);
     expect(await sessions[1]!.snapshot('moving')).toMatchObject({ state: 's40', version: 40 });
-    const owner = ((await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>).find(([s, e]) => s <= slot && slot <= e)![2][1];
+    const owner = ((await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>).find(
+      ([s, e]) => s <= slot && slot <= e,
+    )![2][1];
     expect(owner).toBe(moved.to);
   }, 30_000);
 
   it('serve one legacy session on two instances across a slot move: same state, once-only steps, nothing lost', async () => {
     const prefix = uniquePrefix('cinst');
-    const [a, b] = await Promise.all([workspaceInstance(prefix, { nodes: cluster.nodes }), workspaceInstance(prefix, { nodes: cluster.nodes })]);
+    const [a, b] = await Promise.all([
+      workspaceInstance(prefix, { nodes: cluster.nodes }),
+      workspaceInstance(prefix, { nodes: cluster.nodes }),
+    ]);
     const sid = await openSession(a!.app);
-    expect((await request(b!.app, sid, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } })).message.result.isError).not.toBe(true);
+    expect(
+      (await request(b!.app, sid, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } })).message
+        .result.isError,
+    ).not.toBe(true);
     const slot = Number(await client.cluster('KEYSLOT', `${prefix}session:{${sid}}`));
     let calls = 0;
     let stop = false;
     const traffic = (async () => {
       for (let i = 0; !stop; i++) {
-        const { message } = await request(i % 2 === 0 ? a!.app : b!.app, sid, 100 + i, 'tools/call', { name: 'cart.add_item', arguments: { product_id: `p${i}` } });
+        const { message } = await request(i % 2 === 0 ? a!.app : b!.app, sid, 100 + i, 'tools/call', {
+          name: 'cart.add_item',
+          arguments: { product_id: `p${i}` },
+        });
         expect(message.result?.isError, JSON.stringify(message)).not.toBe(true);
         calls++;
       }
@@ -296,7 +358,10 @@ describe('several instances on a Redis Cluster', () => {
       request(a!.app, sid, 2, 'tools/call', { name: 'cart.checkout', arguments: {} }),
       request(b!.app, sid, 3, 'tools/call', { name: 'cart.clear', arguments: {} }),
     ]);
-    expect([checkout, clear].map((r) => (r.message.result.isError === true ? 'refused' : 'ran')).sort()).toEqual(['ran', 'refused']);
+    expect([checkout, clear].map((r) => (r.message.result.isError === true ? 'refused' : 'ran')).sort()).toEqual([
+      'ran',
+      'refused',
+    ]);
     await Promise.all([a!.close(), b!.close()]);
   }, 30_000);
 });

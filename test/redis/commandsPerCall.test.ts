@@ -23,7 +23,11 @@ describe('Redis commands per call (INFO commandstats + MONITOR, private redis-se
     const prefix = uniquePrefix('count');
     instance = await workspaceInstance(prefix, redis.url);
     const watcher = await ready(redisClient(redis.url));
-    watcher.on('pmessage', (_pattern: string, _channel: string, message: string) => void published.push((JSON.parse(message) as { s?: string }).s ?? 'event'));
+    watcher.on(
+      'pmessage',
+      (_pattern: string, _channel: string, message: string) =>
+        void published.push((JSON.parse(message) as { s?: string }).s ?? 'event'),
+    );
     await watcher.psubscribe(`${prefix}bus:*`);
   }, 20_000);
   afterAll(async () => {
@@ -62,7 +66,10 @@ describe('Redis commands per call (INFO commandstats + MONITOR, private redis-se
     await request(instance.app, sid, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } });
     await settled();
     const cost = await measure(0, async (i) => {
-      const { message } = await request(instance.app, sid, 10 + i, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } });
+      const { message } = await request(instance.app, sid, 10 + i, 'tools/call', {
+        name: 'cart.add_item',
+        arguments: { product_id: 'p' },
+      });
       expect(message.result.isError).not.toBe(true);
     });
     expect(cost.sent).toEqual({ evalsha: 2 });
@@ -75,7 +82,10 @@ describe('Redis commands per call (INFO commandstats + MONITOR, private redis-se
     for (const sid of sids) await request(instance.app, sid, 0, 'tools/list');
     await settled();
     const cost = await measure(1, async (i) => {
-      const { message } = await request(instance.app, sids[i]!, 1, 'tools/call', { name: 'cart.add_item', arguments: { product_id: 'p' } });
+      const { message } = await request(instance.app, sids[i]!, 1, 'tools/call', {
+        name: 'cart.add_item',
+        arguments: { product_id: 'p' },
+      });
       expect(message.result.content.at(-1).text).toMatch(/now in state "has_items"/);
     });
     expect(cost.sent).toEqual({ evalsha: 2, publish: 1 });
@@ -98,7 +108,10 @@ describe('Redis commands per call (INFO commandstats + MONITOR, private redis-se
     const handle = handleOf((await modernCall(instance.app, 1, 'cart.add_item', { product_id: 'p' })).message);
     await settled();
     const cost = await measure(0, async (i) => {
-      const { message } = await modernCall(instance.app, 10 + i, 'cart.add_item', { product_id: 'p', checkout_id: handle });
+      const { message } = await modernCall(instance.app, 10 + i, 'cart.add_item', {
+        product_id: 'p',
+        checkout_id: handle,
+      });
       expect(message.result.isError).not.toBe(true);
     });
     expect(cost.sent).toEqual({ evalsha: 2 });
@@ -107,7 +120,8 @@ describe('Redis commands per call (INFO commandstats + MONITOR, private redis-se
 
   it('modern gated call with its handle and a transition: 2 round trips + 1 publish of resources/updated', async () => {
     const handles: string[] = [];
-    for (let i = 0; i < CALLS; i++) handles.push(handleOf((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message));
+    for (let i = 0; i < CALLS; i++)
+      handles.push(handleOf((await modernCall(instance.app, i, 'cart.add_item', { product_id: 'p' })).message));
     await settled();
     const cost = await measure(1, async (i) => {
       const { message } = await modernCall(instance.app, 10 + i, 'cart.checkout', { checkout_id: handles[i] });
@@ -122,7 +136,10 @@ describe('Redis commands per call (INFO commandstats + MONITOR, private redis-se
     await request(instance.app, sid, 1, 'tools/list');
     await settled();
     const cost = await measure(0, async (i) => {
-      expect((await request(instance.app, sid, 10 + i, 'tools/call', { name: 'countries.list', arguments: {} })).message.result.isError).not.toBe(true);
+      expect(
+        (await request(instance.app, sid, 10 + i, 'tools/call', { name: 'countries.list', arguments: {} })).message
+          .result.isError,
+      ).not.toBe(true);
       expect((await modernCall(instance.app, 20 + i, 'countries.list', {})).message.result.isError).not.toBe(true);
     });
     expect(cost.sent).toEqual({});

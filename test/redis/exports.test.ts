@@ -6,7 +6,17 @@ import { expect, it } from 'vitest';
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
 it('mcp-fusion/redis exports exactly these names', async () => {
-  expect(Object.keys(await import('../../src/redis/index.js')).sort()).toEqual(['RedisEventBus', 'RedisEventStore', 'RedisFsmStore', 'RedisNonceStore', 'RedisRateLimitStore', 'RedisSessionStore', 'RedisTaskStore', 'failFastClusterOptions', 'failFastRedisOptions']);
+  expect(Object.keys(await import('../../src/redis/index.js')).sort()).toEqual([
+    'RedisEventBus',
+    'RedisEventStore',
+    'RedisFsmStore',
+    'RedisNonceStore',
+    'RedisRateLimitStore',
+    'RedisSessionStore',
+    'RedisTaskStore',
+    'failFastClusterOptions',
+    'failFastRedisOptions',
+  ]);
 });
 
 it('the root entry never reaches src/redis or ioredis at run time (type-only imports are erased)', () => {
@@ -16,7 +26,9 @@ it('the root entry never reaches src/redis or ioredis at run time (type-only imp
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const [, specifier] of text.matchAll(/^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
+    for (const [, specifier] of text.matchAll(
+      /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm,
+    )) {
       if (!specifier!.startsWith('.')) {
         reached.push(specifier!);
         continue;

@@ -10,23 +10,45 @@ import { startRedisCluster, type RedisCluster } from './redisCluster.js';
 /** One handler run, in the order the handlers really ran (across both instances). */
 const runs: Array<{ key: string; tool: 'job.start' | 'job.stop'; n: number }> = [];
 const f = initFusion<{ key: string }>();
-const job = f.fsm({ id: 'job', initial: 'idle', states: { idle: { on: { START: 'running' } }, running: { on: { STOP: 'idle' } } } });
+const job = f.fsm({
+  id: 'job',
+  initial: 'idle',
+  states: { idle: { on: { START: 'running' } }, running: { on: { STOP: 'idle' } } },
+});
 const registry = f.registry().registerAll(
-  f.mutation('job.start').bindState('idle', 'START').withNumber('n', 'Call number').handle((input, ctx) => (runs.push({ key: ctx.key, tool: 'job.start', n: input.n }), 'started')),
-  f.mutation('job.stop').bindState('running', 'STOP').withNumber('n', 'Call number').handle((input, ctx) => (runs.push({ key: ctx.key, tool: 'job.stop', n: input.n }), 'stopped')),
+  f
+    .mutation('job.start')
+    .bindState('idle', 'START')
+    .withNumber('n', 'Call number')
+    .handle((input, ctx) => (runs.push({ key: ctx.key, tool: 'job.start', n: input.n }), 'started')),
+  f
+    .mutation('job.stop')
+    .bindState('running', 'STOP')
+    .withNumber('n', 'Call number')
+    .handle((input, ctx) => (runs.push({ key: ctx.key, tool: 'job.stop', n: input.n }), 'stopped')),
 );
 
 type Outcome = 'ok' | 'refused' | 'loadFailure' | 'persistFailure' | 'unavailable' | 'other';
 
 /** What one answer was: a correct one, or which clean, retryable failure. */
 function classify(status: number, message: any): Outcome {
-  if (status === 503) return /^Service Unavailable: the session store is unavailable \(.*\); nothing was done\. Retry/.test(String(message?.error?.message)) ? 'unavailable' : 'other';
+  if (status === 503)
+    return /^Service Unavailable: the session store is unavailable \(.*\); nothing was done\. Retry/.test(
+      String(message?.error?.message),
+    )
+      ? 'unavailable'
+      : 'other';
   const result = message?.result;
   if (status !== 200 || result === undefined) return 'other';
   const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
   if (result.isError !== true) return 'ok';
   if (/is not available in the current workflow state/.test(text)) return 'refused';
-  if (/could not run: the workflow state could not be loaded \(.*\)\. Nothing was changed; try again shortly\./s.test(text)) return 'loadFailure';
+  if (
+    /could not run: the workflow state could not be loaded \(.*\)\. Nothing was changed; try again shortly\./s.test(
+      text,
+    )
+  )
+    return 'loadFailure';
   if (/ran, but the workflow state could not be saved/.test(text)) return 'persistFailure';
   return 'other';
 }
@@ -34,8 +56,10 @@ function classify(status: number, message: any): Outcome {
 /** CLUSTER SLOTS: the master port, and its replica's, of the slot of `key` (once the node asked lists the replica). */
 async function ownerOf(client: Cluster, key: string): Promise<{ master: number; replica: number }> {
   const slot = Number(await client.cluster('KEYSLOT', key));
-  for (const deadline = Date.now() + 10_000; ; ) {
-    const ranges = (await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number], [string, number]?]>;
+  for (const deadline = Date.now() + 10_000; ;) {
+    const ranges = (await client.cluster('SLOTS')) as unknown as Array<
+      [number, number, [string, number], [string, number]?]
+    >;
     const [, , [, master], replica] = ranges.find(([start, end]) => start <= slot && slot <= end)!;
     if (replica !== undefined) return { master, replica: replica[1] };
     if (Date.now() > deadline) throw new Error(`CLUSTER SLOTS never listed a replica of slot ${slot}`);
@@ -100,7 +124,10 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
         const tool = i % 2 === (w < 4 ? 0 : 1) ? 'job.start' : 'job.stop';
         const started = Date.now();
         const at = phase;
-        const answer = w < 4 ? await request(app, sessions[w]!, id, 'tools/call', { name: tool, arguments: { n: id } }) : await modernCall(app, id, tool, { n: id, job_id: handles[w - 4]! });
+        const answer =
+          w < 4
+            ? await request(app, sessions[w]!, id, 'tools/call', { name: tool, arguments: { n: id } })
+            : await modernCall(app, id, tool, { n: id, job_id: handles[w - 4]! });
         const outcome = classify(answer.status, answer.message);
         outcomes.set(id, outcome);
         calls.push({ outcome, ms: Date.now() - started, phase: at, at: Date.now(), lane: w });
@@ -108,7 +135,10 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
       }
     };
     const load = Promise.all([0, 1, 2, 3, 4, 5].map(lane));
-    const answered = (at: string, outcome?: Outcome, w?: number) => calls.filter((c) => c.phase === at && (outcome === undefined || c.outcome === outcome) && (w === undefined || c.lane === w)).length;
+    const answered = (at: string, outcome?: Outcome, w?: number) =>
+      calls.filter(
+        (c) => c.phase === at && (outcome === undefined || c.outcome === outcome) && (w === undefined || c.lane === w),
+      ).length;
 
     await until(() => answered('before', 'ok') >= 30, 10_000, 'successful calls before the kill');
     phase = 'gap';
@@ -117,7 +147,10 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
     // Promotion by signals: the replica says it is a master, and the cluster says it is whole again.
     await until(() => answered('gap') >= 6, 10_000, 'answers in the gap');
     for (;;) {
-      const [role, info] = await Promise.all([cluster.cli(victim.replica, 'role'), cluster.cli(victim.replica, 'cluster', 'info')]);
+      const [role, info] = await Promise.all([
+        cluster.cli(victim.replica, 'role'),
+        cluster.cli(victim.replica, 'cluster', 'info'),
+      ]);
       if (role.startsWith('master') && info.includes('cluster_state:ok')) break;
       expect(Date.now() - killedAt, 'the replica was not promoted').toBeLessThan(15_000);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -125,8 +158,17 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
     const promotedMs = Date.now() - killedAt;
     phase = 'after';
     // Recovered: every lane, the victim's session first among them, succeeds again.
-    await until(() => [0, 1, 2, 3, 4, 5].every((w) => answered('after', 'ok', w) >= 3), 15_000, 'successful calls on every lane after the promotion');
-    const recoveredMs = Math.max(...[0, 1, 2, 3, 4, 5].map((w) => calls.find((c) => c.phase === 'after' && c.outcome === 'ok' && c.lane === w)!.at)) - killedAt;
+    await until(
+      () => [0, 1, 2, 3, 4, 5].every((w) => answered('after', 'ok', w) >= 3),
+      15_000,
+      'successful calls on every lane after the promotion',
+    );
+    const recoveredMs =
+      Math.max(
+        ...[0, 1, 2, 3, 4, 5].map(
+          (w) => calls.find((c) => c.phase === 'after' && c.outcome === 'ok' && c.lane === w)!.at,
+        ),
+      ) - killedAt;
     stopLoad = true;
     await load;
 
@@ -136,7 +178,9 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
     expect(Math.max(...calls.map((c) => c.ms))).toBeLessThan(4_000);
     // Every answer is a correct one or a clean failure saying to retry; the gap had such failures.
     expect(calls.filter((c) => c.outcome === 'other')).toEqual([]);
-    expect(calls.filter((c) => c.phase === 'gap' && c.outcome !== 'ok' && c.outcome !== 'refused').length).toBeGreaterThan(0);
+    expect(
+      calls.filter((c) => c.phase === 'gap' && c.outcome !== 'ok' && c.outcome !== 'refused').length,
+    ).toBeGreaterThan(0);
 
     // Never a transition run twice, run in the wrong state, or lost: replay the handler runs in the order
     // they ran. A persist failure may or may not have been applied, so the replay keeps both possibilities.
@@ -161,7 +205,10 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
         expect(list.status).toBe(200);
         const visible = list.message.result.tools.map((t: { name: string }) => t.name);
         expect(visible.length, `session ${w}`).toBe(1);
-        expect(stored.has(visible[0] === 'job.start' ? 'idle' : 'running'), `session ${w}: ${visible[0]} visible, replay allows ${[...stored]}`).toBe(true);
+        expect(
+          stored.has(visible[0] === 'job.start' ? 'idle' : 'running'),
+          `session ${w}: ${visible[0]} visible, replay allows ${[...stored]}`,
+        ).toBe(true);
       }
     }
     for (const handle of handles) {
@@ -173,7 +220,12 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
     const gap = new Map<Outcome, number>();
     for (const c of calls) if (c.phase === 'gap') gap.set(c.outcome, (gap.get(c.outcome) ?? 0) + 1);
     const counts = [...gap].map(([k, v]) => `${k} ${v}`).join(', ');
-    const slowestFailure = Math.max(0, ...calls.filter((c) => c.outcome !== 'ok' && c.outcome !== 'refused').map((c) => c.ms));
-    process.stdout.write(`failover: promoted after ${promotedMs} ms, every lane recovered after ${recoveredMs} ms; ${calls.length} calls, in the gap: ${counts}; slowest failure ${slowestFailure} ms\n`);
+    const slowestFailure = Math.max(
+      0,
+      ...calls.filter((c) => c.outcome !== 'ok' && c.outcome !== 'refused').map((c) => c.ms),
+    );
+    process.stdout.write(
+      `failover: promoted after ${promotedMs} ms, every lane recovered after ${recoveredMs} ms; ${calls.length} calls, in the gap: ${counts}; slowest failure ${slowestFailure} ms\n`,
+    );
   }, 60_000);
 });

@@ -18,7 +18,11 @@ interface Run {
 
 const runs: Run[] = [];
 const f = initFusion<{ key: string }>();
-const job = f.fsm({ id: 'job', initial: 'idle', states: { idle: { on: { START: 'running' } }, running: { on: { STOP: 'idle' } } } });
+const job = f.fsm({
+  id: 'job',
+  initial: 'idle',
+  states: { idle: { on: { START: 'running' } }, running: { on: { STOP: 'idle' } } },
+});
 const start = f
   .mutation('job.start')
   .bindState('idle', 'START')
@@ -39,19 +43,42 @@ function classify(status: number, message: any): { outcome: Outcome; detail: str
     return { outcome: /the session store is unavailable/.test(text) ? 'unavailable' : 'other', detail: text };
   }
   const result = message?.result;
-  if (status !== 200 || result === undefined) return { outcome: 'other', detail: `${status} ${JSON.stringify(message)}` };
+  if (status !== 200 || result === undefined)
+    return { outcome: 'other', detail: `${status} ${JSON.stringify(message)}` };
   const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
   if (result.isError !== true) return { outcome: 'ok', detail: text };
   if (/is not available in the current workflow state/.test(text)) return { outcome: 'refused', detail: text };
-  if (/could not run: the workflow state could not be loaded/.test(text)) return { outcome: 'loadFailure', detail: text };
+  if (/could not run: the workflow state could not be loaded/.test(text))
+    return { outcome: 'loadFailure', detail: text };
   if (/ran, but the workflow state could not be saved/.test(text)) return { outcome: 'persistFailure', detail: text };
   return { outcome: 'other', detail: text };
 }
 
-const modernMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'fault', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-async function modernCall(app: FusionApp, id: number, name: string, args: Record<string, unknown>): Promise<{ status: number; message: any }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta } });
-  const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'fault', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+async function modernCall(
+  app: FusionApp,
+  id: number,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ status: number; message: any }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args, _meta: modernMeta },
+  });
+  const headers = {
+    host: '127.0.0.1',
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  };
   const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }));
   const all = await messagesOf(res);
   return { status: res.status, message: all.find((m) => m.id === id) ?? all[0] };
@@ -108,7 +135,10 @@ describe('Redis outage under load (two instances, a private redis-server stopped
         const tool = (i >> 1) % 2 === 0 ? 'job.start' : 'job.stop';
         const started = Date.now();
         const at = phase;
-        const answer = w % 2 === 0 ? await request(app, session, id, 'tools/call', { name: tool, arguments: { n: id } }) : await modernCall(app, id, tool, { n: id, job_id: handle });
+        const answer =
+          w % 2 === 0
+            ? await request(app, session, id, 'tools/call', { name: tool, arguments: { n: id } })
+            : await modernCall(app, id, tool, { n: id, job_id: handle });
         const { outcome, detail } = classify(answer.status, answer.message);
         outcomes.set(id, outcome);
         calls.push({ outcome, ms: Date.now() - started, phase: at, detail });
@@ -118,7 +148,8 @@ describe('Redis outage under load (two instances, a private redis-server stopped
     };
     const load = Promise.all([0, 1, 2, 3].map(worker));
     // Each phase lasts until the load has made progress in it (answers counted), not for a guessed time.
-    const answered = (at: string, outcome?: Outcome) => calls.filter((c) => c.phase === at && (outcome === undefined || c.outcome === outcome)).length;
+    const answered = (at: string, outcome?: Outcome) =>
+      calls.filter((c) => c.phase === at && (outcome === undefined || c.outcome === outcome)).length;
 
     await until(() => answered('before', 'ok') >= 20, 10_000, 'successful calls before the outage');
     phase = 'down';
@@ -127,10 +158,17 @@ describe('Redis outage under load (two instances, a private redis-server stopped
     // Requests that need the store answer at once: a session not live on B, and a new session.
     const probeStarted = Date.now();
     const restore = await request(b, idle, 9_001, 'tools/list');
-    const init = await post(b, { jsonrpc: '2.0', id: 9_002, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const init = await post(b, {
+      jsonrpc: '2.0',
+      id: 9_002,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     expect(Date.now() - probeStarted).toBeLessThan(2_000);
     expect(restore.status).toBe(503);
-    expect(restore.message.error.message).toMatch(/^Service Unavailable: the session store is unavailable \(Redis is not connected \(\w+; .*\)\); nothing was done\. Retry shortly with the same Mcp-Session-Id\.$/);
+    expect(restore.message.error.message).toMatch(
+      /^Service Unavailable: the session store is unavailable \(Redis is not connected \(\w+; .*\)\); nothing was done\. Retry shortly with the same Mcp-Session-Id\.$/,
+    );
     expect(restore.message.id).toBe(9_001);
     expect(init.status).toBe(503);
     expect((await messagesOf(init))[0].error.message).toMatch(/Retry initialize shortly\.$/);

@@ -19,7 +19,11 @@ export async function connect(target: RedisTarget): Promise<{ client: RedisClien
 }
 
 /** One "instance" of the workspace server in this process, wired to Redis like the example with REDIS_URL (or REDIS_CLUSTER_NODES). */
-export async function workspaceInstance(prefix: string, target?: RedisTarget, extra: { lockLeaseMs?: number } = {}): Promise<{ app: FusionApp; bus: RedisEventBus; close(): Promise<void> }> {
+export async function workspaceInstance(
+  prefix: string,
+  target?: RedisTarget,
+  extra: { lockLeaseMs?: number } = {},
+): Promise<{ app: FusionApp; bus: RedisEventBus; close(): Promise<void> }> {
   const { client, subscriber } = await connect(target);
   const bus = new RedisEventBus({ publisher: client, subscriber, prefix: `${prefix}bus:` });
   await bus.ready();
@@ -37,8 +41,14 @@ export async function workspaceInstance(prefix: string, target?: RedisTarget, ex
 type FetchApp = { fetch(request: Request): Promise<Response> };
 
 /** A v2 SDK client whose every HTTP request goes to the next app in turn (no sticky routing). */
-export async function roundRobinClient(apps: FetchApp[], mode: 'legacy' | 'auto' = 'legacy'): Promise<Client & AsyncDisposable & { sent: string[] }> {
-  const client = new Client({ name: 'round-robin', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+export async function roundRobinClient(
+  apps: FetchApp[],
+  mode: 'legacy' | 'auto' = 'legacy',
+): Promise<Client & AsyncDisposable & { sent: string[] }> {
+  const client = new Client(
+    { name: 'round-robin', version: '1.0.0' },
+    mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   let next = 0;
   const sent: string[] = [];
   const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
@@ -59,16 +69,40 @@ export function until(check: () => boolean, ms = 3_000, what = 'condition'): Pro
   return waitUntil(check, what, ms);
 }
 
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** One modern (2026-07-28, sessionless) `tools/call` over raw HTTP; resolves the JSON-RPC answer. */
-export async function modernCall(app: FetchApp, id: number, name: string, args: Record<string, unknown>): Promise<{ status: number; message: any }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: MODERN_META } });
-  const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+export async function modernCall(
+  app: FetchApp,
+  id: number,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ status: number; message: any }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args, _meta: MODERN_META },
+  });
+  const headers = {
+    host: '127.0.0.1',
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  };
   const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }));
   const text = await res.text();
   const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)))
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => JSON.parse(l.slice(5)))
     : [JSON.parse(text)].flat();
   return { status: res.status, message: messages.find((m: { id?: number }) => m.id === id) ?? messages[0] };
 }

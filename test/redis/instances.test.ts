@@ -63,7 +63,9 @@ describe.each([
     const outcomes = [checkout, clear].map((r) => (r.message.result.isError === true ? 'refused' : 'ran'));
     expect(outcomes.sort()).toEqual(['ran', 'refused']);
     const refused = [checkout, clear].find((r) => r.message.result.isError === true)!;
-    expect(refused.message.result.content[0].text).toMatch(/is not available in the current workflow state "(payment|empty)"/);
+    expect(refused.message.result.content[0].text).toMatch(
+      /is not available in the current workflow state "(payment|empty)"/,
+    );
     await Promise.all([a!.close(), b!.close()]);
   });
 
@@ -73,19 +75,36 @@ describe.each([
     const sid = await openSession(a!.app);
     expect((await request(b!.app, sid, 1, 'tools/list')).status).toBe(200);
     expect(b!.app.sessions.has(sid)).toBe(true);
-    const deleted = await a!.app.fetch(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { host: '127.0.0.1', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } }));
+    const deleted = await a!.app.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'DELETE',
+        headers: { host: '127.0.0.1', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+      }),
+    );
     expect(deleted.status).toBe(200);
     await until(() => !b!.app.sessions.has(sid), 2_000, 'the other instance to drop the session');
     const after = await post(b!.app, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, sid);
     expect(after.status).toBe(404);
-    expect(await messagesOf(after)).toEqual([{ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: it expired or was closed. Start a new session with initialize.' }, id: null }]);
+    expect(await messagesOf(after)).toEqual([
+      {
+        jsonrpc: '2.0',
+        error: {
+          code: -32001,
+          message: 'Session not found: it expired or was closed. Start a new session with initialize.',
+        },
+        id: null,
+      },
+    ]);
     await Promise.all([a!.close(), b!.close()]);
   });
 
   it('serve one modern handle on every instance and deliver its resources/updated to a listen stream on another', async () => {
     const prefix = uniquePrefix('inst');
     const instances = await Promise.all([0, 1, 2].map(() => workspaceInstance(prefix)));
-    await using client = await roundRobinClient(instances.map((i) => i.app), 'auto');
+    await using client = await roundRobinClient(
+      instances.map((i) => i.app),
+      'auto',
+    );
     expect(client.getProtocolEra()).toBe('modern');
     await using listener = await roundRobinClient([instances[0]!.app], 'auto');
     const updated: string[] = [];

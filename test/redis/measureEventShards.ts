@@ -31,8 +31,19 @@ const client = async (): Promise<Cluster> => {
 try {
   for (const shards of [1, 16]) {
     const prefix = `measure:${shards}:`;
-    const publisher = new RedisEventBus({ publisher: await client(), subscriber: await client(), prefix, eventShards: shards });
-    const subscribers = await Promise.all(Array.from({ length: SUBSCRIBERS }, async () => new RedisEventBus({ publisher: await client(), subscriber: await client(), prefix, eventShards: shards })));
+    const publisher = new RedisEventBus({
+      publisher: await client(),
+      subscriber: await client(),
+      prefix,
+      eventShards: shards,
+    });
+    const subscribers = await Promise.all(
+      Array.from(
+        { length: SUBSCRIBERS },
+        async () =>
+          new RedisEventBus({ publisher: await client(), subscriber: await client(), prefix, eventShards: shards }),
+      ),
+    );
     await Promise.all([publisher, ...subscribers].map((bus) => bus.ready()));
     let received = 0;
     for (const bus of subscribers) bus.subscribe(() => void received++);
@@ -45,12 +56,16 @@ try {
     const started = Date.now();
     let sent = 0;
     while (Date.now() - started < SECONDS * 1_000) {
-      for (let i = 0; i < PER_TICK; i++) publisher.publish({ kind: 'resource_updated', uri: `fusion://fsm/cart/h${sent++ % 1_000}` });
+      for (let i = 0; i < PER_TICK; i++)
+        publisher.publish({ kind: 'resource_updated', uri: `fusion://fsm/cart/h${sent++ % 1_000}` });
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     const deadline = Date.now() + 10_000;
-    while (received < sent * SUBSCRIBERS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    const cpu = masters.map((port, i) => Math.max(0, cpuMs(cluster.pidOf(port)) - before[i]! - (idle[i]! * (Date.now() - started)) / (SECONDS * 1_000)));
+    while (received < sent * SUBSCRIBERS && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const cpu = masters.map((port, i) =>
+      Math.max(0, cpuMs(cluster.pidOf(port)) - before[i]! - (idle[i]! * (Date.now() - started)) / (SECONDS * 1_000)),
+    );
     const perEvent = cpu.map((ms) => (ms * 1_000) / sent);
     const busiest = Math.max(...perEvent);
     console.log(

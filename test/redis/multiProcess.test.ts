@@ -71,18 +71,31 @@ describe.each([
     // A dies: it created the legacy session, holds its GET stream and minted the handle.
     await a.kill();
     live.splice(live.indexOf(a.port), 1);
-    await until(() => legacy.sent.filter((s) => s.method === 'GET').length >= 2, 10_000, 'the client to reopen its GET stream elsewhere');
+    await until(
+      () => legacy.sent.filter((s) => s.method === 'GET').length >= 2,
+      10_000,
+      'the client to reopen its GET stream elsewhere',
+    );
     for (let i = 0; i < 2; i++) expect(names(await legacy.listTools())).toContain('cart.checkout');
     await legacy.callTool({ name: 'cart.checkout', arguments: {} });
     await until(() => listChanged.length === 2, 5_000, 'list_changed on the reopened GET stream');
     expect(names(await legacy.listTools())).toContain('cart.pay');
-    const pays = await Promise.all([0, 1, 2, 3].map(() => legacy.callTool({ name: 'cart.pay', arguments: { payment_method: 'card' } })));
+    const pays = await Promise.all(
+      [0, 1, 2, 3].map(() => legacy.callTool({ name: 'cart.pay', arguments: { payment_method: 'card' } })),
+    );
     expect(pays.filter((r) => r.isError !== true)).toHaveLength(1);
-    for (const refused of pays.filter((r) => r.isError === true)) expect(texts(refused)[0]).toMatch(/current workflow state "confirmed"/);
+    for (const refused of pays.filter((r) => r.isError === true))
+      expect(texts(refused)[0]).toMatch(/current workflow state "confirmed"/);
 
-    const paid = await modern.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
+    const paid = await modern.callTool({
+      name: 'cart.pay',
+      arguments: { payment_method: 'card', checkout_id: handle },
+    });
     expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in state "confirmed". Next: cart.add_item, cart.view.');
-    const again = await modern.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
+    const again = await modern.callTool({
+      name: 'cart.pay',
+      arguments: { payment_method: 'card', checkout_id: handle },
+    });
     expect(texts(again)[0]).toMatch(/^Tool "cart.pay" is not available in the current workflow state "confirmed"/);
     expect(new Set(modern.sent.slice(-2).map((s) => s.port))).toEqual(new Set([b.port, c.port]));
     await until(() => updated.length === 2, 5_000, 'resources/updated after the kill');

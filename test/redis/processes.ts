@@ -17,13 +17,28 @@ export interface Instance {
 }
 
 /** Starts the example server the way `npm start` does, with REDIS_URL (or REDIS_CLUSTER_NODES, a `{ cluster }` spec) set, and waits until its port answers. */
-export async function startInstance(redis: string | { cluster: string }, prefix: string, env: Record<string, string> = {}): Promise<Instance> {
+export async function startInstance(
+  redis: string | { cluster: string },
+  prefix: string,
+  env: Record<string, string> = {},
+): Promise<Instance> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), ...(typeof redis === 'string' ? { REDIS_URL: redis } : { REDIS_CLUSTER_NODES: redis.cluster }), REDIS_PREFIX: prefix, NODE_OPTIONS: '', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        ...(typeof redis === 'string' ? { REDIS_URL: redis } : { REDIS_CLUSTER_NODES: redis.cluster }),
+        REDIS_PREFIX: prefix,
+        NODE_OPTIONS: '',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await portAnswers(port, { proc, log: () => log, what: `example server on port ${port}` });
@@ -40,8 +55,14 @@ export async function startInstance(redis: string | { cluster: string }, prefix:
  * A v2 SDK client over real HTTP whose every request goes to the next live port in turn, as a load
  * balancer without affinity would; `route` pins the first requests to given ports.
  */
-export async function balancedClient(ports: number[], options: { mode?: 'legacy' | 'auto'; route?: number[] } = {}): Promise<Client & { sent: Array<{ method: string; port: number }>; ports: number[] }> {
-  const client = new Client({ name: 'balanced', version: '1.0.0' }, options.mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+export async function balancedClient(
+  ports: number[],
+  options: { mode?: 'legacy' | 'auto'; route?: number[] } = {},
+): Promise<Client & { sent: Array<{ method: string; port: number }>; ports: number[] }> {
+  const client = new Client(
+    { name: 'balanced', version: '1.0.0' },
+    options.mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   const route = [...(options.route ?? [])];
   const sent: Array<{ method: string; port: number }> = [];
   let next = 0;

@@ -24,9 +24,14 @@ describe('a rate limit shared by two example-server processes on one Redis', () 
       expect(new Set(calls.map((s) => s.port)).size, 'the four calls were spread over both processes').toBe(2);
       expect(results.slice(0, 3).map((r) => r.isError === true)).toEqual([false, false, false]);
       expect(results[3]!.isError).toBe(true);
-      expect(texts(results[3]!)[0]).toMatch(/^Tool "sprints.list" was not run: rate limit reached \(3 tool calls per 60 s for this session\)\. Retry after (59|60) s; nothing was done\.$/);
-      expect(((results[3]!._meta as Record<string, number>)['fusion/retryAfterMs'])).toBeGreaterThan(50_000);
-      expect((await other.callTool({ name: 'sprints.list', arguments: {} })).isError, 'another session counts apart').not.toBe(true);
+      expect(texts(results[3]!)[0]).toMatch(
+        /^Tool "sprints.list" was not run: rate limit reached \(3 tool calls per 60 s for this session\)\. Retry after (59|60) s; nothing was done\.$/,
+      );
+      expect((results[3]!._meta as Record<string, number>)['fusion/retryAfterMs']).toBeGreaterThan(50_000);
+      expect(
+        (await other.callTool({ name: 'sprints.list', arguments: {} })).isError,
+        'another session counts apart',
+      ).not.toBe(true);
     } finally {
       await Promise.all([client.close(), other.close()]);
     }

@@ -76,7 +76,8 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
     );
     rmSync(dir, { recursive: true, force: true });
   };
-  const cli = async (port: number, ...args: string[]): Promise<string> => (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
+  const cli = async (port: number, ...args: string[]): Promise<string> =>
+    (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
   try {
     const taken = new Set<number>();
     const ports: number[] = [];
@@ -87,7 +88,24 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
     }
     await Promise.all(
       ports.map(async (port) => {
-        const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(nodeTimeoutMs), '--dir', dir, '--save', '', '--appendonly', 'no'];
+        const args = [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--cluster-node-timeout',
+          String(nodeTimeoutMs),
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+        ];
         const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
         procs.push(proc);
         byPort.set(port, proc);
@@ -97,7 +115,18 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
         await redisAnswers(port, { proc, log: () => output, what: `cluster node ${port}` });
       }),
     );
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 15_000 });
+    await run(
+      'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...ports.map((p) => `127.0.0.1:${p}`),
+        '--cluster-replicas',
+        String(replicas),
+        '--cluster-yes',
+      ],
+      { timeout: 15_000 },
+    );
     const deadline = Date.now() + 15_000;
     for (const port of ports) {
       while (!(await cli(port, 'cluster', 'info')).includes('cluster_state:ok')) {
@@ -105,7 +134,10 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       // A replica counts once it has synced with its master (redis-cli picks which nodes are replicas).
-      while (/role:slave/.test(await cli(port, 'info', 'replication')) && !/master_link_status:up/.test(await cli(port, 'info', 'replication'))) {
+      while (
+        /role:slave/.test(await cli(port, 'info', 'replication')) &&
+        !/master_link_status:up/.test(await cli(port, 'info', 'replication'))
+      ) {
         if (Date.now() > deadline) throw new Error(`cluster replica ${port} never linked to its master`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -118,7 +150,14 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
       proc.kill('SIGKILL');
       await exited;
     };
-    return { nodes, spec: nodes.map((n) => `${n.host}:${n.port}`).join(','), cli, stop, kill, pidOf: (port) => byPort.get(port)!.pid! };
+    return {
+      nodes,
+      spec: nodes.map((n) => `${n.host}:${n.port}`).join(','),
+      cli,
+      stop,
+      kill,
+      pidOf: (port) => byPort.get(port)!.pid!,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -130,12 +169,18 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
  * `CLUSTER SETSLOT … IMPORTING/MIGRATING`, `MIGRATE` of its keys in batches, then `SETSLOT … NODE` on
  * every node. Clients see `ASK`/`MOVED` redirections meanwhile and follow them.
  */
-export async function moveSlot(cluster: RedisCluster, slot: number, pause: () => Promise<void> = async () => {}): Promise<{ from: number; to: number; keys: number }> {
+export async function moveSlot(
+  cluster: RedisCluster,
+  slot: number,
+  pause: () => Promise<void> = async () => {},
+): Promise<{ from: number; to: number; keys: number }> {
   const admins = new Map(cluster.nodes.map((n) => [n.port, new Redis(n.port, n.host)]));
   try {
     const ids = new Map<number, string>();
     for (const [port, admin] of admins) ids.set(port, String(await admin.cluster('MYID')));
-    const [owner] = ((await admins.values().next().value!.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>)
+    const [owner] = (
+      (await admins.values().next().value!.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>
+    )
       .filter(([start, end]) => start <= slot && slot <= end)
       .map(([, , [, port]]) => port);
     const from = owner!;
@@ -152,7 +197,8 @@ export async function moveSlot(cluster: RedisCluster, slot: number, pause: () =>
       moved += keys.length;
       await pause();
     }
-    for (const admin of [target, source, ...admins.values()]) await admin.cluster('SETSLOT', slot, 'NODE', ids.get(to)!);
+    for (const admin of [target, source, ...admins.values()])
+      await admin.cluster('SETSLOT', slot, 'NODE', ids.get(to)!);
     return { from, to, keys: moved };
   } finally {
     for (const admin of admins.values()) admin.disconnect();

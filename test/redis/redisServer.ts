@@ -5,7 +5,10 @@ import { redisAnswers } from '../_helpers/waitFor.js';
 
 export { freePort };
 
-const INSTALL = process.getuid?.() === 0 ? 'apt-get update && apt-get install -y redis-server' : 'sudo apt-get update && sudo apt-get install -y redis-server';
+const INSTALL =
+  process.getuid?.() === 0
+    ? 'apt-get update && apt-get install -y redis-server'
+    : 'sudo apt-get update && sudo apt-get install -y redis-server';
 
 /** A private `redis-server` on 127.0.0.1, for tests. */
 export interface RedisServer {
@@ -23,15 +26,34 @@ export interface RedisServer {
  */
 export async function startRedisServer(options: { persistDir?: string } = {}): Promise<RedisServer> {
   const chosen = await freePort();
-  const persistence = options.persistDir === undefined ? ['--save', ''] : ['--save', '3600 1', '--dir', options.persistDir];
+  const persistence =
+    options.persistDir === undefined ? ['--save', ''] : ['--save', '3600 1', '--dir', options.persistDir];
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    const proc = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', ...persistence, '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(chosen),
+        '--bind',
+        '127.0.0.1',
+        ...persistence,
+        '--appendonly',
+        'no',
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     child = proc;
     let output = '';
     proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const missing = new Promise<never>((_, reject) => proc.once('error', (error) => reject(new Error(`could not run redis-server (${error.message}); install it: ${INSTALL}`))));
+    const missing = new Promise<never>((_, reject) =>
+      proc.once('error', (error) =>
+        reject(new Error(`could not run redis-server (${error.message}); install it: ${INSTALL}`)),
+      ),
+    );
     await Promise.race([missing, redisAnswers(chosen, { proc, log: () => output })]);
   };
   const stop = async (): Promise<void> => {

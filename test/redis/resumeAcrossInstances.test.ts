@@ -10,9 +10,24 @@ const f = initFusion();
 const flow = f.fsm({ id: 'flow', initial: 'a', states: { a: { on: { NEXT: 'b' } }, b: { on: { NEXT: 'a' } } } });
 const uris = [1, 2, 3].map((n) => `test://r${n}`);
 const registry = f.registry().registerAll(
-  f.action('step.ab').describe('Moves the flow from a to b').bindState('a', 'NEXT').handle(() => 'now b'),
-  f.action('step.ba').describe('Moves the flow from b to a').bindState('b', 'NEXT').handle(() => 'now a'),
-  ...uris.map((uri, i) => f.resource(uri).name(`r${i + 1}`).describe('A watched resource').mimeType('text/plain').handle(() => uri)),
+  f
+    .action('step.ab')
+    .describe('Moves the flow from a to b')
+    .bindState('a', 'NEXT')
+    .handle(() => 'now b'),
+  f
+    .action('step.ba')
+    .describe('Moves the flow from b to a')
+    .bindState('b', 'NEXT')
+    .handle(() => 'now a'),
+  ...uris.map((uri, i) =>
+    f
+      .resource(uri)
+      .name(`r${i + 1}`)
+      .describe('A watched resource')
+      .mimeType('text/plain')
+      .handle(() => uri),
+  ),
 );
 
 /** One instance on the shared Redis: sessions, workflow state, the bus and the event store. */
@@ -32,7 +47,12 @@ async function instance(prefix: string) {
     sseRetryMs: 20,
     listChangedDebounceMs: 0,
   });
-  return { server, eventStore, port: Number(new URL(server.url).port), close: async () => (await server.close(), await bus.close()) };
+  return {
+    server,
+    eventStore,
+    port: Number(new URL(server.url).port),
+    close: async () => (await server.close(), await bus.close()),
+  };
 }
 
 describe('resumable legacy SSE streams across instances (RedisEventStore, real redis-server)', () => {
@@ -106,8 +126,10 @@ describe('resumable legacy SSE streams across instances (RedisEventStore, real r
     const transport = new StreamableHTTPClientTransport(proxy.url, {
       fetch: async (input, init) => {
         const response = await fetch(input, init);
-        if (init?.method === 'GET') resumes.push({ lastEventId: new Headers(init.headers).get('last-event-id'), status: response.status });
-        if (init?.method !== 'POST' || response.body === null || !String(init.body).includes('subscriptions/listen')) return response;
+        if (init?.method === 'GET')
+          resumes.push({ lastEventId: new Headers(init.headers).get('last-event-id'), status: response.status });
+        if (init?.method !== 'POST' || response.body === null || !String(init.body).includes('subscriptions/listen'))
+          return response;
         const [mine, theirs] = response.body.tee();
         void (async () => {
           const decoder = new TextDecoder();
@@ -134,7 +156,10 @@ describe('resumable legacy SSE streams across instances (RedisEventStore, real r
       await a.server.notifyResourceUpdated(uris[1]!);
       await b.server.notifyResourceUpdated(uris[2]!);
       // The two updates are recorded (by A's copy of the stream, which goes on recording after the drop).
-      await vi.waitFor(async () => expect(await a.eventStore.after(seen.at(-1)!)).toMatchObject({ found: true, events: [{}, {}] }), { timeout: 3_000, interval: 10 });
+      await vi.waitFor(
+        async () => expect(await a.eventStore.after(seen.at(-1)!)).toMatchObject({ found: true, events: [{}, {}] }),
+        { timeout: 3_000, interval: 10 },
+      );
       proxy.target = b.port;
       proxy.release();
       await until(() => resumes.length === 1, 3_000, 'the resume on B');
@@ -146,7 +171,11 @@ describe('resumable legacy SSE streams across instances (RedisEventStore, real r
       await until(() => heard.length === 4, 3_000, 'the live update');
       expect(heard).toEqual([...uris, uris[0]]);
       const replay = await b.eventStore.after(resumes[0]!.lastEventId!);
-      expect(replay.found && replay.events.map((e) => (e.message as { params: { uri: string } }).params.uri)).toEqual([uris[1], uris[2], uris[0]]);
+      expect(replay.found && replay.events.map((e) => (e.message as { params: { uri: string } }).params.uri)).toEqual([
+        uris[1],
+        uris[2],
+        uris[0],
+      ]);
     } finally {
       await client.close();
       await a.close();

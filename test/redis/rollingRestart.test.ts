@@ -12,8 +12,17 @@ type State = 'has_items' | 'payment';
  * first call minted (checkout_id); a legacy one by its session.
  */
 function walker(client: RetryingClient, era: 'legacy' | 'modern') {
-  const walk = { client, era, handle: undefined as string | undefined, state: undefined as State | undefined, transitions: 0, stop: false, done: Promise.resolve() };
-  const withHandle = (args: Record<string, unknown> = {}) => (walk.handle === undefined ? args : { ...args, checkout_id: walk.handle });
+  const walk = {
+    client,
+    era,
+    handle: undefined as string | undefined,
+    state: undefined as State | undefined,
+    transitions: 0,
+    stop: false,
+    done: Promise.resolve(),
+  };
+  const withHandle = (args: Record<string, unknown> = {}) =>
+    walk.handle === undefined ? args : { ...args, checkout_id: walk.handle };
   walk.done = (async () => {
     const added = await client.call('cart.add_item', withHandle({ product_id: `p-${era}` }));
     if (era === 'modern') walk.handle = /checkout_id: (che_[\w-]+)/.exec(added)?.[1];
@@ -44,22 +53,31 @@ function reporter(client: RetryingClient) {
 async function progress(walks: Array<ReturnType<typeof walker>>, n: number): Promise<void> {
   const target = walks.map((w) => w.transitions + n);
   const failed = Promise.race(walks.map((w) => w.done.then(() => new Promise<never>(() => {}))));
-  while (walks.some((w, i) => w.transitions < target[i]!)) await Promise.race([failed, new Promise((resolve) => setTimeout(resolve, 20))]);
+  while (walks.some((w, i) => w.transitions < target[i]!))
+    await Promise.race([failed, new Promise((resolve) => setTimeout(resolve, 20))]);
 }
 
 describe('a rolling restart of two instances on one Redis, behind a round-robin proxy', () => {
   it('loses no call (only 503s, retried) and no workflow state, in both eras', async () => {
     const env = { REDIS_URL: inject('redisUrl'), REDIS_PREFIX: uniquePrefix('rolling') };
-    const instances: ServerProcess[] = await Promise.all([spawnServer('examples/workspace/main.ts', env), spawnServer('examples/workspace/main.ts', env)]);
+    const instances: ServerProcess[] = await Promise.all([
+      spawnServer('examples/workspace/main.ts', env),
+      spawnServer('examples/workspace/main.ts', env),
+    ]);
     await using proxy = await roundRobinProxy(instances.map((i) => i.port));
     try {
-      const clients = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => retryingClient(proxy.url, i < 3 ? 'legacy' : 'auto')));
+      const clients = await Promise.all(
+        [0, 1, 2, 3, 4, 5].map((i) => retryingClient(proxy.url, i < 3 ? 'legacy' : 'auto')),
+      );
       const walks = clients.map((c, i) => walker(c, i < 3 ? 'legacy' : 'modern'));
-      const reporters = (await Promise.all([retryingClient(proxy.url, 'legacy'), retryingClient(proxy.url, 'auto')])).map(reporter);
+      const reporters = (
+        await Promise.all([retryingClient(proxy.url, 'legacy'), retryingClient(proxy.url, 'auto')])
+      ).map(reporter);
       await progress(walks, 4);
       for (const [i, old] of instances.entries()) {
         // Stop it while a report runs there: its drain takes a while, and the walkers meet it.
-        while (!proxy.open(old.port).some((body) => body.includes('"reports.generate"'))) await Promise.race([...reporters.map((r) => r.done), new Promise((resolve) => setTimeout(resolve, 10))]);
+        while (!proxy.open(old.port).some((body) => body.includes('"reports.generate"')))
+          await Promise.race([...reporters.map((r) => r.done), new Promise((resolve) => setTimeout(resolve, 10))]);
         old.signal('SIGTERM');
         const exit = await old.exited;
         expect(exit.code, old.stderr()).toBe(0);
@@ -77,7 +95,9 @@ describe('a rolling restart of two instances on one Redis, behind a round-robin 
           expect(names).not.toContain(w.state === 'payment' ? 'cart.checkout' : 'cart.pay');
         } else {
           expect(w.handle).toMatch(/^che_/);
-          expect(JSON.parse(await w.client.read(`fusion://fsm/checkout/${w.handle}`))).toMatchObject({ state: w.state });
+          expect(JSON.parse(await w.client.read(`fusion://fsm/checkout/${w.handle}`))).toMatchObject({
+            state: w.state,
+          });
         }
       }
       // The restarts happened under load: the draining instances told clients to retry, and the reports ran on.

@@ -21,12 +21,17 @@ async function dataProcess(prefix: string): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the data server did not start within 30 s:\n${log}`)), 30_000);
     proc.once('message', (message: { url: string }) => (clearTimeout(timer), resolve(message.url)));
-    proc.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the data server exited with ${code}:\n${log}`))));
+    proc.once(
+      'exit',
+      (code) => (clearTimeout(timer), reject(new Error(`the data server exited with ${code}:\n${log}`))),
+    );
   });
 }
 
 /** A {@link RawApp} that sends each request to `url` over real HTTP. */
-const over = (url: string): RawApp => ({ fetch: async (r) => fetch(url, { method: r.method, headers: r.headers, body: await r.text() }) });
+const over = (url: string): RawApp => ({
+  fetch: async (r) => fetch(url, { method: r.method, headers: r.headers, body: await r.text() }),
+});
 
 afterAll(() => {
   for (const proc of started) proc.kill('SIGKILL');
@@ -45,7 +50,10 @@ describe('per-session data written by two processes at once (RedisSessionStore, 
       const counts: number[] = [];
       const lane = async (lane: number): Promise<void> => {
         for (let i = lane; i < PER; i += WIDTH) {
-          const { message } = await request(app, sid, id++, 'tools/call', { name: 'counter.bump', arguments: { mark: `${name}${i}` } });
+          const { message } = await request(app, sid, id++, 'tools/call', {
+            name: 'counter.bump',
+            arguments: { mark: `${name}${i}` },
+          });
           expect(message.result?.isError, JSON.stringify(message)).not.toBe(true);
           counts.push(Number(message.result.content[0].text));
         }
@@ -60,9 +68,16 @@ describe('per-session data written by two processes at once (RedisSessionStore, 
     expect(read.message.result.content[0].text).toBe(String(2 * PER));
     // Every set of a distinct name, from either process, is in the stored record.
     const client = await ready(redisClient());
-    const record = JSON.parse((await client.get(`${prefix}{fusion-data:s:${sid}}`))!) as { data: Record<string, unknown>; version: number };
-    const marks = Object.keys(record.data).filter((k) => k !== 'n').sort();
-    expect(marks).toEqual([...Array.from({ length: PER }, (_, i) => `a${i}`), ...Array.from({ length: PER }, (_, i) => `b${i}`)].sort());
+    const record = JSON.parse((await client.get(`${prefix}{fusion-data:s:${sid}}`))!) as {
+      data: Record<string, unknown>;
+      version: number;
+    };
+    const marks = Object.keys(record.data)
+      .filter((k) => k !== 'n')
+      .sort();
+    expect(marks).toEqual(
+      [...Array.from({ length: PER }, (_, i) => `a${i}`), ...Array.from({ length: PER }, (_, i) => `b${i}`)].sort(),
+    );
     expect(record.version).toBe(4 * PER);
   }, 60_000);
 });

@@ -4,7 +4,6 @@ import { failFastRedisOptions, RedisFsmStore } from '../../src/redis/index.js';
 import { ready, uniquePrefix } from './clients.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';
 
-
 describe('a Redis stall (the server stops answering, then resumes)', () => {
   let redis: RedisServer;
   let pid: number;
@@ -53,7 +52,10 @@ describe('a Redis stall (the server stops answering, then resumes)', () => {
       process.kill(pid, 'SIGCONT');
     }
     // The late end script runs once Redis is back: poll until the lock is gone.
-    await vi.waitFor(async () => expect(await admin.exists(`${prefix}lock:{k}`)).toBe(0), { timeout: 5_000, interval: 10 });
+    await vi.waitFor(async () => expect(await admin.exists(`${prefix}lock:{k}`)).toBe(0), {
+      timeout: 5_000,
+      interval: 10,
+    });
     // The late end script was still fenced by its token and version: its write applied once, nothing else.
     expect(await store.load('k')).toEqual({ state: 'a', updatedAt: 0, version: 1 });
     client.disconnect();

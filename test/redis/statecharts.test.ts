@@ -11,11 +11,23 @@ describe('nested and parallel state values on the Redis FSM store', () => {
     const f = initFusion();
     const gate = f.fsm(statechart);
     const registry = f.registry().registerAll(
-      f.action('order.review').bindState('browsing', 'REVIEW').handle(() => 'reviewing'),
-      f.action('legal.approve').bindState('review.legal.open', 'APPROVE_LEGAL').handle(() => 'legal ok'),
-      f.action('tech.approve').bindState('review.tech.open', 'APPROVE_TECH').handle(() => 'tech ok'),
+      f
+        .action('order.review')
+        .bindState('browsing', 'REVIEW')
+        .handle(() => 'reviewing'),
+      f
+        .action('legal.approve')
+        .bindState('review.legal.open', 'APPROVE_LEGAL')
+        .handle(() => 'legal ok'),
+      f
+        .action('tech.approve')
+        .bindState('review.tech.open', 'APPROVE_TECH')
+        .handle(() => 'tech ok'),
     );
-    await using t = await createTestClient(registry, { fsm: gate, fsmStore: new RedisFsmStore({ client: await ready(redisClient()), prefix }) });
+    await using t = await createTestClient(registry, {
+      fsm: gate,
+      fsmStore: new RedisFsmStore({ client: await ready(redisClient()), prefix }),
+    });
     await t.call('order.review');
     await t.call('tech.approve');
     // "Another process": its own connection, store and gate over the same Redis keys.
@@ -25,10 +37,19 @@ describe('nested and parallel state values on the Redis FSM store', () => {
     const key = stateKey!.slice(`${prefix}state:{`.length, -1);
     const store = new RedisFsmStore({ client: other, prefix });
     expect((await store.load(key))?.state).toEqual({ review: { legal: 'open', tech: 'ok' } });
-    const sessions = new GateSessions(initFusion().fsm(statechart).bindTool('legal.approve', 'review.legal.open', 'APPROVE_LEGAL').bindTool('tech.approve', 'review.tech.open', 'APPROVE_TECH'), { store });
+    const sessions = new GateSessions(
+      initFusion()
+        .fsm(statechart)
+        .bindTool('legal.approve', 'review.legal.open', 'APPROVE_LEGAL')
+        .bindTool('tech.approve', 'review.tech.open', 'APPROVE_TECH'),
+      { store },
+    );
     expect(await sessions.visible(key, ['legal.approve', 'tech.approve'])).toEqual(['legal.approve']);
     const ran = await sessions.run(key, 'legal.approve', async () => ({ isError: false }));
-    expect(ran).toMatchObject({ outcome: 'ran', transition: { changed: true, currentState: { review: { legal: 'ok', tech: 'ok' } } } });
+    expect(ran).toMatchObject({
+      outcome: 'ran',
+      transition: { changed: true, currentState: { review: { legal: 'ok', tech: 'ok' } } },
+    });
     expect(await t.state()).toEqual({ review: { legal: 'ok', tech: 'ok' } });
   });
 });

@@ -24,7 +24,19 @@ describe('RedisTaskStore on a real 3-master Redis Cluster (TaskStore contract)',
     const prefix = uniquePrefix('tasks');
     const store = new RedisTaskStore({ client, prefix });
     const now = Date.now();
-    await store.create({ id: 'abc', owner: 'alice', tool: 't', status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 100 }, { maxActivePerOwner: 5 });
+    await store.create(
+      {
+        id: 'abc',
+        owner: 'alice',
+        tool: 't',
+        status: 'working',
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: 60_000,
+        pollIntervalMs: 100,
+      },
+      { maxActivePerOwner: 5 },
+    );
     const slot = await client.cluster('KEYSLOT', `${prefix}task:{abc}`);
     expect(slot).toBe(await client.cluster('KEYSLOT', 'abc'));
     expect(await client.hget(`${prefix}task:{abc}`, 's')).toBe('working');

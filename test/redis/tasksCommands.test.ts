@@ -21,16 +21,35 @@ afterAll(async () => {
 
 it('tasks/get costs one Redis round trip (HMGET); starting a task two (the owner-budget script, then one MULTI transaction)', async () => {
   const f = initFusion();
-  const registry = f.registry().registerAll(f.action('jobs.run').task().handle(() => new Promise(() => {})));
-  await using srv = await httpServer(registry, { drainMs: 0, tasks: { store: new RedisTaskStore({ client, prefix: uniquePrefix('tasks') }), leaseMs: 600_000 } });
+  const registry = f.registry().registerAll(
+    f
+      .action('jobs.run')
+      .task()
+      .handle(() => new Promise(() => {})),
+  );
+  await using srv = await httpServer(registry, {
+    drainMs: 0,
+    tasks: { store: new RedisTaskStore({ client, prefix: uniquePrefix('tasks') }), leaseMs: 600_000 },
+  });
   // Warm-up: the first script call of a fresh Redis falls back from EVALSHA to EVAL once.
   await modernRequest(srv.url, 'tools/call', { name: 'jobs.run', arguments: {} });
   let taskId = '';
-  const start = perCall(await countCommands(redis.url, async () => void (taskId = (await modernRequest(srv.url, 'tools/call', { name: 'jobs.run', arguments: {} })).taskId)), 1);
+  const start = perCall(
+    await countCommands(
+      redis.url,
+      async () =>
+        void (taskId = (await modernRequest(srv.url, 'tools/call', { name: 'jobs.run', arguments: {} })).taskId),
+    ),
+    1,
+  );
   // The owner budget script, the task hash written with its expiry (MULTI/HSET/PEXPIREAT/EXEC).
   expect(start.sent).toEqual({ evalsha: 1, multi: 1, hset: 1, pexpireat: 1, exec: 1 });
-  const poll = perCall(await countCommands(redis.url, async () => {
-    for (let i = 0; i < 4; i++) expect((await modernRequest(srv.url, 'tasks/get', { taskId })).status).toBe('working');
-  }), 4);
+  const poll = perCall(
+    await countCommands(redis.url, async () => {
+      for (let i = 0; i < 4; i++)
+        expect((await modernRequest(srv.url, 'tasks/get', { taskId })).status).toBe('working');
+    }),
+    4,
+  );
   expect(poll.sent).toEqual({ hmget: 1 });
 });

@@ -18,11 +18,22 @@ const LEASE_MS = 600;
 /** The fixture task server in its own process, sharing Redis under `prefix`; resolves once its port answers. */
 async function taskProcess(prefix: string): Promise<{ url: string; kill(): Promise<void>; proc: ChildProcess }> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/redis/fixtures/taskServer.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, LEASE_MS: String(LEASE_MS), NODE_OPTIONS: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/redis/fixtures/taskServer.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        REDIS_URL: inject('redisUrl'),
+        REDIS_PREFIX: prefix,
+        LEASE_MS: String(LEASE_MS),
+        NODE_OPTIONS: '',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await portAnswers(port, { proc, log: () => log, what: 'the task server' });
@@ -37,8 +48,17 @@ async function taskProcess(prefix: string): Promise<{ url: string; kill(): Promi
 }
 
 /** Instance B, in this process: the same tool and the same Redis prefix; `reads` counts the task reads it served. */
-async function instanceB(client: Redis, prefix: string): Promise<RunningServer & AsyncDisposable & { reads: () => number }> {
-  const registry = f.registry().registerAll(f.action('jobs.run').withNumber('ms').task({ pollIntervalMs: 20 }).handle(() => 'B never runs jobs in these tests'));
+async function instanceB(
+  client: Redis,
+  prefix: string,
+): Promise<RunningServer & AsyncDisposable & { reads: () => number }> {
+  const registry = f.registry().registerAll(
+    f
+      .action('jobs.run')
+      .withNumber('ms')
+      .task({ pollIntervalMs: 20 })
+      .handle(() => 'B never runs jobs in these tests'),
+  );
   let reads = 0;
   const store = new RedisTaskStore({ client, prefix });
   const get = store.get.bind(store);
@@ -66,7 +86,11 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     await using b = await instanceB(client, prefix);
     const created = await modernRequest(a.url, 'tools/call', { name: 'jobs.run', arguments: { ms: 60_000 } });
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
-    expect(await get(b.url, created.taskId)).toMatchObject({ taskId: created.taskId, status: 'working', resultType: 'complete' });
+    expect(await get(b.url, created.taskId)).toMatchObject({
+      taskId: created.taskId,
+      status: 'working',
+      resultType: 'complete',
+    });
     const ack = await modernRequest(b.url, 'tasks/cancel', { taskId: created.taskId });
     expect(ack.resultType).toBe('complete');
     expect(Object.keys(ack).filter((k) => ['taskId', 'status', 'result', 'error'].includes(k))).toEqual([]);
@@ -79,12 +103,23 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     started.push(a);
     await using b = await instanceB(client, prefix);
     const created = await modernRequest(a.url, 'tools/call', { name: 'jobs.ask', arguments: {} });
-    await expect.poll(async () => (await get(b.url, created.taskId)).status, { interval: 20, timeout: 5_000 }).toBe('input_required');
+    await expect
+      .poll(async () => (await get(b.url, created.taskId)).status, { interval: 20, timeout: 5_000 })
+      .toBe('input_required');
     const waiting = await get(b.url, created.taskId);
     const [key] = Object.keys(waiting.inputRequests);
     expect(waiting.inputRequests[key!]).toMatchObject({ method: 'elicitation/create', params: { message: 'Name?' } });
-    expect((await modernRequest(b.url, 'tasks/update', { taskId: created.taskId, inputResponses: { [key!]: { action: 'accept', content: { name: 'Ada' } } } })).resultType).toBe('complete');
-    await expect.poll(async () => (await get(b.url, created.taskId)).status, { interval: 20, timeout: 5_000 }).toBe('completed');
+    expect(
+      (
+        await modernRequest(b.url, 'tasks/update', {
+          taskId: created.taskId,
+          inputResponses: { [key!]: { action: 'accept', content: { name: 'Ada' } } },
+        })
+      ).resultType,
+    ).toBe('complete');
+    await expect
+      .poll(async () => (await get(b.url, created.taskId)).status, { interval: 20, timeout: 5_000 })
+      .toBe('completed');
     expect((await get(a.url, created.taskId)).result.content[0].text).toBe(`Hello, Ada, from ${a.proc.pid}`);
   });
 
@@ -94,7 +129,9 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     started.push(a);
     await using b = await instanceB(client, prefix);
     const created = await modernRequest(a.url, 'tools/call', { name: 'jobs.run', arguments: { ms: 50 } });
-    await expect.poll(async () => (await get(a.url, created.taskId)).status, { interval: 20, timeout: 5_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await get(a.url, created.taskId)).status, { interval: 20, timeout: 5_000 })
+      .toBe('completed');
     await a.kill();
     const done = await get(b.url, created.taskId);
     expect(done.result.content[0].text).toBe(`ran 50 ms on ${a.proc.pid}`);
@@ -109,10 +146,15 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     await a.kill();
     const killedAt = Date.now();
     expect((await get(b.url, created.taskId)).status).toBe('working');
-    await expect.poll(async () => (await get(b.url, created.taskId)).status, { interval: 50, timeout: 10_000 }).toBe('failed');
+    await expect
+      .poll(async () => (await get(b.url, created.taskId)).status, { interval: 50, timeout: 10_000 })
+      .toBe('failed');
     expect(Date.now() - killedAt).toBeLessThan(LEASE_MS + 5_000);
     const failed = await get(b.url, created.taskId);
-    expect(failed.error).toEqual({ code: -32603, message: `The server instance running task "${created.taskId}" (jobs.run) stopped before it finished; call the tool again.` });
+    expect(failed.error).toEqual({
+      code: -32603,
+      message: `The server instance running task "${created.taskId}" (jobs.run) stopped before it finished; call the tool again.`,
+    });
   });
 
   it('the official Tasks client, its requests alternating between the two processes, settles a task run by one of them', async () => {
@@ -125,7 +167,9 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     expect(execution.kind).toBe('task');
     const { outcome } = await execution.settle();
     // tools/call went to A (the first URL), so A's process ran the job; the polls went to both.
-    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: `ran 300 ms on ${a.proc.pid}` }] });
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({
+      content: [{ type: 'text', text: `ran 300 ms on ${a.proc.pid}` }],
+    });
     expect(b.reads()).toBeGreaterThan(0);
   });
 });

@@ -29,20 +29,30 @@ describe('ContentCatalog (through ToolRegistry.register)', () => {
     expect(() => registry.register(new PromptBuilder('greet').handle(() => ''))).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Prompt "greet" is registered twice (first "Say hi", then one without a description). Give one of them another name.]`,
     );
-    expect(() => registry.register(new ResourceBuilder('app://r').name('second').handle(() => ''))).toThrowErrorMatchingInlineSnapshot(
+    expect(() =>
+      registry.register(new ResourceBuilder('app://r').name('second').handle(() => '')),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Resource "app://r" is registered twice (first "first", then "second"). Give one of them another URI.]`,
     );
-    expect(() => registry.register(new ResourceTemplateBuilder('app://t/{id}').name('again').handle(() => ''))).toThrowErrorMatchingInlineSnapshot(
+    expect(() =>
+      registry.register(new ResourceTemplateBuilder('app://t/{id}').name('again').handle(() => '')),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Resource template "app://t/{id}" is registered twice (first "by id", then "again"). Give one of them another URI template.]`,
     );
-    expect(() => registry.register(new ResourceTemplateBuilder('app://t/{key}').handle(() => ''))).toThrowErrorMatchingInlineSnapshot(
+    expect(() =>
+      registry.register(new ResourceTemplateBuilder('app://t/{key}').handle(() => '')),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Resource template "app://t/{key}" matches the same URIs as "app://t/{id}", registered before it; change the literal parts of one of them.]`,
     );
   });
 
   it('lets a prompt share a name with a tool, and tells an unbuilt builder apart', () => {
-    const registry = new ToolRegistry().register(new FluentToolBuilder('query', 'review').handle(() => '')).register(new PromptBuilder('review').handle(() => ''));
+    const registry = new ToolRegistry()
+      .register(new FluentToolBuilder('query', 'review').handle(() => ''))
+      .register(new PromptBuilder('review').handle(() => ''));
     expect([registry.tools.length, registry.prompts.length]).toEqual([1, 1]);
-    expect(() => new ToolRegistry().register(new PromptBuilder('x') as never)).toThrow(/register\(\) takes a built tool, prompt or resource \(the result of \.handle\(\)\)/);
+    expect(() => new ToolRegistry().register(new PromptBuilder('x') as never)).toThrow(
+      /register\(\) takes a built tool, prompt or resource \(the result of \.handle\(\)\)/,
+    );
   });
 });

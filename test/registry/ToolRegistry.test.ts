@@ -6,8 +6,20 @@ const f = initFusion();
 
 describe('ToolRegistry', () => {
   it('rejects a duplicate name with an error naming both registrations', () => {
-    const registry = new ToolRegistry().register(f.query('sprints.list').describe('List sprints').handle(() => ''));
-    expect(() => registry.register(f.mutation('sprints.list').describe('Also list').handle(() => ''))).toThrowErrorMatchingInlineSnapshot(
+    const registry = new ToolRegistry().register(
+      f
+        .query('sprints.list')
+        .describe('List sprints')
+        .handle(() => ''),
+    );
+    expect(() =>
+      registry.register(
+        f
+          .mutation('sprints.list')
+          .describe('Also list')
+          .handle(() => ''),
+      ),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Tool "sprints.list" is registered twice: first a query ("List sprints"), then a mutation ("Also list"). Give one of them another name.]`,
     );
   });
@@ -26,9 +38,18 @@ describe('ToolRegistry', () => {
 
   it('filters by tags: every tag of `tags`, none of `exclude`', async () => {
     const registry = f.registry().registerAll(
-      f.query('a.core').tags('core').handle(() => ''),
-      f.query('a.core_admin').tags('core', 'admin').handle(() => ''),
-      f.query('a.other').tags('other').handle(() => ''),
+      f
+        .query('a.core')
+        .tags('core')
+        .handle(() => ''),
+      f
+        .query('a.core_admin')
+        .tags('core', 'admin')
+        .handle(() => ''),
+      f
+        .query('a.other')
+        .tags('other')
+        .handle(() => ''),
     );
     await using t1 = await createTestClient(registry, { filter: { tags: ['core'] } });
     expect(await t1.listToolNames()).toEqual(['a.core', 'a.core_admin']);
@@ -39,15 +60,23 @@ describe('ToolRegistry', () => {
 
   it('applies the default timeout and a per-tool timeout with one isError result and an aborted signal', async () => {
     let aborted = false;
-    const slow = f.query('slow.op').timeout(30).handle(async (_i, _c, extra) => {
-      await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
-      aborted = extra.signal.aborted;
-      return 'late';
-    });
+    const slow = f
+      .query('slow.op')
+      .timeout(30)
+      .handle(async (_i, _c, extra) => {
+        await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
+        aborted = extra.signal.aborted;
+        return 'late';
+      });
     await using t = await createTestClient(f.registry().register(slow));
     const result = await t.callTool('slow.op');
     expect(result).toEqual({
-      content: [{ type: 'text', text: 'Tool "slow.op" timed out after 30 ms and was cancelled. Its effects may be partial: check the current state before retrying.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Tool "slow.op" timed out after 30 ms and was cancelled. Its effects may be partial: check the current state before retrying.',
+        },
+      ],
       isError: true,
       _meta: { 'fusion/timeout': { ms: 30 } },
     });

@@ -54,7 +54,15 @@ describe('ResourceSubscriptions', () => {
     subs.subscribe('s1', 'test://a', send);
     subs.subscribe('s2', 'test://a', send);
     subs.subscribe('s2', 'test://a', send); // idempotent: holds nothing new
-    expect(() => subs.subscribe('s3', 'test://b', send)).toThrow(expect.objectContaining({ code: -32603, message: expect.stringMatching(/most resource subscriptions \(2\) for all clients: subscribe again in a minute/), data: { uri: 'test://b', retryAfterMs: 60_000 } }));
+    expect(() => subs.subscribe('s3', 'test://b', send)).toThrow(
+      expect.objectContaining({
+        code: -32603,
+        message: expect.stringMatching(
+          /most resource subscriptions \(2\) for all clients: subscribe again in a minute/,
+        ),
+        data: { uri: 'test://b', retryAfterMs: 60_000 },
+      }),
+    );
     subs.release('s1');
     subs.subscribe('s3', 'test://b', send);
     expect(subs.size).toBe(2);
@@ -63,10 +71,20 @@ describe('ResourceSubscriptions', () => {
   it('budgets the sessions of one principal together, leaving the rest of the total to others', () => {
     const subs = new ResourceSubscriptions((u) => u.startsWith('test://'), { maxPerPrincipal: 3, maxTotal: 10 });
     const { send } = recorder();
-    for (const [session, uri] of [['m1', 'test://1'], ['m1', 'test://2'], ['m2', 'test://1']] as const) subs.subscribe(session, uri, send, 'u:mallory');
+    for (const [session, uri] of [
+      ['m1', 'test://1'],
+      ['m1', 'test://2'],
+      ['m2', 'test://1'],
+    ] as const)
+      subs.subscribe(session, uri, send, 'u:mallory');
     subs.subscribe('m2', 'test://1', send, 'u:mallory'); // idempotent: holds nothing new
     expect(() => subs.subscribe('m3', 'test://9', send, 'u:mallory')).toThrow(
-      expect.objectContaining({ code: -32602, message: 'Too many resource subscriptions: your sessions already hold 3 together. Unsubscribe from resources you no longer watch, or close sessions you no longer use.', data: { uri: 'test://9', budget: 'principal', max: 3 } }),
+      expect.objectContaining({
+        code: -32602,
+        message:
+          'Too many resource subscriptions: your sessions already hold 3 together. Unsubscribe from resources you no longer watch, or close sessions you no longer use.',
+        data: { uri: 'test://9', budget: 'principal', max: 3 },
+      }),
     );
     subs.subscribe('a1', 'test://9', send, 'u:alice');
     subs.release('m1');

@@ -35,7 +35,9 @@ describe('SubscriptionManager', () => {
     expect(codeOf(42)).toBe(-32602);
     expect(codeOf('%E0%A4%A')).toBe(-32602);
     expect(codeOf('test://missing')).toBe(-32002);
-    expect(() => subs.subscribe('s', 'test://missing')).toThrow('Resource not found: test://missing. Call resources/list or resources/templates/list for the URIs you can subscribe to.');
+    expect(() => subs.subscribe('s', 'test://missing')).toThrow(
+      'Resource not found: test://missing. Call resources/list or resources/templates/list for the URIs you can subscribe to.',
+    );
     expect(canonicalUri('file:///data/report.txt')).toBe('file:///data/report.txt');
   });
 

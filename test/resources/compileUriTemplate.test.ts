@@ -35,7 +35,18 @@ describe('compileUriTemplate', () => {
   });
 
   it('refuses what level 1 cannot express, saying how to fix it', () => {
-    const errors = ['app://{+path}', 'app://{a,b}', 'app://{a}{b}', 'app://{a}/{a}', 'app://{a', 'app://a}', 'app://{}', 'app://{__proto__}', 'app://fixed', 'app://{x:3}'].map((t) => {
+    const errors = [
+      'app://{+path}',
+      'app://{a,b}',
+      'app://{a}{b}',
+      'app://{a}/{a}',
+      'app://{a',
+      'app://a}',
+      'app://{}',
+      'app://{__proto__}',
+      'app://fixed',
+      'app://{x:3}',
+    ].map((t) => {
       try {
         compileUriTemplate(t);
         return 'no error';

@@ -48,7 +48,14 @@ describe("a handler's extra", () => {
     const { reg, seen } = registry();
     await using client = await createTestClient(reg);
     const first = JSON.parse(texts(await client.callTool('extra.inspect'))[0]!);
-    expect(first).toMatchObject({ aborted: false, functions: true, principal: 'anonymous', visits: 1, era: 'legacy', requestId: 'number' });
+    expect(first).toMatchObject({
+      aborted: false,
+      functions: true,
+      principal: 'anonymous',
+      visits: 1,
+      era: 'legacy',
+      requestId: 'number',
+    });
     expect(first.principalKey).toMatch(/^a:/);
     const second = JSON.parse(texts(await client.callTool('extra.inspect'))[0]!);
     expect(second.visits, 'session data persists across calls of one session').toBe(2);
@@ -78,7 +85,13 @@ describe("a handler's extra", () => {
     const client = new V1Client({ name: 'c', version: '1' });
     await client.connect(c);
     const result = await client.callTool({ name: 'extra.inspect', arguments: {} });
-    expect(JSON.parse(texts(result as never)[0]!)).toMatchObject({ aborted: false, functions: true, principal: 'anonymous', visits: 1, era: 'legacy' });
+    expect(JSON.parse(texts(result as never)[0]!)).toMatchObject({
+      aborted: false,
+      functions: true,
+      principal: 'anonymous',
+      visits: 1,
+      era: 'legacy',
+    });
     await client.close();
   });
 
@@ -92,7 +105,14 @@ describe("a handler's extra", () => {
     const client = new Client({ name: 'c', version: '1' });
     await client.connect(c);
     const result = await client.callTool({ name: 'extra.inspect', arguments: {} });
-    expect(JSON.parse(texts(result)[0]!)).toMatchObject({ aborted: false, functions: true, principal: 'anonymous', visits: 1, era: 'legacy', sessionId: 'none' });
+    expect(JSON.parse(texts(result)[0]!)).toMatchObject({
+      aborted: false,
+      functions: true,
+      principal: 'anonymous',
+      visits: 1,
+      era: 'legacy',
+      sessionId: 'none',
+    });
     await client.close();
   });
 });

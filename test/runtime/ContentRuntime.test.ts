@@ -14,7 +14,11 @@ const extra = detachedExtra();
 function pipeline(contextFactory?: () => Ctx | Promise<Ctx>) {
   return new ContentRuntime<Ctx>(
     {
-      prompts: [new PromptBuilder<Ctx>('hello').argument('name', { required: true }).handle(({ name }, ctx) => `Hello ${name} from ${ctx.who}`)],
+      prompts: [
+        new PromptBuilder<Ctx>('hello')
+          .argument('name', { required: true })
+          .handle(({ name }, ctx) => `Hello ${name} from ${ctx.who}`),
+      ],
       resources: [new ResourceBuilder<Ctx>('app://items/special').handle(() => 'special')],
       resourceTemplates: [
         new ResourceTemplateBuilder<Ctx, 'app://items/{id}'>('app://items/{id}')
@@ -47,14 +51,24 @@ describe('ContentRuntime', () => {
 
   it('refuses unknown prompts and bad arguments with -32602', async () => {
     const p = pipeline(() => ({ who: 'x' }));
-    expect(await wireError(p.getPrompt('nope', {}, extra))).toEqual({ code: -32602, message: 'Unknown prompt "nope". Available prompts: hello. Call prompts/list to see them.', data: undefined });
-    expect((await wireError(p.getPrompt('hello', {}, extra))).message).toBe('Prompt "hello" is missing the required argument "name"; call prompts/get again with it. Its arguments: name (required).');
-    expect((await wireError(p.getPrompt(undefined, {}, extra))).message).toBe('prompts/get needs params.name, the name of a prompt. Available prompts: hello.');
+    expect(await wireError(p.getPrompt('nope', {}, extra))).toEqual({
+      code: -32602,
+      message: 'Unknown prompt "nope". Available prompts: hello. Call prompts/list to see them.',
+      data: undefined,
+    });
+    expect((await wireError(p.getPrompt('hello', {}, extra))).message).toBe(
+      'Prompt "hello" is missing the required argument "name"; call prompts/get again with it. Its arguments: name (required).',
+    );
+    expect((await wireError(p.getPrompt(undefined, {}, extra))).message).toBe(
+      'prompts/get needs params.name, the name of a prompt. Available prompts: hello.',
+    );
   });
 
   it('reads the exact URI before templates, then the first matching template', async () => {
     const p = pipeline();
-    expect((await p.readResource('app://items/special', extra)).contents).toEqual([{ uri: 'app://items/special', text: 'special' }]);
+    expect((await p.readResource('app://items/special', extra)).contents).toEqual([
+      { uri: 'app://items/special', text: 'special' },
+    ]);
     expect((await p.readResource('app://items/7', extra)).contents).toEqual([{ uri: 'app://items/7', text: 'item 7' }]);
   });
 
@@ -62,15 +76,22 @@ describe('ContentRuntime', () => {
     const p = pipeline();
     expect(await wireError(p.readResource('other://x', extra))).toEqual({
       code: -32002,
-      message: 'Resource not found: "other://x". Known resources: app://items/special; templates: app://items/{id}, app://{kind}/{id}. Call resources/list or resources/templates/list to see them.',
+      message:
+        'Resource not found: "other://x". Known resources: app://items/special; templates: app://items/{id}, app://{kind}/{id}. Call resources/list or resources/templates/list to see them.',
       data: { uri: 'other://x' },
     });
-    expect((await wireError(p.readResource('app://items/missing', extra))).data).toEqual({ uri: 'app://items/missing' });
+    expect((await wireError(p.readResource('app://items/missing', extra))).data).toEqual({
+      uri: 'app://items/missing',
+    });
     expect((await wireError(p.readResource(42, extra))).code).toBe(-32602);
   });
 
   it('turns a failing handler or context into -32603 naming the culprit', async () => {
-    expect(await wireError(pipeline().readResource('app://things/1', extra))).toEqual({ code: -32603, message: 'Resource "app://things/1" failed: backend down', data: undefined });
+    expect(await wireError(pipeline().readResource('app://things/1', extra))).toEqual({
+      code: -32603,
+      message: 'Resource "app://things/1" failed: backend down',
+      data: undefined,
+    });
     const failing = pipeline(() => {
       throw new Error('no db');
     });
@@ -87,26 +108,48 @@ describe('ContentRuntime', () => {
         { uri: 'app://items/1', name: 'app://items/1' },
       ],
     });
-    expect(p.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate)).toEqual(['app://items/{id}', 'app://{kind}/{id}']);
+    expect(p.listResourceTemplates().resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'app://items/{id}',
+      'app://{kind}/{id}',
+    ]);
     expect(p.listPrompts()).toBe(p.listPrompts());
     expect(Object.isFrozen(p.listPrompts())).toBe(true);
     expect([p.hasPrompts, p.hasResources]).toEqual([true, true]);
-    expect([p.hasResource('app://items/9'), p.hasResource('app://items/special'), p.hasResource('nope://x')]).toEqual([true, true, false]);
+    expect([p.hasResource('app://items/9'), p.hasResource('app://items/special'), p.hasResource('nope://x')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
 describe('ContentRuntime scopes of every method', () => {
   const scoped = () =>
     new ContentRuntime<Ctx>({
-      prompts: [new PromptBuilder<Ctx>('review').requireScopes('admin').argument('user').complete('user', () => ['root']).handle(() => 'review')],
-      resources: [new ResourceBuilder<Ctx>('workspace://secrets').requireScopes('admin').handle(() => 'secret'), new ResourceBuilder<Ctx>('workspace://readme').handle(() => 'readme')],
-      resourceTemplates: [new ResourceTemplateBuilder<Ctx>('vault://{id}').requireScopes('admin', 'vault').handle(() => 'v')],
+      prompts: [
+        new PromptBuilder<Ctx>('review')
+          .requireScopes('admin')
+          .argument('user')
+          .complete('user', () => ['root'])
+          .handle(() => 'review'),
+      ],
+      resources: [
+        new ResourceBuilder<Ctx>('workspace://secrets').requireScopes('admin').handle(() => 'secret'),
+        new ResourceBuilder<Ctx>('workspace://readme').handle(() => 'readme'),
+      ],
+      resourceTemplates: [
+        new ResourceTemplateBuilder<Ctx>('vault://{id}').requireScopes('admin', 'vault').handle(() => 'v'),
+      ],
     });
 
   it('names the scopes a completion or a subscription requires, as for get and read', () => {
     const content = scoped();
-    expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/prompt', name: 'review' } })).toEqual(['admin']);
-    expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/resource', uri: 'vault://{id}' } })).toEqual(['admin', 'vault']);
+    expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/prompt', name: 'review' } })).toEqual([
+      'admin',
+    ]);
+    expect(
+      content.requiredScopesOf('completion/complete', { ref: { type: 'ref/resource', uri: 'vault://{id}' } }),
+    ).toEqual(['admin', 'vault']);
     expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' } })).toEqual([]);
     expect(content.requiredScopesOf('resources/subscribe', { uri: 'vault://7' })).toEqual(['admin', 'vault']);
     expect(content.requiredScopesOf('resources/subscribe', { uri: 'workspace://readme' })).toEqual([]);

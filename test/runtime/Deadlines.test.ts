@@ -11,7 +11,11 @@ const text = (t: string): ToolResponse => ({ content: [{ type: 'text', text: t }
 const textOf = (r: ToolResponse): string => (r.content[0] as { text: string }).text;
 
 /** A handler that resolves when told to, and exposes the signal it was given. */
-function pending(): { fn: (running: SignalSource) => Promise<ToolResponse>; finish: (t: string) => void; running: () => SignalSource } {
+function pending(): {
+  fn: (running: SignalSource) => Promise<ToolResponse>;
+  finish: (t: string) => void;
+  running: () => SignalSource;
+} {
   let finish!: (t: string) => void;
   let running: SignalSource | undefined;
   const fn = (r: SignalSource): Promise<ToolResponse> => {
@@ -80,7 +84,9 @@ describe('Deadlines', () => {
     // A result after the cancellation is dropped: the call counts as failed (no transition, no invalidation).
     const dropped = await run;
     expect(dropped.isError).toBe(true);
-    expect(textOf(dropped)).toMatchInlineSnapshot(`"Tool "c.cancel" was cancelled before it finished; its result was dropped. Its effects may be partial: check the current state before retrying."`);
+    expect(textOf(dropped)).toMatchInlineSnapshot(
+      `"Tool "c.cancel" was cancelled before it finished; its result was dropped. Its effects may be partial: check the current state before retrying."`,
+    );
 
     const running = pending();
     const second = deadlines.run('c.drain', 10_000, NONE, running.fn);
@@ -92,7 +98,9 @@ describe('Deadlines', () => {
 
   it('rejects with a WireError the handler threw (a protocol error the client gets as such)', async () => {
     const deadlines = new Deadlines();
-    await expect(deadlines.run('w.err', 1_000, NONE, async () => Promise.reject(new WireError(-32603, 'engine down')))).rejects.toMatchObject({ code: -32603, message: 'engine down' });
+    await expect(
+      deadlines.run('w.err', 1_000, NONE, async () => Promise.reject(new WireError(-32603, 'engine down'))),
+    ).rejects.toMatchObject({ code: -32603, message: 'engine down' });
   });
 
   it('turns a thrown or rejected handler into one isError result', async () => {

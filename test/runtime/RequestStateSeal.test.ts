@@ -4,7 +4,8 @@ import { MemoryNonceStore } from '../../src/runtime/MemoryNonceStore.js';
 
 import { principalOf } from '../../src/principal/index.js';
 
-const as = (clientId: string | undefined) => principalOf(clientId === undefined ? undefined : { clientId }, 'session-1').key;
+const as = (clientId: string | undefined) =>
+  principalOf(clientId === undefined ? undefined : { clientId }, 'session-1').key;
 const code = (promise: Promise<unknown>) =>
   promise.then(
     () => 'opened',
@@ -28,7 +29,9 @@ describe('RequestStateSeal', () => {
     const refused = { code: -32602, data: { reason: 'invalid_request_state' } };
     expect(await code(seal.open(`${state}-TAMPERED`, 'tools/call:wizard', as('alice')))).toEqual(refused);
     const [prefix, body, mac] = state.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), p: { step: 9 } })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), p: { step: 9 } }),
+    ).toString('base64url');
     expect(await code(seal.open(`${prefix}.${forged}.${mac}`, 'tools/call:wizard', as('alice')))).toEqual(refused);
     expect(await code(seal.open(state, 'tools/call:other', as('alice')))).toEqual(refused);
     expect(await code(seal.open(state, 'tools/call:wizard', as('bob')))).toEqual(refused);
@@ -43,7 +46,10 @@ describe('RequestStateSeal', () => {
     const seal = new RequestStateSeal();
     const state = await seal.seal({ step: 3 }, 'tools/call:wizard', as('alice'));
     expect(await seal.open(state, 'tools/call:wizard', as('alice'))).toEqual({ step: 3 });
-    expect(await code(seal.open(state, 'tools/call:wizard', as('alice')))).toEqual({ code: -32602, data: { reason: 'invalid_request_state' } });
+    expect(await code(seal.open(state, 'tools/call:wizard', as('alice')))).toEqual({
+      code: -32602,
+      data: { reason: 'invalid_request_state' },
+    });
     expect(seal.usedCount).toBe(1);
   });
 
@@ -52,7 +58,10 @@ describe('RequestStateSeal', () => {
     const alice = principalOf({ clientId: 'app', extra: { sub: 'alice', iss: 'https://id.example' } }).key;
     const bob = principalOf({ clientId: 'app', extra: { sub: 'bob', iss: 'https://id.example' } }).key;
     const state = await seal.seal({ order: 1 }, 'tools/call:pay', alice);
-    expect(await code(seal.open(state, 'tools/call:pay', bob))).toEqual({ code: -32602, data: { reason: 'invalid_request_state' } });
+    expect(await code(seal.open(state, 'tools/call:pay', bob))).toEqual({
+      code: -32602,
+      data: { reason: 'invalid_request_state' },
+    });
     expect(await seal.open(state, 'tools/call:pay', alice)).toEqual({ order: 1 });
   });
 
@@ -62,7 +71,10 @@ describe('RequestStateSeal', () => {
     const states = await Promise.all([1, 2, 3].map((n) => seal.seal(n, 'tools/call:w', as('alice'))));
     await seal.open(states[0]!, 'tools/call:w', as('alice'));
     await seal.open(states[1]!, 'tools/call:w', as('alice'));
-    expect(await code(seal.open(states[2]!, 'tools/call:w', as('alice')))).toEqual({ code: -32602, data: { reason: 'request_state_budget', scope: 'global', max: 2 } });
+    expect(await code(seal.open(states[2]!, 'tools/call:w', as('alice')))).toEqual({
+      code: -32602,
+      data: { reason: 'request_state_budget', scope: 'global', max: 2 },
+    });
     vi.setSystemTime(new Date('2026-01-01T00:01:30Z'));
     const fresh = await seal.seal(4, 'tools/call:w', as('alice'));
     expect(await seal.open(fresh, 'tools/call:w', as('alice'))).toBe(4);
@@ -75,7 +87,10 @@ describe('RequestStateSeal', () => {
     const mallory = await Promise.all([1, 2, 3].map((n) => seal.seal(n, 'tools/call:w', as('mallory'))));
     await seal.open(mallory[0]!, 'tools/call:w', as('mallory'));
     await seal.open(mallory[1]!, 'tools/call:w', as('mallory'));
-    expect(await code(seal.open(mallory[2]!, 'tools/call:w', as('mallory')))).toEqual({ code: -32602, data: { reason: 'request_state_budget', scope: 'principal', max: 2 } });
+    expect(await code(seal.open(mallory[2]!, 'tools/call:w', as('mallory')))).toEqual({
+      code: -32602,
+      data: { reason: 'request_state_budget', scope: 'principal', max: 2 },
+    });
     expect(await seal.open(await seal.seal('a', 'tools/call:w', as('alice')), 'tools/call:w', as('alice'))).toBe('a');
     vi.setSystemTime(new Date('2026-01-01T00:01:30Z'));
     expect(await seal.open(await seal.seal(4, 'tools/call:w', as('mallory')), 'tools/call:w', as('mallory'))).toBe(4);
@@ -92,7 +107,11 @@ describe('RequestStateSeal', () => {
   it('refuses a short key or a bad lifetime at construction', () => {
     expect(() => new RequestStateSeal({ key: 'short' })).toThrow(/at least 32 bytes/);
     expect(() => new RequestStateSeal({ ttlSeconds: 0 })).toThrow(/positive number/);
-    expect(() => new RequestStateSeal({ maxUsedPerPrincipal: 0 })).toThrow('requestState.maxUsedPerPrincipal must be a positive integer (got 0).');
-    expect(() => new RequestStateSeal({ maxUsed: 10, nonces: new MemoryNonceStore() })).toThrow('requestState.maxUsed and maxUsedPerPrincipal budget the default memory store; with requestState.nonces set, drop them (the store you give keeps its own limits).');
+    expect(() => new RequestStateSeal({ maxUsedPerPrincipal: 0 })).toThrow(
+      'requestState.maxUsedPerPrincipal must be a positive integer (got 0).',
+    );
+    expect(() => new RequestStateSeal({ maxUsed: 10, nonces: new MemoryNonceStore() })).toThrow(
+      'requestState.maxUsed and maxUsedPerPrincipal budget the default memory store; with requestState.nonces set, drop them (the store you give keeps its own limits).',
+    );
   });
 });

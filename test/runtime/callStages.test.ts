@@ -10,12 +10,14 @@ const text = (t: string): ToolResponse => ({ content: [{ type: 'text', text: t }
 describe('composeStages', () => {
   it('runs the stages in order around the handler; a stage may answer alone or rewrite the result', async () => {
     const seen: string[] = [];
-    const tag = (name: string): CallStage => async (call, next) => {
-      seen.push(`>${name}`);
-      const result = await next(call);
-      seen.push(`<${name}`);
-      return result;
-    };
+    const tag =
+      (name: string): CallStage =>
+      async (call, next) => {
+        seen.push(`>${name}`);
+        const result = await next(call);
+        seen.push(`<${name}`);
+        return result;
+      };
     const refuse: CallStage = async (call, next) => (call.args.refuse === true ? text('refused') : next(call));
     const upper: CallStage = async (call, next) => {
       const result = await next(call);
@@ -38,9 +40,19 @@ describe('the call path of each tool', () => {
   const f = initFusion();
   const registry = f.registry().registerAll(
     f.query('notes.list').handle(() => 'notes'),
-    f.mutation('notes.delete').withString('id').requireScopes('notes:write').handle(({ id }) => `deleted ${id}`),
-    f.mutation('mail.send').rateLimit({ max: 1, windowMs: 10_000 }).handle(() => 'sent'),
-    f.mutation('sprints.update').invalidates('sprints.*').handle(() => 'updated'),
+    f
+      .mutation('notes.delete')
+      .withString('id')
+      .requireScopes('notes:write')
+      .handle(({ id }) => `deleted ${id}`),
+    f
+      .mutation('mail.send')
+      .rateLimit({ max: 1, windowMs: 10_000 })
+      .handle(() => 'sent'),
+    f
+      .mutation('sprints.update')
+      .invalidates('sprints.*')
+      .handle(() => 'updated'),
   );
 
   it('has only the stages the tool uses', () => {
@@ -55,7 +67,14 @@ describe('the call path of each tool', () => {
   it('adds the stages the options ask for to every tool', () => {
     const gate = new StateMachineGate({ id: 'flow', initial: 'idle', states: { idle: {} } });
     const runtime = registry.runtime({ maxConcurrentCalls: 2, rateLimit: { max: 100, windowMs: 1_000 }, fsm: gate });
-    expect(runtime.tools.stagesOf('notes.list')).toEqual(['switch', 'rateLimit', 'concurrency', 'track', 'workflow', 'validate']);
+    expect(runtime.tools.stagesOf('notes.list')).toEqual([
+      'switch',
+      'rateLimit',
+      'concurrency',
+      'track',
+      'workflow',
+      'validate',
+    ]);
     runtime.dispose();
   });
 
@@ -78,7 +97,10 @@ describe('registry.runtime', () => {
     expect(runtime.content, 'no prompts or resources').toBeUndefined();
     expect(runtime.features.logging).toBe(true);
     expect(tools.runtime({}).features.logging).toBe(false);
-    const synced = tools.runtime({ stateSync: { policies: [{ match: 'a', cacheControl: 'no-store' }] }, onWarning: () => {} });
+    const synced = tools.runtime({
+      stateSync: { policies: [{ match: 'a', cacheControl: 'no-store' }] },
+      onWarning: () => {},
+    });
     expect(synced.content?.hasResources, 'fusion://stale/{pattern} is served').toBe(true);
     tools.register(f.prompt('p').handle(() => 'p'));
     expect(tools.runtime(options), 'registering starts afresh').not.toBe(runtime);

@@ -15,7 +15,10 @@ async function connect(registry: ReturnType<typeof f.registry>, options: ServeOp
   const client = new Client({ name: 'content-stages', version: '1.0.0' });
   await server.connect(serverSide);
   await client.connect(clientSide);
-  return Object.assign(client, { runtime, [Symbol.asyncDispose]: async () => (await client.close(), runtime.dispose()) });
+  return Object.assign(client, {
+    runtime,
+    [Symbol.asyncDispose]: async () => (await client.close(), runtime.dispose()),
+  });
 }
 
 describe('prompts and resources run through the stage list', () => {
@@ -72,7 +75,10 @@ describe('prompts and resources run through the stage list', () => {
     await expect(client.getPrompt({ name: 'hello' })).rejects.toThrow(
       /Prompt "hello" was not run: rate limit reached \(2 requests per 60 s for this session\)\. Retry after \d+ s; nothing was done\./,
     );
-    expect(texts(await client.callTool({ name: 'notes.list', arguments: {} })), 'tool calls keep their own count').toEqual(['notes']);
+    expect(
+      texts(await client.callTool({ name: 'notes.list', arguments: {} })),
+      'tool calls keep their own count',
+    ).toEqual(['notes']);
   });
 
   it('answers a failing context factory with one text: an isError result for a tool, an error for a prompt', async () => {
@@ -87,13 +93,18 @@ describe('prompts and resources run through the stage list', () => {
     const tool = await client.callTool({ name: 'notes.list', arguments: {} });
     expect(tool.isError).toBe(true);
     const toolText = texts(tool)[0]!;
-    expect(toolText).toMatch(/^Tool "notes\.list" could not run: the server failed to prepare the request context \(database unreachable\)\./);
+    expect(toolText).toMatch(
+      /^Tool "notes\.list" could not run: the server failed to prepare the request context \(database unreachable\)\./,
+    );
     const promptError = await client.getPrompt({ name: 'hello' }).then(
       () => undefined,
       (error: unknown) => (error as Error).message,
     );
-    expect(promptError).toMatch(/Prompt "hello" could not run: the server failed to prepare the request context \(database unreachable\)\./);
-    const advice = (text: string): string => text.slice(text.indexOf(').') + 2).replace(/call "notes\.list" again|send the request again/, 'retry');
+    expect(promptError).toMatch(
+      /Prompt "hello" could not run: the server failed to prepare the request context \(database unreachable\)\./,
+    );
+    const advice = (text: string): string =>
+      text.slice(text.indexOf(').') + 2).replace(/call "notes\.list" again|send the request again/, 'retry');
     expect(advice(promptError!), 'the same advice').toBe(advice(toolText));
   });
 });

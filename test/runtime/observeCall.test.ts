@@ -6,15 +6,26 @@ import { gate, registry } from '../console/fixture.js';
 type Result = Extract<DebugEvent, { type: 'result' }>;
 
 describe('the result event: each call as the agent read it, for observers', () => {
-  it('carries the text, the caller, the arguments, the stage timings, and a thrown handler\'s stack', async () => {
+  it("carries the text, the caller, the arguments, the stage timings, and a thrown handler's stack", async () => {
     const events: DebugEvent[] = [];
-    await using t = await createTestClient(registry, { fsm: gate, debug: (e) => events.push(e), authInfo: { token: 't', clientId: 'app', scopes: ['notes:read'], extra: { sub: 'alice' } } });
+    await using t = await createTestClient(registry, {
+      fsm: gate,
+      debug: (e) => events.push(e),
+      authInfo: { token: 't', clientId: 'app', scopes: ['notes:read'], extra: { sub: 'alice' } },
+    });
     const results = (): Result[] => events.filter((e): e is Result => e.type === 'result');
 
     const added = await t.callTool('cart.add', {});
     expect(results()).toHaveLength(1);
     const ok = results()[0]!;
-    expect(ok).toMatchObject({ tool: 'cart.add', ok: true, refused: false, principal: 'u:["","alice"]', scopes: ['notes:read'], args: {} });
+    expect(ok).toMatchObject({
+      tool: 'cart.add',
+      ok: true,
+      refused: false,
+      principal: 'u:["","alice"]',
+      scopes: ['notes:read'],
+      args: {},
+    });
     expect(ok.text).toBe(added.content.map((b) => (b as { text: string }).text).join('\n'));
     expect(ok.sessionId).toEqual(expect.any(String));
     expect(ok.stages.map((s) => s.stage)).toEqual(['switch', 'track', 'workflow', 'validate', 'handler', 'after']);
@@ -23,7 +34,12 @@ describe('the result event: each call as the agent read it, for observers', () =
 
     // Refused by the workflow gate: the handler never ran; the text is the refusal the agent read.
     const refused = await t.callTool('cart.add');
-    expect(results()[1]).toMatchObject({ tool: 'cart.add', ok: false, refused: true, text: (refused.content[0] as { text: string }).text });
+    expect(results()[1]).toMatchObject({
+      tool: 'cart.add',
+      ok: false,
+      refused: true,
+      text: (refused.content[0] as { text: string }).text,
+    });
     expect(results()[1]!.stages.map((s) => s.stage)).not.toContain('handler');
 
     // An unknown tool is a protocol error: still reported, with its message.

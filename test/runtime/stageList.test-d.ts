@@ -15,7 +15,10 @@ describe('StageName', () => {
   });
 
   it('keeps the literal name of a defined stage', () => {
-    const stage = defineStage({ name: 'audit', tools: { appliesTo: () => true, build: () => (call, next) => next(call) } });
+    const stage = defineStage({
+      name: 'audit',
+      tools: { appliesTo: () => true, build: () => (call, next) => next(call) },
+    });
     expectTypeOf(stage.name).toEqualTypeOf<'audit'>();
   });
 });

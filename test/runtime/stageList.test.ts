@@ -14,9 +14,18 @@ import { texts } from '../_helpers/clients.js';
 const f = initFusion();
 const registry = f.registry().registerAll(
   f.query('notes.list').handle(() => 'notes'),
-  f.mutation('notes.delete').withString('id').requireScopes('notes:write').handle(({ id }) => `deleted ${id}`),
+  f
+    .mutation('notes.delete')
+    .withString('id')
+    .requireScopes('notes:write')
+    .handle(({ id }) => `deleted ${id}`),
 );
-const prompts = [f.prompt('review').argument('topic').handle(({ topic }) => `Review ${String(topic)}`)];
+const prompts = [
+  f
+    .prompt('review')
+    .argument('topic')
+    .handle(({ topic }) => `Review ${String(topic)}`),
+];
 const resources = [f.resource('app://readme').handle(() => 'read me')];
 
 /** A real SDK client on a runtime built from `stages` (the test's own list), legacy era, in memory. */
@@ -28,12 +37,18 @@ async function connect(options: ServeOptions<void>, stages: Parameters<typeof Fu
   const client = new Client({ name: 'stages', version: '1.0.0' });
   await server.connect(serverSide);
   await client.connect(clientSide);
-  return Object.assign(client, { runtime, [Symbol.asyncDispose]: async () => (await client.close(), runtime.dispose()) });
+  return Object.assign(client, {
+    runtime,
+    [Symbol.asyncDispose]: async () => (await client.close(), runtime.dispose()),
+  });
 }
 
 describe('the stage list', () => {
   it('is the order of every path, and each stage declares the paths it joins', () => {
-    const declared = stageList.map(({ name, tools: t, content }) => `${name}:${t === undefined ? '' : 'tools'}${content === undefined ? '' : '+content'}`);
+    const declared = stageList.map(
+      ({ name, tools: t, content }) =>
+        `${name}:${t === undefined ? '' : 'tools'}${content === undefined ? '' : '+content'}`,
+    );
     expect(declared).toEqual([
       'switch:tools',
       'scopes:tools+content',
@@ -61,11 +76,14 @@ describe('the stage list', () => {
       },
       content: {
         appliesTo: ({ method }) => method !== 'completion/complete',
-        build: ({ method }) => async (call, next) => {
-          seen.push(`${method} ${call.what}`);
-          if (call.scope.extra.meta?.blocked === true) throw new WireError(JsonRpcCode.InvalidParams, `${call.label} blocked by audit`);
-          return next(call);
-        },
+        build:
+          ({ method }) =>
+          async (call, next) => {
+            seen.push(`${method} ${call.what}`);
+            if (call.scope.extra.meta?.blocked === true)
+              throw new WireError(JsonRpcCode.InvalidParams, `${call.label} blocked by audit`);
+            return next(call);
+          },
       },
     });
     const scopesAt = stageList.findIndex((s) => s.name === 'scopes');
@@ -74,10 +92,15 @@ describe('the stage list', () => {
 
     expect(client.runtime.tools.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'audit', 'track', 'validate']);
     expect(texts(await client.callTool({ name: 'notes.list', arguments: {} }))).toEqual(['notes']);
-    expect(await client.callTool({ name: 'notes.list', arguments: { blocked: true } })).toMatchObject({ isError: true, content: [{ type: 'text', text: 'blocked by audit' }] });
+    expect(await client.callTool({ name: 'notes.list', arguments: { blocked: true } })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'blocked by audit' }],
+    });
     expect((await client.getPrompt({ name: 'review', arguments: { topic: 'stages' } })).messages).toHaveLength(1);
     expect((await client.readResource({ uri: 'app://readme' })).contents[0]).toMatchObject({ text: 'read me' });
-    await expect(client.getPrompt({ name: 'review', arguments: { topic: 'x' }, _meta: { blocked: true } })).rejects.toThrow('Prompt "review" blocked by audit');
+    await expect(
+      client.getPrompt({ name: 'review', arguments: { topic: 'x' }, _meta: { blocked: true } }),
+    ).rejects.toThrow('Prompt "review" blocked by audit');
     expect(seen).toEqual([
       'tools/call notes.list',
       'tools/call notes.list',
@@ -89,7 +112,11 @@ describe('the stage list', () => {
 
   it('leaves a stage out of the paths of items it does not apply to', async () => {
     await using client = await connect({}, stageList);
-    expect(client.runtime.tools.stagesOf('notes.list'), 'no scope stage without required scopes').toEqual(['switch', 'track', 'validate']);
+    expect(client.runtime.tools.stagesOf('notes.list'), 'no scope stage without required scopes').toEqual([
+      'switch',
+      'track',
+      'validate',
+    ]);
     expect(client.runtime.tools.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'track', 'validate']);
   });
 });

@@ -20,6 +20,11 @@ describe('invalidation → stale resources', () => {
       { uri: 'workspace://static' },
     ];
     expect(staleResourceUris(['sprints.*'], resources)).toEqual(['fusion://stale/sprints.*', 'workspace://sprints']);
-    expect(staleResourceUris(['tasks.*', 'sprints.*'], resources)).toEqual(['fusion://stale/tasks.*', 'fusion://stale/sprints.*', 'workspace://sprints', 'workspace://tasks']);
+    expect(staleResourceUris(['tasks.*', 'sprints.*'], resources)).toEqual([
+      'fusion://stale/tasks.*',
+      'fusion://stale/sprints.*',
+      'workspace://sprints',
+      'workspace://tasks',
+    ]);
   });
 });

@@ -61,12 +61,17 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
 
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
     expect(added.isError).not.toBe(true);
-    expect(texts(added).at(-1)).toBe('Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.');
+    expect(texts(added).at(-1)).toBe(
+      'Workflow "checkout" is now in state "has_items". Next: cart.add_item, cart.checkout, cart.clear, cart.view.',
+    );
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('cart.checkout');
 
     const sprint = await client.callTool({ name: 'sprints.create', arguments: { name: 'on workerd' } });
     expect(texts(sprint).join('\n')).toContain('"name":"on workerd"');
-    expect(sprint._meta?.['fusion/invalidation']).toMatchObject({ patterns: ['sprints.*'], causedBy: 'sprints.create' });
+    expect(sprint._meta?.['fusion/invalidation']).toMatchObject({
+      patterns: ['sprints.*'],
+      causedBy: 'sprints.create',
+    });
   });
 
   it('serves the modern (2026-07-28) era: no session, workflow handles across requests', async () => {
@@ -78,10 +83,16 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
     const handle = handleOf(added);
     expect(handle).toMatch(/^che_[A-Za-z0-9_-]{22}$/);
-    const early = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
+    const early = await client.callTool({
+      name: 'cart.pay',
+      arguments: { payment_method: 'card', checkout_id: handle },
+    });
     expect(early.isError).toBe(true);
     await client.callTool({ name: 'cart.checkout', arguments: { checkout_id: handle } });
-    const paid = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', checkout_id: handle } });
+    const paid = await client.callTool({
+      name: 'cart.pay',
+      arguments: { payment_method: 'card', checkout_id: handle },
+    });
     expect(paid.isError).not.toBe(true);
     expect(texts(paid).at(-1)).toBe('Workflow "checkout" is now in state "confirmed". Next: cart.add_item, cart.view.');
 
@@ -93,14 +104,20 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
     const entry = join(dir, 'global.js');
     await build({
       stdin: {
-        contents: "import { createFusionApp } from 'mcp-fusion';\nimport { registry, workspaceOptions } from './registry.js';\nconst app = createFusionApp(registry, workspaceOptions());\nexport default { fetch: (request) => app.fetch(request) };\n",
+        contents:
+          "import { createFusionApp } from 'mcp-fusion';\nimport { registry, workspaceOptions } from './registry.js';\nconst app = createFusionApp(registry, workspaceOptions());\nexport default { fetch: (request) => app.fetch(request) };\n",
         resolveDir: join(root, 'examples/workspace'),
         loader: 'ts',
       },
       ...bundleOptions,
       outfile: entry,
     });
-    const global = new Miniflare({ modulesRoot: dir, modules: [{ type: 'ESModule', path: entry, contents: readFileSync(entry, 'utf8') }], compatibilityDate: '2025-09-01', compatibilityFlags: ['nodejs_compat'] });
+    const global = new Miniflare({
+      modulesRoot: dir,
+      modules: [{ type: 'ESModule', path: entry, contents: readFileSync(entry, 'utf8') }],
+      compatibilityDate: '2025-09-01',
+      compatibilityFlags: ['nodejs_compat'],
+    });
     try {
       await using client = await v2HttpClient(new URL('/mcp', await global.ready).href, 'legacy');
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('sprints.create');
@@ -111,11 +128,23 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
 
   it('keeps the HTTP checks of the app, configured from the worker bindings: a foreign Origin is refused', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const foreign = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: '{}' });
+    const foreign = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'https://evil.example' },
+      body: '{}',
+    });
     expect(foreign.status).toBe(403);
-    const local = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:5173' }, body: '{}' });
+    const local = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'http://localhost:5173' },
+      body: '{}',
+    });
     expect(local.status).toBe(403);
-    const allowed = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'https://app.example' }, body: '{}' });
+    const allowed = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'https://app.example' },
+      body: '{}',
+    });
     expect(allowed.status).toBe(400);
     const malformed = await fetch(url, { method: 'POST', headers, body: '{}' });
     expect(malformed.status).toBe(400);

@@ -136,7 +136,11 @@ describe('MCP host configs (<!-- host: name -->)', () => {
   });
 
   it('refuses a config with no server entry or a command line without --', () => {
-    expect(() => hostCommand({ name: 'h', lang: 'json', line: 1, code: '{ "mcpServers": {} }' }, '/r')).toThrow(/one server entry/);
-    expect(() => hostCommand({ name: 'h', lang: 'bash', line: 1, code: 'claude mcp add x npm start' }, '/r')).toThrow(/-- <command/);
+    expect(() => hostCommand({ name: 'h', lang: 'json', line: 1, code: '{ "mcpServers": {} }' }, '/r')).toThrow(
+      /one server entry/,
+    );
+    expect(() => hostCommand({ name: 'h', lang: 'bash', line: 1, code: 'claude mcp add x npm start' }, '/r')).toThrow(
+      /-- <command/,
+    );
   });
 });

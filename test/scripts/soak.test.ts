@@ -7,7 +7,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 describe('npm run soak, short', () => {
   it('runs both eras on its own Redis with no failed call, samples heap, handles, keys and p99, and judges each', async () => {
     const { REDIS_URL: _ignored, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/soak.ts', '--seconds', '5'], { cwd: root, env: { ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/soak.ts', '--seconds', '5'], {
+      cwd: root,
+      env: { ...env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => void (out += chunk.toString('utf8')));
@@ -21,7 +25,8 @@ describe('npm run soak, short', () => {
     const opened = rows.reduce((n, row) => n + Number(row.trim().split(/\s+/)[7]), 0);
     expect(opened).toBeGreaterThan(3);
     expect(out).toMatch(/\(\d+ calls, 0 failed; server exit code 0 after SIGTERM\)/);
-    for (const metric of ['heap MiB', 'handles', 'redis keys', 'p99 ms']) expect(out).toMatch(new RegExp(`(flat   |GROWING) ${metric} +median`));
+    for (const metric of ['heap MiB', 'handles', 'redis keys', 'p99 ms'])
+      expect(out).toMatch(new RegExp(`(flat   |GROWING) ${metric} +median`));
     expect(out).toMatch(/^soak: (PASS|FAIL \(a metric grows\))$/m);
   }, 40_000);
 });

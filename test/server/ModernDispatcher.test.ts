@@ -19,19 +19,25 @@ const seen: Array<{ tag: string; requestId: string | number; aborted?: boolean }
 function registryOf() {
   const f = initFusion();
   return f.registry().registerAll(
-    f.query('echo.say').input(z.object({ text: z.string() })).handle(async ({ text }) => `said ${text}`),
-    f.query('work.hold').input(z.object({ tag: z.string() })).handle(async ({ tag }, _ctx, extra) => {
-      const entry = { tag, requestId: extra.requestId, aborted: false };
-      seen.push(entry);
-      await new Promise<void>((resolve) => {
-        held.set(tag, resolve);
-        extra.signal.addEventListener('abort', () => {
-          entry.aborted = true;
-          resolve();
+    f
+      .query('echo.say')
+      .input(z.object({ text: z.string() }))
+      .handle(async ({ text }) => `said ${text}`),
+    f
+      .query('work.hold')
+      .input(z.object({ tag: z.string() }))
+      .handle(async ({ tag }, _ctx, extra) => {
+        const entry = { tag, requestId: extra.requestId, aborted: false };
+        seen.push(entry);
+        await new Promise<void>((resolve) => {
+          held.set(tag, resolve);
+          extra.signal.addEventListener('abort', () => {
+            entry.aborted = true;
+            resolve();
+          });
         });
-      });
-      return `held ${tag}`;
-    }),
+        return `held ${tag}`;
+      }),
     f.query('work.progress').handle(async (_i, _c, extra) => {
       for (let i = 1; i <= 2; i++) await extra.progress(i, 2, `step ${i}`);
       return 'done';
@@ -54,7 +60,10 @@ function setup() {
   return { dispatcher: new ModernDispatcher(runtime, {}, perRequest), reference, built: () => built };
 }
 
-function modernRequest(body: { id?: unknown; method: string; params?: Record<string, unknown> }, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Request {
+function modernRequest(
+  body: { id?: unknown; method: string; params?: Record<string, unknown> },
+  options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Request {
   const params = { ...body.params, _meta: { ...(body.params?._meta as object | undefined), ...ENVELOPE } };
   const name = body.method === 'tools/call' ? (params as { name?: string }).name : undefined;
   const headers = {
@@ -70,7 +79,10 @@ function modernRequest(body: { id?: unknown; method: string; params?: Record<str
   return new Request('http://127.0.0.1/mcp', init);
 }
 
-async function serve(handler: { fetch(r: Request, o?: { parsedBody?: unknown }): Promise<Response> }, request: Request) {
+async function serve(
+  handler: { fetch(r: Request, o?: { parsedBody?: unknown }): Promise<Response> },
+  request: Request,
+) {
   const parsedBody: unknown = await request.clone().json();
   const response = await handler.fetch(request, { parsedBody });
   return { status: response.status, type: response.headers.get('content-type'), messages: await messagesOf(response) };
@@ -102,9 +114,15 @@ describe('the modern dispatcher', () => {
       const theirs = await serve(reference, modernRequest(body));
       expect({ method: body.method, ...mine }).toEqual({ method: body.method, ...theirs });
     }
-    expect((await serve(dispatcher, modernRequest(cases[2]!))).messages[0].result.content).toEqual([{ type: 'text', text: 'said hi' }]);
+    expect((await serve(dispatcher, modernRequest(cases[2]!))).messages[0].result.content).toEqual([
+      { type: 'text', text: 'said hi' },
+    ]);
     // The progress call streams: two notifications, then its result.
-    expect((await serve(dispatcher, modernRequest(cases[5]!))).messages.map((m) => m.method ?? m.id)).toEqual(['notifications/progress', 'notifications/progress', 5]);
+    expect((await serve(dispatcher, modernRequest(cases[5]!))).messages.map((m) => m.method ?? m.id)).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      5,
+    ]);
     expect(built()).toBe(0);
     await dispatcher.close();
   });
@@ -117,9 +135,20 @@ describe('the modern dispatcher', () => {
     expect(mine.status).toBe(400);
     expect(mine).toEqual(await serve(reference, modernRequest(unnamed, { headers })));
     const controller = new AbortController();
-    const listen = await dispatcher.fetch(modernRequest({ id: 2, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } }, { signal: controller.signal }), {
-      parsedBody: { jsonrpc: '2.0', id: 2, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE } },
-    });
+    const listen = await dispatcher.fetch(
+      modernRequest(
+        { id: 2, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } },
+        { signal: controller.signal },
+      ),
+      {
+        parsedBody: {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'subscriptions/listen',
+          params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE },
+        },
+      },
+    );
     expect(listen.headers.get('content-type')).toBe('text/event-stream');
     expect(built()).toBe(1);
     controller.abort();
@@ -130,7 +159,11 @@ describe('the modern dispatcher', () => {
   it('keeps concurrent requests that share a JSON-RPC id apart, and shows each handler its client’s id', async () => {
     const { dispatcher } = setup();
     seen.length = 0;
-    const call = (tag: string) => serve(dispatcher, modernRequest({ id: 1, method: 'tools/call', params: { name: 'work.hold', arguments: { tag } } }));
+    const call = (tag: string) =>
+      serve(
+        dispatcher,
+        modernRequest({ id: 1, method: 'tools/call', params: { name: 'work.hold', arguments: { tag } } }),
+      );
     const first = call('first');
     const second = call('second');
     await until(() => held.has('first') && held.has('second'), 'both calls to start');
@@ -150,13 +183,19 @@ describe('the modern dispatcher', () => {
     const { dispatcher } = setup();
     seen.length = 0;
     const controller = new AbortController();
-    const request = modernRequest({ id: 9, method: 'tools/call', params: { name: 'work.hold', arguments: { tag: 'gone' } } }, { signal: controller.signal });
+    const request = modernRequest(
+      { id: 9, method: 'tools/call', params: { name: 'work.hold', arguments: { tag: 'gone' } } },
+      { signal: controller.signal },
+    );
     const pending = dispatcher.fetch(request, { parsedBody: await request.clone().json() });
     await until(() => held.has('gone'), 'the call to start');
     controller.abort();
     expect((await pending).status).toBe(499);
     await until(() => seen[0]?.aborted === true, 'the handler to see the abort');
-    const next = await serve(dispatcher, modernRequest({ id: 9, method: 'tools/call', params: { name: 'echo.say', arguments: { text: 'again' } } }));
+    const next = await serve(
+      dispatcher,
+      modernRequest({ id: 9, method: 'tools/call', params: { name: 'echo.say', arguments: { text: 'again' } } }),
+    );
     expect(next.messages[0]).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'said again' }] } });
     held.clear();
     await dispatcher.close();

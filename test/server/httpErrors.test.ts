@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { HTTP_ERRORS, httpError, writeHttpError, type HttpErrorKind } from '../../src/server/httpErrors.js';
 
 /** Status, the headers that matter and the body bytes of `kind` written by writeHttpError to a real socket. */
-async function written(kind: HttpErrorKind, message: string): Promise<{ status: number; headers: Record<string, string | undefined>; body: string }> {
+async function written(
+  kind: HttpErrorKind,
+  message: string,
+): Promise<{ status: number; headers: Record<string, string | undefined>; body: string }> {
   const http = createServer((_req, res) => writeHttpError(res, kind, message));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   try {
@@ -15,7 +18,11 @@ async function written(kind: HttpErrorKind, message: string): Promise<{ status: 
         res.on('data', (chunk: string) => (body += chunk));
         res.on('end', () => {
           const pick = (name: string) => res.headers[name] as string | undefined;
-          resolve({ status: res.statusCode!, headers: { 'content-type': pick('content-type'), 'retry-after': pick('retry-after'), allow: pick('allow') }, body });
+          resolve({
+            status: res.statusCode!,
+            headers: { 'content-type': pick('content-type'), 'retry-after': pick('retry-after'), allow: pick('allow') },
+            body,
+          });
         });
       });
       req.on('error', reject).end();
@@ -41,7 +48,9 @@ describe('the HTTP error table', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await response.text()).toBe('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service Unavailable: busy."},"id":7}');
+    expect(await response.text()).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service Unavailable: busy."},"id":7}',
+    );
     const refused = httpError('noModernStream', 'Method Not Allowed: no stream.');
     expect([refused.status, refused.headers.get('allow')]).toEqual([405, 'POST']);
     expect(JSON.parse(await refused.text()).id).toBeNull();
@@ -53,7 +62,11 @@ describe('the HTTP error table', () => {
       const node = await written(kind, `the ${kind} message`);
       expect(node.status).toBe(web.status);
       expect(node.body).toBe(await web.text());
-      expect(node.headers).toEqual({ 'content-type': 'application/json', 'retry-after': web.headers.get('retry-after') ?? undefined, allow: web.headers.get('allow') ?? undefined });
+      expect(node.headers).toEqual({
+        'content-type': 'application/json',
+        'retry-after': web.headers.get('retry-after') ?? undefined,
+        allow: web.headers.get('allow') ?? undefined,
+      });
     }
   });
 });

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { texts } from '../_helpers/clients.js';
 import { spawnServer, type ServerProcess } from './_serverProcess.js';
 
-type Outcome = { kind: 'ok'; tag: string; text: string; endedAt: number } | { kind: '503'; retryAfter: string | null; message: string } | { kind: 'refused' } | { kind: 'failed'; error: string };
+type Outcome =
+  | { kind: 'ok'; tag: string; text: string; endedAt: number }
+  | { kind: '503'; retryAfter: string | null; message: string }
+  | { kind: 'refused' }
+  | { kind: 'failed'; error: string };
 
 type Answer = { status: number; retryAfter: string | null; message: string };
 
@@ -12,13 +16,20 @@ async function recordingClient(url: string, mode: 'legacy' | 'auto') {
   const seen: { last?: Answer | undefined } = {};
   // The legacy GET streams this client opened, and whether each ended cleanly (its body finished, not cut).
   const streams: Array<{ ended: boolean }> = [];
-  const client = new Client({ name: 'load', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+  const client = new Client(
+    { name: 'load', version: '1.0.0' },
+    mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(url), {
       fetch: async (input, init) => {
         const response = await fetch(input, init);
-        const message = response.status === 503 ? ((await response.clone().json()) as { error: { message: string } }).error.message : '';
-        if ((init?.method ?? 'GET') === 'POST') seen.last = { status: response.status, retryAfter: response.headers.get('retry-after'), message };
+        const message =
+          response.status === 503
+            ? ((await response.clone().json()) as { error: { message: string } }).error.message
+            : '';
+        if ((init?.method ?? 'GET') === 'POST')
+          seen.last = { status: response.status, retryAfter: response.headers.get('retry-after'), message };
         if ((init?.method ?? 'GET') !== 'GET' || !response.ok || response.body === null) return response;
         const stream = { ended: false };
         streams.push(stream);
@@ -64,7 +75,9 @@ function load(clients: Array<Awaited<ReturnType<typeof recordingClient>>>, start
 describe('SIGTERM under load', () => {
   it('finishes the calls under way, answers new ones 503 with Retry-After, ends listen and GET streams cleanly and exits 0 within drainMs', async () => {
     await using srv: ServerProcess = await spawnServer('test/server/fixtures/drainServer.ts', { DRAIN_MS: '5000' });
-    const clients = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => recordingClient(srv.url, i % 2 === 0 ? 'legacy' : 'auto')));
+    const clients = await Promise.all(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((i) => recordingClient(srv.url, i % 2 === 0 ? 'legacy' : 'auto')),
+    );
     const listener = await recordingClient(srv.url, 'auto');
     const subscription = await listener.listen({ toolsListChanged: true });
     let signalledAt = 0;

@@ -5,11 +5,19 @@ import { DataBudget } from '../../src/session/DataBudget.js';
 import { memorySessionData } from '../../src/session/sessionData.js';
 import { HandleBudget } from '../../src/workflow/HandleBudget.js';
 
-const record = (id: string) => ({ id, createdAt: 0, lastAccessAt: 0, phase: 'active' as const, initialized: true, protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, clientCapabilities: {} });
+const record = (id: string) => ({
+  id,
+  createdAt: 0,
+  lastAccessAt: 0,
+  phase: 'active' as const,
+  initialized: true,
+  protocolVersion: '2025-11-25',
+  clientInfo: { name: 'c', version: '1' },
+  clientCapabilities: {},
+});
 
 // Time and the stores' sweep timers come from the injected clock: advancing it runs the sweeps, without waiting.
 describe('in-memory stores drop expired records by themselves, without a read', () => {
-
   it('MemorySessionStore purges a record past its TTL on its timer, and stops the timer once empty', async () => {
     const clock = createClock();
     const store = new MemorySessionStore({ now: clock.now, sweepEveryMs: 1_000 });
@@ -55,7 +63,10 @@ describe('in-memory stores drop expired records by themselves, without a read', 
     const clock = createClock();
     const backend = memorySessionData(100, { now: clock.now, limits: { sweepEveryMs: 1_000 } });
     await backend.save('w:1', { cart: 'x'.repeat(50) }, { owner: 'peer:1', bytes: 62, ttlMs: 5_000 });
-    expect(backend.exceeds!('w:2', 'peer:1', 4 * 1024 * 1024 - 61)).toEqual({ budget: 'principal', max: 4 * 1024 * 1024 });
+    expect(backend.exceeds!('w:2', 'peer:1', 4 * 1024 * 1024 - 61)).toEqual({
+      budget: 'principal',
+      max: 4 * 1024 * 1024,
+    });
     clock.advance(6_000);
     expect(backend.size).toBe(0);
     expect(backend.exceeds!('w:2', 'peer:1', 4 * 1024 * 1024 - 61)).toBeUndefined();
@@ -77,30 +88,41 @@ describe('DataBudget', () => {
   });
 
   it('refuses limits that are not positive integers', () => {
-    expect(() => new DataBudget({ maxBytesTotal: -1 })).toThrow('sessionDataLimits.maxBytesTotal must be a positive integer number of bytes (got -1).');
+    expect(() => new DataBudget({ maxBytesTotal: -1 })).toThrow(
+      'sessionDataLimits.maxBytesTotal must be a positive integer number of bytes (got -1).',
+    );
   });
 });
 
 describe('closing an app clears the expiry timers', () => {
-
   it('leaves no interval behind once workflow data, handles and sessions were held', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const { createFusionApp, initFusion } = await import('../../src/index.js');
     const f = initFusion();
-    const gate = f.fsm({ id: 'trip', initial: 'planning', states: { planning: { on: { BOOK: 'booked' } }, booked: {} } });
+    const gate = f.fsm({
+      id: 'trip',
+      initial: 'planning',
+      states: { planning: { on: { BOOK: 'booked' } }, booked: {} },
+    });
     const registry = f.registry().registerAll(
-      f.action('trip.note').bindState('planning').withString('note').handle(async (input, _c, extra) => (await extra.session!.set('note', input.note), 'noted')),
+      f
+        .action('trip.note')
+        .bindState('planning')
+        .withString('note')
+        .handle(async (input, _c, extra) => (await extra.session!.set('note', input.note), 'noted')),
     );
     const clock = createClock();
     const app = createFusionApp(registry, { fsm: gate, now: clock.now });
     const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
         fetch: (url, init) => {
           const request = new Request(url, init);
           request.headers.set('host', '127.0.0.1');
           return app.fetch(request, { peer: '10.0.0.1' });
         },
-      }));
+      }),
+    );
     await client.callTool({ name: 'trip.note', arguments: { note: 'x' } });
     expect(clock.pending).toBeGreaterThan(0);
     await client.close();

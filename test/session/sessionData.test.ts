@@ -9,7 +9,9 @@ describe('sessionDataFor', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => data.set(`k${i}`, i)));
     for (let i = 0; i < 20; i++) expect(await data.get(`k${i}`)).toBe(i);
     await Promise.all([data.delete('k0'), data.set('k20', 20), data.delete('k1')]);
-    expect(Object.keys((await backend.load('s:1'))!).sort()).toEqual(Array.from({ length: 19 }, (_, i) => `k${i + 2}`).sort());
+    expect(Object.keys((await backend.load('s:1'))!).sort()).toEqual(
+      Array.from({ length: 19 }, (_, i) => `k${i + 2}`).sort(),
+    );
   });
 
   it('refuses values that are not JSON and data past the cap, changing nothing', async () => {

@@ -3,7 +3,8 @@ import { MemorySessionStore, SessionDataError, memorySessionData, storeSessionDa
 import { sessionDataFor } from '../../src/session/sessionData.js';
 
 /** Two "instances" in one process: each its own data backend over one shared store, as two servers on one Redis would be. */
-const twoInstances = (store = new MemorySessionStore()) => [storeSessionData(store, 60_000), storeSessionData(store, 60_000)] as const;
+const twoInstances = (store = new MemorySessionStore()) =>
+  [storeSessionData(store, 60_000), storeSessionData(store, 60_000)] as const;
 
 describe('per-session data written by several instances of one store', () => {
   it('keeps every concurrent write of both instances: distinct names set, and one counter updated', async () => {
@@ -38,14 +39,18 @@ describe('per-session data written by several instances of one store', () => {
     const error = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as SessionDataError;
     expect(error).toBeInstanceOf(SessionDataError);
     expect(error.code).toBe('SESSION_DATA_CONFLICT');
-    expect(error.message).toBe('Session data of "s:race" was not saved: another instance changed it during each of 1 attempt; nothing was changed by this call. Try again, or keep fewer concurrent writers on one key.');
+    expect(error.message).toBe(
+      'Session data of "s:race" was not saved: another instance changed it during each of 1 attempt; nothing was changed by this call. Try again, or keep fewer concurrent writers on one key.',
+    );
     const stored = Object.keys((await a.load('s:race'))!);
     expect(stored).toHaveLength(1);
   });
 
   it('refuses a value that is not JSON at once, without touching the store', async () => {
     const data = sessionDataFor(memorySessionData(), 's:x');
-    await expect(data.update('f', () => (() => 1) as never)).rejects.toThrow('Session data "f" is not JSON (undefined or a function); use delete("f") to remove a value.');
+    await expect(data.update('f', () => (() => 1) as never)).rejects.toThrow(
+      'Session data "f" is not JSON (undefined or a function); use delete("f") to remove a value.',
+    );
     await expect(data.set('big', 10n)).rejects.toMatchObject({ code: 'SESSION_DATA_VALUE' });
   });
 });

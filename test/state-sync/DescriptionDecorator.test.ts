@@ -3,12 +3,18 @@ import { decorateDescription } from '../../src/state-sync/DescriptionDecorator.j
 
 describe('decorateDescription', () => {
   it('appends the directive after exactly one space', () => {
-    expect(decorateDescription('List workspace sprints', 'no-store')).toBe('List workspace sprints [Cache-Control: no-store]');
-    expect(decorateDescription('List all country codes', 'immutable')).toBe('List all country codes [Cache-Control: immutable]');
+    expect(decorateDescription('List workspace sprints', 'no-store')).toBe(
+      'List workspace sprints [Cache-Control: no-store]',
+    );
+    expect(decorateDescription('List all country codes', 'immutable')).toBe(
+      'List all country codes [Cache-Control: immutable]',
+    );
   });
 
   it('keeps the description’s own punctuation', () => {
-    expect(decorateDescription('Manage workspace sprints.', 'no-store')).toBe('Manage workspace sprints. [Cache-Control: no-store]');
+    expect(decorateDescription('Manage workspace sprints.', 'no-store')).toBe(
+      'Manage workspace sprints. [Cache-Control: no-store]',
+    );
   });
 
   it('uses the bare tag when there is no description', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidationLog } from '../../src/state-sync/InvalidationLog.js';
 import type { InvalidationMeta } from '../../src/state-sync/types.js';
 
-const meta = (causedBy: string, patterns: string[], at: string): InvalidationMeta => Object.freeze({ patterns: Object.freeze(patterns), causedBy, at });
+const meta = (causedBy: string, patterns: string[], at: string): InvalidationMeta =>
+  Object.freeze({ patterns: Object.freeze(patterns), causedBy, at });
 
 describe('InvalidationLog', () => {
   it('keeps the last invalidation of each pattern', () => {
@@ -17,7 +18,10 @@ describe('InvalidationLog', () => {
   it('tells the recorded hook, then every listener, in order; a throwing listener is reported and the rest still hear it', () => {
     const heard: string[] = [];
     const failures: unknown[] = [];
-    const log = new InvalidationLog({ recorded: (patterns, causedBy) => heard.push(`hook ${causedBy} ${patterns.join(',')}`), listenerFailed: (error) => failures.push(error) });
+    const log = new InvalidationLog({
+      recorded: (patterns, causedBy) => heard.push(`hook ${causedBy} ${patterns.join(',')}`),
+      listenerFailed: (error) => failures.push(error),
+    });
     log.listen(() => {
       throw new Error('listener down');
     });

@@ -58,7 +58,9 @@ describe('PolicyEngine', () => {
   });
 
   it('gives a matched policy with no fields the default directive (it shields nothing)', () => {
-    expect(new PolicyEngine([{ match: 'a.*' }], { cacheControl: 'no-store' }).resolve('a.b')).toEqual({ cacheControl: 'no-store' });
+    expect(new PolicyEngine([{ match: 'a.*' }], { cacheControl: 'no-store' }).resolve('a.b')).toEqual({
+      cacheControl: 'no-store',
+    });
     expect(new PolicyEngine([{ match: 'a.*' }]).resolve('a.b')).toBeNull();
   });
 
@@ -70,7 +72,9 @@ describe('PolicyEngine', () => {
 
   it('returns frozen policies, the same object every time, and never aliases the caller’s arrays', () => {
     const invalidates = ['sprints.*'];
-    const engine = new PolicyEngine([{ match: 'sprints.*', cacheControl: 'no-store', invalidates }], { cacheControl: 'immutable' });
+    const engine = new PolicyEngine([{ match: 'sprints.*', cacheControl: 'no-store', invalidates }], {
+      cacheControl: 'immutable',
+    });
     const first = engine.resolve('sprints.create')!;
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first.invalidates)).toBe(true);
@@ -83,13 +87,17 @@ describe('PolicyEngine', () => {
   });
 
   it('drops an empty invalidates list', () => {
-    expect(new PolicyEngine([{ match: 'a.*', cacheControl: 'no-store', invalidates: [] }]).resolve('a.b')).toEqual({ cacheControl: 'no-store' });
+    expect(new PolicyEngine([{ match: 'a.*', cacheControl: 'no-store', invalidates: [] }]).resolve('a.b')).toEqual({
+      cacheControl: 'no-store',
+    });
   });
 
   it('validates at construction', () => {
     expect(() => new PolicyEngine([{ match: 'sprints.', cacheControl: 'no-store' }])).toThrow(DefinitionError);
     expect(() => new PolicyEngine('sprints.*' as never)).toThrow(/"policies" must be an array/);
-    expect(() => new PolicyEngine([], { cacheControl: 'max-age' as never })).toThrow(/defaults.cacheControl "max-age" is unknown/);
+    expect(() => new PolicyEngine([], { cacheControl: 'max-age' as never })).toThrow(
+      /defaults.cacheControl "max-age" is unknown/,
+    );
   });
 
   it('keeps its cache within MAX_CACHE_ENTRIES over 10,000 distinct names, answering right throughout', () => {
@@ -119,12 +127,16 @@ describe('PolicyEngine', () => {
     }
     expect(largest).toBe(MAX_CACHE_ENTRIES);
     // Names evicted long ago resolve the same way again.
-    for (const name of ['sprints.op1', 'd2.list', 'd3.x.list', 'sprints.get']) expect(engine.resolve(name)).toEqual(expected(name));
+    for (const name of ['sprints.op1', 'd2.list', 'd3.x.list', 'sprints.get'])
+      expect(engine.resolve(name)).toEqual(expected(name));
   });
 
   it('agrees with a linear first-match scan on random policies and names', () => {
     const glob = fc.array(fc.constantFrom('a', 'b', '*', '**'), { minLength: 1, maxLength: 4 }).map((s) => s.join('.'));
-    const policy = fc.record({ match: glob, cacheControl: fc.constantFrom('no-store', 'immutable') }) as fc.Arbitrary<SyncPolicy>;
+    const policy = fc.record({
+      match: glob,
+      cacheControl: fc.constantFrom('no-store', 'immutable'),
+    }) as fc.Arbitrary<SyncPolicy>;
     const name = fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 5 }).map((s) => s.join('.'));
     fc.assert(
       fc.property(fc.array(policy, { maxLength: 6 }), fc.array(name, { maxLength: 20 }), (policies, names) => {
@@ -145,14 +157,20 @@ describe('PolicyEngine: indexed first-match', () => {
     const glob = fc.array(seg, { minLength: 1, maxLength: 4 }).map((s) => s.join('.'));
     const name = fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 5 }).map((s) => s.join('.'));
     fc.assert(
-      fc.property(fc.array(glob, { minLength: 1, maxLength: 8 }), fc.array(name, { minLength: 1, maxLength: 10 }), (globs, names) => {
-        const policies = globs.map((match, i) => ({ match, invalidates: [`p${i}.*`] }));
-        const engine = new PolicyEngine(policies);
-        for (const n of names) {
-          const first = policies.findIndex((p) => matchGlob(p.match, n));
-          expect(engine.resolve(n)?.invalidates?.[0] ?? null, `${n} in ${globs.join(' ')}`).toBe(first === -1 ? null : `p${first}.*`);
-        }
-      }),
+      fc.property(
+        fc.array(glob, { minLength: 1, maxLength: 8 }),
+        fc.array(name, { minLength: 1, maxLength: 10 }),
+        (globs, names) => {
+          const policies = globs.map((match, i) => ({ match, invalidates: [`p${i}.*`] }));
+          const engine = new PolicyEngine(policies);
+          for (const n of names) {
+            const first = policies.findIndex((p) => matchGlob(p.match, n));
+            expect(engine.resolve(n)?.invalidates?.[0] ?? null, `${n} in ${globs.join(' ')}`).toBe(
+              first === -1 ? null : `p${first}.*`,
+            );
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

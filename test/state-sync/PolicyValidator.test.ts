@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/errors/FusionError.js';
-import { validateInlineDeclaration, validatePolicies, validateStateSyncConfig } from '../../src/state-sync/PolicyValidator.js';
+import {
+  validateInlineDeclaration,
+  validatePolicies,
+  validateStateSyncConfig,
+} from '../../src/state-sync/PolicyValidator.js';
 
 /** The error a validator throws, for checks beyond the message. */
 function caught(run: () => void): DefinitionError {
@@ -47,7 +51,9 @@ describe('validatePolicies', () => {
     expect(() => validatePolicies([{ match: 'sprints.' }])).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Policy [0] has an invalid "match" "sprints."; use dot-separated segments of letters, digits, "_" or "-", with "*" or "**" only as whole segments (e.g. "sprints.*").]`,
     );
-    expect(() => validatePolicies([{ match: 'sprints*' }])).toThrow(/^Policy \[0\] has an invalid "match" "sprints\*"; /);
+    expect(() => validatePolicies([{ match: 'sprints*' }])).toThrow(
+      /^Policy \[0\] has an invalid "match" "sprints\*"; /,
+    );
     expect(() => validatePolicies([{ match: 42 }])).toThrow(/^Policy \[0\] has an invalid "match" number 42; /);
   });
 
@@ -64,10 +70,14 @@ describe('validatePolicies', () => {
   });
 
   it('rejects a bad invalidates entry, naming its position', () => {
-    expect(() => validatePolicies([{ match: 'a', invalidates: ['sprints.*', 'sprints..x'] }])).toThrowErrorMatchingInlineSnapshot(
+    expect(() =>
+      validatePolicies([{ match: 'a', invalidates: ['sprints.*', 'sprints..x'] }]),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Policy [0] has an invalid invalidates[1] "sprints..x"; use dot-separated segments of letters, digits, "_" or "-", with "*" or "**" only as whole segments (e.g. "sprints.*").]`,
     );
-    expect(() => validatePolicies([{ match: 'a', invalidates: [7] }])).toThrow(/^Policy \[0\] has an invalid invalidates\[0\] number 7; /);
+    expect(() => validatePolicies([{ match: 'a', invalidates: [7] }])).toThrow(
+      /^Policy \[0\] has an invalid invalidates\[0\] number 7; /,
+    );
   });
 
   it('rejects an unknown policy key (a typo such as "invalidate")', () => {
@@ -80,7 +90,9 @@ describe('validatePolicies', () => {
     expect(() => validatePolicies([], 'no-store')).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: State Sync "defaults" must be an object such as { cacheControl: "no-store" }, not "no-store".]`,
     );
-    expect(() => validatePolicies([], null)).toThrow(/^State Sync "defaults" must be an object such as \{ cacheControl: "no-store" \}, not null\.$/);
+    expect(() => validatePolicies([], null)).toThrow(
+      /^State Sync "defaults" must be an object such as \{ cacheControl: "no-store" \}, not null\.$/,
+    );
     expect(() => validatePolicies([], { cacheControl: 'private' })).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: State Sync defaults.cacheControl "private" is unknown; use "no-store" or "immutable".]`,
     );
@@ -103,7 +115,9 @@ describe('validatePolicies', () => {
 
 describe('validateStateSyncConfig', () => {
   it('checks the whole option, callbacks included', () => {
-    expect(() => validateStateSyncConfig({ policies: [], onInvalidation: () => {}, notificationSink: async () => {} })).not.toThrow();
+    expect(() =>
+      validateStateSyncConfig({ policies: [], onInvalidation: () => {}, notificationSink: async () => {} }),
+    ).not.toThrow();
     expect(() => validateStateSyncConfig([])).toThrow(/^The "stateSync" option must be an object/);
     expect(() => validateStateSyncConfig({ policies: [], onInvalidation: 'log' })).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: State Sync "onInvalidation" must be a function (event) => void, not "log".]`,
@@ -116,17 +130,22 @@ describe('validateStateSyncConfig', () => {
 
 describe('validateInlineDeclaration', () => {
   it('names the tool when a declared glob is malformed', () => {
-    expect(() => validateInlineDeclaration('tasks.update', { invalidates: ['tasks.*', 'sprints.'] })).toThrowErrorMatchingInlineSnapshot(
+    expect(() =>
+      validateInlineDeclaration('tasks.update', { invalidates: ['tasks.*', 'sprints.'] }),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Tool "tasks.update" invalidates "sprints.", which is not a valid glob; use dot-separated segments of letters, digits, "_" or "-", with "*" or "**" only as whole segments (e.g. "sprints.*").]`,
     );
-    expect(caught(() => validateInlineDeclaration('x.y', { cacheControl: 'forever' as never })).data).toEqual({ tool: 'x.y' });
+    expect(caught(() => validateInlineDeclaration('x.y', { cacheControl: 'forever' as never })).data).toEqual({
+      tool: 'x.y',
+    });
     expect(() => validateInlineDeclaration('a.b', { cacheControl: 'immutable', invalidates: ['a.*'] })).not.toThrow();
   });
-
 });
 
 describe('validatePolicies: fixes', () => {
   it('suggests the caller’s own pattern when invalidates is a bare string', () => {
-    expect(() => validatePolicies([{ match: 'tasks.update', invalidates: 'tasks.*' }])).toThrow('write invalidates: ["tasks.*"].');
+    expect(() => validatePolicies([{ match: 'tasks.update', invalidates: 'tasks.*' }])).toThrow(
+      'write invalidates: ["tasks.*"].',
+    );
   });
 });

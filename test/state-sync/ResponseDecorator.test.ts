@@ -7,6 +7,8 @@ describe('invalidationBlock', () => {
     expect(text).toBe('[System: Cache invalidated for tasks.*, sprints.* \u2014 caused by tasks.update]');
     expect(text).toBe('[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]');
     expect([...text].filter((c) => c.codePointAt(0) === 0x2014)).toHaveLength(1);
-    expect(invalidationBlock(['sprints.*'], 'sprints.create')).toBe('[System: Cache invalidated for sprints.* — caused by sprints.create]');
+    expect(invalidationBlock(['sprints.*'], 'sprints.create')).toBe(
+      '[System: Cache invalidated for sprints.* — caused by sprints.create]',
+    );
   });
 });

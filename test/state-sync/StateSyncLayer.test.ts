@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/errors/FusionError.js';
 import { StateSyncLayer } from '../../src/state-sync/StateSyncLayer.js';
-import type { InlineSyncDeclaration, InvalidationEvent, ResourceNotification, StateSyncConfig } from '../../src/state-sync/types.js';
+import type {
+  InlineSyncDeclaration,
+  InvalidationEvent,
+  ResourceNotification,
+  StateSyncConfig,
+} from '../../src/state-sync/types.js';
 import { createClock } from '../../src/testing/index.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -51,7 +56,10 @@ describe('StateSyncLayer: precedence', () => {
   });
 
   it('works with inline declarations alone (no stateSync option)', () => {
-    const layer = new StateSyncLayer(undefined, inline({ 'countries.list': { cacheControl: 'immutable' }, 'sprints.create': { invalidates: ['sprints.*'] } }));
+    const layer = new StateSyncLayer(
+      undefined,
+      inline({ 'countries.list': { cacheControl: 'immutable' }, 'sprints.create': { invalidates: ['sprints.*'] } }),
+    );
     expect(layer.hasAnything).toBe(true);
     expect(layer.resolve('countries.list')).toEqual({ cacheControl: 'immutable' });
     expect(layer.resolve('sprints.create')).toEqual({ invalidates: ['sprints.*'] });
@@ -75,7 +83,9 @@ describe('StateSyncLayer: precedence', () => {
 
   it('validates the configuration and the inline declarations at construction', () => {
     expect(() => new StateSyncLayer({ policies: [{ match: '' }] })).toThrow(DefinitionError);
-    expect(() => new StateSyncLayer(undefined, inline({ 'a.b': { invalidates: ['a.'] } }))).toThrow(/^Tool "a.b" invalidates "a."/);
+    expect(() => new StateSyncLayer(undefined, inline({ 'a.b': { invalidates: ['a.'] } }))).toThrow(
+      /^Tool "a.b" invalidates "a."/,
+    );
   });
 });
 
@@ -90,12 +100,27 @@ describe('StateSyncLayer.decorateTools', () => {
 
   it('appends the directive, adds _meta["fusion/cacheControl"] and keeps every other field', () => {
     const tools = [
-      { name: 'countries.list', description: 'List all country codes', inputSchema: { type: 'object' }, _meta: { 'x/y': 1 } },
+      {
+        name: 'countries.list',
+        description: 'List all country codes',
+        inputSchema: { type: 'object' },
+        _meta: { 'x/y': 1 },
+      },
       { name: 'sprints.list', description: 'List workspace sprints', inputSchema: { type: 'object' } },
     ];
     expect(layer.decorateTools(tools)).toEqual([
-      { name: 'countries.list', description: 'List all country codes [Cache-Control: immutable]', inputSchema: { type: 'object' }, _meta: { 'x/y': 1, 'fusion/cacheControl': 'immutable' } },
-      { name: 'sprints.list', description: 'List workspace sprints [Cache-Control: no-store]', inputSchema: { type: 'object' }, _meta: { 'fusion/cacheControl': 'no-store' } },
+      {
+        name: 'countries.list',
+        description: 'List all country codes [Cache-Control: immutable]',
+        inputSchema: { type: 'object' },
+        _meta: { 'x/y': 1, 'fusion/cacheControl': 'immutable' },
+      },
+      {
+        name: 'sprints.list',
+        description: 'List workspace sprints [Cache-Control: no-store]',
+        inputSchema: { type: 'object' },
+        _meta: { 'fusion/cacheControl': 'no-store' },
+      },
     ]);
     expect(tools[0]!.description).toBe('List all country codes');
   });
@@ -132,7 +157,11 @@ describe('StateSyncLayer.decorateResult', () => {
 
   it('leaves failed results (isError guard) and tools without invalidates untouched', () => {
     const events: InvalidationEvent[] = [];
-    const layer = new StateSyncLayer({ policies, defaults: { cacheControl: 'no-store' }, onInvalidation: (e) => events.push(e) });
+    const layer = new StateSyncLayer({
+      policies,
+      defaults: { cacheControl: 'no-store' },
+      onInvalidation: (e) => events.push(e),
+    });
     const failed = { content: [{ type: 'text', text: 'No task "t9"' }], isError: true };
     expect(layer.decorateResult('tasks.update', failed)).toBe(failed);
     const read = ok();
@@ -143,7 +172,9 @@ describe('StateSyncLayer.decorateResult', () => {
   it('tells onInvalidation with causedBy, patterns and an ISO-8601 timestamp', () => {
     const clock = createClock();
     const events: InvalidationEvent[] = [];
-    const layer = new StateSyncLayer({ policies, onInvalidation: (e) => events.push(e) }, new Map(), { now: clock.now });
+    const layer = new StateSyncLayer({ policies, onInvalidation: (e) => events.push(e) }, new Map(), {
+      now: clock.now,
+    });
     layer.decorateResult('tasks.update', ok());
     clock.advance(1500);
     layer.decorateResult('tasks.update', ok());
@@ -163,9 +194,19 @@ describe('StateSyncLayer.decorateResult', () => {
   });
 
   it('swallows observer exceptions, thrown or rejected, and still decorates the result', async () => {
-    const throwing = new StateSyncLayer({ policies, onInvalidation: () => { throw new Error('observer down'); } });
+    const throwing = new StateSyncLayer({
+      policies,
+      onInvalidation: () => {
+        throw new Error('observer down');
+      },
+    });
     expect(throwing.decorateResult('tasks.update', ok()).content).toHaveLength(2);
-    const rejecting = new StateSyncLayer({ policies, onInvalidation: async () => { throw new Error('observer down'); } });
+    const rejecting = new StateSyncLayer({
+      policies,
+      onInvalidation: async () => {
+        throw new Error('observer down');
+      },
+    });
     expect(rejecting.decorateResult('tasks.update', ok()).content).toHaveLength(2);
     await settle();
     expect(unhandled).toEqual([]);

@@ -21,14 +21,24 @@ describe('stateSyncWarnings', () => {
   });
 
   it('reports a shadowed policy (overlap)', () => {
-    const config = { policies: [{ match: 'sprints.*', cacheControl: 'no-store' as const }, { match: 'sprints.update', invalidates: ['sprints.*'] }] };
+    const config = {
+      policies: [
+        { match: 'sprints.*', cacheControl: 'no-store' as const },
+        { match: 'sprints.update', invalidates: ['sprints.*'] },
+      ],
+    };
     expect(stateSyncWarnings(config, none, tools)).toEqual([
       'Policy [0] "sprints.*" shadows policy [1] "sprints.update": first match wins, so [1] never applies. Move [1] above [0] or narrow [0].',
     ]);
   });
 
   it('reports a policy that matches no registered tool, with nearby names when there are some', () => {
-    const config = { policies: [{ match: 'sprint.create', invalidates: ['sprints.*'] }, { match: 'billing.*', cacheControl: 'no-store' as const }] };
+    const config = {
+      policies: [
+        { match: 'sprint.create', invalidates: ['sprints.*'] },
+        { match: 'billing.*', cacheControl: 'no-store' as const },
+      ],
+    };
     expect(stateSyncWarnings(config, none, tools)).toEqual([
       'Policy [0] "sprint.create" matches no registered tool (registered: "sprints.list", "sprints.create", "sprints.update"); fix the name or remove the policy.',
       'Policy [1] "billing.*" matches no registered tool; fix the name or remove the policy.',

@@ -5,7 +5,9 @@ import { MAX_GLOB_SEGMENTS, matchGlob } from '../../src/state-sync/matchGlob.js'
 
 const word = fc.constantFrom('a', 'b', 'sprints', 'get', '');
 const name = fc.array(word, { minLength: 1, maxLength: 8 }).map((s) => s.join('.'));
-const pattern = fc.array(fc.constantFrom('a', 'b', 'sprints', 'get', '*', '**'), { minLength: 1, maxLength: 6 }).map((s) => s.join('.'));
+const pattern = fc
+  .array(fc.constantFrom('a', 'b', 'sprints', 'get', '*', '**'), { minLength: 1, maxLength: 6 })
+  .map((s) => s.join('.'));
 
 describe('compileGlob', () => {
   it('answers exactly as matchGlob for every pattern shape, empty segments included', () => {

@@ -14,13 +14,20 @@ describe('detectOverlaps', () => {
       {
         shadowingIndex: 0,
         shadowedIndex: 1,
-        message: 'Policy [0] "sprints.*" shadows policy [1] "sprints.update": first match wins, so [1] never applies. Move [1] above [0] or narrow [0].',
+        message:
+          'Policy [0] "sprints.*" shadows policy [1] "sprints.update": first match wins, so [1] never applies. Move [1] above [0] or narrow [0].',
       },
     ]);
   });
 
   it('flags ** before anything', () => {
-    const warnings = detectOverlaps([{ match: 'a.b' }, { match: '**' }, { match: 'sprints.get' }, { match: 'x.**.y' }, { match: '*' }]);
+    const warnings = detectOverlaps([
+      { match: 'a.b' },
+      { match: '**' },
+      { match: 'sprints.get' },
+      { match: 'x.**.y' },
+      { match: '*' },
+    ]);
     expect(warnings.map((w) => [w.shadowingIndex, w.shadowedIndex])).toEqual([
       [1, 2],
       [1, 3],
@@ -29,17 +36,26 @@ describe('detectOverlaps', () => {
   });
 
   it('flags sprints.** before sprints.*', () => {
-    expect(detectOverlaps([{ match: 'sprints.**' }, { match: 'sprints.*' }]).map((w) => [w.shadowingIndex, w.shadowedIndex])).toEqual([[0, 1]]);
+    expect(
+      detectOverlaps([{ match: 'sprints.**' }, { match: 'sprints.*' }]).map((w) => [w.shadowingIndex, w.shadowedIndex]),
+    ).toEqual([[0, 1]]);
   });
 
   it('flags an exact duplicate with its own advice', () => {
     expect(detectOverlaps([{ match: 'tasks.update' }, { match: 'tasks.update' }])).toEqual([
-      { shadowingIndex: 0, shadowedIndex: 1, message: 'Policy [1] repeats the match "tasks.update" of policy [0], so it never applies; merge it into [0] or remove it.' },
+      {
+        shadowingIndex: 0,
+        shadowedIndex: 1,
+        message:
+          'Policy [1] repeats the match "tasks.update" of policy [0], so it never applies; merge it into [0] or remove it.',
+      },
     ]);
   });
 
   it('sees through equivalent spellings of wildcard runs', () => {
-    expect(detectOverlaps([{ match: 'a.*.**' }, { match: 'a.**.*' }]).map((w) => [w.shadowingIndex, w.shadowedIndex])).toEqual([[0, 1]]);
+    expect(
+      detectOverlaps([{ match: 'a.*.**' }, { match: 'a.**.*' }]).map((w) => [w.shadowingIndex, w.shadowedIndex]),
+    ).toEqual([[0, 1]]);
     expect(detectOverlaps([{ match: '*.**' }, { match: '**.get' }])).toHaveLength(1);
     expect(detectOverlaps([{ match: '*.*.**' }, { match: '**.get' }])).toEqual([]); // "get" alone escapes [0]
   });
@@ -53,7 +69,12 @@ describe('detectOverlaps', () => {
   });
 
   it('has no false positives for narrow-before-broad or disjoint policies', () => {
-    expect(detectOverlaps([{ match: 'sprints.get', cacheControl: 'immutable' }, { match: 'sprints.*', cacheControl: 'no-store' }])).toEqual([]);
+    expect(
+      detectOverlaps([
+        { match: 'sprints.get', cacheControl: 'immutable' },
+        { match: 'sprints.*', cacheControl: 'no-store' },
+      ]),
+    ).toEqual([]);
     expect(detectOverlaps([{ match: 'sprints.*' }, { match: 'sprints.**' }])).toEqual([]);
     expect(detectOverlaps([{ match: 'sprints.*' }, { match: 'tasks.*' }, { match: 'countries.**' }])).toEqual([]);
     expect(detectOverlaps([{ match: '*.get' }, { match: 'sprints.**' }])).toEqual([]);

@@ -51,7 +51,9 @@ describe('globCovers', () => {
     fc.assert(
       fc.property(glob, glob, (a, b) => {
         const refuted = universe.find((n) => matchGlob(b, n) && !matchGlob(a, n));
-        expect(globCovers(a, b), refuted === undefined ? `${a} covers ${b}` : `${a} misses ${refuted} of ${b}`).toBe(refuted === undefined);
+        expect(globCovers(a, b), refuted === undefined ? `${a} covers ${b}` : `${a} misses ${refuted} of ${b}`).toBe(
+          refuted === undefined,
+        );
       }),
       { numRuns: 2000 },
     );

@@ -32,10 +32,15 @@ function referenceBySegments(pattern: string, name: string): boolean {
 
 const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/);
 /** Valid MCP tool names made of dot-separated segments, at most 128 characters. */
-const validName = fc.array(segment, { minLength: 1, maxLength: 12 }).map((s) => s.join('.')).filter((n) => n.length <= 128);
+const validName = fc
+  .array(segment, { minLength: 1, maxLength: 12 })
+  .map((s) => s.join('.'))
+  .filter((n) => n.length <= 128);
 /** Names over a tiny alphabet, so random patterns and names often agree. */
 const smallName = fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 10 }).map((s) => s.join('.'));
-const smallPattern = fc.array(fc.constantFrom('a', 'b', '*', '**'), { minLength: 1, maxLength: 8 }).map((s) => s.join('.'));
+const smallPattern = fc
+  .array(fc.constantFrom('a', 'b', '*', '**'), { minLength: 1, maxLength: 8 })
+  .map((s) => s.join('.'));
 
 describe('matchGlob: the seeds’ glob tables', () => {
   const rows: Array<[pattern: string, matches: string[], doesNotMatch: string[]]> = [
@@ -73,7 +78,10 @@ describe('matchGlob: properties', () => {
   });
 
   it('** matches every valid name', () => {
-    fc.assert(fc.property(validName, (name) => matchGlob('**', name)), { numRuns: 500 });
+    fc.assert(
+      fc.property(validName, (name) => matchGlob('**', name)),
+      { numRuns: 500 },
+    );
   });
 
   it('a.** matches a and every a.x…, and nothing outside a', () => {
@@ -89,12 +97,18 @@ describe('matchGlob: properties', () => {
 
   it('* never matches across a dot', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', 'b', '*'), { minLength: 1, maxLength: 6 }), smallName, (segments, name) => {
-        if (matchGlob(segments.join('.'), name)) expect(name.split('.')).toHaveLength(segments.length);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', '*'), { minLength: 1, maxLength: 6 }),
+        smallName,
+        (segments, name) => {
+          if (matchGlob(segments.join('.'), name)) expect(name.split('.')).toHaveLength(segments.length);
+        },
+      ),
       { numRuns: 500 },
     );
-    fc.assert(fc.property(segment, segment, (x, y) => !matchGlob('*', `${x}.${y}`) && !matchGlob(`${x}.*`, `${x}.${y}.${x}`)));
+    fc.assert(
+      fc.property(segment, segment, (x, y) => !matchGlob('*', `${x}.${y}`) && !matchGlob(`${x}.*`, `${x}.${y}.${x}`)),
+    );
   });
 
   it('agrees with a reference regular expression on random patterns and names', () => {
@@ -109,7 +123,9 @@ describe('matchGlob: properties', () => {
 
   it('agrees with a segment-by-segment reference on names up to the MCP limit of 128 characters', () => {
     const longName = fc.array(fc.constantFrom('a', 'b'), { minLength: 40, maxLength: 64 }).map((s) => s.join('.'));
-    const longPattern = fc.array(fc.constantFrom('a', 'a', 'b', '*', '**'), { minLength: 1, maxLength: 40 }).map((s) => s.join('.'));
+    const longPattern = fc
+      .array(fc.constantFrom('a', 'a', 'b', '*', '**'), { minLength: 1, maxLength: 40 })
+      .map((s) => s.join('.'));
     fc.assert(
       fc.property(longPattern, longName, (pattern, name) => {
         expect(matchGlob(pattern, name)).toBe(referenceBySegments(pattern, name));
@@ -170,13 +186,39 @@ describe('matchGlob: bounded work', () => {
 
 describe('isValidGlob', () => {
   it('accepts dot-separated segments of letters, digits, _, -, * and **', () => {
-    for (const p of ['sprints', 'sprints.get', 'sprints.*', 'sprints.**', '**', '*.get', '**.get', 'a.**.z', 'my_tool-2.list']) {
+    for (const p of [
+      'sprints',
+      'sprints.get',
+      'sprints.*',
+      'sprints.**',
+      '**',
+      '*.get',
+      '**.get',
+      'a.**.z',
+      'my_tool-2.list',
+    ]) {
       expect(isValidGlob(p), p).toBe(true);
     }
   });
 
   it('rejects empty segments, partial wildcards, other characters and non-strings', () => {
-    for (const p of ['', '.', 'sprints.', '.sprints', 'a..b', 'sprints*', 'spr*nts', '***', 'a b', 'a/b', 'a.?', 42, null, undefined, ['a']]) {
+    for (const p of [
+      '',
+      '.',
+      'sprints.',
+      '.sprints',
+      'a..b',
+      'sprints*',
+      'spr*nts',
+      '***',
+      'a b',
+      'a/b',
+      'a.?',
+      42,
+      null,
+      undefined,
+      ['a'],
+    ]) {
       expect(isValidGlob(p), String(p)).toBe(false);
     }
     expect(isValidGlob('a'.repeat(513))).toBe(false);

@@ -13,7 +13,11 @@ interface Counts {
 }
 
 /** A policy whose fields count their reads (a plain object with accessors: State Sync reads it like any other). */
-function countingPolicy(counts: Counts, match: string, fields: { cacheControl?: 'no-store' | 'immutable'; invalidates?: string[] }) {
+function countingPolicy(
+  counts: Counts,
+  match: string,
+  fields: { cacheControl?: 'no-store' | 'immutable'; invalidates?: string[] },
+) {
   const policy = {} as { match: string; cacheControl?: 'no-store' | 'immutable'; invalidates?: string[] };
   for (const [key, value] of Object.entries({ match, ...fields })) {
     Object.defineProperty(policy, key, {
@@ -37,10 +41,18 @@ async function served(n: number): Promise<{ client: Client; counts: Counts }> {
   const registry = f.registry();
   for (let i = 0; i < n; i++) {
     const tool = f.query(`domain${i % 10}.tool${i}`).withString('id', 'Identifier');
-    registry.register((i % 3 === 0 ? tool.invalidates(`domain${(i + 1) % 10}.*`) : tool.stale()).handle((input) => input.id));
+    registry.register(
+      (i % 3 === 0 ? tool.invalidates(`domain${(i + 1) % 10}.*`) : tool.stale()).handle((input) => input.id),
+    );
   }
   const policies: StateSyncConfig['policies'] = [];
-  for (let d = 0; d < 10; d++) policies.push(countingPolicy(counts, `domain${d}.*`, { cacheControl: d % 2 === 0 ? 'no-store' : 'immutable', invalidates: [`domain${(d + 2) % 10}.*`] }));
+  for (let d = 0; d < 10; d++)
+    policies.push(
+      countingPolicy(counts, `domain${d}.*`, {
+        cacheControl: d % 2 === 0 ? 'no-store' : 'immutable',
+        invalidates: [`domain${(d + 2) % 10}.*`],
+      }),
+    );
   const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
   registry.attachToServer(server, {
     stateSync: { policies, onInvalidation: () => void counts.invalidations++ },
@@ -64,8 +76,15 @@ async function workOf(n: number, calls: number, lists: number): Promise<Counts> 
   Object.assign(counts, { policyReads: 0, clockReads: 0, invalidations: 0 });
   for (let i = 0; i < calls; i++) {
     const result = await client.callTool({ name: 'domain0.tool0', arguments: { id: `call-${i}` } });
-    expect(result.content).toEqual([{ type: 'text', text: '[System: Cache invalidated for domain1.* — caused by domain0.tool0]' }, { type: 'text', text: `call-${i}` }]);
-    expect(result._meta?.['fusion/invalidation']).toEqual({ patterns: ['domain1.*'], causedBy: 'domain0.tool0', at: '2026-01-01T00:00:00.000Z' });
+    expect(result.content).toEqual([
+      { type: 'text', text: '[System: Cache invalidated for domain1.* — caused by domain0.tool0]' },
+      { type: 'text', text: `call-${i}` },
+    ]);
+    expect(result._meta?.['fusion/invalidation']).toEqual({
+      patterns: ['domain1.*'],
+      causedBy: 'domain0.tool0',
+      at: '2026-01-01T00:00:00.000Z',
+    });
     expect(result._meta?.['fusion/cacheControl']).toBe('no-store');
   }
   for (let i = 0; i < lists; i++) expect((await client.listTools()).tools).toHaveLength(n);

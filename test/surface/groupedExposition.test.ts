@@ -8,7 +8,12 @@ import { compileSurface, renderer, type GroupedRoute } from '../../src/surface/c
 import { groupingFor, groupTools } from '../../src/surface/groupedExposition.js';
 import { extra, platformTool } from '../builder/grouped/platform.js';
 
-const fluent = (kind: ToolKind, name: string, fields: Record<string, z.ZodType> = {}, description?: string): FusionTool => {
+const fluent = (
+  kind: ToolKind,
+  name: string,
+  fields: Record<string, z.ZodType> = {},
+  description?: string,
+): FusionTool => {
   const builder = new FluentToolBuilder<unknown>(kind, name).input(z.object(fields));
   return (description === undefined ? builder : builder.describe(description)).handle((input) => ({ name, input }));
 };
@@ -35,11 +40,20 @@ describe('groupTools', () => {
     expect(wire).toEqual([
       {
         name: 'projects',
-        description: ['Actions:', '- list: List projects', '- create: Create a project. Requires: name', '- members.remove: Requires: userId [DESTRUCTIVE]'].join('\n'),
+        description: [
+          'Actions:',
+          '- list: List projects',
+          '- create: Create a project. Requires: name',
+          '- members.remove: Requires: userId [DESTRUCTIVE]',
+        ].join('\n'),
         inputSchema: {
           type: 'object',
           properties: {
-            action: { type: 'string', enum: ['list', 'create', 'members.remove'], description: 'The operation to perform' },
+            action: {
+              type: 'string',
+              enum: ['list', 'create', 'members.remove'],
+              description: 'The operation to perform',
+            },
             limit: { type: 'number', description: 'For: list' },
             name: { type: 'string', description: 'Project name. Required for: create' },
             userId: { type: 'string', description: 'Required for: members.remove' },
@@ -67,7 +81,9 @@ describe('groupTools', () => {
       fluent('query', 'jobs.list'),
       fluent('query', 'health.deep'),
       fluent('query', 'health.shallow'),
-      ...createTool('ops').action({ name: 'restart', handler: () => '' }).toFusionTools(),
+      ...createTool('ops')
+        .action({ name: 'restart', handler: () => '' })
+        .toFusionTools(),
       fluent('query', 'ops.status'),
       fluent('query', 'ops.logs'),
     ];
@@ -84,7 +100,11 @@ describe('groupTools', () => {
       ['flat', 'ops.logs'],
     ]);
     expect(wire.map((w) => w.name)).toEqual(routes.map((r) => r.exposed));
-    expect(wire[1]).toEqual({ name: 'sprints.list', inputSchema: tools[1]!.inputSchema, annotations: { readOnlyHint: true } });
+    expect(wire[1]).toEqual({
+      name: 'sprints.list',
+      inputSchema: tools[1]!.inputSchema,
+      annotations: { readOnlyHint: true },
+    });
   });
 
   it('in builder mode (the default exposition) groups only grouped builders; fluent tools sharing a prefix stay one tool each', () => {
@@ -98,13 +118,20 @@ describe('groupTools', () => {
     ]);
     expect(wire[2]).toEqual(builder.buildToolDefinition());
     // groupingFor maps the attach option: undefined and 'builder' follow the builder, 'flat' splits, 'grouped' also merges prefixes.
-    const exposed = (mode: Parameters<typeof groupingFor>[0]) => [...compileSurface(tools, { group: groupingFor(mode) }).routes.keys()];
+    const exposed = (mode: Parameters<typeof groupingFor>[0]) => [
+      ...compileSurface(tools, { group: groupingFor(mode) }).routes.keys(),
+    ];
     expect(exposed(undefined)).toEqual(['projects.list', 'projects.create', 'platform']);
     expect(exposed('builder')).toEqual(['projects.list', 'projects.create', 'platform']);
     expect(exposed('grouped')).toEqual(['projects', 'platform']);
-    expect(exposed('flat')).toEqual(['projects.list', 'projects.create', ...builder.getActionNames().map((k) => `platform.${k}`)]);
+    expect(exposed('flat')).toEqual([
+      'projects.list',
+      'projects.create',
+      ...builder.getActionNames().map((k) => `platform.${k}`),
+    ]);
     // Canonical names never change: the surface's tools are the same objects in every mode.
-    for (const mode of [undefined, 'flat', 'grouped'] as const) expect(compileSurface(tools, { group: groupingFor(mode) }).tools).toEqual(tools);
+    for (const mode of [undefined, 'flat', 'grouped'] as const)
+      expect(compileSurface(tools, { group: groupingFor(mode) }).tools).toEqual(tools);
   });
 
   it('exposes a grouped builder as one tool whose definition equals buildToolDefinition()', () => {
@@ -113,7 +140,13 @@ describe('groupTools', () => {
     expect(wire).toEqual([builder.buildToolDefinition()]);
     const route = routes[0] as GroupedRoute;
     expect(route.exposed).toBe('platform');
-    expect([...route.actions.keys()]).toEqual(['users.create', 'users.update', 'users.list', 'users.delete', 'billing.refund']);
+    expect([...route.actions.keys()]).toEqual([
+      'users.create',
+      'users.update',
+      'users.list',
+      'users.delete',
+      'billing.refund',
+    ]);
     expect(route.actions.get('users.delete')!.name).toBe('platform.users.delete');
   });
 
@@ -121,10 +154,15 @@ describe('groupTools', () => {
     const tools = [
       fluent('query', 'a.one'),
       fluent('query', 'solo'),
-      ...createTool('ops').action({ name: 'restart', handler: () => '' }).toFusionTools(),
+      ...createTool('ops')
+        .action({ name: 'restart', handler: () => '' })
+        .toFusionTools(),
       fluent('query', 'a.two'),
     ];
-    const { routes } = groupTools(tools, renderer((n) => `x_${n}`));
+    const { routes } = groupTools(
+      tools,
+      renderer((n) => `x_${n}`),
+    );
     expect(routes.map((r) => [r.kind, r.exposed, r.kind === 'grouped' ? [...r.actions.keys()] : r.tool.name])).toEqual([
       ['grouped', 'x_a', ['one', 'two']],
       ['flat', 'x_solo', 'solo'],
@@ -133,9 +171,16 @@ describe('groupTools', () => {
   });
 
   it('describes only the actions that passed the filter', () => {
-    const tools = platformTool().toFusionTools().filter((t) => t.group!.key.startsWith('users.'));
+    const tools = platformTool()
+      .toFusionTools()
+      .filter((t) => t.group!.key.startsWith('users.'));
     const { wire } = groupTools(tools, same);
-    expect((wire[0]!.inputSchema.properties as Record<string, { enum?: string[] }>).action!.enum).toEqual(['users.create', 'users.update', 'users.list', 'users.delete']);
+    expect((wire[0]!.inputSchema.properties as Record<string, { enum?: string[] }>).action!.enum).toEqual([
+      'users.create',
+      'users.update',
+      'users.list',
+      'users.delete',
+    ]);
     expect(wire[0]!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
     expect(wire[0]!.description).not.toContain('billing');
   });
@@ -149,28 +194,49 @@ describe('groupTools', () => {
   });
 
   it('plugs into compileSurface: one Map.get reaches the route, the canonical names map to the grouped tool', async () => {
-    const tools = [...platformTool().toFusionTools(), fluent('query', 'projects.list'), fluent('action', 'projects.create', { name: z.string() })];
+    const tools = [
+      ...platformTool().toFusionTools(),
+      fluent('query', 'projects.list'),
+      fluent('action', 'projects.create', { name: z.string() }),
+    ];
     const surface = compileSurface(tools, { group: groupTools });
     expect([...surface.routes.keys()]).toEqual(['platform', 'projects']);
     expect(surface.exposedName.get('platform.users.create')).toBe('platform');
     expect(surface.exposedName.get('projects.create')).toBe('projects');
     const route = surface.routes.get('projects') as GroupedRoute;
     const tool = route.actions.get('create')!;
-    expect(await tool.run({ name: 'p' }, undefined, extra)).toEqual({ content: [{ type: 'text', text: '{"name":"projects.create","input":{"name":"p"}}' }] });
+    expect(await tool.run({ name: 'p' }, undefined, extra)).toEqual({
+      content: [{ type: 'text', text: '{"name":"projects.create","input":{"name":"p"}}' }],
+    });
     const flat = compileSurface(tools);
-    expect([...flat.routes.keys()]).toEqual(['platform.users.create', 'platform.users.update', 'platform.users.list', 'platform.users.delete', 'platform.billing.refund', 'projects.list', 'projects.create']);
+    expect([...flat.routes.keys()]).toEqual([
+      'platform.users.create',
+      'platform.users.update',
+      'platform.users.list',
+      'platform.users.delete',
+      'platform.billing.refund',
+      'projects.list',
+      'projects.create',
+    ]);
   });
 
   it('reaches every tool through exactly one route, as <exposed>.<key> or flat', () => {
     const segment = fc.constantFrom('a', 'b', 'c', 'list', 'create');
-    const names = fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('.')), { minLength: 1, maxLength: 12 });
+    const names = fc.uniqueArray(
+      fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('.')),
+      { minLength: 1, maxLength: 12 },
+    );
     fc.assert(
       fc.property(names, (list) => {
         const tools = list.map((n) => fluent('query', n));
         const { wire, routes } = groupTools(tools, same);
         expect(wire.map((w) => w.name)).toEqual(routes.map((r) => r.exposed));
         expect(new Set(routes.map((r) => r.exposed)).size).toBe(routes.length);
-        const reached = routes.flatMap((r) => (r.kind === 'flat' ? [[r.tool.name, r.exposed]] : [...r.actions].map(([key, t]) => [t.name, `${r.exposed}.${key}`])));
+        const reached = routes.flatMap((r) =>
+          r.kind === 'flat'
+            ? [[r.tool.name, r.exposed]]
+            : [...r.actions].map(([key, t]) => [t.name, `${r.exposed}.${key}`]),
+        );
         expect(reached.map(([name]) => name).sort()).toEqual([...list].sort());
         for (const [name, path] of reached) expect(path).toBe(name);
       }),

@@ -2,7 +2,16 @@ import { expect, it } from 'vitest';
 import { MemoryTaskStore, type TaskRecord } from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
 
-const record = (id: string, createdAt: number, ttlMs: number): TaskRecord => ({ id, owner: 'alice', tool: 't', status: 'working', createdAt, lastUpdatedAt: createdAt, ttlMs, pollIntervalMs: 100 });
+const record = (id: string, createdAt: number, ttlMs: number): TaskRecord => ({
+  id,
+  owner: 'alice',
+  tool: 't',
+  status: 'working',
+  createdAt,
+  lastUpdatedAt: createdAt,
+  ttlMs,
+  pollIntervalMs: 100,
+});
 
 it('hides a task at its expiry on the injected clock, and the sweep removes it from memory', async () => {
   let now = 1_000;
@@ -33,7 +42,8 @@ it('removes expired tasks and results on its own timer while it holds any, witho
   const clock = createClock(0);
   const store = new MemoryTaskStore({ now: clock.now, sweepIntervalMs: 1_000 });
   expect(clock.pending, 'an empty store runs no timer').toBe(0);
-  for (let i = 0; i < 50; i++) await store.create({ ...record(`t${i}`, 0, 5_000), owner: `p${i}` }, { maxActivePerOwner: 1 });
+  for (let i = 0; i < 50; i++)
+    await store.create({ ...record(`t${i}`, 0, 5_000), owner: `p${i}` }, { maxActivePerOwner: 1 });
   expect(await store.reserveResult('p0', 't0', 10, { expiresAt: 5_000, maxBytes: 100 })).toBe(true);
   clock.advance(4_999);
   expect(store.size).toBe(50);

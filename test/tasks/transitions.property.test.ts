@@ -2,16 +2,36 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { TaskRecord } from '../../src/index.js';
 import { isTerminal } from '../../src/tasks/types.js';
-import { answer, askInput, finish, leaseExpired, renewLease, takeResponse, withMessage } from '../../src/tasks/transitions.js';
+import {
+  answer,
+  askInput,
+  finish,
+  leaseExpired,
+  renewLease,
+  takeResponse,
+  withMessage,
+} from '../../src/tasks/transitions.js';
 
-const start: TaskRecord = { id: 't', owner: 'alice', tool: 'x', status: 'working', createdAt: 0, lastUpdatedAt: 0, ttlMs: 1_000, pollIntervalMs: 100 };
+const start: TaskRecord = {
+  id: 't',
+  owner: 'alice',
+  tool: 'x',
+  status: 'working',
+  createdAt: 0,
+  lastUpdatedAt: 0,
+  ttlMs: 1_000,
+  pollIntervalMs: 100,
+};
 const key = fc.constantFrom('a', 'b', 'c');
 const step = fc.oneof(
   fc.record({ kind: fc.constant('message' as const), text: fc.string() }),
   fc.record({ kind: fc.constant('ask' as const), key }),
   fc.record({ kind: fc.constant('answer' as const), keys: fc.array(key, { maxLength: 3 }) }),
   fc.record({ kind: fc.constant('take' as const), key }),
-  fc.record({ kind: fc.constant('finish' as const), status: fc.constantFrom('completed' as const, 'failed' as const, 'cancelled' as const) }),
+  fc.record({
+    kind: fc.constant('finish' as const),
+    status: fc.constantFrom('completed' as const, 'failed' as const, 'cancelled' as const),
+  }),
   fc.record({ kind: fc.constant('renew' as const), until: fc.integer({ min: 0, max: 100 }) }),
   fc.record({ kind: fc.constant('expire' as const) }),
 );
@@ -29,7 +49,15 @@ function apply(record: TaskRecord, s: Step, now: number): TaskRecord | undefined
     case 'take':
       return takeResponse(record, s.key);
     case 'finish':
-      return finish(record, now, s.status === 'completed' ? { status: 'completed', result: { content: [] } } : s.status === 'failed' ? { status: 'failed', error: { code: -32603, message: 'x' } } : { status: 'cancelled' });
+      return finish(
+        record,
+        now,
+        s.status === 'completed'
+          ? { status: 'completed', result: { content: [] } }
+          : s.status === 'failed'
+            ? { status: 'failed', error: { code: -32603, message: 'x' } }
+            : { status: 'cancelled' },
+      );
     case 'renew':
       return renewLease(record, s.until);
     default:
@@ -51,7 +79,8 @@ it('over any sequence of steps: a terminal task never changes, input_required me
         expect(next.lastUpdatedAt).toBeGreaterThanOrEqual(record.lastUpdatedAt);
         if (next.status === 'input_required') expect(Object.keys(next.inputRequests ?? {}).length).toBeGreaterThan(0);
         if (next.status === 'working') expect(next.inputRequests).toBeUndefined();
-        if (isTerminal(next.status)) expect([next.inputRequests, next.inputResponses, next.leaseUntil]).toEqual([undefined, undefined, undefined]);
+        if (isTerminal(next.status))
+          expect([next.inputRequests, next.inputResponses, next.leaseUntil]).toEqual([undefined, undefined, undefined]);
         record = next;
       }
     }),

@@ -2,10 +2,21 @@ import { expect, it } from 'vitest';
 import type { TaskRecord } from '../../src/index.js';
 import { answer, askInput, finish, takeResponse, withMessage } from '../../src/tasks/transitions.js';
 
-const base: TaskRecord = { id: 't', owner: 'alice', tool: 'x', status: 'working', createdAt: 0, lastUpdatedAt: 0, ttlMs: 1_000, pollIntervalMs: 100 };
+const base: TaskRecord = {
+  id: 't',
+  owner: 'alice',
+  tool: 'x',
+  status: 'working',
+  createdAt: 0,
+  lastUpdatedAt: 0,
+  ttlMs: 1_000,
+  pollIntervalMs: 100,
+};
 
 it('waits for every outstanding request: a partial answer keeps input_required with only the unanswered key', () => {
-  const asked = askInput(askInput(base, 1, 'a', { method: 'elicitation/create' })!, 2, 'b', { method: 'elicitation/create' })!;
+  const asked = askInput(askInput(base, 1, 'a', { method: 'elicitation/create' })!, 2, 'b', {
+    method: 'elicitation/create',
+  })!;
   expect(asked).toMatchObject({ status: 'input_required', inputRequests: { a: {}, b: {} }, lastUpdatedAt: 2 });
   const partial = answer(asked, 3, { a: { action: 'accept' }, unknown: { ignored: true } })!;
   expect(partial.status).toBe('input_required');

@@ -18,10 +18,13 @@ describe('a test clock drives the timers of a served registry', () => {
     const started = signal();
     const f = initFusion();
     const registry = f.registry().registerAll(
-      f.query('slow.wait').timeout(600_000).handle(() => {
-        started.resolve();
-        return new Promise<string>(() => {});
-      }),
+      f
+        .query('slow.wait')
+        .timeout(600_000)
+        .handle(() => {
+          started.resolve();
+          return new Promise<string>(() => {});
+        }),
     );
     await using t = await createTestClient(registry, { clock });
     const call = t.call('slow.wait');
@@ -37,8 +40,17 @@ describe('a test clock drives the timers of a served registry', () => {
   it('sends tools/list_changed once the debounce passes on the clock (a minute: real timers would miss the 2 s wait)', async () => {
     const clock = createClock();
     const f = initFusion();
-    const gate = f.fsm({ id: 'trip', initial: 'planning', states: { planning: { on: { BOOK: 'booked' } }, booked: {} } });
-    const registry = f.registry().registerAll(f.action('trip.book').bindState('planning', 'BOOK').handle(() => 'booked'));
+    const gate = f.fsm({
+      id: 'trip',
+      initial: 'planning',
+      states: { planning: { on: { BOOK: 'booked' } }, booked: {} },
+    });
+    const registry = f.registry().registerAll(
+      f
+        .action('trip.book')
+        .bindState('planning', 'BOOK')
+        .handle(() => 'booked'),
+    );
     await using t = await createTestClient(registry, { fsm: gate, clock, listChangedDebounceMs: 60_000 });
     await t.call('trip.book');
     expect(await t.state()).toBe('booked');
@@ -56,13 +68,16 @@ describe('a test clock drives the timers of a served registry', () => {
     let aborted = false;
     const f = initFusion();
     const registry = f.registry().registerAll(
-      f.query('slow.wait').timeout(600_000).handle(
-        (_i, _c, extra) =>
-          new Promise<string>((resolve) => {
-            extra.signal.addEventListener('abort', () => ((aborted = true), resolve('stopped')));
-            started.resolve();
-          }),
-      ),
+      f
+        .query('slow.wait')
+        .timeout(600_000)
+        .handle(
+          (_i, _c, extra) =>
+            new Promise<string>((resolve) => {
+              extra.signal.addEventListener('abort', () => ((aborted = true), resolve('stopped')));
+              started.resolve();
+            }),
+        ),
     );
     const app = createFusionApp(registry, { now: clock.now, drainMs: 10_000 });
     const client = await v2FetchClient(app, 'auto');

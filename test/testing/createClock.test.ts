@@ -13,7 +13,10 @@ describe('createClock', () => {
 
   it('works detached as a now option', async () => {
     const clock = createClock(1_000);
-    const gate = new StateMachineGate({ initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } }, { engine: 'builtin', now: clock.now });
+    const gate = new StateMachineGate(
+      { initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } },
+      { engine: 'builtin', now: clock.now },
+    );
     clock.advance(500);
     await gate.transition('GO');
     expect(gate.snapshot()).toEqual({ state: 'b', updatedAt: 1_500 });
@@ -21,7 +24,9 @@ describe('createClock', () => {
 
   it('refuses to run backwards', () => {
     const clock = createClock();
-    expect(() => clock.advance(-1)).toThrowErrorMatchingInlineSnapshot(`[RangeError: clock.advance(-1) needs a finite number of milliseconds >= 0; time never runs backwards (use clock.set() to jump).]`);
+    expect(() => clock.advance(-1)).toThrowErrorMatchingInlineSnapshot(
+      `[RangeError: clock.advance(-1) needs a finite number of milliseconds >= 0; time never runs backwards (use clock.set() to jump).]`,
+    );
   });
 
   it('runs due timers in order of due time as it advances, each seeing its own due time', () => {

@@ -63,11 +63,15 @@ describe('createTestClient setState and state', () => {
 
   it('names the states of the machine when the state is unknown', async () => {
     await using t = await createTestClient(registry, workspaceOptions());
-    await expect(t.setState('shipped')).rejects.toThrowErrorMatchingInlineSnapshot(`[Error: setState("shipped"): FSM "checkout" has no state "shipped"; use one of empty, has_items, payment, confirmed.]`);
+    await expect(t.setState('shipped')).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[Error: setState("shipped"): FSM "checkout" has no state "shipped"; use one of empty, has_items, payment, confirmed.]`,
+    );
   });
 
   it('explains that setState needs a gate', async () => {
     await using t = await createTestClient(registry, {});
-    await expect(t.setState('payment')).rejects.toThrowErrorMatchingInlineSnapshot(`[Error: setState("payment") needs a workflow gate: pass { fsm: gate } to createTestClient(registry, options).]`);
+    await expect(t.setState('payment')).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[Error: setState("payment") needs a workflow gate: pass { fsm: gate } to createTestClient(registry, options).]`,
+    );
   });
 });

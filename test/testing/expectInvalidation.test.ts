@@ -14,15 +14,21 @@ describe('expectInvalidation', () => {
   it('says what the result invalidates instead', async () => {
     await using t = await createTestClient(registry, workspaceOptions());
     const result = await t.call('sprints.create', { name: 'S2' });
-    expect(() => expectInvalidation(result, ['tasks.*'])).toThrowErrorMatchingInlineSnapshot(`[Error: Expected the result to invalidate "tasks.*", but it invalidates "sprints.*" (caused by "sprints.create").]`);
-    expect(() => expectInvalidation(result, [])).toThrowErrorMatchingInlineSnapshot(`[Error: Expected no invalidation, but the result invalidates "sprints.*" and starts with "[System: Cache invalidated for sprints.* — caused by sprints.create]".]`);
+    expect(() => expectInvalidation(result, ['tasks.*'])).toThrowErrorMatchingInlineSnapshot(
+      `[Error: Expected the result to invalidate "tasks.*", but it invalidates "sprints.*" (caused by "sprints.create").]`,
+    );
+    expect(() => expectInvalidation(result, [])).toThrowErrorMatchingInlineSnapshot(
+      `[Error: Expected no invalidation, but the result invalidates "sprints.*" and starts with "[System: Cache invalidated for sprints.* — caused by sprints.create]".]`,
+    );
   });
 
   it('explains that a failed call invalidates nothing', async () => {
     await using t = await createTestClient(registry, workspaceOptions());
     const failed = await t.call('tasks.update', { id: 'nope' });
     expect(failed.isError).toBe(true);
-    expect(() => expectInvalidation(failed, ['tasks.*'])).toThrow(/^Expected the result to invalidate "tasks\.\*", but it carries no invalidation signal\. It is an error result \(failed calls invalidate nothing\): "No task \\"nope\\"/);
+    expect(() => expectInvalidation(failed, ['tasks.*'])).toThrow(
+      /^Expected the result to invalidate "tasks\.\*", but it carries no invalidation signal\. It is an error result \(failed calls invalidate nothing\): "No task \\"nope\\"/,
+    );
     expectInvalidation(failed, []);
   });
 
@@ -30,6 +36,8 @@ describe('expectInvalidation', () => {
     await using t = await createTestClient(registry, workspaceOptions());
     const listed = await t.call('sprints.list');
     expectInvalidation(listed, []);
-    expect(() => expectInvalidation(listed, ['sprints.*'])).toThrowErrorMatchingInlineSnapshot(`[Error: Expected the result to invalidate "sprints.*", but it carries no invalidation signal. Declare .invalidates(...) on the tool or a stateSync policy that matches it.]`);
+    expect(() => expectInvalidation(listed, ['sprints.*'])).toThrowErrorMatchingInlineSnapshot(
+      `[Error: Expected the result to invalidate "sprints.*", but it carries no invalidation signal. Declare .invalidates(...) on the tool or a stateSync policy that matches it.]`,
+    );
   });
 });

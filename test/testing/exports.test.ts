@@ -1,5 +1,11 @@
 import { expect, it } from 'vitest';
 
 it('mcp-fusion/testing exports exactly these names', async () => {
-  expect(Object.keys(await import('../../src/testing/index.js')).sort()).toEqual(['TranscriptMismatchError', 'createClock', 'createTestClient', 'expectInvalidation', 'replayTranscript']);
+  expect(Object.keys(await import('../../src/testing/index.js')).sort()).toEqual([
+    'TranscriptMismatchError',
+    'createClock',
+    'createTestClient',
+    'expectInvalidation',
+    'replayTranscript',
+  ]);
 });

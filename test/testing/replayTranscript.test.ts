@@ -18,7 +18,9 @@ async function record(calls: string[]): Promise<Transcript> {
       session = (result as { sessionId: string }).sessionId;
     }
     await stream.close();
-    return (await (await app.fetch(consoleRequest(`/console/transcript?key=${session}`, 't'), { peer: '127.0.0.1' })).json()) as Transcript;
+    return (await (
+      await app.fetch(consoleRequest(`/console/transcript?key=${session}`, 't'), { peer: '127.0.0.1' })
+    ).json()) as Transcript;
   } finally {
     await app.close();
   }
@@ -27,7 +29,12 @@ async function record(calls: string[]): Promise<Transcript> {
 describe('replayTranscript', () => {
   it('replays a recorded session green: results, refusals, State Sync and the tools listed after each step', async () => {
     const transcript = await record(['cart.add', 'cart.add', 'sprints.create', 'cart.pay']);
-    expect(transcript.steps.map((s) => [s.tool, s.refused, s.visible?.length])).toEqual([['cart.add', false, 5], ['cart.add', true, 5], ['sprints.create', false, 5], ['cart.pay', false, 3]]);
+    expect(transcript.steps.map((s) => [s.tool, s.refused, s.visible?.length])).toEqual([
+      ['cart.add', false, 5],
+      ['cart.add', true, 5],
+      ['sprints.create', false, 5],
+      ['cart.pay', false, 3],
+    ]);
     expect(await replayTranscript(registry, transcript, { fsm: gate })).toEqual({ steps: 4 });
   });
 
@@ -38,16 +45,27 @@ describe('replayTranscript', () => {
     const changed = f.registry();
     const fsm = f.fsm(gate.config);
     changed.registerAll(
-      f.action('cart.add').bindState('empty', 'ADD').handle(() => 'added one item'),
-      f.action('cart.pay').bindState('full', 'PAY').handle(() => 'paid'),
-      f.action('cart.clear').bindState('full', 'CLEAR').handle(() => 'cleared'),
+      f
+        .action('cart.add')
+        .bindState('empty', 'ADD')
+        .handle(() => 'added one item'),
+      f
+        .action('cart.pay')
+        .bindState('full', 'PAY')
+        .handle(() => 'paid'),
+      f
+        .action('cart.clear')
+        .bindState('full', 'CLEAR')
+        .handle(() => 'cleared'),
       f.action('sprints.create').handle(() => 'created sprint 7'),
       f.query('sprints.list').handle(() => ['sprint 7']),
       f.action('boom').handle(() => 'fine'),
     );
     const replay = replayTranscript(changed, transcript, { fsm });
     await expect(replay).rejects.toBeInstanceOf(TranscriptMismatchError);
-    await expect(replay).rejects.toThrowErrorMatchingInlineSnapshot(`[TranscriptMismatchError: Step 2 of 2 (sprints.create): the recorded session read State Sync ["[System: Cache invalidated for sprints.* — caused by sprints.create]"], the replay got []. The registry or its options changed since the recording, or the replay needs the options the server ran with.]`);
+    await expect(replay).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[TranscriptMismatchError: Step 2 of 2 (sprints.create): the recorded session read State Sync ["[System: Cache invalidated for sprints.* — caused by sprints.create]"], the replay got []. The registry or its options changed since the recording, or the replay needs the options the server ran with.]`,
+    );
     await expect(replayTranscript(registry, { steps: [] } as never)).rejects.toThrow(/not an mcp-fusion transcript/);
   });
 });

@@ -25,11 +25,17 @@ describe('extractParent', () => {
       inject: () => {},
       extract: (ctx, carrier, getter) => {
         const [traceId, spanId] = String(getter.get(carrier, 'x-parent') ?? '').split(':');
-        return traceId === undefined || spanId === undefined ? ctx : api.trace.setSpanContext(ctx, { traceId, spanId, traceFlags: 1, isRemote: true });
+        return traceId === undefined || spanId === undefined
+          ? ctx
+          : api.trace.setSpanContext(ctx, { traceId, spanId, traceFlags: 1, isRemote: true });
       },
     };
     api.propagation.setGlobalPropagator(custom);
-    expect(parentOf({ 'x-parent': `${TRACE}:${SPAN}` })).toMatchObject({ traceId: TRACE, spanId: SPAN, isRemote: true });
+    expect(parentOf({ 'x-parent': `${TRACE}:${SPAN}` })).toMatchObject({
+      traceId: TRACE,
+      spanId: SPAN,
+      isRemote: true,
+    });
   });
 
   it('ignores missing, malformed and invalid contexts', () => {

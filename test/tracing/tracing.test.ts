@@ -6,8 +6,19 @@ import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as otel from '@opentelemetry/api';
 import { metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type HistogramMetricData,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { provideOptional } from '../../src/_internal/loadOptional.js';
@@ -46,7 +57,12 @@ afterEach(async () => {
 const finished = (): ReadableSpan[] => spans.getFinishedSpans();
 const spanNamed = (name: string): ReadableSpan => {
   const found = finished().filter((s) => s.name === name);
-  expect(found.map((s) => s.name), `one span named ${name} among ${finished().map((s) => s.name).join(', ')}`).toEqual([name]);
+  expect(
+    found.map((s) => s.name),
+    `one span named ${name} among ${finished()
+      .map((s) => s.name)
+      .join(', ')}`,
+  ).toEqual([name]);
   return found[0]!;
 };
 
@@ -108,12 +124,19 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     expect(prompt.attributes).toMatchObject({ 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'plan_sprint' });
     expect(prompt.attributes['gen_ai.tool.name']).toBeUndefined();
     const read = spanNamed('resources/read');
-    expect(read.attributes).toMatchObject({ 'mcp.method.name': 'resources/read', 'mcp.resource.uri': 'workspace://sprints' });
+    expect(read.attributes).toMatchObject({
+      'mcp.method.name': 'resources/read',
+      'mcp.resource.uri': 'workspace://sprints',
+    });
   });
 
   it('parents the span on the caller trace context from params._meta (W3C traceparent/tracestate)', async () => {
     await using http = await overHttp(mode);
-    await http.client.callTool({ name: 'countries.list', arguments: {}, _meta: { traceparent, tracestate: 'rojo=00f067aa0ba902b7' } });
+    await http.client.callTool({
+      name: 'countries.list',
+      arguments: {},
+      _meta: { traceparent, tracestate: 'rojo=00f067aa0ba902b7' },
+    });
     await http.client.callTool({ name: 'sprints.list', arguments: {} });
 
     const child = spanNamed('tools/call countries.list');
@@ -132,18 +155,32 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     await client.callTool({ name: 'sprints.create', arguments: { name: 'traced' } });
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });
     const handle = handleOf(added);
-    const early = await client.callTool({ name: 'cart.pay', arguments: { payment_method: 'card', ...(handle !== undefined ? { checkout_id: handle } : {}) } });
+    const early = await client.callTool({
+      name: 'cart.pay',
+      arguments: { payment_method: 'card', ...(handle !== undefined ? { checkout_id: handle } : {}) },
+    });
     expect(early.isError).toBe(true);
     await expect(client.callTool({ name: 'nope.missing', arguments: {} })).rejects.toThrow(/nope\.missing/);
 
     const invalidating = spanNamed('tools/call sprints.create');
     expect(invalidating.events.map((e) => [e.name, e.attributes])).toEqual([
-      ['mcp_fusion.state_sync.invalidation', { 'mcp_fusion.state_sync.patterns': ['sprints.*'], 'mcp_fusion.state_sync.caused_by': 'sprints.create' }],
+      [
+        'mcp_fusion.state_sync.invalidation',
+        { 'mcp_fusion.state_sync.patterns': ['sprints.*'], 'mcp_fusion.state_sync.caused_by': 'sprints.create' },
+      ],
     ]);
 
     const transition = spanNamed('tools/call cart.add_item');
     expect(transition.events.map((e) => [e.name, e.attributes])).toEqual([
-      ['mcp_fusion.fsm.transition', { 'mcp_fusion.fsm.machine': 'checkout', 'mcp_fusion.fsm.from': 'empty', 'mcp_fusion.fsm.to': 'has_items', 'mcp_fusion.fsm.event': 'ADD_ITEM' }],
+      [
+        'mcp_fusion.fsm.transition',
+        {
+          'mcp_fusion.fsm.machine': 'checkout',
+          'mcp_fusion.fsm.from': 'empty',
+          'mcp_fusion.fsm.to': 'has_items',
+          'mcp_fusion.fsm.event': 'ADD_ITEM',
+        },
+      ],
     ]);
 
     const refused = spanNamed('tools/call cart.pay');
@@ -153,7 +190,9 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     expect(refused.events).toHaveLength(1);
     expect(refused.events[0]!.name).toBe('mcp_fusion.refusal');
     expect(refused.events[0]!.attributes).toMatchObject({ 'mcp_fusion.refusal.reason': 'workflow_state' });
-    expect(String(refused.events[0]!.attributes?.['mcp_fusion.refusal.message'])).toMatch(/^Tool "cart.pay" is not available in the current workflow state "has_items"/);
+    expect(String(refused.events[0]!.attributes?.['mcp_fusion.refusal.message'])).toMatch(
+      /^Tool "cart.pay" is not available in the current workflow state "has_items"/,
+    );
 
     const unknown = spanNamed('tools/call nope.missing');
     expect(unknown.attributes).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
@@ -181,8 +220,13 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     expect(failed?.attributes['error.type']).toBe('tool_error');
     // Without a checkout: refused by the session's state (legacy) or for the missing handle (modern).
     const refusal = spanNamed('tools/call cart.pay').events[0];
-    expect(refusal?.attributes?.['mcp_fusion.refusal.reason']).toBe(era === 'legacy' ? 'workflow_state' : 'workflow_handle');
-    const metric = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
+    expect(refusal?.attributes?.['mcp_fusion.refusal.reason']).toBe(
+      era === 'legacy' ? 'workflow_state' : 'workflow_handle',
+    );
+    const metric = metricExporter
+      .getMetrics()
+      .flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics))
+      .find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
     expect(metric.descriptor.unit).toBe('s');
   });
 
@@ -195,7 +239,11 @@ describe.each(['legacy', 'auto'] as const)('OpenTelemetry over HTTP, SDK client 
     await client.close();
     await srv.close();
     const sessions = await histogram('mcp.server.session.duration');
-    expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual(era === 'legacy' ? [[{ 'mcp.protocol.version': version, 'network.transport': 'tcp', 'network.protocol.name': 'http' }, 1]] : []);
+    expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual(
+      era === 'legacy'
+        ? [[{ 'mcp.protocol.version': version, 'network.transport': 'tcp', 'network.protocol.name': 'http' }, 1]]
+        : [],
+    );
   });
 });
 
@@ -205,7 +253,12 @@ class AsyncLocalStorageContext implements otel.ContextManager {
   active(): otel.Context {
     return this.#storage.getStore() ?? otel.ROOT_CONTEXT;
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: otel.Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: otel.Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     return this.#storage.run(ctx, () => fn.call(thisArg, ...args));
   }
   bind<T>(_ctx: otel.Context, target: T): T {
@@ -221,39 +274,44 @@ class AsyncLocalStorageContext implements otel.ContextManager {
 }
 
 describe('OpenTelemetry with an ambient (HTTP server) span', () => {
-  it.each(['legacy', 'auto'] as const)('%s: parents on _meta and links the ambient span; without _meta, parents on the ambient span', async (mode) => {
-    expect(otel.context.setGlobalContextManager(new AsyncLocalStorageContext())).toBe(true);
-    try {
-      const app = createFusionApp(registry, { ...workspaceOptions(), tracing });
-      const httpTracer = tracerProvider.getTracer('http');
-      let httpSpans: otel.SpanContext[] = [];
-      // What an HTTP server instrumentation does: the request is handled inside its SERVER span.
-      const instrumented = {
-        fetch: (request: Request) => {
-          const span = httpTracer.startSpan(`${request.method} /mcp`, { kind: SpanKind.SERVER });
-          if (request.method === 'POST') httpSpans.push(span.spanContext());
-          return otel.context.with(trace.setSpan(otel.ROOT_CONTEXT, span), () => app.fetch(request)).finally(() => span.end());
-        },
-      };
-      await using client = await v2FetchClient(instrumented, mode);
-      httpSpans = [];
-      await client.callTool({ name: 'countries.list', arguments: {}, _meta: { traceparent } });
-      const [first] = httpSpans;
-      await client.callTool({ name: 'sprints.list', arguments: {} });
-      const [, second] = httpSpans;
+  it.each(['legacy', 'auto'] as const)(
+    '%s: parents on _meta and links the ambient span; without _meta, parents on the ambient span',
+    async (mode) => {
+      expect(otel.context.setGlobalContextManager(new AsyncLocalStorageContext())).toBe(true);
+      try {
+        const app = createFusionApp(registry, { ...workspaceOptions(), tracing });
+        const httpTracer = tracerProvider.getTracer('http');
+        let httpSpans: otel.SpanContext[] = [];
+        // What an HTTP server instrumentation does: the request is handled inside its SERVER span.
+        const instrumented = {
+          fetch: (request: Request) => {
+            const span = httpTracer.startSpan(`${request.method} /mcp`, { kind: SpanKind.SERVER });
+            if (request.method === 'POST') httpSpans.push(span.spanContext());
+            return otel.context
+              .with(trace.setSpan(otel.ROOT_CONTEXT, span), () => app.fetch(request))
+              .finally(() => span.end());
+          },
+        };
+        await using client = await v2FetchClient(instrumented, mode);
+        httpSpans = [];
+        await client.callTool({ name: 'countries.list', arguments: {}, _meta: { traceparent } });
+        const [first] = httpSpans;
+        await client.callTool({ name: 'sprints.list', arguments: {} });
+        const [, second] = httpSpans;
 
-      const remote = spanNamed('tools/call countries.list');
-      expect(remote.parentSpanContext?.spanId).toBe(PARENT_ID);
-      expect(remote.links.map((l) => l.context.spanId)).toEqual([first!.spanId]);
-      const ambient = spanNamed('tools/call sprints.list');
-      expect(ambient.parentSpanContext?.spanId).toBe(second!.spanId);
-      expect(ambient.spanContext().traceId).toBe(second!.traceId);
-      expect(ambient.links).toEqual([]);
-      await app.close();
-    } finally {
-      otel.context.disable();
-    }
-  });
+        const remote = spanNamed('tools/call countries.list');
+        expect(remote.parentSpanContext?.spanId).toBe(PARENT_ID);
+        expect(remote.links.map((l) => l.context.spanId)).toEqual([first!.spanId]);
+        const ambient = spanNamed('tools/call sprints.list');
+        expect(ambient.parentSpanContext?.spanId).toBe(second!.spanId);
+        expect(ambient.spanContext().traceId).toBe(second!.traceId);
+        expect(ambient.links).toEqual([]);
+        await app.close();
+      } finally {
+        otel.context.disable();
+      }
+    },
+  );
 });
 
 describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
@@ -286,7 +344,11 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     attachment.detach();
     const span = spanNamed('tools/call cart.add_item');
     expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
-    expect(span.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'cart.add_item', 'jsonrpc.request.id': expect.stringMatching(/^\d+$/) });
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'cart.add_item',
+      'jsonrpc.request.id': expect.stringMatching(/^\d+$/),
+    });
     expect(span.events.map((e) => e.name)).toEqual(['mcp_fusion.fsm.transition']);
   });
 
@@ -305,12 +367,19 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     await client.callTool({ name: 'countries.list', arguments: {} });
     await client.callTool({ name: 'countries.list', arguments: {} });
     await handler.close();
-    expect(finished().filter((span) => span.name === 'tools/call countries.list').map((span) => span.attributes['mcp.protocol.version'])).toEqual(['2026-07-28', '2026-07-28']);
+    expect(
+      finished()
+        .filter((span) => span.name === 'tools/call countries.list')
+        .map((span) => span.attributes['mcp.protocol.version']),
+    ).toEqual(['2026-07-28', '2026-07-28']);
     expect(await histogram('mcp.server.session.duration')).toEqual([]);
   });
 
   it('records an unknown grouped action as a refusal event', async () => {
-    const { server } = buildServer(registry.runtime({ ...workspaceOptions(), toolExposition: 'grouped', tracing }), { name: 'w', version: '1' });
+    const { server } = buildServer(registry.runtime({ ...workspaceOptions(), toolExposition: 'grouped', tracing }), {
+      name: 'w',
+      version: '1',
+    });
     const [c, s] = InMemoryTransport.createLinkedPair();
     await server.connect(s);
     const client = new Client({ name: 't', version: '1' });
@@ -320,13 +389,24 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     expect(result.isError).toBe(true);
     const span = spanNamed('tools/call platform');
     expect(span.attributes['error.type']).toBe('tool_error');
-    expect(span.events.map((e) => [e.name, e.attributes?.['mcp_fusion.refusal.reason']])).toEqual([['mcp_fusion.refusal', 'unknown_action']]);
+    expect(span.events.map((e) => [e.name, e.attributes?.['mcp_fusion.refusal.reason']])).toEqual([
+      ['mcp_fusion.refusal', 'unknown_action'],
+    ]);
     expect(span.events[0]!.attributes?.['mcp_fusion.refusal.message']).toBe(texts(result)[0]);
   });
 
   it('records a call refused for its scopes or its rate limit as a refusal event', async () => {
     const f = initFusion();
-    const scoped = f.registry().registerAll(f.mutation('notes.delete').requireScopes('notes:write').handle(() => 'deleted'), f.query('notes.list').rateLimit({ max: 1, windowMs: 60_000 }).handle(() => 'notes'));
+    const scoped = f.registry().registerAll(
+      f
+        .mutation('notes.delete')
+        .requireScopes('notes:write')
+        .handle(() => 'deleted'),
+      f
+        .query('notes.list')
+        .rateLimit({ max: 1, windowMs: 60_000 })
+        .handle(() => 'notes'),
+    );
     const { server } = buildServer(scoped.runtime({ tracing }), { name: 'w', version: '1' });
     const [c, s] = InMemoryTransport.createLinkedPair();
     await server.connect(s);
@@ -337,8 +417,12 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     const limited = await client.callTool({ name: 'notes.list', arguments: {} });
     await client.close();
     expect([denied.isError, limited.isError]).toEqual([true, true]);
-    expect(spanNamed('tools/call notes.delete').events.map((e) => [e.name, e.attributes?.['mcp_fusion.refusal.reason']])).toEqual([['mcp_fusion.refusal', 'insufficient_scope']]);
-    const reasons = finished().filter((span) => span.name === 'tools/call notes.list').map((span) => span.events.map((e) => e.attributes?.['mcp_fusion.refusal.reason']));
+    expect(
+      spanNamed('tools/call notes.delete').events.map((e) => [e.name, e.attributes?.['mcp_fusion.refusal.reason']]),
+    ).toEqual([['mcp_fusion.refusal', 'insufficient_scope']]);
+    const reasons = finished()
+      .filter((span) => span.name === 'tools/call notes.list')
+      .map((span) => span.events.map((e) => e.attributes?.['mcp_fusion.refusal.reason']));
     expect(reasons).toEqual([[], ['rate_limited']]);
   });
 
@@ -346,7 +430,10 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     provideOptional('@opentelemetry/api', undefined);
     try {
       const warnings: string[] = [];
-      const { server } = buildServer(registry.runtime({ ...workspaceOptions(), tracing: true, onWarning: (m) => warnings.push(m) }), { name: 'w', version: '1' });
+      const { server } = buildServer(
+        registry.runtime({ ...workspaceOptions(), tracing: true, onWarning: (m) => warnings.push(m) }),
+        { name: 'w', version: '1' },
+      );
       const [c, s] = InMemoryTransport.createLinkedPair();
       await server.connect(s);
       const client = new Client({ name: 't', version: '1' });
@@ -367,7 +454,10 @@ describe('OpenTelemetry in memory (SDK Client over InMemoryTransport)', () => {
     expect(trace.setGlobalTracerProvider(tracerProvider)).toBe(true);
     expect(metrics.setGlobalMeterProvider(meterProvider)).toBe(true);
     try {
-      const { server } = buildServer(registry.runtime({ ...workspaceOptions(), tracing: true }), { name: 'w', version: '1' });
+      const { server } = buildServer(registry.runtime({ ...workspaceOptions(), tracing: true }), {
+        name: 'w',
+        version: '1',
+      });
       const [c, s] = InMemoryTransport.createLinkedPair();
       await server.connect(s);
       const client = new Client({ name: 't', version: '1' });

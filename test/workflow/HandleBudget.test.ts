@@ -20,6 +20,8 @@ describe('HandleBudget', () => {
   });
 
   it('refuses limits that are not positive integers', () => {
-    expect(() => new HandleBudget({ maxPerPrincipal: 0 })).toThrow(/workflowHandles.maxPerPrincipal must be a positive integer/);
+    expect(() => new HandleBudget({ maxPerPrincipal: 0 })).toThrow(
+      /workflowHandles.maxPerPrincipal must be a positive integer/,
+    );
   });
 });

@@ -32,18 +32,28 @@ export class GroupBuilder<Ctx, Common = Record<never, never>> {
   use(middleware: Middleware<Ctx>): GroupBuilder<Ctx, Common> {
     this.#assertOpen('add a middleware');
     if (typeof middleware !== 'function') {
-      throw new DefinitionError('TOOL_MIDDLEWARE', `Group "${this.#state.name}" of tool "${this.#state.tool}" got ${String(middleware)} in .use(); pass a function (ctx, args, next, extra) => ….`, { tool: this.#state.tool, group: this.#state.name });
+      throw new DefinitionError(
+        'TOOL_MIDDLEWARE',
+        `Group "${this.#state.name}" of tool "${this.#state.tool}" got ${String(middleware)} in .use(); pass a function (ctx, args, next, extra) => ….`,
+        { tool: this.#state.tool, group: this.#state.name },
+      );
     }
     this.#state = { ...this.#state, middlewares: [...this.#state.middlewares, middleware] };
     return this;
   }
 
   /** Adds an action whose key is `<group>.<name>`. */
-  action<S extends ZodObjectSchema | undefined = undefined>(config: ActionConfig<Ctx, Common, S>): GroupBuilder<Ctx, Common> {
+  action<S extends ZodObjectSchema | undefined = undefined>(
+    config: ActionConfig<Ctx, Common, S>,
+  ): GroupBuilder<Ctx, Common> {
     this.#assertOpen('add an action');
     const def = toActionDef(this.#state.tool, { name: this.#state.name, middlewares: [] }, config);
     if (this.#state.actions.some((a) => a.key === def.key)) {
-      throw new DefinitionError('TOOL_ACTION', `Tool "${this.#state.tool}" declares the action "${def.key}" twice; remove one of them or rename it.`, { tool: this.#state.tool, action: def.key });
+      throw new DefinitionError(
+        'TOOL_ACTION',
+        `Tool "${this.#state.tool}" declares the action "${def.key}" twice; remove one of them or rename it.`,
+        { tool: this.#state.tool, action: def.key },
+      );
     }
     this.#state = { ...this.#state, actions: [...this.#state.actions, def] };
     return this;
@@ -58,6 +68,10 @@ export class GroupBuilder<Ctx, Common = Record<never, never>> {
   #assertOpen(what: string): void {
     if (!this.#closed) return;
     const { tool, name } = this.#state;
-    throw new FrozenBuilderError('BUILDER_FROZEN', `Group "${name}" of tool "${tool}" is closed (its .group() callback returned); cannot ${what}. Add every action of the group inside its callback.`, { tool, group: name });
+    throw new FrozenBuilderError(
+      'BUILDER_FROZEN',
+      `Group "${name}" of tool "${tool}" is closed (its .group() callback returned); cannot ${what}. Add every action of the group inside its callback.`,
+      { tool, group: name },
+    );
   }
 }

@@ -59,7 +59,11 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   /** The field that selects the action (`action` by default). */
   discriminator(field: string): GroupedToolBuilder<Ctx, Common> {
     if (typeof field !== 'string' || !DISCRIMINATOR.test(field)) {
-      throw new DefinitionError('TOOL_SCHEMA', `Tool "${this.#state.name}" has the discriminator ${JSON.stringify(field)}; use a field name such as "action" or "op".`, { tool: this.#state.name });
+      throw new DefinitionError(
+        'TOOL_SCHEMA',
+        `Tool "${this.#state.name}" has the discriminator ${JSON.stringify(field)}; use a field name such as "action" or "op".`,
+        { tool: this.#state.name },
+      );
     }
     return this.#next('change its discriminator', { discriminator: field });
   }
@@ -68,10 +72,18 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   commonSchema<S extends ZodObjectSchema>(schema: S): GroupedToolBuilder<Ctx, z.output<S>> {
     const { name } = this.#state;
     if (!isZodObject(schema)) {
-      throw new DefinitionError('TOOL_SCHEMA', `Tool "${name}" got a common schema that is not a zod object; pass z.object({ … }).`, { tool: name });
+      throw new DefinitionError(
+        'TOOL_SCHEMA',
+        `Tool "${name}" got a common schema that is not a zod object; pass z.object({ … }).`,
+        { tool: name },
+      );
     }
     if (this.#state.actions.length > 0) {
-      throw new DefinitionError('TOOL_SCHEMA', `Tool "${name}" calls .commonSchema() after its first action; call it before .action() and .group() so that every handler's input includes the common fields.`, { tool: name });
+      throw new DefinitionError(
+        'TOOL_SCHEMA',
+        `Tool "${name}" calls .commonSchema() after its first action; call it before .action() and .group() so that every handler's input includes the common fields.`,
+        { tool: name },
+      );
     }
     return this.#next('set its common schema', { common: schema });
   }
@@ -79,7 +91,11 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   /** A middleware for every action, outside the group middlewares (in the order added). */
   use(middleware: Middleware<Ctx>): GroupedToolBuilder<Ctx, Common> {
     if (typeof middleware !== 'function') {
-      throw new DefinitionError('TOOL_MIDDLEWARE', `Tool "${this.#state.name}" got ${String(middleware)} in .use(); pass a function (ctx, args, next, extra) => ….`, { tool: this.#state.name });
+      throw new DefinitionError(
+        'TOOL_MIDDLEWARE',
+        `Tool "${this.#state.name}" got ${String(middleware)} in .use(); pass a function (ctx, args, next, extra) => ….`,
+        { tool: this.#state.name },
+      );
     }
     return this.#next('add a middleware', { middlewares: Object.freeze([...this.#state.middlewares, middleware]) });
   }
@@ -109,23 +125,37 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   }
 
   /** Adds an ungrouped action (key = its name). A tool has either ungrouped actions or groups. */
-  action<S extends ZodObjectSchema | undefined = undefined>(config: ActionConfig<Ctx, Common, S>): GroupedToolBuilder<Ctx, Common> {
+  action<S extends ZodObjectSchema | undefined = undefined>(
+    config: ActionConfig<Ctx, Common, S>,
+  ): GroupedToolBuilder<Ctx, Common> {
     this.#assertOpen('add an action');
     const { name, groups, actions } = this.#state;
     const def = toActionDef(name, undefined, config);
     if (groups.length > 0) {
-      throw new DefinitionError('TOOL_ACTION', `Tool "${name}" mixes groups with the ungrouped action "${def.key}"; put it in a group (.group("…", g => g.action(…))) or declare no groups.`, { tool: name, action: def.key });
+      throw new DefinitionError(
+        'TOOL_ACTION',
+        `Tool "${name}" mixes groups with the ungrouped action "${def.key}"; put it in a group (.group("…", g => g.action(…))) or declare no groups.`,
+        { tool: name, action: def.key },
+      );
     }
     this.#assertNewKey(def.key);
     return this.#next('add an action', { actions: Object.freeze([...actions, def]) });
   }
 
   /** Adds a group (module) of actions keyed `<group>.<action>`, with its own middlewares. */
-  group(name: string, description: string | undefined, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void): GroupedToolBuilder<Ctx, Common>;
-  group(name: string, configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void): GroupedToolBuilder<Ctx, Common>;
   group(
     name: string,
-    descriptionOrConfigure: string | undefined | ((group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void),
+    description: string | undefined,
+    configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void,
+  ): GroupedToolBuilder<Ctx, Common>;
+  group(
+    name: string,
+    configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void,
+  ): GroupedToolBuilder<Ctx, Common>;
+  group(
+    name: string,
+    descriptionOrConfigure:
+      string | undefined | ((group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void),
     maybeConfigure?: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void,
   ): GroupedToolBuilder<Ctx, Common> {
     this.#assertOpen('add a group');
@@ -134,20 +164,36 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
     const configure = typeof descriptionOrConfigure === 'function' ? descriptionOrConfigure : maybeConfigure;
     const description = typeof descriptionOrConfigure === 'function' ? undefined : descriptionOrConfigure;
     if (typeof configure !== 'function') {
-      throw new DefinitionError('TOOL_ACTION', `Group "${name}" of tool "${tool}" has no callback; pass g => g.action({ … }).`, { tool, group: name });
+      throw new DefinitionError(
+        'TOOL_ACTION',
+        `Group "${name}" of tool "${tool}" has no callback; pass g => g.action({ … }).`,
+        { tool, group: name },
+      );
     }
     if (this.#state.groups.some((g) => g.name === name)) {
-      throw new DefinitionError('TOOL_ACTION', `Tool "${tool}" declares the group "${name}" twice; put all of its actions in one .group() call.`, { tool, group: name });
+      throw new DefinitionError(
+        'TOOL_ACTION',
+        `Tool "${tool}" declares the group "${name}" twice; put all of its actions in one .group() call.`,
+        { tool, group: name },
+      );
     }
     const ungrouped = this.#state.actions.find((a) => a.group === undefined);
     if (ungrouped !== undefined) {
-      throw new DefinitionError('TOOL_ACTION', `Tool "${tool}" mixes the ungrouped action "${ungrouped.key}" with groups; put it in a group or declare no groups.`, { tool, action: ungrouped.key });
+      throw new DefinitionError(
+        'TOOL_ACTION',
+        `Tool "${tool}" mixes the ungrouped action "${ungrouped.key}" with groups; put it in a group or declare no groups.`,
+        { tool, action: ungrouped.key },
+      );
     }
     const builder = new GroupBuilder<Ctx, Common>({ tool, name, middlewares: [], actions: [] });
     configure(builder);
     const state = builder[closeGroup]();
     if (state.actions.length === 0) {
-      throw new DefinitionError('TOOL_ACTION', `Group "${name}" of tool "${tool}" has no actions; add them in the callback: g => g.action({ … }).`, { tool, group: name });
+      throw new DefinitionError(
+        'TOOL_ACTION',
+        `Group "${name}" of tool "${tool}" has no actions; add them in the callback: g => g.action({ … }).`,
+        { tool, group: name },
+      );
     }
     for (const a of state.actions) this.#assertNewKey(a.key);
     const added = state.actions.map((a) => Object.freeze({ ...a, middlewares: Object.freeze([...state.middlewares]) }));
@@ -171,15 +217,28 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
    * Runs one call as the grouped tool would: picks the action from the discriminator, validates the rest
    * strictly (common fields + the action's), then runs the compiled chain. Problems are `isError` results.
    */
-  async execute(ctx: Ctx, args: Record<string, unknown> | undefined, extra: ToolExtra = standaloneExtra()): Promise<ToolResponse> {
+  async execute(
+    ctx: Ctx,
+    args: Record<string, unknown> | undefined,
+    extra: ToolExtra = standaloneExtra(),
+  ): Promise<ToolResponse> {
     const built = this.#build();
     const { name, discriminator } = this.#state;
     const { [discriminator]: key, ...rest } = isRecord(args) ? args : {};
     const tool = typeof key === 'string' ? built.byKey.get(key) : undefined;
-    if (tool === undefined) return errorResult(messages.unknownAction(name, discriminator, key, [...built.byKey.keys()]));
+    if (tool === undefined)
+      return errorResult(messages.unknownAction(name, discriminator, key, [...built.byKey.keys()]));
     const parsed = tool.validate(rest);
     if (!parsed.ok) {
-      return errorResult(messages.invalidActionArguments(name, discriminator, key as string, parsed.issues, Object.keys(tool.inputSchema.properties ?? {})));
+      return errorResult(
+        messages.invalidActionArguments(
+          name,
+          discriminator,
+          key as string,
+          parsed.issues,
+          Object.keys(tool.inputSchema.properties ?? {}),
+        ),
+      );
     }
     return tool.run(parsed.value, ctx, extra);
   }
@@ -226,7 +285,11 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
 
   #assertNewKey(key: string): void {
     if (this.#state.actions.some((a) => a.key === key)) {
-      throw new DefinitionError('TOOL_ACTION', `Tool "${this.#state.name}" declares the action "${key}" twice; remove one of them or rename it.`, { tool: this.#state.name, action: key });
+      throw new DefinitionError(
+        'TOOL_ACTION',
+        `Tool "${this.#state.name}" declares the action "${key}" twice; remove one of them or rename it.`,
+        { tool: this.#state.name, action: key },
+      );
     }
   }
 

@@ -49,7 +49,10 @@ export function buildGroupedTool<Ctx>(state: GroupedState<Ctx>): BuiltGroupedToo
       { tool: state.name },
     );
   }
-  const spec = describeGroupedTool(state, state.toon === undefined ? undefined : (state.toon.encode ?? loadToonEncode(state.name)));
+  const spec = describeGroupedTool(
+    state,
+    state.toon === undefined ? undefined : (state.toon.encode ?? loadToonEncode(state.name)),
+  );
   const chains = compileMiddleware(state.actions, state.middlewares);
   const tools = state.actions.map((action) =>
     buildFusionTool<Ctx>({
@@ -89,13 +92,27 @@ export function describeGroupedTool<Ctx>(state: GroupedState<Ctx>, toon: Grouped
   const defs: Record<string, unknown> = {};
   const common = state.common === undefined ? undefined : fieldsOf(state.common, state.name, defs);
   if (common !== undefined && state.discriminator in common.properties) {
-    throw new DefinitionError('TOOL_SCHEMA', `Tool "${state.name}" has a common field named like its discriminator "${state.discriminator}"; rename the field or choose another discriminator with .discriminator("op").`, { tool: state.name, field: state.discriminator });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Tool "${state.name}" has a common field named like its discriminator "${state.discriminator}"; rename the field or choose another discriminator with .discriminator("op").`,
+      { tool: state.name, field: state.discriminator },
+    );
   }
   const actions = state.actions.map((action): ActionSpec => {
     const own = fieldsOf(action.schema ?? NO_FIELDS, `${state.name}.${action.key}`, defs);
     checkFields(state, action, Object.keys(own.properties), common === undefined ? [] : Object.keys(common.properties));
     const { key, name, group, description, readOnly, destructive, idempotent } = action;
-    return { key, name, group, description, properties: own.properties, required: own.required, readOnly, destructive, idempotent };
+    return {
+      key,
+      name,
+      group,
+      description,
+      properties: own.properties,
+      required: own.required,
+      readOnly,
+      destructive,
+      idempotent,
+    };
   });
   return deepFreeze({
     name: state.name,
@@ -110,21 +127,39 @@ export function describeGroupedTool<Ctx>(state: GroupedState<Ctx>, toon: Grouped
   });
 }
 
-function fieldsOf(schema: ZodObjectSchema, owner: string, defs: Record<string, unknown>): { properties: Record<string, unknown>; required: string[] } {
+function fieldsOf(
+  schema: ZodObjectSchema,
+  owner: string,
+  defs: Record<string, unknown>,
+): { properties: Record<string, unknown>; required: string[] } {
   const json = zodToJsonSchema(schema, owner);
   const found = json.$defs;
-  if (typeof found === 'object' && found !== null) for (const [k, v] of Object.entries(found)) if (!(k in defs)) defs[k] = v;
+  if (typeof found === 'object' && found !== null)
+    for (const [k, v] of Object.entries(found)) if (!(k in defs)) defs[k] = v;
   return { properties: json.properties ?? {}, required: json.required ?? [] };
 }
 
-function checkFields<Ctx>(state: GroupedState<Ctx>, action: ActionDef<Ctx>, own: readonly string[], common: readonly string[]): void {
+function checkFields<Ctx>(
+  state: GroupedState<Ctx>,
+  action: ActionDef<Ctx>,
+  own: readonly string[],
+  common: readonly string[],
+): void {
   const data = { tool: state.name, action: action.key };
   if (own.includes(state.discriminator)) {
-    throw new DefinitionError('TOOL_SCHEMA', `Action "${action.key}" of tool "${state.name}" has a field named like the discriminator "${state.discriminator}"; rename the field or choose another discriminator with .discriminator("op").`, { ...data, field: state.discriminator });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Action "${action.key}" of tool "${state.name}" has a field named like the discriminator "${state.discriminator}"; rename the field or choose another discriminator with .discriminator("op").`,
+      { ...data, field: state.discriminator },
+    );
   }
   const clash = own.find((f) => common.includes(f));
   if (clash !== undefined) {
-    throw new DefinitionError('TOOL_SCHEMA', `Action "${action.key}" of tool "${state.name}" redeclares the common field "${clash}"; remove it from the action's schema (every handler already receives it).`, { ...data, field: clash });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Action "${action.key}" of tool "${state.name}" redeclares the common field "${clash}"; remove it from the action's schema (every handler already receives it).`,
+      { ...data, field: clash },
+    );
   }
 }
 
@@ -134,7 +169,11 @@ function mergedSchema<Ctx>(state: GroupedState<Ctx>, action: ActionDef<Ctx>): z.
   try {
     return state.common.extend(action.schema.shape);
   } catch (error) {
-    throw new DefinitionError('TOOL_SCHEMA', `Action "${action.key}" of tool "${state.name}" cannot be merged with the common schema (${error instanceof Error ? error.message : String(error)}); use plain z.object({ … }) schemas without refinements.`, { tool: state.name, action: action.key });
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Action "${action.key}" of tool "${state.name}" cannot be merged with the common schema (${error instanceof Error ? error.message : String(error)}); use plain z.object({ … }) schemas without refinements.`,
+      { tool: state.name, action: action.key },
+    );
   }
 }
 
@@ -144,7 +183,9 @@ function kindOf(action: Hints): ToolKind {
 }
 
 function annotationsOf(action: Hints): ToolAnnotations {
-  const base: ToolAnnotations = action.readOnly ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: action.destructive };
+  const base: ToolAnnotations = action.readOnly
+    ? { readOnlyHint: true }
+    : { readOnlyHint: false, destructiveHint: action.destructive };
   return action.idempotent ? { ...base, idempotentHint: true } : base;
 }
 

@@ -17,10 +17,12 @@ export const ACTIONS_META_KEY = 'fusion/actions';
 export function groupedToolDefinition(spec: GroupedToolSpec, exposed: string = spec.name): WireTool {
   const described = { description: spec.description, actions: spec.actions, groups: spec.groups };
   const actions: Record<string, { readOnly: boolean; destructive: boolean; idempotent: boolean }> = {};
-  for (const a of spec.actions) actions[a.key] = { readOnly: a.readOnly, destructive: a.destructive, idempotent: a.idempotent };
+  for (const a of spec.actions)
+    actions[a.key] = { readOnly: a.readOnly, destructive: a.destructive, idempotent: a.idempotent };
   return deepFreeze({
     name: exposed,
-    description: spec.toon === undefined ? generateDescription(described) : generateToonDescription(described, spec.toon),
+    description:
+      spec.toon === undefined ? generateDescription(described) : generateToonDescription(described, spec.toon),
     inputSchema: generateSchema({
       actions: spec.actions,
       discriminator: spec.discriminator,

@@ -18,7 +18,12 @@ export function checkSegment(tool: string, what: 'action' | 'group', name: unkno
 
 /** True for a zod object schema. */
 export function isZodObject(value: unknown): value is ZodObjectSchema {
-  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { shape?: unknown }).shape === 'object';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as { shape?: unknown }).shape === 'object'
+  );
 }
 
 /** Checks one `.action({...})` config and freezes it as the builder stores it. */
@@ -28,19 +33,35 @@ export function toActionDef<Ctx>(
   config: ActionConfig<Ctx, any, any>,
 ): ActionDef<Ctx> {
   if (typeof config !== 'object' || config === null) {
-    throw new DefinitionError('TOOL_ACTION', `Tool "${tool}" got ${String(config)} in .action(); pass { name, handler, … }.`, { tool });
+    throw new DefinitionError(
+      'TOOL_ACTION',
+      `Tool "${tool}" got ${String(config)} in .action(); pass { name, handler, … }.`,
+      { tool },
+    );
   }
   checkSegment(tool, 'action', config.name);
   const key = group === undefined ? config.name : `${group.name}.${config.name}`;
   const data = { tool, action: key };
   if (typeof config.handler !== 'function') {
-    throw new DefinitionError('TOOL_HANDLER', `Action "${key}" of tool "${tool}" has no handler; pass handler: (input, ctx, extra) => ….`, data);
+    throw new DefinitionError(
+      'TOOL_HANDLER',
+      `Action "${key}" of tool "${tool}" has no handler; pass handler: (input, ctx, extra) => ….`,
+      data,
+    );
   }
   if (config.schema !== undefined && !isZodObject(config.schema)) {
-    throw new DefinitionError('TOOL_SCHEMA', `Action "${key}" of tool "${tool}" has a schema that is not a zod object; pass schema: z.object({ … }).`, data);
+    throw new DefinitionError(
+      'TOOL_SCHEMA',
+      `Action "${key}" of tool "${tool}" has a schema that is not a zod object; pass schema: z.object({ … }).`,
+      data,
+    );
   }
   if (config.readOnly === true && config.destructive === true) {
-    throw new DefinitionError('TOOL_ACTION', `Action "${key}" of tool "${tool}" is both readOnly and destructive; a read-only action destroys nothing, so drop one of the two.`, data);
+    throw new DefinitionError(
+      'TOOL_ACTION',
+      `Action "${key}" of tool "${tool}" is both readOnly and destructive; a read-only action destroys nothing, so drop one of the two.`,
+      data,
+    );
   }
   return Object.freeze({
     key,
@@ -52,8 +73,12 @@ export function toActionDef<Ctx>(
     destructive: config.destructive === true,
     idempotent: config.idempotent === true,
     middlewares: group?.middlewares ?? [],
-    ...(config.requireScopes === undefined ? {} : { requiredScopes: checkScopes(config.requireScopes, `Action "${key}" of tool "${tool}"`) }),
-    ...(config.rateLimit === undefined ? {} : { rateLimit: checkRateLimit(config.rateLimit, `Action "${key}" of tool "${tool}"`) }),
+    ...(config.requireScopes === undefined
+      ? {}
+      : { requiredScopes: checkScopes(config.requireScopes, `Action "${key}" of tool "${tool}"`) }),
+    ...(config.rateLimit === undefined
+      ? {}
+      : { rateLimit: checkRateLimit(config.rateLimit, `Action "${key}" of tool "${tool}"`) }),
     handler: config.handler,
   });
 }

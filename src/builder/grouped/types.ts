@@ -8,9 +8,10 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 /** A zod object schema (the shape of an action's own fields or of the common fields). */
 export type ZodObjectSchema = z.ZodObject<any>;
 
-
 /** The input a handler receives: the common fields and the action's own, validated. */
-export type ActionInput<Common, S extends ZodObjectSchema | undefined> = S extends ZodObjectSchema ? Simplify<Common & z.output<S>> : Simplify<Common>;
+export type ActionInput<Common, S extends ZodObjectSchema | undefined> = S extends ZodObjectSchema
+  ? Simplify<Common & z.output<S>>
+  : Simplify<Common>;
 
 /** One action of a grouped tool: `.action({ name, description, schema, readOnly, destructive, idempotent, handler })`. */
 export interface ActionConfig<Ctx, Common, S extends ZodObjectSchema | undefined = undefined> {

@@ -8,7 +8,9 @@ import type { ActionSpec } from './types.js';
  * Per-action hints go in the tool's `_meta['fusion/actions']`.
  * @see docs/grouped-tools.md
  */
-export function aggregateAnnotations(actions: readonly Pick<ActionSpec, 'readOnly' | 'destructive' | 'idempotent'>[]): ToolAnnotations {
+export function aggregateAnnotations(
+  actions: readonly Pick<ActionSpec, 'readOnly' | 'destructive' | 'idempotent'>[],
+): ToolAnnotations {
   const some = actions.length > 0;
   return {
     readOnlyHint: some && actions.every((a) => a.readOnly),

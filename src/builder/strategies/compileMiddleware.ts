@@ -12,6 +12,7 @@ export function compileMiddleware<Ctx>(
   global: readonly Middleware<Ctx>[],
 ): ReadonlyMap<string, ChainFn<Ctx>> {
   const chains = new Map<string, ChainFn<Ctx>>();
-  for (const action of actions) chains.set(action.key, compileChain([...global, ...action.middlewares], action.handler));
+  for (const action of actions)
+    chains.set(action.key, compileChain([...global, ...action.middlewares], action.handler));
   return chains;
 }

@@ -27,7 +27,8 @@ export function generateDescription(input: DescriptionInput): string {
   const modules = groupSummaries(input.actions, input.groups ?? []);
   if (modules.length > 0) {
     lines.push('Modules:');
-    for (const m of modules) lines.push(`- ${m.name} (${m.actions.join(', ')})${m.description === undefined ? '' : `: ${m.description}`}`);
+    for (const m of modules)
+      lines.push(`- ${m.name} (${m.actions.join(', ')})${m.description === undefined ? '' : `: ${m.description}`}`);
   }
   lines.push('Actions:');
   for (const action of input.actions) lines.push(actionLine(action));
@@ -55,7 +56,8 @@ export function groupSummaries(
 
 function actionLine(action: ActionSpec): string {
   const parts: string[] = [];
-  if (action.description !== undefined && action.description.trim() !== '') parts.push(action.description.trim().replace(/\.+$/, ''));
+  if (action.description !== undefined && action.description.trim() !== '')
+    parts.push(action.description.trim().replace(/\.+$/, ''));
   if (action.required.length > 0) parts.push(`Requires: ${action.required.join(', ')}`);
   const text = parts.length > 0 ? `: ${parts.join('. ')}` : '';
   return `- ${action.key}${text}${action.destructive ? ' [DESTRUCTIVE]' : ''}`;

@@ -59,7 +59,11 @@ function unionSchema({ actions, discriminator, common = NO_FIELDS }: SchemaInput
   }
   const properties: Record<string, unknown> = { [discriminator]: discriminatorField(actions) };
   for (const [name, use] of fields) {
-    const note = use.common ? (common.required.includes(name) ? '(always required)' : '(always optional)') : usageNote(use.usedBy, use.requiredBy);
+    const note = use.common
+      ? common.required.includes(name)
+        ? '(always required)'
+        : '(always optional)'
+      : usageNote(use.usedBy, use.requiredBy);
     const body = use.variants.length === 1 ? use.variants[0]! : { anyOf: use.variants };
     properties[name] = { ...body, description: appendNote(use.description, note) };
   }
@@ -75,7 +79,12 @@ function perActionSchema({ actions, discriminator, common = NO_FIELDS }: SchemaI
     branch.additionalProperties = false;
     return branch;
   });
-  return { type: 'object', properties: { [discriminator]: discriminatorField(actions) }, required: [discriminator], oneOf: branches };
+  return {
+    type: 'object',
+    properties: { [discriminator]: discriminatorField(actions) },
+    required: [discriminator],
+    oneOf: branches,
+  };
 }
 
 function discriminatorField(actions: readonly ActionSpec[]): Record<string, unknown> {

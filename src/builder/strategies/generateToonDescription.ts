@@ -29,5 +29,10 @@ export function generateToonDescription(input: DescriptionInput, encode: ToonEnc
 }
 
 function row(action: string, spec: ActionSpec): ActionRow {
-  return { action, description: spec.description?.trim() ?? '', requires: spec.required.join(','), destructive: spec.destructive };
+  return {
+    action,
+    description: spec.description?.trim() ?? '',
+    requires: spec.required.join(','),
+    destructive: spec.destructive,
+  };
 }

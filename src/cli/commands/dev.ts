@@ -27,36 +27,65 @@ export function devCommand({ io }: CommandContext): Command {
   return withTargetOptions(new Command('dev'))
     .description('serve a registry with the live dev console (sessions, workflow states, calls), restarting on change')
     .option('--no-watch', 'do not restart when files change')
-    .addHelpText('after', '\nExamples:\n  mcp-fusion dev src/registry.ts\n  PORT=4000 mcp-fusion dev src/registry.ts --options devOptions\n\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/console.md')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  mcp-fusion dev src/registry.ts\n  PORT=4000 mcp-fusion dev src/registry.ts --options devOptions\n\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/console.md',
+    )
     .action(async (module: string, opts: DevOptions) => {
       const file = resolve(io.cwd, module);
-      if (!existsSync(file)) throw new CliError('CLI_MODULE_NOT_FOUND', `Cannot find module "${module}" (looked at ${file}). Pass the file that exports your registry, e.g. \`mcp-fusion dev src/registry.ts\`.`, { path: file });
+      if (!existsSync(file))
+        throw new CliError(
+          'CLI_MODULE_NOT_FOUND',
+          `Cannot find module "${module}" (looked at ${file}). Pass the file that exports your registry, e.g. \`mcp-fusion dev src/registry.ts\`.`,
+          { path: file },
+        );
       const host = io.env.HOST ?? '127.0.0.1';
       // PORT=0 picks a free port once: restarts keep it, so the console's URL stays valid.
       const port = io.env.PORT === undefined ? 3000 : Number(io.env.PORT) || (await freePort(host));
-      const env = { ...io.env, PORT: String(port), HOST: host, MCP_FUSION_DEV_TOKEN: io.env.MCP_FUSION_DEV_TOKEN ?? randomBytes(24).toString('base64url') };
+      const env = {
+        ...io.env,
+        PORT: String(port),
+        HOST: host,
+        MCP_FUSION_DEV_TOKEN: io.env.MCP_FUSION_DEV_TOKEN ?? randomBytes(24).toString('base64url'),
+      };
       let current: ChildProcess | undefined;
       let announced = false;
       const start = (): void => {
-        const proc = fork(child, [module, JSON.stringify(selectorsOf(opts))], { cwd: io.cwd, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+        const proc = fork(child, [module, JSON.stringify(selectorsOf(opts))], {
+          cwd: io.cwd,
+          env,
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        });
         current = proc;
         proc.on('message', (message: { type?: string; url?: string; consoleUrl?: string }) => {
           if (message.type !== 'ready') return;
-          io.stderr.write(announced ? `mcp-fusion dev: reloaded ${module}\n` : `mcp-fusion dev: serving ${module}\n  MCP endpoint: ${message.url}\n  Console:      ${message.consoleUrl}\n`);
+          io.stderr.write(
+            announced
+              ? `mcp-fusion dev: reloaded ${module}\n`
+              : `mcp-fusion dev: serving ${module}\n  MCP endpoint: ${message.url}\n  Console:      ${message.consoleUrl}\n`,
+          );
           announced = true;
         });
         proc.on('exit', (code) => {
-          if (current === proc && code !== 0 && code !== null) io.stderr.write(`mcp-fusion dev: the server stopped (exit ${code}); fix the module and save to reload.\n`);
+          if (current === proc && code !== 0 && code !== null)
+            io.stderr.write(`mcp-fusion dev: the server stopped (exit ${code}); fix the module and save to reload.\n`);
         });
       };
       const stop = (proc: ChildProcess | undefined): Promise<void> =>
-        new Promise((done) => (proc === undefined || proc.exitCode !== null || proc.signalCode !== null ? done() : (proc.once('exit', () => done()), proc.kill('SIGTERM'))));
+        new Promise((done) =>
+          proc === undefined || proc.exitCode !== null || proc.signalCode !== null
+            ? done()
+            : (proc.once('exit', () => done()), proc.kill('SIGTERM')),
+        );
       let timer: NodeJS.Timeout | undefined;
-      const watcher = opts.watch === false ? undefined : watch(dirname(file), { recursive: true }, (_event, name) => {
-        if (name === null || /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(name)) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => void stop(current).then(start), 150);
-      });
+      const watcher =
+        opts.watch === false
+          ? undefined
+          : watch(dirname(file), { recursive: true }, (_event, name) => {
+              if (name === null || /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(name)) return;
+              clearTimeout(timer);
+              timer = setTimeout(() => void stop(current).then(start), 150);
+            });
       start();
       await new Promise<void>((done) => {
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());

@@ -29,7 +29,10 @@ export function lintCommand({ io, exit }: CommandContext): Command {
     .description('run the startup checks of a registry and exit non-zero on problems (for CI)')
     .option('--json', 'machine-readable output')
     .option('--strict', 'fail on warnings too')
-    .addHelpText('after', '\nExit codes: 0 no errors, 1 problems found, 2 the module could not be checked.\n\nExample:\n  mcp-fusion lint src/registry.ts\n')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no errors, 1 problems found, 2 the module could not be checked.\n\nExample:\n  mcp-fusion lint src/registry.ts\n',
+    )
     .action(async (module: string, opts: LintOptions) => {
       const target = await loadCommandTarget(io, module, opts);
       const problems = collectProblems(target);
@@ -47,16 +50,23 @@ export function collectProblems(target: Target): Problem[] {
   try {
     analysis = analyzeTarget(target);
   } catch (error) {
-    if (error instanceof CliError && error.code === 'CLI_CONFIG') return [{ severity: 'error', message: error.message }];
+    if (error instanceof CliError && error.code === 'CLI_CONFIG')
+      return [{ severity: 'error', message: error.message }];
     throw error;
   }
   const problems: Problem[] = analysis.warnings.map((message) => ({ severity: 'error', message }));
   if (target.gate !== undefined) {
-    const graph = fsmGraph(target.gate, analysis.surface.tools.map((t) => t.name));
+    const graph = fsmGraph(
+      target.gate,
+      analysis.surface.tools.map((t) => t.name),
+    );
     const machine = target.gate.id === undefined ? 'the FSM' : `FSM "${target.gate.id}"`;
     for (const t of graph.transitions) {
       if (t.tools.length === 0) {
-        problems.push({ severity: 'warning', message: `Transition "${t.from}" → "${t.to}" of ${machine} needs event "${t.event}", which no tool visible in "${t.from}" sends; bind a tool with .bindState(["${t.from}"], "${t.event}") or remove the transition.` });
+        problems.push({
+          severity: 'warning',
+          message: `Transition "${t.from}" → "${t.to}" of ${machine} needs event "${t.event}", which no tool visible in "${t.from}" sends; bind a tool with .bindState(["${t.from}"], "${t.event}") or remove the transition.`,
+        });
       }
     }
   }

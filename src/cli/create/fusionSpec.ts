@@ -35,33 +35,43 @@ const FUSION_OPTION = '--fusion <spec> (a version range, a path to a .tgz from n
  * was installed from (`npx --package ./mcp-fusion-x.tgz`, read from the installing project's package.json);
  * else `^<this version>` when the registry has it; else this installed copy, with a note.
  */
-export async function fusionSpec(pkg: PackageInfo, { given, cwd, lookup = npmHas }: FusionSpecOptions): Promise<FusionSpec> {
+export async function fusionSpec(
+  pkg: PackageInfo,
+  { given, cwd, lookup = npmHas }: FusionSpecOptions,
+): Promise<FusionSpec> {
   if (given !== undefined) {
     const path = localPath(given, cwd);
     if (path === undefined) return { spec: given, linked: false, reason: 'as given with --fusion' };
     return { spec: `file:${path}`, linked: isCheckout(path), reason: 'as given with --fusion' };
   }
-  if (pkg.checkout) return { spec: `file:${pkg.root}`, linked: true, reason: 'this checkout of mcp-fusion, its TypeScript sources' };
+  if (pkg.checkout)
+    return { spec: `file:${pkg.root}`, linked: true, reason: 'this checkout of mcp-fusion, its TypeScript sources' };
   const source = installedFrom(pkg.root);
   if (source !== undefined) {
     const tarball = statSync(source).isFile();
-    return { spec: `file:${source}`, linked: !tarball && isCheckout(source), reason: `the ${tarball ? 'tarball' : 'directory'} this command was installed from` };
+    return {
+      spec: `file:${source}`,
+      linked: !tarball && isCheckout(source),
+      reason: `the ${tarball ? 'tarball' : 'directory'} this command was installed from`,
+    };
   }
   const range = `^${pkg.version}`;
-  if (await lookup('mcp-fusion', range)) return { spec: range, linked: false, reason: 'the version running this command, from the npm registry' };
+  if (await lookup('mcp-fusion', range))
+    return { spec: range, linked: false, reason: 'the version running this command, from the npm registry' };
   const temporary = pkg.root.split(/[\\/]/).includes('_npx');
   return {
     spec: `file:${pkg.root}`,
     linked: false,
     reason: 'the copy running this command',
-    note: `mcp-fusion ${range} is not on the npm registry (or it could not be reached), so the project links the copy running this command: file:${pkg.root}${temporary ? ', inside npx\'s cache, which npm may delete' : ''}. Keep that directory, or pass ${FUSION_OPTION} to choose another.`,
+    note: `mcp-fusion ${range} is not on the npm registry (or it could not be reached), so the project links the copy running this command: file:${pkg.root}${temporary ? ", inside npx's cache, which npm may delete" : ''}. Keep that directory, or pass ${FUSION_OPTION} to choose another.`,
   };
 }
 
 /** `given` as an absolute path when it names a local tarball or directory (`./x.tgz`, `file:../fusion`), else undefined. */
 function localPath(given: string, cwd: string): string | undefined {
   const path = given.startsWith('file:') ? given.slice('file:'.length) : given;
-  const local = given.startsWith('file:') || /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(path) || /\.(tgz|tar\.gz)$/.test(path);
+  const local =
+    given.startsWith('file:') || /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(path) || /\.(tgz|tar\.gz)$/.test(path);
   return local ? resolve(cwd, path) : undefined;
 }
 
@@ -92,10 +102,15 @@ function installedFrom(root: string): string | undefined {
 /** `npm view <name>@<range> version`: true when it names at least one version. */
 export function npmHas(name: string, range: string): Promise<boolean> {
   return new Promise((resolvePromise) => {
-    execFile('npm', ['view', `${name}@${range}`, 'version', '--json'], { timeout: 15_000, shell: process.platform === 'win32' }, (error, stdout) => {
-      if (error !== null) return resolvePromise(false);
-      const text = stdout.trim();
-      resolvePromise(text !== '' && text !== '[]' && text !== '""');
-    });
+    execFile(
+      'npm',
+      ['view', `${name}@${range}`, 'version', '--json'],
+      { timeout: 15_000, shell: process.platform === 'win32' },
+      (error, stdout) => {
+        if (error !== null) return resolvePromise(false);
+        const text = stdout.trim();
+        resolvePromise(text !== '' && text !== '[]' && text !== '""');
+      },
+    );
   });
 }

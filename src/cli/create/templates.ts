@@ -38,8 +38,18 @@ export function scaffoldFiles(input: TemplateInput): Record<string, string> {
       'lint:fusion': 'mcp-fusion lint src/registry.ts',
       diagram: 'mcp-fusion diagram src/registry.ts --out diagrams',
     },
-    dependencies: { 'mcp-fusion': input.fusion, ...deps(['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod']) },
-    devDependencies: deps(['@modelcontextprotocol/client', '@types/node', '@viz-js/viz', 'tsx', 'typescript', 'vitest']),
+    dependencies: {
+      'mcp-fusion': input.fusion,
+      ...deps(['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod']),
+    },
+    devDependencies: deps([
+      '@modelcontextprotocol/client',
+      '@types/node',
+      '@viz-js/viz',
+      'tsx',
+      'typescript',
+      'vitest',
+    ]),
   };
   const tsconfig = {
     compilerOptions: {
@@ -52,7 +62,9 @@ export function scaffoldFiles(input: TemplateInput): Record<string, string> {
       verbatimModuleSyntax: true,
       skipLibCheck: true,
       noEmit: true,
-      ...(input.linked ? { paths: { 'mcp-fusion': [`${SOURCES}/index.ts`], 'mcp-fusion/*': [`${SOURCES}/*/index.ts`] } } : {}),
+      ...(input.linked
+        ? { paths: { 'mcp-fusion': [`${SOURCES}/index.ts`], 'mcp-fusion/*': [`${SOURCES}/*/index.ts`] } }
+        : {}),
     },
     include: ['src', 'test', 'vitest.config.ts'],
   };
@@ -76,7 +88,8 @@ function json(value: unknown): string {
 const SOURCES = './node_modules/mcp-fusion/src';
 
 function vitestConfig(linked: boolean): string {
-  if (!linked) return `import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n`;
+  if (!linked)
+    return `import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n`;
   return `import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 

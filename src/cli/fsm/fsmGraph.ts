@@ -38,12 +38,21 @@ export interface FsmGraph {
  * Pure: the machine of `gate` with the tools visible in each state and the tools triggering each
  * transition. `tools` are the canonical names on the surface, in order; `display` renders a name.
  */
-export function fsmGraph(gate: StateMachineGate, tools: readonly string[], display: (name: string) => string = (n) => n): FsmGraph {
+export function fsmGraph(
+  gate: StateMachineGate,
+  tools: readonly string[],
+  display: (name: string) => string = (n) => n,
+): FsmGraph {
   const { config, bindings } = gate;
   const bound = tools.filter((t) => bindings.has(t));
   const states: GraphState[] = [];
   const transitions: GraphTransition[] = [];
-  const walk = (level: Record<string, FsmStateConfig>, parent: string | undefined, initial: string | undefined, parallel: boolean): void => {
+  const walk = (
+    level: Record<string, FsmStateConfig>,
+    parent: string | undefined,
+    initial: string | undefined,
+    parallel: boolean,
+  ): void => {
     for (const [name, state] of Object.entries(level)) {
       const path = parent === undefined ? name : `${parent}.${name}`;
       states.push({
@@ -64,7 +73,13 @@ export function fsmGraph(gate: StateMachineGate, tools: readonly string[], displ
             from: path,
             to: resolveTarget(config.id, parent, to),
             event: guard === undefined ? event : `${event} [${guard}]`,
-            tools: bound.filter((b) => bindings.get(b)!.event === event && ancestorsOf(path).some((p) => bindings.get(b)!.states.includes(p))).map(display),
+            tools: bound
+              .filter(
+                (b) =>
+                  bindings.get(b)!.event === event &&
+                  ancestorsOf(path).some((p) => bindings.get(b)!.states.includes(p)),
+              )
+              .map(display),
           });
         }
       }

@@ -15,7 +15,10 @@ export function parseStateArg(config: FsmConfig, arg: string): FsmStateValue | u
       return undefined;
     }
   } else {
-    const paths = arg.split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+    const paths = arg
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0);
     value = paths.length === 1 ? paths[0] : paths.length === 0 ? undefined : merge(paths);
   }
   return isKnownValue(config, value) ? value : undefined;

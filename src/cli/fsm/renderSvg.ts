@@ -15,7 +15,10 @@ export async function renderSvg(dot: string, viz?: VizModule): Promise<string> {
   try {
     return instance.renderString(dot, { format: 'svg' });
   } catch (error) {
-    throw new CliError('CLI_RENDER', `Graphviz could not render the diagram: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(
+      'CLI_RENDER',
+      `Graphviz could not render the diagram: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -23,6 +26,10 @@ async function loadViz(): Promise<VizModule> {
   try {
     return (await import('@viz-js/viz')) as VizModule;
   } catch {
-    throw new CliError('CLI_MISSING_VIZ', 'Drawing SVG needs the optional package "@viz-js/viz"; run `npm install -D @viz-js/viz`, or print the Mermaid diagram without --out.', { package: '@viz-js/viz' });
+    throw new CliError(
+      'CLI_MISSING_VIZ',
+      'Drawing SVG needs the optional package "@viz-js/viz"; run `npm install -D @viz-js/viz`, or print the Mermaid diagram without --out.',
+      { package: '@viz-js/viz' },
+    );
   }
 }

@@ -21,10 +21,14 @@ export function toDot(graph: FsmGraph, options: DrawOptions = {}): string {
   const initial = graph.states.find((s) => s.initial);
   if (initial !== undefined) out.push(`  "__start" -> ${quote(initial.name)};`);
   for (const t of graph.transitions) {
-    out.push(`  ${quote(t.from)} -> ${quote(t.to)} [label=${quote(transitionLabel(t.tools, t.event))}${t.tools.length === 0 ? ', style=dashed' : ''}];`);
+    out.push(
+      `  ${quote(t.from)} -> ${quote(t.to)} [label=${quote(transitionLabel(t.tools, t.event))}${t.tools.length === 0 ? ', style=dashed' : ''}];`,
+    );
   }
   if (options.allTools !== true && graph.everywhere.length > 0) {
-    out.push(`  "__everywhere" [shape=note, label=${quote(`Visible in every state:\n${graph.everywhere.join('\n')}`)}];`);
+    out.push(
+      `  "__everywhere" [shape=note, label=${quote(`Visible in every state:\n${graph.everywhere.join('\n')}`)}];`,
+    );
   }
   out.push('}');
   return out.join('\n') + '\n';

@@ -23,7 +23,8 @@ export function toMermaid(graph: FsmGraph, options: DrawOptions = {}): string {
       const alias = id(state.name);
       const label = parent === undefined ? state.name : state.name.slice(parent.length + 1);
       if (alias !== state.name || label !== state.name) out.push(`${indent}state "${text(label)}" as ${alias}`);
-      const lines = options.allTools === true && state.composite !== true ? [...state.tools, ...graph.everywhere] : state.tools;
+      const lines =
+        options.allTools === true && state.composite !== true ? [...state.tools, ...graph.everywhere] : state.tools;
       if (lines.length === 0 && state.composite !== true) out.push(`${indent}${alias}`);
       for (const tool of lines) out.push(`${indent}${alias} : ${text(tool)}`);
       if (state.composite === true) {
@@ -38,10 +39,15 @@ export function toMermaid(graph: FsmGraph, options: DrawOptions = {}): string {
   draw(undefined, '  ', false);
   const initial = graph.states.find((s) => s.initial && s.parent === undefined);
   if (initial !== undefined) out.push(`  [*] --> ${id(initial.name)}`);
-  for (const t of graph.transitions) out.push(`  ${id(t.from)} --> ${id(t.to)} : ${text(transitionLabel(t.tools, t.event))}`);
+  for (const t of graph.transitions)
+    out.push(`  ${id(t.from)} --> ${id(t.to)} : ${text(transitionLabel(t.tools, t.event))}`);
   for (const state of graph.states) if (state.final) out.push(`  ${id(state.name)} --> [*]`);
   if (options.allTools !== true && graph.everywhere.length > 0 && initial !== undefined) {
-    out.push(`  note right of ${id(initial.name)}`, `    Visible in every state: ${text(graph.everywhere.join(', '))}`, '  end note');
+    out.push(
+      `  note right of ${id(initial.name)}`,
+      `    Visible in every state: ${text(graph.everywhere.join(', '))}`,
+      '  end note',
+    );
   }
   return out.join('\n') + '\n';
 }

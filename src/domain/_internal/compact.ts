@@ -1,4 +1,6 @@
-type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
+type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
 
 /** A copy of `fields` without its undefined entries, so that optional wire fields are absent rather than undefined. */
 export function compact<T extends Record<string, unknown>>(fields: T): Compact<T> {

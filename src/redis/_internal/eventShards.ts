@@ -19,7 +19,8 @@ export function keySlot(name: string): number {
  * --cluster create` assigns them) holds an even share of the channels on every primary.
  */
 export function eventChannels(prefix: string, count: number): string[] {
-  if (!(Number.isInteger(count) && count >= 1 && count <= 1_024)) throw new RangeError(`RedisEventBus: eventShards must be an integer from 1 to 1024 (got ${String(count)}).`);
+  if (!(Number.isInteger(count) && count >= 1 && count <= 1_024))
+    throw new RangeError(`RedisEventBus: eventShards must be an integer from 1 to 1024 (got ${String(count)}).`);
   const channels: string[] = [];
   for (let shard = 0; shard < count; shard++) {
     const [low, high] = [Math.floor((shard * 16_384) / count), Math.floor(((shard + 1) * 16_384) / count)];

@@ -40,13 +40,22 @@ if not held then return -1 end
 local o = 2${WRITE_BODY}`);
 
 /** Renews a held lease. KEYS: state, lock. ARGV: token, lease ms. */
-export const RENEW = luaScript(`if redis.call('GET', KEYS[2]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[2], ARGV[2]) end return 0`);
+export const RENEW = luaScript(
+  `if redis.call('GET', KEYS[2]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[2], ARGV[2]) end return 0`,
+);
 
 /** Releases a lock only if it holds the token. KEYS: state, lock. ARGV: token. */
-export const RELEASE = luaScript(`if redis.call('GET', KEYS[2]) == ARGV[1] then return redis.call('DEL', KEYS[2]) end return 0`);
+export const RELEASE = luaScript(
+  `if redis.call('GET', KEYS[2]) == ARGV[1] then return redis.call('DEL', KEYS[2]) end return 0`,
+);
 
 /** The write arguments of a snapshot (see WRITE). */
-export function writeArgs(compare: boolean, expected: number | undefined, snapshot: FsmSnapshot, ttlMs: number | undefined): string[] {
+export function writeArgs(
+  compare: boolean,
+  expected: number | undefined,
+  snapshot: FsmSnapshot,
+  ttlMs: number | undefined,
+): string[] {
   return [
     compare ? '1' : '0',
     expected === undefined ? '' : String(expected),

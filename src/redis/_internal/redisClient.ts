@@ -20,7 +20,11 @@ export function hashTag(part: string): string {
 /** Rejects a key prefix with braces: it would become the hash tag of every key and pin them all to one slot. */
 export function checkPrefix(prefix: string, owner: string): string {
   if (/[{}]/.test(prefix)) {
-    throw new FusionError('REDIS_KEY_PREFIX', `${owner}: the key prefix "${prefix}" contains "{" or "}"; remove them (the store adds its own hash tags so that the keys of one session or workflow share a cluster slot).`, { prefix });
+    throw new FusionError(
+      'REDIS_KEY_PREFIX',
+      `${owner}: the key prefix "${prefix}" contains "{" or "}"; remove them (the store adds its own hash tags so that the keys of one session or workflow share a cluster slot).`,
+      { prefix },
+    );
   }
   return prefix;
 }

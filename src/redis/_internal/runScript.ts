@@ -12,7 +12,12 @@ export function luaScript(source: string): LuaScript {
 }
 
 /** Runs a script on the node that owns its keys (all keys of one script share a hash tag, so one slot). */
-export async function runScript(client: RedisClient, script: LuaScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
+export async function runScript(
+  client: RedisClient,
+  script: LuaScript,
+  keys: readonly string[],
+  args: ReadonlyArray<string | number>,
+): Promise<unknown> {
   try {
     return await client.evalsha(script.sha, keys.length, ...keys, ...args);
   } catch (error) {

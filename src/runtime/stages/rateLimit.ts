@@ -13,23 +13,28 @@ export const rateLimitStage = defineStage({
   name: 'rateLimit',
   tools: {
     appliesTo: (tool, { limits }) => limits?.applies(tool) === true,
-    build: (_tool, { limits, core }) => async (call, next) => {
-      const limited = await limits!.hit(call.tool, call.scope);
-      if (limited === undefined) return next(call);
-      logRefusal(core.log, call, 'rate_limited');
-      return traceRefusal(call.scope.trace, limited, 'rate_limited');
-    },
+    build:
+      (_tool, { limits, core }) =>
+      async (call, next) => {
+        const limited = await limits!.hit(call.tool, call.scope);
+        if (limited === undefined) return next(call);
+        logRefusal(core.log, call, 'rate_limited');
+        return traceRefusal(call.scope.trace, limited, 'rate_limited');
+      },
   },
   content: {
     appliesTo: (_target, { limits }) => limits?.serverWide === true,
-    build: (_target, { limits, core }) => async (call, next) => {
-      const limited = await limits!.hitRequest(call.label, call.scope);
-      if (limited === undefined) return next(call);
-      const text = (limited.content[0] as { text: string }).text;
-      call.scope.trace?.refusal('rate_limited', text);
-      const fields = { ...logFields(call.label, call.scope.extra), reason: 'rate_limited' };
-      if (core.log.enabled('warn')) core.log.refusal(`rate_limited:${call.label}`, 'rate limit refused a request', fields);
-      throw new WireError(JsonRpcCode.InternalError, text, limited._meta);
-    },
+    build:
+      (_target, { limits, core }) =>
+      async (call, next) => {
+        const limited = await limits!.hitRequest(call.label, call.scope);
+        if (limited === undefined) return next(call);
+        const text = (limited.content[0] as { text: string }).text;
+        call.scope.trace?.refusal('rate_limited', text);
+        const fields = { ...logFields(call.label, call.scope.extra), reason: 'rate_limited' };
+        if (core.log.enabled('warn'))
+          core.log.refusal(`rate_limited:${call.label}`, 'rate limit refused a request', fields);
+        throw new WireError(JsonRpcCode.InternalError, text, limited._meta);
+      },
   },
 });

@@ -22,20 +22,23 @@ export const scopesStage = defineStage({
       const missing = missingScopes(call.tool.requiredScopes, ScopeGate.scopesOf(call.scope.extra.authInfo));
       if (missing.length === 0) return next(call);
       const { route, tool } = call;
-      const what = route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`;
+      const what =
+        route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`;
       const refusal = insufficientScope(what, tool.requiredScopes!, missing);
       return traceRefusal(call.scope.trace, refusal, 'insufficient_scope');
     },
   },
   content: {
     appliesTo: ({ item }) => requiresScopes(item),
-    build: ({ item }) => async (call, next) => {
-      const required = item.requiredScopes!;
-      const missing = missingScopes(required, ScopeGate.scopesOf(call.scope.extra.authInfo));
-      if (missing.length === 0) return next(call);
-      const text = messages.insufficientScope(call.what, required, missing, call.kind);
-      call.scope.trace?.refusal('insufficient_scope', text);
-      throw new WireError(JsonRpcCode.InvalidParams, text, insufficientScopeMeta(required, missing));
-    },
+    build:
+      ({ item }) =>
+      async (call, next) => {
+        const required = item.requiredScopes!;
+        const missing = missingScopes(required, ScopeGate.scopesOf(call.scope.extra.authInfo));
+        if (missing.length === 0) return next(call);
+        const text = messages.insufficientScope(call.what, required, missing, call.kind);
+        call.scope.trace?.refusal('insufficient_scope', text);
+        throw new WireError(JsonRpcCode.InvalidParams, text, insufficientScopeMeta(required, missing));
+      },
   },
 });

@@ -24,6 +24,9 @@ export const trackStage = defineStage({
   },
   content: {
     appliesTo: () => true,
-    build: (_target, { core }) => (call, next) => core.tracker.track(next, call),
+    build:
+      (_target, { core }) =>
+      (call, next) =>
+        core.tracker.track(next, call),
   },
 });

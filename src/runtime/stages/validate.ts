@@ -13,7 +13,9 @@ export const validateStage = defineStage({
       const { tool, route, args } = call;
       const proto = protoKeyPath(args);
       const parsed =
-        proto === undefined ? tool.validate(args) : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
+        proto === undefined
+          ? tool.validate(args)
+          : { ok: false as const, issues: [{ path: proto, message: 'unknown field' }] };
       if (parsed.ok) {
         call.args = parsed.value as Record<string, unknown>;
         return next(call);
@@ -22,7 +24,13 @@ export const validateStage = defineStage({
       const text =
         route.kind === 'flat'
           ? messages.invalidArguments(route.exposed, parsed.issues, accepted)
-          : messages.invalidActionArguments(route.exposed, route.discriminator, actionKey(route, tool), parsed.issues, accepted);
+          : messages.invalidActionArguments(
+              route.exposed,
+              route.discriminator,
+              actionKey(route, tool),
+              parsed.issues,
+              accepted,
+            );
       return Promise.resolve(errorResult(text));
     },
   },

@@ -21,7 +21,9 @@ export const workflowStage = defineStage({
       const log = core.log;
       if (tool.fsm === undefined) {
         const suggest = (call: ToolCall, result: ToolResponse): ToolResponse | Promise<ToolResponse> =>
-          hasSuggestions(result) ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state)) : result;
+          hasSuggestions(result)
+            ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state))
+            : result;
         return (call, next) => next(call).then((result) => suggest(call, result));
       }
       return (call, next) => {

@@ -15,7 +15,12 @@ test('handler input is the common fields plus the action schema', () => {
       name: 'create',
       schema: z.object({ email: z.string(), limit: z.number().default(5), note: z.string().optional() }),
       handler: (input, ctx, extra) => {
-        expectTypeOf(input).toEqualTypeOf<{ workspaceId: string; email: string; limit: number; note?: string | undefined }>();
+        expectTypeOf(input).toEqualTypeOf<{
+          workspaceId: string;
+          email: string;
+          limit: number;
+          note?: string | undefined;
+        }>();
         expectTypeOf(ctx).toEqualTypeOf<AppContext>();
         expectTypeOf(extra).toEqualTypeOf<ToolExtra>();
         // @ts-expect-error the discriminator is not part of the input

@@ -64,7 +64,13 @@ describe('GroupedToolBuilder: definition', () => {
 
   it('builds one frozen tool per action, named <tool>.<key>, with merged strict schemas and per-action annotations', () => {
     const tools = platformTool().toFusionTools();
-    expect(tools.map((t) => t.name)).toEqual(['platform.users.create', 'platform.users.update', 'platform.users.list', 'platform.users.delete', 'platform.billing.refund']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'platform.users.create',
+      'platform.users.update',
+      'platform.users.list',
+      'platform.users.delete',
+      'platform.billing.refund',
+    ]);
     const [create, update, list, remove] = tools;
     expect(create!.group).toEqual({ tool: 'platform', key: 'users.create', discriminator: 'action' });
     expect(create!.inputSchema).toEqual({
@@ -116,19 +122,35 @@ describe('GroupedToolBuilder: definition', () => {
       properties: { action: { type: 'string', enum: ['list', 'archive'], description: 'The operation to perform' } },
       required: ['action'],
       oneOf: [
-        { type: 'object', properties: { action: { const: 'list' } }, required: ['action'], additionalProperties: false },
-        { type: 'object', properties: { action: { const: 'archive' }, id: { type: 'string' } }, required: ['action', 'id'], additionalProperties: false },
+        {
+          type: 'object',
+          properties: { action: { const: 'list' } },
+          required: ['action'],
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          properties: { action: { const: 'archive' }, id: { type: 'string' } },
+          required: ['action', 'id'],
+          additionalProperties: false,
+        },
       ],
     });
   });
 
   it('loads @toon-format/toon by itself when no encoder is passed', () => {
-    const tool = createTool('notes').toonDescription().action({ name: 'list', handler: () => [] });
-    expect(tool.buildToolDefinition().description).toBe('actions[1|]{action|description|requires|destructive}:\n  list|""|""|false');
+    const tool = createTool('notes')
+      .toonDescription()
+      .action({ name: 'list', handler: () => [] });
+    expect(tool.buildToolDefinition().description).toBe(
+      'actions[1|]{action|description|requires|destructive}:\n  list|""|""|false',
+    );
   });
 
   it('uses a custom discriminator', () => {
-    const tool = createTool('files').discriminator('op').action({ name: 'read', schema: z.object({ path: z.string() }), handler: (i) => i.path });
+    const tool = createTool('files')
+      .discriminator('op')
+      .action({ name: 'read', schema: z.object({ path: z.string() }), handler: (i) => i.path });
     expect(tool.getDiscriminator()).toBe('op');
     expect(tool.buildToolDefinition().inputSchema.required).toEqual(['op']);
     expect(tool.toFusionTools()[0]!.group).toEqual({ tool: 'files', key: 'read', discriminator: 'op' });
@@ -138,14 +160,20 @@ describe('GroupedToolBuilder: definition', () => {
 describe('GroupedToolBuilder: execute', () => {
   it('routes by the discriminator and runs global → group → handler middlewares', async () => {
     const c = ctx();
-    const result = await platformTool().execute(c, { action: 'users.create', workspaceId: 'w1', email: 'a@b.co' }, extra);
+    const result = await platformTool().execute(
+      c,
+      { action: 'users.create', workspaceId: 'w1', email: 'a@b.co' },
+      extra,
+    );
     expect(result).toEqual({ content: [{ type: 'text', text: 'created a@b.co in w1' }] });
     expect(c.log).toEqual(['global>', 'users>', 'handler', '<users', '<global']);
   });
 
   it('skips the middlewares of other groups', async () => {
     const c = ctx();
-    expect(await platformTool().execute(c, { action: 'billing.refund', workspaceId: 'w', invoiceId: 'i9' }, extra)).toEqual({
+    expect(
+      await platformTool().execute(c, { action: 'billing.refund', workspaceId: 'w', invoiceId: 'i9' }, extra),
+    ).toEqual({
       content: [{ type: 'text', text: 'refunded i9' }],
     });
     expect(c.log).toEqual(['global>', '<global']);
@@ -153,7 +181,8 @@ describe('GroupedToolBuilder: execute', () => {
 
   it('answers an unknown or missing action with the valid ones', async () => {
     const tool = platformTool();
-    expect((await tool.execute(ctx(), { action: 'users.purge', workspaceId: 'w' }, extra)).content[0]).toMatchInlineSnapshot(`
+    expect((await tool.execute(ctx(), { action: 'users.purge', workspaceId: 'w' }, extra)).content[0])
+      .toMatchInlineSnapshot(`
       {
         "text": "Tool "platform" was called with "action": "users.purge". Valid values of "action": users.create, users.update, users.list, users.delete, billing.refund. Call "platform" again with one of them.",
         "type": "text",
@@ -183,7 +212,14 @@ describe('GroupedToolBuilder: execute', () => {
     let seen: unknown;
     const tool = createTool('t')
       .commonSchema(z.object({ ws: z.string(), limit: z.number().default(10) }))
-      .action({ name: 'list', schema: z.object({ q: z.string().optional() }), handler: (input) => { seen = input; return 'ok'; } });
+      .action({
+        name: 'list',
+        schema: z.object({ q: z.string().optional() }),
+        handler: (input) => {
+          seen = input;
+          return 'ok';
+        },
+      });
     await tool.execute(undefined, { action: 'list', ws: 'w' });
     expect(seen).toEqual({ ws: 'w', limit: 10 });
   });
@@ -235,7 +271,9 @@ describe('GroupedToolBuilder: one builder, frozen when built', () => {
     registry.register(shared);
     expect(registry.tools.map((x) => x.name)).toEqual(['platform.users_list', 'platform.billing_refund']);
     expect(() => usersModule(shared)).toThrow(FrozenBuilderError);
-    expect(() => usersModule(shared)).toThrow(/Grouped tool "platform" is already built.*start a new builder with createTool\("platform"\)/);
+    expect(() => usersModule(shared)).toThrow(
+      /Grouped tool "platform" is already built.*start a new builder with createTool\("platform"\)/,
+    );
   });
 
   it('refuses every change once built, naming the tool', () => {
@@ -270,15 +308,25 @@ describe('GroupedToolBuilder: definition errors', () => {
 
   it('rejects duplicate keys, bad names and mixed grouped/ungrouped actions', () => {
     const one = createTool('t').action({ name: 'a', ...ok });
-    expect(() => one.action({ name: 'a', ...ok })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "t" declares the action "a" twice; remove one of them or rename it.]`);
+    expect(() => one.action({ name: 'a', ...ok })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "t" declares the action "a" twice; remove one of them or rename it.]`,
+    );
     expect(() => createTool('t').action({ name: 'users.create', ...ok })).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Tool "t" has an action named "users.create"; action and group names are 1–64 letters, digits, "_" or "-" (no dots: .group("users", …) makes keys such as "users.create").]`,
     );
     expect(() => one.group('g', (g) => g.action({ name: 'b', ...ok }))).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Tool "t" mixes the ungrouped action "a" with groups; put it in a group or declare no groups.]`,
     );
-    expect(() => createTool('t').group('g', (g) => g.action({ name: 'b', ...ok })).action({ name: 'c', ...ok })).toThrow(/mixes groups with the ungrouped action "c"/);
-    expect(() => createTool('t').group('g', (g) => g.action({ name: 'b', ...ok })).group('g', (g) => g.action({ name: 'c', ...ok }))).toThrow(/declares the group "g" twice/);
+    expect(() =>
+      createTool('t')
+        .group('g', (g) => g.action({ name: 'b', ...ok }))
+        .action({ name: 'c', ...ok }),
+    ).toThrow(/mixes groups with the ungrouped action "c"/);
+    expect(() =>
+      createTool('t')
+        .group('g', (g) => g.action({ name: 'b', ...ok }))
+        .group('g', (g) => g.action({ name: 'c', ...ok })),
+    ).toThrow(/declares the group "g" twice/);
     expect(() => createTool('bad name')).toThrow(DefinitionError);
   });
 
@@ -289,7 +337,9 @@ describe('GroupedToolBuilder: definition errors', () => {
   });
 
   it('rejects contradictory hints, missing handlers and non-object schemas', () => {
-    expect(() => createTool('t').action({ name: 'a', readOnly: true, destructive: true, ...ok })).toThrowErrorMatchingInlineSnapshot(
+    expect(() =>
+      createTool('t').action({ name: 'a', readOnly: true, destructive: true, ...ok }),
+    ).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Action "a" of tool "t" is both readOnly and destructive; a read-only action destroys nothing, so drop one of the two.]`,
     );
     expect(() => createTool('t').action({ name: 'a' } as never)).toThrow(/has no handler/);
@@ -301,12 +351,23 @@ describe('GroupedToolBuilder: definition errors', () => {
     expect(() => clash.toFusionTools()).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Action "a" of tool "t" has a field named like the discriminator "action"; rename the field or choose another discriminator with .discriminator("op").]`,
     );
-    expect(createTool('t').discriminator('op').action({ name: 'a', schema: z.object({ action: z.string() }), ...ok }).toFusionTools()).toHaveLength(1);
-    const redeclared = createTool('t').commonSchema(z.object({ ws: z.string() })).action({ name: 'a', schema: z.object({ ws: z.number() }), ...ok });
+    expect(
+      createTool('t')
+        .discriminator('op')
+        .action({ name: 'a', schema: z.object({ action: z.string() }), ...ok })
+        .toFusionTools(),
+    ).toHaveLength(1);
+    const redeclared = createTool('t')
+      .commonSchema(z.object({ ws: z.string() }))
+      .action({ name: 'a', schema: z.object({ ws: z.number() }), ...ok });
     expect(() => redeclared.toFusionTools()).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Action "a" of tool "t" redeclares the common field "ws"; remove it from the action's schema (every handler already receives it).]`,
     );
-    expect(() => createTool('t').action({ name: 'a', ...ok }).commonSchema(z.object({}))).toThrow(/after its first action/);
+    expect(() =>
+      createTool('t')
+        .action({ name: 'a', ...ok })
+        .commonSchema(z.object({})),
+    ).toThrow(/after its first action/);
   });
 });
 
@@ -314,11 +375,47 @@ describe('GroupedToolBuilder: introspection', () => {
   it('lists action keys and metadata without building', () => {
     const tool = platformTool();
     expect(tool.getName()).toBe('platform');
-    expect(tool.getActionNames()).toEqual(['users.create', 'users.update', 'users.list', 'users.delete', 'billing.refund']);
+    expect(tool.getActionNames()).toEqual([
+      'users.create',
+      'users.update',
+      'users.list',
+      'users.delete',
+      'billing.refund',
+    ]);
     expect(tool.getActionMetadata().slice(0, 3)).toEqual([
-      { key: 'users.create', canonicalName: 'platform.users.create', name: 'create', group: 'users', description: 'Create a user', readOnly: false, destructive: false, idempotent: false, requiredFields: ['workspaceId', 'email'] },
-      { key: 'users.update', canonicalName: 'platform.users.update', name: 'update', group: 'users', description: undefined, readOnly: false, destructive: false, idempotent: true, requiredFields: ['workspaceId', 'id'] },
-      { key: 'users.list', canonicalName: 'platform.users.list', name: 'list', group: 'users', description: 'List users', readOnly: true, destructive: false, idempotent: true, requiredFields: ['workspaceId'] },
+      {
+        key: 'users.create',
+        canonicalName: 'platform.users.create',
+        name: 'create',
+        group: 'users',
+        description: 'Create a user',
+        readOnly: false,
+        destructive: false,
+        idempotent: false,
+        requiredFields: ['workspaceId', 'email'],
+      },
+      {
+        key: 'users.update',
+        canonicalName: 'platform.users.update',
+        name: 'update',
+        group: 'users',
+        description: undefined,
+        readOnly: false,
+        destructive: false,
+        idempotent: true,
+        requiredFields: ['workspaceId', 'id'],
+      },
+      {
+        key: 'users.list',
+        canonicalName: 'platform.users.list',
+        name: 'list',
+        group: 'users',
+        description: 'List users',
+        readOnly: true,
+        destructive: false,
+        idempotent: true,
+        requiredFields: ['workspaceId'],
+      },
     ]);
     expect(tool.built).toBe(false);
     expect(tool.action).toBeTypeOf('function');

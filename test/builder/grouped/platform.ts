@@ -33,7 +33,10 @@ export function platformTool() {
         .action({
           name: 'create',
           description: 'Create a user',
-          schema: z.object({ email: z.string().describe('Email address'), role: z.enum(['admin', 'member']).optional() }),
+          schema: z.object({
+            email: z.string().describe('Email address'),
+            role: z.enum(['admin', 'member']).optional(),
+          }),
           handler: (input, ctx) => {
             ctx.log.push('handler');
             return `created ${input.email} in ${input.workspaceId}`;
@@ -42,13 +45,34 @@ export function platformTool() {
         .action({
           name: 'update',
           idempotent: true,
-          schema: z.object({ id: z.string(), email: z.string().optional().describe('Email address'), role: z.enum(['admin', 'member']).optional() }),
+          schema: z.object({
+            id: z.string(),
+            email: z.string().optional().describe('Email address'),
+            role: z.enum(['admin', 'member']).optional(),
+          }),
           handler: (input) => ({ updated: input.id }),
         })
-        .action({ name: 'list', description: 'List users', readOnly: true, idempotent: true, handler: (input) => [input.workspaceId] })
-        .action({ name: 'delete', description: 'Delete a user', destructive: true, schema: z.object({ id: z.string() }), handler: (input) => `deleted ${input.id}` }),
+        .action({
+          name: 'list',
+          description: 'List users',
+          readOnly: true,
+          idempotent: true,
+          handler: (input) => [input.workspaceId],
+        })
+        .action({
+          name: 'delete',
+          description: 'Delete a user',
+          destructive: true,
+          schema: z.object({ id: z.string() }),
+          handler: (input) => `deleted ${input.id}`,
+        }),
     )
     .group('billing', (g) =>
-      g.action({ name: 'refund', destructive: true, schema: z.object({ invoiceId: z.string() }), handler: (input) => `refunded ${input.invoiceId}` }),
+      g.action({
+        name: 'refund',
+        destructive: true,
+        schema: z.object({ invoiceId: z.string() }),
+        handler: (input) => `refunded ${input.invoiceId}`,
+      }),
     );
 }

@@ -21,17 +21,33 @@ export function spec(key: string, patch: Partial<ActionSpec> = {}): ActionSpec {
 export const mixedActions: readonly ActionSpec[] = [
   spec('create', {
     description: 'Create a project',
-    properties: { name: { type: 'string', description: 'Project name' }, owner: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      name: { type: 'string', description: 'Project name' },
+      owner: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+    },
     required: ['name', 'owner'],
   }),
   spec('update', {
     description: 'Rename or re-tag a project.',
-    properties: { id: { type: 'string', description: 'Project ID' }, name: { type: 'string', description: 'Project name' }, tags: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      id: { type: 'string', description: 'Project ID' },
+      name: { type: 'string', description: 'Project name' },
+      tags: { type: 'array', items: { type: 'string' } },
+    },
     required: ['id'],
     idempotent: true,
   }),
-  spec('delete', { description: 'Delete a project', properties: { id: { type: 'string', description: 'Project ID' } }, required: ['id'], destructive: true }),
-  spec('list', { properties: { query: { type: 'string', description: 'Text to match' }, limit: { type: 'integer' } }, readOnly: true }),
+  spec('delete', {
+    description: 'Delete a project',
+    properties: { id: { type: 'string', description: 'Project ID' } },
+    required: ['id'],
+    destructive: true,
+  }),
+  spec('list', {
+    properties: { query: { type: 'string', description: 'Text to match' }, limit: { type: 'integer' } },
+    readOnly: true,
+  }),
   spec('search', { properties: { query: { type: 'string', description: 'Text to match' } }, readOnly: true }),
 ];
 

@@ -29,7 +29,8 @@ describe('generateDescription', () => {
       { name: 'users', description: 'User accounts' },
       { name: 'billing', description: undefined },
     ];
-    expect(generateDescription({ description: 'Platform administration', actions: grouped, groups })).toMatchInlineSnapshot(`
+    expect(generateDescription({ description: 'Platform administration', actions: grouped, groups }))
+      .toMatchInlineSnapshot(`
       "Platform administration
       Modules:
       - users (create, delete, list): User accounts
@@ -43,13 +44,18 @@ describe('generateDescription', () => {
   });
 
   it('starts with the action list when the tool has no description', () => {
-    expect(generateDescription({ description: undefined, actions: [spec('list'), spec('create', { required: ['name'] })] })).toBe(
-      'Actions:\n- list\n- create: Requires: name',
-    );
+    expect(
+      generateDescription({ description: undefined, actions: [spec('list'), spec('create', { required: ['name'] })] }),
+    ).toBe('Actions:\n- list\n- create: Requires: name');
   });
 
   it('gathers actions by group, dropping declared groups without actions', () => {
-    expect(groupSummaries(grouped, [{ name: 'empty', description: 'x' }, { name: 'billing', description: 'Money' }])).toEqual([
+    expect(
+      groupSummaries(grouped, [
+        { name: 'empty', description: 'x' },
+        { name: 'billing', description: 'Money' },
+      ]),
+    ).toEqual([
       { name: 'billing', description: 'Money', actions: ['refund'] },
       { name: 'users', description: undefined, actions: ['create', 'delete', 'list'] },
     ]);

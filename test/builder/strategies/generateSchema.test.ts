@@ -7,7 +7,11 @@ describe('generateSchema', () => {
     expect(generateSchema({ actions: mixedActions, discriminator: 'action', common: workspaceCommon })).toEqual({
       type: 'object',
       properties: {
-        action: { type: 'string', enum: ['create', 'update', 'delete', 'list', 'search'], description: 'The operation to perform' },
+        action: {
+          type: 'string',
+          enum: ['create', 'update', 'delete', 'list', 'search'],
+          description: 'The operation to perform',
+        },
         workspaceId: { type: 'string', description: 'Workspace ID (always required)' },
         verbose: { type: 'boolean', description: '(always optional)' },
         name: { type: 'string', description: 'Project name. Required for: create. For: update' },
@@ -25,7 +29,11 @@ describe('generateSchema', () => {
   it('describes a hierarchical discriminator and keeps only the discriminator required without common fields', () => {
     const schema = generateSchema({ actions: [spec('users.create'), spec('users.list')], discriminator: 'op' });
     expect(schema.properties).toEqual({
-      op: { type: 'string', enum: ['users.create', 'users.list'], description: 'The operation to perform, as "<module>.<action>"' },
+      op: {
+        type: 'string',
+        enum: ['users.create', 'users.list'],
+        description: 'The operation to perform, as "<module>.<action>"',
+      },
     });
     expect(schema.required).toEqual(['op']);
   });
@@ -46,10 +54,17 @@ describe('generateSchema', () => {
   });
 
   it('emits one exact oneOf branch per action, with the discriminator as a const, when perAction is on', () => {
-    const schema = generateSchema({ actions: mixedActions.slice(0, 3), discriminator: 'action', common: workspaceCommon, perAction: true });
+    const schema = generateSchema({
+      actions: mixedActions.slice(0, 3),
+      discriminator: 'action',
+      common: workspaceCommon,
+      perAction: true,
+    });
     expect(schema).toEqual({
       type: 'object',
-      properties: { action: { type: 'string', enum: ['create', 'update', 'delete'], description: 'The operation to perform' } },
+      properties: {
+        action: { type: 'string', enum: ['create', 'update', 'delete'], description: 'The operation to perform' },
+      },
       required: ['action'],
       oneOf: [
         {

@@ -6,7 +6,11 @@ import { spec } from './fixture.js';
 
 describe('generateToonDescription', () => {
   it('encodes ungrouped actions as one pipe-delimited table', () => {
-    const actions = [spec('list', { description: 'List projects', readOnly: true }), spec('create', { required: ['name', 'owner'] }), spec('delete', { required: ['id'], destructive: true })];
+    const actions = [
+      spec('list', { description: 'List projects', readOnly: true }),
+      spec('create', { required: ['name', 'owner'] }),
+      spec('delete', { required: ['id'], destructive: true }),
+    ];
     expect(generateToonDescription({ description: 'Manage projects', actions }, encode)).toMatchInlineSnapshot(`
       "Manage projects
       actions[3|]{action|description|requires|destructive}:
@@ -17,7 +21,11 @@ describe('generateToonDescription', () => {
   });
 
   it('encodes grouped actions as one table per module', () => {
-    const actions = [spec('users.create', { description: 'Create a user', required: ['email'] }), spec('billing.refund', { required: ['invoiceId'], destructive: true }), spec('users.delete', { required: ['id'], destructive: true })];
+    const actions = [
+      spec('users.create', { description: 'Create a user', required: ['email'] }),
+      spec('billing.refund', { required: ['invoiceId'], destructive: true }),
+      spec('users.delete', { required: ['id'], destructive: true }),
+    ];
     expect(generateToonDescription({ description: undefined, actions }, encode)).toMatchInlineSnapshot(`
       "users[2|]{action|description|requires|destructive}:
         create|Create a user|email|false
@@ -33,7 +41,12 @@ describe('generateToonDescription', () => {
       seen.push(value, options);
       return '<toon>';
     };
-    expect(generateToonDescription({ description: 'T', actions: [spec('a', { description: 'A' })] }, fake)).toBe('T\n<toon>');
-    expect(seen).toEqual([{ actions: [{ action: 'a', description: 'A', requires: '', destructive: false }] }, { delimiter: '|' }]);
+    expect(generateToonDescription({ description: 'T', actions: [spec('a', { description: 'A' })] }, fake)).toBe(
+      'T\n<toon>',
+    );
+    expect(seen).toEqual([
+      { actions: [{ action: 'a', description: 'A', requires: '', destructive: false }] },
+      { delimiter: '|' },
+    ]);
   });
 });

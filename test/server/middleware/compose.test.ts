@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { compose } from '../../../src/server/middleware/compose.js';
 import type { FrontContext, Middleware } from '../../../src/server/middleware/types.js';
 
-const context = (): FrontContext => ({ request: new Request('http://127.0.0.1/mcp', { method: 'POST' }), peer: undefined, authInfo: undefined, body: undefined });
+const context = (): FrontContext => ({
+  request: new Request('http://127.0.0.1/mcp', { method: 'POST' }),
+  peer: undefined,
+  authInfo: undefined,
+  body: undefined,
+});
 
 /** A middleware that records its name on the way in and out, and tags the answer. */
 function step(name: string, trail: string[]): Middleware {
@@ -46,6 +51,9 @@ describe('compose', () => {
       return next(c);
     };
     const chain = compose([learn], (c) => Response.json({ body: c.body, authInfo: c.authInfo }));
-    expect(await (await chain(context())).json()).toEqual({ body: { method: 'tools/call' }, authInfo: { token: 't', clientId: 'c', scopes: [] } });
+    expect(await (await chain(context())).json()).toEqual({
+      body: { method: 'tools/call' },
+      authInfo: { token: 't', clientId: 'c', scopes: [] },
+    });
   });
 });
