@@ -1,14 +1,16 @@
 // `npm run build` (and `prepack`): dist/ holds the ES modules and their types (tsc), dist/cjs/ the same
 // modules as CommonJS with their own types, for `require('mcp-fusion')`. What is packed stays small (the pack
 // test checks at most 1.5 MB unpacked):
-// - ESM: `tsc -p tsconfig.build.json`, one file per source file (so lazy imports stay lazy), comments dropped
-//   from the JavaScript (the TSDoc is in the .d.ts files); no source maps, since src/ is not shipped.
+// - ESM: `tsc -p tsconfig.build.json`, one file per source file (so lazy imports stay lazy), comments and
+//   whitespace dropped from the JavaScript (names kept; the TSDoc is in the .d.ts files); no source maps,
+//   since src/ is not shipped.
 // - Types: only the .d.ts files the three entries reach; `@see docs/…` points at the repository's docs.
 // - CommonJS: esbuild bundles the three entries into one dist/cjs/_bundle.js (so `mcp-fusion`,
 //   `mcp-fusion/redis` and `mcp-fusion/testing` share one copy of every class); dist/cjs/<entry>.js re-exports
 //   its part. Packages stay external and dynamic `import()` of optional peers stays `import()`, so they stay
 //   lazy and ESM-only peers load too; the bundle's whitespace is minified (names and syntax kept). `import.meta.url` becomes the bundle's own URL. dist/cjs/package.json
-//   says `"type": "commonjs"`, so the copied .d.ts files there describe CommonJS modules. The CLI (bin/) runs
+//   says `"type": "commonjs"`, so the .d.ts files there (the same types, without TSDoc) describe CommonJS
+//   modules. The CLI (bin/) runs
 //   the ESM build only.
 // - The dev console's page files (HTML, CSS, JavaScript) are copied into dist/console/page/ (the CommonJS
 //   bundle finds them there, one folder over).
@@ -39,7 +41,8 @@ execFileSync(
 
 const esm = files(dist);
 for (const file of esm.filter((f) => f.endsWith('.js'))) {
-  writeFileSync(file, (await transform(readFileSync(file, 'utf8'), { loader: 'js', legalComments: 'inline' })).code);
+  const code = readFileSync(file, 'utf8');
+  writeFileSync(file, (await transform(code, { loader: 'js', legalComments: 'inline', minifyWhitespace: true })).code);
 }
 
 const program = ts.createProgram(
@@ -86,10 +89,13 @@ entries.forEach((entry, i) => {
     `"use strict";\nmodule.exports = require("${bundle.startsWith('.') ? bundle : `./${bundle}`}").entry${i};\n`,
   );
 });
+// The CommonJS declarations are the same types without their TSDoc (the ES module ones carry it): the size budget.
+const printer = ts.createPrinter({ removeComments: true });
 for (const file of types) {
   const target = join(cjs, relative(dist, file));
   mkdirSync(dirname(target), { recursive: true });
-  cpSync(file, target);
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  writeFileSync(target, printer.printFile(source));
 }
 // The dev console's page (HTML, CSS, JavaScript) ships as files beside the module that serves them, in both builds.
 cpSync(join(root, 'src', 'console', 'page'), join(dist, 'console', 'page'), { recursive: true });
