@@ -4,6 +4,7 @@ import {
   failFastClusterOptions,
   failFastRedisOptions,
   RedisEventBus,
+  RedisEventStore,
   RedisFsmStore,
   RedisRateLimitStore,
   RedisSessionStore,
@@ -73,6 +74,8 @@ export async function connectRedis(target: RedisTarget, prefix: string) {
       // Tasks (reports.generate) started on one instance are polled, answered and cancelled through any other.
       tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }) },
       bus,
+      // SSE events kept for resumption: a client whose stream drops resumes on any instance (Last-Event-ID).
+      eventStore: new RedisEventStore({ client, prefix: `${prefix}events:` }),
     },
     /** Rate-limit counts every instance shares (used when RATE_LIMIT is set). */
     rateLimitStore: new RedisRateLimitStore({ client, prefix: `${prefix}ratelimit:` }),

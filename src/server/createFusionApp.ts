@@ -143,6 +143,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   // With resumable streams, every session notification carries its identity, so instances store it once.
   const sessionBus =
     rawSessionBus !== undefined && events !== undefined ? keyedSessionBus(rawSessionBus) : rawSessionBus;
+  if (rawSessionBus !== undefined && options.eventStore === undefined) {
+    warnOf(options)(
+      '[mcp-fusion] several instances share sessions (a session bus is set) but the events kept for resuming SSE streams live in this process: a client reconnecting to another instance cannot resume. Pass eventStore (e.g. new RedisEventStore({ client })), or eventStore: false.',
+    );
+  }
   if (sessionBus !== undefined && options.fsm !== undefined && options.fsmStore === undefined) {
     warnOf(options)(
       '[mcp-fusion] several instances share sessions (a session bus is set) but legacy workflow state lives in each session record, which is not atomic across processes; pass fsmStore (e.g. new RedisFsmStore({ client })) as well.',

@@ -26,14 +26,16 @@ async function connect(server: McpServer): Promise<Client> {
 }
 
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+/** The handler context the SDK passes (only `mcpReq` is read for a list). */
+const CTX = { mcpReq: { id: 1, method: 'tools/list' } };
 
 describe('tools/list on an McpServer the registry is attached to', () => {
   it("answers the registry's frozen list itself when the server lists nothing of its own: no per-request merge of N tools", async () => {
     const mcp = new McpServer({ name: 'own', version: '1' });
     registry(300).attachToServer(mcp);
     const list = installedHandler(mcp.server, 'tools/list')!;
-    const first = (await list(LIST, {})) as { tools: Array<{ name: string; description?: string }> };
-    expect(await list(LIST, {})).toBe(first);
+    const first = (await list(LIST, CTX)) as { tools: Array<{ name: string; description?: string }> };
+    expect(await list(LIST, CTX)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(first.tools).toHaveLength(300);
     expect(first.tools[1]!.description).toContain('[Cache-Control: no-store]');
