@@ -37,7 +37,7 @@ export function post(agent: Agent, port: number, body: unknown, headers: Record<
               : sse
                 ? text
                     .split('\n')
-                    .filter((l) => l.startsWith('data:'))
+                    .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
                     .map((l) => JSON.parse(l.slice(5)))
                 : [JSON.parse(text)];
           resolve({ status: res.statusCode ?? 0, headers: res.headers, messages });

@@ -36,7 +36,7 @@ export async function resultOf(res: Response): Promise<any> {
   const messages = type.includes('text/event-stream')
     ? text
         .split('\n')
-        .filter((l) => l.startsWith('data:'))
+        .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
         .map((l) => JSON.parse(l.slice(5)))
     : [JSON.parse(text)];
   const answer = messages.find((m: { id?: unknown }) => m.id !== undefined);

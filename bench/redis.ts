@@ -63,7 +63,7 @@ async function answer(res: Response): Promise<any> {
   const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
     ? text
         .split('\n')
-        .filter((l) => l.startsWith('data:'))
+        .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
         .map((l) => JSON.parse(l.slice(5)))
     : text === ''
       ? []

@@ -101,7 +101,7 @@ export async function modernCall(
   const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
     ? text
         .split('\n')
-        .filter((l) => l.startsWith('data:'))
+        .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
         .map((l) => JSON.parse(l.slice(5)))
     : [JSON.parse(text)].flat();
   return { status: res.status, message: messages.find((m: { id?: number }) => m.id === id) ?? messages[0] };
