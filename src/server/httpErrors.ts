@@ -95,14 +95,3 @@ export function writeHttpError(res: ServerResponse, kind: HttpErrorKind, message
   const headers = { ...shape.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
   res.writeHead(shape.status, headers).end(body);
 }
-
-/** A JSON-RPC error, status and code given by hand: kept for branches in flight; use {@link httpError}. */
-export function jsonRpcErrorResponse(
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  id: JsonRpcId = null,
-): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id }, { status, headers });
-}
