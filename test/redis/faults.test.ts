@@ -6,7 +6,7 @@ import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../
 import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
-import { until } from './helpers.js';
+import { modernCall, until } from './helpers.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';
 
 /** One handler run, in the order the handlers really ran (across both instances). */
@@ -52,36 +52,6 @@ function classify(status: number, message: any): { outcome: Outcome; detail: str
     return { outcome: 'loadFailure', detail: text };
   if (/ran, but the workflow state could not be saved/.test(text)) return { outcome: 'persistFailure', detail: text };
   return { outcome: 'other', detail: text };
-}
-
-const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'fault', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-async function modernCall(
-  app: FusionApp,
-  id: number,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ status: number; message: any }> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: { name, arguments: args, _meta: modernMeta },
-  });
-  const headers = {
-    host: '127.0.0.1',
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': 'tools/call',
-    'mcp-name': name,
-  };
-  const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }));
-  const all = await messagesOf(res);
-  return { status: res.status, message: all.find((m) => m.id === id) ?? all[0] };
 }
 
 describe('Redis outage under load (two instances, a private redis-server stopped and restarted)', () => {

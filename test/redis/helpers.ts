@@ -5,6 +5,7 @@ import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis
 import type { RedisClient } from '../../src/redis/_internal/redisClient.js';
 import { clusterClient, ready, redisClient } from './clients.js';
 import { until as waitUntil } from '../_helpers/waitFor.js';
+import { messagesOf } from '../_helpers/raw.js';
 
 /** Where an instance's Redis is: the run's redis-server (default), another URL, or a cluster's nodes. */
 export type RedisTarget = string | { nodes: Array<{ host: string; port: number }> } | undefined;
@@ -97,12 +98,6 @@ export async function modernCall(
     'mcp-name': name,
   };
   const res = await app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }));
-  const text = await res.text();
-  const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
-        .map((l) => JSON.parse(l.slice(5)))
-    : [JSON.parse(text)].flat();
-  return { status: res.status, message: messages.find((m: { id?: number }) => m.id === id) ?? messages[0] };
+  const messages = await messagesOf(res);
+  return { status: res.status, message: messages.find((m) => m.id === id) ?? messages[0] };
 }
