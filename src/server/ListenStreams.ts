@@ -1,6 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { streamOfEventId, type EventStore } from '../session/EventStore.js';
-import { ListenRecorder } from './ListenRecorder.js';
+import { streamOfEventId } from '../session/EventStore.js';
+import { ListenRecordings, type ListenEvents } from './ListenRecordings.js';
 import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
 import { jsonRpcIdOf, type JsonRpcId } from '../protocol/jsonRpcId.js';
@@ -29,13 +28,6 @@ export interface ListenLimits {
   readonly maxFilterBytesTotal: number;
 }
 
-/** Resumable listen streams: where their events wait, the `retry` suggested, and how long a dropped one keeps recording. */
-export interface ListenEvents {
-  readonly store: EventStore;
-  readonly retryMs: number;
-  readonly lingerMs: number;
-}
-
 /** A reserved stream: its budget key, the filter bytes it holds, and the request body to serve (hidden URIs dropped). */
 export interface ListenSlot {
   readonly principal: string;
@@ -54,48 +46,20 @@ export class ListenStreams {
   readonly #limits: ListenLimits;
   readonly #now: () => number;
   readonly #closers = new Set<() => void>();
-  readonly #events: ListenEvents | undefined;
-  /** Recording streams by name: attached to a client, or lingering after a drop (oldest first). */
-  readonly #recorders = new Map<string, ListenRecorder>();
-  /** The recorder behind a response this class made resumable (its lifetime ends it on purpose). */
-  readonly #recording = new WeakMap<Response, ListenRecorder>();
+  /** Recordings of resumable streams, when the app has an event store. */
+  readonly #recordings: ListenRecordings | undefined;
   #total = 0;
   #bytes = 0;
 
   constructor(limits: ListenLimits, now: () => number = Date.now, events?: ListenEvents) {
     this.#limits = limits;
     this.#now = now;
-    this.#events = events;
+    this.#recordings = events === undefined ? undefined : new ListenRecordings(events, limits);
   }
 
-  /**
-   * The SDK's listen response, made resumable when the app has an event store: a priming event (id and
-   * `retry`), then every message with its event id, recorded; a dropped stream keeps recording for
-   * `lingerMs`. At most `total` streams record at once: past it, the oldest lingering one stops.
-   */
+  /** The SDK's listen response, made resumable when the app has an event store ({@link ListenRecordings.record}). */
   async record(response: Response, slot: ListenSlot, signal?: AbortSignal): Promise<Response> {
-    const events = this.#events;
-    if (
-      events === undefined ||
-      !response.ok ||
-      response.body === null ||
-      !response.headers.get('content-type')?.includes('text/event-stream')
-    )
-      return response;
-    const recorder = new ListenRecorder(`l:${tagOf(slot.principal)}/${randomUUID()}`, {
-      ...events,
-      listenId: jsonRpcIdOf(slot.body),
-      onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream),
-    });
-    this.#recorders.set(recorder.stream, recorder);
-    for (const [, old] of this.#recorders) {
-      if (this.#recorders.size <= this.#limits.total) break;
-      if (old.lingering) old.end();
-    }
-    const out = await recorder.start(response, signal);
-    await events.store.describe(recorder.stream, { body: slot.body });
-    this.#recording.set(out, recorder);
-    return out;
+    return this.#recordings?.record(response, slot.principal, slot.body, signal) ?? response;
   }
 
   /**
@@ -103,7 +67,7 @@ export class ListenStreams {
    * signal (the SDK ends a subscription when it aborts; a recorder ends it after its resume window instead).
    */
   detached(request: Request): Request {
-    return this.#events === undefined
+    return this.#recordings === undefined
       ? request
       : new Request(request.url, { method: request.method, headers: request.headers });
   }
@@ -120,14 +84,11 @@ export class ListenStreams {
   ): Promise<Response | undefined> {
     const tokenExpiry = caller.expiresAtMs;
     const last = request.headers.get('last-event-id');
-    if (this.#events === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
+    const recordings = this.#recordings;
+    if (recordings === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
     const slot = this.open({}, caller, () => true);
     if (slot instanceof Response) return slot;
-    const stream = streamOfEventId(last);
-    const mine = stream?.startsWith(`l:${tagOf(slot.principal)}/`) === true;
-    const recorder = !mine
-      ? undefined
-      : (this.#recorders.get(stream!) ?? (await this.#adopt(stream!, request, relisten)));
+    const recorder = await recordings.find(streamOfEventId(last), slot.principal, request, relisten);
     const gone = (why: string): Response => {
       this.release(slot);
       return httpError(
@@ -144,7 +105,7 @@ export class ListenStreams {
     };
     const resumed = await recorder.attach(last, { status: 200, headers }, request.signal);
     if (resumed === undefined) return gone('can no longer be replayed: the events after it were evicted or expired');
-    this.#recording.set(resumed, recorder);
+    recordings.mark(resumed, recorder);
     return this.track(resumed, slot, tokenExpiry);
   }
 
@@ -213,7 +174,7 @@ export class ListenStreams {
         ? this.#limits.maxLifetimeMs
         : Math.min(this.#limits.maxLifetimeMs, expiresAtMs - this.#now());
     // A recorded stream ends on purpose through its recorder: the client gets the listen result and does not resume.
-    const recorder = this.#recording.get(response);
+    const recorder = this.#recordings?.recorderOf(response);
     let timer: Timer | undefined;
     const tracked = trackBody(
       response,
@@ -233,35 +194,6 @@ export class ListenStreams {
     return tracked.response;
   }
 
-  /**
-   * A stream recorded on another instance (its request is in the store): listened to again here with the same
-   * request (same subscription id), recording into the same stream, so the client continues where it was.
-   */
-  async #adopt(
-    stream: string,
-    request: Request,
-    relisten: (listen: Request, body: unknown) => Promise<Response>,
-  ): Promise<ListenRecorder | undefined> {
-    const events = this.#events!;
-    const described = (await events.store.descriptionOf(stream)) as { body?: unknown } | undefined;
-    if (described?.body === undefined) return undefined;
-    const headers = new Headers(request.headers);
-    headers.delete('last-event-id');
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json, text/event-stream');
-    headers.set('mcp-method', 'subscriptions/listen');
-    const response = await relisten(new Request(request.url, { method: 'POST', headers }), described.body);
-    if (!response.ok || response.body === null) return undefined;
-    const recorder = new ListenRecorder(stream, {
-      ...events,
-      listenId: jsonRpcIdOf(described.body),
-      onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream),
-    });
-    this.#recorders.set(stream, recorder);
-    recorder.adopt(response);
-    return recorder;
-  }
-
   /** Gives back a reservation whose stream never opened (its request failed). */
   release(slot: ListenSlot): void {
     this.#total--;
@@ -274,7 +206,7 @@ export class ListenStreams {
   /** Ends every open stream and every recording (shutdown). */
   closeAll(): void {
     for (const end of [...this.#closers]) end();
-    for (const recorder of [...this.#recorders.values()]) recorder.end();
+    this.#recordings?.endAll();
   }
 
   /** Open streams per principal key (for tests and metrics). */
@@ -295,11 +227,6 @@ export class ListenStreams {
   #busy(what: string, id: JsonRpcId): Response {
     return httpError('listenBusy', `Service Unavailable: ${what}. Listen again later or on another instance.`, id);
   }
-}
-
-/** A short, stable tag of a principal key (in listen stream names, so that only its owner resumes one). */
-function tagOf(principal: string): string {
-  return createHash('sha256').update(principal).digest('hex').slice(0, 16);
 }
 
 function tooLarge(what: string, id: JsonRpcId): Response {

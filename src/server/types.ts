@@ -70,7 +70,9 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   onSessionEvent?: (event: SessionEvent) => void;
   /**
    * Most open modern `subscriptions/listen` streams per principal (16): per verified user or client, and
-   * per peer address (IPv6: per /64) for anonymous callers. One more gets `429` with `Retry-After`.
+   * per peer address (IPv6: per /64) for anonymous callers. One more gets `429` with `Retry-After`. With an
+   * event store, as many dropped streams per principal keep recording for `listenResumeMs` (past it, that
+   * principal's oldest stops), so one caller's drops never end another's resumable streams.
    */
   maxListenStreamsPerPrincipal?: number;
   /** Budgets of sessions, initialize size, listen streams and running calls (see {@link HttpLimits}). */
