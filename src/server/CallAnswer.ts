@@ -88,18 +88,11 @@ export class CallAnswer {
   /**
    * A client reconnecting to this call's stream with `Last-Event-ID`: the stored events after it, then the
    * call's next messages live. `undefined` when the store cannot replay it (the SDK transport answers that).
+   * The new connection replaces one the server still holds (as the standalone GET stream's resume does): the
+   * client only reconnects once its old one is dead, even if no FIN from a cut network told the server yet.
    */
   resume(lastEventId: string): Promise<Response | undefined> {
     return this.#then(async () => {
-      if (this.#out !== undefined)
-        return Response.json(
-          {
-            jsonrpc: '2.0',
-            error: { code: -32000, message: 'Conflict: Stream already has an active connection' },
-            id: null,
-          },
-          { status: 409, headers: { 'Content-Type': 'application/json' } },
-        );
       const replay = await this.#context.events?.after(lastEventId);
       if (replay?.found !== true) return undefined;
       const body = this.#stream();
