@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
-import { clockOf } from '../_internal/clock.js';
+import { clockOf, type Clock } from '../_internal/clock.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import { peerGroup } from '../principal/peers.js';
@@ -18,6 +18,7 @@ import { SessionEvents } from './SessionEvents.js';
 import { SessionTransport } from './SessionTransport.js';
 import { sessionRoom } from './sessionRoom.js';
 import { replayHandshake } from './replayHandshake.js';
+import { storeUnavailable } from './storeUnavailable.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
@@ -47,6 +48,7 @@ export class LegacySessions {
   readonly #bus: SessionBus | undefined;
   readonly #limits: ResolvedHttpLimits;
   readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #log: OperatorLog | undefined;
   readonly #events: { store: EventStore; retryMs: number } | undefined;
   readonly manager: SessionManager;
@@ -68,6 +70,7 @@ export class LegacySessions {
     this.#bus = options.sessionBus;
     this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
     this.#now = options.now ?? Date.now;
+    this.#clock = clockOf(this.#now);
     this.#log = options.log;
     this.#events = options.events;
   }
@@ -123,7 +126,7 @@ export class LegacySessions {
       const expiresAtMs = request.method === 'GET' && response.ok ? tokenExpiryMs(authInfo) : undefined;
       return expiresAtMs === undefined
         ? response
-        : trackBody(response, () => {}, expiresAtMs - this.#now(), clockOf(this.#now)).response;
+        : trackBody(response, () => {}, expiresAtMs - this.#now(), this.#clock).response;
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody))
       return this.#open(request, options, authInfo, peer);
@@ -177,7 +180,7 @@ export class LegacySessions {
       this.#log?.error('session store failed: the session could not be created', { session: id }, error);
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
     }
-    const live = await this.#connect(id, async () => {});
+    const live = await this.#connect(id);
     return live.transport.handleRequest(request, options);
   }
 
@@ -188,7 +191,7 @@ export class LegacySessions {
       pending = (async () => {
         const record = await this.manager.resume(id);
         if (record === undefined) return undefined;
-        const live = await this.#connect(id, async () => {});
+        const live = await this.#connect(id);
         await replayHandshake(live.transport, id, url, record);
         return live;
       })().finally(() => this.#restoring.delete(id));
@@ -197,15 +200,15 @@ export class LegacySessions {
     return pending;
   }
 
-  async #connect(id: string, onInitialized: (id: string) => Promise<unknown>): Promise<LiveSession> {
+  async #connect(id: string): Promise<LiveSession> {
     const server = this.#create();
     const resumable = this.#events;
     const events = resumable === undefined ? undefined : new SessionEvents(resumable.store, id);
     const transport = new SessionTransport({
       sessionId: id,
       events,
-      clock: clockOf(this.#now),
-      ...(events !== undefined && resumable !== undefined ? { retryInterval: resumable.retryMs } : {}),
+      clock: this.#clock,
+      ...(resumable !== undefined ? { retryInterval: resumable.retryMs } : {}),
       onsessioninitialized: async (sid) => {
         // Evicted (or ended) while its handshake was running: do not keep a server nobody tracks.
         if (this.manager.get(sid) === undefined) {
@@ -218,7 +221,6 @@ export class LegacySessions {
         const unwatch = (await this.#bus?.watch?.(sid)) ?? (() => {});
         if (this.#live.get(sid) === live) live.unwatch = unwatch;
         else unwatch();
-        await onInitialized(sid);
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
@@ -277,16 +279,6 @@ export class LegacySessions {
     for (const live of all) live.unwatch();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
-}
-
-/** 503 with a JSON-RPC error: the session could not be read or written, so the request was not served. */
-function storeUnavailable(error: unknown, body: unknown, retry: string): Response {
-  const reason = error instanceof Error ? error.message : String(error);
-  return httpError(
-    'storeUnavailable',
-    `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`,
-    jsonRpcIdOf(body),
-  );
 }
 
 /** The caller's principal key on a session (the anonymous one is the same on every request: kept). */

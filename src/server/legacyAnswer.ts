@@ -1,6 +1,13 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 const encoder = new TextEncoder();
+/** Answers whose body is complete when made (nothing more will be written to them). */
+const complete = new WeakSet<Response>();
+
+/** True for an answer made complete by {@link jsonAnswer}: its call has ended, it has no stream to watch. */
+export function isCompleteAnswer(response: Response): boolean {
+  return complete.has(response);
+}
 
 /**
  * The one-piece answer of a legacy POST: one JSON-RPC message as `application/json` with its `Content-Length`
@@ -9,7 +16,7 @@ const encoder = new TextEncoder();
  */
 export function jsonAnswer(message: JSONRPCMessage, sessionId: string): Response {
   const body = encoder.encode(JSON.stringify(message));
-  return new Response(body, {
+  const response = new Response(body, {
     status: 200,
     headers: {
       'content-type': 'application/json',
@@ -17,6 +24,8 @@ export function jsonAnswer(message: JSONRPCMessage, sessionId: string): Response
       'mcp-session-id': sessionId,
     },
   });
+  complete.add(response);
+  return response;
 }
 
 /** The SSE answer of a legacy POST or resumed stream (the SDK transport's headers, byte for byte). */

@@ -4,9 +4,9 @@ import { initFusion, MemoryEventStore, startServer } from '../../src/index.js';
 
 /** The real memory store, recording which streams got events. */
 class RecordingStore extends MemoryEventStore {
-  readonly streams: string[] = [];
+  readonly appendedTo: string[] = [];
   override append(stream: string, message: object, key?: string): Promise<string> {
-    this.streams.push(stream);
+    this.appendedTo.push(stream);
     return super.append(stream, message, key);
   }
 }
@@ -61,14 +61,15 @@ async function openSession(): Promise<string> {
 
 /** SSE events read from a body as they come, each with its fields. */
 function sseReader(body: ReadableStream<Uint8Array>) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   return {
     async next(): Promise<{ id?: string; retry?: string; data: string } | undefined> {
       while (!buffer.includes('\n\n')) {
         const { done, value } = await reader.read();
         if (done) return undefined;
-        buffer += value;
+        buffer += decoder.decode(value, { stream: true });
       }
       const at = buffer.indexOf('\n\n');
       const block = buffer.slice(0, at);
@@ -90,7 +91,7 @@ function sseReader(body: ReadableStream<Uint8Array>) {
 describe('legacy session answers (SessionTransport over HTTP)', () => {
   it('answers a plain call as one JSON body with its Content-Length, and stores no event', async () => {
     const sid = await openSession();
-    const before = store.streams.length;
+    const before = store.appendedTo.length;
     const res = await post(
       { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ping', arguments: {} } },
       sid,
@@ -101,7 +102,7 @@ describe('legacy session answers (SessionTransport over HTTP)', () => {
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
     expect(res.headers.get('mcp-session-id')).toBe(sid);
     expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'pong' }] } });
-    expect(store.streams.slice(before)).toEqual([]);
+    expect(store.appendedTo.slice(before)).toEqual([]);
   });
 
   it('answers a call that reports progress as SSE, resumable by Last-Event-ID', async () => {
