@@ -104,10 +104,12 @@ export class CallAnswer {
     });
   }
 
-  /** The session closed: a waiting answer ends without a response, as the SDK's streams do. */
+  /** The call was cancelled or its session closed: the answer ends without a response, as the SDK's streams do. */
   abandon(): void {
-    if (this.#streamId === undefined) this.#resolve(sseAnswer(closedStream(), this.#context.sessionId));
+    if (this.#ended) return;
     this.#ended = true;
+    if (this.#streamId === undefined) this.#resolve(sseAnswer(closedStream(), this.#context.sessionId));
+    else this.#context.onStreamEnd(this.#streamId);
     this.#disconnect();
   }
 

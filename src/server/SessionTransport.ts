@@ -60,7 +60,12 @@ export class SessionTransport implements Transport {
       ...(events !== undefined ? { eventStore: events } : {}),
       sessionIdGenerator: () => sessionId,
     });
-    this.#inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.#inner.onmessage = (message, extra) => {
+      this.onmessage?.(message, extra);
+      // A cancelled call sends no response: its answer ends here, so its HTTP request (and call slot) ends too.
+      if ((message as { method?: unknown }).method === 'notifications/cancelled')
+        this.#cancelled((message as { params?: { requestId?: RequestId } }).params?.requestId);
+    };
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onclose = () => {
       this.#closed = true;
@@ -177,6 +182,13 @@ export class SessionTransport implements Transport {
     const streamId = await this.#events!.getStreamIdForEventId(last);
     const call = streamId === undefined ? undefined : this.#streams.get(streamId);
     return call?.resume(last);
+  }
+
+  #cancelled(id: RequestId | undefined): void {
+    const call = id === undefined ? undefined : this.#calls.get(id);
+    if (call === undefined) return;
+    this.#calls.delete(id!);
+    call.abandon();
   }
 
   #supported(version: string): boolean {

@@ -28,6 +28,17 @@ const registry = f.registry().registerAll(
     }),
 );
 
+let started: () => void = () => {};
+const hang = f
+  .query('hang')
+  .describe('Runs until the client cancels it')
+  .handle(async (_input, _ctx, extra) => {
+    started();
+    await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve()));
+    return 'cancelled';
+  });
+registry.registerAll(hang);
+
 const store = new RecordingStore();
 let server: Awaited<ReturnType<typeof startServer>>;
 let url: string;
@@ -152,6 +163,52 @@ describe('legacy session answers (SessionTransport over HTTP)', () => {
     });
     expect(result?.id?.split('#')[0]).toBe(priming?.id?.split('#')[0]);
     expect(await again.next()).toBeUndefined(); // the stream ends with the call
+  });
+
+  it('frees a call slot as soon as its JSON answer is made (maxInFlightCalls: 1, calls one after another)', async () => {
+    const tight = await startServer(registry, { port: 0, limits: { maxInFlightCalls: 1 } });
+    const client = new Client({ name: 'sdk', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(tight.url)));
+      for (let i = 0; i < 3; i++)
+        expect((await client.callTool({ name: 'ping', arguments: {} })).content).toEqual([
+          { type: 'text', text: 'pong' },
+        ]);
+    } finally {
+      await client.close();
+      await tight.close();
+    }
+  });
+
+  it('ends the answer of a cancelled call, freeing its slot (maxInFlightCalls: 1)', async () => {
+    const tight = await startServer(registry, { port: 0, limits: { maxInFlightCalls: 1 } });
+    let cancelDelivered!: () => void;
+    const delivered = new Promise<void>((resolve) => (cancelDelivered = resolve));
+    const client = new Client({ name: 'sdk', version: '1' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(tight.url), {
+          fetch: async (input, init) => {
+            const res = await fetch(input, init);
+            if (typeof init?.body === 'string' && init.body.includes('notifications/cancelled')) cancelDelivered();
+            return res;
+          },
+        }),
+      );
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const abort = new AbortController();
+      const call = client.callTool({ name: 'hang', arguments: {} }, { signal: abort.signal });
+      await running;
+      abort.abort();
+      await expect(call).rejects.toThrow();
+      await delivered;
+      expect((await client.callTool({ name: 'ping', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'pong' },
+      ]);
+    } finally {
+      await client.close();
+      await tight.close();
+    }
   });
 
   it('answers a POST of notifications only with 202 and no body', async () => {
