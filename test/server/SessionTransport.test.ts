@@ -37,7 +37,16 @@ const hang = f
     await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve()));
     return 'cancelled';
   });
-registry.registerAll(hang);
+let releasePoll: () => void = () => {};
+const poll = f
+  .query('poll')
+  .describe('Closes its own SSE stream (polling), then answers when the test says')
+  .handle(async (_input, _ctx, extra) => {
+    (extra.raw as { http?: { closeSSE?: () => void } }).http?.closeSSE?.();
+    await new Promise<void>((resolve) => (releasePoll = resolve));
+    return 'polled';
+  });
+registry.registerAll(hang, poll);
 
 const store = new RecordingStore();
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -163,6 +172,38 @@ describe('legacy session answers (SessionTransport over HTTP)', () => {
     });
     expect(result?.id?.split('#')[0]).toBe(priming?.id?.split('#')[0]);
     expect(await again.next()).toBeUndefined(); // the stream ends with the call
+  });
+
+  it('lets a handler close its stream (polling): a primed SSE answer that ends, the result on the resumed stream', async () => {
+    const sid = await openSession();
+    const res = await post(
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'poll', arguments: {} } },
+      sid,
+    );
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const events = sseReader(res.body!);
+    const priming = await events.next();
+    expect(priming).toMatchObject({ retry: '20', data: '' });
+    expect(await events.next()).toBeUndefined();
+    const resumed = await fetch(url, {
+      method: 'GET',
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-11-25',
+        'last-event-id': priming!.id!,
+      },
+    });
+    const again = sseReader(resumed.body!);
+    expect(await again.next()).toEqual({ id: priming!.id, retry: '20', data: '' });
+    releasePoll();
+    const result = await again.next();
+    expect(JSON.parse(result!.data)).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      result: { content: [{ type: 'text', text: 'polled' }] },
+    });
+    expect(await again.next()).toBeUndefined();
   });
 
   it('frees a call slot as soon as its JSON answer is made (maxInFlightCalls: 1, calls one after another)', async () => {
