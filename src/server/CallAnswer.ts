@@ -52,6 +52,8 @@ export class CallAnswer {
   /** Stream work in order: priming, messages and resumes never interleave. */
   #queue: Promise<unknown> = Promise.resolve();
   #ended = false;
+  /** Something asked for a stream (its work may still wait in the queue): the answer is no longer JSON. */
+  #streaming = false;
 
   /** `primes`: the client reads priming events (and there is an event store), as the SDK decides per POST. */
   constructor(context: CallAnswerContext, primes: boolean) {
@@ -62,11 +64,12 @@ export class CallAnswer {
 
   /** A message from the server for this call; `final` for its response. */
   send(message: JSONRPCMessage, final: boolean): Promise<void> {
-    if (this.#streamId === undefined && final && !this.#ended) {
+    if (!this.#streaming && final && !this.#ended) {
       this.#ended = true;
       this.#resolve(jsonAnswer(message, this.#context.sessionId));
       return Promise.resolve();
     }
+    this.#streaming = true;
     return this.#then(async () => {
       if (this.#ended) return;
       await this.#open();
@@ -78,6 +81,7 @@ export class CallAnswer {
 
   /** The handler asked to close its stream (polling): the client reconnects with the priming event's id. */
   closeStream(): void {
+    this.#streaming = true;
     void this.#then(async () => {
       if (this.#ended) return;
       await this.#open();

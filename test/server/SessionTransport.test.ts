@@ -46,7 +46,14 @@ const poll = f
     await new Promise<void>((resolve) => (releasePoll = resolve));
     return 'polled';
   });
-registry.registerAll(hang, poll);
+const chatty = f
+  .query('chatty')
+  .describe('Logs without waiting for the log to go out, then answers at once')
+  .handle((_input, _ctx, extra) => {
+    void extra.log('info', 'on my way');
+    return 'done';
+  });
+registry.registerAll(hang, poll, chatty);
 
 const store = new RecordingStore();
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -172,6 +179,30 @@ describe('legacy session answers (SessionTransport over HTTP)', () => {
     });
     expect(result?.id?.split('#')[0]).toBe(priming?.id?.split('#')[0]);
     expect(await again.next()).toBeUndefined(); // the stream ends with the call
+  });
+
+  it('streams a log sent just before the result (not awaited) ahead of it, not a JSON answer without it', async () => {
+    const logged = await startServer(registry, { port: 0, logging: true });
+    try {
+      url = logged.url;
+      const sid = await openSession();
+      const res = await post(
+        { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'chatty', arguments: {} } },
+        sid,
+      );
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      const events = sseReader(res.body!);
+      const messages: unknown[] = [];
+      for (let event = await events.next(); event !== undefined; event = await events.next())
+        if (event.data !== '') messages.push(JSON.parse(event.data));
+      expect(messages).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'on my way' } },
+        { jsonrpc: '2.0', id: 10, result: { content: [{ type: 'text', text: 'done' }] } },
+      ]);
+    } finally {
+      url = server.url;
+      await logged.close();
+    }
   });
 
   it('lets a handler close its stream (polling): a primed SSE answer that ends, the result on the resumed stream', async () => {
