@@ -1,5 +1,6 @@
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
+import { isCompleteAnswer } from './legacyAnswer.js';
 import { trackBody } from './trackBody.js';
 
 /**
@@ -54,7 +55,9 @@ export class CallBudget {
       this.#admitted -= calls;
       throw error;
     }
-    return trackBody(response, () => void (this.#admitted -= calls)).response;
+    if (!isCompleteAnswer(response)) return trackBody(response, () => void (this.#admitted -= calls)).response;
+    this.#admitted -= calls;
+    return response;
   }
 }
 

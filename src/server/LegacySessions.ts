@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  isInitializeRequest,
-  WebStandardStreamableHTTPServerTransport,
-  type Server,
-} from '@modelcontextprotocol/server';
-import { clockOf } from '../_internal/clock.js';
+import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
+import { clockOf, type Clock } from '../_internal/clock.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import { peerGroup } from '../principal/peers.js';
@@ -19,11 +15,15 @@ import { trackBody } from './trackBody.js';
 import type { OperatorLog } from '../logging/OperatorLog.js';
 import type { EventStore } from '../session/EventStore.js';
 import { SessionEvents } from './SessionEvents.js';
+import { SessionTransport } from './SessionTransport.js';
+import { sessionRoom } from './sessionRoom.js';
+import { replayHandshake } from './replayHandshake.js';
+import { storeUnavailable } from './storeUnavailable.js';
 
 /** One live legacy session: its own server and transport. */
 interface LiveSession {
   readonly server: Server;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly transport: SessionTransport;
   /** The session's resumable streams (when the app has an event store). */
   readonly events: SessionEvents | undefined;
   /** Ends the session bus's watch of this session (set once it is live here). */
@@ -48,6 +48,7 @@ export class LegacySessions {
   readonly #bus: SessionBus | undefined;
   readonly #limits: ResolvedHttpLimits;
   readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #log: OperatorLog | undefined;
   readonly #events: { store: EventStore; retryMs: number } | undefined;
   readonly manager: SessionManager;
@@ -69,6 +70,7 @@ export class LegacySessions {
     this.#bus = options.sessionBus;
     this.#limits = options.limits ?? DEFAULT_HTTP_LIMITS;
     this.#now = options.now ?? Date.now;
+    this.#clock = clockOf(this.#now);
     this.#log = options.log;
     this.#events = options.events;
   }
@@ -124,7 +126,7 @@ export class LegacySessions {
       const expiresAtMs = request.method === 'GET' && response.ok ? tokenExpiryMs(authInfo) : undefined;
       return expiresAtMs === undefined
         ? response
-        : trackBody(response, () => {}, expiresAtMs - this.#now(), clockOf(this.#now)).response;
+        : trackBody(response, () => {}, expiresAtMs - this.#now(), this.#clock).response;
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody))
       return this.#open(request, options, authInfo, peer);
@@ -165,7 +167,7 @@ export class LegacySessions {
       principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peerGroup(peer)}`) : principal.key;
     // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
     // so concurrent handshakes cannot all pass a nearly full budget.
-    const full = this.#makeRoom(owner, options.parsedBody);
+    const full = sessionRoom(this.manager, this.#limits, { owner, body: options.parsedBody, log: this.#log });
     if (full !== undefined) return full;
     // The record is stored before the session exists anywhere, so a store outage refuses the handshake cleanly.
     try {
@@ -178,59 +180,8 @@ export class LegacySessions {
       this.#log?.error('session store failed: the session could not be created', { session: id }, error);
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
     }
-    const live = await this.#connect(id, async () => {});
+    const live = await this.#connect(id);
     return live.transport.handleRequest(request, options);
-  }
-
-  /**
-   * Keeps the session budgets, per principal (or peer) first, then in total: past a cap, a session in that
-   * scope is closed to make room — the oldest never-used one, else the least recently used (in total: of the
-   * owner holding the most sessions). `429` (principal) or `503` (server) only when there is none to close.
-   */
-  #makeRoom(owner: string | undefined, body: unknown): Response | undefined {
-    const { maxSessionsPerPrincipal: perOwner, maxSessions: total } = this.#limits;
-    if (owner !== undefined && this.manager.countFor(owner) >= perOwner) {
-      const victim = this.manager.evictionCandidate(owner);
-      if (victim === undefined) {
-        this.#log?.refusal('sessions_per_principal', 'session budget refused an initialize', {
-          owner,
-          limit: perOwner,
-        });
-        return httpError(
-          'tooManySessions',
-          `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`,
-          jsonRpcIdOf(body),
-        );
-      }
-      this.#log?.refusal('sessions_per_principal', 'session budget evicted the least recently used session', {
-        owner,
-        limit: perOwner,
-        session: victim,
-      });
-      this.#evict(victim);
-    }
-    if (this.manager.count >= total) {
-      const victim = this.manager.evictionCandidate();
-      if (victim === undefined) {
-        this.#log?.refusal('sessions', 'session budget refused an initialize', { limit: total });
-        return httpError(
-          'sessionsFull',
-          `Service Unavailable: this server holds its maximum of ${total} sessions, all in use. Retry initialize later or on another instance.`,
-          jsonRpcIdOf(body),
-        );
-      }
-      this.#log?.refusal('sessions', 'session budget evicted the least recently used session', {
-        limit: total,
-        session: victim,
-      });
-      this.#evict(victim);
-    }
-    return undefined;
-  }
-
-  /** Ends a session to make room; it leaves the budget at once (the store delete follows); its client gets 404 and initializes again. */
-  #evict(id: string): void {
-    void this.manager.destroy(id, 'evicted').catch(() => {});
   }
 
   /** Rebuilds a live session from its stored record: a replayed `initialize` and `notifications/initialized`. */
@@ -240,32 +191,8 @@ export class LegacySessions {
       pending = (async () => {
         const record = await this.manager.resume(id);
         if (record === undefined) return undefined;
-        const live = await this.#connect(id, async () => {});
-        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-        const init = {
-          jsonrpc: '2.0',
-          id: `restore-${id}`,
-          method: 'initialize',
-          params: {
-            protocolVersion: record.protocolVersion,
-            capabilities: record.clientCapabilities,
-            clientInfo: record.clientInfo,
-          },
-        };
-        await (
-          await live.transport.handleRequest(
-            new Request(url, { method: 'POST', headers, body: JSON.stringify(init) }),
-            { parsedBody: init },
-          )
-        ).text();
-        const done = { jsonrpc: '2.0', method: 'notifications/initialized' };
-        const sessionHeaders = { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': record.protocolVersion };
-        await (
-          await live.transport.handleRequest(
-            new Request(url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify(done) }),
-            { parsedBody: done },
-          )
-        ).text();
+        const live = await this.#connect(id);
+        await replayHandshake(live.transport, id, url, record);
         return live;
       })().finally(() => this.#restoring.delete(id));
       this.#restoring.set(id, pending);
@@ -273,15 +200,15 @@ export class LegacySessions {
     return pending;
   }
 
-  async #connect(id: string, onInitialized: (id: string) => Promise<unknown>): Promise<LiveSession> {
+  async #connect(id: string): Promise<LiveSession> {
     const server = this.#create();
     const resumable = this.#events;
     const events = resumable === undefined ? undefined : new SessionEvents(resumable.store, id);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      ...(events !== undefined && resumable !== undefined
-        ? { eventStore: events, retryInterval: resumable.retryMs }
-        : {}),
-      sessionIdGenerator: () => id,
+    const transport = new SessionTransport({
+      sessionId: id,
+      events,
+      clock: this.#clock,
+      ...(resumable !== undefined ? { retryInterval: resumable.retryMs } : {}),
       onsessioninitialized: async (sid) => {
         // Evicted (or ended) while its handshake was running: do not keep a server nobody tracks.
         if (this.manager.get(sid) === undefined) {
@@ -294,7 +221,6 @@ export class LegacySessions {
         const unwatch = (await this.#bus?.watch?.(sid)) ?? (() => {});
         if (this.#live.get(sid) === live) live.unwatch = unwatch;
         else unwatch();
-        await onInitialized(sid);
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
@@ -353,16 +279,6 @@ export class LegacySessions {
     for (const live of all) live.unwatch();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
-}
-
-/** 503 with a JSON-RPC error: the session could not be read or written, so the request was not served. */
-function storeUnavailable(error: unknown, body: unknown, retry: string): Response {
-  const reason = error instanceof Error ? error.message : String(error);
-  return httpError(
-    'storeUnavailable',
-    `Service Unavailable: the session store is unavailable (${reason}); nothing was done. ${retry}`,
-    jsonRpcIdOf(body),
-  );
 }
 
 /** The caller's principal key on a session (the anonymous one is the same on every request: kept). */
