@@ -1,6 +1,4 @@
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
   PerRequestHTTPServerTransport,
   ProtocolErrorCode,
   type AuthInfo,
@@ -10,6 +8,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { jsonAnswer } from './jsonAnswer.js';
 
 /** The modern revision this transport binds its server to. */
 export const MODERN_REVISION = '2026-07-28';
@@ -97,7 +96,8 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const terminal = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    // The server's own messages: a response carries no method (a request or notification does).
+    const terminal = !('method' in message);
     const id = terminal ? message.id : options?.relatedRequestId;
     const exchange = typeof id === 'number' ? this.#exchanges.get(id) : undefined;
     if (exchange === undefined) {
@@ -113,15 +113,12 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     exchange.detach?.();
     const answer = { ...message, id: exchange.clientId };
     if (exchange.stream === undefined) {
-      const code = isJSONRPCErrorResponse(message) ? message.error.code : undefined;
+      const code = 'error' in message ? message.error.code : undefined;
       const ladder =
         code !== undefined && (exchange.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability)
           ? LADDER_STATUS[code]
           : undefined;
-      settle(
-        exchange,
-        Response.json(answer, { status: ladder ?? 200, headers: { 'Content-Type': 'application/json' } }),
-      );
+      settle(exchange, jsonAnswer(JSON.stringify(answer), ladder ?? 200));
       return;
     }
     this.#frame(exchange, answer);
