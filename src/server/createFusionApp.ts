@@ -271,6 +271,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     authInfo: unknown,
     peer: string | undefined,
   ): Promise<Response> => {
+    // An ordinary modern request is classified once, here; anything else as the SDK's entry routes it.
+    const admitted = modern.admit(request, parsedBody);
+    if (admitted !== undefined) return modern.serve(admitted, request, authInfo as never);
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
