@@ -207,7 +207,7 @@ describe('the modern dispatcher', () => {
       ['another Mcp-Name', raw({ id: 1, params: { ...call, _meta: ENVELOPE } }, { 'mcp-name': 'echo.other' }), false],
       ['params without _meta', raw({ id: 1, params: call }), false],
     ];
-    // Twice: first with the client's envelope unknown (every decision the SDK's), then known (the hand check's).
+    // Twice: an envelope seen for the first time is decided by the SDK, the same one again by the hand check.
     for (const round of [1, 2]) {
       for (const [what, make, admitted] of cases) {
         const request = make();
