@@ -9,6 +9,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { jsonAnswer } from './jsonAnswer.js';
+import { onClientGone } from './nodeRequest.js';
 
 /** The modern revision this transport binds its server to. */
 export const MODERN_REVISION = '2026-07-28';
@@ -41,7 +42,7 @@ interface Exchange {
   stream?:
     | { controller: ReadableStreamDefaultController<Uint8Array>; timer: ReturnType<typeof setInterval> | undefined }
     | undefined;
-  detach?: () => void;
+  readonly detach: () => void;
 }
 
 /**
@@ -77,16 +78,16 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     message: JSONRPCRequest,
     extra: { request: Request; authInfo?: AuthInfo; classification: MessageClassification },
   ): Promise<Response> {
-    const { request } = extra;
     if (this.#closed) return Promise.reject(new Error('The modern dispatcher is closed'));
-    if (request.signal.aborted) return Promise.resolve(gone());
     const id = ++this.#next;
     return new Promise((resolve) => {
-      const exchange: Exchange = { clientId: message.id, resolve, dispatching: true, settled: false };
+      const detach = onClientGone(extra.request, () => this.#abort(id));
+      if (detach === undefined) {
+        resolve(gone());
+        return;
+      }
+      const exchange: Exchange = { clientId: message.id, resolve, dispatching: true, settled: false, detach };
       this.#exchanges.set(id, exchange);
-      const onAbort = (): void => this.#abort(id);
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      exchange.detach = () => request.signal.removeEventListener('abort', onAbort);
       try {
         this.onmessage?.({ ...message, id }, extra);
       } finally {
@@ -110,7 +111,7 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
       return;
     }
     this.#exchanges.delete(id as number);
-    exchange.detach?.();
+    exchange.detach();
     const answer = { ...message, id: exchange.clientId };
     if (exchange.stream === undefined) {
       const code = 'error' in message ? message.error.code : undefined;
@@ -143,7 +144,7 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     const exchange = this.#exchanges.get(id);
     if (exchange === undefined) return;
     this.#exchanges.delete(id);
-    exchange.detach?.();
+    exchange.detach();
     settle(exchange, gone());
     endStream(exchange);
     if (cancel) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createFusionApp, initFusion } from '../../src/index.js';
 import { httpServer, v2HttpClient, texts } from '../_helpers/clients.js';
+import { until } from '../_helpers/waitFor.js';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -10,9 +11,23 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
+/** Calls of `work.hold` that started, and whether their handler saw the client go away. */
+const holds: Array<{ aborted: boolean }> = [];
+
 function registryOf() {
   const f = initFusion();
   return f.registry().registerAll(
+    f.query('work.hold').handle(async (_i, _c, extra) => {
+      const hold = { aborted: false };
+      holds.push(hold);
+      await new Promise<void>((resolve) =>
+        extra.signal.addEventListener('abort', () => {
+          hold.aborted = true;
+          resolve();
+        }),
+      );
+      return 'released';
+    }),
     f
       .query('echo.say')
       .input(z.object({ text: z.string() }))
@@ -137,5 +152,19 @@ describe('modern answers over HTTP', () => {
     );
     expect(texts(result)).toEqual(['done']);
     expect(seen).toEqual([1, 2]);
+  });
+
+  it('aborts the handler of a call whose client went away over the socket, and keeps serving', async () => {
+    await using srv = await httpServer(registryOf(), { eventStore: false });
+    holds.length = 0;
+    const call = modernCall(4, 'work.hold', {});
+    const req = httpRequest(srv.url, { method: 'POST', headers: call.headers });
+    req.on('error', () => {});
+    req.end(call.body);
+    await until(() => holds.length === 1, 'the call to start');
+    req.destroy();
+    await until(() => holds[0]!.aborted, 'the handler to see the client go away');
+    const next = await postRaw(srv.url, modernCall(5, 'echo.say', { text: 'after' }));
+    expect(JSON.parse(next.text).result.content[0].text).toBe('said after');
   });
 });
