@@ -54,8 +54,9 @@ export function admitModern(request: Request, body: unknown): Admitted | undefin
   const { headers } = request;
   const protocolVersionHeader = headers.get('mcp-protocol-version');
   const mcpMethodHeader = headers.get('mcp-method');
-  if (protocolVersionHeader === null || mcpMethodHeader === null || !isJsonContentType(headers.get('content-type')))
-    return undefined;
+  // The SDK admits no other: a header naming another version, or another method, than the body is a mismatch.
+  if (protocolVersionHeader !== MODERN_REVISION || mcpMethodHeader !== method) return undefined;
+  if (!isJsonContentType(headers.get('content-type'))) return undefined;
   const mcpNameHeader = headers.get('mcp-name');
   const field = Object.hasOwn(NAME_FIELD, method) ? NAME_FIELD[method]! : undefined;
   if (field !== undefined) {
@@ -64,8 +65,7 @@ export function admitModern(request: Request, body: unknown): Admitted | undefin
       typeof value === 'string' ? mcpNameHeader === value && !value.startsWith('=?base64?') : mcpNameHeader === null;
     if (!plain) return undefined;
   }
-  const envelope =
-    protocolVersionHeader === MODERN_REVISION && mcpMethodHeader === method ? wellFormed(message) : undefined;
+  const envelope = wellFormed(message);
   if (envelope !== undefined && validEnvelopes.has(envelope))
     return { message: message as JSONRPCRequest, classification: MODERN };
   if (!isJSONRPCRequest(body)) return undefined;
