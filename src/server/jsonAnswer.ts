@@ -73,8 +73,9 @@ for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors
 /**
  * A one-piece JSON answer (`text`, already serialized) as a lazy web `Response`: `status`, `ok` and `headers`
  * are its own; any other member (`body`, `text()`, `clone()`, …) builds the full `Response` on first use, so
- * `instanceof Response` and every reader keep working. Untouched, {@link writeNodeResponse} writes it with
- * one `res.end(text)` and its `Content-Length` (see {@link jsonAnswerText}), with no stream in between.
+ * `instanceof Response` and every reader in JavaScript keep working. Untouched, {@link writeNodeResponse}
+ * writes it with one `res.end(text)` and its `Content-Length` (see {@link jsonAnswerText}), with no stream in
+ * between. A host runtime checks a `Response` natively: give it {@link realResponse} of the view.
  *
  * @example
  * return jsonAnswer(JSON.stringify({ jsonrpc: '2.0', id, result }));
@@ -100,6 +101,16 @@ export function jsonAnswerText(
   const state = stateOf(response);
   if (state === undefined || state.real !== undefined) return undefined;
   return { text: state.text, status: state.status, headers: state.headers ?? state.init };
+}
+
+/**
+ * A genuine web `Response` for `response`: a {@link jsonAnswer}'s full response (built now if need be), any
+ * other response as it is. For hosts that check what they are given natively (workerd, Deno, Bun), which a
+ * view is not: `app.fetch` answers through it, only the node adapter writes the view itself.
+ */
+export function realResponse(response: Response): Response {
+  const state = stateOf(response);
+  return state === undefined ? response : realOf(state);
 }
 
 /** Whether `response` is a {@link jsonAnswer} whose body is complete: it ends as soon as it is written. */
