@@ -33,7 +33,9 @@ const MODERN: MessageClassification = Object.freeze({ era: 'modern', revision: M
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 /** Envelopes (client info, capabilities, log level) the SDK found valid, as JSON text; a client sends one each time. */
 const validEnvelopes = new Set<string>();
+/** Bounds of that memory: 256 envelopes of at most 2 KiB of text (a larger one is always the SDK's to check). */
 const MAX_ENVELOPES = 256;
+const MAX_ENVELOPE_TEXT = 2048;
 
 /**
  * The request when the SDK's entry would hand it to a server unchanged: a JSON POST of one request (not a
@@ -82,7 +84,11 @@ export function admitModern(request: Request, body: unknown): Admitted | undefin
     outcome.classification.revision !== MODERN_REVISION
   )
     return undefined;
-  if (envelope !== undefined && validEnvelopes.size < MAX_ENVELOPES) validEnvelopes.add(envelope);
+  if (envelope !== undefined && envelope.length <= MAX_ENVELOPE_TEXT) {
+    // Full: start again, so that clients seen later are not left out for good.
+    if (validEnvelopes.size >= MAX_ENVELOPES) validEnvelopes.clear();
+    validEnvelopes.add(envelope);
+  }
   return { message: outcome.message, classification: outcome.classification };
 }
 
