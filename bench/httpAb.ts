@@ -3,10 +3,22 @@
  * kind (default `v2-sessions,fusion`) in a child process and drives them alternately with 1 and 50 sessions
  * of sequential tools/call; prints calls/s, p50 and p99 per kind and the ratio against the first kind.
  * `--prof=<dir>` runs the children under `--cpu-prof` (profiles written to <dir> when they exit).
+ * `--era=modern` drives every kind with stateless 2026-07-28 requests instead of sessions; a kind's own
+ * `:legacy` / `:modern` suffix overrides it, e.g. `v2-sessions:legacy,fusion:modern,fusion@/work/main:modern,floor`.
  */
 import { existsSync } from 'node:fs';
 import { quantile } from './harness.js';
-import { closeConnections, drive, HTTP_N, openClient, startChild, type Cell, type Kind, type Server } from './http.js';
+import {
+  closeConnections,
+  drive,
+  HTTP_N,
+  openClient,
+  startChild,
+  type Cell,
+  type Era,
+  type Kind,
+  type Server,
+} from './http.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const prof = process.argv.find((a) => a.startsWith('--prof='))?.slice('--prof='.length);
@@ -17,10 +29,14 @@ const kinds = (args[2] ?? 'v2-sessions,fusion').split(',');
 const sessionCounts = (process.argv.find((a) => a.startsWith('--sessions='))?.slice('--sessions='.length) ?? '1,50')
   .split(',')
   .map(Number);
+const era = (process.argv.find((a) => a.startsWith('--era='))?.slice('--era='.length) ?? 'legacy') as Era;
 
 const servers: Server[] = [];
+const eras: Era[] = [];
 for (const spec of kinds) {
-  const [kind, tree] = spec.split('@') as [Kind, string | undefined];
+  const [named, suffix] = spec.split(':') as [string, Era | undefined];
+  eras.push(suffix ?? era);
+  const [kind, tree] = named.split('@') as [Kind, string | undefined];
   servers.push(
     await startChild(
       kind,
@@ -37,7 +53,7 @@ for (const spec of kinds) {
 try {
   for (const sessions of sessionCounts) {
     const clients = await Promise.all(
-      servers.map((s) => Promise.all(Array.from({ length: sessions }, () => openClient(s.port, 'legacy')))),
+      servers.map((s, i) => Promise.all(Array.from({ length: sessions }, () => openClient(s.port, eras[i]!)))),
     );
     for (const c of clients) await drive(c, 300, { latencies: [], calls: 0, ms: 0 });
     const cells: Cell[] = servers.map(() => ({ latencies: [], calls: 0, ms: 0 }));

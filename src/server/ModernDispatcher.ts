@@ -1,36 +1,16 @@
 import {
-  classifyInboundRequest,
-  isJsonContentType,
-  isJSONRPCRequest,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
-  type JSONRPCRequest,
   type McpHttpHandler,
-  type MessageClassification,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { attachOwn } from '../adapter/attach.js';
 import type { FusionServer } from '../adapter/FusionServer.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
+import { admitModern, type Admitted } from './admitModern.js';
 import { ownServer } from './buildServer.js';
 import { MODERN_REVISION, SharedModernTransport } from './SharedModernTransport.js';
 import type { ServeOptions } from './types.js';
-
-/** The request field the SDK checks the `Mcp-Name` header against, per method (SEP-2243). */
-const NAME_FIELD: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-/** A request the dispatcher answers itself: the message and the SDK's classification of it. */
-interface Admitted {
-  readonly message: JSONRPCRequest;
-  readonly classification: MessageClassification;
-}
 
 /**
  * The modern (2026-07-28) leg of the HTTP app: one server per runtime, built and attached once and connected
@@ -40,7 +20,7 @@ interface Admitted {
  * entry would refuse before a handler runs (so those refusals stay the SDK's own, byte for byte). With a
  * user's `server` option, everything goes to `sdk`.
  *
- * Public SDK pieces used: `classifyInboundRequest` (the entry's era and envelope classification),
+ * Public SDK pieces used: `classifyInboundRequest` and the envelope key names (in {@link admitModern}),
  * `isJsonContentType`, `isJSONRPCRequest`, `SUPPORTED_PROTOCOL_VERSIONS`, `Server` (its `_wrapHandler`
  * subclass hook, in {@link FusionServer}) and `PerRequestHTTPServerTransport` (see the transport).
  */
@@ -78,13 +58,24 @@ export class ModernDispatcher {
 
   /** Serves one modern request (`parsedBody`: the JSON body the app read). */
   async fetch(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo } = {}): Promise<Response> {
-    const admitted = this.#build === undefined ? undefined : admit(request, options.parsedBody);
-    if (admitted === undefined) return this.#sdk.fetch(request, options);
+    const admitted = this.admit(request, options.parsedBody);
+    return admitted === undefined ? this.#sdk.fetch(request, options) : this.serve(admitted, request, options.authInfo);
+  }
+
+  /**
+   * The request (with its JSON `body`) when this dispatcher answers it itself, classified once
+   * ({@link admitModern}); `undefined` for anything the SDK's entry answers (and with a user's `server`).
+   */
+  admit(request: Request, body: unknown): Admitted | undefined {
+    return this.#build === undefined ? undefined : admitModern(request, body);
+  }
+
+  /** Serves a request {@link admit} admitted, on the long-lived server. */
+  async serve(admitted: Admitted, request: Request, authInfo?: AuthInfo): Promise<Response> {
     if (!this.#ready) {
       await (this.#server ??= this.#build!());
       this.#ready = true;
     }
-    const { authInfo } = options;
     return this.#transport.serve(admitted.message, {
       request,
       classification: admitted.classification,
@@ -98,41 +89,4 @@ export class ModernDispatcher {
     if (server !== undefined) await (await server).close();
     await this.#sdk.close();
   }
-}
-
-/**
- * The request when the SDK's entry would hand it to a server unchanged: a JSON POST of one request (not a
- * listen) that the SDK classifies as modern at the revision served, with the standard headers its checks
- * require (`Mcp-Name`, where the method has a name, in plain form equal to the body's). Anything else is
- * left to the SDK's entry, which answers it (or refuses it) itself.
- */
-function admit(request: Request, body: unknown): Admitted | undefined {
-  if (request.method !== 'POST' || !isJSONRPCRequest(body) || body.method === 'subscriptions/listen') return undefined;
-  const { headers } = request;
-  const protocolVersionHeader = headers.get('mcp-protocol-version');
-  const mcpMethodHeader = headers.get('mcp-method');
-  if (protocolVersionHeader === null || mcpMethodHeader === null || !isJsonContentType(headers.get('content-type')))
-    return undefined;
-  const mcpNameHeader = headers.get('mcp-name');
-  const field = Object.hasOwn(NAME_FIELD, body.method) ? NAME_FIELD[body.method]! : undefined;
-  if (field !== undefined) {
-    const value = (body.params as Record<string, unknown> | undefined)?.[field];
-    const plain =
-      typeof value === 'string' ? mcpNameHeader === value && !value.startsWith('=?base64?') : mcpNameHeader === null;
-    if (!plain) return undefined;
-  }
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader,
-    mcpMethodHeader,
-    ...(mcpNameHeader !== null ? { mcpNameHeader } : {}),
-    body,
-  });
-  if (
-    outcome.kind !== 'modern' ||
-    outcome.messageKind !== 'request' ||
-    outcome.classification.revision !== MODERN_REVISION
-  )
-    return undefined;
-  return { message: outcome.message, classification: outcome.classification };
 }

@@ -1,6 +1,4 @@
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
   PerRequestHTTPServerTransport,
   ProtocolErrorCode,
   type AuthInfo,
@@ -10,6 +8,8 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { jsonAnswer } from './jsonAnswer.js';
+import { onClientGone } from './nodeRequest.js';
 
 /** The modern revision this transport binds its server to. */
 export const MODERN_REVISION = '2026-07-28';
@@ -42,7 +42,7 @@ interface Exchange {
   stream?:
     | { controller: ReadableStreamDefaultController<Uint8Array>; timer: ReturnType<typeof setInterval> | undefined }
     | undefined;
-  detach?: () => void;
+  readonly detach: () => void;
 }
 
 /**
@@ -78,16 +78,16 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     message: JSONRPCRequest,
     extra: { request: Request; authInfo?: AuthInfo; classification: MessageClassification },
   ): Promise<Response> {
-    const { request } = extra;
     if (this.#closed) return Promise.reject(new Error('The modern dispatcher is closed'));
-    if (request.signal.aborted) return Promise.resolve(gone());
     const id = ++this.#next;
     return new Promise((resolve) => {
-      const exchange: Exchange = { clientId: message.id, resolve, dispatching: true, settled: false };
+      const detach = onClientGone(extra.request, () => this.#abort(id));
+      if (detach === undefined) {
+        resolve(gone());
+        return;
+      }
+      const exchange: Exchange = { clientId: message.id, resolve, dispatching: true, settled: false, detach };
       this.#exchanges.set(id, exchange);
-      const onAbort = (): void => this.#abort(id);
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      exchange.detach = () => request.signal.removeEventListener('abort', onAbort);
       try {
         this.onmessage?.({ ...message, id }, extra);
       } finally {
@@ -97,7 +97,8 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const terminal = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    // The server's own messages: a response carries no method (a request or notification does).
+    const terminal = !('method' in message);
     const id = terminal ? message.id : options?.relatedRequestId;
     const exchange = typeof id === 'number' ? this.#exchanges.get(id) : undefined;
     if (exchange === undefined) {
@@ -110,18 +111,15 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
       return;
     }
     this.#exchanges.delete(id as number);
-    exchange.detach?.();
+    exchange.detach();
     const answer = { ...message, id: exchange.clientId };
     if (exchange.stream === undefined) {
-      const code = isJSONRPCErrorResponse(message) ? message.error.code : undefined;
+      const code = 'error' in message ? message.error.code : undefined;
       const ladder =
         code !== undefined && (exchange.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability)
           ? LADDER_STATUS[code]
           : undefined;
-      settle(
-        exchange,
-        Response.json(answer, { status: ladder ?? 200, headers: { 'Content-Type': 'application/json' } }),
-      );
+      settle(exchange, jsonAnswer(JSON.stringify(answer), ladder ?? 200));
       return;
     }
     this.#frame(exchange, answer);
@@ -146,7 +144,7 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
     const exchange = this.#exchanges.get(id);
     if (exchange === undefined) return;
     this.#exchanges.delete(id);
-    exchange.detach?.();
+    exchange.detach();
     settle(exchange, gone());
     endStream(exchange);
     if (cancel) {

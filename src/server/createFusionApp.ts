@@ -26,6 +26,7 @@ import { CallBudget } from './CallBudget.js';
 import { compose } from './middleware/compose.js';
 import { frontMiddleware } from './middleware/front.js';
 import { serveNodeRequest } from './nodeHandler.js';
+import { realResponse } from './jsonAnswer.js';
 import { missingScopes } from '../auth/checkScopes.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
 import { MemoryEventStore } from '../session/MemoryEventStore.js';
@@ -271,6 +272,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     authInfo: unknown,
     peer: string | undefined,
   ): Promise<Response> => {
+    // An ordinary modern request is classified once, here; anything else as the SDK's entry routes it.
+    const admitted = modern.admit(request, parsedBody);
+    if (admitted !== undefined) return modern.serve(admitted, request, authInfo as never);
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
@@ -291,13 +295,16 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     }
     return listens.track(await listens.record(response, slot, request.signal), slot, tokenExpiryMs(authInfo));
   };
-  const fetch = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> =>
+  // The node adapter writes a JSON answer's text itself; hosts of `fetch` get a genuine Response.
+  const serve = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> =>
     front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
+  const fetch = async (request: Request, extra?: FusionFetchOptions): Promise<Response> =>
+    realResponse(await serve(request, extra));
 
   const app: FusionApp = {
     fetch,
     node: (req, res, parsedBody) =>
-      void serveNodeRequest(app, req, res, typeof parsedBody === 'function' ? undefined : parsedBody),
+      void serveNodeRequest({ fetch: serve }, req, res, typeof parsedBody === 'function' ? undefined : parsedBody),
     sessions: legacy,
     ...(devConsole !== undefined ? { devConsole: { path: devConsole.path, token: devConsole.token } } : {}),
     async notifyResourceUpdated(uri: string) {

@@ -10,6 +10,8 @@ interface NodeRequestState {
   headers: Headers | undefined;
   controller: AbortController | undefined;
   aborted: boolean;
+  /** Told when the client goes away, without a signal ({@link onClientGone}). */
+  listeners: Array<() => void> | undefined;
   real: Request | undefined;
   bodyTaken: boolean;
 }
@@ -111,6 +113,7 @@ export function nodeRequest(incoming: IncomingMessage, url: string): Request {
     headers: undefined,
     controller: undefined,
     aborted: false,
+    listeners: undefined,
     real: undefined,
     bodyTaken: false,
   };
@@ -123,6 +126,30 @@ export function abortNodeRequest(request: Request): void {
   if (state === undefined || state.aborted) return;
   state.aborted = true;
   state.controller?.abort();
+  const listeners = state.listeners;
+  state.listeners = undefined;
+  if (listeners !== undefined) for (const listener of listeners) listener();
+}
+
+/**
+ * Calls `listener` once when the client goes away, as an abort listener on `request.signal` would, but for a
+ * {@link nodeRequest} without making its signal (no `AbortController` per request). Returns what stops
+ * listening, or `undefined` when the request is aborted already (nothing is registered).
+ */
+export function onClientGone(request: Request, listener: () => void): (() => void) | undefined {
+  const state = stateOf(request);
+  if (state === undefined) {
+    const { signal } = request;
+    if (signal.aborted) return undefined;
+    signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+  }
+  if (state.aborted) return undefined;
+  (state.listeners ??= []).push(listener);
+  return () => {
+    const index = state.listeners?.indexOf(listener) ?? -1;
+    if (index >= 0) state.listeners!.splice(index, 1);
+  };
 }
 
 /** The outcome of reading a Node request body within a limit. */

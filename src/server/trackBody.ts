@@ -1,4 +1,5 @@
 import { systemClock, type Clock, type Timer } from '../_internal/clock.js';
+import { isJsonAnswer } from './jsonAnswer.js';
 
 /** A response whose body is watched by {@link trackBody}, and how to end it early. */
 export interface TrackedBody {
@@ -9,7 +10,8 @@ export interface TrackedBody {
 
 /**
  * Watches a response body: `onEnd` runs once, when the body ends, errors, is cancelled by the client, is ended
- * with `end()`, or reaches `lifetimeMs` (one timer of `clock`, cleared on end). A response without a body ends at once.
+ * with `end()`, or reaches `lifetimeMs` (one timer of `clock`, cleared on end). A response without a body, or
+ * with a complete one (a {@link jsonAnswer}), ends at once.
  */
 export function trackBody(
   response: Response,
@@ -26,7 +28,7 @@ export function trackBody(
     onEnd();
     return true;
   };
-  if (response.body === null) {
+  if (isJsonAnswer(response) || response.body === null) {
     finish();
     return { response, end: () => {} };
   }

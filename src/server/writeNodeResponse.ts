@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { jsonAnswerText } from './jsonAnswer.js';
 
 type Reader = ReadableStreamDefaultReader<Uint8Array>;
 type Read = ReadableStreamReadResult<Uint8Array>;
@@ -15,19 +16,27 @@ function readSoon(pending: Promise<Read>): Promise<Read | typeof NOT_YET> {
   return Promise.race([pending, new Promise<typeof NOT_YET>((resolve) => setImmediate(resolve, NOT_YET))]);
 }
 
-function headersOf(response: Response, incoming: IncomingMessage): OutgoingHttpHeaders {
+function headersOf(from: Headers, incoming: IncomingMessage): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
-  response.headers.forEach((value, name) => {
+  from.forEach((value, name) => {
     headers[name] = value;
   });
-  if (headers['set-cookie'] !== undefined) headers['set-cookie'] = response.headers.getSetCookie();
+  if (headers['set-cookie'] !== undefined) headers['set-cookie'] = from.getSetCookie();
   // A body left unread (refused before or while reading it) is not drained: the connection ends with this answer.
   if (!incoming.complete) headers.connection = 'close';
   return headers;
 }
 
+/** A {@link jsonAnswer}'s own header object, copied (Node keeps the object it is given). */
+function plainHeaders(from: Readonly<Record<string, string>>, incoming: IncomingMessage): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...from };
+  if (!incoming.complete) headers.connection = 'close';
+  return headers;
+}
+
 /**
- * Writes a web `Response` to a Node `ServerResponse`. A body that is complete at once (a JSON answer, or
+ * Writes a web `Response` to a Node `ServerResponse`. An untouched {@link jsonAnswer} goes out as its text in
+ * one `res.end` with its `Content-Length`, read from no stream. Another body that is complete at once (a JSON answer, or
  * the SSE answer of a call that finished while the request was handled) goes out in one write with a
  * `Content-Length`; a body still open after one turn of the event loop (a stream, a long call) is streamed
  * chunk by chunk with backpressure. `closed` resolves when the client goes away; the body is then cancelled.
@@ -38,7 +47,15 @@ export async function writeNodeResponse(
   res: ServerResponse,
   closed: Promise<void>,
 ): Promise<void> {
-  const headers = headersOf(response, incoming);
+  const json = jsonAnswerText(response);
+  if (json !== undefined) {
+    const headers =
+      json.headers instanceof Headers ? headersOf(json.headers, incoming) : plainHeaders(json.headers, incoming);
+    headers['content-length'] = Buffer.byteLength(json.text);
+    res.writeHead(json.status, headers).end(json.text);
+    return;
+  }
+  const headers = headersOf(response.headers, incoming);
   if (response.body === null) {
     // Without a length Node would frame an empty answer as chunked.
     if (response.status >= 200 && response.status !== 204 && response.status !== 304) headers['content-length'] ??= 0;

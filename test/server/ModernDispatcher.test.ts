@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { initFusion } from '../../src/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
+import { jsonAnswerText } from '../../src/server/jsonAnswer.js';
 import { ModernDispatcher } from '../../src/server/ModernDispatcher.js';
 import { messagesOf } from '../_helpers/raw.js';
 
@@ -124,6 +125,102 @@ describe('the modern dispatcher', () => {
       5,
     ]);
     expect(built()).toBe(0);
+    await dispatcher.close();
+  });
+
+  it('answers a one-message result as a JSON answer, written from its text with no stream', async () => {
+    const { dispatcher } = setup();
+    const request = modernRequest({
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo.say', arguments: { text: 'j' } },
+    });
+    const answer = jsonAnswerText(await dispatcher.fetch(request, { parsedBody: await request.clone().json() }));
+    expect(answer).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' } });
+    expect(JSON.parse(answer!.text)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: 'said j' }], resultType: 'complete' },
+    });
+    await dispatcher.close();
+  });
+
+  it('admits by hand only what the SDK classifies as its own, and answers every malformed case as the SDK does', async () => {
+    const { dispatcher, reference } = setup();
+    const call = { name: 'echo.say', arguments: { text: 'x' } };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'echo.say',
+    };
+    const raw =
+      (body: Record<string, unknown>, extra: Record<string, string> = {}) =>
+      () =>
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { ...headers, ...extra },
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', ...body }),
+        });
+    const withMeta = (meta: Record<string, unknown>, id: unknown = 1) =>
+      raw({ id, params: { ...call, _meta: { ...ENVELOPE, ...meta } } });
+    const cases: Array<[string, () => Request, boolean]> = [
+      ['well-formed', withMeta({}), true],
+      ['a progress token', withMeta({ progressToken: 5 }), true],
+      [
+        'a trace key in _meta',
+        withMeta({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }),
+        true,
+      ],
+      ['a log level', withMeta({ 'io.modelcontextprotocol/logLevel': 'info' }), true],
+      ['a related task', withMeta({ 'io.modelcontextprotocol/related-task': { taskId: 't' } }), true],
+      [
+        'initialize with an envelope',
+        raw({ id: 1, method: 'initialize', params: { _meta: ENVELOPE } }, { 'mcp-method': 'initialize' }),
+        true,
+      ],
+      ['an extra top-level key', raw({ id: 1, params: { ...call, _meta: ENVELOPE }, extra: 1 }), false],
+      ['a fractional id', withMeta({}, 1.5), false],
+      ['a null id', withMeta({}, null), false],
+      ['jsonrpc 1.0', raw({ jsonrpc: '1.0', id: 1, params: { ...call, _meta: ENVELOPE } }), false],
+      ['a fractional progress token', withMeta({ progressToken: 1.5 }), false],
+      ['a malformed related task', withMeta({ 'io.modelcontextprotocol/related-task': { taskId: 5 } }), false],
+      ['a bad client info', withMeta({ 'io.modelcontextprotocol/clientInfo': { name: 5, version: '1' } }), false],
+      ['a bad log level', withMeta({ 'io.modelcontextprotocol/logLevel': 'loud' }), false],
+      [
+        'no client capabilities',
+        raw({ id: 1, params: { ...call, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }),
+        false,
+      ],
+      ['another envelope version', withMeta({ 'io.modelcontextprotocol/protocolVersion': '2026-07-29' }), false],
+      [
+        'a legacy version header',
+        raw({ id: 1, params: { ...call, _meta: ENVELOPE } }, { 'mcp-protocol-version': '2025-11-25' }),
+        false,
+      ],
+      [
+        'another Mcp-Method',
+        raw({ id: 1, params: { ...call, _meta: ENVELOPE } }, { 'mcp-method': 'tools/list' }),
+        false,
+      ],
+      ['another Mcp-Name', raw({ id: 1, params: { ...call, _meta: ENVELOPE } }, { 'mcp-name': 'echo.other' }), false],
+      ['params without _meta', raw({ id: 1, params: call }), false],
+    ];
+    // Twice: an envelope seen for the first time is decided by the SDK, the same one again by the hand check.
+    for (const round of [1, 2]) {
+      for (const [what, make, admitted] of cases) {
+        const request = make();
+        expect([round, what, dispatcher.admit(request, await request.clone().json()) !== undefined]).toEqual([
+          round,
+          what,
+          admitted,
+        ]);
+        const mine = await serve(dispatcher, make());
+        const theirs = await serve(reference, make());
+        expect([round, what, mine]).toEqual([round, what, theirs]);
+      }
+    }
     await dispatcher.close();
   });
 
