@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Clock, Timer } from '../_internal/clock.js';
 import type { ReplayResult } from '../session/EventStore.js';
-import { frameBytes, jsonAnswer, messageFrame, sseAnswer } from './legacyAnswer.js';
+import { frameBytes, legacyJsonAnswer, messageFrame, sseAnswer } from './legacyAnswer.js';
 import { primingFrame } from './sseFrames.js';
 
 /** Where a call's answer goes and what its stream may do; shared by the calls of one session. */
@@ -66,7 +66,7 @@ export class CallAnswer {
   send(message: JSONRPCMessage, final: boolean): Promise<void> {
     if (!this.#streaming && final && !this.#ended) {
       this.#ended = true;
-      this.#resolve(jsonAnswer(message, this.#context.sessionId));
+      this.#resolve(legacyJsonAnswer(message, this.#context.sessionId));
       return Promise.resolve();
     }
     this.#streaming = true;

@@ -1,6 +1,5 @@
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
-import { isCompleteAnswer } from './legacyAnswer.js';
 import { trackBody } from './trackBody.js';
 
 /**
@@ -55,9 +54,8 @@ export class CallBudget {
       this.#admitted -= calls;
       throw error;
     }
-    if (!isCompleteAnswer(response)) return trackBody(response, () => void (this.#admitted -= calls)).response;
-    this.#admitted -= calls;
-    return response;
+    // A complete answer (a JSON one) ends at once; a stream when its body ends.
+    return trackBody(response, () => void (this.#admitted -= calls)).response;
   }
 }
 

@@ -1,31 +1,14 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { jsonAnswer } from './jsonAnswer.js';
 
 const encoder = new TextEncoder();
-/** Answers whose body is complete when made (nothing more will be written to them). */
-const complete = new WeakSet<Response>();
-
-/** True for an answer made complete by {@link jsonAnswer}: its call has ended, it has no stream to watch. */
-export function isCompleteAnswer(response: Response): boolean {
-  return complete.has(response);
-}
 
 /**
- * The one-piece answer of a legacy POST: one JSON-RPC message as `application/json` with its `Content-Length`
- * (no stream). Every JSON answer of the session transport is made here, so the HTTP entry can swap it for a
- * lighter one.
+ * The one-piece answer of a legacy POST: one JSON-RPC message as `application/json` (a {@link jsonAnswer}: no
+ * stream; the node adapter writes it in one piece with its `Content-Length`).
  */
-export function jsonAnswer(message: JSONRPCMessage, sessionId: string): Response {
-  const body = encoder.encode(JSON.stringify(message));
-  const response = new Response(body, {
-    status: 200,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(body.byteLength),
-      'mcp-session-id': sessionId,
-    },
-  });
-  complete.add(response);
-  return response;
+export function legacyJsonAnswer(message: JSONRPCMessage, sessionId: string): Response {
+  return jsonAnswer(JSON.stringify(message), 200, { 'content-type': 'application/json', 'mcp-session-id': sessionId });
 }
 
 /** The SSE answer of a legacy POST or resumed stream (the SDK transport's headers, byte for byte). */
