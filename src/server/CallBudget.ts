@@ -1,3 +1,4 @@
+import type { Clock } from '../_internal/clock.js';
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
 import { trackBody } from './trackBody.js';
@@ -11,6 +12,7 @@ export class CallBudget {
   readonly #max: number;
   readonly #running: () => number;
   #admitted = 0;
+  #answered: Array<() => void> = [];
 
   /** `running`: the calls the runtime runs now (the larger of the two counts is the load). */
   constructor(max: number, running: () => number) {
@@ -21,6 +23,18 @@ export class CallBudget {
   /** Tool calls admitted over HTTP whose responses have not ended. */
   get admitted(): number {
     return this.#admitted;
+  }
+
+  /**
+   * Resolves once every admitted call's response has ended (its answer written), or after `ms` of `clock`,
+   * whichever comes first: `close()` waits for it after the drain.
+   */
+  answered(ms: number, clock: Clock): Promise<void> {
+    if (this.#admitted === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = clock.setTimeout(resolve, ms);
+      this.#answered.push(() => (timer.cancel(), resolve()));
+    });
   }
 
   /**
@@ -51,10 +65,18 @@ export class CallBudget {
     try {
       response = await serve();
     } catch (error) {
-      this.#admitted -= calls;
+      this.#release(calls);
       throw error;
     }
-    return trackBody(response, () => void (this.#admitted -= calls)).response;
+    return trackBody(response, () => this.#release(calls)).response;
+  }
+
+  #release(calls: number): void {
+    this.#admitted -= calls;
+    if (this.#admitted > 0 || this.#answered.length === 0) return;
+    const waiting = this.#answered;
+    this.#answered = [];
+    for (const resolve of waiting) resolve();
   }
 }
 
