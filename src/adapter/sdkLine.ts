@@ -1,5 +1,5 @@
 import { AttachError } from '../errors/FusionError.js';
-import { isMcpServer } from './sdkHandlers.js';
+import { isMcpServer, hasHandlerTable } from './sdkHandlers.js';
 import type { WiredServer } from './wireRuntime.js';
 
 /** The part of a user's SDK server mcp-fusion composes with (v2 `Server`, or v1 `Server`). */
@@ -58,7 +58,8 @@ export function resolveServer(server: unknown): ResolvedServer {
       `attachToServer() got a server that looks like the v2 SDK's but is not an McpServer or Server of the @modelcontextprotocol/server mcp-fusion loads (a wrapper, a look-alike, or a second copy of the SDK: check \`npm ls @modelcontextprotocol/server\`). Pass the McpServer or Server instance itself.`,
     );
   }
-  if (isV1Server(low)) return { low, sdk: 'v1', mcp: low === server ? undefined : (server as object) };
+  if (hasHandlerTable(low))
+    return { low: low as ServerLike, sdk: 'v1', mcp: low === server ? undefined : (server as object) };
   throw new AttachError(
     'ATTACH_SERVER',
     `attachToServer() needs an MCP SDK server: ${SUPPORTED}. The value given is neither (a v1 server has setRequestHandler() and its handler table).`,
@@ -67,10 +68,4 @@ export function resolveServer(server: unknown): ResolvedServer {
 
 function looksLikeV2(low: unknown): boolean {
   return typeof (low as { projectCallToolResult?: unknown } | null)?.projectCallToolResult === 'function';
-}
-
-/** A v1 `Server`: `setRequestHandler()` and the private handler table that sdkHandlers.ts reads. */
-function isV1Server(low: unknown): low is ServerLike {
-  const candidate = low as { setRequestHandler?: unknown; _requestHandlers?: unknown } | null;
-  return typeof candidate?.setRequestHandler === 'function' && candidate._requestHandlers instanceof Map;
 }
