@@ -6,12 +6,16 @@ import { trackBody } from './trackBody.js';
 /**
  * `limits.maxInFlightCalls` at the HTTP entry: every `tools/call` message counts, one alone or many in a
  * batch, from the moment its body is admitted until its response ends (or, for calls that outlive their
- * response such as tasks, while the runtime still runs them).
+ * response such as tasks, while the runtime still runs them). Responses to the other methods a drain waits
+ * for (prompts, resources, completion) are counted too, outside the budget, so that `close()` knows when
+ * every drained answer is written.
  */
 export class CallBudget {
   readonly #max: number;
   readonly #running: () => number;
   #admitted = 0;
+  /** Responses counted here (tool calls or other drained methods) whose bodies have not ended. */
+  #open = 0;
   #answered: Array<() => void> = [];
 
   /** `running`: the calls the runtime runs now (the larger of the two counts is the load). */
@@ -26,11 +30,11 @@ export class CallBudget {
   }
 
   /**
-   * Resolves once every admitted call's response has ended (its answer written), or after `ms` of `clock`,
+   * Resolves once every counted response has ended (its answers written), or after `ms` of `clock`,
    * whichever comes first: `close()` waits for it after the drain.
    */
   answered(ms: number, clock: Clock): Promise<void> {
-    if (this.#admitted === 0) return Promise.resolve();
+    if (this.#open === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = clock.setTimeout(resolve, ms);
       this.#answered.push(() => (timer.cancel(), resolve()));
@@ -44,7 +48,7 @@ export class CallBudget {
    */
   async run(body: unknown, serve: () => Promise<Response>): Promise<Response> {
     const calls = callsIn(body);
-    if (calls === 0) return serve();
+    if (calls === 0) return drained(body) ? this.#counted(0, serve) : serve();
     const id = jsonRpcIdOf(body);
     if (calls > this.#max) {
       return httpError(
@@ -60,7 +64,13 @@ export class CallBudget {
         id,
       );
     }
+    return this.#counted(calls, serve);
+  }
+
+  /** `serve`'s response, counted (with `calls` admitted) until its body ends. */
+  async #counted(calls: number, serve: () => Promise<Response>): Promise<Response> {
     this.#admitted += calls;
+    this.#open++;
     let response: Response;
     try {
       response = await serve();
@@ -73,7 +83,7 @@ export class CallBudget {
 
   #release(calls: number): void {
     this.#admitted -= calls;
-    if (this.#admitted > 0 || this.#answered.length === 0) return;
+    if (--this.#open > 0 || this.#answered.length === 0) return;
     const waiting = this.#answered;
     this.#answered = [];
     for (const resolve of waiting) resolve();
@@ -86,6 +96,16 @@ function callsIn(body: unknown): number {
   let calls = 0;
   for (const message of body) if (isCall(message)) calls++;
   return calls;
+}
+
+/** The methods a drain waits for besides `tools/call` (the runtime tracks them: runtime/stages/track.ts). */
+const DRAINED = new Set(['prompts/get', 'resources/read', 'completion/complete']);
+
+/** True when `body` holds a request the drain waits for, other than a tool call. */
+function drained(body: unknown): boolean {
+  const method = (message: unknown) => (message as { method?: unknown } | null)?.method;
+  if (!Array.isArray(body)) return DRAINED.has(method(body) as string);
+  return body.some((message) => DRAINED.has(method(message) as string));
 }
 
 function isCall(message: unknown): boolean {

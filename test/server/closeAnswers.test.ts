@@ -41,9 +41,10 @@ async function closeDuringCall(
   return { closed };
 }
 
-// When close() goes on to close the sessions as soon as the drain returns, the modern call and the calls cut at
-// the deadline lose their answers (finished, not yet written), and nothing bounds a wait for an unread one; the
-// legacy session's transport happens to write a call that just finished in time, kept here for symmetry.
+// When close() goes on to close the sessions as soon as the drain returns, the modern call and prompt and the
+// calls cut at the deadline lose their answers (finished, not yet written), and nothing bounds a wait for an
+// unread one; the legacy session's transport happens to write a call that just finished in time, kept here for
+// symmetry.
 describe('close() waits until the answers of the drained calls are written, then closes the sessions', () => {
   for (const [label, endsAfterMs, advance, expected] of [
     ['finishing at the last moment of the drain', LAST_MOMENT, LAST_MOMENT, 'finished late'],
@@ -75,6 +76,29 @@ describe('close() waits until the answers of the drained calls are written, then
       await client.close();
     });
   }
+
+  it('modern request: a prompts/get finishing at the last moment of the drain gets its answer', async () => {
+    const clock = createClock();
+    const f = initFusion();
+    let started = 0;
+    const registry = f.registry().register(
+      f.prompt('late').handle(
+        () =>
+          new Promise<string>((resolve) => {
+            started++;
+            clock.setTimeout(() => resolve('finished late'), LAST_MOMENT);
+          }),
+      ),
+    );
+    const app = createFusionApp(registry, { now: clock.now, drainMs: DRAIN_MS });
+    const client = await v2FetchClient(app, 'auto');
+    const answer = client.getPrompt({ name: 'late' });
+    const { closed } = await closeDuringCall(app, clock, () => started);
+    clock.advance(LAST_MOMENT);
+    await closed;
+    expect((await answer).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'finished late' } }]);
+    await client.close();
+  });
 
   it('an answer nobody reads holds close() no longer than the drain deadline', async () => {
     const clock = createClock();
