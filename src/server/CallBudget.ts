@@ -67,7 +67,11 @@ export class CallBudget {
     return this.#counted(calls, serve);
   }
 
-  /** `serve`'s response, counted (with `calls` admitted) until its body ends. */
+  /**
+   * `serve`'s response, counted (with `calls` admitted) until its body ends. Without calls, a JSON answer is
+   * written once it exists: only a stream (a legacy POST's SSE) is watched, so prompts and resources keep the
+   * cheap path.
+   */
   async #counted(calls: number, serve: () => Promise<Response>): Promise<Response> {
     this.#admitted += calls;
     this.#open++;
@@ -77,6 +81,10 @@ export class CallBudget {
     } catch (error) {
       this.#release(calls);
       throw error;
+    }
+    if (calls === 0 && !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      this.#release(0);
+      return response;
     }
     return trackBody(response, () => this.#release(calls)).response;
   }
