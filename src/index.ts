@@ -1,4 +1,6 @@
 // mcp-fusion — the public API (one barrel; a test pins this list).
+// Hands the SDK's server classes to attach (which tells a user's server apart by type): see src/adapter/sdkLine.ts.
+import './adapter/sdkClasses.js';
 export { initFusion, type Fusion, type FusionOptions } from './fusion.js';
 export { FluentToolBuilder } from './builder/FluentToolBuilder.js';
 export { detachedExtra } from './builder/detachedExtra.js';

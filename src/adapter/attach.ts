@@ -4,18 +4,12 @@ import type { ProtocolEra } from '../protocol/types.js';
 import { AttachError } from '../errors/FusionError.js';
 import { capabilitiesFor } from './capabilitiesFor.js';
 import { compose, type ServedNames } from './composeServer.js';
-import { installedHandler, installMcpServerHandlers, isMcpServer, mcpServerNames } from './sdkHandlers.js';
+import { installedHandler, installMcpServerHandlers, mcpServerNames } from './sdkHandlers.js';
+import { resolveServer, type ServerLike } from './sdkLine.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import { taskCapabilities } from './installTasks.js';
 import { isOwnServer, type FusionServer } from './ownServer.js';
-import { wireRuntime, type WiredServer, type WireOptions } from './wireRuntime.js';
-
-/** The part of a user's SDK server mcp-fusion composes with (v2 `Server`, or v1 `Server`). */
-interface ServerLike extends WiredServer {
-  registerCapabilities?(capabilities: Record<string, unknown>): void;
-  onclose?: (() => void) | undefined;
-  removeRequestHandler?(method: string): void;
-}
+import { wireRuntime, type WireOptions } from './wireRuntime.js';
 
 /** What `attachToServer` returns. */
 export interface Attachment {
@@ -40,24 +34,6 @@ export interface Attachment {
   notifyResourceDeleted(uri: string): Promise<void>;
   /** Releases the per-session state this attachment created. */
   detach(): void;
-}
-
-/**
- * Finds the low-level server behind an SDK `McpServer` or `Server`; throws a clear error otherwise. The SDK
- * line is told by the v2 `Server`'s `projectCallToolResult()`: this folder is reached from the registry,
- * which must not load the SDK at run time (test/package/importGraph.test.ts), so no `instanceof` here.
- */
-export function resolveServer(server: unknown): { low: ServerLike; sdk: 'v1' | 'v2'; mcp: object | undefined } {
-  const candidate = (server as { server?: unknown } | null)?.server;
-  const low = isServerLike(candidate) ? candidate : isServerLike(server) ? server : undefined;
-  if (low === undefined) {
-    throw new AttachError(
-      'ATTACH_SERVER',
-      'attachToServer() needs an MCP SDK server: a `McpServer` or low-level `Server` from @modelcontextprotocol/server (v2) or @modelcontextprotocol/sdk (v1). The value given has no setRequestHandler().',
-    );
-  }
-  const sdk = typeof (low as { projectCallToolResult?: unknown }).projectCallToolResult === 'function' ? 'v2' : 'v1';
-  return { low, sdk, mcp: low === candidate && isMcpServer(server) ? server : undefined };
 }
 
 /** The v2 SDK's `SdkErrorCode.AlreadyConnected` (compared by value: no SDK import at run time here). */
@@ -179,8 +155,4 @@ function listMethods(methods: readonly string[]): string {
 
 function v1Schema(method: string): z.ZodType {
   return z.looseObject({ method: z.literal(method), params: z.any().optional() });
-}
-
-function isServerLike(value: unknown): value is ServerLike {
-  return typeof value === 'object' && value !== null && typeof (value as ServerLike).setRequestHandler === 'function';
 }

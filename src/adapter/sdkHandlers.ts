@@ -7,7 +7,7 @@
  * for tools/list already exists"). Neither SDK line has a public API for either, so:
  *
  * - v2 `Server` (and the v2 `McpServer`'s `.server`): the protected accessor `_getRequestHandler(method)`;
- * - v1 `Server`: the private map `_requestHandlers`;
+ * - v1 `Server`: the private map `_requestHandlers` (also how a v1 server is told apart: `hasHandlerTable`);
  * - v1 and v2 `McpServer`: the private `setToolRequestHandlers()`, `setPromptRequestHandlers()`,
  *   `setResourceRequestHandlers()` and `setCompletionRequestHandler()` (idempotent in both lines).
  *
@@ -29,6 +29,15 @@ export function installedHandler(low: object, method: string): StoredHandler | u
   throw new Error(
     'this SDK version keeps its request handlers where mcp-fusion cannot find them (no _getRequestHandler() or _requestHandlers); attach to a server of a supported SDK (@modelcontextprotocol/server 2.x or @modelcontextprotocol/sdk 1.x)',
   );
+}
+
+/**
+ * True for a low-level server with `setRequestHandler()` and the private handler table `installedHandler`
+ * reads in v1: once a v2 server is ruled out (sdkLine.ts), a v1 `Server`.
+ */
+export function hasHandlerTable(value: unknown): value is { setRequestHandler: (...args: never[]) => unknown } {
+  const server = value as { setRequestHandler?: unknown; _requestHandlers?: unknown } | null;
+  return typeof server?.setRequestHandler === 'function' && server._requestHandlers instanceof Map;
 }
 
 /** The kinds of entries an `McpServer` serves with handlers of its own. */

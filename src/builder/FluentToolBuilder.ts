@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { DefinitionError, FrozenBuilderError } from '../errors/FusionError.js';
 import type { CacheDirective } from '../state-sync/types.js';
-import type { FsmBinding } from '../fsm/types.js';
 import { checkScopes } from '../auth/checkScopes.js';
 import { checkRateLimit } from '../limits/checkRateLimit.js';
 import type { RateLimit } from '../limits/types.js';
 import { buildFusionTool, type ToolDefinitionInput } from './buildFusionTool.js';
+import { checkBinding } from './checkBinding.js';
+import { resolveInput, type Fields } from './resolveInput.js';
 import { taskDeclaration, type TaskOptions } from './taskDeclaration.js';
 import type {
   FusionTool,
@@ -16,7 +17,6 @@ import type {
   ToolKind,
 } from '../protocol/types.js';
 
-type Fields = Record<string, z.ZodType>;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 interface FluentState<Ctx> extends Omit<ToolDefinitionInput<Ctx>, 'handler' | 'inputZod' | 'inputJson'> {
@@ -195,23 +195,7 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
    * @example f.query('cart.view').bindState('*').handle((_input, ctx, extra) => ctx.db.cart(extra.workflow!.key))
    */
   bindState(states: string | string[], event?: string): FluentToolBuilder<Ctx, Input> {
-    const list = Array.isArray(states) ? [...states] : [states];
-    if (list.length === 0) {
-      throw new DefinitionError(
-        'FSM_BINDING',
-        `Tool "${this.#state.name}" calls .bindState() with no state; name at least one state.`,
-        { tool: this.#state.name },
-      );
-    }
-    if (list.includes('*') && (list.length > 1 || event !== undefined)) {
-      throw new DefinitionError(
-        'FSM_BINDING',
-        `Tool "${this.#state.name}" calls .bindState() with "*" ${event !== undefined ? `and event "${event}"` : 'beside other states'}; "*" (every state, no transition) stands alone: use .bindState('*') for a tool that reads the workflow, or name the states where it sends an event.`,
-        { tool: this.#state.name },
-      );
-    }
-    const binding: FsmBinding = event === undefined ? { states: list } : { states: list, event };
-    return this.#next({ fsm: binding });
+    return this.#next({ fsm: checkBinding(this.#state.name, states, event) });
   }
 
   /** Per-tool timeout in milliseconds (the attach option `timeoutMs` is the default). */
@@ -268,20 +252,8 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
     this.#assertOpen('handle');
     this.#built = true;
     const { fields, input, ...rest } = this.#state;
-    const hasFields = Object.keys(fields).length > 0;
-    let inputZod: z.ZodType | undefined;
-    let inputJson: JsonObjectSchema | undefined;
-    if (input === undefined) inputZod = z.object(fields);
-    else if ('_zod' in input)
-      inputZod = hasFields ? extend(input as z.ZodType, fields, rest.name) : (input as z.ZodType);
-    else if (hasFields) {
-      throw new DefinitionError(
-        'TOOL_SCHEMA',
-        `Tool "${rest.name}" combines a raw JSON Schema with .withX() fields; put every field in the JSON Schema or use a zod schema.`,
-        { tool: rest.name },
-      );
-    } else inputJson = input as JsonObjectSchema;
-    return buildFusionTool<Ctx>({ ...rest, inputZod, inputJson, handler: handler as ToolHandler<Ctx, any> });
+    const schemas = resolveInput(rest.name, fields, input);
+    return buildFusionTool<Ctx>({ ...rest, ...schemas, handler: handler as ToolHandler<Ctx, any> });
   }
 
   #field(name: string, schema: z.ZodType, description?: string): FluentToolBuilder<Ctx, any> {
@@ -315,16 +287,4 @@ export class FluentToolBuilder<Ctx, Input extends Record<string, unknown> = Reco
       );
     }
   }
-}
-
-function extend(schema: z.ZodType, fields: Fields, name: string): z.ZodType {
-  const ext = (schema as { extend?: (f: Fields) => z.ZodType }).extend;
-  if (typeof ext !== 'function') {
-    throw new DefinitionError(
-      'TOOL_SCHEMA',
-      `Tool "${name}" combines a non-object input schema with .withX() fields; use z.object({ ... }).`,
-      { tool: name },
-    );
-  }
-  return ext.call(schema, fields);
 }

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
-import type { Cluster } from 'ioredis';
 import { FusionError } from '../errors/FusionError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import type { Logger } from '../logging/types.js';
-import { layoutOf } from './_internal/clusterLayout.js';
+import { BusSubscriber } from './_internal/BusSubscriber.js';
 import { eventChannels, shardOf } from './_internal/eventShards.js';
 import { checkPrefix, hashTag, isCluster, type RedisClient } from './_internal/redisClient.js';
 
@@ -70,7 +69,7 @@ type Message = { o?: string; e?: ServerEvent; s?: string; n?: SessionNotificatio
 export class RedisEventBus implements ServerEventBus {
   readonly #origin = randomUUID();
   readonly #publisher: RedisClient;
-  readonly #subscriber: RedisClient;
+  readonly #subscriber: BusSubscriber;
   readonly #sharded: boolean;
   readonly #prefix: string;
   /** The listen-stream event channels: one on one node, `eventShards` on a cluster. */
@@ -80,13 +79,7 @@ export class RedisEventBus implements ServerEventBus {
   readonly #onError: (error: unknown) => void;
   readonly #eventListeners = new Set<EventListener>();
   readonly #sessionListeners = new Set<SessionListener>();
-  /** Sharded mode: watched sessions (how many watchers each) by channel. */
-  readonly #watched = new Map<string, { id: string; count: number; subscribed: Promise<void> }>();
-  readonly #ready: Promise<void>;
-  #markReady: () => void = () => {};
   #closed = false;
-  /** Sharded mode: which master owned which slots when the subscriptions were last made. */
-  #layout = '';
 
   /** The legacy side of this bus, as the `sessionBus` option takes it. */
   readonly sessions: SessionBus = {
@@ -97,7 +90,6 @@ export class RedisEventBus implements ServerEventBus {
 
   constructor(options: RedisEventBusOptions) {
     this.#publisher = options.publisher;
-    this.#subscriber = options.subscriber;
     this.#sharded = isCluster(options.subscriber) || isCluster(options.publisher);
     if (
       this.#sharded &&
@@ -117,19 +109,18 @@ export class RedisEventBus implements ServerEventBus {
     this.#eventSet = new Set(this.#events);
     this.#sessionChannel = `${this.#prefix}sessions`;
     this.#onError = options.onError ?? busLogger(options.logger);
-    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
-    this.#subscriber.on(this.#sharded ? 'smessage' : 'message', this.#onMessage);
-    // ioredis re-subscribes by itself after a reconnect, but only to channels whose SUBSCRIBE succeeded.
-    this.#subscriber.on('ready', this.#subscribe);
-    // A master that gives a slot away drops the sharded subscriptions of its channels: subscribe again
-    // (on the new owner) whenever the cluster client learns a new slot layout.
-    if (this.#sharded) this.#subscriber.on('refresh', this.#onRefresh);
-    this.#subscribe();
+    this.#subscriber = new BusSubscriber({
+      subscriber: options.subscriber,
+      sharded: this.#sharded,
+      channels: this.#sharded ? this.#events : [...this.#events, this.#sessionChannel],
+      onMessage: this.#onMessage,
+      onError: this.#onError,
+    });
   }
 
   /** Resolves once the bus receives from other processes (its SUBSCRIBE succeeded). */
   ready(): Promise<void> {
-    return this.#ready;
+    return this.#subscriber.ready();
   }
 
   /** Publishes a listen-stream event to every instance (`handler.notify.*` calls this). */
@@ -165,25 +156,7 @@ export class RedisEventBus implements ServerEventBus {
    * over a second: delivery is best effort). On one node every session shares one channel: resolves at once.
    */
   async watchSession(sessionId: string): Promise<() => void> {
-    if (!this.#sharded) return () => {};
-    const channel = this.#channelOf(sessionId);
-    let entry = this.#watched.get(channel);
-    if (entry !== undefined) entry.count++;
-    else {
-      entry = { id: sessionId, count: 1, subscribed: Promise.resolve() };
-      this.#watched.set(channel, entry);
-      if (!this.#closed) entry.subscribed = this.#ssubscribe(channel).then(() => {});
-    }
-    await Promise.race([entry.subscribed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const current = this.#watched.get(channel);
-      if (current === undefined || --current.count > 0) return;
-      this.#watched.delete(channel);
-      if (!this.#closed) this.#subscriber.sunsubscribe(channel).catch(this.#onError);
-    };
+    return this.#sharded ? this.#subscriber.watch(this.#channelOf(sessionId)) : () => {};
   }
 
   /** Stops receiving and drops every listener; the clients stay open (they are yours). */
@@ -191,72 +164,11 @@ export class RedisEventBus implements ServerEventBus {
     this.#closed = true;
     this.#eventListeners.clear();
     this.#sessionListeners.clear();
-    this.#subscriber.off(this.#sharded ? 'smessage' : 'message', this.#onMessage);
-    this.#subscriber.off('ready', this.#subscribe);
-    this.#subscriber.off('refresh', this.#onRefresh);
-    if (this.#sharded) {
-      const channels = [...this.#events, ...this.#watched.keys()];
-      this.#watched.clear();
-      // One SUNSUBSCRIBE per channel: channels of different slots live on different shards.
-      await Promise.all(channels.map((c) => this.#subscriber.sunsubscribe(c).catch(() => {})));
-    } else await this.#subscriber.unsubscribe(...this.#events, this.#sessionChannel).catch(() => {});
+    await this.#subscriber.close();
   }
-
-  readonly #subscribe = (): void => {
-    if (this.#closed) return;
-    if (!this.#sharded) {
-      this.#subscriber.subscribe(...this.#events, this.#sessionChannel).then(
-        () => this.#markReady(),
-        (error) => {
-          this.#onError(error);
-          // Not connected: the 'ready' event subscribes. Connected but failed (a timeout): try again.
-          if (this.#subscriber.status === 'ready') this.#retry(this.#subscribe);
-        },
-      );
-      return;
-    }
-    this.#layout = layoutOf(this.#subscriber as Cluster);
-    void Promise.all(this.#events.map((channel) => this.#ssubscribe(channel))).then(
-      (subscribed) => subscribed.every(Boolean) && this.#markReady(),
-    );
-    for (const channel of this.#watched.keys()) void this.#ssubscribe(channel);
-  };
-
-  /**
-   * SSUBSCRIBE one channel, again after a failure (a timeout under load, a shard that is not connected yet)
-   * for as long as it is wanted: ioredis itself re-subscribes only channels whose SSUBSCRIBE succeeded.
-   * Resolves true once subscribed; false when it gave up (closed, unwanted, or the cluster is not connected:
-   * then its 'ready' event subscribes again), so that a failure never passes for readiness.
-   */
-  async #ssubscribe(channel: string): Promise<boolean> {
-    for (
-      let delay = 100;
-      !this.#closed && (this.#eventSet.has(channel) || this.#watched.has(channel));
-      delay = Math.min(delay * 2, 2_000)
-    ) {
-      try {
-        await this.#subscriber.ssubscribe(channel);
-        return true;
-      } catch (error) {
-        this.#onError(error);
-        // Not connected: the 'ready' event subscribes every wanted channel again.
-        if (this.#subscriber.status !== 'ready') return false;
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay).unref());
-    }
-    return false;
-  }
-
-  #retry(task: () => void): void {
-    if (!this.#closed) setTimeout(task, 500).unref();
-  }
-
-  readonly #onRefresh = (): void => {
-    if (layoutOf(this.#subscriber as Cluster) !== this.#layout) this.#subscribe();
-  };
 
   readonly #onMessage = (channel: string, raw: string): void => {
-    const session = channel === this.#sessionChannel || (this.#sharded && this.#watched.has(channel));
+    const session = channel === this.#sessionChannel || (this.#sharded && this.#subscriber.watching(channel));
     const events = this.#eventSet.has(channel);
     if (!events && !session) return;
     let message: Message;

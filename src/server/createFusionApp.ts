@@ -35,8 +35,11 @@ import { keyedEventBus } from './keyedEventBus.js';
 import type { HttpOptions } from './types.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
+import { carriedClock, monotonicClock } from '../_internal/clock.js';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** How long close() waits for the answers of calls the drain deadline cut. */
+const ANSWER_MS = 1_000;
 
 /** A fetch-shaped MCP endpoint serving both protocol eras. */
 export interface FusionApp {
@@ -74,7 +77,10 @@ export interface FusionApp {
   notifyPromptsChanged(): void;
   /** Where the dev console is served and its token, when the `devConsole` option is on. */
   readonly devConsole?: { readonly path: string; readonly token: string };
-  /** Stops accepting requests (503), drains running calls up to `drainMs` (the option, or this call's), then closes every session. */
+  /**
+   * Stops accepting requests (503), drains running calls up to `drainMs` (the option, or this call's), waits
+   * until their answers are written (up to the same deadline), then closes every session.
+   */
   close(options?: { drainMs?: number }): Promise<void>;
 }
 
@@ -242,6 +248,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined)
       : (runtime.content?.requiredScopesOf(method, params) ?? []);
   const calls = new CallBudget(limits.maxInFlightCalls, () => pipeline.inFlight);
+  // The drain's clock (the runtime's deadlines run on it): a test clock's `now` carries its timers.
+  const clock = carriedClock(options.now) ?? monotonicClock;
   let closing = false;
   const relisten = (authInfo: unknown) => (listen: Request, body: unknown) =>
     modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });
@@ -323,9 +331,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     },
     async close(how = {}) {
       closing = true;
-      await runtime.drain(how.drainMs ?? options.drainMs ?? 10_000);
-      // Let the transports write the responses of the calls that just finished.
-      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      const drainMs = how.drainMs ?? options.drainMs ?? 10_000;
+      const started = clock.now();
+      await runtime.drain(drainMs);
+      // The drained calls' answers are written once their responses end: up to the drain deadline, and at least
+      // ANSWER_MS for the calls the deadline cut.
+      await calls.answered(Math.max(drainMs - (clock.now() - started), ANSWER_MS), clock);
       unsubscribe?.();
       // The SDK ends its listen streams gracefully (the empty listen result): clients then listen elsewhere.
       await modern.close();

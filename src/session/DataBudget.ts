@@ -66,6 +66,13 @@ export class DataBudget {
     return 'ok';
   }
 
+  /** The budget `key` holding `bytes` for `owner` would exceed, and its cap; `undefined` when it fits. */
+  exceeds(key: string, owner: string, bytes: number): { budget: 'principal' | 'total'; max: number } | undefined {
+    const over = this.check(key, owner, bytes);
+    if (over === 'ok') return undefined;
+    return { budget: over, max: over === 'principal' ? this.maxBytesPerPrincipal : this.maxBytesTotal };
+  }
+
   /** Records that `key` now holds `bytes` for `owner` until `expiresAt`. */
   hold(key: string, owner: string, bytes: number, expiresAt: number): void {
     this.release(key);

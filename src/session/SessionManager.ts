@@ -1,6 +1,7 @@
 import { clockOf, type Timer } from '../_internal/clock.js';
 import { deepFreeze, MemorySessionStore } from './MemorySessionStore.js';
 import type { SessionStore } from './SessionStore.js';
+import { TrackedSessions, type Tracked } from './TrackedSessions.js';
 import type { SessionEvent, SessionPhase, SessionRecord, SessionTimeouts } from './types.js';
 
 const DEFAULTS: Required<SessionTimeouts> = {
@@ -24,12 +25,6 @@ export interface SessionManagerOptions {
   onError?: (error: unknown) => void;
 }
 
-interface Tracked {
-  record: SessionRecord;
-  /** Milliseconds of the last request, kept in memory (the store is written on phase changes). */
-  lastAccessAt: number;
-}
-
 /**
  * The legacy session lifecycle — created → active ⇄ idle → closed → destroyed — with a never-used
  * timeout, an idle timeout, an absolute TTL and an initialize deadline, over a pluggable store.
@@ -43,9 +38,7 @@ export class SessionManager {
   readonly #onEvent: (event: SessionEvent) => void;
   readonly #onRelease: NonNullable<SessionManagerOptions['onRelease']>;
   readonly #onError: (error: unknown) => void;
-  readonly #tracked = new Map<string, Tracked>();
-  /** Tracked sessions per budget owner (`SessionRecord.owner`). */
-  readonly #owned = new Map<string, Set<string>>();
+  readonly #tracked = new TrackedSessions();
   #sweeper: Timer | undefined;
 
   constructor(options: SessionManagerOptions = {}) {
@@ -64,7 +57,7 @@ export class SessionManager {
 
   /** Sessions this process tracks for one budget owner (a principal key or a peer address). */
   countFor(owner: string): number {
-    return this.#owned.get(owner)?.size ?? 0;
+    return this.#tracked.countFor(owner);
   }
 
   /**
@@ -75,18 +68,7 @@ export class SessionManager {
    * session does, even one in the middle of its handshake.
    */
   evictionCandidate(owner?: string): string | undefined {
-    let ids: ReadonlySet<string> | ReadonlyMap<string, unknown> | undefined =
-      owner === undefined ? undefined : this.#owned.get(owner);
-    if (owner === undefined) {
-      for (const set of this.#owned.values()) if (ids === undefined || set.size > ids.size) ids = set;
-      if (ids === undefined || ids.size <= 1) ids = this.#tracked;
-    }
-    return ids === undefined ? undefined : (this.#oldestUnused(ids.keys()) ?? first(ids.keys()));
-  }
-
-  #oldestUnused(ids: Iterable<string>): string | undefined {
-    for (const id of ids) if (this.#tracked.get(id)?.record.phase === 'created') return id;
-    return undefined;
+    return this.#tracked.evictionCandidate(owner);
   }
 
   /** The tracked record of a session (undefined when unknown here). */
@@ -111,12 +93,12 @@ export class SessionManager {
       clientInfo: deepFreeze(init.clientInfo),
       clientCapabilities: deepFreeze(init.clientCapabilities),
     };
-    this.#track(id, { record, lastAccessAt: now });
+    this.#tracked.set(id, { record, lastAccessAt: now });
     this.#startSweeping();
     try {
       await this.#persist(record);
     } catch (error) {
-      this.#untrack(id);
+      this.#tracked.delete(id);
       throw error;
     }
     this.#emit(id, undefined, 'created', 'initialize');
@@ -139,7 +121,7 @@ export class SessionManager {
     const tracked = this.#tracked.get(id);
     if (tracked === undefined) return;
     tracked.lastAccessAt = this.#now();
-    this.#track(id, tracked);
+    this.#tracked.set(id, tracked);
     if (use && tracked.record.phase === 'created') this.#setPhase(tracked, 'active', 'first-use');
   }
 
@@ -155,7 +137,7 @@ export class SessionManager {
       return undefined;
     }
     const tracked = { record, lastAccessAt: this.#now() };
-    this.#track(id, tracked);
+    this.#tracked.set(id, tracked);
     this.#startSweeping();
     if (record.phase !== 'active') this.#setPhase(tracked, 'active', 'resume');
     return record;
@@ -169,7 +151,7 @@ export class SessionManager {
   /** Ends a session for good: released, deleted from the store, its id answered with 404 from now on. */
   async destroy(id: string, reason: SessionEvent['reason']): Promise<void> {
     const tracked = this.#tracked.get(id);
-    this.#untrack(id);
+    this.#tracked.delete(id);
     const from = tracked?.record.phase;
     // Every end passes through closed from the phase the session was really in (a TTL may end an idle or active session, never-used a created one).
     if (from !== 'closed' && from !== 'destroyed') this.#emit(id, from, 'closed', reason);
@@ -187,7 +169,7 @@ export class SessionManager {
   async sweep(): Promise<void> {
     const now = this.#now();
     const t = this.timeouts;
-    for (const [id, tracked] of [...this.#tracked]) {
+    for (const [id, tracked] of [...this.#tracked.entries()]) {
       const { record } = tracked;
       if (now - record.createdAt >= t.ttlMs) await this.destroy(id, 'ttl');
       else if (record.phase === 'created' && !record.initialized && now - record.createdAt >= t.initializeMs) {
@@ -209,7 +191,7 @@ export class SessionManager {
    * releases its server, without touching the store or emitting lifecycle events.
    */
   forget(id: string): void {
-    if (!this.#untrack(id)) return;
+    if (!this.#tracked.delete(id)) return;
     this.#onRelease(id, 'idle');
     if (this.#tracked.size === 0) this.#stopSweeping();
   }
@@ -237,31 +219,11 @@ export class SessionManager {
    * that with a persistent store clients continue with the same `Mcp-Session-Id` after a restart.
    */
   stop(): void {
-    for (const [id, tracked] of this.#tracked) if (tracked.record.phase !== 'idle') this.#onRelease(id, 'idle');
+    for (const [id, tracked] of this.#tracked.entries())
+      if (tracked.record.phase !== 'idle') this.#onRelease(id, 'idle');
     this.#tracked.clear();
-    this.#owned.clear();
     this.#stopSweeping();
     if (this.store instanceof MemorySessionStore) this.store.dispose();
-  }
-
-  #track(id: string, tracked: Tracked): void {
-    this.#untrack(id);
-    this.#tracked.set(id, tracked);
-    const owner = tracked.record.owner;
-    if (owner === undefined) return;
-    let ids = this.#owned.get(owner);
-    if (ids === undefined) this.#owned.set(owner, (ids = new Set()));
-    ids.add(id);
-  }
-
-  #untrack(id: string): boolean {
-    const tracked = this.#tracked.get(id);
-    if (tracked === undefined) return false;
-    this.#tracked.delete(id);
-    const owner = tracked.record.owner;
-    const ids = owner === undefined ? undefined : this.#owned.get(owner);
-    if (ids !== undefined && ids.delete(id) && ids.size === 0) this.#owned.delete(owner!);
-    return true;
   }
 
   #setPhase(tracked: Tracked, to: SessionPhase, reason: SessionEvent['reason']): void {
@@ -296,9 +258,4 @@ export class SessionManager {
     this.#sweeper?.cancel();
     this.#sweeper = undefined;
   }
-}
-
-function first(ids: Iterator<string>): string | undefined {
-  const next = ids.next();
-  return next.done === true ? undefined : next.value;
 }

@@ -1,5 +1,5 @@
 import { SessionDataError } from '../errors/SessionDataError.js';
-import type { SessionDataBackend } from './sessionData.js';
+import type { SessionDataBackend } from './SessionDataBackend.js';
 
 /** What one key's data is checked against: its size cap, and the budget of its owner on the backend. */
 export interface DataLimits {

@@ -1,48 +1,14 @@
 import { SessionDataError } from '../errors/SessionDataError.js';
-import { DataBudget, type SessionDataLimits } from './DataBudget.js';
-import type { SessionStore } from './SessionStore.js';
-import type { SessionRecord } from './types.js';
 import { checkDataLimits } from './checkDataLimits.js';
+import type { SessionDataBackend, SessionDataWrite } from './SessionDataBackend.js';
 import { serialized } from './serializedWrites.js';
-import {
-  DEFAULT_SESSION_DATA_ATTEMPTS,
-  updateVersioned,
-  type VersionedBackend,
-  type VersionedData,
-} from './updateData.js';
+import { DEFAULT_SESSION_DATA_ATTEMPTS, updateVersioned, type VersionedBackend } from './updateData.js';
 
 export type { VersionedData } from './updateData.js';
-
-/** What a write tells its backend besides the data: whom it counts against, its size, and how long it may live. */
-export interface SessionDataWrite {
-  /** The budget owner: the principal, or the peer (else the session) of an anonymous caller. */
-  readonly owner: string;
-  /** The size of the data as JSON, in bytes. */
-  readonly bytes: number;
-  /** How long the data may live from now (a workflow instance's data: the workflow's idle TTL); the backend's own TTL otherwise. */
-  readonly ttlMs?: number | undefined;
-}
-
-/** Where per-session handler data lives, one JSON object per key (`s:<session>`, a workflow or a principal key). */
-export interface SessionDataBackend {
-  load(key: string): Promise<Record<string, unknown> | undefined>;
-  save(key: string, data: Record<string, unknown>, write?: SessionDataWrite): Promise<void>;
-  delete(key: string): Promise<void>;
-  /**
-   * Optional, with `saveIf`, for backends that several instances share: the data with its version (0: none).
-   * With both, a write saves only over the version it read and retries otherwise, so no instance's write is lost.
-   */
-  loadVersioned?(key: string): Promise<VersionedData>;
-  /** Optional: saves `data` only when the stored version is still `version`; false when another writer came first. */
-  saveIf?(key: string, data: Record<string, unknown>, version: number, write?: SessionDataWrite): Promise<boolean>;
-  /**
-   * Optional budget check before a write (the built-in backends count bytes per owner and in total): the
-   * budget `key` holding `bytes` for `owner` would exceed, or `undefined` when it fits.
-   */
-  exceeds?(key: string, owner: string, bytes: number): { budget: 'principal' | 'total'; max: number } | undefined;
-  /** Optional: stops the backend's timers when its app closes; it keeps working, and a later write restarts them. */
-  dispose?(): void;
-}
+// The backends live beside this file; these names stay importable from here.
+export type { SessionDataBackend, SessionDataBackendOptions, SessionDataWrite } from './SessionDataBackend.js';
+export { memorySessionData } from './memorySessionData.js';
+export { storeSessionData } from './storeSessionData.js';
 
 /** Options of {@link sessionDataFor}. */
 export interface SessionDataOptions {
@@ -203,138 +169,6 @@ function without(data: Record<string, unknown>, name: string): Record<string, un
   const rest = { ...data };
   delete rest[name];
   return rest;
-}
-
-/** Options of the built-in data backends. */
-export interface SessionDataBackendOptions {
-  /** Budgets of the data per principal and in total (see {@link SessionDataLimits}). */
-  limits?: SessionDataLimits;
-  /** The clock of expiries (default `Date.now`). */
-  now?: () => number;
-}
-
-/**
- * In-process data (attachments without a session store): at most `maxKeys` keys, the oldest written dropped
- * first; budgeted per owner and in total; a key written with a TTL is dropped once it passes (by a timer).
- */
-export function memorySessionData(
-  maxKeys = 10_000,
-  options: SessionDataBackendOptions = {},
-): SessionDataBackend & { readonly size: number } {
-  const map = new Map<string, { json: string; expiresAt: number }>();
-  const now = options.now ?? Date.now;
-  const budget = new DataBudget(options.limits, now, (key) => map.delete(key));
-  return {
-    async load(key) {
-      const entry = map.get(key);
-      if (entry === undefined) return undefined;
-      if (entry.expiresAt <= now()) {
-        map.delete(key);
-        budget.release(key);
-        return undefined;
-      }
-      return JSON.parse(entry.json) as Record<string, unknown>;
-    },
-    async save(key, data, write) {
-      const expiresAt = write?.ttlMs === undefined ? Number.POSITIVE_INFINITY : now() + write.ttlMs;
-      map.delete(key);
-      map.set(key, { json: JSON.stringify(data), expiresAt });
-      if (write !== undefined) budget.hold(key, write.owner, write.bytes, expiresAt);
-      if (map.size > maxKeys) {
-        const oldest = map.keys().next().value!;
-        map.delete(oldest);
-        budget.release(oldest);
-      }
-    },
-    async delete(key) {
-      map.delete(key);
-      budget.release(key);
-    },
-    exceeds: (key, owner, bytes) => exceeded(budget, key, owner, bytes),
-    get size() {
-      return map.size;
-    },
-    dispose: () => budget.dispose(),
-  };
-}
-
-/**
- * Data kept in a {@link SessionStore} (memory, Redis, …) as records of their own, apart from the session
- * records (so a session's lifecycle writes never overwrite them), living `ttlMs` from each write (a
- * workflow instance's data: the workflow's idle TTL). Their phase is `destroyed`, so no client can resume
- * one as a session. Budgeted per owner and in total, counted in this process.
- */
-export function storeSessionData(
-  store: SessionStore,
-  ttlMs: number,
-  options: SessionDataBackendOptions | (() => number) = {},
-): SessionDataBackend {
-  const { now = Date.now, limits } = typeof options === 'function' ? { now: options } : options;
-  const id = (key: string): string => `fusion-data:${key}`;
-  const budget = new DataBudget(limits, now);
-  const recordOf = (key: string, data: Record<string, unknown>, version?: number): SessionRecord => {
-    const at = now();
-    return {
-      id: id(key),
-      createdAt: at,
-      lastAccessAt: at,
-      phase: 'destroyed',
-      initialized: false,
-      protocolVersion: '',
-      clientInfo: { name: 'fusion-data', version: '0' },
-      clientCapabilities: {},
-      data,
-      ...(version === undefined ? {} : { version }),
-    };
-  };
-  const held = (key: string, write: SessionDataWrite | undefined, ttl: number): void => {
-    if (write !== undefined) budget.hold(key, write.owner, write.bytes, now() + ttl);
-  };
-  const compareAndSet = store.compareAndSet?.bind(store);
-  // With a store that compares and sets (memory, Redis), writes from several instances keep each other's values.
-  const versioned: Pick<SessionDataBackend, 'loadVersioned' | 'saveIf'> =
-    compareAndSet === undefined
-      ? {}
-      : {
-          async loadVersioned(key) {
-            const record = await store.get(id(key));
-            return { data: record?.data ?? {}, version: record?.version ?? 0 };
-          },
-          async saveIf(key, data, version, write) {
-            const ttl = write?.ttlMs ?? ttlMs;
-            const saved = await compareAndSet(recordOf(key, data, version + 1), ttl, version);
-            if (saved) held(key, write, ttl);
-            return saved;
-          },
-        };
-  return {
-    async load(key) {
-      return (await store.get(id(key)))?.data;
-    },
-    async save(key, data, write) {
-      const ttl = write?.ttlMs ?? ttlMs;
-      await store.set(recordOf(key, data), ttl);
-      held(key, write, ttl);
-    },
-    ...versioned,
-    async delete(key) {
-      await store.delete(id(key));
-      budget.release(key);
-    },
-    exceeds: (key, owner, bytes) => exceeded(budget, key, owner, bytes),
-    dispose: () => budget.dispose(),
-  };
-}
-
-function exceeded(
-  budget: DataBudget,
-  key: string,
-  owner: string,
-  bytes: number,
-): { budget: 'principal' | 'total'; max: number } | undefined {
-  const over = budget.check(key, owner, bytes);
-  if (over === 'ok') return undefined;
-  return { budget: over, max: over === 'principal' ? budget.maxBytesPerPrincipal : budget.maxBytesTotal };
 }
 
 function jsonBytes(data: unknown): number {

@@ -5,6 +5,7 @@ import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  hasHandlerTable,
   installedHandler,
   installMcpServerHandlers,
   isMcpServer,
@@ -56,6 +57,10 @@ describe('SDK internals behind attach composition', () => {
     )) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((t) => t.name)).toEqual(['t1']);
     expect(installedHandler(new V1Server({ name: 'x', version: '1' }), 'ping')).toBeTypeOf('function');
+    // How attach tells a v1 server (once a v2 one is ruled out): the same private table.
+    expect(hasHandlerTable(new V1Server({ name: 'x', version: '1' }))).toBe(true);
+    expect(hasHandlerTable(mcp.server)).toBe(true);
+    expect(hasHandlerTable({ setRequestHandler: () => {} })).toBe(false);
   });
 
   it('fails loudly on a server without the expected internals', () => {

@@ -2,14 +2,13 @@ import { detachedExtra } from '../detachedExtra.js';
 import type { z } from 'zod';
 import { DefinitionError, FrozenBuilderError } from '../../errors/FusionError.js';
 import type { WireTool } from '../../domain/types.js';
-import { messages } from '../../protocol/messages.js';
-import { errorResult } from '../../protocol/normalizeResult.js';
 import type { FusionTool, Middleware, ToolExtra, ToolResponse } from '../../protocol/types.js';
 import { validateToolName } from '../validateToolName.js';
 import { taskDeclaration, type TaskOptions } from '../taskDeclaration.js';
 import { buildGroupedTool, describeGroupedTool, type BuiltGroupedTool, type GroupedState } from './buildGroupedTool.js';
-import { closeGroup, GroupBuilder } from './GroupBuilder.js';
-import { checkSegment, isZodObject, toActionDef } from './toActionDef.js';
+import { addGroup, type ConfigureGroup } from './addGroup.js';
+import { executeGrouped } from './executeGrouped.js';
+import { isZodObject, toActionDef } from './toActionDef.js';
 import type { ActionConfig, ActionMetadata, ToonOptions, ZodObjectSchema } from './types.js';
 
 const DISCRIMINATOR = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -146,61 +145,19 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   group(
     name: string,
     description: string | undefined,
-    configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void,
+    configure: ConfigureGroup<Ctx, Common>,
   ): GroupedToolBuilder<Ctx, Common>;
+  group(name: string, configure: ConfigureGroup<Ctx, Common>): GroupedToolBuilder<Ctx, Common>;
   group(
     name: string,
-    configure: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void,
-  ): GroupedToolBuilder<Ctx, Common>;
-  group(
-    name: string,
-    descriptionOrConfigure:
-      string | undefined | ((group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void),
-    maybeConfigure?: (group: GroupBuilder<Ctx, Common>) => GroupBuilder<Ctx, Common> | void,
+    descriptionOrConfigure: string | undefined | ConfigureGroup<Ctx, Common>,
+    maybeConfigure?: ConfigureGroup<Ctx, Common>,
   ): GroupedToolBuilder<Ctx, Common> {
     this.#assertOpen('add a group');
-    const tool = this.#state.name;
-    checkSegment(tool, 'group', name);
     const configure = typeof descriptionOrConfigure === 'function' ? descriptionOrConfigure : maybeConfigure;
     const description = typeof descriptionOrConfigure === 'function' ? undefined : descriptionOrConfigure;
-    if (typeof configure !== 'function') {
-      throw new DefinitionError(
-        'TOOL_ACTION',
-        `Group "${name}" of tool "${tool}" has no callback; pass g => g.action({ … }).`,
-        { tool, group: name },
-      );
-    }
-    if (this.#state.groups.some((g) => g.name === name)) {
-      throw new DefinitionError(
-        'TOOL_ACTION',
-        `Tool "${tool}" declares the group "${name}" twice; put all of its actions in one .group() call.`,
-        { tool, group: name },
-      );
-    }
-    const ungrouped = this.#state.actions.find((a) => a.group === undefined);
-    if (ungrouped !== undefined) {
-      throw new DefinitionError(
-        'TOOL_ACTION',
-        `Tool "${tool}" mixes the ungrouped action "${ungrouped.key}" with groups; put it in a group or declare no groups.`,
-        { tool, action: ungrouped.key },
-      );
-    }
-    const builder = new GroupBuilder<Ctx, Common>({ tool, name, middlewares: [], actions: [] });
-    configure(builder);
-    const state = builder[closeGroup]();
-    if (state.actions.length === 0) {
-      throw new DefinitionError(
-        'TOOL_ACTION',
-        `Group "${name}" of tool "${tool}" has no actions; add them in the callback: g => g.action({ … }).`,
-        { tool, group: name },
-      );
-    }
-    for (const a of state.actions) this.#assertNewKey(a.key);
-    const added = state.actions.map((a) => Object.freeze({ ...a, middlewares: Object.freeze([...state.middlewares]) }));
-    return this.#next('add a group', {
-      groups: Object.freeze([...this.#state.groups, Object.freeze({ name, description })]),
-      actions: Object.freeze([...this.#state.actions, ...added]),
-    });
+    const patch = addGroup(this.#state, { name, description, configure }, (key) => this.#assertNewKey(key));
+    return this.#next('add a group', patch);
   }
 
   /** The MCP tool definition under grouped exposition (built once, frozen). */
@@ -220,27 +177,9 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   async execute(
     ctx: Ctx,
     args: Record<string, unknown> | undefined,
-    extra: ToolExtra = standaloneExtra(),
+    extra: ToolExtra = detachedExtra(),
   ): Promise<ToolResponse> {
-    const built = this.#build();
-    const { name, discriminator } = this.#state;
-    const { [discriminator]: key, ...rest } = isRecord(args) ? args : {};
-    const tool = typeof key === 'string' ? built.byKey.get(key) : undefined;
-    if (tool === undefined)
-      return errorResult(messages.unknownAction(name, discriminator, key, [...built.byKey.keys()]));
-    const parsed = tool.validate(rest);
-    if (!parsed.ok) {
-      return errorResult(
-        messages.invalidActionArguments(
-          name,
-          discriminator,
-          key as string,
-          parsed.issues,
-          Object.keys(tool.inputSchema.properties ?? {}),
-        ),
-      );
-    }
-    return tool.run(parsed.value, ctx, extra);
+    return executeGrouped(this.#build(), this.#state, { ctx, args, extra });
   }
 
   getName(): string {
@@ -317,12 +256,4 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
  */
 export function createTool<Ctx = any>(name: string): GroupedToolBuilder<Ctx> {
   return new GroupedToolBuilder<Ctx>(name);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function standaloneExtra(): ToolExtra {
-  return detachedExtra();
 }
