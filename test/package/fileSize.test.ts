@@ -12,8 +12,6 @@ const MAX_LINES = 300;
  */
 const STILL_OVER: Readonly<Record<string, string>> = {
   'server/createFusionApp.ts': 'the app wiring; its dispatch moves out in the HTTP work of #34 (wt-http)',
-  'server/LegacySessions.ts': 'the legacy lane, reworked with its own session transport in #34 (wt-legacy)',
-  'server/ListenStreams.ts': 'listen-stream budgets and resumption; the modern lane of #34 (wt-http) owns it now',
   'fsm/GateSessions.ts': 'per-session gate state; the call path of #31/#34 (wt-calls) owns it now',
   'runtime/ContentRuntime.ts': 'prompts and resources on the stage list; the call path (wt-calls) owns it now',
   'runtime/TaskService.ts': 'task dispatch and records; the call path (wt-calls) owns it now',

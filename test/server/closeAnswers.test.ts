@@ -8,8 +8,11 @@ import { until } from '../_helpers/waitFor.js';
 const DRAIN_MS = 10_000;
 const LAST_MOMENT = DRAIN_MS - 1;
 
-/** A registry whose tool ends when `clock` reaches `endsAfterMs` of its own time, or when the drain cuts it. */
-function lateRegistry(clock: Clock, endsAfterMs: number) {
+/**
+ * A registry whose tool ends when `clock` reaches `endsAfterMs` of its own time, or when the drain cuts it;
+ * `reportFirst`: it reports progress before it ends, so a legacy answer is a stream (SSE) rather than one JSON body.
+ */
+function lateRegistry(clock: Clock, endsAfterMs: number, reportFirst = false) {
   const f = initFusion();
   let started = 0;
   const registry = f.registry().register(
@@ -20,6 +23,7 @@ function lateRegistry(clock: Clock, endsAfterMs: number) {
         (_i, _c, extra) =>
           new Promise<string>((resolve) => {
             started++;
+            if (reportFirst) void extra.progress(0, 1);
             clock.setTimeout(() => resolve('finished late'), endsAfterMs);
             extra.signal.addEventListener('abort', () => resolve('cut at the deadline'));
           }),
@@ -100,14 +104,14 @@ describe('close() waits until the answers of the drained calls are written, then
     await client.close();
   });
 
-  it('an answer nobody reads holds close() no longer than the drain deadline', async () => {
+  it('an answer stream nobody reads holds close() no longer than the drain deadline', async () => {
     const clock = createClock();
-    const { registry, started } = lateRegistry(clock, DRAIN_MS / 2);
+    const { registry, started } = lateRegistry(clock, DRAIN_MS / 2, true);
     const app = createFusionApp(registry, { now: clock.now, drainMs: DRAIN_MS });
     const sid = await openSession(app);
     const unread = await post(
       app,
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow.finish' } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow.finish', _meta: { progressToken: 'p' } } },
       sid,
     );
     const { closed } = await closeDuringCall(app, clock, started);
@@ -116,8 +120,9 @@ describe('close() waits until the answers of the drained calls are written, then
     const beforeFinish = clock.pending;
     await clock.advanceAsync(DRAIN_MS / 2);
     // The call finished; its answer waits in a body nobody reads, so close() waits, up to the drain deadline.
-    // Its timer fired and the drain's deadline was cancelled; close() armed the bound of its wait for the answer.
-    await until(() => clock.pending === beforeFinish - 1, 'the wait for the answer to be armed');
+    // Its timer fired, the drain's deadline was cancelled and the answer stream's keep-alive stopped with its last
+    // event; close() armed the bound of its wait for the answer.
+    await until(() => clock.pending === beforeFinish - 2, 'the wait for the answer to be armed');
     expect(done).toBe(false);
     await clock.advanceAsync(DRAIN_MS / 2);
     await closed;
