@@ -10,11 +10,16 @@ export interface RequestSignal {
   readonly requestSignal: AbortSignal | undefined;
 }
 
+/** What a handler under a deadline is lent: its signal, and when it started (on the deadlines' clock). */
+export interface RunningHandler extends SignalSource {
+  readonly started: number;
+}
+
 /**
  * One running handler: its abort signal (made on first read: most handlers never read it), its place in the
  * queue of its timeout, and how its call resolves (exactly once).
  */
-class RunningCall implements SignalSource {
+class RunningCall implements RunningHandler {
   prev: RunningCall | undefined;
   next: RunningCall | undefined;
   resolve: ((result: ToolResponse) => void) | undefined;
@@ -30,6 +35,11 @@ class RunningCall implements SignalSource {
     readonly queue: DeadlineQueue,
     readonly request: RequestSignal,
   ) {}
+
+  /** When the run started: derived from its due time, so that starting a call reads the clock once. */
+  get started(): number {
+    return this.due - this.queue.ms;
+  }
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -136,14 +146,16 @@ export class Deadlines {
   constructor(readonly clock: Clock = monotonicClock) {}
 
   /**
-   * Runs `fn` under a deadline of `ms`; `request.requestSignal` is the request's own signal (client
-   * cancellation), read only if the handler reads its signal.
+   * Runs `fn(running, arg)` under a deadline of `ms`; `request.requestSignal` is the request's own signal
+   * (client cancellation), read only if the handler reads its signal. `arg` lets a caller pass one `fn` built
+   * once instead of a closure per call.
    */
-  run(
+  run<A = undefined>(
     tool: string,
     ms: number,
     request: RequestSignal,
-    fn: (running: SignalSource) => Promise<ToolResponse>,
+    fn: (running: RunningHandler, arg: A) => Promise<ToolResponse>,
+    arg?: A,
   ): Promise<ToolResponse> {
     let queue = this.#queues.get(ms);
     if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms, this.clock)));
@@ -154,7 +166,7 @@ export class Deadlines {
       queue.push(call);
       let pending: Promise<ToolResponse>;
       try {
-        pending = fn(call);
+        pending = fn(call, arg as A);
       } catch (error) {
         pending = Promise.reject(error);
       }
