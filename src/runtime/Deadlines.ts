@@ -55,6 +55,20 @@ class RunningCall implements RunningHandler {
     return this.#controller.signal;
   }
 
+  /** The handler's result; one that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation. */
+  readonly finished = (result: ToolResponse): void =>
+    this.settle(
+      this.request.requestSignal?.aborted === true
+        ? errorResult(messages.cancelled(this.tool), { 'fusion/cancelled': true })
+        : result,
+    );
+
+  /** A handler's WireError is a protocol error the client gets as such; anything else an isError result. */
+  readonly failed = (error: unknown): void =>
+    error instanceof WireError
+      ? this.fail(error)
+      : this.settle(errorResult(error instanceof Error ? error.message : String(error)));
+
   /** Aborts the handler's signal (timeout, cancellation or shutdown); the first reason wins. */
   abort(why: unknown): void {
     this.#reason ??= why;
@@ -79,6 +93,15 @@ class RunningCall implements RunningHandler {
     if (this.#onParentAbort !== undefined) this.#parent!.removeEventListener('abort', this.#onParentAbort);
     if (result !== undefined) resolve(result);
   }
+}
+
+/** The call whose promise is being made: `new Promise` runs its executor at once, so one shared executor serves every call. */
+let adopting: RunningCall | undefined;
+
+function adopt(resolve: (result: ToolResponse) => void, reject: (error: WireError) => void): void {
+  adopting!.resolve = resolve;
+  adopting!.reject = reject;
+  adopting = undefined;
 }
 
 /**
@@ -160,31 +183,17 @@ export class Deadlines {
     let queue = this.#queues.get(ms);
     if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms, this.clock)));
     const call = new RunningCall(tool, this.clock.now() + ms, queue, request);
-    return new Promise<ToolResponse>((resolve, reject) => {
-      call.resolve = resolve;
-      call.reject = reject;
-      queue.push(call);
-      let pending: Promise<ToolResponse>;
-      try {
-        pending = fn(call, arg as A);
-      } catch (error) {
-        pending = Promise.reject(error);
-      }
-      pending.then(
-        // A result that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation.
-        (result) =>
-          call.settle(
-            request.requestSignal?.aborted === true
-              ? errorResult(messages.cancelled(tool), { 'fusion/cancelled': true })
-              : result,
-          ),
-        // A handler's WireError is a protocol error the client gets as such; anything else an isError result.
-        (error: unknown) =>
-          error instanceof WireError
-            ? call.fail(error)
-            : call.settle(errorResult(error instanceof Error ? error.message : String(error))),
-      );
-    });
+    adopting = call;
+    const settled = new Promise<ToolResponse>(adopt);
+    queue.push(call);
+    let pending: Promise<ToolResponse>;
+    try {
+      pending = fn(call, arg as A);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(call.finished, call.failed);
+    return settled;
   }
 
   /** Stops the timers of queues with no running call (a closing app leaves none behind). */
