@@ -6,7 +6,7 @@
  * checkout's `dist/`). Prints µs per call (median of rounds) and × the first.
  */
 import { connectV2, contender, fusionOf, fusionServer, RawClient } from './fixtures.js';
-import { quantile } from './harness.js';
+import { medianCi, quantile } from './harness.js';
 import { SCALE_CALLED, syncRegistry } from './registryScale.js';
 
 const [list = 'bare,plain', rounds = '15', inFlight = '1', via = 'raw'] = process.argv.slice(2);
@@ -49,16 +49,18 @@ for (let r = -2; r < Number(rounds); r++) {
     }
   }
 }
-// The median, and the best round (the least disturbed by other work on a shared machine).
+// The median, the best round (the least disturbed by other work on a shared machine), and the median of the
+// per-round ratios of CPU per call with its 95 % interval (each round pairs the contenders: load drift cancels).
 const base = quantile(samples[0]!, 0.5);
 const baseMin = Math.min(...samples[0]!);
-const baseCpu = quantile(cpu[0]!, 0.5);
 for (let i = 0; i < names.length; i++) {
   const m = quantile(samples[i]!, 0.5);
   const best = Math.min(...samples[i]!);
   const c = quantile(cpu[i]!, 0.5);
+  const perRound = cpu[i]!.map((v, r) => v / cpu[0]![r]!);
+  const [lo, hi] = medianCi(perRound);
   process.stdout.write(
-    `${names[i]!.padEnd(12)} median ${m.toFixed(2).padStart(8)} µs/call ${(m / base).toFixed(2)}×   best ${best.toFixed(2).padStart(8)} µs ${(best / baseMin).toFixed(2)}×   CPU ${c.toFixed(2).padStart(8)} µs ${(c / baseCpu).toFixed(2)}×\n`,
+    `${names[i]!.padEnd(12)} median ${m.toFixed(2).padStart(8)} µs/call ${(m / base).toFixed(2)}×   best ${best.toFixed(2).padStart(8)} µs ${(best / baseMin).toFixed(2)}×   CPU ${c.toFixed(2).padStart(8)} µs, per round ${quantile(perRound, 0.5).toFixed(2)}× (95 % CI ${lo.toFixed(2)}–${hi.toFixed(2)}×)\n`,
   );
 }
 process.exit(0);
