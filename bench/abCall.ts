@@ -5,7 +5,8 @@
  * bench/registryScale.ts, calling its invalidating tool; `<name>@<dir>` builds a fusion contender with another
  * checkout's `dist/`). Prints µs per call (median of rounds) and × the first.
  */
-import { connectV2, contender, fusionOf, fusionServer, RawClient } from './fixtures.js';
+import { contender, fusionOf } from './contenders.js';
+import { connectV2, fusionServer, RawClient } from './fixtures.js';
 import { medianCi, quantile } from './harness.js';
 import { SCALE_CALLED, syncRegistry } from './registryScale.js';
 

@@ -5,7 +5,8 @@
  * Prints each contender's median calls/s and the medians of its per-round ratios to the first (calls per CPU second,
  * with the 95 % CI, and calls/s).
  */
-import { connectV2, contender, RawClient } from './fixtures.js';
+import { contender } from './contenders.js';
+import { connectV2, RawClient } from './fixtures.js';
 import { throughput, type Contender } from './harness.js';
 
 const [list = 'bare,plain', rounds = '7', sliceMs = '500', via = 'raw'] = process.argv.slice(2);
