@@ -2,7 +2,11 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer, Server, type Tool } from '@modelcontextprotocol/server';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { initFusion, type AttachOptions, type Middleware, type StateSyncConfig, type ToolRegistry } from 'mcp-fusion';
+import * as fusion from 'mcp-fusion';
+import type { AttachOptions, Middleware, StateSyncConfig, ToolRegistry } from 'mcp-fusion';
+
+/** The package a fixture builds with: this tree's compiled `mcp-fusion`, or another build to compare with. */
+export type Fusion = Pick<typeof fusion, 'initFusion'>;
 
 /** The tool every call benchmark invokes; in the FSM fixtures it flips the machine on every call. */
 export const CALLED = 'domain1.tool1';
@@ -20,8 +24,12 @@ export const threeMiddlewares: Middleware<object>[] = [passThrough, passThrough,
  * bound to both states of {@link toggleMachine}; the called tool sends `toggle`, so every call transitions.
  * Bindings only act when an attachment passes a gate (`fsm`), so the same tools serve every variant.
  */
-export function fusionRegistry(n: number, middleware: Middleware<object>[] = []): ToolRegistry<object> {
-  const f = initFusion<object>({ middleware });
+export function fusionRegistry(
+  n: number,
+  middleware: Middleware<object>[] = [],
+  lib: Fusion = fusion,
+): ToolRegistry<object> {
+  const f = lib.initFusion<object>({ middleware });
   const registry = f.registry();
   for (let i = 0; i < n; i++) {
     let tool = f
@@ -57,8 +65,8 @@ export function stateSync(n: number): StateSyncConfig {
 export type Variant = 'plain' | 'sync' | 'fsm' | 'sync+fsm' | 'grouped';
 
 /** Attach options of one variant for N tools; each call builds a fresh gate, since attaching binds tools to it. */
-export function variantOptions(variant: Variant, n: number): AttachOptions<object> {
-  const f = initFusion<object>();
+export function variantOptions(variant: Variant, n: number, lib: Fusion = fusion): AttachOptions<object> {
+  const f = lib.initFusion<object>();
   const gate = () => f.fsm(toggleMachine);
   switch (variant) {
     case 'plain':
@@ -253,37 +261,3 @@ export function assertListed(label: string, result: unknown, count: number): voi
 }
 
 export { McpServer, V1McpServer };
-
-/** The fusion contenders of the quick tools/call scripts (bench/abCall.ts, bench/profileCall.ts), by name. */
-const CONTENDERS: Record<string, { variant: Variant; middlewares: boolean }> = {
-  plain: { variant: 'plain', middlewares: false },
-  sync: { variant: 'sync', middlewares: false },
-  fsm: { variant: 'fsm', middlewares: false },
-  middlewares: { variant: 'plain', middlewares: true },
-  full: { variant: 'sync+fsm', middlewares: true },
-  grouped: { variant: 'grouped', middlewares: false },
-};
-
-/**
- * A server factory for a contender named on the command line: `bare`, `floor`, `floorfull` (the floor answering
- * the full stack's result) or one of {@link CONTENDERS}; and the arguments it is called with.
- */
-export async function contender(
-  who: string,
-  n: number,
-): Promise<{ server: () => { connect(t: never): Promise<void> }; args: typeof callArgs | typeof groupedCallArgs }> {
-  const args = who === 'grouped' ? groupedCallArgs : callArgs;
-  if (who === 'bare') return { server: () => bareV2(n), args };
-  if (who === 'floor') return { server: () => floorServer(n), args };
-  if (who === 'floorfull') {
-    const answer = await fullStackAnswer(n);
-    return { server: () => floorServer(n, undefined, answer), args };
-  }
-  const v = CONTENDERS[who];
-  if (v === undefined)
-    throw new Error(`unknown contender "${who}": use bare, floor, floorfull, ${Object.keys(CONTENDERS).join(', ')}`);
-  return {
-    server: () => fusionServer(fusionRegistry(n, v.middlewares ? threeMiddlewares : []), variantOptions(v.variant, n)),
-    args,
-  };
-}

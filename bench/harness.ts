@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 /**
  * A small side-by-side harness: contenders alternate every round (so drift, GC and thermal effects
  * spread evenly), medians are taken over all samples, and every ratio is against the first contender
@@ -30,6 +32,8 @@ export interface Row {
   ratio: number;
   /** A 95 % confidence interval of `ratio` (order statistics of the per-round ratios), where measured. */
   ci?: readonly [number, number];
+  /** Load rows: the median of the per-round ratios of calls/s (wall time; `ratio` is over CPU time). */
+  wallRatio?: number;
   samples: number;
   unit: 'µs' | 'calls/s' | 'ns' | 'KB' | 'ms' | 'commands' | 'ops/s';
 }
@@ -70,6 +74,13 @@ export async function latency(table: string, column: string, contenders: Contend
  * in slices of `sliceMs`; the value is the median of the slices' calls per second, the ratio the median of the
  * per-round ratios to the first contender.
  */
+/**
+ * A closed loop of `inFlight` concurrent operations per contender, in slices that alternate between contenders
+ * round by round. `value` is the median calls/s. `ratio` is the median of the per-round ratios of calls per
+ * second of this process's CPU time (in-memory contenders are CPU-bound: that is the calls/s each would reach on a
+ * core of its own), because on a shared machine the CPU a slice gets swings several-fold and calls/s with it;
+ * `wallRatio` is the same over calls/s.
+ */
 export async function throughput(
   table: string,
   column: string,
@@ -78,7 +89,7 @@ export async function throughput(
 ): Promise<Row[]> {
   for (const c of contenders) await c.setup?.();
   for (const c of contenders) await slice(c, options.inFlight, options.warmupMs);
-  const rates = contenders.map(() => [] as number[]);
+  const rates = contenders.map(() => [] as Slice[]);
   for (let r = 0; r < options.rounds; r++) {
     for (let k = 0; k < contenders.length; k++) {
       const index = (k + r) % contenders.length;
@@ -86,25 +97,47 @@ export async function throughput(
     }
   }
   for (const c of contenders) await c.teardown?.();
-  const medians = rates.map((s) => quantile(s, 0.5));
-  // The ratio is the median of the per-round ratios: a contender is compared with the first one's slice of the
-  // same round, so load drifting across the run (a shared machine) cancels out.
-  const perRound = rates.map((own) => own.map((rate, r) => rate / rates[0]![r]!));
+  // A contender is compared with the first one's slice of the same round, so load drifting across the run cancels out.
+  const perRound = (of: (s: Slice) => number): number[][] =>
+    rates.map((own) => own.map((s, r) => of(s) / of(rates[0]![r]!)));
+  const cpu = perRound((s) => s.perCpuSecond);
+  const wall = perRound((s) => s.perSecond);
   return contenders.map((c, i) => ({
     table,
     column,
     contender: c.name,
-    value: medians[i]!,
-    ratio: quantile(perRound[i]!, 0.5),
-    ci: medianCi(perRound[i]!),
+    value: quantile(
+      rates[i]!.map((s) => s.perSecond),
+      0.5,
+    ),
+    ratio: quantile(cpu[i]!, 0.5),
+    ci: medianCi(cpu[i]!),
+    wallRatio: quantile(wall[i]!, 0.5),
     samples: rates[i]!.length,
     unit: 'calls/s' as const,
   }));
 }
 
-async function slice(c: Contender, inFlight: number, ms: number): Promise<number> {
+/** One load slice: calls per second of wall time and per second of this process's CPU time. */
+interface Slice {
+  readonly perSecond: number;
+  readonly perCpuSecond: number;
+}
+
+/**
+ * A full garbage collection (V8's `gc`, exposed at run time): each load slice starts on a clean heap, so it
+ * pays for its own garbage only, not for what the contender before it left.
+ */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+async function slice(c: Contender, inFlight: number, ms: number): Promise<Slice> {
+  collectGarbage();
   let done = 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const deadline = t0 + ms;
   const worker = async (): Promise<void> => {
     while (performance.now() < deadline) {
@@ -113,7 +146,11 @@ async function slice(c: Contender, inFlight: number, ms: number): Promise<number
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
-  return done / ((performance.now() - t0) / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    perSecond: done / ((performance.now() - t0) / 1000),
+    perCpuSecond: done / ((cpu.user + cpu.system) / 1e6),
+  };
 }
 
 export function quantile(values: readonly number[], q: number): number {

@@ -4,7 +4,8 @@
  * with contender one of bare, floor, floorfull, plain, sync, fsm, middlewares, full, grouped. Prints calls/s.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { connectV2, contender, RawClient } from './fixtures.js';
+import { contender } from './contenders.js';
+import { connectV2, RawClient } from './fixtures.js';
 
 const [who = 'plain', via = 'raw', seconds = '6', inFlight = '1'] = process.argv.slice(2);
 const { server, args } = await contender(who, 1000);

@@ -6,7 +6,8 @@
  * --import tsx bench/registryScale.ts [call|list] [seconds] [fusion|mcp|bare]` loops one contender.
  */
 import { pathToFileURL } from 'node:url';
-import { initFusion, type ToolRegistry } from 'mcp-fusion';
+import * as fusion from 'mcp-fusion';
+import type { ToolRegistry } from 'mcp-fusion';
 import { assertEcho, assertListed, bareV2, ECHO, fusionServer, McpServer, RawClient } from './fixtures.js';
 import { latency, matrix, type Budget, type Contender, type Row } from './harness.js';
 import type { Section, SectionOptions } from './section.js';
@@ -23,8 +24,8 @@ export const SCALE_FUSION_MCP = 'mcp-fusion, inline State Sync, attached to an M
 export const SCALE_CALLED = { name: 'domain0.tool0', arguments: { id: ECHO } };
 
 /** N tools `domain<i % 50>.tool<i>`: every third invalidates the next domain's namespace, the rest are stale. */
-export function syncRegistry(n: number): ToolRegistry<object> {
-  const f = initFusion<object>();
+export function syncRegistry(n: number, lib: Pick<typeof fusion, 'initFusion'> = fusion): ToolRegistry<object> {
+  const f = lib.initFusion<object>();
   const registry = f.registry();
   for (let i = 0; i < n; i++) {
     const tool = f

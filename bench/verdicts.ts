@@ -208,7 +208,7 @@ function callGoals(rows: Rows, callN: string): Verdict[] {
         .join('; '),
       met: all(measured.flatMap((l) => l.cells.map((c) => settled(c, (r) => r >= 1.0)))),
       profile: '1. tools/call',
-      text: `${measured.map((l) => `${l.column === LEGACY_CLIENT ? 'through the SDK Client' : 'server side (raw JSON-RPC)'}: ${l.cells.map((c) => `**${preciseRatio(c.ratio)}**${ci(c)}`).join(' / ')}`).join('; ')}. A cell is settled when its whole 95 % interval is on one side of 1.00× (then runs agree); run \`npm run bench -- --long --only=call\` to narrow the intervals.`,
+      text: `${measured.map((l) => `${l.column === LEGACY_CLIENT ? 'through the SDK Client' : 'server side (raw JSON-RPC)'}: ${l.cells.map((c) => `**${preciseRatio(c.ratio)}**${ci(c)}`).join(' / ')}`).join('; ')}. Ratios of calls per CPU second (calls/s: ${measured.map((l) => l.cells.map((c) => fmtRatio(c.wallRatio ?? NaN)).join(' / ')).join('; ')}). A cell is settled when its whole 95 % interval is on one side of 1.00× (then runs agree); run \`npm run bench -- --long --only=call\` to narrow the intervals.`,
     });
   return out;
 }

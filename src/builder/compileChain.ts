@@ -36,8 +36,11 @@ export function compileChain<Ctx>(
     const mw = middlewares[i]!;
     const next = chain;
     chain = (input, ctx, extra) => {
+      // A middleware that returns what `next()` gave it hands back a normalized promise: no reaction is added.
+      let forwarded: Promise<ToolResponse> | undefined;
       try {
-        return normalized(mw(ctx, input, () => next(input, ctx, extra), extra));
+        const value = mw(ctx, input, () => (forwarded = next(input, ctx, extra)), extra);
+        return forwarded !== undefined && value === forwarded ? forwarded : normalized(value);
       } catch (error) {
         return Promise.reject(error);
       }

@@ -10,11 +10,16 @@ export interface RequestSignal {
   readonly requestSignal: AbortSignal | undefined;
 }
 
+/** What a handler under a deadline is lent: its signal, and when it started (on the deadlines' clock). */
+export interface RunningHandler extends SignalSource {
+  readonly started: number;
+}
+
 /**
  * One running handler: its abort signal (made on first read: most handlers never read it), its place in the
  * queue of its timeout, and how its call resolves (exactly once).
  */
-class RunningCall implements SignalSource {
+class RunningCall implements RunningHandler {
   prev: RunningCall | undefined;
   next: RunningCall | undefined;
   resolve: ((result: ToolResponse) => void) | undefined;
@@ -31,6 +36,11 @@ class RunningCall implements SignalSource {
     readonly request: RequestSignal,
   ) {}
 
+  /** When the run started: derived from its due time, so that starting a call reads the clock once. */
+  get started(): number {
+    return this.due - this.queue.ms;
+  }
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = (this.#controller = new AbortController());
@@ -44,6 +54,20 @@ class RunningCall implements SignalSource {
     }
     return this.#controller.signal;
   }
+
+  /** The handler's result; one that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation. */
+  readonly finished = (result: ToolResponse): void =>
+    this.settle(
+      this.request.requestSignal?.aborted === true
+        ? errorResult(messages.cancelled(this.tool), { 'fusion/cancelled': true })
+        : result,
+    );
+
+  /** A handler's WireError is a protocol error the client gets as such; anything else an isError result. */
+  readonly failed = (error: unknown): void =>
+    error instanceof WireError
+      ? this.fail(error)
+      : this.settle(errorResult(error instanceof Error ? error.message : String(error)));
 
   /** Aborts the handler's signal (timeout, cancellation or shutdown); the first reason wins. */
   abort(why: unknown): void {
@@ -69,6 +93,15 @@ class RunningCall implements SignalSource {
     if (this.#onParentAbort !== undefined) this.#parent!.removeEventListener('abort', this.#onParentAbort);
     if (result !== undefined) resolve(result);
   }
+}
+
+/** The call whose promise is being made: `new Promise` runs its executor at once, so one shared executor serves every call. */
+let adopting: RunningCall | undefined;
+
+function adopt(resolve: (result: ToolResponse) => void, reject: (error: WireError) => void): void {
+  adopting!.resolve = resolve;
+  adopting!.reject = reject;
+  adopting = undefined;
 }
 
 /**
@@ -136,43 +169,31 @@ export class Deadlines {
   constructor(readonly clock: Clock = monotonicClock) {}
 
   /**
-   * Runs `fn` under a deadline of `ms`; `request.requestSignal` is the request's own signal (client
-   * cancellation), read only if the handler reads its signal.
+   * Runs `fn(running, arg)` under a deadline of `ms`; `request.requestSignal` is the request's own signal
+   * (client cancellation), read only if the handler reads its signal. `arg` lets a caller pass one `fn` built
+   * once instead of a closure per call.
    */
-  run(
+  run<A = undefined>(
     tool: string,
     ms: number,
     request: RequestSignal,
-    fn: (running: SignalSource) => Promise<ToolResponse>,
+    fn: (running: RunningHandler, arg: A) => Promise<ToolResponse>,
+    arg?: A,
   ): Promise<ToolResponse> {
     let queue = this.#queues.get(ms);
     if (queue === undefined) this.#queues.set(ms, (queue = new DeadlineQueue(ms, this.clock)));
     const call = new RunningCall(tool, this.clock.now() + ms, queue, request);
-    return new Promise<ToolResponse>((resolve, reject) => {
-      call.resolve = resolve;
-      call.reject = reject;
-      queue.push(call);
-      let pending: Promise<ToolResponse>;
-      try {
-        pending = fn(call);
-      } catch (error) {
-        pending = Promise.reject(error);
-      }
-      pending.then(
-        // A result that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation.
-        (result) =>
-          call.settle(
-            request.requestSignal?.aborted === true
-              ? errorResult(messages.cancelled(tool), { 'fusion/cancelled': true })
-              : result,
-          ),
-        // A handler's WireError is a protocol error the client gets as such; anything else an isError result.
-        (error: unknown) =>
-          error instanceof WireError
-            ? call.fail(error)
-            : call.settle(errorResult(error instanceof Error ? error.message : String(error))),
-      );
-    });
+    adopting = call;
+    const settled = new Promise<ToolResponse>(adopt);
+    queue.push(call);
+    let pending: Promise<ToolResponse>;
+    try {
+      pending = fn(call, arg as A);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(call.finished, call.failed);
+    return settled;
   }
 
   /** Stops the timers of queues with no running call (a closing app leaves none behind). */

@@ -3,10 +3,10 @@ import { errorResult } from '../protocol/normalizeResult.js';
 import { messages } from '../protocol/messages.js';
 import { neutralizeResult } from '../protocol/neutralizeSignals.js';
 import { markThrown, thrownBy } from '../protocol/thrownBy.js';
-import type { OperatorLog } from '../logging/OperatorLog.js';
 import type { NextStage, ToolCall } from './callStages.js';
 import { CallExtra } from './CallExtra.js';
 import { callLogFields } from './callLogFields.js';
+import type { RunningHandler } from './Deadlines.js';
 import type { RuntimeCore } from './RuntimeCore.js';
 
 /**
@@ -17,66 +17,50 @@ import type { RuntimeCore } from './RuntimeCore.js';
 export function runTool(core: RuntimeCore): NextStage {
   const { tracker, timeoutMs, sessionOf, log } = core;
   const contextFactory = core.options.contextFactory;
-  return (call) => {
+  const clock = tracker.deadlines.clock;
+  // Built once: a call's run is this function with the call as its argument, not a closure per call.
+  const start = (running: RunningHandler, call: ToolCall): Promise<ToolResponse> => {
     const { tool, args, extra } = call;
-    // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
-    const own = extra instanceof CallExtra;
-    return tracker.deadlines.run(
-      tool.name,
-      tool.timeoutMs ?? timeoutMs,
-      own ? extra : { requestSignal: extra.signal },
-      (running) => {
-        let scoped: ToolExtra;
-        if (own) {
-          extra.beginRun(running, sessionOf);
-          scoped = extra;
-        } else {
-          scoped = {
-            ...extra,
-            session: sessionOf(extra, call.scope.sessionKey),
-            get signal() {
-              return running.signal;
-            },
-          };
+    let scoped: ToolExtra;
+    if (extra instanceof CallExtra) {
+      extra.beginRun(running, sessionOf);
+      scoped = extra;
+    } else {
+      scoped = {
+        ...extra,
+        session: sessionOf(extra, call.scope.sessionKey),
+        get signal() {
+          return running.signal;
+        },
+      };
+    }
+    const pending =
+      contextFactory === undefined
+        ? tool.run(args, undefined, scoped)
+        : withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped), tool.name);
+    // One reaction: the handler text that reads like a framework signal is marked as data before any signal
+    // block is added, and a failure is logged with its duration (from the deadline's start: no second clock read).
+    return pending.then(
+      (result) => {
+        const thrown = thrownBy(result);
+        if (thrown !== undefined) {
+          const message = thrown.source === 'handler' ? 'tool handler threw' : 'contextFactory threw';
+          log.error(message, callLogFields(call, clock.now() - running.started, log), thrown.error);
         }
-        const started = performance.now();
-        // Handler text that reads like a framework signal is marked as data before any signal block is added.
-        const pending =
-          contextFactory === undefined
-            ? tool.run(args, undefined, scoped).then(neutralizeResult)
-            : withContext(
-                contextFactory,
-                scoped,
-                (ctx) => tool.run(args, ctx, scoped).then(neutralizeResult),
-                tool.name,
-              );
-        return logFailure(pending, call, started, log);
+        return neutralizeResult(result);
+      },
+      (error: unknown) => {
+        log.error('tool call failed', callLogFields(call, clock.now() - running.started, log), error);
+        throw error;
       },
     );
   };
-}
-
-/** Logs a call whose handler or context factory threw (the result carries the error) or whose run rejected. */
-function logFailure(
-  pending: Promise<ToolResponse>,
-  call: ToolCall,
-  started: number,
-  log: OperatorLog,
-): Promise<ToolResponse> {
-  return pending.then(
-    (result) => {
-      const thrown = thrownBy(result);
-      if (thrown !== undefined) {
-        const message = thrown.source === 'handler' ? 'tool handler threw' : 'contextFactory threw';
-        log.error(message, callLogFields(call, performance.now() - started, log), thrown.error);
-      }
-      return result;
-    },
-    (error: unknown) => {
-      log.error('tool call failed', callLogFields(call, performance.now() - started, log), error);
-      throw error;
-    },
-  );
+  return (call) => {
+    const extra = call.extra;
+    // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
+    const request = extra instanceof CallExtra ? extra : { requestSignal: extra.signal };
+    return tracker.deadlines.run(call.tool.name, call.tool.timeoutMs ?? timeoutMs, request, start, call);
+  };
 }
 
 async function withContext<Ctx>(
