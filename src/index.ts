@@ -15,6 +15,7 @@ export type {
   Middleware,
   ProtocolEra,
   ToolAnnotations,
+  HandlerExtra,
   ToolExtra,
   ToolHandler,
   ToolKind,

@@ -1,4 +1,4 @@
-import { createPresenter, initFusion, type ToolExtra } from 'mcp-fusion';
+import { createPresenter, initFusion, type HandlerExtra } from 'mcp-fusion';
 import { z } from 'zod';
 import { WorkspaceDb, type CartItem } from './db.js';
 import { generateReport } from './reports.js';
@@ -193,7 +193,7 @@ export function workspaceOptions(db = new WorkspaceDb()) {
     name: 'mcp-fusion-workspace',
     version: '1.0.0',
     fsm: checkout,
-    contextFactory: (extra: ToolExtra): AppContext => ({
+    contextFactory: (extra: HandlerExtra): AppContext => ({
       db,
       cart: () => {
         // Only the checkout's tools (bound with .bindState) act on a cart; they always get their instance.

@@ -8,7 +8,7 @@ export type ServerHandler = (request: JSONRPCRequest, ctx: ServerContext) => Pro
  * The server mcp-fusion builds for itself (a legacy session, a stdio connection, the modern dispatcher): the
  * SDK's low-level `Server`, plus a way to run code around the SDK's own `initialize` handler (the handshake's
  * span) through `_wrapHandler`, the hook the SDK documents for subclasses, so that nothing reads the server's
- * handler table. A user's own server ({@link attachPipeline}) is composed with instead.
+ * handler table. A user's own server ({@link attachRuntime}) is composed with instead.
  */
 export class FusionServer extends Server {
   readonly [OWN_SERVER] = true;

@@ -49,7 +49,7 @@ const NO_NAMES: ServedNames = Object.freeze({ tools: [], prompts: [], resources:
  * registries attached to it serve stays listed and callable beside the registry's (reading SDK internals,
  * see sdkHandlers.ts); a name both serve is refused.
  */
-export function attachPipeline<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>, era?: ProtocolEra): Attachment {
+export function attachRuntime<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>, era?: ProtocolEra): Attachment {
   if (isOwnServer(server)) return attachOwn(server, runtime, era);
   const { low, sdk, mcp } = resolveServer(server);
   const capabilities = capabilitiesFor(runtime);

@@ -1,5 +1,5 @@
 import type { CLIENT_CAPABILITIES_META_KEY, ServerContext } from '@modelcontextprotocol/server';
-import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
+import type { ProtocolEra, HandlerExtra } from '../protocol/types.js';
 import { CallExtra, type ExtraBridge } from '../runtime/CallExtra.js';
 import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
 import type { RequestContext } from '../surface/types.js';
@@ -178,7 +178,7 @@ async function clientRequest(
 
 const noProgress = async (): Promise<void> => {};
 
-function progressSender(token: unknown, send: (n: unknown) => Promise<void>): ToolExtra['progress'] {
+function progressSender(token: unknown, send: (n: unknown) => Promise<void>): HandlerExtra['progress'] {
   if (typeof token !== 'string' && typeof token !== 'number') return noProgress;
   return async (progress, total, message) => {
     const params: Record<string, unknown> = { progressToken: token, progress };

@@ -50,7 +50,7 @@ export function wireRuntime<Ctx>(
   era: ProtocolEra | undefined,
   options: WireOptions = {},
 ): Wiring {
-  const pipeline = runtime.tools;
+  const toolRuntime = runtime.tools;
   const { content, features } = runtime;
   const tasks = sdk === 'v2' ? runtime.tasks : undefined;
   const connectionId = randomUUID();
@@ -103,7 +103,7 @@ export function wireRuntime<Ctx>(
     await low.notification?.(notification);
   };
   const track = (scope: RequestContext): RequestContext => {
-    if (scope.sessionKey !== undefined && pipeline.gated && !keys.has(scope.sessionKey)) {
+    if (scope.sessionKey !== undefined && toolRuntime.gated && !keys.has(scope.sessionKey)) {
       keys.add(scope.sessionKey);
       runtime.registerSession(scope.sessionKey, notify);
     }
@@ -122,16 +122,20 @@ export function wireRuntime<Ctx>(
             },
           ],
         ] as const)),
-    ['tools/list', (_request, ctx) => pipeline.listTools(track(scopeOf(ctx)))],
+    ['tools/list', (_request, ctx) => toolRuntime.listTools(track(scopeOf(ctx)))],
     [
       'tools/call',
       (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
         const scope = scopeFor(
           ctx,
-          sealTargetOf(pipeline.surface.routes.get(request.params.name), request.params.name, request.params.arguments),
+          sealTargetOf(
+            toolRuntime.surface.routes.get(request.params.name),
+            request.params.name,
+            request.params.arguments,
+          ),
         );
         const call = (s: RequestContext) => {
-          const plain = () => pipeline.callTool(request.params.name, request.params.arguments, track(s));
+          const plain = () => toolRuntime.callTool(request.params.name, request.params.arguments, track(s));
           return taskDispatch === undefined ? plain() : taskDispatch(request.params, track(s), plain);
         };
         return scope instanceof Promise ? scope.then(call) : call(scope);
@@ -177,7 +181,7 @@ export function wireRuntime<Ctx>(
     },
     owns(method, request) {
       const params = request?.params;
-      if (method === 'tools/call') return pipeline.surface.routes.has(params?.name);
+      if (method === 'tools/call') return toolRuntime.surface.routes.has(params?.name);
       if (method === 'prompts/get') return prompts.has(params?.name);
       if (method === 'completion/complete')
         return params?.ref?.type === 'ref/prompt'
@@ -185,11 +189,11 @@ export function wireRuntime<Ctx>(
           : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
       return ownsUri(params?.uri);
     },
-    visibleTools: (ctx) => pipeline.visibleToolNames(scopeOf(ctx)),
+    visibleTools: (ctx) => toolRuntime.visibleToolNames(scopeOf(ctx)),
   };
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // modern servers cannot notify, the HTTP app tells their listen streams instead.
-  const stopWatching = era === 'modern' ? undefined : pipeline.onToolsChanged(() => void notify());
+  const stopWatching = era === 'modern' ? undefined : toolRuntime.onToolsChanged(() => void notify());
   const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
   const detach = (): void => {
     endSession?.();

@@ -1,6 +1,6 @@
 import { describeThrown, errorResult, normalizeResult } from '../protocol/normalizeResult.js';
 import { WireError } from '../errors/WireError.js';
-import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../protocol/types.js';
+import type { Middleware, HandlerExtra, ToolHandler, ToolResponse } from '../protocol/types.js';
 import { markThrown } from '../protocol/thrownBy.js';
 
 /**
@@ -12,7 +12,7 @@ import { markThrown } from '../protocol/thrownBy.js';
 export function compileChain<Ctx>(
   middlewares: readonly Middleware<Ctx>[],
   handler: ToolHandler<Ctx, any>,
-): (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<ToolResponse> {
+): (input: Record<string, unknown>, ctx: Ctx, extra: HandlerExtra) => Promise<ToolResponse> {
   if (middlewares.length === 0) {
     return async (input, ctx, extra) => {
       try {
@@ -25,7 +25,7 @@ export function compileChain<Ctx>(
   }
   // Each link returns a promise of a normalized result (a synchronous throw becomes a rejection, as from an
   // async function) without an async frame of its own.
-  let chain = (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra): Promise<ToolResponse> => {
+  let chain = (input: Record<string, unknown>, ctx: Ctx, extra: HandlerExtra): Promise<ToolResponse> => {
     try {
       return normalized(handler(input, ctx, extra));
     } catch (error) {

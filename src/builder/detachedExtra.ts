@@ -1,5 +1,5 @@
 import { principalOf } from '../principal/principalOf.js';
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 
 const notInRequest = async (): Promise<never> => {
   throw new Error(
@@ -8,10 +8,10 @@ const notInRequest = async (): Promise<never> => {
 };
 
 /**
- * A {@link ToolExtra} for running a tool outside an MCP request (tests, scripts, the CLI): a live
+ * A {@link HandlerExtra} for running a tool outside an MCP request (tests, scripts, the CLI): a live
  * signal, no-op progress and logging, and client requests that fail with a clear error.
  */
-export function detachedExtra(overrides: Partial<ToolExtra> = {}): ToolExtra {
+export function detachedExtra(overrides: Partial<HandlerExtra> = {}): HandlerExtra {
   return {
     signal: new AbortController().signal,
     sessionId: undefined,

@@ -1,6 +1,6 @@
 import { allPaths } from '../fsm/stateValue.js';
 import { parseStateArg } from './fsm/parseStateArg.js';
-import type { ToolAnnotations, ToolExtra } from '../protocol/types.js';
+import type { ToolAnnotations, HandlerExtra } from '../protocol/types.js';
 import { FusionError } from '../errors/FusionError.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { Surface } from '../surface/compileSurface.js';
@@ -140,4 +140,4 @@ const INSPECT_EXTRA = Object.freeze({
   sessionId: 'mcp-fusion-inspect',
   era: 'legacy',
   requestId: 0,
-}) as Partial<ToolExtra> as ToolExtra;
+}) as Partial<HandlerExtra> as HandlerExtra;

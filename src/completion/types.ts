@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 
 /** What a completer knows besides the partial value: the other arguments (or template variables) already filled in. */
 export interface CompletionContext {
@@ -23,7 +23,7 @@ export type Completer<Ctx> = (
   value: string,
   context: CompletionContext,
   ctx: Ctx,
-  extra: ToolExtra,
+  extra: HandlerExtra,
 ) => CompletionReturn | Promise<CompletionReturn>;
 
 /** The `completion` object of a `completion/complete` result. */

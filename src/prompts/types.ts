@@ -1,4 +1,4 @@
-import type { ContentBlock, InputRequiredReturn, ToolExtra } from '../protocol/types.js';
+import type { ContentBlock, InputRequiredReturn, HandlerExtra } from '../protocol/types.js';
 import type { Completer } from '../completion/types.js';
 import type { Icon, WirePrompt, WirePromptArgument } from '../domain/types.js';
 
@@ -36,7 +36,11 @@ export interface PromptResultInput {
 export type PromptReturn = string | readonly PromptMessageInput[] | PromptResultInput | InputRequiredReturn;
 
 /** `(args, ctx, extra)`: `args` are the validated arguments (strings, or what the `.args()` schema made of them). */
-export type PromptHandler<Ctx, Args> = (args: Args, ctx: Ctx, extra: ToolExtra) => PromptReturn | Promise<PromptReturn>;
+export type PromptHandler<Ctx, Args> = (
+  args: Args,
+  ctx: Ctx,
+  extra: HandlerExtra,
+) => PromptReturn | Promise<PromptReturn>;
 
 /** The outcome of checking the arguments of a `prompts/get`. */
 export type PromptArgsOutcome =
@@ -63,5 +67,5 @@ export interface FusionPrompt<Ctx = any> {
   /** Completers by argument name (`.complete()`), for `completion/complete`. */
   readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   /** Runs the handler on validated arguments and shapes its return into a `GetPromptResult`; throws on a bad return. */
-  readonly run: (args: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<GetPromptResult>;
+  readonly run: (args: Record<string, unknown>, ctx: Ctx, extra: HandlerExtra) => Promise<GetPromptResult>;
 }

@@ -61,7 +61,7 @@ export type ProtocolEra = 'legacy' | 'modern';
  * served request the signal, principal, session data and client helpers are made when first read, so a
  * spread copy (`{ ...extra }`) does not carry them — pass `extra` itself along.
  */
-export interface ToolExtra {
+export interface HandlerExtra {
   /** Aborted on timeout, cancellation or shutdown. */
   readonly signal: AbortSignal;
   /** The legacy `Mcp-Session-Id` (or the connection's id over stdio/in-memory); undefined on modern requests. */
@@ -93,7 +93,7 @@ export interface ToolExtra {
   /** Answers to an earlier `input_required` return (multi-round-trip), keyed as requested. */
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   /**
-   * The state an earlier round of this call sealed with {@link ToolExtra.sealState}, verified: unaltered,
+   * The state an earlier round of this call sealed with {@link HandlerExtra.sealState}, verified: unaltered,
    * minted for this same tool, prompt or resource and caller, and not expired (a state failing any check is
    * refused with -32602 before the handler runs). Undefined on a first round.
    */
@@ -130,6 +130,9 @@ export interface ToolExtra {
   readonly session?: SessionData | undefined;
 }
 
+/** The extra of a tool handler: the same {@link HandlerExtra} every handler (and `contextFactory`) receives. */
+export type ToolExtra = HandlerExtra;
+
 /**
  * A multi-round-trip `input_required` return, as the SDK's `inputRequired({ inputRequests, requestState })`
  * builds it: the client fulfils the embedded requests and calls again with `inputResponses` (and the
@@ -149,7 +152,7 @@ export type HandlerReturn = string | ToolResponse | unknown;
 export type ToolHandler<Ctx, Input> = (
   input: Input,
   ctx: Ctx,
-  extra: ToolExtra,
+  extra: HandlerExtra,
 ) => HandlerReturn | Promise<HandlerReturn>;
 
 /**
@@ -160,7 +163,7 @@ export type Middleware<Ctx> = (
   ctx: Ctx,
   args: Record<string, unknown>,
   next: () => Promise<ToolResponse>,
-  extra: ToolExtra,
+  extra: HandlerExtra,
 ) => HandlerReturn | Promise<HandlerReturn>;
 
 /** One field problem found by validation. */
@@ -215,7 +218,7 @@ export interface FusionTool<Ctx = any> {
   /** Strict validation of raw arguments. */
   readonly validate: (args: unknown) => ValidationOutcome;
   /** The compiled middleware chain + handler + result shaping; rejects only with a `WireError` the handler threw. */
-  readonly run: (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<ToolResponse>;
+  readonly run: (input: Record<string, unknown>, ctx: Ctx, extra: HandlerExtra) => Promise<ToolResponse>;
   /** Optional presenter applied to the handler's data (suggestActions). */
   readonly presenter: unknown;
 }

@@ -1,6 +1,6 @@
 import type { FusionTool } from '../protocol/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
-import { attachPipeline, type Attachment } from '../adapter/attach.js';
+import { attachRuntime, type Attachment } from '../adapter/attach.js';
 import { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { ToolRuntime } from '../runtime/ToolRuntime.js';
 import { ToolSwitch } from '../surface/ToolSwitch.js';
@@ -148,7 +148,7 @@ export class ToolRegistry<Ctx = any> {
    * capabilities. Call before `server.connect()`.
    */
   attachToServer(server: unknown, options: AttachOptions<Ctx> = EMPTY): Attachment {
-    return attachPipeline(server, this.runtime(options));
+    return attachRuntime(server, this.runtime(options));
   }
 }
 

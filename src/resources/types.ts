@@ -1,4 +1,4 @@
-import type { InputRequiredReturn, ToolExtra } from '../protocol/types.js';
+import type { InputRequiredReturn, HandlerExtra } from '../protocol/types.js';
 import type { Completer } from '../completion/types.js';
 import type { Icon, ListedMetadata, ResourceAnnotations, WireResource, WireResourceTemplate } from '../domain/types.js';
 import type { CompiledUriTemplate } from './compileUriTemplate.js';
@@ -50,7 +50,7 @@ export type ResourceReturn =
 export type ResourceHandler<Ctx> = (
   uri: string,
   ctx: Ctx,
-  extra: ToolExtra,
+  extra: HandlerExtra,
 ) => ResourceReturn | Promise<ResourceReturn>;
 
 /** `(uri, vars, ctx, extra)` for a template: `vars` holds the decoded `{variables}` of the URI. */
@@ -58,7 +58,7 @@ export type TemplateHandler<Ctx, Vars> = (
   uri: string,
   vars: Vars,
   ctx: Ctx,
-  extra: ToolExtra,
+  extra: HandlerExtra,
 ) => ResourceReturn | Promise<ResourceReturn>;
 
 type VariableNames<T extends string> = T extends `${string}{${infer V}}${infer Rest}` ? V | VariableNames<Rest> : never;
@@ -78,7 +78,7 @@ export interface ListedResource extends ListedMetadata {
 /** Enumerates the concrete resources behind a template, for `resources/list`. */
 export type TemplateLister<Ctx> = (
   ctx: Ctx,
-  extra: ToolExtra,
+  extra: HandlerExtra,
 ) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
 
 /** Metadata shared by resources and templates, frozen at build time. */
@@ -107,7 +107,7 @@ export interface FusionResource<Ctx = any> extends BuiltResourceBase {
   /** Frozen, exactly as listed. */
   readonly definition: Readonly<WireResource>;
   /** Runs the handler and shapes its return; undefined means "not found". Throws on a bad return. */
-  readonly read: (uri: string, ctx: Ctx, extra: ToolExtra) => Promise<ReadResourceResult | undefined>;
+  readonly read: (uri: string, ctx: Ctx, extra: HandlerExtra) => Promise<ReadResourceResult | undefined>;
 }
 
 /**
@@ -124,10 +124,10 @@ export interface FusionResourceTemplate<Ctx = any> extends BuiltResourceBase {
     uri: string,
     vars: Record<string, string>,
     ctx: Ctx,
-    extra: ToolExtra,
+    extra: HandlerExtra,
   ) => Promise<ReadResourceResult | undefined>;
   /** Completers by variable name (`.complete()`), for `completion/complete`. */
   readonly completers: ReadonlyMap<string, Completer<Ctx>>;
   /** The concrete resources for `resources/list`, when the template has a `.list()` callback. */
-  readonly list: ((ctx: Ctx, extra: ToolExtra) => Promise<WireResource[]>) | undefined;
+  readonly list: ((ctx: Ctx, extra: HandlerExtra) => Promise<WireResource[]>) | undefined;
 }

@@ -1,4 +1,4 @@
-import type { ProtocolEra, ToolExtra } from '../protocol/types.js';
+import type { ProtocolEra, HandlerExtra } from '../protocol/types.js';
 import type { Principal } from '../principal/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { SessionData } from '../session/sessionData.js';
@@ -6,10 +6,10 @@ import type { SessionData } from '../session/sessionData.js';
 /** What work detached from its request (a task) uses instead of the request's signal and client helpers. */
 export interface DetachedParts {
   readonly signal: AbortSignal;
-  readonly progress: ToolExtra['progress'];
-  readonly log: ToolExtra['log'];
-  readonly elicit: ToolExtra['elicit'];
-  readonly sample: ToolExtra['sample'];
+  readonly progress: HandlerExtra['progress'];
+  readonly log: HandlerExtra['log'];
+  readonly elicit: HandlerExtra['elicit'];
+  readonly sample: HandlerExtra['sample'];
 }
 
 /** What a running call lends its extra: the signal that also aborts on timeout and shutdown. */
@@ -30,8 +30,8 @@ export interface ExtraBridge {
   inputResponses(raw: unknown): Readonly<Record<string, unknown>> | undefined;
   requestSignal(raw: unknown): AbortSignal | undefined;
   clientCapabilities(extra: CallExtra): Readonly<Record<string, unknown>> | undefined;
-  progress(extra: CallExtra): ToolExtra['progress'];
-  log(extra: CallExtra): ToolExtra['log'];
+  progress(extra: CallExtra): HandlerExtra['progress'];
+  log(extra: CallExtra): HandlerExtra['log'];
   elicit(extra: CallExtra, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   sample(extra: CallExtra, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   sealState(extra: CallExtra, payload: unknown): Promise<string>;
@@ -44,14 +44,14 @@ export interface ExtraBridge {
  * whose session data) on it instead of copying it. Destructuring works as on a plain object
  * (`const { progress, signal } = extra`); a spread copy (`{ ...extra }`) does not carry the parts made on read.
  */
-export class CallExtra implements ToolExtra {
+export class CallExtra implements HandlerExtra {
   /** Set by the workflow stage for calls of FSM-bound tools. */
-  workflow: ToolExtra['workflow'] = undefined;
+  workflow: HandlerExtra['workflow'] = undefined;
   readonly #bridge: ExtraBridge;
   #principal: Principal | undefined = undefined;
   #run: SignalSource | undefined = undefined;
   #session: SessionData | undefined = undefined;
-  #sessionOf: ((extra: ToolExtra, sessionKey: string | undefined) => SessionData) | undefined = undefined;
+  #sessionOf: ((extra: HandlerExtra, sessionKey: string | undefined) => SessionData) | undefined = undefined;
 
   constructor(
     bridge: ExtraBridge,
@@ -119,32 +119,32 @@ export class CallExtra implements ToolExtra {
     return this.#bridge.clientCapabilities(this);
   }
 
-  get progress(): ToolExtra['progress'] {
+  get progress(): HandlerExtra['progress'] {
     if (this.detached !== undefined) return this.detached.progress;
     return this.#bridge.progress(this);
   }
 
-  get log(): ToolExtra['log'] {
+  get log(): HandlerExtra['log'] {
     if (this.detached !== undefined) return this.detached.log;
     return this.#bridge.log(this);
   }
 
-  get elicit(): ToolExtra['elicit'] {
+  get elicit(): HandlerExtra['elicit'] {
     if (this.detached !== undefined) return this.detached.elicit;
     return (params) => this.#bridge.elicit(this, params);
   }
 
-  get sample(): ToolExtra['sample'] {
+  get sample(): HandlerExtra['sample'] {
     if (this.detached !== undefined) return this.detached.sample;
     return (params) => this.#bridge.sample(this, params);
   }
 
-  get sealState(): ToolExtra['sealState'] {
+  get sealState(): HandlerExtra['sealState'] {
     return (payload) => this.#bridge.sealState(this, payload);
   }
 
   /** Called by the handler stage: the run's signal, and whose data `extra.session` is (made on first read). */
-  beginRun(run: SignalSource, sessionOf: (extra: ToolExtra, sessionKey: string | undefined) => SessionData): void {
+  beginRun(run: SignalSource, sessionOf: (extra: HandlerExtra, sessionKey: string | undefined) => SessionData): void {
     this.#run = run;
     this.#sessionOf = sessionOf;
     this.#session = undefined;

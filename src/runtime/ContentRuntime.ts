@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import { normalizeCompletion } from '../completion/completers.js';
 import type { CompleteResult, Completer } from '../completion/types.js';
 import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
@@ -98,7 +98,7 @@ export class ContentRuntime<Ctx> {
   }
 
   /** The lists the caller may see: everything, or what its token's scopes allow (cached per scope set). */
-  #view(extra: ToolExtra | undefined): ContentView {
+  #view(extra: HandlerExtra | undefined): ContentView {
     const all = {
       prompts: this.#promptList,
       resources: this.#resourceList,
@@ -121,7 +121,7 @@ export class ContentRuntime<Ctx> {
   }
 
   /** Refuses `item` (-32602 `insufficient_scope`, with the missing scopes in `data`) unless the caller's scopes allow it. */
-  #authorize(item: ScopedItem, what: string, extra: ToolExtra): void {
+  #authorize(item: ScopedItem, what: string, extra: HandlerExtra): void {
     if (!this.#scopes.active) return;
     const missing = this.#scopes.missing(item, ScopeGate.scopesOf(extra.authInfo));
     if (missing.length === 0) return;
@@ -149,7 +149,7 @@ export class ContentRuntime<Ctx> {
    * Refuses `resources/subscribe` of `uri` (-32602 `insufficient_scope`, as `resources/read`) when its
    * resource or template requires a scope the caller lacks; an unknown URI is left to the subscription check.
    */
-  authorizeUri(uri: unknown, extra: ToolExtra): void {
+  authorizeUri(uri: unknown, extra: HandlerExtra): void {
     const item = typeof uri === 'string' ? this.#resourceAt(uri) : undefined;
     if (item !== undefined) this.#authorize(item, `resource "${String(uri)}"`, extra);
   }
@@ -199,7 +199,7 @@ export class ContentRuntime<Ctx> {
   }
 
   /** `prompts/list`: the frozen list. */
-  listPrompts(extra?: ToolExtra): PromptListResult {
+  listPrompts(extra?: HandlerExtra): PromptListResult {
     return this.#view(extra).prompts;
   }
 
@@ -362,18 +362,23 @@ export class ContentRuntime<Ctx> {
   }
 
   /** {@link guardHandler}, logging a handler failure once (errors meant for the client pass unlogged). */
-  #guard<T>(extra: ToolExtra, label: string, run: () => Promise<T>, describe?: (error: unknown) => string): Promise<T> {
+  #guard<T>(
+    extra: HandlerExtra,
+    label: string,
+    run: () => Promise<T>,
+    describe?: (error: unknown) => string,
+  ): Promise<T> {
     return guardHandler(label, run, describe, (error) =>
       this.#core.log.error('handler threw', logFields(label, extra), error),
     );
   }
 
   /** The names of the prompts the caller may see (what an error may name). */
-  #visiblePrompts(extra: ToolExtra): string[] {
+  #visiblePrompts(extra: HandlerExtra): string[] {
     return this.#view(extra).prompts.prompts.map((p) => p.name);
   }
 
-  async #context(label: string, extra: ToolExtra): Promise<Ctx> {
+  async #context(label: string, extra: HandlerExtra): Promise<Ctx> {
     const factory = this.#core.options.contextFactory as AttachOptions<Ctx>['contextFactory'];
     if (factory === undefined) return undefined as Ctx;
     try {

@@ -6,7 +6,7 @@ import type { FusionResource, FusionResourceTemplate } from '../resources/types.
 import { compileSurface, type Surface } from '../surface/compileSurface.js';
 import { groupingFor } from '../surface/groupedExposition.js';
 import { ContentRuntime } from './ContentRuntime.js';
-import { buildFeatures, type PipelineFeatures } from './features.js';
+import { buildFeatures, type RuntimeFeatures } from './features.js';
 import { ToolRuntime } from './ToolRuntime.js';
 import { systemResources } from './systemResources.js';
 import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
@@ -56,7 +56,7 @@ export class FusionRuntime<Ctx = any> {
   readonly content: ContentRuntime<Ctx> | undefined;
   /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
   readonly workflow: WorkflowRuntime | undefined;
-  readonly features: PipelineFeatures;
+  readonly features: RuntimeFeatures;
   readonly #core: RuntimeCore<Ctx>;
   readonly #sessions: SessionHooks;
   readonly #limits: RateLimiter | undefined;

@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import type { AttachOptions, DebugEvent } from './options.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { memorySessionData, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
@@ -41,7 +41,7 @@ export class RuntimeCore<Ctx = any> {
   }
 
   /** Whose data `extra.session` is for a request (made on first read). */
-  readonly sessionOf = (extra: ToolExtra, sessionKey: string | undefined): SessionData => {
+  readonly sessionOf = (extra: HandlerExtra, sessionKey: string | undefined): SessionData => {
     const caps = { maxBytes: this.options.sessionDataMaxBytes, workflowTtlMs: this.workflowTtlMs };
     return sessionDataOf(this.sessionData, extra, sessionKey, caps);
   };

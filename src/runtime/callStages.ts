@@ -1,4 +1,4 @@
-import type { FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
+import type { FusionTool, HandlerExtra, ToolResponse } from '../protocol/types.js';
 import type { Route } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 
@@ -14,7 +14,7 @@ export interface ToolCall {
   args: Record<string, unknown>;
   readonly scope: RequestContext;
   /** What the handler receives (the workflow stage adds the workflow instance). */
-  extra: ToolExtra;
+  extra: HandlerExtra;
   /** When an observer is set: the stages' entry times (the dev console shows where a call spent its time). */
   readonly marks?: Array<string | number> | undefined;
 }

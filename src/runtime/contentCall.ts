@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import type { ScopedItem } from '../auth/ScopeGate.js';
 import type { RequestContext } from '../surface/types.js';
 import type { Stage } from './callStages.js';
@@ -24,7 +24,7 @@ export interface ContentCall {
   /** The handler in failures: `Prompt "review"`, `Completion of "user" of prompt "review"`. */
   readonly label: string;
   /** The handler, run last (under its deadline, with the context factory's context). */
-  readonly run: (ctx: any, extra: ToolExtra) => Promise<unknown>;
+  readonly run: (ctx: any, extra: HandlerExtra) => Promise<unknown>;
 }
 
 /** A stage of the content path; refusals throw a `WireError` (prompts and resources have no `isError` result). */

@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import type { WirePrompt, WireResource, WireResourceTemplate } from '../domain/types.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
@@ -38,12 +38,12 @@ export interface ResourceTemplateListResult {
 }
 
 /** A request's context, or (for direct callers) only its extra. */
-export type ContextOrExtra = RequestContext | ToolExtra;
+export type ContextOrExtra = RequestContext | HandlerExtra;
 
 /** A request's context from what a caller passed: the context itself, or a bare extra (no session key). */
 export function contextOf(given: ContextOrExtra): RequestContext {
   const scope = given as Partial<RequestContext>;
   return typeof scope.extra === 'object' && scope.extra !== null
     ? (given as RequestContext)
-    : { sessionKey: undefined, extra: given as ToolExtra };
+    : { sessionKey: undefined, extra: given as HandlerExtra };
 }

@@ -6,7 +6,7 @@ import { RequestStateSeal } from './RequestStateSeal.js';
 import { warnOf } from '../logging/warnOf.js';
 
 /** The optional protocol features the servers of one registry and options offer, built once. */
-export interface PipelineFeatures {
+export interface RuntimeFeatures {
   /** The `logging` capability (`logging/setLevel`, `notifications/message`). */
   readonly logging: boolean;
   /** Legacy `resources/subscribe` bookkeeping, when enabled and there are resources to subscribe to. */
@@ -21,7 +21,7 @@ export interface PipelineFeatures {
 export function buildFeatures<Ctx>(
   options: AttachOptions<Ctx>,
   content: ContentRuntime<Ctx> | undefined,
-): PipelineFeatures {
+): RuntimeFeatures {
   const subscribe = options.resourceSubscriptions;
   return Object.freeze({
     logging: options.logging === true,

@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import type { TaskServiceOptions } from './TaskService.js';
 import type { StateSyncConfig } from '../state-sync/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -20,7 +20,7 @@ import type { NameStyle, ToolFilter } from '../surface/types.js';
 /** Options of `registry.attachToServer(server, options)` and of the serving entry points. */
 export interface AttachOptions<Ctx> {
   /** Builds the handler context per request (may be async). */
-  contextFactory?: (extra: ToolExtra) => Ctx | Promise<Ctx>;
+  contextFactory?: (extra: HandlerExtra) => Ctx | Promise<Ctx>;
   filter?: ToolFilter;
   stateSync?: StateSyncConfig;
   fsm?: StateMachineGate;

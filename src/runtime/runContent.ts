@@ -1,4 +1,4 @@
-import type { ToolExtra, ToolResponse } from '../protocol/types.js';
+import type { HandlerExtra, ToolResponse } from '../protocol/types.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import { messages } from '../protocol/messages.js';
 import { contentMessages } from '../protocol/contentMessages.js';
@@ -53,6 +53,6 @@ export function runContent(core: RuntimeCore): (call: ContentCall) => Promise<un
 }
 
 /** A failed handler's record: what failed, the session and the principal (never the token). */
-export function logFields(label: string, extra: ToolExtra): Record<string, unknown> {
+export function logFields(label: string, extra: HandlerExtra): Record<string, unknown> {
   return { handler: label, session: extra.sessionId, principal: requestPrincipal({ extra }).key };
 }

@@ -1,4 +1,4 @@
-import type { ToolExtra, ToolResponse } from '../protocol/types.js';
+import type { HandlerExtra, ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { messages } from '../protocol/messages.js';
 import { neutralizeResult } from '../protocol/neutralizeSignals.js';
@@ -21,7 +21,7 @@ export function runTool(core: RuntimeCore): NextStage {
   // Built once: a call's run is this function with the call as its argument, not a closure per call.
   const start = (running: RunningHandler, call: ToolCall): Promise<ToolResponse> => {
     const { tool, args, extra } = call;
-    let scoped: ToolExtra;
+    let scoped: HandlerExtra;
     if (extra instanceof CallExtra) {
       extra.beginRun(running, sessionOf);
       scoped = extra;
@@ -64,8 +64,8 @@ export function runTool(core: RuntimeCore): NextStage {
 }
 
 async function withContext<Ctx>(
-  factory: (extra: ToolExtra) => Ctx | Promise<Ctx>,
-  extra: ToolExtra,
+  factory: (extra: HandlerExtra) => Ctx | Promise<Ctx>,
+  extra: HandlerExtra,
   run: (ctx: Ctx) => Promise<ToolResponse>,
   tool: string,
 ): Promise<ToolResponse> {

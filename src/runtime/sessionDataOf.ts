@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import { SessionDataError } from '../errors/SessionDataError.js';
 import { budgetOwner } from '../principal/budgetOwner.js';
 import { principalOf } from '../principal/principalOf.js';
@@ -18,7 +18,7 @@ export interface SessionDataParts {
  */
 export function sessionDataOf(
   backend: SessionDataBackend,
-  extra: ToolExtra,
+  extra: HandlerExtra,
   sessionKey: string | undefined,
   parts: SessionDataParts = {},
 ): SessionData {

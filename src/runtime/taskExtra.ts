@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import { CallExtra } from './CallExtra.js';
 
 /** What a task's run does instead of the request's: its own signal, progress into the task, input through the task. */
@@ -21,15 +21,15 @@ export interface TaskExtraParts {
  * and the task's own signal, progress and input. Logs reach a legacy session while it lives; a modern request's stream is
  * gone, so they are dropped there.
  */
-export function taskExtra(base: ToolExtra, parts: TaskExtraParts): ToolExtra {
+export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExtra {
   const legacy = base.era === 'legacy';
-  const log: ToolExtra['log'] = legacy
+  const log: HandlerExtra['log'] = legacy
     ? (level, data, logger) => base.log(level, data, logger).catch(() => {})
     : async () => {};
-  const elicit: ToolExtra['elicit'] = legacy
+  const elicit: HandlerExtra['elicit'] = legacy
     ? (params) => parts.relay('elicitation/create', params, () => base.elicit(params))
     : (params) => parts.ask('elicitation/create', params);
-  const sample: ToolExtra['sample'] = legacy
+  const sample: HandlerExtra['sample'] = legacy
     ? (params) => parts.relay('sampling/createMessage', params, () => base.sample(params))
     : (params) => parts.ask('sampling/createMessage', params);
   // The adapters' own extra: a copy that reads the request's data on demand, as the call path expects.

@@ -1,7 +1,7 @@
 import { McpServer, Server } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../protocol/types.js';
 import { AttachError } from '../errors/FusionError.js';
-import { attachOwn, attachPipeline, type Attachment } from '../adapter/attach.js';
+import { attachOwn, attachRuntime, type Attachment } from '../adapter/attach.js';
 import { FusionServer } from '../adapter/FusionServer.js';
 import { capabilitiesFor } from '../adapter/capabilitiesFor.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
@@ -31,7 +31,7 @@ export function buildServer<Ctx>(
     return { server, instance: server, attachment: attachOwn(server, runtime, era) };
   }
   const instance = userServer(options.server, era);
-  const attachment = attachPipeline(instance, runtime, era);
+  const attachment = attachRuntime(instance, runtime, era);
   return { server: instance instanceof McpServer ? instance.server : instance, instance, attachment };
 }
 

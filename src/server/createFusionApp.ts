@@ -186,7 +186,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     },
   };
   const runtime = registry.runtime(attach);
-  const pipeline = runtime.tools;
+  const toolRuntime = runtime.tools;
   const tracing = runtime.features.tracing;
   // mcp.server.session.duration follows the session's lifecycle, not its server (released when idle).
   const timeSession = tracing?.timeSessions((id) => manager.get(id));
@@ -202,7 +202,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
   const offerSubscribe = (server: Server) => {
-    if (pipeline.gated || pipeline.stateSyncEnabled) server.registerCapabilities({ resources: { subscribe: true } });
+    if (toolRuntime.gated || toolRuntime.stateSyncEnabled)
+      server.registerCapabilities({ resources: { subscribe: true } });
   };
   // One long-lived server answers modern requests; the SDK's per-request handler serves listen streams and refusals.
   const perRequest = createMcpHandler(
@@ -214,16 +215,16 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     { legacy: 'reject', maxRequestBodySize: limit, ...(modernBus !== undefined ? { bus: modernBus } : {}) },
   );
   const modern = new ModernDispatcher(runtime, attach, perRequest, offerSubscribe);
-  devConsole?.attach(registry, pipeline);
+  devConsole?.attach(registry, toolRuntime);
   // State Sync meets resources: an invalidation updates fusion://stale/<pattern> and every resource that
   // reflects the invalidated domain, for modern listen streams that named them.
-  const stopInvalidations = pipeline.onInvalidation((patterns) => {
+  const stopInvalidations = toolRuntime.onInvalidation((patterns) => {
     for (const uri of staleResourceUris(patterns, registry.resources)) {
       modern.notify.resourceUpdated(uri);
       void runtime.features.subscriptions?.publish(uri)?.catch(() => {});
     }
   });
-  const stopToolsChanged = pipeline.onToolsChanged(() => modern.notify.toolsChanged());
+  const stopToolsChanged = toolRuntime.onToolsChanged(() => modern.notify.toolsChanged());
   const listens = new ListenStreams(
     {
       perPrincipal: options.maxListenStreamsPerPrincipal ?? 16,
@@ -237,7 +238,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     events === undefined ? undefined : { ...events, lingerMs: options.listenResumeMs ?? 30_000 },
   );
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
-  const scoped = pipeline.scopedTools;
+  const scoped = toolRuntime.scopedTools;
   if (auth === undefined && scoped.length > 0) {
     warnOf(options)(
       `[mcp-fusion] ${scoped.join(', ')} require${scoped.length === 1 ? 's' : ''} OAuth scopes but the app has no auth option: unless your host passes a verified authInfo to app.fetch, no caller holds a scope and they stay hidden. Set auth: { verifier } (see docs/auth.md).`,
@@ -245,9 +246,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   }
   const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
     method === 'tools/call' && typeof params.name === 'string'
-      ? pipeline.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined)
+      ? toolRuntime.requiredScopesOf(params.name, params.arguments as Record<string, unknown> | undefined)
       : (runtime.content?.requiredScopesOf(method, params) ?? []);
-  const calls = new CallBudget(limits.maxInFlightCalls, () => pipeline.inFlight);
+  const calls = new CallBudget(limits.maxInFlightCalls, () => toolRuntime.inFlight);
   // The drain's clock (the runtime's deadlines run on it): a test clock's `now` carries its timers.
   const clock = carriedClock(options.now) ?? monotonicClock;
   let closing = false;

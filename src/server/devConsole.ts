@@ -1,7 +1,7 @@
 import type { DevConsole } from '../console/mountDevConsole.js';
 import type { DevConsoleOptions } from '../console/types.js';
 import type { DebugEvent } from '../tracing/types.js';
-import type { RequestPipeline } from '../runtime/RequestPipeline.js';
+import type { ToolRuntime } from '../runtime/ToolRuntime.js';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { debugSink } from '../runtime/debugSink.js';
 import { AttachError } from '../errors/FusionError.js';
@@ -15,8 +15,8 @@ export interface DevConsoleTap<Ctx> {
   owns(pathname: string): boolean;
   /** The app's options with the console's observers chained after the user's own. */
   readonly options: HttpOptions<Ctx>;
-  /** Mounts the console (its module loads lazily) on the app's registry and pipeline. */
-  attach(registry: ToolRegistry<Ctx>, pipeline: RequestPipeline<Ctx>): void;
+  /** Mounts the console (its module loads lazily) on the app's registry and toolRuntime. */
+  attach(registry: ToolRegistry<Ctx>, toolRuntime: ToolRuntime<Ctx>): void;
   serve(request: Request, peer: string | undefined): Promise<Response>;
   close(): Promise<void>;
 }
@@ -66,7 +66,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
         tell((c) => c.workflowChange(change));
       },
     },
-    attach(registry, pipeline) {
+    attach(registry, toolRuntime) {
       mounted = import('../console/mountDevConsole.js').then(({ mountDevConsole }) => {
         live = mountDevConsole({
           token,
@@ -75,10 +75,10 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
           bus: options.sessionBus ?? options.bus?.sessions,
           gate: options.fsm,
           now: options.now,
-          tools: pipeline.surface.tools.map((t) => t.name),
+          tools: toolRuntime.surface.tools.map((t) => t.name),
           resources: registry.resources,
-          visibleToolNames: (scope) => pipeline.visibleToolNames(scope),
-          onInvalidation: (listener) => pipeline.onInvalidation(listener),
+          visibleToolNames: (scope) => toolRuntime.visibleToolNames(scope),
+          onInvalidation: (listener) => toolRuntime.onInvalidation(listener),
         });
         for (const deliver of early.splice(0)) deliver(live);
         return live;

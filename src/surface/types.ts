@@ -1,4 +1,4 @@
-import type { ToolExtra } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import type { RequestTrace } from '../tracing/types.js';
 
 /**
@@ -13,7 +13,7 @@ export interface RequestContext {
    * `stateKey()` of a state value.)
    */
   readonly sessionKey: string | undefined;
-  readonly extra: ToolExtra;
+  readonly extra: HandlerExtra;
   /** The span of this request, when tracing is on: FSM transitions and refusals become its events. */
   readonly trace?: RequestTrace | undefined;
 }

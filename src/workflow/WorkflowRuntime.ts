@@ -1,5 +1,5 @@
 import { copyOf } from '../_internal/copyOf.js';
-import type { ContentBlock, FusionTool, ToolExtra, ToolResponse } from '../protocol/types.js';
+import type { ContentBlock, FusionTool, HandlerExtra, ToolResponse } from '../protocol/types.js';
 import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
@@ -21,7 +21,10 @@ import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { markThrown } from '../protocol/thrownBy.js';
 
 /** Runs the handler part of a call with the instance it acts on. */
-type Execute = (args: Record<string, unknown>, workflow: NonNullable<ToolExtra['workflow']>) => Promise<ToolResponse>;
+type Execute = (
+  args: Record<string, unknown>,
+  workflow: NonNullable<HandlerExtra['workflow']>,
+) => Promise<ToolResponse>;
 
 /** A change of a handle-keyed instance, for `resources/updated` on its URI. */
 export interface WorkflowChange {

@@ -162,7 +162,7 @@ describe('per-item scopes without HTTP', () => {
   });
 
   it('builds each list once per distinct set of relevant scopes and state, and shares it between principals', async () => {
-    const pipeline = workspace().pipeline({ fsm: new StateMachineGate(checkout) });
+    const pipeline = workspace().runtime({ fsm: new StateMachineGate(checkout) }).tools;
     const scopeOf = (sub: string, scopes: string[]) => ({
       sessionKey: `session-${sub}`,
       extra: detachedExtra({ authInfo: { token: 't', clientId: 'app', scopes, extra: { sub } } }),

@@ -115,7 +115,7 @@ describe('attachToServer', () => {
   });
 
   it('reuses the derived pipeline across attaches with the same options (cheap per-request attach)', () => {
-    expect(registry.pipeline(options)).toBe(registry.pipeline(options));
-    expect(registry.pipeline(options).surface.wire).toBe(registry.pipeline(options).surface.wire);
+    expect(registry.runtime(options).tools).toBe(registry.runtime(options).tools);
+    expect(registry.runtime(options).tools.surface.wire).toBe(registry.runtime(options).tools.surface.wire);
   });
 });

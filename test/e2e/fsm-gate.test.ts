@@ -62,7 +62,7 @@ const table = {
 
 /** A real SDK client on a shared pipeline; `sessionId` fixes the state key (as an HTTP session id would). */
 async function connect<Ctx>(registry: ToolRegistry<Ctx>, options: ServeOptions<Ctx>, sessionId?: string) {
-  const pipeline = registry.pipeline(options);
+  const pipeline = registry.runtime(options).tools;
   const { server } = buildServer(registry.runtime(options), options, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   if (sessionId !== undefined) serverSide.sessionId = sessionId;
@@ -341,7 +341,7 @@ describe('attach-time checks', () => {
         .bindState('paying', 'PAY')
         .handle(() => 'paid'),
     );
-    expect(() => registry.pipeline({ fsm: new StateMachineGate(checkout) })).toThrow(
+    expect(() => registry.runtime({ fsm: new StateMachineGate(checkout) }).tools).toThrow(
       'Tool "cart.pay" names unknown state "paying" of FSM "checkout"; known states: empty, has_items, payment, confirmed.',
     );
   });

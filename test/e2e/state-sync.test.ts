@@ -556,7 +556,7 @@ describe('State Sync zero overhead when not configured', () => {
   const scope = { sessionKey: undefined, extra: { era: 'legacy' } } as unknown as RequestContext;
 
   it('answers tools/list with the same frozen object every time', async () => {
-    const pipeline = registry.pipeline({});
+    const pipeline = registry.runtime({}).tools;
     const first = await pipeline.listTools(scope);
     expect(await pipeline.listTools(scope)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
@@ -581,7 +581,7 @@ describe('State Sync zero overhead when not configured', () => {
   });
 
   it('decorates tools/list once at build time when configured: the same object on every call', async () => {
-    const pipeline = registry.pipeline({ stateSync: { policies: [], defaults: { cacheControl: 'no-store' } } });
+    const pipeline = registry.runtime({ stateSync: { policies: [], defaults: { cacheControl: 'no-store' } } }).tools;
     const resolve = vi.spyOn(StateSyncLayer.prototype, 'resolve');
     const first = await pipeline.listTools(scope);
     expect(await pipeline.listTools(scope)).toBe(first);

@@ -56,7 +56,7 @@ describe('the call path of each tool', () => {
   );
 
   it('has only the stages the tool uses', () => {
-    const pipeline = registry.pipeline({});
+    const pipeline = registry.runtime({}).tools;
     expect(pipeline.stagesOf('notes.list')).toEqual(['switch', 'track', 'validate']);
     expect(pipeline.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'track', 'validate']);
     expect(pipeline.stagesOf('mail.send')).toEqual(['switch', 'rateLimit', 'track', 'validate']);

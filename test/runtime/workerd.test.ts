@@ -77,7 +77,9 @@ describe('createFusionApp on workerd (Cloudflare Workers runtime)', () => {
   it('serves the modern (2026-07-28) era: no session, workflow handles across requests', async () => {
     await using client = await v2HttpClient(url.href, 'auto');
     expect(client.getProtocolEra()).toBe('modern');
-    expect((await client.listTools()).tools).toHaveLength(registry.pipeline(workspaceOptions()).surface.wire.length);
+    expect((await client.listTools()).tools).toHaveLength(
+      registry.runtime(workspaceOptions()).tools.surface.wire.length,
+    );
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('platform');
 
     const added = await client.callTool({ name: 'cart.add_item', arguments: { product_id: 'p1' } });

@@ -2,7 +2,7 @@ import { detachedExtra } from '../detachedExtra.js';
 import type { z } from 'zod';
 import { DefinitionError, FrozenBuilderError } from '../../errors/FusionError.js';
 import type { WireTool } from '../../domain/types.js';
-import type { FusionTool, Middleware, ToolExtra, ToolResponse } from '../../protocol/types.js';
+import type { FusionTool, Middleware, HandlerExtra, ToolResponse } from '../../protocol/types.js';
 import { validateToolName } from '../validateToolName.js';
 import { taskDeclaration, type TaskOptions } from '../taskDeclaration.js';
 import { buildGroupedTool, describeGroupedTool, type BuiltGroupedTool, type GroupedState } from './buildGroupedTool.js';
@@ -177,7 +177,7 @@ export class GroupedToolBuilder<Ctx = any, Common = Record<never, never>> {
   async execute(
     ctx: Ctx,
     args: Record<string, unknown> | undefined,
-    extra: ToolExtra = detachedExtra(),
+    extra: HandlerExtra = detachedExtra(),
   ): Promise<ToolResponse> {
     return executeGrouped(this.#build(), this.#state, { ctx, args, extra });
   }

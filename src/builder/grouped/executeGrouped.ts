@@ -1,6 +1,6 @@
 import { messages } from '../../protocol/messages.js';
 import { errorResult } from '../../protocol/normalizeResult.js';
-import type { ToolExtra, ToolResponse } from '../../protocol/types.js';
+import type { HandlerExtra, ToolResponse } from '../../protocol/types.js';
 import type { BuiltGroupedTool, GroupedState } from './buildGroupedTool.js';
 
 /**
@@ -11,7 +11,7 @@ import type { BuiltGroupedTool, GroupedState } from './buildGroupedTool.js';
 export async function executeGrouped<Ctx>(
   built: BuiltGroupedTool<Ctx>,
   state: Pick<GroupedState<Ctx>, 'name' | 'discriminator'>,
-  call: { ctx: Ctx; args: Record<string, unknown> | undefined; extra: ToolExtra },
+  call: { ctx: Ctx; args: Record<string, unknown> | undefined; extra: HandlerExtra },
 ): Promise<ToolResponse> {
   const { name, discriminator } = state;
   const { [discriminator]: key, ...rest } = isRecord(call.args) ? call.args : {};

@@ -1,4 +1,4 @@
-import type { Middleware, ToolExtra, ToolHandler, ToolResponse } from '../../protocol/types.js';
+import type { Middleware, HandlerExtra, ToolHandler, ToolResponse } from '../../protocol/types.js';
 
 /**
  * One action of a grouped tool as the build-time strategies see it: plain data, no zod, so that
@@ -37,7 +37,7 @@ export interface GroupSpec {
 export type ToonEncode = (value: unknown, options?: { delimiter?: ',' | '\t' | '|' }) => string;
 
 /** One compiled chain: global middlewares → group middlewares → handler, result shaped, never throws. */
-export type ChainFn<Ctx> = (input: Record<string, unknown>, ctx: Ctx, extra: ToolExtra) => Promise<ToolResponse>;
+export type ChainFn<Ctx> = (input: Record<string, unknown>, ctx: Ctx, extra: HandlerExtra) => Promise<ToolResponse>;
 
 /** What the middleware compiler needs of an action. */
 export interface CompilableAction<Ctx> {

@@ -1,4 +1,4 @@
-import type { ToolExtra, ToolResponse } from '../../protocol/types.js';
+import type { HandlerExtra, ToolResponse } from '../../protocol/types.js';
 import { hasSuggestions } from '../../presenter/filterSuggestions.js';
 import { thrownBy } from '../../protocol/thrownBy.js';
 import type { OperatorLog } from '../../logging/OperatorLog.js';
@@ -37,7 +37,7 @@ export const workflowStage = defineStage({
   },
 });
 
-type WorkflowInstance = NonNullable<ToolExtra['workflow']>;
+type WorkflowInstance = NonNullable<HandlerExtra['workflow']>;
 
 /** The call acting on a workflow instance: the framework's own extra gets it set, any other a copy with it. */
 function withWorkflow(call: ToolCall, args: Record<string, unknown>, instance: WorkflowInstance): ToolCall {
