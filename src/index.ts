@@ -1,6 +1,4 @@
 // mcp-fusion — the public API (one barrel; a test pins this list).
-// Hands the SDK's server classes to attach (which tells a user's server apart by type): see src/adapter/sdkLine.ts.
-import './adapter/sdkClasses.js';
 export { initFusion, type Fusion, type FusionOptions } from './fusion.js';
 export { FluentToolBuilder } from './builder/FluentToolBuilder.js';
 export { detachedExtra } from './builder/detachedExtra.js';
@@ -124,3 +122,6 @@ export type { TracingOptions } from './tracing/types.js';
 
 export * from './auth/index.js';
 export * from './limits/index.js';
+
+// Last, so that everything above has loaded (and the SDK with it) first: attach tells a user's server by these classes.
+import './adapter/sdkClasses.js';
