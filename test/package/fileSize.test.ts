@@ -12,7 +12,6 @@ const MAX_LINES = 300;
  */
 const STILL_OVER: Readonly<Record<string, string>> = {
   'fsm/GateSessions.ts': 'per-session gate state; the call path of #31/#34 (wt-calls) owns it now',
-  'runtime/TaskService.ts': 'task dispatch and records; the call path (wt-calls) owns it now',
   'workflow/WorkflowRuntime.ts': 'the workflow at run time; the call path (wt-calls) owns it now',
 };
 
