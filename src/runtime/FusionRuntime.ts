@@ -87,7 +87,7 @@ export class FusionRuntime<Ctx = any> {
     const toolParts = buildToolParts(core, surface, parts.toolSwitch, sessions);
     const tools = new ToolRuntime<Ctx>(core, toolParts, stages);
     const subscribable = options.resourceSubscriptions !== undefined && options.resourceSubscriptions !== false;
-    const system = systemResources(tools, subscribable);
+    const system = systemResources(toolParts, subscribable);
     const own = parts.prompts.length + parts.resources.length + parts.resourceTemplates.length > 0;
     const catalog = {
       prompts: parts.prompts,
@@ -132,13 +132,18 @@ export class FusionRuntime<Ctx = any> {
     return this.#sessions.count;
   }
 
+  /** Requests running now, on every path (tools, prompts, resources); the HTTP in-flight budget reads it. */
+  get inFlight(): number {
+    return this.#core.tracker.inFlight;
+  }
+
   /**
    * Graceful shutdown: waits up to `deadlineMs` for running tool calls (tasks' included), aborts the rest, then
    * lets the tasks write their outcomes to the store (at least a second more), so that none is left `working`.
    */
   async drain(deadlineMs: number): Promise<void> {
     const started = performance.now();
-    await this.tools.drain(deadlineMs);
+    await this.#core.tracker.drain(deadlineMs);
     if (this.#tasks) await this.#tasks.stored(Math.max(TASK_OUTCOME_MS, deadlineMs - (performance.now() - started)));
   }
 

@@ -1,31 +1,18 @@
 import type { ToolResponse } from '../protocol/types.js';
-import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
-import { WireError, JsonRpcCode } from '../errors/WireError.js';
+import { errorResult } from '../protocol/normalizeResult.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
 import { TaskLedger, TaskRefused } from '../tasks/TaskLedger.js';
 import type { TaskStore } from '../tasks/TaskStore.js';
-import {
-  answer,
-  askInput,
-  finish,
-  renewLease,
-  takeResponse,
-  withMessage,
-  type TaskOutcome,
-} from '../tasks/transitions.js';
+import { answer, askInput, finish, renewLease, takeResponse, withMessage } from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
-import {
-  isTerminal,
-  type TaskBudgets,
-  type TaskDeclaration,
-  type TaskRecord,
-  type TaskStatus,
-} from '../tasks/types.js';
+import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import { routeTask } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import type { ToolRuntime } from './ToolRuntime.js';
 import { taskExtra } from './taskExtra.js';
+import { keptOutcome, taskOutcome, type Settled } from './taskOutcome.js';
+import { TaskWatchers } from './TaskWatchers.js';
 
 /** The `tasks` option: where tasks live and their budgets. */
 export interface TaskServiceOptions {
@@ -44,8 +31,6 @@ export interface TaskServiceOptions {
 export type TaskStart =
   { readonly kind: 'result'; readonly result: ToolResponse } | { readonly kind: 'task'; readonly record: TaskRecord };
 
-type Settled = { readonly ok: true; readonly result: ToolResponse } | { readonly ok: false; readonly error: unknown };
-
 const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
 
 /**
@@ -62,11 +47,7 @@ export class TaskService {
   readonly #running = new Map<string, AbortController>();
   /** The tasks of this process whose outcome is not in the store yet (running, or being written). */
   readonly #outcomes = new Set<Promise<void>>();
-  readonly #waiters = new Map<string, Set<() => void>>();
-  readonly #listeners = new Set<(record: TaskRecord) => void>();
-
-  readonly #debug: ((event: DebugEvent) => void) | undefined;
-  readonly #statuses = new Map<string, TaskStatus>();
+  readonly #watchers: TaskWatchers;
 
   constructor(
     tools: ToolRuntime<any>,
@@ -74,7 +55,7 @@ export class TaskService {
     now?: () => number,
     debug?: (event: DebugEvent) => void,
   ) {
-    this.#debug = debug;
+    this.#watchers = new TaskWatchers(debug);
     this.#tools = tools;
     this.#ownsStore = options.store === undefined;
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
@@ -107,7 +88,7 @@ export class TaskService {
       signal: controller.signal,
       progress: async (done, total, message) => {
         const text = message ?? (total === undefined ? `${done}` : `${done}/${total}`);
-        this.#emit(await this.ledger.step(await id, (r) => withMessage(r, this.ledger.now(), text)));
+        this.#watchers.emit(await this.ledger.step(await id, (r) => withMessage(r, this.ledger.now(), text)));
       },
       ask: async (method, params) =>
         this.#ask(
@@ -154,7 +135,7 @@ export class TaskService {
       throw error;
     }
     this.#running.set(record.id, controller);
-    this.#emit(record);
+    this.#watchers.emit(record);
     created(record.id);
     const renew = setInterval(() => void this.#renew(record.id, controller), Math.max(10, this.#leaseMs / 3));
     renew.unref?.();
@@ -184,8 +165,7 @@ export class TaskService {
 
   /** Hears every change of a task this process sees (legacy status notifications); returns unsubscribe. */
   onStatus(listener: (record: TaskRecord) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#watchers.onStatus(listener);
   }
 
   /** The task as its owner may see it; undefined for an unknown, expired or another caller's task. */
@@ -201,7 +181,7 @@ export class TaskService {
       finish(r, this.ledger.now(), { status: 'cancelled', statusMessage: taskTexts.cancelled(r.tool) }),
     );
     this.#running.get(id)?.abort(new Error(taskTexts.cancelled(found.tool)));
-    this.#emit(after);
+    this.#watchers.emit(after);
     return after;
   }
 
@@ -214,7 +194,7 @@ export class TaskService {
     const found = await this.ledger.get(id, owner);
     if (found === undefined) return undefined;
     const after = await this.ledger.step(id, (r) => answer(r, this.ledger.now(), responses));
-    this.#emit(after);
+    this.#watchers.emit(after);
     return after;
   }
 
@@ -223,7 +203,7 @@ export class TaskService {
     for (;;) {
       const found = await this.ledger.get(id, owner);
       if (found === undefined || isTerminal(found.status)) return found;
-      await this.#pause(id, found.pollIntervalMs, signal);
+      await this.#watchers.pause(id, found.pollIntervalMs, signal);
       if (signal?.aborted === true) throw signal.reason;
     }
   }
@@ -254,7 +234,7 @@ export class TaskService {
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
     let record = await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request));
-    this.#emit(record);
+    this.#watchers.emit(record);
     for (;;) {
       if (record === undefined || isTerminal(record.status))
         throw new Error(`task ${id} ended while waiting for input`);
@@ -263,7 +243,7 @@ export class TaskService {
         await this.ledger.step(id, (r) => takeResponse(r, key));
         return value;
       }
-      await this.#pause(id, record.pollIntervalMs, signal);
+      await this.#watchers.pause(id, record.pollIntervalMs, signal);
       if (signal.aborted) throw signal.reason;
       record = (await this.ledger.store.get(id))?.record;
     }
@@ -275,65 +255,22 @@ export class TaskService {
     request: Record<string, unknown>,
     send: () => Promise<Record<string, unknown>>,
   ): Promise<Record<string, unknown>> {
-    this.#emit(await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request)));
+    this.#watchers.emit(await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request)));
     try {
       return await send();
     } finally {
       const now = this.ledger.now();
-      this.#emit(await this.ledger.step(id, (r) => takeResponse(answer(r, now, { [key]: true }) ?? r, key)));
+      this.#watchers.emit(await this.ledger.step(id, (r) => takeResponse(answer(r, now, { [key]: true }) ?? r, key)));
     }
   }
 
   async #settle(record: TaskRecord, settled: Settled): Promise<void> {
     try {
-      const outcome = await this.#kept(record, this.#outcome(record, settled));
-      this.#emit(await this.ledger.step(record.id, (r) => finish(r, this.ledger.now(), outcome)));
+      const outcome = await keptOutcome(this.ledger, record, taskOutcome(record, settled));
+      this.#watchers.emit(await this.ledger.step(record.id, (r) => finish(r, this.ledger.now(), outcome)));
     } catch {
       // The store is unreachable: the lease runs out and the next reader marks the task failed.
     }
-  }
-
-  /**
-   * A completed result is kept within the budgets: at most `maxResultBytes`, and counted against its owner's
-   * stored bytes until it expires; past either it is replaced by an `isError` result saying what to do.
-   */
-  async #kept(record: TaskRecord, outcome: TaskOutcome): Promise<TaskOutcome> {
-    if (outcome.status !== 'completed') return outcome;
-    const { maxResultBytes, maxStoredBytesPerPrincipal: maxBytes } = this.ledger.budgets;
-    const bytes = Buffer.byteLength(JSON.stringify(outcome.result));
-    if (bytes > maxResultBytes)
-      return { status: 'completed', result: errorResult(taskTexts.resultTooLarge(record.tool, bytes, maxResultBytes)) };
-    if (
-      await this.ledger.store.reserveResult(record.owner, record.id, bytes, {
-        expiresAt: record.createdAt + record.ttlMs,
-        maxBytes,
-      })
-    )
-      return outcome;
-    return { status: 'completed', result: errorResult(taskTexts.storedFull(record.tool, maxBytes)) };
-  }
-
-  #outcome(record: TaskRecord, settled: Settled): TaskOutcome {
-    if (!settled.ok) {
-      const error = settled.error;
-      if (error instanceof WireError)
-        return {
-          status: 'failed',
-          error: {
-            code: error.code,
-            message: error.message,
-            ...(error.data !== undefined ? { data: error.data } : {}),
-          },
-          statusMessage: error.message,
-        };
-      const message = error instanceof Error ? error.message : String(error);
-      return { status: 'failed', error: { code: JsonRpcCode.InternalError, message }, statusMessage: message };
-    }
-    if (isInputRequired(settled.result)) {
-      const message = `Tool "${record.tool}" returned input_required after its task started; inside a task, ask with extra.elicit(...) instead.`;
-      return { status: 'failed', error: { code: JsonRpcCode.InternalError, message }, statusMessage: message };
-    }
-    return { status: 'completed', result: settled.result };
   }
 
   async #renew(id: string, controller: AbortController): Promise<void> {
@@ -341,48 +278,9 @@ export class TaskService {
       const after = await this.ledger.step(id, (r) => renewLease(r, this.ledger.now() + this.#leaseMs));
       // Cancelled (or gone) through another instance: stop the work here.
       if (after === undefined || isTerminal(after.status)) controller.abort(new Error(`task ${id} ended elsewhere`));
-      else this.#wake(id);
+      else this.#watchers.wake(id);
     } catch {
       // The store is unreachable; the next tick tries again.
     }
-  }
-
-  #pause(id: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve) => {
-      const waiters = this.#waiters.get(id) ?? new Set();
-      this.#waiters.set(id, waiters);
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        waiters.delete(done);
-        if (waiters.size === 0) this.#waiters.delete(id);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(10, ms));
-      signal?.addEventListener('abort', done, { once: true });
-      waiters.add(done);
-    });
-  }
-
-  #wake(id: string): void {
-    for (const waiter of [...(this.#waiters.get(id) ?? [])]) waiter();
-  }
-
-  #emit(record: TaskRecord | undefined): void {
-    if (record === undefined) return;
-    this.#wake(record.id);
-    // The debug observer hears status changes, not every progress message.
-    if (this.#debug !== undefined && this.#statuses.get(record.id) !== record.status) {
-      if (isTerminal(record.status)) this.#statuses.delete(record.id);
-      else this.#statuses.set(record.id, record.status);
-      this.#debug({
-        type: 'task',
-        tool: record.tool,
-        taskId: record.id,
-        status: record.status,
-        ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}),
-      });
-    }
-    for (const listener of this.#listeners) listener(record);
   }
 }

@@ -7,7 +7,6 @@ import { messages } from '../protocol/messages.js';
 import type { RequestContext, ToolListResult } from '../surface/types.js';
 import { pickAction } from './pickAction.js';
 import { composeCall, observeCall, type StageMarks } from './observeCall.js';
-import type { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 import { callLogFields, listLogFields, rethrowLogged } from './callLogFields.js';
 import type { RuntimeCore } from './RuntimeCore.js';
 import type { ToolParts } from './buildToolParts.js';
@@ -35,19 +34,6 @@ export class ToolRuntime<Ctx = any> {
     this.#stages = stages;
   }
 
-  /** The scopes a `tools/call` of `name` with `args` requires (the HTTP entry answers a token lacking one with a scope challenge). */
-  requiredScopesOf(name: string, args: Record<string, unknown> | undefined): readonly string[] {
-    const route = this.surface.routes.get(name);
-    if (route === undefined) return [];
-    const picked = pickAction(route, args);
-    return 'tool' in picked ? (picked.tool.requiredScopes ?? []) : [];
-  }
-
-  /** Tools that require a scope (their listing and calls depend on the caller's token). */
-  get scopedTools(): readonly string[] {
-    return this.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
-  }
-
   /** Hears run-time enable/disable changes of the registry's tools; returns unsubscribe. */
   onToolsChanged(listener: () => void): () => void {
     return this.#parts.toolSwitch.onChange(listener);
@@ -58,19 +44,9 @@ export class ToolRuntime<Ctx = any> {
     return this.#parts.sync !== undefined;
   }
 
-  /** The last invalidation of a pattern (read by `fusion://stale/{pattern}`). */
-  lastInvalidation(pattern: string): { causedBy: string; at: string } | undefined {
-    return this.#parts.invalidations.last(pattern);
-  }
-
   /** Hears every invalidation (the HTTP app turns them into `resources/updated`); returns unsubscribe. */
   onInvalidation(listener: (patterns: readonly string[], causedBy: string) => void): () => void {
     return this.#parts.invalidations.listen(listener);
-  }
-
-  /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
-  get workflow(): WorkflowRuntime | undefined {
-    return this.#parts.workflow;
   }
 
   /** True when a workflow gate filters this surface per session. */
@@ -164,18 +140,5 @@ export class ToolRuntime<Ctx = any> {
       available = [];
     }
     throw new WireError(JsonRpcCode.InvalidParams, messages.unknownTool(name, available));
-  }
-
-  /** Requests running now, on every path (tools, prompts, resources). */
-  get inFlight(): number {
-    return this.#parts.core.tracker.inFlight;
-  }
-
-  /**
-   * Graceful shutdown: waits up to `deadlineMs` for running requests to finish, then aborts the rest
-   * (their handlers see an aborted signal).
-   */
-  drain(deadlineMs: number): Promise<void> {
-    return this.#parts.core.tracker.drain(deadlineMs);
   }
 }

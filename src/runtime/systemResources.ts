@@ -1,6 +1,6 @@
 import type { FusionResourceTemplate } from '../resources/types.js';
 import { ResourceTemplateBuilder } from '../resources/ResourceTemplateBuilder.js';
-import type { ToolRuntime } from './ToolRuntime.js';
+import type { ToolParts } from './buildToolParts.js';
 import { ownerOf } from '../workflow/WorkflowRuntime.js';
 
 /** URI of the resource that describes the last invalidation of a State Sync pattern. */
@@ -9,16 +9,19 @@ export function staleUri(pattern: string): string {
 }
 
 /**
- * The resources mcp-fusion itself serves for a tool runtime: one per workflow instance
+ * The resources mcp-fusion itself serves over a runtime's tool parts: one per workflow instance
  * (`fusion://fsm/<machine>/{handle}`, owner-checked, `{ state, allowed, version, expiresAt }`) and one per
  * State Sync pattern (`fusion://stale/{pattern}`, the last invalidation). Clients subscribe to them (legacy
  * `resources/subscribe`, modern `subscriptions/listen`) to learn about changes without re-listing.
  */
-export function systemResources(tools: ToolRuntime<any>, subscribable = false): FusionResourceTemplate<any>[] {
+export function systemResources(
+  parts: Pick<ToolParts, 'workflow' | 'sync' | 'invalidations'>,
+  subscribable = false,
+): FusionResourceTemplate<any>[] {
   // Only promise subscriptions where the options offer them (legacy resources/subscribe needs resourceSubscriptions).
   const hear = (what: string): string => (subscribable ? ` Subscribe to it to hear ${what}.` : '');
   const out: FusionResourceTemplate<any>[] = [];
-  const workflow = tools.workflow;
+  const { workflow, sync, invalidations } = parts;
   if (workflow !== undefined && workflow.handles.settings.mode === 'handle') {
     const { machine } = workflow.handles.settings;
     out.push(
@@ -42,7 +45,7 @@ export function systemResources(tools: ToolRuntime<any>, subscribable = false): 
         }) as FusionResourceTemplate<any>,
     );
   }
-  if (tools.stateSyncEnabled) {
+  if (sync !== undefined) {
     out.push(
       new ResourceTemplateBuilder<any, string>('fusion://stale/{pattern}')
         .name('stale-domain')
@@ -52,7 +55,7 @@ export function systemResources(tools: ToolRuntime<any>, subscribable = false): 
         .mimeType('application/json')
         .handle((_uri: string, vars: Record<string, string>) => {
           const pattern = vars.pattern ?? '';
-          const last = tools.lastInvalidation(pattern);
+          const last = invalidations.last(pattern);
           return JSON.stringify(
             last === undefined ? { pattern, invalidated: false } : { pattern, causedBy: last.causedBy, at: last.at },
           );

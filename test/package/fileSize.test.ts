@@ -11,10 +11,7 @@ const MAX_LINES = 300;
  * leave it (the second test fails until it does), and no other file may join it.
  */
 const STILL_OVER: Readonly<Record<string, string>> = {
-  'server/createFusionApp.ts': 'the app wiring; its dispatch moves out in the HTTP work of #34 (wt-http)',
   'fsm/GateSessions.ts': 'per-session gate state; the call path of #31/#34 (wt-calls) owns it now',
-  'runtime/ContentRuntime.ts': 'prompts and resources on the stage list; the call path (wt-calls) owns it now',
-  'runtime/TaskService.ts': 'task dispatch and records; the call path (wt-calls) owns it now',
   'workflow/WorkflowRuntime.ts': 'the workflow at run time; the call path (wt-calls) owns it now',
 };
 

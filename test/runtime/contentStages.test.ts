@@ -52,15 +52,15 @@ describe('prompts and resources run through the stage list', () => {
     await using client = await connect(registry, {});
     const read = client.readResource({ uri: 'app://report' });
     await running;
-    expect(client.runtime.tools.inFlight).toBe(1);
+    expect(client.runtime.inFlight).toBe(1);
     let drained = false;
-    const drain = client.runtime.tools.drain(60_000).then(() => (drained = true));
+    const drain = client.runtime.drain(60_000).then(() => (drained = true));
     await new Promise((resolve) => setImmediate(resolve));
     expect(drained, 'the drain waits for the read').toBe(false);
     release();
     expect((await read).contents[0]).toMatchObject({ text: 'report' });
     await drain;
-    expect(client.runtime.tools.inFlight).toBe(0);
+    expect(client.runtime.inFlight).toBe(0);
   });
 
   it('rate-limits prompts, resources and completion with the server-wide limit, apart from tool calls', async () => {
