@@ -20,6 +20,7 @@ import { ModernDispatcher } from './ModernDispatcher.js';
 import { devConsoleTap } from './devConsole.js';
 import { isListen, ListenStreams } from './ListenStreams.js';
 import { LegacySessions } from './LegacySessions.js';
+import { isOrdinaryLegacy } from './isOrdinaryLegacy.js';
 import { resolveHttpLimits } from './limits.js';
 import { rememberPeer } from '../principal/peers.js';
 import { CallBudget } from './CallBudget.js';
@@ -284,7 +285,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     // An ordinary modern request is classified once, here; anything else as the SDK's entry routes it.
     const admitted = modern.admit(request, parsedBody);
     if (admitted !== undefined) return modern.serve(admitted, request, authInfo as never);
-    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
+    if (isOrdinaryLegacy(request, parsedBody, legacy) || (await isLegacyRequest(request, parsedBody)))
+      return legacy.handle(request, parsedBody, authInfo, peer);
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
