@@ -1,6 +1,9 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createFusionApp, initFusion } from '../../src/index.js';
 import { isOrdinaryLegacy } from '../../src/server/isOrdinaryLegacy.js';
+import { texts, v2FetchClient } from '../_helpers/clients.js';
 
 const LIVE = 'live-session';
 const live = new Set([LIVE]);
@@ -85,5 +88,36 @@ describe('isOrdinaryLegacy', () => {
       // The route taken (hand check, then the SDK when unsure) is the SDK's route: never legacy where it is not.
       expect([what, hand || sdk]).toEqual([what, sdk]);
     }
+  });
+
+  it('takes the hand path for the SDK client’s own legacy requests on its session', async () => {
+    const f = initFusion();
+    const app = createFusionApp(
+      f.registry().registerAll(
+        f
+          .query('echo.say')
+          .input(z.object({ text: z.string() }))
+          .handle(async ({ text }) => `said ${text}`),
+      ),
+    );
+    const seen: Array<{ method: string; ordinary: boolean }> = [];
+    await using client = await v2FetchClient({
+      async fetch(request) {
+        if (request.method === 'POST') {
+          const body = (await request.clone().json()) as { method?: string };
+          seen.push({ method: String(body.method), ordinary: isOrdinaryLegacy(request, body, app.sessions) });
+        }
+        return app.fetch(request);
+      },
+    });
+    await client.listTools();
+    expect(texts(await client.callTool({ name: 'echo.say', arguments: { text: 'x' } }))).toEqual(['said x']);
+    expect(seen).toEqual([
+      { method: 'initialize', ordinary: false },
+      { method: 'notifications/initialized', ordinary: false },
+      { method: 'tools/list', ordinary: true },
+      { method: 'tools/call', ordinary: true },
+    ]);
+    await app.close();
   });
 });
