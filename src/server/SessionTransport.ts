@@ -12,6 +12,7 @@ import {
   type WebStandardStreamableHTTPServerTransportOptions,
 } from '@modelcontextprotocol/server';
 import { CallAnswer, type CallAnswerContext } from './CallAnswer.js';
+import { isPlainRequest } from './plainRequest.js';
 import { acceptsPriming } from './sseFrames.js';
 import type { SessionEvents } from './SessionEvents.js';
 
@@ -162,6 +163,8 @@ export class SessionTransport implements Transport {
     if (request.headers.get('mcp-session-id') !== this.sessionId) return undefined;
     const version = request.headers.get('mcp-protocol-version');
     if (version !== null && !this.#supported(version)) return undefined;
+    // A plain request passes the SDK's schema for certain; anything else is parsed by it (and refused as it refuses).
+    if (isPlainRequest(body)) return body as JSONRPCMessage & { id: RequestId };
     try {
       const message = parseJSONRPCMessage(body);
       return 'method' in message && 'id' in message ? (message as JSONRPCMessage & { id: RequestId }) : undefined;

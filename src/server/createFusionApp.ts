@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { requiredScopesOf } from '../runtime/requiredScopesOf.js';
 import { AuthGate } from '../auth/AuthGate.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
+import { isOrdinaryLegacy } from './isOrdinaryLegacy.js';
 import { missingScopes } from '../auth/checkScopes.js';
 import { rememberPeer } from '../principal/peers.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
@@ -148,7 +149,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     // An ordinary modern request is classified once, here; anything else as the SDK's entry routes it.
     const admitted = modern.admit(request, parsedBody);
     if (admitted !== undefined) return modern.serve(admitted, request, authInfo as never);
-    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, authInfo, peer);
+    if (isOrdinaryLegacy(request, parsedBody, legacy) || (await isLegacyRequest(request, parsedBody)))
+      return legacy.handle(request, parsedBody, authInfo, peer);
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
