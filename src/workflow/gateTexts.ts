@@ -1,7 +1,7 @@
 import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
-import { WorkflowStateError } from '../fsm/GateSessions.js';
+import { WorkflowStateError } from '../fsm/WorkflowStateError.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import { describeState, stateKey } from '../fsm/stateValue.js';
 import type { FsmStateValue } from '../fsm/types.js';
