@@ -12,10 +12,8 @@ const MAX_LINES = 300;
  */
 const STILL_OVER: Readonly<Record<string, string>> = {
   'server/createFusionApp.ts': 'the app wiring; its dispatch moves out in the HTTP work of #34 (wt-http)',
-  'fsm/GateSessions.ts': 'per-session gate state; the call path of #31/#34 (wt-calls) owns it now',
   'runtime/ContentRuntime.ts': 'prompts and resources on the stage list; the call path (wt-calls) owns it now',
   'runtime/TaskService.ts': 'task dispatch and records; the call path (wt-calls) owns it now',
-  'workflow/WorkflowRuntime.ts': 'the workflow at run time; the call path (wt-calls) owns it now',
 };
 
 function sourceFiles(dir: string): string[] {
