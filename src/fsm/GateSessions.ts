@@ -1,39 +1,16 @@
-import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
-import { FusionError } from '../errors/FusionError.js';
+import { clockOf } from '../_internal/clock.js';
 import type { FsmLease, FsmStateStore } from './FsmStateStore.js';
-import { KeyLock } from './KeyLock.js';
+import { KeyLocks } from './KeyLocks.js';
+import { ListChangedDebounce } from './ListChangedDebounce.js';
 import { storeLease } from './storeLease.js';
 import { resolvedEngine, type StateMachineGate } from './StateMachineGate.js';
-import { isKnownValue, sameState } from './stateValue.js';
-import type { FsmSnapshot, FsmStateValue, TransitionResult } from './types.js';
+import { sameState } from './stateValue.js';
+import { StoredStates } from './StoredStates.js';
+import type { FsmSnapshot, FsmStateValue, GateOutcome, GateRunOptions } from './types.js';
+import { WorkflowStateError } from './WorkflowStateError.js';
 
-/** The workflow state of a session could not be read or written. */
-export class WorkflowStateError extends FusionError {}
-
-/** Outcome of {@link GateSessions.run}. */
-export type GateOutcome<R, A = never> =
-  /** `allowed`: the bound tools allowed in `state` (the caller adds the unbound ones it exposes). */
-  | { outcome: 'refused'; state: FsmStateValue; allowed: string[] }
-  /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
-  | { outcome: 'ran'; result: R; state?: FsmStateValue; transition?: TransitionResult; persistError?: Error }
-  /** `admit` turned the call away before the gate looked at it (see {@link GateRunOptions.admit}). */
-  | ([A] extends [never] ? never : { outcome: 'rejected'; reason: A });
-
-/** Per-call options of {@link GateSessions.run}. */
-export interface GateRunOptions<R, A> {
-  /**
-   * Looks at the stored snapshot (`undefined` when none, or expired) under the key's lock, before the gate
-   * does; a returned reason turns the call away without running it (outcome `rejected`). Handle-keyed
-   * callers use it for unknown and finished instances, so that the existence check costs no extra read.
-   */
-  admit?: (stored: FsmSnapshot | undefined) => A | undefined;
-  /**
-   * With `ttlMs` set: when this returns true for a result that did not change the state, the snapshot is
-   * written back with a fresh `expiresAt` in the same store operation that releases the lock — a sliding
-   * expiry, and the creation of a new key (version 0) that was called without a transition.
-   */
-  keepAlive?: (result: R) => boolean;
-}
+export { WorkflowStateError } from './WorkflowStateError.js';
+export type { GateOutcome, GateRunOptions } from './types.js';
 
 /** Options of {@link GateSessions}. */
 export interface GateSessionsOptions {
@@ -66,31 +43,27 @@ export interface GateSessionsOptions {
 export class GateSessions {
   readonly #gate: StateMachineGate;
   readonly #store: FsmStateStore | undefined;
-  readonly #debounceMs: number;
-  readonly #onListChanged: GateSessionsOptions['onListChanged'];
   readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
-  readonly #clock: Clock;
   readonly #ttlMs: number | undefined;
   readonly #deleteOnRelease: boolean;
   readonly #lockWaitMs: number;
   readonly #memory = new Map<string, FsmSnapshot>();
-  readonly #locks = new Map<string, KeyLock>();
-  /** Flat state names already checked against the machine (`#checked`). */
-  readonly #knownStates = new Set<string>();
-  readonly #timers = new Map<string, Timer>();
+  readonly #locks = new KeyLocks();
+  readonly #stored: StoredStates;
+  readonly #listChanged: ListChangedDebounce;
 
   constructor(gate: StateMachineGate, options: GateSessionsOptions = {}) {
     this.#gate = gate;
     this.#store = options.store;
-    this.#debounceMs = options.debounceMs ?? 50;
-    this.#onListChanged = options.onListChanged;
     this.#onError = options.onError ?? (() => {});
     this.#now = options.now ?? Date.now;
-    this.#clock = clockOf(options.now);
     this.#ttlMs = options.ttlMs;
     this.#deleteOnRelease = options.deleteOnRelease ?? false;
     this.#lockWaitMs = options.lockWaitMs ?? 10_000;
+    this.#stored = new StoredStates(gate.config, this.#now);
+    const clock = clockOf(options.now);
+    this.#listChanged = new ListChangedDebounce(clock, options.debounceMs ?? 50, options.onListChanged, this.#onError);
   }
 
   /** The session's current snapshot (the initial state when it has none). */
@@ -107,14 +80,7 @@ export class GateSessions {
         { key },
       );
     }
-    if (snap !== undefined && !isKnownValue(this.#gate.config, snap.state)) {
-      throw new WorkflowStateError(
-        'FSM_STORE_STATE',
-        `the stored workflow state ${JSON.stringify(snap.state)} is not a state of the machine`,
-        { key, state: snap.state },
-      );
-    }
-    return snap ?? { state: this.#gate.initialState, updatedAt: 0 };
+    return this.#stored.checked(key, snap) ?? { state: this.#gate.initialState, updatedAt: 0 };
   }
 
   /** The names of `names` visible to the session now. */
@@ -153,9 +119,8 @@ export class GateSessions {
     fn: () => Promise<R>,
     options: GateRunOptions<R, A>,
   ): Promise<GateOutcome<R, A>> {
-    const held = this.#locks.get(key);
-    if (held === undefined) this.#locks.set(key, new KeyLock());
-    else await held.wait();
+    const handedOver = this.#locks.take(key);
+    if (handedOver !== undefined) await handedOver;
     // Without a store the state is this process's map: read and written in place, no lease, no await.
     let lease: FsmLease | undefined;
     // Until `end` has been called once (a lease ends once: a second call does nothing, so it is not awaited).
@@ -171,8 +136,8 @@ export class GateSessions {
         );
       const stored =
         lease === undefined
-          ? this.#unexpired(this.#memory.get(key))
-          : this.#checked(key, this.#unexpired(lease.snapshot));
+          ? this.#stored.unexpired(this.#memory.get(key))
+          : this.#stored.checked(key, this.#stored.unexpired(lease.snapshot));
       const reason = options.admit?.(stored);
       if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
       const state = stored === undefined ? this.#gate.initialState : stored.state;
@@ -240,7 +205,7 @@ export class GateSessions {
           };
         }
       }
-      this.#schedule(key);
+      this.#listChanged.schedule(key);
       return {
         outcome: 'ran',
         result,
@@ -250,7 +215,7 @@ export class GateSessions {
     } finally {
       // The release when the lease did not end with a save, reported but never thrown.
       if (lease !== undefined && open) await lease.end().catch(this.#onError);
-      this.#unlock(key);
+      this.#locks.unlock(key);
     }
   }
 
@@ -260,13 +225,12 @@ export class GateSessions {
    */
   release(key: string): void {
     this.#forget(key);
-    const lock = this.#locks.get(key);
-    lock?.whenIdle(() => this.#forget(key));
+    const busy = this.#locks.whenIdle(key, () => this.#forget(key));
     const store = this.#store;
     if (this.#deleteOnRelease && store?.delete !== undefined) {
       const run = () => void store.delete!(key).catch(this.#onError);
-      if (lock === undefined) run();
-      else lock.whenIdle(run);
+      if (!busy) run();
+      else this.#locks.whenIdle(key, run);
     }
   }
 
@@ -276,19 +240,17 @@ export class GateSessions {
 
   #forget(key: string): void {
     this.#memory.delete(key);
-    this.#timers.get(key)?.cancel();
-    this.#timers.delete(key);
+    this.#listChanged.cancel(key);
   }
 
   /** Sessions with in-memory state, locks or pending notifications (for leak checks). */
   get size(): number {
-    return new Set([...this.#memory.keys(), ...this.#locks.keys(), ...this.#timers.keys()]).size;
+    return new Set([...this.#memory.keys(), ...this.#locks.keys(), ...this.#listChanged.keys()]).size;
   }
 
   /** Cancels every pending notification. */
   dispose(): void {
-    for (const timer of this.#timers.values()) timer.cancel();
-    this.#timers.clear();
+    this.#listChanged.dispose();
   }
 
   /** Writes a transition and ends the lease; throws when it was not stored. */
@@ -305,53 +267,5 @@ export class GateSessions {
         { key },
       );
     }
-  }
-
-  /** A stored snapshot past its `expiresAt` counts as none (handle-keyed instances whose store kept it a little longer). */
-  #unexpired(snap: FsmSnapshot | undefined): FsmSnapshot | undefined {
-    return snap !== undefined && snap.expiresAt !== undefined && snap.expiresAt <= this.#now() ? undefined : snap;
-  }
-
-  /** A loaded snapshot whose state the machine knows (flat states seen once are remembered). */
-  #checked(key: string, snap: FsmSnapshot | undefined): FsmSnapshot | undefined {
-    if (snap === undefined) return snap;
-    const { state } = snap;
-    if (typeof state === 'string' && this.#knownStates.has(state)) return snap;
-    if (!isKnownValue(this.#gate.config, state)) {
-      throw new WorkflowStateError(
-        'FSM_STORE_STATE',
-        `the stored workflow state ${JSON.stringify(state)} is not a state of the machine`,
-        { key, state },
-      );
-    }
-    if (typeof state === 'string') this.#knownStates.add(state);
-    return snap;
-  }
-
-  /** Debounces `onListChanged` per key with one timer per burst: a pending timer is restarted, not replaced. */
-  #schedule(key: string): void {
-    const pending = this.#timers.get(key);
-    if (pending !== undefined) {
-      pending.refresh();
-      return;
-    }
-    const timer = this.#clock.setTimeout(() => {
-      this.#timers.delete(key);
-      try {
-        const sent = this.#onListChanged?.(key);
-        if (sent !== undefined) void Promise.resolve(sent).catch(this.#onError);
-      } catch (error) {
-        this.#onError(error);
-      }
-    }, this.#debounceMs);
-    this.#timers.set(key, timer);
-  }
-
-  /** Hands the key's lock to the next waiting run, or frees it (and tells those waiting for it to go idle). */
-  #unlock(key: string): void {
-    const lock = this.#locks.get(key);
-    if (lock === undefined || lock.handOver()) return;
-    this.#locks.delete(key);
-    lock.idle();
   }
 }

@@ -97,3 +97,28 @@ export interface FsmBinding {
   readonly states: readonly string[];
   readonly event?: string;
 }
+
+/** Outcome of {@link GateSessions.run}. */
+export type GateOutcome<R, A = never> =
+  /** `allowed`: the bound tools allowed in `state` (the caller adds the unbound ones it exposes). */
+  | { outcome: 'refused'; state: FsmStateValue; allowed: string[] }
+  /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
+  | { outcome: 'ran'; result: R; state?: FsmStateValue; transition?: TransitionResult; persistError?: Error }
+  /** `admit` turned the call away before the gate looked at it (see {@link GateRunOptions.admit}). */
+  | ([A] extends [never] ? never : { outcome: 'rejected'; reason: A });
+
+/** Per-call options of {@link GateSessions.run}. */
+export interface GateRunOptions<R, A> {
+  /**
+   * Looks at the stored snapshot (`undefined` when none, or expired) under the key's lock, before the gate
+   * does; a returned reason turns the call away without running it (outcome `rejected`). Handle-keyed
+   * callers use it for unknown and finished instances, so that the existence check costs no extra read.
+   */
+  admit?: (stored: FsmSnapshot | undefined) => A | undefined;
+  /**
+   * With `ttlMs` set: when this returns true for a result that did not change the state, the snapshot is
+   * written back with a fresh `expiresAt` in the same store operation that releases the lock — a sliding
+   * expiry, and the creation of a new key (version 0) that was called without a transition.
+   */
+  keepAlive?: (result: R) => boolean;
+}

@@ -1,7 +1,8 @@
 import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
-import { WorkflowStateError } from '../fsm/GateSessions.js';
+import { markThrown } from '../protocol/thrownBy.js';
+import { WorkflowStateError } from '../fsm/WorkflowStateError.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import { describeState, stateKey } from '../fsm/stateValue.js';
 import type { FsmStateValue } from '../fsm/types.js';
@@ -133,4 +134,15 @@ export function withMeta(
   meta: Record<string, unknown>,
 ): Record<string, unknown> {
   return own === undefined ? Object.assign({}, meta) : Object.assign(copyOf(own), meta);
+}
+
+/** The answer to a call whose workflow state could not be loaded (the tool did not run). */
+export function loadFailure(tool: FusionTool, error: unknown): ToolResponse {
+  return markThrown(
+    errorResult(
+      `Tool "${tool.name}" could not run: the workflow state could not be loaded (${error instanceof Error ? error.message : String(error)}). Nothing was changed; try again shortly.`,
+    ),
+    error,
+    'store',
+  );
 }

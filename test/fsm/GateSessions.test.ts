@@ -296,6 +296,42 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       expect(sessions.size).toBe(0);
     });
 
+    it('serializes calls of bound tools without an event too: they see the state the earlier calls left', async () => {
+      const gate = new StateMachineGate(
+        { initial: 'a', states: { a: { on: { GO: 'b' } }, b: { on: { GO: 'a' } } } },
+        { engine },
+      )
+        .bindTool('flip', ['a', 'b'], 'GO')
+        .bindTool('look', ['a', 'b'])
+        .bindTool('edit', ['a']);
+      const sessions = new GateSessions(gate);
+      let inside = 0;
+      let most = 0;
+      const slow = async (): Promise<Result> => {
+        most = Math.max(most, ++inside);
+        await tick();
+        inside--;
+        return {};
+      };
+      const edit = vi.fn(slow);
+      const outcomes = await Promise.all([
+        sessions.run('k', 'flip', slow),
+        sessions.run('k', 'look', slow),
+        sessions.run('k', 'edit', edit),
+        sessions.run('k', 'flip', slow),
+        sessions.run('k', 'look', slow),
+      ]);
+      expect(most).toBe(1);
+      expect(outcomes.map((o) => [o.outcome, 'state' in o ? o.state : undefined])).toEqual([
+        ['ran', 'b'],
+        ['ran', 'b'],
+        ['refused', 'b'],
+        ['ran', 'a'],
+        ['ran', 'a'],
+      ]);
+      expect(edit).not.toHaveBeenCalled();
+    });
+
     it('settles 10,000 runs queued behind a slow one (refused without running) without growing the stack', async () => {
       const sessions = new GateSessions(checkoutGate(engine));
       let release!: () => void;
