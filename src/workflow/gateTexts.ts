@@ -94,7 +94,9 @@ const nextLines = new WeakMap<Surface, WeakMap<StateMachineGate, Map<string, str
 
 /**
  * The line a successful transition ends with: the new state and the workflow's tools available now
- * (bound tools allowed in it and unbound tools of the same domains), so the model never needs to re-list.
+ * (bound tools allowed in it and unbound tools of the same domains), so the model never needs to re-list; past
+ * {@link NEXT_LINE_NAMES} names it names the first ones and how many more (a result is read by a model: a
+ * workflow of hundreds of tools would otherwise append kilobytes to every transition).
  * Computed once per state (the machine's states are finite), then looked up.
  */
 export function nextLine(gate: StateMachineGate, state: FsmStateValue, surface: Surface): string {
@@ -107,6 +109,18 @@ export function nextLine(gate: StateMachineGate, state: FsmStateValue, surface: 
   return line;
 }
 
+/** Most tool names a "Next:" line spells out; past it, the line says how many more there are and where they are. */
+export const NEXT_LINE_NAMES = 24;
+
+/** The names of a "Next:" line, at most {@link NEXT_LINE_NAMES} of them, else `none`. */
+function nextNames(names: ReadonlySet<string>, none: string): string {
+  if (names.size === 0) return none;
+  const all = [...names];
+  if (all.length <= NEXT_LINE_NAMES) return all.join(', ');
+  const more = all.length - NEXT_LINE_NAMES;
+  return `${all.slice(0, NEXT_LINE_NAMES).join(', ')} and ${more} more (tools/list lists every tool you may call now)`;
+}
+
 function composeNextLine(gate: StateMachineGate, state: FsmStateValue, surface: Surface): string {
   const domains = new Set([...gate.bindings.keys()].map((n) => n.split('.')[0]));
   const names = new Set<string>();
@@ -116,8 +130,8 @@ function composeNextLine(gate: StateMachineGate, state: FsmStateValue, surface: 
   }
   const machine = gate.id === undefined ? 'The workflow' : `Workflow "${gate.id}"`;
   if (gate.isFinal(state))
-    return `${machine} is now in its final state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'nothing more to do'}.`;
-  return `${machine} is now in state "${describeState(state)}". Next: ${names.size > 0 ? [...names].join(', ') : 'no tool of this workflow'}.`;
+    return `${machine} is now in its final state "${describeState(state)}". Next: ${nextNames(names, 'nothing more to do')}.`;
+  return `${machine} is now in state "${describeState(state)}". Next: ${nextNames(names, 'no tool of this workflow')}.`;
 }
 
 /** Appends a text block and merges `_meta` into a result without mutating it. */
