@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../_helpers/freePort.js';
+import { portAnswers } from '../_helpers/waitFor.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,15 +42,11 @@ export async function startChildServer(module: string, env: Record<string, strin
   child.stderr.on('data', (chunk: Buffer) => void (err = (err + chunk.toString('utf8')).slice(-4_000)));
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void exit.then(() => (exited = true));
-  const deadline = Date.now() + 15_000;
-  while (!(await answers(port)) || !(await answers(debugPort))) {
-    if (exited) throw new Error(`the child server exited before listening: ${err}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the child server did not listen within 15 s: ${err}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const wait = { proc: child, log: () => err, ms: 15_000, what: 'the child server' };
+  await Promise.all([portAnswers(port, wait), portAnswers(debugPort, wait)]).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
@@ -80,16 +76,5 @@ function statsOf(port: number): Promise<{ heapUsed: number; sessions: number; li
     })
       .on('error', reject)
       .end();
-  });
-}
-
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
   });
 }

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../_helpers/waitFor.js';
 import { startChildServer } from './_childServer.js';
 import { closeAgents, postFrom, probeEvery, type PeerAnswer } from './_peerRequest.js';
 
@@ -78,9 +79,7 @@ describe('abuse: used legacy sessions from 10 peers filling every session budget
     // The fresh clients took the place of flooding sessions: the process budget stays full, never exceeded.
     expect((await server.sessions()).tracked).toBe(SESSIONS);
     // Past the idle timeout every session releases its server (the records stay, small, until their TTL).
-    const deadline = Date.now() + 10_000;
-    while ((await server.sessions()).live > 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    await until(async () => (await server.sessions()).live === 0, 'servers released', 10_000).catch(() => {});
     const state = await server.sessions();
     const after = await server.heapMiB();
     process.stderr.write(

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../_helpers/waitFor.js';
 import type { Redis } from 'ioredis';
 import { MemoryEventStore } from '../../src/index.js';
 import { RedisEventStore } from '../../src/redis/index.js';
@@ -49,13 +50,7 @@ describe('RedisEventStore (EventStore contract, real redis-server)', () => {
   runEventStoreContract((limits) => ({
     store: new RedisEventStore({ client, prefix: uniquePrefix('events'), ...limits }),
     // Redis expires keys on its own clock: wait until the effect shows (bounded), polling.
-    elapse: async (ms, check) => {
-      const deadline = Date.now() + ms + 5_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error('the stream did not expire');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    elapse: (ms, check) => until(check, 'the stream to expire', ms + 5_000),
   }));
 
   it('puts a stream in three keys with one hash tag, each expiring', async () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../_helpers/freePort.js';
+import { portAnswers } from '../_helpers/waitFor.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -35,15 +35,10 @@ export async function spawnServer(module: string, env: Record<string, string> = 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once('exit', (code, signal) => ((ended = true), resolve({ code, signal, at: performance.now() }))),
   );
-  const deadline = Date.now() + 30_000;
-  while (!(await answers(port))) {
-    if (ended) throw new Error(`${module} exited before listening on ${port}:\n${err}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${module} did not listen on ${port} within 30 s:\n${err}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await portAnswers(port, { proc: child, log: () => err, what: module }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
@@ -56,13 +51,4 @@ export async function spawnServer(module: string, env: Record<string, string> = 
       await exited;
     },
   };
-}
-
-/** True when something accepts a TCP connection on 127.0.0.1:`port`. */
-export function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
 }
