@@ -9,6 +9,7 @@ import { resolveServer, type ServerLike } from './sdkLine.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import { taskCapabilities } from './installTasks.js';
 import { isOwnServer, type FusionServer } from './ownServer.js';
+import { installV2 } from './installV2.js';
 import { wireRuntime, type WireOptions } from './wireRuntime.js';
 
 /** What `attachToServer` returns. */
@@ -74,7 +75,8 @@ export function attachRuntime<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>,
       low,
       member,
       own,
-      (method, handler) => low.setRequestHandler(sdk === 'v2' ? method : v1Schema(method), handler),
+      (method, handler) =>
+        sdk === 'v2' ? installV2(low, method, handler) : low.setRequestHandler(v1Schema(method), handler),
       (method) => low.removeRequestHandler?.(method),
     );
   } catch (error) {
@@ -114,7 +116,7 @@ export function attachOwn<Ctx>(
     }),
   );
   const { member, negotiated, attachment } = wireRuntime(server, 'v2', runtime, era, { adopt });
-  for (const [method, handler] of member.handlers) server.setRequestHandler(method as never, handler as never);
+  for (const [method, handler] of member.handlers) installV2(server, method, handler);
   const tracing = runtime.features.tracing;
   if (tracing !== undefined && era !== 'modern')
     server.aroundInitialize = (handler) => tracing.wrap('initialize', handler as never, negotiated) as never;

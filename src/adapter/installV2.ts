@@ -1,0 +1,31 @@
+import type { MethodHandler } from './contentHandlers.js';
+
+/** The part of a v2 SDK `Server` that takes request handlers, in both of its forms. */
+interface HandlerTable {
+  setRequestHandler(method: any, schemasOrHandler: any, handler?: any): void;
+}
+
+/** A Standard Schema that accepts any params as they are (the SDK's `Server` has checked them already). */
+const CHECKED_BY_SERVER = Object.freeze({
+  params: Object.freeze({
+    '~standard': Object.freeze({
+      version: 1,
+      vendor: 'mcp-fusion',
+      validate: (value: unknown) => ({ value }),
+    }),
+  }),
+});
+
+/**
+ * Installs a request handler on a v2 `Server`. `tools/call` goes in with a pass-through params schema: the
+ * SDK's `Server` checks every `tools/call` request against the spec schema in its own wrapper, before the
+ * handler, and its result after; a handler installed without a schema would have the same request parsed a
+ * second time. The handler still receives `{ method, params }`.
+ */
+export function installV2(server: HandlerTable, method: string, handler: MethodHandler): void {
+  if (method !== 'tools/call') server.setRequestHandler(method, handler);
+  else
+    server.setRequestHandler(method, CHECKED_BY_SERVER, (params: unknown, ctx: unknown) =>
+      handler({ method, params }, ctx),
+    );
+}
