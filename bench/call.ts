@@ -32,6 +32,8 @@ export const LEGACY_CLIENT = 'legacy, in-memory, SDK v2 Client';
 export const LEGACY_RAW = 'legacy, in-memory, raw JSON-RPC';
 export const MODERN_FETCH = 'modern, in-process handler.fetch';
 export const BARE = 'SDK v2 McpServer.registerTool';
+/** The bare SDK against a second instance of itself: how far apart two identical contenders land in one run. */
+export const BARE_AGAIN = "SDK v2 McpServer again (the run's noise)";
 export const FLOOR = 'floor: v2 low-level Server, no validation';
 export const FLOOR_FULL = "floor answering the full stack's result";
 export const ATTACH_ONLY = 'mcp-fusion: Server + attachToServer per request, no app';
@@ -83,6 +85,7 @@ export async function callSection({ quick, long, log }: SectionOptions): Promise
   // Legacy era, in memory. Each contender gets its own connection (and so its own workflow session).
   const targets: Target[] = [
     { name: BARE, server: () => bareV2(n), args: callArgs },
+    { name: BARE_AGAIN, server: () => bareV2(n), args: callArgs },
     { name: 'SDK v1 McpServer (reference)', server: () => bareV1(n), args: callArgs },
     { name: FLOOR, server: () => floorServer(n), args: callArgs },
     { name: FLOOR_FULL, server: () => floorServer(n, undefined, fullAnswer), args: callArgs },

@@ -2,7 +2,17 @@
  * The goals of issue #34 (performance, round three), each with its verdict from this run's rows. A ratio
  * with a 95 % confidence interval that straddles its goal is "not settled": another run may flip it.
  */
-import { CALL_LATENCY, CALL_LOAD, FULL_STACK, LEGACY_CLIENT, LEGACY_RAW, PLAIN, SYNC } from './call.js';
+import {
+  BARE_AGAIN,
+  CALL_LATENCY,
+  CALL_LOAD,
+  FLOOR_FULL,
+  FULL_STACK,
+  LEGACY_CLIENT,
+  LEGACY_RAW,
+  PLAIN,
+  SYNC,
+} from './call.js';
 import { fmt, fmtCi, fmtRatio, type Row } from './harness.js';
 import {
   FUSION_LEGACY,
@@ -183,7 +193,7 @@ function callGoals(rows: Rows, callN: string): Verdict[] {
       measured: `${fmt(full.value)} µs = ${preciseRatio(full.ratio)}`,
       met: full.ratio <= 1.15,
       profile: '1. tools/call',
-      text: `${valueOf(full)} (SDK v2 Client, legacy, in memory); server side (raw) ${ratioOf(rows.find(CALL_LATENCY, LEGACY_RAW, FULL_STACK))}.`,
+      text: `${valueOf(full)} (SDK v2 Client, legacy, in memory); server side (raw) ${ratioOf(rows.find(CALL_LATENCY, LEGACY_RAW, FULL_STACK))}. The SDK alone answering the same result (no framework code): ${ratioOf(rows.find(CALL_LATENCY, LEGACY_CLIENT, FLOOR_FULL))}; the bare SDK against a second instance of itself: ${ratioOf(rows.find(CALL_LATENCY, LEGACY_CLIENT, BARE_AGAIN))}.`,
     });
   const loadTarget = '64 calls in flight, plain / invalidating / full stack';
   const loads = [LEGACY_CLIENT, LEGACY_RAW].map((column) => ({
@@ -208,7 +218,12 @@ function callGoals(rows: Rows, callN: string): Verdict[] {
         .join('; '),
       met: all(measured.flatMap((l) => l.cells.map((c) => settled(c, (r) => r >= 1.0)))),
       profile: '1. tools/call',
-      text: `${measured.map((l) => `${l.column === LEGACY_CLIENT ? 'through the SDK Client' : 'server side (raw JSON-RPC)'}: ${l.cells.map((c) => `**${preciseRatio(c.ratio)}**${ci(c)}`).join(' / ')}`).join('; ')}. Ratios of calls per CPU second (calls/s: ${measured.map((l) => l.cells.map((c) => fmtRatio(c.wallRatio ?? NaN)).join(' / ')).join('; ')}). A cell is settled when its whole 95 % interval is on one side of 1.00× (then runs agree); run \`npm run bench -- --long --only=call\` to narrow the intervals.`,
+      text: `${measured.map((l) => `${l.column === LEGACY_CLIENT ? 'through the SDK Client' : 'server side (raw JSON-RPC)'}: ${l.cells.map((c) => `**${preciseRatio(c.ratio)}**${ci(c)}`).join(' / ')}`).join('; ')}. Ratios of calls per CPU second (calls/s: ${measured.map((l) => l.cells.map((c) => fmtRatio(c.wallRatio ?? NaN)).join(' / ')).join('; ')}). A cell is settled when its whole 95 % interval is on one side of 1.00× (then runs agree); run \`npm run bench -- --long --only=call\` to narrow the intervals. The run's noise, the bare SDK against a second instance of itself: ${measured
+        .map((l) => {
+          const again = rows.find(CALL_LOAD, l.column, BARE_AGAIN);
+          return again === undefined ? 'n/a' : `${preciseRatio(again.ratio)}${ci(again)}`;
+        })
+        .join('; ')}.`,
     });
   return out;
 }
