@@ -142,9 +142,12 @@ export class FusionRuntime<Ctx = any> {
    * lets the tasks write their outcomes to the store (at least a second more), so that none is left `working`.
    */
   async drain(deadlineMs: number): Promise<void> {
-    const started = performance.now();
-    await this.#core.tracker.drain(deadlineMs);
-    if (this.#tasks) await this.#tasks.stored(Math.max(TASK_OUTCOME_MS, deadlineMs - (performance.now() - started)));
+    // The deadlines' clock: monotonic time, or the test clock that the `now` option carries.
+    const { tracker } = this.#core;
+    const started = tracker.deadlines.clock.now();
+    await tracker.drain(deadlineMs);
+    const left = deadlineMs - (tracker.deadlines.clock.now() - started);
+    if (this.#tasks) await this.#tasks.stored(Math.max(TASK_OUTCOME_MS, left));
   }
 
   /** Stops the timers of the workflow sessions and tasks; nothing can be notified afterwards. */

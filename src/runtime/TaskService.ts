@@ -1,3 +1,4 @@
+import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
 import type { ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
@@ -43,6 +44,8 @@ export class TaskService {
   readonly ledger: TaskLedger;
   readonly #tools: ToolRuntime<any>;
   readonly #leaseMs: number;
+  /** The timers of lease renewals and waits: the `now` option's clock (real, unref'd timers by default). */
+  readonly #clock: Clock;
   readonly #ownsStore: boolean;
   readonly #running = new Map<string, AbortController>();
   /** The tasks of this process whose outcome is not in the store yet (running, or being written). */
@@ -55,7 +58,8 @@ export class TaskService {
     now?: () => number,
     debug?: (event: DebugEvent) => void,
   ) {
-    this.#watchers = new TaskWatchers(debug);
+    this.#clock = clockOf(now);
+    this.#watchers = new TaskWatchers(this.#clock, debug);
     this.#tools = tools;
     this.#ownsStore = options.store === undefined;
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
@@ -137,8 +141,8 @@ export class TaskService {
     this.#running.set(record.id, controller);
     this.#watchers.emit(record);
     created(record.id);
-    const renew = setInterval(() => void this.#renew(record.id, controller), Math.max(10, this.#leaseMs / 3));
-    renew.unref?.();
+    const renewEvery = Math.max(10, this.#leaseMs / 3);
+    const renew = this.#clock.setInterval(() => void this.#renew(record.id, controller), renewEvery);
     // The run's own signal aborts on timeout, on cancel (the task's controller) and on shutdown (after the drain).
     const shutDown = (settled: Settled): boolean =>
       settled.ok &&
@@ -154,7 +158,7 @@ export class TaskService {
         ),
       )
       .finally(() => {
-        clearInterval(renew);
+        renew.cancel();
         this.#running.delete(record.id);
         this.#outcomes.delete(outcome);
         this.ledger.release();
@@ -210,15 +214,15 @@ export class TaskService {
 
   /**
    * Graceful shutdown, after the drain: resolves once every task of this process has its outcome in the store
-   * (those still running were aborted by the drain and end as failed), or after `ms`.
+   * (those still running were aborted by the drain and end as failed), or after `ms` of the service's clock.
    */
   async stored(ms: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: Timer | undefined;
     await Promise.race([
       Promise.allSettled([...this.#outcomes]),
-      new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+      new Promise((resolve) => (timer = this.#clock.setTimeout(() => resolve(undefined), ms))),
     ]);
-    clearTimeout(timer);
+    timer?.cancel();
   }
 
   /** Closes the store when the service made it. */

@@ -1,3 +1,4 @@
+import type { Clock } from '../_internal/clock.js';
 import type { DebugEvent } from '../tracing/types.js';
 import { isTerminal, type TaskRecord, type TaskStatus } from '../tasks/types.js';
 
@@ -10,8 +11,11 @@ export class TaskWatchers {
   readonly #listeners = new Set<(record: TaskRecord) => void>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
   readonly #statuses = new Map<string, TaskStatus>();
+  readonly #clock: Clock;
 
-  constructor(debug?: (event: DebugEvent) => void) {
+  /** `clock`: the timers of the waits (the runtime's: real, unref'd ones, or a test clock). */
+  constructor(clock: Clock, debug?: (event: DebugEvent) => void) {
+    this.#clock = clock;
     this.#debug = debug;
   }
 
@@ -40,19 +44,19 @@ export class TaskWatchers {
     for (const listener of this.#listeners) listener(record);
   }
 
-  /** Resolves after `ms` (at least 10), when the task `id` changes, or when `signal` aborts, whichever is first. */
+  /** Resolves after `ms` (at least 10) of the clock, when the task `id` changes, or when `signal` aborts, whichever is first. */
   pause(id: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(id) ?? new Set();
       this.#waiters.set(id, waiters);
       const done = (): void => {
-        clearTimeout(timer);
+        timer.cancel();
         signal?.removeEventListener('abort', done);
         waiters.delete(done);
         if (waiters.size === 0) this.#waiters.delete(id);
         resolve();
       };
-      const timer = setTimeout(done, Math.max(10, ms));
+      const timer = this.#clock.setTimeout(done, Math.max(10, ms));
       signal?.addEventListener('abort', done, { once: true });
       waiters.add(done);
     });
