@@ -83,4 +83,8 @@ export const messages = {
     const given = value === undefined ? `no "${discriminator}"` : `"${discriminator}": ${JSON.stringify(value)}`;
     return `Tool "${tool}" was called with ${given}. Valid values of "${discriminator}": ${valid.join(', ')}. Call "${tool}" again with one of them.`;
   },
+  /** A request whose JSON-RPC `id` is the id of a request still running in the same legacy session or stdio connection. */
+  requestIdInUse(id: string | number, scope: 'session' | 'connection'): string {
+    return `Request id ${JSON.stringify(id)} is already in use by a request still running ${scope === 'session' ? 'in this session' : 'on this connection'}; send each request with a new id.`;
+  },
 };

@@ -12,7 +12,9 @@ import {
   type WebStandardStreamableHTTPServerTransportOptions,
 } from '@modelcontextprotocol/server';
 import { CallAnswer, type CallAnswerContext } from './CallAnswer.js';
+import { legacyJsonAnswer } from './legacyAnswer.js';
 import { isPlainRequest } from './plainRequest.js';
+import { requestIdInUse } from './requestIdInUse.js';
 import { acceptsPriming } from './sseFrames.js';
 import type { SessionEvents } from './SessionEvents.js';
 
@@ -39,6 +41,12 @@ export interface SessionTransportOptions extends Pick<
  * `WebStandardStreamableHTTPServerTransport` kept inside, unchanged; a POST this transport would answer
  * differently from it (a wrong `Accept`, `Content-Type`, session id or protocol version, a message the
  * SDK's schema refuses) goes there too, so its refusals stay byte for byte the SDK's.
+ *
+ * A request whose id is the id of a request of this session still running is refused (Invalid Request, for
+ * that id) and never reaches the server: its answer would be routed to the other request's POST, and the
+ * SDK would lose the other request's cancellation. In a batch, a member reusing the id of a call answered
+ * here is refused the same way on the batch's stream; ids repeated among batches the SDK transport serves
+ * are left to it (its per-id stream mapping is inside it).
  */
 export class SessionTransport implements Transport {
   readonly #inner: WebStandardStreamableHTTPServerTransport;
@@ -48,6 +56,8 @@ export class SessionTransport implements Transport {
   readonly #calls = new Map<RequestId, CallAnswer>();
   /** Their streams (once a call streams), by the stream id its event ids name. */
   readonly #streams = new Map<string, CallAnswer>();
+  /** Requests the SDK transport inside serves (`initialize`, batch members) whose response has not been sent. */
+  readonly #innerCalls = new Set<RequestId>();
   #versions: string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #closed = false;
   onclose?: (() => void) | undefined;
@@ -62,6 +72,12 @@ export class SessionTransport implements Transport {
       sessionIdGenerator: () => sessionId,
     });
     this.#inner.onmessage = (message, extra) => {
+      const id = 'method' in message && 'id' in message ? message.id : undefined;
+      if (id !== undefined && this.#calls.has(id)) {
+        this.#inner.send(requestIdInUse(id, 'session')).catch((error: Error) => this.onerror?.(error));
+        return;
+      }
+      if (id !== undefined) this.#innerCalls.add(id);
       this.onmessage?.(message, extra);
       // A cancelled call sends no response: its answer ends here, so its HTTP request (and call slot) ends too.
       if ((message as { method?: unknown }).method === 'notifications/cancelled')
@@ -72,6 +88,7 @@ export class SessionTransport implements Transport {
       this.#closed = true;
       for (const call of this.#calls.values()) call.abandon();
       this.#calls.clear();
+      this.#innerCalls.clear();
       this.#streams.clear();
       this.onclose?.();
     };
@@ -114,7 +131,10 @@ export class SessionTransport implements Transport {
     const final = !('method' in message) && ('result' in message || 'error' in message);
     const id = final ? (message as { id: RequestId }).id : options?.relatedRequestId;
     const call = id === undefined ? undefined : this.#calls.get(id);
-    if (call === undefined) return this.#inner.send(message, options as { relatedRequestId?: RequestId });
+    if (call === undefined) {
+      if (final) this.#innerCalls.delete(id!);
+      return this.#inner.send(message, options as { relatedRequestId?: RequestId });
+    }
     if (final) this.#calls.delete(id!);
     return call.send(message, final);
   }
@@ -126,6 +146,8 @@ export class SessionTransport implements Transport {
   ): Promise<Response> {
     if (request.method === 'POST') {
       const message = this.#ownRequest(request, options.parsedBody);
+      if (message !== undefined && (this.#calls.has(message.id) || this.#innerCalls.has(message.id)))
+        return legacyJsonAnswer(requestIdInUse(message.id, 'session'), this.sessionId!);
       if (message !== undefined) return this.#answer(request, message, options.authInfo);
     } else if (request.method === 'GET' && this.#context.events !== undefined && this.#streams.size > 0) {
       const resumed = await this.#resume(request);
@@ -154,8 +176,7 @@ export class SessionTransport implements Transport {
   #ownRequest(request: Request, body: unknown): (JSONRPCMessage & { id: RequestId }) | undefined {
     if (this.#closed || this.sessionId === undefined || typeof body !== 'object' || body === null) return undefined;
     const { method, id } = body as { method?: unknown; id?: unknown };
-    if (typeof method !== 'string' || method === 'initialize' || id === undefined || this.#calls.has(id as RequestId))
-      return undefined;
+    if (typeof method !== 'string' || method === 'initialize' || id === undefined) return undefined;
     const accept = request.headers.get('accept');
     if (accept === null || !accept.includes('application/json') || !accept.includes('text/event-stream'))
       return undefined;
@@ -188,6 +209,7 @@ export class SessionTransport implements Transport {
   }
 
   #cancelled(id: RequestId | undefined): void {
+    if (id !== undefined) this.#innerCalls.delete(id);
     const call = id === undefined ? undefined : this.#calls.get(id);
     if (call === undefined) return;
     this.#calls.delete(id!);

@@ -3,10 +3,12 @@ import {
   deserializeMessage,
   serializeMessage,
   type JSONRPCMessage,
+  type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { protoKeyOfBody } from '../protocol/protoKeys.js';
 import { errorMessage } from './httpErrors.js';
+import { requestIdInUse } from './requestIdInUse.js';
 
 /** Default largest stdio line: 10 MiB, the SDK's own stdio buffer limit. */
 export const DEFAULT_STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -17,6 +19,10 @@ export const DEFAULT_STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
  * is lost); this one discards that line, answers it with a JSON-RPC error (`id: null`: its id cannot be
  * read), logs one line to stderr, and goes on with the next line. Memory held per connection stays under
  * `maxLineBytes`.
+ *
+ * A request whose id is the id of a request still running on the connection (no response sent, not
+ * cancelled) is refused with Invalid Request for that id and never reaches the server: both answers would
+ * go out under one id, and the SDK would lose the first request's cancellation.
  */
 export class StdioLineTransport implements Transport {
   onclose?: () => void;
@@ -31,6 +37,8 @@ export class StdioLineTransport implements Transport {
   /** Inside an oversized line: bytes are dropped until its newline. */
   #discarding = false;
   #closed = false;
+  /** Ids of the client's requests handed on whose response has not been sent. */
+  readonly #running = new Set<RequestId>();
 
   constructor(
     options: { stdin?: Readable; stdout?: Writable; maxLineBytes?: number; log?: (line: string) => void } = {},
@@ -51,6 +59,12 @@ export class StdioLineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    if (!('method' in message) && ('result' in message || 'error' in message)) this.#running.delete(message.id!);
+    return this.#write(message);
+  }
+
+  /** Writes one message; the transport's own answers go straight here, so they end no running request. */
+  async #write(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
     const text = serializeMessage(message);
     if (!this.#stdout.write(text)) await new Promise<void>((resolve) => this.#stdout.once('drain', resolve));
@@ -67,6 +81,7 @@ export class StdioLineTransport implements Transport {
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
     this.#chunks = [];
     this.#size = 0;
+    this.#running.clear();
     this.onclose?.();
   }
 
@@ -110,7 +125,7 @@ export class StdioLineTransport implements Transport {
       const proto = Array.isArray(parsed) ? undefined : protoKeyOfBody(parsed);
       if (proto !== undefined) {
         // The SDK's message schema would drop the key silently: refuse it, as the HTTP entry does.
-        void this.send(errorMessage('unknownField', proto.message, proto.id) as unknown as JSONRPCMessage).catch(
+        void this.#write(errorMessage('unknownField', proto.message, proto.id) as unknown as JSONRPCMessage).catch(
           () => {},
         );
         return;
@@ -121,12 +136,30 @@ export class StdioLineTransport implements Transport {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
+    if (!this.#admit(message)) {
+      void this.#write(requestIdInUse((message as { id: RequestId }).id, 'connection')).catch(() => {});
+      return;
+    }
     this.onmessage?.(message);
+  }
+
+  /** Tracks the client's running requests; false for a request reusing the id of one of them. */
+  #admit(message: JSONRPCMessage): boolean {
+    if (!('method' in message)) return true;
+    if ('id' in message) {
+      if (this.#running.has(message.id)) return false;
+      this.#running.add(message.id);
+    } else if (message.method === 'notifications/cancelled') {
+      // A cancelled request gets no response: its id is free again.
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.#running.delete(id);
+    }
+    return true;
   }
 
   #oversized(bytes: number): void {
     const text = `Request too large: a message of more than ${this.#max} bytes (at least ${bytes}) was discarded without being read. Send smaller messages (split large inputs, or pass references instead of content).`;
     this.#log(`[mcp-fusion] stdio: ${text}`);
-    void this.send(errorMessage('payloadTooLarge', text) as unknown as JSONRPCMessage).catch(() => {});
+    void this.#write(errorMessage('payloadTooLarge', text) as unknown as JSONRPCMessage).catch(() => {});
   }
 }
