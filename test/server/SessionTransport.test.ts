@@ -56,6 +56,28 @@ const chatty = f
 registry.registerAll(hang, poll, chatty);
 
 const store = new RecordingStore();
+/** An SDK Client on a server of its own with one call slot (`maxInFlightCalls: 1`), both closed after `use`. */
+async function onTightServer(use: (client: Client) => Promise<void>, fetchImpl?: typeof fetch): Promise<void> {
+  const tight = await startServer(registry, { port: 0, limits: { maxInFlightCalls: 1 } });
+  const client = new Client({ name: 'sdk', version: '1' });
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(tight.url), fetchImpl === undefined ? {} : { fetch: fetchImpl }),
+    );
+    await use(client);
+  } finally {
+    await client.close();
+    await tight.close();
+  }
+}
+
+/** What the `ping` tool answers. */
+async function pong(client: Client): Promise<unknown> {
+  return (await client.callTool({ name: 'ping', arguments: {} })).content;
+}
+
+const PONG = [{ type: 'text', text: 'pong' }];
+
 let server: Awaited<ReturnType<typeof startServer>>;
 let url: string;
 beforeAll(async () => {
@@ -238,35 +260,20 @@ describe('legacy session answers (SessionTransport over HTTP)', () => {
   });
 
   it('frees a call slot as soon as its JSON answer is made (maxInFlightCalls: 1, calls one after another)', async () => {
-    const tight = await startServer(registry, { port: 0, limits: { maxInFlightCalls: 1 } });
-    const client = new Client({ name: 'sdk', version: '1' });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(tight.url)));
-      for (let i = 0; i < 3; i++)
-        expect((await client.callTool({ name: 'ping', arguments: {} })).content).toEqual([
-          { type: 'text', text: 'pong' },
-        ]);
-    } finally {
-      await client.close();
-      await tight.close();
-    }
+    await onTightServer(async (client) => {
+      for (let i = 0; i < 3; i++) expect(await pong(client)).toEqual(PONG);
+    });
   });
 
   it('ends the answer of a cancelled call, freeing its slot (maxInFlightCalls: 1)', async () => {
-    const tight = await startServer(registry, { port: 0, limits: { maxInFlightCalls: 1 } });
     let cancelDelivered!: () => void;
     const delivered = new Promise<void>((resolve) => (cancelDelivered = resolve));
-    const client = new Client({ name: 'sdk', version: '1' });
-    try {
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(tight.url), {
-          fetch: async (input, init) => {
-            const res = await fetch(input, init);
-            if (typeof init?.body === 'string' && init.body.includes('notifications/cancelled')) cancelDelivered();
-            return res;
-          },
-        }),
-      );
+    const watching: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (typeof init?.body === 'string' && init.body.includes('notifications/cancelled')) cancelDelivered();
+      return res;
+    };
+    await onTightServer(async (client) => {
       const running = new Promise<void>((resolve) => (started = resolve));
       const abort = new AbortController();
       const call = client.callTool({ name: 'hang', arguments: {} }, { signal: abort.signal });
@@ -274,13 +281,8 @@ describe('legacy session answers (SessionTransport over HTTP)', () => {
       abort.abort();
       await expect(call).rejects.toThrow();
       await delivered;
-      expect((await client.callTool({ name: 'ping', arguments: {} })).content).toEqual([
-        { type: 'text', text: 'pong' },
-      ]);
-    } finally {
-      await client.close();
-      await tight.close();
-    }
+      expect(await pong(client)).toEqual(PONG);
+    }, watching);
   });
 
   it('answers a POST of notifications only with 202 and no body', async () => {

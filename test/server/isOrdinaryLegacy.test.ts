@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { createFusionApp, initFusion } from '../../src/index.js';
 import { isOrdinaryLegacy } from '../../src/server/isOrdinaryLegacy.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
+import { call, tool } from './_toolCall.js';
 
 const LIVE = 'live-session';
 const live = new Set([LIVE]);
-const call = { name: 'echo.say', arguments: { text: 'x' } };
 
 /** A POST of `body` (raw JSON-RPC, as a client wrote it) on the live session, with `headers` over the usual ones. */
 function post(body: unknown, headers: Record<string, string | undefined> = {}): Request {
@@ -22,13 +22,6 @@ function post(body: unknown, headers: Record<string, string | undefined> = {}): 
     if (value !== undefined) all[name] = value;
   return new Request('http://127.0.0.1/mcp', { method: 'POST', headers: all, body: JSON.stringify(body) });
 }
-const tool = (extra: Record<string, unknown> = {}) => ({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: call,
-  ...extra,
-});
 
 describe('isOrdinaryLegacy', () => {
   it('routes every request as the SDK’s classifier does, and decides the ordinary ones by hand', async () => {

@@ -1,15 +1,7 @@
 import { isJSONRPCRequest, parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { isPlainRequest } from '../../src/server/plainRequest.js';
-
-const call = { name: 'echo.say', arguments: { text: 'x' } };
-const tool = (extra: Record<string, unknown> = {}) => ({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: call,
-  ...extra,
-});
+import { call, tool } from './_toolCall.js';
 
 describe('isPlainRequest', () => {
   it('takes only requests the SDK’s schema takes, as they are, and leaves every doubtful body to it', () => {
