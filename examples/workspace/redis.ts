@@ -30,7 +30,7 @@ export function parseClusterNodes(spec: string): Array<{ host: string; port: num
  * The workspace server's scale-out wiring: sessions, workflow state and notifications in one Redis or one
  * Redis Cluster, so that several processes behind a load balancer behave as one server.
  */
-export async function connectRedis(target: RedisTarget, prefix: string) {
+export async function connectRedis(target: RedisTarget, prefix: string, lifetimes: { eventsTtlMs?: number } = {}) {
   // A cluster client routes every command to the shard of its keys and holds one sharded subscriber per
   // shard, so it serves as both publisher and subscriber; one node needs a second connection to subscribe.
   const client =
@@ -75,7 +75,11 @@ export async function connectRedis(target: RedisTarget, prefix: string) {
       tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }) },
       bus,
       // SSE events kept for resumption: a client whose stream drops resumes on any instance (Last-Event-ID).
-      eventStore: new RedisEventStore({ client, prefix: `${prefix}events:` }),
+      eventStore: new RedisEventStore({
+        client,
+        prefix: `${prefix}events:`,
+        ...(lifetimes.eventsTtlMs === undefined ? {} : { ttlMs: lifetimes.eventsTtlMs }),
+      }),
     },
     /** Rate-limit counts every instance shares (used when RATE_LIMIT is set). */
     rateLimitStore: new RedisRateLimitStore({ client, prefix: `${prefix}ratelimit:` }),
