@@ -28,7 +28,7 @@ registry.registerAll(
 `;
 const helper = (greeting: string): string => `export const greeting = '${greeting}';\n`;
 
-it('mcp-fusion dev reloads when an imported module changes, naming it, and not when a log or JSON file beside it does', async () => {
+it('mcp-fusion dev reloads when an imported module changes, naming it, and not when a log or JSON file beside it does; a broken save is reloaded once fixed', async () => {
   writeFileSync(join(dir, 'registry.ts'), registry);
   writeFileSync(join(dir, 'helper.ts'), helper('hello'));
   await using dev = startDev([`${folder}/registry.ts`]);
@@ -57,4 +57,15 @@ it('mcp-fusion dev reloads when an imported module changes, naming it, and not w
   const [after] = texts(await fresh.callTool({ name: 'whoami', arguments: {} }));
   expect(after).toMatch(/^bonjour from /);
   expect(after!.slice('bonjour'.length)).not.toBe(first!.slice('hello'.length));
-}, 60_000);
+
+  // A save that breaks the helper stops the server; the helper is still watched, so saving the fix reloads.
+  writeFileSync(join(dir, 'helper.ts'), 'export const greeting = ;\n');
+  await dev.waitFor(/the server stopped \(exit 1\)/);
+  writeFileSync(join(dir, 'helper.ts'), helper('hallo'));
+  await dev.waitFor(/reloaded [^]*reloaded /);
+  expect(dev.stderr().match(/^mcp-fusion dev: .* changed, reloading$/gm)).toEqual(
+    Array(3).fill(`mcp-fusion dev: ${folder}/helper.ts changed, reloading`),
+  );
+  await using third = await v2HttpClient(url);
+  expect(texts(await third.callTool({ name: 'whoami', arguments: {} }))[0]).toMatch(/^hallo from /);
+}, 90_000);
