@@ -15,7 +15,7 @@ const [module = '', selectorsJson = '{}'] = process.argv.slice(2);
 const { PORT, HOST, MCP_FUSION_DEV_TOKEN, MCP_FUSION_DEV_AUTH } = process.env;
 let graph: ReturnType<typeof trackModuleGraph> | undefined;
 try {
-  // The module's loader first, so the graph's hook runs after it and reports the files it maps imports to.
+  // The module's loader first: the graph's hook, registered next, wraps it and reports the files it maps imports to.
   await prepareLoader(module, process.cwd());
   graph = trackModuleGraph((files) => void tell({ type: 'files', files }));
   const target = await loadTarget(module, process.cwd(), JSON.parse(selectorsJson) as TargetSelectors);

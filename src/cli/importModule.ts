@@ -62,7 +62,7 @@ export async function importModule(path: string, cwd: string): Promise<ImportedM
 
 /**
  * Registers the loader `path` needs (tsx for TypeScript, when the CLI runs from dist) without importing it,
- * so that a loader hook registered next (`mcp-fusion dev`'s module graph) runs after it and sees its files.
+ * so that a hook registered next (`mcp-fusion dev`'s module graph) wraps it and sees the files it resolves to.
  */
 export async function prepareLoader(path: string, cwd: string): Promise<void> {
   const file = resolve(cwd, path);

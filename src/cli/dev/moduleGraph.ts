@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 
 /**
- * The loader hooks, as source: every `file:` URL the loader resolves (after the other loaders, e.g. tsx, so
+ * The loader hooks, as source: every `file:` URL resolved (by the loaders registered before, e.g. tsx, so
  * `./x.js` is reported as the `x.ts` it maps to) is posted once to the main thread; a posted `flush` comes back
  * after every URL resolved before it. A data URL, so the same hooks run from the sources and from dist.
  */
