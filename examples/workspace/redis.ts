@@ -30,14 +30,21 @@ export function parseClusterNodes(spec: string): Array<{ host: string; port: num
  * The workspace server's scale-out wiring: sessions, workflow state and notifications in one Redis or one
  * Redis Cluster, so that several processes behind a load balancer behave as one server.
  */
-export async function connectRedis(target: RedisTarget, prefix: string, lifetimes: { eventsTtlMs?: number } = {}) {
+export async function connectRedis(
+  target: RedisTarget,
+  prefix: string,
+  tuning: { eventsTtlMs?: number; commandTimeoutMs?: number } = {},
+) {
+  const redisOptions = failFastRedisOptions(
+    tuning.commandTimeoutMs === undefined ? {} : { commandTimeout: tuning.commandTimeoutMs },
+  );
   // A cluster client routes every command to the shard of its keys and holds one sharded subscriber per
   // shard, so it serves as both publisher and subscriber; one node needs a second connection to subscribe.
   const client =
     'url' in target
-      ? new Redis(target.url, failFastRedisOptions())
+      ? new Redis(target.url, redisOptions)
       : new Cluster(parseClusterNodes(target.clusterNodes), failFastClusterOptions());
-  const subscriber = 'url' in target ? new Redis(target.url, failFastRedisOptions()) : client;
+  const subscriber = 'url' in target ? new Redis(target.url, redisOptions) : client;
   let down = false;
   const report = (error: Error): void => {
     if (down) return;
@@ -78,7 +85,7 @@ export async function connectRedis(target: RedisTarget, prefix: string, lifetime
       eventStore: new RedisEventStore({
         client,
         prefix: `${prefix}events:`,
-        ...(lifetimes.eventsTtlMs === undefined ? {} : { ttlMs: lifetimes.eventsTtlMs }),
+        ...(tuning.eventsTtlMs === undefined ? {} : { ttlMs: tuning.eventsTtlMs }),
       }),
     },
     /** Rate-limit counts every instance shares (used when RATE_LIMIT is set). */
