@@ -20,7 +20,7 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
 
 /** Options of {@link modernTaskEndpoint}. */
 export interface ModernTaskEndpointOptions {
-  /** Sends a request: `fetch` by default; pass an app's `fetch` (`srv.app.fetch`) to stay in process. */
+  /** Sends a request: `fetch` by default; `(request) => app.fetch(request)` (`createFusionApp`) stays in process. */
   fetch?: (request: Request) => Promise<Response>;
   /** Headers added to every request (`Authorization: Bearer …` behind authentication). */
   headers?: Readonly<Record<string, string>>;
@@ -58,6 +58,8 @@ export function modernTaskEndpoint(url: string | URL, options: ModernTaskEndpoin
         new Request(url, {
           method: 'POST',
           headers: {
+            // fetch sets Host itself; an app's fetch (in process) reads it from here.
+            host: new URL(url).host,
             ...options.headers,
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
@@ -113,7 +115,7 @@ function parse(text: string): unknown {
 function unreadable(method: string, status: number, body: string): TaskHelperError {
   return new TaskHelperError(
     'TASK_ENDPOINT_ANSWER',
-    `${method}: the endpoint answered HTTP ${status} without a JSON-RPC answer (${body.slice(0, 200)}); check the URL is the MCP endpoint (…/mcp).`,
+    `${method}: the endpoint answered HTTP ${status} with no answer to this request (${body.slice(0, 200)}); check the URL (the MCP endpoint, …/mcp) and the headers it needs.`,
     { method, status },
   );
 }

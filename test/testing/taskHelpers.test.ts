@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initFusion, JsonRpcCode, WireError } from '../../src/index.js';
+import { createFusionApp, initFusion, JsonRpcCode, WireError } from '../../src/index.js';
 import {
   callToolAsTask,
   cancelTask,
@@ -212,5 +212,45 @@ describe('task helper targets', () => {
     await expect(
       callToolAsTask(modernTaskEndpoint(srv.url), 'reports.generate', { title: 'x' }, { ttlMs: 60_000 }),
     ).rejects.toThrow(/on 2026-07-28 a task's TTL is the tool's/);
+  });
+});
+
+describe('modernTaskEndpoint', () => {
+  it("sends in process through an app's fetch, with the revision's headers and the caller's own", async () => {
+    const { registry } = fixture();
+    const app = createFusionApp(registry);
+    const seen: Array<Record<string, string | null>> = [];
+    const tasks = modernTaskEndpoint('http://127.0.0.1/mcp', {
+      headers: { 'x-tenant': 'acme' },
+      fetch: (request) => {
+        const pick = ['mcp-protocol-version', 'mcp-method', 'mcp-name', 'x-tenant'] as const;
+        seen.push(Object.fromEntries(pick.map((h) => [h, request.headers.get(h)])));
+        return app.fetch(request);
+      },
+    });
+    const task = await callToolAsTask(tasks, 'reports.generate', { title: 'in process' });
+    expect((await cancelTask(tasks, task)).status).toBe('cancelled');
+    const base = { 'mcp-protocol-version': '2026-07-28', 'x-tenant': 'acme' };
+    expect(seen).toEqual([
+      { ...base, 'mcp-method': 'tools/call', 'mcp-name': 'reports.generate' },
+      { ...base, 'mcp-method': 'tasks/cancel', 'mcp-name': task.taskId },
+      { ...base, 'mcp-method': 'tasks/get', 'mcp-name': task.taskId },
+    ]);
+    await app.close();
+  });
+
+  it('encodes a name outside plain ASCII as SEP-2243 says, and the server reads it', async () => {
+    const { registry } = fixture();
+    const app = createFusionApp(registry);
+    const names: Array<string | null> = [];
+    const tasks = modernTaskEndpoint('http://127.0.0.1/mcp', {
+      fetch: (request) => (names.push(request.headers.get('mcp-name')), app.fetch(request)),
+    });
+    // The header matched the body (else the answer would be an HTTP 400 without a JSON-RPC answer).
+    await expect(callToolAsTask(tasks, 'rapport.été')).rejects.toMatchObject({
+      message: expect.stringContaining('rapport.été'),
+    });
+    expect(names).toEqual([`=?base64?${Buffer.from('rapport.été').toString('base64')}?=`]);
+    await app.close();
   });
 });
