@@ -105,7 +105,7 @@ const targets: Record<string, (registry: ReturnType<typeof fixture>['registry'])
   },
 };
 
-describe.each(Object.entries(targets))('task helpers, %s', (_label, connect) => {
+describe.each(Object.entries(targets))('task helpers, %s', (label, connect) => {
   it('calls a task tool as a task, polls it at the server hint and reads its result', async () => {
     const { registry, finish } = fixture();
     await using c = await connect(registry);
@@ -173,6 +173,43 @@ describe.each(Object.entries(targets))('task helpers, %s', (_label, connect) => 
     );
     expect(clock.waits).toEqual([5_000, 5_000]);
     await cancelTask(c.target, task);
+  });
+
+  it('leaves a finished task as it is when asked to cancel it (2025-11-25 refuses, 2026-07-28 acknowledges)', async () => {
+    const { registry, finish } = fixture();
+    await using c = await connect(registry);
+    const task = await callToolAsTask(c.target, 'reports.generate', { title: 'done' });
+    finish();
+    expect((await waitForTask(c.target, task, { clock: steppingClock() })).status).toBe('completed');
+    if (label.startsWith('legacy')) {
+      await expect(cancelTask(c.target, task)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('already completed'),
+      });
+    } else expect((await cancelTask(c.target, task)).status).toBe('completed');
+  });
+
+  it('stops waiting when its signal aborts, cancelling the pending wait on the clock', async () => {
+    const { registry } = fixture();
+    await using c = await connect(registry);
+    const task = await callToolAsTask(c.target, 'reports.generate', { title: 'waited' });
+    const clock = createClock();
+    const controller = new AbortController();
+    const stop = new Error('the test stopped waiting');
+    const waiting = waitForTask(c.target, task, {
+      signal: controller.signal,
+      clock: {
+        now: clock.now,
+        setTimeout: (fn, ms) => {
+          const timer = clock.setTimeout(fn, ms);
+          queueMicrotask(() => controller.abort(stop));
+          return timer;
+        },
+      },
+    });
+    await expect(waiting).rejects.toBe(stop);
+    expect(clock.pending).toBe(0);
+    expect((await cancelTask(c.target, task)).status).toBe('cancelled');
   });
 
   it("says so when the server answers with the tool's result instead of a task, and refuses unknown ids", async () => {
