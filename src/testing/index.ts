@@ -20,5 +20,5 @@ export {
 } from './taskHelpers.js';
 export { modernTaskEndpoint, type ModernTaskEndpointOptions } from './modernTaskEndpoint.js';
 export type { TaskChannel, TaskTarget } from './taskChannel.js';
-export type { TaskError, TaskRef, TaskSnapshot, TaskStatus, ToolCallResult } from './taskSnapshot.js';
+export type { TaskError, TaskRef, TaskSnapshot, TaskStatus } from './taskSnapshot.js';
 export { TaskEndedError, TaskHelperError, TaskNotStartedError, TaskWaitTimeoutError } from './taskErrors.js';

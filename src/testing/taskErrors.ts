@@ -1,5 +1,6 @@
 import { FusionError } from '../errors/FusionError.js';
-import type { TaskSnapshot, ToolCallResult } from './taskSnapshot.js';
+import type { ToolResponse } from '../protocol/types.js';
+import type { TaskSnapshot } from './taskSnapshot.js';
 
 /** A task helper was given something it cannot drive; the message says what to pass instead. */
 export class TaskHelperError extends FusionError {}
@@ -10,17 +11,20 @@ export class TaskHelperError extends FusionError {}
  */
 export class TaskNotStartedError extends FusionError {
   /** What the server answered in place of a task. */
-  readonly result: ToolCallResult;
+  readonly result: ToolResponse;
 
-  constructor(tool: string, result: ToolCallResult) {
+  constructor(tool: string, result: ToolResponse) {
     const text = result.content
       .filter((block): block is { type: 'text'; text: string } => block.type === 'text')
       .map((block) => block.text)
       .join(' ');
+    const quoted = text === '' ? '' : ` ("${text}")`;
     super(
       'TASK_NOT_STARTED',
-      `tools/call "${tool}" answered with its result instead of a task${text === '' ? '' : ` ("${text}")`}. ` +
-        'Declare the tool with .task(), keep its handler from finishing within the call, or call it with callTool() when a direct answer is expected.',
+      result.isError === true
+        ? `tools/call "${tool}" started no task: it answered with an error result${quoted}.`
+        : `tools/call "${tool}" answered with its result instead of a task${quoted}. ` +
+            'Declare the tool with .task(), keep its handler from finishing within the call, or call it with callTool() when a direct answer is expected.',
       { tool },
     );
     this.result = result;

@@ -1,4 +1,5 @@
 import { keepAliveClock, type Clock } from '../_internal/clock.js';
+import type { ToolResponse } from '../protocol/types.js';
 import { channelOf, type TaskTarget } from './taskChannel.js';
 import { TaskEndedError, TaskHelperError, TaskNotStartedError, TaskWaitTimeoutError } from './taskErrors.js';
 import {
@@ -9,7 +10,6 @@ import {
   toolResult,
   type TaskRef,
   type TaskSnapshot,
-  type ToolCallResult,
 } from './taskSnapshot.js';
 
 /** Options of {@link callToolAsTask}. */
@@ -121,7 +121,7 @@ export async function taskResult(
   target: TaskTarget,
   task: TaskRef,
   options: WaitForTaskOptions = {},
-): Promise<ToolCallResult> {
+): Promise<ToolResponse> {
   const channel = channelOf(target);
   if (channel.era === 'modern') {
     const done = await waitForTask(channel, task, options);

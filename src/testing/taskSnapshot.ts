@@ -1,16 +1,7 @@
-import type { ProtocolEra } from '../protocol/types.js';
+import type { ProtocolEra, ToolResponse } from '../protocol/types.js';
 
 /** The states of a task, the same in both eras. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** A tool's result as a task yields it (`CallToolResult`, without the 2026-07-28 `resultType`). */
-export interface ToolCallResult {
-  content: Array<{ type: string; [key: string]: unknown }>;
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-  [key: string]: unknown;
-}
 
 /** A JSON-RPC error a task failed with. */
 export interface TaskError {
@@ -36,7 +27,7 @@ export interface TaskSnapshot {
   /** The polling interval the server suggests. */
   readonly pollIntervalMs?: number;
   /** 2026-07-28, completed: the tool's result. */
-  readonly result?: ToolCallResult;
+  readonly result?: ToolResponse;
   /** 2026-07-28, failed: the JSON-RPC error. */
   readonly error?: TaskError;
   /** 2026-07-28, input_required: the requests to answer with `tasks/update`. */
@@ -74,10 +65,10 @@ export function toSnapshot(era: ProtocolEra, raw: Record<string, unknown>): Task
   return snapshot as unknown as TaskSnapshot;
 }
 
-/** A tool result without the 2026-07-28 discriminator (`resultType`). */
-export function toolResult(raw: Record<string, unknown>): ToolCallResult {
+/** A tool result (`CallToolResult`) without the 2026-07-28 discriminator (`resultType`). */
+export function toolResult(raw: Record<string, unknown>): ToolResponse {
   const { resultType: _discriminator, ...result } = raw;
-  return { ...result, content: Array.isArray(result.content) ? result.content : [] } as ToolCallResult;
+  return { ...result, content: Array.isArray(result.content) ? result.content : [] } as ToolResponse;
 }
 
 /** True for a plain object. */

@@ -241,6 +241,22 @@ describe('task helper targets', () => {
     expect((refused as Error).message).toMatch(/negotiated 2026-07-28.*Pass modernTaskEndpoint\(url\)/);
   });
 
+  it('reports a task the server refused to start (a budget) with its error result, in both eras', async () => {
+    const { registry } = fixture();
+    await using srv = await httpServer(registry, { drainMs: 0, tasks: { budgets: { maxActivePerPrincipal: 1 } } });
+    await using client = await v2HttpClient(srv.url);
+    for (const target of [client, modernTaskEndpoint(srv.url)]) {
+      const first = await callToolAsTask(target, 'reports.generate', { title: 'one' });
+      const refused = await callToolAsTask(target, 'reports.generate', { title: 'two' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TaskNotStartedError);
+      expect((refused as TaskNotStartedError).result.isError).toBe(true);
+      expect((refused as Error).message).toMatch(
+        /^tools\/call "reports\.generate" started no task: it answered with an error result \("Cannot start "reports\.generate" as a task: you already have 1 active tasks/,
+      );
+      await cancelTask(target, first);
+    }
+  });
+
   it('asks a legacy TTL with ttlMs, and refuses one on 2026-07-28', async () => {
     const { registry } = fixture();
     await using srv = await httpServer(registry, { drainMs: 0 });
