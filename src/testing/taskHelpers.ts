@@ -110,8 +110,9 @@ export async function waitForTask(
 
 /**
  * The result of a completed task (the tool's `CallToolResult`, an `isError` one included). 2025-11-25 asks
- * `tasks/result`, which waits on the server; 2026-07-28 has no such method, so this polls as
- * {@link waitForTask} does (with `options`) and reads the result `tasks/get` inlines. A task that ended
+ * `tasks/result`, which the server holds until the task ends (no polling, so `options` do not apply; the SDK
+ * Client's request timeout, 60 s by default, bounds the wait); 2026-07-28 has no such method, so this polls
+ * as {@link waitForTask} does (with `options`) and reads the result `tasks/get` inlines. A task that ended
  * `failed` or `cancelled` throws a {@link TaskEndedError} (`task.error` is the failure's JSON-RPC error).
  * @example
  * const result = await taskResult(t, task);
