@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { requiredScopesOf } from '../runtime/requiredScopesOf.js';
+import { unwatchableUris } from '../workflow/mayWatchUri.js';
 import { AuthGate } from '../auth/AuthGate.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { isOrdinaryLegacy } from './isOrdinaryLegacy.js';
@@ -154,11 +155,13 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
+    // So does a URI of a workflow instance the caller does not own.
     const granted = ScopeGate.scopesOf(authInfo);
+    const unwatchable = await unwatchableUris(runtime.workflow, parsedBody, authInfo);
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },
-      (uri) => missingScopes(requiredOf('resources/read', { uri }), granted).length === 0,
+      (uri) => !unwatchable.has(uri) && missingScopes(requiredOf('resources/read', { uri }), granted).length === 0,
     );
     if (slot instanceof Response) return slot;
     let response: Response;
