@@ -165,8 +165,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     );
     if (slot instanceof Response) return slot;
     let response: Response;
+    const detached = listens.detached(request);
+    rememberPeer(detached, peer);
     try {
-      response = await modern.fetch(listens.detached(request), { parsedBody: slot.body, ...auth });
+      response = await modern.fetch(detached, { parsedBody: slot.body, ...auth });
     } catch (error) {
       listens.release(slot);
       throw error;
