@@ -146,13 +146,13 @@ function listenError(error: unknown, host: string, port: number): unknown {
     return new ServerStartError(
       `Port ${port} on ${host} is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`,
       error,
-    );
+    ); //! node-do-not-add-exception-line (uncaught, Node prints its message first, not this line)
   }
   if (code === 'EACCES') {
     return new ServerStartError(
       `Port ${port} on ${host} needs privileges this process does not have. Choose a port above 1023 with PORT=<port> or { port }.`,
       error,
-    );
+    ); //! node-do-not-add-exception-line
   }
   return error;
 }
