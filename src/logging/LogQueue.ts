@@ -68,7 +68,8 @@ export class LogQueue {
 
   #enqueue(line: string): void {
     const bytes = utf8Length(line);
-    if (this.#bytes + bytes > this.maxBytes) this.#dropped++;
+    // Once one line is dropped, the rest are until the queue empties: the report marks one gap, where it was.
+    if (this.#dropped > 0 || this.#bytes + bytes > this.maxBytes) this.#dropped++;
     else {
       this.#waiting.push({ line, bytes });
       this.#bytes += bytes;

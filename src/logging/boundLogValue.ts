@@ -10,7 +10,7 @@ export function boundLogValue(value: unknown, maxBytes: number): unknown {
   if (typeof value === 'string') return truncateLogText(value, maxBytes);
   if (value instanceof Error) return boundError(value, maxBytes);
   if (value === null || typeof value !== 'object') return value;
-  const json = jsonOf(value, maxBytes);
+  const json = jsonOf(value);
   return json === undefined || utf8Length(json) <= maxBytes ? value : truncateLogText(json, maxBytes);
 }
 
@@ -38,11 +38,9 @@ function boundStack(stack: string, message: string, maxBytes: number): string {
   return head + truncateLogText(frames, maxBytes);
 }
 
-function jsonOf(value: object, maxBytes: number): string | undefined {
+function jsonOf(value: object): string | undefined {
   try {
-    return JSON.stringify(value, (_k, v: unknown) =>
-      typeof v === 'bigint' ? v.toString() : typeof v === 'string' ? truncateLogText(v, maxBytes) : v,
-    );
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   } catch {
     return undefined;
   }

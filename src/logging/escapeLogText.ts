@@ -9,7 +9,6 @@ export const DEFAULT_MAX_VALUE_BYTES = 2048;
  */
 const UNSAFE = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 const QUOTED_UNSAFE = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]/u;
-const NON_ASCII = /[\u0080-\uffff]/;
 const byteLength = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer
   ?.byteLength;
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
@@ -19,8 +18,14 @@ const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
  * escape (`\n`, `\u001b`), so attacker text can neither start a line nor drive the terminal; past `maxBytes`
  * (UTF-8, counted on the escaped text) the rest is cut and replaced by `… (truncated, <n> bytes)` naming the
  * original length. `quoted` also escapes `"` and `\`, so the result between quotes is a JSON string.
+ * `totalBytes` names the original length when `text` is only its first `maxBytes + 1` characters or more.
  */
-export function escapeLogText(text: string, maxBytes: number = DEFAULT_MAX_VALUE_BYTES, quoted = false): string {
+export function escapeLogText(
+  text: string,
+  maxBytes: number = DEFAULT_MAX_VALUE_BYTES,
+  options: { quoted?: boolean; totalBytes?: number } = {},
+): string {
+  const quoted = options.quoted === true;
   if (text.length <= maxBytes / 3 && !(quoted ? QUOTED_UNSAFE : UNSAFE).test(text)) return text;
   let out = '';
   let bytes = 0;
@@ -33,7 +38,7 @@ export function escapeLogText(text: string, maxBytes: number = DEFAULT_MAX_VALUE
       piece = escapeOf(code);
       size = piece.length;
     }
-    if (bytes + size > maxBytes) return `${out}… (truncated, ${utf8Length(text)} bytes)`;
+    if (bytes + size > maxBytes) return `${out}… (truncated, ${options.totalBytes ?? utf8Length(text)} bytes)`;
     out += piece;
     bytes += size;
     i += step;
@@ -46,7 +51,6 @@ export function escapeLogText(text: string, maxBytes: number = DEFAULT_MAX_VALUE
  * runtime has `Buffer` (a character loop over a 4 MiB message costs a tenth of a second), else by encoding it.
  */
 export function utf8Length(text: string): number {
-  if (!NON_ASCII.test(text)) return text.length;
   return byteLength === undefined ? new TextEncoder().encode(text).length : byteLength(text, 'utf8');
 }
 

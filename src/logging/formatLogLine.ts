@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_VALUE_BYTES, escapeLogText, truncateLogText, utf8Length } from './escapeLogText.js';
+import { DEFAULT_MAX_VALUE_BYTES, escapeLogText, utf8Length } from './escapeLogText.js';
 import type { LogFields } from './types.js';
 
 /** One record to format: its level, fields, message and time (ms since the epoch). */
@@ -22,21 +22,26 @@ export function formatLogLine(record: LogRecord, maxValueBytes: number = DEFAULT
   let err: unknown;
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    const text = key === 'err' ? errorHead(value, maxValueBytes) : textOf(value, maxValueBytes);
     if (key === 'err') err = value;
+    const text = key === 'err' && value instanceof Error ? errorHead(value, maxValueBytes) : textOf(value);
     line += ` ${escapeLogText(key, maxValueBytes)}=${quote(text, maxValueBytes)}`;
   }
   const frames = err instanceof Error ? stackFrames(err, maxValueBytes) : '';
   return `${line}${frames}\n`;
 }
 
-function textOf(value: unknown, max: number): string {
-  return typeof value === 'string' ? value : safeJson(value, max);
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : safeJson(value);
 }
 
-function errorHead(error: unknown, max: number): string {
-  if (error instanceof Error) return `${String(error.name)}: ${String(error.message)}`;
-  return textOf(error, max);
+/**
+ * `<name>: <message>`, of the message only what can be kept (joining a 4 MiB message to the name would copy
+ * it), with the full length for the cut's note.
+ */
+function errorHead(error: Error, max: number): { text: string; totalBytes: number } {
+  const name = String(error.name);
+  const message = String(error.message);
+  return { text: `${name}: ${message.slice(0, max + 1)}`, totalBytes: utf8Length(name) + 2 + utf8Length(message) };
 }
 
 /**
@@ -48,8 +53,13 @@ function stackFrames(error: Error, max: number): string {
   const stack = typeof error.stack === 'string' ? error.stack : '';
   const message = typeof error.message === 'string' ? error.message : '';
   const name = String(error.name);
-  const head = message === '' ? name : `${name}: ${message}`;
-  const rest = stack.startsWith(head) ? stack.slice(head.length) : stack;
+  const head = message === '' ? name.length : name.length + 2 + message.length;
+  // Compared as slices: `===` compares memory, `startsWith` a character at a time (10 ms on 4 MiB).
+  const headed =
+    stack.slice(0, name.length) === name &&
+    (message === '' ||
+      (stack.slice(name.length, name.length + 2) === ': ' && stack.slice(name.length + 2, head) === message));
+  const rest = headed ? stack.slice(head) : stack;
   const start = rest.search(/\n\s+at /);
   if (start === -1) return '';
   const frames = rest.slice(start + 1);
@@ -68,18 +78,17 @@ function stackFrames(error: Error, max: number): string {
 }
 
 /** `text` escaped, and between quotes (as a JSON string) when it is empty, holds a space or was cut. */
-function quote(text: string, max: number): string {
-  const bare = escapeLogText(text, max);
-  return bare === '' || /\s/.test(bare) ? `"${escapeLogText(text, max, true)}"` : bare;
+function quote(value: string | { text: string; totalBytes: number }, max: number): string {
+  const [text, totalBytes] = typeof value === 'string' ? [value, undefined] : [value.text, value.totalBytes];
+  const bare = escapeLogText(text, max, totalBytes === undefined ? {} : { totalBytes });
+  if (bare !== '' && !/\s/.test(bare)) return bare;
+  return `"${escapeLogText(text, max, totalBytes === undefined ? { quoted: true } : { quoted: true, totalBytes })}"`;
 }
 
-/** JSON of `value`, its long strings cut first (so a huge argument is not copied whole), `String()` when it cannot be. */
-function safeJson(value: unknown, max: number): string {
+/** JSON of `value` (bigints as strings), `String()` when it has none; the caller cuts it. */
+function safeJson(value: unknown): string {
   try {
-    const json = JSON.stringify(value, (_k, v: unknown) =>
-      typeof v === 'bigint' ? v.toString() : typeof v === 'string' ? truncateLogText(v, max) : v,
-    );
-    return json ?? String(value);
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value);
   } catch {
     return String(value);
   }

@@ -17,7 +17,7 @@ describe('escapeLogText', () => {
   it('quoted, escapes " and \\ too: between quotes it is a JSON string of the original', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
-        const quoted = escapeLogText(text, 1 << 20, true);
+        const quoted = escapeLogText(text, 1 << 20, { quoted: true });
         expect(JSON.parse(`"${quoted}"`)).toBe(text);
         expect(UNSAFE.test(quoted)).toBe(false);
         expect(UNSAFE.test(escapeLogText(text, 1 << 20))).toBe(false);
