@@ -39,9 +39,10 @@ async function startUnreadChild(): Promise<UnreadChild> {
   const heapMiB = (): Promise<number> =>
     new Promise((resolve, reject) => {
       const id = ++asked;
-      child.once('exit', () => reject(new Error('the child exited before it reported its heap')));
+      const timer = setTimeout(() => reject(new Error('the child did not report its heap within 30 s')), 30_000);
       const onMessage = (m: { type?: string; id?: number; heapUsed?: number }): void => {
         if (m.type !== 'heap' || m.id !== id) return;
+        clearTimeout(timer);
         child.off('message', onMessage);
         resolve(m.heapUsed! / MiB);
       };
@@ -66,8 +67,8 @@ const meta = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
 };
 
-/** One raw 2026-07-28 `tools/call` of `parse` with `text` (a hostile client needs no SDK): the HTTP status and body. */
-async function parse(url: string, text: string): Promise<{ status: number; body: string }> {
+/** One raw 2026-07-28 `tools/call` of `parse` (a hostile client needs no SDK): the HTTP status and body. */
+async function parse(url: string, body: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: {
@@ -77,12 +78,9 @@ async function parse(url: string, text: string): Promise<{ status: number; body:
       'mcp-method': 'tools/call',
       'mcp-name': 'parse',
     },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'parse', arguments: { text }, _meta: meta },
-    }),
+    body,
+    // A deadline per call, so a call that never returns fails naming itself rather than timing the test out.
+    signal: AbortSignal.timeout(60_000),
   });
   return { status: res.status, body: await res.text() };
 }
@@ -90,18 +88,23 @@ async function parse(url: string, text: string): Promise<{ status: number; body:
 /**
  * Issue 42's log attack: a failed call logged its whole multi-megabyte message raw, and with a slow stderr
  * reader the write queue grew until the 256 MiB heap ran out (~36 calls). Bounded: 80 calls, two in flight,
- * whose error message is ~3.9 MiB (with a forged line and an ANSI escape), against a child whose stderr pipe is
- * never read. Stated: the child survives, every call gets its error result, its heap stays near its baseline
+ * whose error message is ~3.9 MiB (with a forged line and an ANSI escape; the caller asks for the padding rather
+ * than uploading it), against a child whose stderr pipe is never read. Stated: the child survives, every call gets its error result, its heap stays near its baseline
  * (each line is cut to a few KiB and at most 1 MiB of lines wait), and a fresh SDK client is still served.
  */
 describe('abuse: a log reader that never reads', () => {
   it('survives 80 failing calls with ~4 MiB messages and still answers', async () => {
     await using child = await startUnreadChild();
     const baseline = await child.heapMiB();
-    const text = `\n[INFO] forged \u001b[31m${'x'.repeat(3.9 * MiB)}`;
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'parse', arguments: { text: '\n[INFO] forged \u001b[31m', pad: 3.9 * MiB }, _meta: meta },
+    });
     const failed: number[] = [];
     for (let i = 0; i < 40; i++) {
-      for (const { status, body } of await Promise.all([parse(child.url, text), parse(child.url, text)]))
+      for (const { status, body } of await Promise.all([parse(child.url, call), parse(child.url, call)]))
         if (status === 200 && body.includes('"isError":true')) failed.push(status);
     }
     expect(child.alive()).toBe(true);
