@@ -31,8 +31,9 @@ export { RequestPipeline } from './runtime/RequestPipeline.js';
 export { ToolRuntime } from './runtime/ToolRuntime.js';
 export type { FusionRuntime } from './runtime/FusionRuntime.js';
 export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
-export { createStderrLogger } from './logging/createStderrLogger.js';
-export type { FusionLogLevel, LogFields, Logger } from './logging/types.js';
+export { createStderrLogger, type StderrLoggerOptions } from './logging/createStderrLogger.js';
+export type { LogStream } from './logging/LogQueue.js';
+export type { FusionLogLevel, LogFields, LogLimits, Logger } from './logging/types.js';
 
 export {
   FusionError,

@@ -1,4 +1,6 @@
-import { createStderrLogger } from './createStderrLogger.js';
+import { boundLogValue } from './boundLogValue.js';
+import { createStderrLogger, selfBounded } from './createStderrLogger.js';
+import { resolveLogLimits } from './logLimits.js';
 import { LOG_RANK, resolveLogLevel } from './logLevel.js';
 import { RefusalThrottle } from './RefusalThrottle.js';
 import type { FusionLogLevel, LogFields, Logger, LogOptions } from './types.js';
@@ -10,7 +12,8 @@ const built = new WeakMap<object, OperatorLog>();
 /**
  * The operator's log of one options object: the configured logger (or the default stderr one) behind
  * the level gate, with one record per failure, warnings, and refusals throttled per reason and tool.
- * Fields left undefined are dropped; a logger that throws never breaks the request it logs.
+ * Fields left undefined are dropped, the message and every value cut to `logLimits.maxValueBytes` (the
+ * default logger also escapes them); a logger that throws never breaks the request it logs.
  * @see docs/observability.md#logging
  */
 export class OperatorLog {
@@ -20,11 +23,15 @@ export class OperatorLog {
   readonly #logger: Logger;
   readonly #rank: number;
   readonly #throttle: RefusalThrottle;
+  /** The bound of each value, when the logger does not apply it itself. */
+  readonly #maxValueBytes: number | undefined;
 
   constructor(options: LogOptions = {}) {
     this.level = resolveLogLevel(options.logLevel);
     this.#rank = LOG_RANK[this.level];
-    this.#logger = options.logger ?? createStderrLogger(undefined, options.now);
+    const limits = resolveLogLimits(options.logLimits);
+    this.#logger = options.logger ?? createStderrLogger(undefined, options.now, limits);
+    this.#maxValueBytes = selfBounded.has(this.#logger) ? undefined : limits.maxValueBytes;
     this.logArguments = options.logArguments === true;
     this.#throttle = new RefusalThrottle(options.now === undefined ? {} : { now: options.now });
   }
@@ -72,10 +79,12 @@ export class OperatorLog {
 
   #write(level: Level, fields: LogFields, message: string): void {
     if (LOG_RANK[level] < this.#rank) return;
+    const max = this.#maxValueBytes;
     const clean: LogFields = {};
-    for (const [key, value] of Object.entries(fields)) if (value !== undefined) clean[key] = value;
+    for (const [key, value] of Object.entries(fields))
+      if (value !== undefined) clean[key] = max === undefined ? value : boundLogValue(value, max);
     try {
-      this.#logger[level](clean, message);
+      this.#logger[level](clean, max === undefined ? message : (boundLogValue(message, max) as string));
     } catch {
       // The logger itself failed; there is nowhere left to report it.
     }

@@ -29,6 +29,27 @@ export interface LogOptions {
   logLevel?: FusionLogLevel;
   /** Adds a failed or refused call's arguments to its record (`arguments`); off by default, as they may hold personal data. */
   logArguments?: boolean;
+  /** How much one value and the waiting output may hold (see {@link LogLimits}). */
+  logLimits?: LogLimits;
   /** The clock of the default logger's timestamps and of the refusal throttle (default `Date.now`). */
   now?: () => number;
+}
+
+/**
+ * The bounds of what one log record, and the log output waiting for a slow reader, may hold: a client's
+ * multi-megabyte error message costs a few KiB of log, and a stderr nobody reads costs a bounded queue.
+ * @example startServer(registry, { logLimits: { maxValueBytes: 8192 } })
+ * @see docs/observability.md#logging
+ */
+export interface LogLimits {
+  /**
+   * The most one logged value may take (the message, each field, an error's message, its stack frames), in
+   * UTF-8 bytes (2048); the rest is cut and named: `… (truncated, 4194304 bytes)`. Applies to your logger too.
+   */
+  maxValueBytes?: number;
+  /**
+   * The most the default logger's lines may wait while stderr is slow, in bytes (1 MiB); past it lines are
+   * dropped, and once stderr drains one line says how many (`dropped=…`).
+   */
+  maxQueueBytes?: number;
 }

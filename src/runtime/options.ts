@@ -12,7 +12,7 @@ import type { SessionDataBackend } from '../session/sessionData.js';
 import type { SessionDataLimits } from '../session/DataBudget.js';
 import type { RateLimit, RateLimitStore } from '../limits/types.js';
 import type { DebugEvent, TracingOptions } from '../tracing/types.js';
-import type { FusionLogLevel, Logger } from '../logging/types.js';
+import type { FusionLogLevel, LogLimits, Logger } from '../logging/types.js';
 
 export type { DebugEvent };
 import type { NameStyle, ToolFilter } from '../surface/types.js';
@@ -151,4 +151,10 @@ export interface AttachOptions<Ctx> {
   logLevel?: FusionLogLevel;
   /** Adds a failed or refused call's arguments to its log record; off by default (arguments may hold personal data). */
   logArguments?: boolean;
+  /**
+   * The bounds of the log: each value (message, field, error message, stack frames) cut to `maxValueBytes`
+   * (2048) with its length named, and at most `maxQueueBytes` (1 MiB) of lines waiting for a slow stderr.
+   * @see docs/observability.md#logging
+   */
+  logLimits?: LogLimits;
 }

@@ -78,4 +78,35 @@ describe('OperatorLog', () => {
     expect(OperatorLog.of(options)).toBe(OperatorLog.of(options));
     expect(OperatorLog.of({})).not.toBe(OperatorLog.of(options));
   });
+
+  it('cuts every value it passes to pino to logLimits.maxValueBytes, an error still an error', () => {
+    const { logger, records } = memoryPino();
+    const huge = `\n[INFO] forged \u001b[31m${'x'.repeat(4 * 2 ** 20)}`;
+    const error = new TypeError(`cannot parse ${huge}`);
+    Object.assign(error, { input: huge });
+    const log = new OperatorLog({ logger, logLevel: 'info', logLimits: { maxValueBytes: 1024 } });
+    log.error(huge, { tool: huge, count: 3, args: { text: huge } }, error);
+    const [record] = records;
+    const cut = `… (truncated, ${Buffer.byteLength(huge)} bytes)`;
+    expect(record!.msg).toBe(`${huge.slice(0, 1024)}${cut}`);
+    expect(record!.tool).toBe(record!.msg);
+    expect(record!.count).toBe(3);
+    expect(record!.args).toBe(
+      `${JSON.stringify({ text: huge }).slice(0, 1024)}… (truncated, ${JSON.stringify({ text: huge }).length} bytes)`,
+    );
+    expect(record!.err).toMatchObject({
+      type: 'TypeError',
+      message: `cannot parse ${huge.slice(0, 1024 - 'cannot parse '.length)}… (truncated, ${Buffer.byteLength(huge) + 13} bytes)`,
+      input: record!.msg,
+    });
+    expect(record!.err.stack).toContain('OperatorLog.test.ts');
+    expect(record!.err.stack.length).toBeLessThan(3 * 1024 + 200);
+    expect(JSON.stringify(record).length).toBeLessThan(10 * 1024);
+  });
+
+  it('refuses a log limit that is not a positive whole number, naming it', () => {
+    expect(() => new OperatorLog({ logLimits: { maxQueueBytes: 0 } })).toThrowErrorMatchingInlineSnapshot(
+      `[AttachError: logLimits.maxQueueBytes is 0; give a positive whole number of bytes (or leave it out for the default).]`,
+    );
+  });
 });
