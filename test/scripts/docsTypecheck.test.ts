@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { docProgram } from '../../scripts/docs-typecheck/docPrograms.js';
 import { extractBlocks } from '../../scripts/docs-typecheck/extractBlocks.js';
+import { fragmentMarker, fragmentVerdict } from '../../scripts/docs-typecheck/fragments.js';
 import { hostCommand } from '../../scripts/docs-typecheck/hostCommand.js';
 import { markedBlocks } from '../../scripts/docs-typecheck/markedBlocks.js';
 import { pageModule } from '../../scripts/docs-typecheck/pageModule.js';
@@ -96,13 +97,34 @@ describe('documented programs (<!-- run: file -->)', () => {
     expect(extractBlocks(programPage).map((b) => b.line)).toEqual([14]);
   });
 
-  it("puts a page's placeholders before its program (README's twenty lines get a db)", () => {
+  it('takes a program as the page shows it, with nothing filled in (the README is complete)', () => {
     const program = docProgram('README.md', '<!-- run: twenty-lines.ts -->\n```ts\nconsole.log(db);\n```\n');
-    const source = program.files[0]!.source;
-    expect(source).toMatch(/^\/\/ The reader's database/);
-    expect(source).toContain('const db: Db =');
-    expect(source.endsWith('console.log(db);\n')).toBe(true);
+    expect(program.files[0]!.source).toBe('console.log(db);\n');
     expect(program.files[0]!.pageLine(1)).toBe(3);
+  });
+});
+
+describe('fragments (a first line `// fragment: needs …`)', () => {
+  const block = (code: string) => ({ line: 1, code });
+
+  it('reads the marker and the names it lists, only from the first non-blank line', () => {
+    expect(fragmentMarker('\n// fragment: needs f, registry and db\nf.query("a");')).toEqual({
+      needs: ['f', 'registry', 'db'],
+    });
+    expect(fragmentMarker('// Fragment: the body of a handler')).toEqual({ needs: [] });
+    expect(fragmentMarker("import { x } from 'y';\n// fragment: needs f")).toBeUndefined();
+    expect(fragmentMarker('// a fragmentary comment')).toBeUndefined();
+  });
+
+  it('holds a fragment to exactly the names it lacks, and leaves a complete block to the type check', () => {
+    const marked = block('// fragment: needs f, registry\nf.registry();');
+    expect(fragmentVerdict(marked, new Set(['f', 'registry']))).toBeUndefined();
+    expect(fragmentVerdict(marked, new Set(['f', 'registry', 'db']))).toBe(
+      'the fragment marker must list exactly what the block takes from elsewhere: `// fragment: needs db, f, registry`; not listed: db',
+    );
+    expect(fragmentVerdict(marked, new Set(['f']))).toMatch(/`\/\/ fragment: needs f`; listed but .*: registry$/);
+    expect(fragmentVerdict(block('// fragment: needs f'), new Set())).toMatch(/`\/\/ fragment` \(it needs nothing/);
+    expect(fragmentVerdict(block('const a = 1;'), new Set(['f']))).toBeUndefined();
   });
 });
 
