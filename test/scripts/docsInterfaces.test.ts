@@ -61,7 +61,16 @@ describe('interfaces printed in the docs', () => {
   const printed = printedInterfaces().filter((p) => exported.has(p.name));
 
   it('are found (the pages print several of the public API)', () => {
-    expect(printed.map((p) => p.name)).toEqual(expect.arrayContaining(['FsmConfig', 'FsmStateConfig']));
+    expect(printed.map((p) => p.name)).toEqual(
+      expect.arrayContaining([
+        'FsmConfig',
+        'FsmStateConfig',
+        'FsmSnapshot',
+        'TransitionEvent',
+        'StateSyncConfig',
+        'SyncPolicy',
+      ]),
+    );
   });
 
   it('name the same members as the exported interface', () => {
