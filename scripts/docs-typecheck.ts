@@ -9,9 +9,10 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { docProgram, type ProgramFile } from './docs-typecheck/docPrograms.js';
-import { extractBlocks, type CodeBlock } from './docs-typecheck/extractBlocks.js';
-import { fragmentMarker, fragmentVerdict, NOT_YET_STANDALONE, UNKNOWN_NAME_CODES } from './docs-typecheck/fragments.js';
+import { extractBlocks } from './docs-typecheck/extractBlocks.js';
+import { fragmentMarker, NOT_YET_STANDALONE } from './docs-typecheck/fragments.js';
 import { pageModule } from './docs-typecheck/pageModule.js';
+import { checkStandalone, type StandaloneBlock } from './docs-typecheck/standalone.js';
 
 const root = resolve(import.meta.dirname, '..');
 // Inside the repository, so that `mcp-fusion` resolves to this package's sources (tsconfig.json's `paths`).
@@ -30,7 +31,7 @@ mkdirSync(out, { recursive: true });
 const generated = new Map<string, { page: string; pageLine: (line: number) => number }>();
 const programFiles = new Map<string, { page: string; pageLine: ProgramFile['pageLine'] }>();
 // Each block alone, as pasted into a file of its own.
-const standalone = new Map<string, { page: string; block: CodeBlock }>();
+const standalone = new Map<string, StandaloneBlock>();
 let blockCount = 0;
 for (const page of pages) {
   const markdown = readFileSync(join(root, page), 'utf8');
@@ -67,31 +68,10 @@ const own = new Set([...generated.keys(), join(root, 'scripts', 'docs-typecheck'
 // The documented programs, alone: what they use they must import or define.
 const programs = ts.createProgram([...programFiles.keys()], { ...options, noEmit: true, noUnusedLocals: false });
 for (const [file, origin] of programFiles) generated.set(file, origin);
-// The blocks alone, each its own module (a pasted file of a `"type": "module"` project is one).
-const alone = ts.createProgram([...standalone.keys()], {
-  ...options,
-  noEmit: true,
-  noUnusedLocals: false,
-  moduleDetection: ts.ModuleDetectionKind.Force,
-});
-const unknownNames = new Map<string, Set<string>>([...standalone.keys()].map((file) => [file, new Set()]));
-const aloneDiagnostics = ts.getPreEmitDiagnostics(alone).filter((d) => {
-  const file = d.file === undefined ? undefined : resolve(d.file.fileName);
-  if (file === undefined) return true;
-  const origin = standalone.get(file);
-  if (origin === undefined) return false;
-  if (fragmentMarker(origin.block.code) === undefined) return true;
-  // A fragment may lack names (those its marker lists); its other errors are the page check's business.
-  const name = /'([^']+)'/.exec(ts.flattenDiagnosticMessageText(d.messageText, '\n'))?.[1];
-  if (UNKNOWN_NAME_CODES.has(d.code) && name !== undefined) unknownNames.get(file)!.add(name);
-  return false;
-});
+// The blocks alone, each as a reader pastes it.
+const { diagnostics: aloneDiagnostics, fragmentErrors } = checkStandalone(standalone, options);
 for (const [file, { page, block }] of standalone)
   generated.set(file, { page, pageLine: (line) => block.line + line - 1 });
-const fragmentErrors = [...standalone].flatMap(([file, { page, block }]) => {
-  const verdict = fragmentVerdict(block, unknownNames.get(file)!);
-  return verdict === undefined ? [] : [`${page}:${block.line}:1 - ${verdict}`];
-});
 // Errors inside the package itself are the type check's business; here only the docs' own count.
 const diagnostics = [
   ...ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || own.has(resolve(d.file.fileName))),
