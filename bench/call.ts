@@ -11,6 +11,7 @@ import {
   floorServer,
   fullStackAnswer,
   fusionRegistry,
+  isGated,
   fusionServer,
   groupedCallArgs,
   RawClient,
@@ -67,8 +68,16 @@ interface Target {
 export async function callSection({ quick, long, log }: SectionOptions): Promise<Section> {
   const n = quick ? 100 : CALL_N;
   const plain = fusionRegistry(n);
-  const wrapped = fusionRegistry(n, threeMiddlewares);
-  const registryOf = (c: FusionCase): ToolRegistry<object> => (c.middlewares ? wrapped : plain);
+  const registries = new Map<string, ToolRegistry<object>>([['false false', plain]]);
+  const registryOf = (c: FusionCase): ToolRegistry<object> => {
+    const key = `${c.middlewares} ${isGated(c.variant)}`;
+    let registry = registries.get(key);
+    if (registry === undefined) {
+      const middleware = c.middlewares ? threeMiddlewares : [];
+      registries.set(key, (registry = fusionRegistry(n, { middleware, gated: isGated(c.variant) })));
+    }
+    return registry;
+  };
   const rows: Row[] = [];
   const seq: Budget = quick ? { rounds: 10, perRound: 100, warmup: 200 } : { rounds: 20, perRound: 150, warmup: 300 };
   // The 64-in-flight ratios swing with the machine's load: many short slices (paired per round, each on a

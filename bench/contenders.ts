@@ -8,6 +8,7 @@ import {
   floorServer,
   fullStackAnswer,
   fusionRegistry,
+  isGated,
   fusionServer,
   groupedCallArgs,
   threeMiddlewares,
@@ -56,7 +57,11 @@ export async function contender(
   const lib = await fusionOf(dir);
   const middlewares = v.middlewares ? threeMiddlewares : [];
   return {
-    server: () => fusionServer(fusionRegistry(n, middlewares, lib), variantOptions(v.variant, n, lib)),
+    server: () =>
+      fusionServer(
+        fusionRegistry(n, { middleware: middlewares, lib, gated: isGated(v.variant) }),
+        variantOptions(v.variant, n, lib),
+      ),
     args,
   };
 }

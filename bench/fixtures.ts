@@ -19,16 +19,24 @@ const passThrough: Middleware<object> = (_ctx, _args, next) => next();
 /** Three trivial middlewares, each a real link of the compiled chain. */
 export const threeMiddlewares: Middleware<object>[] = [passThrough, passThrough, passThrough];
 
+/** How {@link fusionRegistry} builds its tools. */
+export interface RegistryOptions {
+  /** Middlewares of every tool (none). */
+  middleware?: Middleware<object>[];
+  /** The package to build with (this tree's). */
+  lib?: Fusion;
+  /** Binds tools to {@link toggleMachine} (false): for the variants that serve a gate ({@link isGated}). */
+  gated?: boolean;
+}
+
 /**
- * N trivial tools with two fields each (`domain<i % 50>.tool<i>`), as mcp-fusion tools. Even tools are
- * bound to both states of {@link toggleMachine}; the called tool sends `toggle`, so every call transitions.
- * Bindings only act when an attachment passes a gate (`fsm`), so the same tools serve every variant.
+ * N trivial tools with two fields each (`domain<i % 50>.tool<i>`), as mcp-fusion tools. With `gated`, even
+ * tools are bound to both states of {@link toggleMachine} and the called tool sends `toggle`, so every call
+ * transitions; a registry with bound tools is served only with its gate (`fsm`), so the other variants
+ * serve the same tools unbound.
  */
-export function fusionRegistry(
-  n: number,
-  middleware: Middleware<object>[] = [],
-  lib: Fusion = fusion,
-): ToolRegistry<object> {
+export function fusionRegistry(n: number, options: RegistryOptions = {}): ToolRegistry<object> {
+  const { middleware = [], lib = fusion, gated = false } = options;
   const f = lib.initFusion<object>({ middleware });
   const registry = f.registry();
   for (let i = 0; i < n; i++) {
@@ -37,7 +45,7 @@ export function fusionRegistry(
       .describe(`Tool number ${i}`)
       .withString('id', 'Identifier')
       .withOptionalNumber('limit', 'Limit');
-    if (i % 2 === 0 || `domain${i % 50}.tool${i}` === CALLED)
+    if (gated && (i % 2 === 0 || `domain${i % 50}.tool${i}` === CALLED))
       tool = tool.bindState(['idle', 'busy'], `domain${i % 50}.tool${i}` === CALLED ? 'toggle' : undefined);
     registry.register(tool.handle((input) => input.id));
   }
@@ -63,6 +71,11 @@ export function stateSync(n: number): StateSyncConfig {
 }
 
 export type Variant = 'plain' | 'sync' | 'fsm' | 'sync+fsm' | 'grouped';
+
+/** True for the variants that serve the workflow gate (their registry is built with `gated`). */
+export function isGated(variant: Variant): boolean {
+  return variant === 'fsm' || variant === 'sync+fsm';
+}
 
 /** Attach options of one variant for N tools; each call builds a fresh gate, since attaching binds tools to it. */
 export function variantOptions(variant: Variant, n: number, lib: Fusion = fusion): AttachOptions<object> {
@@ -165,7 +178,7 @@ export function floorServer(
  */
 export async function fullStackAnswer(n: number): Promise<(id: unknown) => Record<string, unknown>> {
   const probe = await RawClient.connect(
-    fusionServer(fusionRegistry(n, threeMiddlewares), variantOptions('sync+fsm', n)),
+    fusionServer(fusionRegistry(n, { middleware: threeMiddlewares, gated: true }), variantOptions('sync+fsm', n)),
   );
   const sample = (await probe.request('tools/call', callArgs)) as {
     content: Array<{ text: string }>;

@@ -6,6 +6,7 @@ import {
   connectV2,
   floorServer,
   fusionRegistry,
+  isGated,
   fusionServer,
   RawClient,
   variantOptions,
@@ -39,13 +40,14 @@ export async function listSection({ quick, log }: SectionOptions): Promise<Secti
   const rows: Row[] = [];
   for (const n of sizes) {
     log(`  tools/list N=${n}`);
-    const registry = fusionRegistry(n);
+    const registries = { plain: fusionRegistry(n), gated: fusionRegistry(n, { gated: true }) };
     const servers: Array<[string, () => { connect(t: never): Promise<void> }, number | undefined]> = [
       ['SDK v2 McpServer.registerTool', () => bareV2(n), n],
       ['SDK v1 McpServer (reference)', () => bareV1(n), n],
       ['floor: v2 low-level Server, precomputed list', () => floorServer(n), n],
       ...VARIANTS.map(([name, variant]): [string, () => { connect(t: never): Promise<void> }, number | undefined] => {
         const options = variantOptions(variant, n);
+        const registry = isGated(variant) ? registries.gated : registries.plain;
         return [name, () => fusionServer(registry, options), variant === 'grouped' ? undefined : n];
       }),
     ];

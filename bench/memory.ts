@@ -97,7 +97,7 @@ async function measure(task: Task, count: number): Promise<number> {
     const app =
       task === 'sessions:v2'
         ? bareSessions(SESSION_TOOLS)
-        : createFusionApp(fusionRegistry(SESSION_TOOLS), {
+        : createFusionApp(fusionRegistry(SESSION_TOOLS, { gated: task === 'sessions:fusion-gated' }), {
             ...(task === 'sessions:fusion-gated' ? variantOptions('sync+fsm', SESSION_TOOLS) : {}),
             // One anonymous caller opens every session here: lift the session budgets (#20) above the count measured.
             limits: { maxSessions: count + 100, maxSessionsPerPrincipal: count + 100 },

@@ -29,6 +29,8 @@ if (mode === 'source') {
     else process.exit(code ?? 1);
   });
 } else if (existsSync(dist)) {
+  // The package ships source maps: an error's frames name src/….ts and the functions in it.
+  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(dist).href);
 } else {
   console.error(`mcp-fusion: ${dist} is missing; run \`npm run build\` in ${root}`);

@@ -1,7 +1,10 @@
 /**
- * `npm run soak [-- --minutes 3 | --seconds 15] [--users 6] [--rate 2]`: a bounded soak of one workspace server
- * on Redis (a private redis-server unless REDIS_URL is set: DBSIZE counts the whole database) under virtual
- * users of both eras that come and go, `rate` sessions a second in all (see scripts/soak/load.ts). Every sample prints the server's heap (after a full collection), its open handles,
+ * `npm run soak [-- --minutes 3 | --seconds 15] [--users 6] [--rate 2] [--instances 2]`: a bounded soak of
+ * workspace servers sharing one Redis (a private redis-server unless REDIS_URL is set: DBSIZE counts the whole
+ * database) under virtual users of both eras that come and go, `rate` sessions a second in all, spread over every
+ * instance (see scripts/soak/load.ts). Every lifetime the servers keep (sessions, workflow handles, stored SSE
+ * events) is scaled to the run, so what clients leave behind is purged within its first half. Every sample prints
+ * the servers' heap (after a full collection, summed), their open handles,
  * Redis' key count (DBSIZE) and the p99 latency of the calls since the last sample; at the end each is judged
  * over the second half of the run (scripts/soak/trend.ts). Exit 1: one grows without bound; exit 2: a call
  * failed or the server did not stop cleanly on SIGTERM.
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     users: { type: 'string', default: '6' },
     rate: { type: 'string', default: '2' },
+    instances: { type: 'string', default: '2' },
   },
 });
 const seconds = values.seconds !== undefined ? Number(values.seconds) : Number(values.minutes ?? '3') * 60;
@@ -29,9 +33,14 @@ if (!(seconds >= 4))
   throw new Error(`--minutes/--seconds: give a run of at least 4 s (got ${values.minutes ?? values.seconds})`);
 const users = Number(values.users);
 const rate = Number(values.rate);
+const instances = Number(values.instances);
+if (!(Number.isInteger(instances) && instances >= 1))
+  throw new Error(`--instances: give a whole number of servers, at least 1 (got ${values.instances})`);
 const sampleMs = Math.max(1_000, Math.round((seconds * 1_000) / 36));
-// Sessions and workflow handles live a quarter of the run (5–30 s): what users abandon is purged within it.
-const ttlMs = Math.min(30_000, Math.max(5_000, Math.round((seconds * 1_000) / 4)));
+// Sessions, workflow handles and stored SSE events live a quarter of the run (15–30 s): what users abandon is
+// purged within it, so the second half, which the verdict judges, starts on the plateau. Never below 15 s: a
+// session unused for a third of it is closed, and on a busy machine one call can take seconds.
+const ttlMs = Math.min(30_000, Math.max(15_000, Math.round((seconds * 1_000) / 4)));
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const TOLERANCES: Record<string, Tolerance> = {
@@ -49,36 +58,46 @@ process.once('exit', stopAll);
 const redisUrl = process.env.REDIS_URL ?? (await startRedis());
 const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
 await redis.connect();
-const [port, debugPort] = [await freePort(), await freePort()];
-const server = spawn(
-  process.execPath,
-  ['--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', 'scripts/soak/server.ts'],
-  {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DEBUG_PORT: String(debugPort),
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: `soak:${process.pid}:`,
-      SOAK_TTL_MS: String(ttlMs),
+const servers: Array<{ port: number; debugPort: number }> = [];
+const prefix = `soak:${process.pid}:`;
+for (let i = 0; i < instances; i++) {
+  const [port, debugPort] = [await freePort(), await freePort()];
+  const server = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', 'scripts/soak/server.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DEBUG_PORT: String(debugPort),
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: prefix,
+        SOAK_TTL_MS: String(ttlMs),
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  },
-);
-children.push(server);
-await ready(port, server);
-await ready(debugPort, server);
+  );
+  children.push(server);
+  await ready(port, server);
+  await ready(debugPort, server);
+  servers.push({ port, debugPort });
+}
+const serverProcesses = children.slice(-instances);
 
 console.log(
-  `soak: ${seconds} s, ${users} users of both eras starting ${rate} sessions/s, sessions and handles live ${ttlMs / 1_000} s, a sample every ${sampleMs / 1_000} s`,
+  `soak: ${seconds} s, ${instances} instance(s) on one Redis, ${users} users of both eras starting ${rate} sessions/s, sessions, handles and stored events live ${ttlMs / 1_000} s, a sample every ${sampleMs / 1_000} s`,
 );
 console.log(
   ['t s', 'heap MiB', 'handles', 'redis keys', 'p99 ms', 'calls', 'failed', 'opened', 'left', 'abandoned', 'sessions']
     .map((h) => h.padStart(9))
     .join(' '),
 );
-const load = new Load(`http://127.0.0.1:${port}/mcp`, users, rate);
+const load = new Load(
+  servers.map((s) => `http://127.0.0.1:${s.port}/mcp`),
+  users,
+  rate,
+);
 const series: Record<string, Array<[number, number]>> = Object.fromEntries(Object.keys(TOLERANCES).map((k) => [k, []]));
 const failures: string[] = [];
 let total = 0;
@@ -86,7 +105,13 @@ const started = performance.now();
 for (let next = sampleMs; next <= seconds * 1_000; next += sampleMs) {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + next - performance.now())));
   const window = load.take();
-  const stats = await statsOf(debugPort);
+  const all = await Promise.all(servers.map((s) => statsOf(s.debugPort)));
+  const stats = all.reduce((a, b) => ({
+    heapUsed: a.heapUsed + b.heapUsed,
+    handles: a.handles + b.handles,
+    sessions: a.sessions + b.sessions,
+    live: a.live + b.live,
+  }));
   const row = {
     t: (performance.now() - started) / 1_000,
     'heap MiB': stats.heapUsed / 2 ** 20,
@@ -113,8 +138,13 @@ for (let next = sampleMs; next <= seconds * 1_000; next += sampleMs) {
   console.log(cells.map((c) => String(c).padStart(9)).join(' '));
 }
 await load.stop();
-server.kill('SIGTERM');
-const [code] = (await once(server, 'exit')) as [number | null];
+const codes = await Promise.all(
+  serverProcesses.map(async (server) => {
+    server.kill('SIGTERM');
+    return ((await once(server, 'exit')) as [number | null])[0];
+  }),
+);
+const code = codes.find((c) => c !== 0) ?? 0;
 
 console.log(
   `\nverdict over the second half (${total} calls, ${failures.length} failed; server exit code ${code} after SIGTERM):`,

@@ -101,7 +101,7 @@ export { MemoryNonceStore, type MemoryNonceStoreOptions } from './runtime/Memory
 export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
 export { staleUri } from './runtime/systemResources.js';
 export type { WorkflowChange } from './workflow/WorkflowRuntime.js';
-export type { Principal } from './principal/types.js';
+export type { PeerOptions, Principal } from './principal/types.js';
 
 export * from './state-sync/index.js';
 export * from './fsm/index.js';

@@ -30,14 +30,21 @@ export function parseClusterNodes(spec: string): Array<{ host: string; port: num
  * The workspace server's scale-out wiring: sessions, workflow state and notifications in one Redis or one
  * Redis Cluster, so that several processes behind a load balancer behave as one server.
  */
-export async function connectRedis(target: RedisTarget, prefix: string) {
+export async function connectRedis(
+  target: RedisTarget,
+  prefix: string,
+  tuning: { eventsTtlMs?: number; commandTimeoutMs?: number } = {},
+) {
+  const redisOptions = failFastRedisOptions(
+    tuning.commandTimeoutMs === undefined ? {} : { commandTimeout: tuning.commandTimeoutMs },
+  );
   // A cluster client routes every command to the shard of its keys and holds one sharded subscriber per
   // shard, so it serves as both publisher and subscriber; one node needs a second connection to subscribe.
   const client =
     'url' in target
-      ? new Redis(target.url, failFastRedisOptions())
+      ? new Redis(target.url, redisOptions)
       : new Cluster(parseClusterNodes(target.clusterNodes), failFastClusterOptions());
-  const subscriber = 'url' in target ? new Redis(target.url, failFastRedisOptions()) : client;
+  const subscriber = 'url' in target ? new Redis(target.url, redisOptions) : client;
   let down = false;
   const report = (error: Error): void => {
     if (down) return;
@@ -75,7 +82,11 @@ export async function connectRedis(target: RedisTarget, prefix: string) {
       tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }) },
       bus,
       // SSE events kept for resumption: a client whose stream drops resumes on any instance (Last-Event-ID).
-      eventStore: new RedisEventStore({ client, prefix: `${prefix}events:` }),
+      eventStore: new RedisEventStore({
+        client,
+        prefix: `${prefix}events:`,
+        ...(tuning.eventsTtlMs === undefined ? {} : { ttlMs: tuning.eventsTtlMs }),
+      }),
     },
     /** Rate-limit counts every instance shares (used when RATE_LIMIT is set). */
     rateLimitStore: new RedisRateLimitStore({ client, prefix: `${prefix}ratelimit:` }),

@@ -33,8 +33,9 @@ export function fragmentMarker(code: string): FragmentMarker | undefined {
  * before). Each is an opt-out until its page is complete; remove the page from here when it is.
  */
 export const NOT_YET_STANDALONE: ReadonlySet<string> = new Set([
-  // Made complete on the `tasks` branch (issue #41); the lead removes these at merge.
-  'docs/tasks.md',
+  // Pages owned elsewhere (#41). security.md: one block uses `registry`; testing.md: one uses `registry`
+  // and `expect`. Mark them `// fragment: needs …` or make them whole, then remove the page from here.
+  'docs/security.md',
   'docs/testing.md',
 ]);
 

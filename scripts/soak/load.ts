@@ -22,9 +22,10 @@ export class Load {
   #stopped = false;
   readonly #users: Promise<void>[] = [];
 
-  constructor(url: string, users: number, roundsPerSecond: number) {
+  /** `urls`: the instances; each user goes round them, every era on every instance in turn. */
+  constructor(urls: readonly string[], users: number, roundsPerSecond: number) {
     const periodMs = (users / roundsPerSecond) * 1_000;
-    for (let u = 0; u < users; u++) this.#users.push(this.#user(url, u, periodMs, (u * periodMs) / users));
+    for (let u = 0; u < users; u++) this.#users.push(this.#user(urls, u, periodMs, (u * periodMs) / users));
   }
 
   static #empty(): {
@@ -51,13 +52,15 @@ export class Load {
     await Promise.all(this.#users);
   }
 
-  async #user(url: string, user: number, periodMs: number, offsetMs: number): Promise<void> {
+  async #user(urls: readonly string[], user: number, periodMs: number, offsetMs: number): Promise<void> {
     let next = performance.now() + offsetMs;
     for (let round = 0; !this.#stopped; round++) {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
       next = Math.max(next + periodMs, performance.now());
       if (this.#stopped) return;
       const modern = (user + round) % 2 === 1;
+      // Two rounds on one instance (one of each era), then the next instance.
+      const url = urls[(user + Math.floor(round / 2)) % urls.length]!;
       const client = new Client(
         { name: `soak-${user}`, version: '1.0.0' },
         modern ? { versionNegotiation: { mode: 'auto' } } : {},

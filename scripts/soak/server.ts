@@ -1,7 +1,7 @@
 /**
- * The server under soak, in its own process: the workspace example wired to Redis as `npm start` wires it
- * (REDIS_URL, REDIS_PREFIX), with its timeouts scaled to the run (`SOAK_TTL_MS`: a session's and a workflow
- * handle's lifetime; idle and never-used sessions go after a third of it), so that what clients leave behind
+ * One server under soak (the soak starts two on one Redis), in its own process: the workspace example wired to Redis as `npm start` wires it
+ * (REDIS_URL, REDIS_PREFIX), with its timeouts scaled to the run (`SOAK_TTL_MS`: a session's, a workflow
+ * handle's and a stored SSE event's lifetime; idle and never-used sessions go after a third of it), so that what clients leave behind
  * is purged within the run. `DEBUG_PORT` answers `GET /stats`: heap used after a full collection, open handles
  * and requests (libuv resources), and legacy sessions tracked and live. SIGTERM: drain, close, exit 0.
  */
@@ -15,7 +15,12 @@ const ttlMs = Number(process.env.SOAK_TTL_MS ?? 30_000);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined)
   throw new Error('run the soak server with --expose-gc: it reports its heap after a full collection');
-const redis = await connectRedis({ url: process.env.REDIS_URL! }, process.env.REDIS_PREFIX ?? 'soak:');
+// Stored SSE events (kept for resumption) live as long as a session: every lifetime is scaled to the run. A
+// command may take 5 s (not the fail-fast 1 s): on a busy machine the soak judges growth, not Redis' latency.
+const redis = await connectRedis({ url: process.env.REDIS_URL! }, process.env.REDIS_PREFIX ?? 'soak:', {
+  eventsTtlMs: ttlMs,
+  commandTimeoutMs: 5_000,
+});
 const third = Math.floor(ttlMs / 3);
 const server = await startServer(registry, {
   // The demo database keeps windows of carts and orders (10× and 1× maxRecords): small ones, reached early in the run.

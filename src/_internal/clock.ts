@@ -25,10 +25,10 @@ const CLOCK = Symbol.for('mcp-fusion.clock');
 
 type Handle = ReturnType<typeof setTimeout>;
 
-function realTimer(fn: () => void, ms: number, repeat: boolean): Timer {
+function realTimer(fn: () => void, ms: number, repeat: boolean, keepAlive = false): Timer {
   const start = (): Handle => {
     const handle = repeat ? setInterval(fn, ms) : setTimeout(fn, ms);
-    (handle as { unref?: () => void }).unref?.();
+    if (!keepAlive) (handle as { unref?: () => void }).unref?.();
     return handle;
   };
   const stop = (): void => (repeat ? clearInterval(handle) : clearTimeout(handle));
@@ -51,6 +51,16 @@ export const systemClock: Clock = Object.freeze({
   now: () => Date.now(),
   setTimeout: (fn: () => void, ms: number) => realTimer(fn, ms, false),
   setInterval: (fn: () => void, ms: number) => realTimer(fn, ms, true),
+});
+
+/**
+ * The wall clock with timers that keep the process alive: for a wait that may be all a program is doing
+ * (a client polling a task on another server), where an unref'd timer would let the process exit mid-wait.
+ */
+export const keepAliveClock: Clock = Object.freeze({
+  now: () => Date.now(),
+  setTimeout: (fn: () => void, ms: number) => realTimer(fn, ms, false, true),
+  setInterval: (fn: () => void, ms: number) => realTimer(fn, ms, true, true),
 });
 
 /** A monotonic clock (`performance.now`, not epoch time) with real timers: deadlines must not move with the wall clock. */

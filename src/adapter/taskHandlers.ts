@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { ProtocolEra } from '../protocol/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { missingScopes } from '../auth/checkScopes.js';
+import { ScopeGate } from '../auth/ScopeGate.js';
+import { insufficientScopeMeta } from '../auth/insufficientScope.js';
+import { messages } from '../protocol/messages.js';
 import type { TaskService } from '../runtime/TaskService.js';
 import type { RequestContext } from '../surface/types.js';
 import { taskTexts } from '../tasks/taskTexts.js';
@@ -76,9 +80,10 @@ type Handler = (
 /** The task methods of an era, era-neutral handlers over the service (the attachment installs them). */
 export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, Handler]> {
   const owner = (scope: RequestContext): string => requestPrincipal(scope).key;
-  const found = async (record: Promise<TaskRecord | undefined>, id: string): Promise<TaskRecord> => {
+  const found = async (record: Promise<TaskRecord | undefined>, id: string, scope: RequestContext) => {
     const task = await record;
     if (task === undefined) throw new WireError(JsonRpcCode.InvalidParams, taskTexts.notFound(id));
+    authorizeTask(task, scope);
     return task;
   };
   if (era === 'modern') {
@@ -94,48 +99,73 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
     return [
       [
         'tasks/get',
-        async (p, scope) => (gate(scope), modernTask(await found(service.get(p.taskId, owner(scope)), p.taskId), true)),
+        async (p, scope) => (
+          gate(scope),
+          modernTask(await found(service.get(p.taskId, owner(scope)), p.taskId, scope), true)
+        ),
       ],
       // The SDK lifts `inputResponses` out of the params into the request's context (the extra).
       [
         'tasks/update',
-        async (p, scope) => (
-          gate(scope),
-          await found(
-            service.update(p.taskId, owner(scope), p.inputResponses ?? scope.extra.inputResponses ?? {}),
-            p.taskId,
-          ),
-          {}
-        ),
+        async (p, scope) => {
+          gate(scope);
+          await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
+          const answers = p.inputResponses ?? scope.extra.inputResponses ?? {};
+          await found(service.update(p.taskId, owner(scope), answers), p.taskId, scope);
+          return {};
+        },
       ],
       [
         'tasks/cancel',
-        async (p, scope) => (gate(scope), await found(service.cancel(p.taskId, owner(scope)), p.taskId), {}),
+        async (p, scope) => {
+          gate(scope);
+          await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
+          await found(service.cancel(p.taskId, owner(scope)), p.taskId, scope);
+          return {};
+        },
       ],
     ];
   }
   return [
-    ['tasks/get', async (p, scope) => legacyTask(await found(service.get(p.taskId, owner(scope)), p.taskId))],
+    ['tasks/get', async (p, scope) => legacyTask(await found(service.get(p.taskId, owner(scope)), p.taskId, scope))],
     [
       'tasks/result',
       async (p, scope) => {
-        const task = await found(service.settled(p.taskId, owner(scope), scope.extra.signal), p.taskId);
+        // Authorized before the wait: a caller who may not read the task must not hold a wait on it.
+        await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
+        const task = await found(service.settled(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope);
         return taskPayload(task);
       },
     ],
     [
       'tasks/cancel',
       async (p, scope) => {
-        const before = await found(service.get(p.taskId, owner(scope)), p.taskId);
+        const before = await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
         if (isTerminal(before.status))
           throw new WireError(
             JsonRpcCode.InvalidParams,
             `Cannot cancel task "${p.taskId}": it is already ${before.status}.`,
           );
-        return legacyTask(await found(service.cancel(p.taskId, owner(scope)), p.taskId));
+        return legacyTask(await found(service.cancel(p.taskId, owner(scope)), p.taskId, scope));
       },
     ],
   ];
+}
+
+/**
+ * Refuses a task whose call needed scopes the caller's token no longer grants (-32602 `insufficient_scope`,
+ * the missing scopes in `data`): the same user with a narrower token cannot read, answer or cancel it.
+ */
+function authorizeTask(task: TaskRecord, scope: RequestContext): void {
+  const required = task.requiredScopes ?? [];
+  if (required.length === 0) return;
+  const missing = missingScopes(required, ScopeGate.scopesOf(scope.extra.authInfo));
+  if (missing.length === 0) return;
+  throw new WireError(
+    JsonRpcCode.InvalidParams,
+    messages.insufficientScope(`task "${task.id}" of "${task.tool}"`, required, missing, 'tool'),
+    insufficientScopeMeta(required, missing),
+  );
 }
 
 /** The params schema of a modern task method (the SDK validates custom methods with it). */

@@ -10,6 +10,8 @@ import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { budgetOwner } from '../principal/budgetOwner.js';
 import { sealTargetOf } from '../runtime/pickAction.js';
 import { installTasks } from './installTasks.js';
+import { mayWatchUri, unknownInstanceText } from '../workflow/mayWatchUri.js';
+import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { Attachment } from './attach.js';
 
 /** The part of an SDK server (v2 `Server`, or v1 `Server`) a runtime's handlers talk to. */
@@ -149,10 +151,14 @@ export function wireRuntime<Ctx>(
       : ([
           [
             'resources/subscribe',
-            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
+            async (request: { params?: { uri?: unknown } }, ctx: unknown) => {
               const scope = scopeOf(ctx);
-              // A scope-hidden resource is refused as resources/read refuses it.
+              // A scope-hidden resource is refused as resources/read refuses it; so is another's workflow instance.
               content!.authorizeUri(request?.params?.uri, scope.extra);
+              if (!(await mayWatchUri(runtime.workflow, request?.params?.uri, scope)))
+                throw new WireError(JsonRpcCode.ResourceNotFound, unknownInstanceText(String(request?.params?.uri)), {
+                  uri: request?.params?.uri,
+                });
               const key = scope.sessionKey ?? connectionId;
               subscriptions.subscribe(key, request?.params?.uri, sendToClient, budgetOwner(scope));
               subscribed.add(key);

@@ -35,7 +35,7 @@ export async function importModule(path: string, cwd: string): Promise<ImportedM
       { path: file },
     );
   }
-  if (TYPESCRIPT.has(extname(file)) && !runningFromSource) await registerTsx([dirname(file), cwd]);
+  await prepareLoader(file, cwd);
   const notes: string[] = [];
   let exports: Record<string, unknown> = {};
   let served: ServeIntercepted | undefined;
@@ -58,6 +58,15 @@ export async function importModule(path: string, cwd: string): Promise<ImportedM
     );
   }
   return { exports, served, notes };
+}
+
+/**
+ * Registers the loader `path` needs (tsx for TypeScript, when the CLI runs from dist) without importing it,
+ * so that a hook registered next (`mcp-fusion dev`'s module graph) wraps it and sees the files it resolves to.
+ */
+export async function prepareLoader(path: string, cwd: string): Promise<void> {
+  const file = resolve(cwd, path);
+  if (TYPESCRIPT.has(extname(file)) && !runningFromSource) await registerTsx([dirname(file), cwd]);
 }
 
 function registerTsx(from: readonly string[]): Promise<void> {

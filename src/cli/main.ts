@@ -1,6 +1,14 @@
 // The `mcp-fusion` executable's body; bin/mcp-fusion.js picks this file (from source or dist) and runs it.
 import { runCli } from './runCli.js';
 
+// A reader that stops early (`mcp-fusion --help | head -1`) closes the pipe: what is left to write is dropped
+// (EPIPE is no failure of the command, and not worth a stack) and the command ends with its own exit code.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

@@ -1,5 +1,5 @@
 import { peerOf } from './peers.js';
-import { requestPrincipal, type PrincipalSource } from './requestPrincipal.js';
+import { peerFallback, requestPrincipal, type PrincipalSource } from './requestPrincipal.js';
 
 /**
  * Whom a request's holdings (subscriptions, stored data, …) count against: its principal when the token
@@ -10,5 +10,5 @@ export function budgetOwner(source: PrincipalSource): string {
   const principal = requestPrincipal(source);
   if (principal.kind !== 'anonymous') return principal.key;
   const peer = peerOf(source.extra.raw);
-  return peer === undefined ? principal.key : `peer:${peer}`;
+  return peer === undefined ? principal.key : peerFallback(peer);
 }

@@ -26,3 +26,21 @@ export interface AuthInfoLike {
   readonly scopes?: unknown;
   readonly extra?: { readonly sub?: unknown; readonly iss?: unknown } | undefined;
 }
+
+/**
+ * Who the network peer of an HTTP request is (the `peers` option): the key of an anonymous principal and
+ * of every per-peer budget.
+ * @see docs/security.md#the-network-peer
+ */
+export interface PeerOptions {
+  /**
+   * Proxies (addresses or CIDR networks: `10.0.0.0/8`, `fd00::/8`, `127.0.0.1`) whose forwarded header is
+   * believed. A request from one of them is the peer its header names (the rightmost hop that is not itself
+   * a trusted proxy); from anywhere else, the socket's address. Default: none (every header is ignored).
+   */
+  trustedProxies?: readonly string[];
+  /** The header your trusted proxies append the client's address to (`x-forwarded-for`, the default, or `forwarded`). */
+  forwardedHeader?: 'x-forwarded-for' | 'forwarded';
+  /** Leading bits an IPv6 peer is keyed by (64: a host usually holds a whole /64); 128 keys each address. */
+  ipv6PrefixLength?: number;
+}

@@ -3,10 +3,17 @@ import { copyOf } from '../_internal/copyOf.js';
 /**
  * Lines that read like one of the framework's own signals: the State Sync line (`[System: …]`), the workflow
  * line (`Workflow "checkout" is now in state "paid". Next: …`, or a bare `Next: …`) and the presenter's
- * `Suggested next actions:` heading.
+ * `Suggested next actions:` heading. Tested against a line's folded form ({@link foldLine}), so look-alikes
+ * (`[system:`, `NEXT:`, fullwidth brackets, zero-width characters inside the word) count too.
  */
-const SIGNAL_LINE =
-  /^([ \t]*)(?=\[System:|Next:|Suggested next actions:|(?:The workflow|Workflow "[^"\n]*") is now in )/gm;
+const SIGNAL_START =
+  /^[ \t]*(?:\[system:|next:|suggested next actions:|(?:the workflow|workflow "[^"\n]*") is now in )/;
+
+/** A cheap test for text that may hold a signal line: plain ASCII text without one of the words is left alone. */
+const MAYBE_SIGNAL = /\[system:|next:|suggested next actions:|is now in |[^\t-~]/i;
+
+/** Unicode format characters (zero-width spaces and joiners, the byte-order mark, bidi controls …). */
+const FORMAT_CHARS = /\p{Cf}/gu;
 
 /** What a neutralised line starts with: the agent reads it as quoted data, never as the framework speaking. */
 export const DATA_MARK = '(data) ';
@@ -14,17 +21,29 @@ export const DATA_MARK = '(data) ';
 /** `_meta` key of the presenter's suggestions block: framework-written, so it is left as it is. */
 const SUGGESTIONS_META = 'fusion/suggestions';
 
+/** A line as a model would read it: compatibility forms unified (NFKC), format characters removed, case folded. */
+function foldLine(line: string): string {
+  return line.normalize('NFKC').replace(FORMAT_CHARS, '').toLowerCase();
+}
+
 /**
  * `text` with every line that reads like a framework signal prefixed with {@link DATA_MARK}: data that
- * merely contains `[System: Cache invalidated …]` or `Next: …` can no longer pass for the framework's
- * own blocks. Text without such a line is returned as it is (the same string).
+ * merely contains `[System: Cache invalidated …]` or `Next: …` (or a look-alike: other case, fullwidth forms,
+ * zero-width characters) can no longer pass for the framework's own blocks. Text without such a line is returned as it is (the same string).
  * @see docs/security.md
  */
 export function neutralizeText(text: string): string {
-  SIGNAL_LINE.lastIndex = 0;
-  if (!SIGNAL_LINE.test(text)) return text;
-  SIGNAL_LINE.lastIndex = 0;
-  return text.replace(SIGNAL_LINE, `$1${DATA_MARK}`);
+  if (!MAYBE_SIGNAL.test(text)) return text;
+  const lines = text.split('\n');
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!SIGNAL_START.test(foldLine(line))) continue;
+    const indent = /^[ \t]*/.exec(line)![0];
+    lines[i] = `${indent}${DATA_MARK}${line.slice(indent.length)}`;
+    changed = true;
+  }
+  return changed ? lines.join('\n') : text;
 }
 
 /**

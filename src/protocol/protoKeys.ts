@@ -3,9 +3,10 @@ import { jsonRpcIdOf, type JsonRpcId } from './jsonRpcId.js';
 /**
  * The path of the first own `__proto__` key in parsed JSON arguments (`JSON.parse` makes it a plain own
  * property, which schema validators silently drop): such a key is refused as an unknown field rather than
- * ignored. Iterative and bounded, whatever the nesting.
+ * ignored. Iterative, whatever the nesting, and complete: every node is looked at (the body's size budget bounds
+ * how many there are), so a key deep in a large request is found, not skipped.
  */
-export function protoKeyPath(value: unknown, maxNodes = 10_000): string | undefined {
+export function protoKeyPath(value: unknown, maxNodes = Number.POSITIVE_INFINITY): string | undefined {
   return hasProtoKey(value, maxNodes) ? pathOfProtoKey(value, maxNodes) : undefined;
 }
 

@@ -5,6 +5,7 @@ import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import type { Logger } from '../logging/types.js';
 import { BusSubscriber } from './_internal/BusSubscriber.js';
+import { FirstConnection } from './_internal/FirstConnection.js';
 import { eventChannels, shardOf } from './_internal/eventShards.js';
 import { checkPrefix, hashTag, isCluster, type RedisClient } from './_internal/redisClient.js';
 
@@ -57,6 +58,10 @@ type Message = { o?: string; e?: ServerEvent; s?: string; n?: SessionNotificatio
  * which every instance listens to, go over `eventShards` sharded channels (16) chosen by the event's URI,
  * so their load spreads over the primaries instead of weighing on one shard.
  *
+ * The bus may be created before its clients connect (still connecting, `lazyConnect`, or Redis not up
+ * yet, with or without an offline queue): it subscribes once the subscriber is ready, and holds what is
+ * published until the publisher first is (at most 1,000 messages), reporting nothing meanwhile.
+ *
  * Listeners in this process get an event synchronously when it is published here (also while Redis is
  * down); other processes get it through Redis, which skips its own echo. Delivery is at most once, like
  * the SDK's own: an event published while Redis is unreachable reaches this process only.
@@ -69,6 +74,8 @@ type Message = { o?: string; e?: ServerEvent; s?: string; n?: SessionNotificatio
 export class RedisEventBus implements ServerEventBus {
   readonly #origin = randomUUID();
   readonly #publisher: RedisClient;
+  /** Holds publishes until the publisher first connects (it may be created before it connects). */
+  readonly #firstConnection: FirstConnection;
   readonly #subscriber: BusSubscriber;
   readonly #sharded: boolean;
   readonly #prefix: string;
@@ -109,6 +116,7 @@ export class RedisEventBus implements ServerEventBus {
     this.#eventSet = new Set(this.#events);
     this.#sessionChannel = `${this.#prefix}sessions`;
     this.#onError = options.onError ?? busLogger(options.logger);
+    this.#firstConnection = new FirstConnection(options.publisher, this.#onError);
     this.#subscriber = new BusSubscriber({
       subscriber: options.subscriber,
       sharded: this.#sharded,
@@ -162,6 +170,7 @@ export class RedisEventBus implements ServerEventBus {
   /** Stops receiving and drops every listener; the clients stay open (they are yours). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#firstConnection.close();
     this.#eventListeners.clear();
     this.#sessionListeners.clear();
     await this.#subscriber.close();
@@ -193,6 +202,10 @@ export class RedisEventBus implements ServerEventBus {
   }
 
   #send(channel: string, message: object): void {
+    if (!this.#closed) this.#firstConnection.run(() => this.#publish(channel, message));
+  }
+
+  #publish(channel: string, message: object): void {
     if (this.#closed) return;
     try {
       const payload = JSON.stringify(message);

@@ -24,6 +24,7 @@ import { contentMessages as messages } from '../protocol/contentMessages.js';
 import { neutralizeMessages } from '../protocol/neutralizeSignals.js';
 import type { ScopedItem } from '../auth/ScopeGate.js';
 import { guardHandler } from './guardHandler.js';
+import { logHandlerError } from './logHandlerError.js';
 import { composeStages } from './callStages.js';
 import type { ContentCall, ContentMethod } from './contentCall.js';
 import { RuntimeCore } from './RuntimeCore.js';
@@ -256,7 +257,10 @@ export class ContentRuntime<Ctx> {
     describe?: (error: unknown) => string,
   ): Promise<T> {
     return guardHandler(label, run, describe, (error) =>
-      this.#core.log.error('handler threw', logFields(label, extra), error),
+      logHandlerError(this.#core.log, 'handler threw', logFields(label, extra), {
+        error,
+        aborted: extra.signal?.aborted === true,
+      }),
     );
   }
 

@@ -1,7 +1,9 @@
 import { errorResult } from '../protocol/normalizeResult.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import type { RequestContext } from '../surface/types.js';
-import { requestPrincipal } from '../principal/requestPrincipal.js';
+import { peerFallback, requestPrincipal } from '../principal/requestPrincipal.js';
+import { principalOf } from '../principal/principalOf.js';
+import type { Principal } from '../principal/types.js';
 import { checkRateLimit } from '../limits/checkRateLimit.js';
 import { MemoryRateLimitStore } from '../limits/MemoryRateLimitStore.js';
 import type { RateLimit, RateLimitRefusal, RateLimitStore } from '../limits/types.js';
@@ -22,8 +24,8 @@ export interface RateLimitOptions {
 
 /**
  * The rate-limit stage of `tools/call`: counts each call against the server-wide limit and the tool's own,
- * per principal (`requestPrincipal`: the verified user or client, else the legacy session, the modern peer
- * address or the stdio process), and
+ * per principal (`requestPrincipal`: the verified user or client, else the network peer over HTTP — so a new
+ * session or a new address in the same /64 resets nothing — or the session or process over stdio), and
  * refuses with an `isError` result saying when to retry (`_meta["fusion/retryAfterMs"]`).
  * @see docs/security.md#rate-limits
  */
@@ -85,7 +87,7 @@ export class RateLimiter {
       what,
       refusal.scope === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`,
       refusal,
-      whoOf(principal.kind, scope),
+      whoOf(principal, scope),
     );
   }
 
@@ -102,7 +104,7 @@ export class RateLimiter {
       return unavailable(what, 'request', error);
     }
     if (refusal === undefined) return undefined;
-    return refused(what, refusal.limit.max === 1 ? 'request' : 'requests', refusal, whoOf(principal.kind, scope));
+    return refused(what, refusal.limit.max === 1 ? 'request' : 'requests', refusal, whoOf(principal, scope));
   }
 
   async #count(key: string, limit: RateLimit, scope: 'tool' | 'server'): Promise<RateLimitRefusal | undefined> {
@@ -111,10 +113,16 @@ export class RateLimiter {
   }
 }
 
-function whoOf(kind: string, scope: RequestContext): string {
-  if (kind === 'anonymous') return scope.sessionKey === undefined ? 'this caller' : 'this session';
-  return kind === 'user' ? 'this user' : 'this client';
+function whoOf(principal: Principal, scope: RequestContext): string {
+  if (principal.kind === 'anonymous') {
+    if (principal.key.startsWith(ANONYMOUS_PEER)) return 'this network address, every session from it together';
+    return scope.sessionKey === undefined ? 'this caller' : 'this session';
+  }
+  return principal.kind === 'user' ? 'this user' : 'this client';
 }
+
+/** The start of the key of an anonymous principal keyed by its network peer. */
+const ANONYMOUS_PEER = principalOf(undefined, peerFallback('')).key.slice(0, -1);
 
 /** The refusal of `what` (`Tool "x"`) once `counted` (`tool calls`) reached the limit for `who`. */
 function refused(what: string, counted: string, refusal: RateLimitRefusal, who: string): ToolResponse {

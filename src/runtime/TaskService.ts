@@ -14,6 +14,7 @@ import type { ToolRuntime } from './ToolRuntime.js';
 import { taskExtra } from './taskExtra.js';
 import { keptOutcome, taskOutcome, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
+import { requiredScopesOf } from './requiredScopesOf.js';
 
 /** The `tasks` option: where tasks live and their budgets. */
 export interface TaskServiceOptions {
@@ -129,6 +130,10 @@ export class TaskService {
       record = await this.ledger.create({
         owner: scope.extra.principal.key,
         tool: name,
+        requiredScopes: requiredScopesOf({ surface: this.#tools.surface, content: undefined }, 'tools/call', {
+          name,
+          arguments: args,
+        }),
         ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
         pollIntervalMs: declaration.pollIntervalMs,
         leaseUntil: this.ledger.now() + this.#leaseMs,

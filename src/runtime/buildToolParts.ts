@@ -9,6 +9,7 @@ import type { ToolSwitch } from '../surface/ToolSwitch.js';
 import { Visibility } from '../surface/Visibility.js';
 import { WorkflowRuntime } from '../workflow/WorkflowRuntime.js';
 import { RateLimiter } from './RateLimiter.js';
+import { requireWorkflowGate } from './requireWorkflowGate.js';
 import type { RuntimeCore } from './RuntimeCore.js';
 import type { SessionHooks } from './SessionHooks.js';
 
@@ -66,7 +67,8 @@ export function buildToolParts(
   // The workflow asks the visibility (built after it, from its gate) what a caller's scopes leave of the surface.
   const late: { visibility?: Visibility } = {};
   let workflow: WorkflowRuntime | undefined;
-  if (options.fsm !== undefined) {
+  if (options.fsm === undefined) requireWorkflowGate(surface);
+  else {
     bindSurfaceTools(options.fsm, surface);
     warnings.push(...fsmWarnings(options.fsm));
     workflow = new WorkflowRuntime(options.fsm, surface, {

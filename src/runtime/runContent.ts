@@ -6,6 +6,7 @@ import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { ContentCall } from './contentCall.js';
 import { CallExtra } from './CallExtra.js';
 import { guardHandler } from './guardHandler.js';
+import { logHandlerError } from './logHandlerError.js';
 import type { RuntimeCore } from './RuntimeCore.js';
 
 /** A handler's value carried through the deadline (which settles with tool results). */
@@ -38,7 +39,13 @@ export function runContent(core: RuntimeCore): (call: ContentCall) => Promise<un
     const request = own ? extra : { requestSignal: extra.signal };
     const settled = tracker.deadlines.run(label, timeoutMs, request, async (running) => {
       if (own) extra.beginRun(running, core.sessionOf);
-      const value = await guardHandler(label, () => call.run(context, extra), undefined, failed('handler threw'));
+      const value = await guardHandler(
+        label,
+        () => call.run(context, extra),
+        undefined,
+        (error) =>
+          logHandlerError(log, 'handler threw', logFields(label, extra), { error, aborted: running.signal.aborted }),
+      );
       return new Settled(value) as unknown as ToolResponse;
     });
     return settled.then((result) => {

@@ -8,6 +8,7 @@ import { CallExtra } from './CallExtra.js';
 import { callLogFields } from './callLogFields.js';
 import type { RunningHandler } from './Deadlines.js';
 import type { RuntimeCore } from './RuntimeCore.js';
+import { logHandlerError } from './logHandlerError.js';
 
 /**
  * The handler, last on a tool's path: the tool under its deadline (timeout, the request's cancellation,
@@ -44,8 +45,14 @@ export function runTool(core: RuntimeCore): NextStage {
       (result) => {
         const thrown = thrownBy(result);
         if (thrown !== undefined) {
-          const message = thrown.source === 'handler' ? 'tool handler threw' : 'contextFactory threw';
-          log.error(message, callLogFields(call, clock.now() - running.started, log), thrown.error);
+          const fields = callLogFields(call, clock.now() - running.started, log);
+          // A context factory that throws is the server's own failure; a handler's error is the call's outcome.
+          if (thrown.source !== 'handler') log.error('contextFactory threw', fields, thrown.error);
+          else
+            logHandlerError(log, 'tool handler threw', fields, {
+              error: thrown.error,
+              aborted: running.signal.aborted,
+            });
         }
         return neutralizeResult(result);
       },

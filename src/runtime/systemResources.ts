@@ -2,6 +2,7 @@ import type { FusionResourceTemplate } from '../resources/types.js';
 import { ResourceTemplateBuilder } from '../resources/ResourceTemplateBuilder.js';
 import type { ToolParts } from './buildToolParts.js';
 import { ownerOf } from '../workflow/WorkflowRuntime.js';
+import type { RequestContext } from '../surface/types.js';
 
 /** URI of the resource that describes the last invalidation of a State Sync pattern. */
 export function staleUri(pattern: string): string {
@@ -35,7 +36,8 @@ export function systemResources(
           const handle = vars.handle ?? '';
           const snap = await workflow.handles.read(ownerOf({ sessionKey: undefined, extra }), handle);
           if (snap === undefined) return null;
-          const allowed = workflow.gate.visibleIn(snap.state, [...workflow.gate.bindings.keys()]);
+          // Only the tools this reader's scopes show: a hidden tool is never named.
+          const allowed = workflow.allowedIn(snap.state, { extra: extra as RequestContext['extra'] });
           return JSON.stringify({
             state: snap.state,
             allowed,

@@ -3,9 +3,10 @@ import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
 import { clockOf, type Clock } from '../_internal/clock.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
-import { peerGroup } from '../principal/peers.js';
+import { rememberPeer } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
-import { sessionFallback } from '../principal/requestPrincipal.js';
+import { peerFallback, sessionFallback } from '../principal/requestPrincipal.js';
+import { callerKey, openerPeer } from './sessionPrincipal.js';
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
 import { checkInitializeParams } from './initializeParams.js';
@@ -28,8 +29,6 @@ interface LiveSession {
   readonly events: SessionEvents | undefined;
   /** Ends the session bus's watch of this session (set once it is live here). */
   unwatch: () => void;
-  /** The principal key of a caller without credentials on this session (computed on first use). */
-  anonymousKey?: string;
 }
 
 const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
@@ -85,8 +84,9 @@ export class LegacySessions {
   }
 
   /**
-   * Serves one legacy HTTP request (POST with a parsed body, GET or DELETE). `peer` is the remote address
-   * (for the per-peer budget of anonymous openers).
+   * Serves one legacy HTTP request (POST with a parsed body, GET or DELETE). `peer` is the request's peer key
+   * (`peerKey`): an anonymous opener's principal and session budget are its peer, and every request of the
+   * session is then that peer's, whatever connection or address in its /64 it comes from.
    */
   async handle(request: Request, parsedBody: unknown, authInfo: unknown, peer?: string): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
@@ -106,8 +106,9 @@ export class LegacySessions {
           'sessionNotFound',
           'Session not found: it expired or was closed. Start a new session with initialize.',
         );
-      const opener = this.manager.get(id)?.principal;
-      if (opener !== undefined && opener !== callerKey(live, id, authInfo)) {
+      const record = this.manager.get(id);
+      const opener = record?.principal;
+      if (opener !== undefined && opener !== callerKey(opener, id, authInfo)) {
         return httpError(
           'sessionForbidden',
           'Forbidden: this Mcp-Session-Id belongs to another principal (it was opened with different credentials). Start your own session with initialize.',
@@ -119,6 +120,8 @@ export class LegacySessions {
       if (refused !== undefined) return refused;
       const served =
         live.events === undefined ? request : SessionEvents.aligned(request, this.manager.get(id)?.protocolVersion);
+      // The session's anonymous principal is the peer that opened it (none for a session opened without one).
+      rememberPeer(served, openerPeer(record));
       let response = await live.transport.handleRequest(served, options);
       if (request.method === 'GET' && live.events !== undefined)
         response = await live.events.prime(request, response, this.#events?.retryMs);
@@ -162,9 +165,9 @@ export class LegacySessions {
     });
     if ('response' in checked) return checked.response;
     const id = randomUUID();
-    const principal = principalOf(authInfo, sessionFallback(id));
+    const principal = principalOf(authInfo, peer === undefined ? sessionFallback(id) : peerFallback(peer));
     const owner =
-      principal.kind === 'anonymous' ? (peer === undefined ? undefined : `peer:${peerGroup(peer)}`) : principal.key;
+      principal.kind === 'anonymous' ? (peer === undefined ? undefined : peerFallback(peer)) : principal.key;
     // Budget check and reservation happen in one synchronous step (create() tracks the session before it awaits),
     // so concurrent handshakes cannot all pass a nearly full budget.
     const full = sessionRoom(this.manager, this.#limits, { owner, body: options.parsedBody, log: this.#log });
@@ -279,12 +282,6 @@ export class LegacySessions {
     for (const live of all) live.unwatch();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
-}
-
-/** The caller's principal key on a session (the anonymous one is the same on every request: kept). */
-function callerKey(live: LiveSession, id: string, authInfo: unknown): string {
-  if (authInfo === undefined) return (live.anonymousKey ??= principalOf(undefined, sessionFallback(id)).key);
-  return principalOf(authInfo, sessionFallback(id)).key;
 }
 
 function isHandshake(body: unknown): boolean {

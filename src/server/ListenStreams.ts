@@ -1,7 +1,7 @@
 import { streamOfEventId } from '../session/EventStore.js';
 import { ListenRecordings, type ListenEvents } from './ListenRecordings.js';
-import { peerGroup } from '../principal/peers.js';
 import { principalOf } from '../principal/principalOf.js';
+import { peerFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcIdOf, type JsonRpcId } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
 import { clockOf, type Timer } from '../_internal/clock.js';
@@ -110,7 +110,7 @@ export class ListenStreams {
   }
 
   /**
-   * Reserves a stream for the caller (`peer`: the remote address, the key of anonymous callers), or answers
+   * Reserves a stream for the caller (`peer`: its peer key, the key of anonymous callers), or answers
    * why not: `429`/`503` with `Retry-After` for a full budget, `400` for a filter over its size. URIs the
    * caller may not see (`visible` false) are dropped from the filter, without naming them.
    */
@@ -121,7 +121,7 @@ export class ListenStreams {
   ): ListenSlot | Response {
     const principal = principalOf(
       caller.authInfo,
-      caller.peer === undefined ? undefined : `peer:${peerGroup(caller.peer)}`,
+      caller.peer === undefined ? undefined : peerFallback(caller.peer),
     ).key;
     const count = this.#open.get(principal) ?? 0;
     const id = jsonRpcIdOf(body);

@@ -8,11 +8,14 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { requiredScopesOf } from '../runtime/requiredScopesOf.js';
+import { unwatchableUris } from '../workflow/mayWatchUri.js';
 import { AuthGate } from '../auth/AuthGate.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { isOrdinaryLegacy } from './isOrdinaryLegacy.js';
 import { missingScopes } from '../auth/checkScopes.js';
 import { rememberPeer } from '../principal/peers.js';
+import { peerKey } from '../principal/peerKey.js';
+import { peerPolicy } from '../principal/peerPolicy.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
 import { appClose } from './appClose.js';
@@ -54,6 +57,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const limits = resolveHttpLimits(options.limits);
+  const peers = peerPolicy(options.peers);
   const log = OperatorLog.of(options);
   const sessions = appSessions(options, log, {
     event: (event) => timeSession?.(event),
@@ -136,8 +140,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       resume,
     }),
     (c) => {
-      rememberPeer(c.request, c.peer);
-      return dispatch(c.request, c.body, c.authInfo, c.peer);
+      rememberPeer(c.request, c.peerKey);
+      return dispatch(c.request, c.body, c.authInfo, c.peerKey);
     },
   );
   const dispatch = async (
@@ -154,16 +158,20 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
+    // So does a URI of a workflow instance the caller does not own.
     const granted = ScopeGate.scopesOf(authInfo);
+    const unwatchable = await unwatchableUris(runtime.workflow, parsedBody, authInfo);
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },
-      (uri) => missingScopes(requiredOf('resources/read', { uri }), granted).length === 0,
+      (uri) => !unwatchable.has(uri) && missingScopes(requiredOf('resources/read', { uri }), granted).length === 0,
     );
     if (slot instanceof Response) return slot;
     let response: Response;
+    const detached = listens.detached(request);
+    rememberPeer(detached, peer);
     try {
-      response = await modern.fetch(listens.detached(request), { parsedBody: slot.body, ...auth });
+      response = await modern.fetch(detached, { parsedBody: slot.body, ...auth });
     } catch (error) {
       listens.release(slot);
       throw error;
@@ -172,7 +180,13 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   };
   // The node adapter writes a JSON answer's text itself; hosts of `fetch` get a genuine Response.
   const serve = async (request: Request, extra: FusionFetchOptions = {}): Promise<Response> =>
-    front({ request, peer: extra.peer, authInfo: extra.authInfo, body: extra.parsedBody });
+    front({
+      request,
+      peer: extra.peer,
+      peerKey: peerKey(extra.peer, request.headers.get(peers.forwardedHeader), peers),
+      authInfo: extra.authInfo,
+      body: extra.parsedBody,
+    });
   const fetch = async (request: Request, extra?: FusionFetchOptions): Promise<Response> =>
     realResponse(await serve(request, extra));
 

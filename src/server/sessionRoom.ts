@@ -3,6 +3,9 @@ import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import type { SessionManager } from '../session/SessionManager.js';
 import { httpError } from './httpErrors.js';
 import type { ResolvedHttpLimits } from './limits.js';
+import { peerFallback } from '../principal/requestPrincipal.js';
+
+const PEER = peerFallback('');
 
 /**
  * Keeps the session budgets before a new session opens, per principal (or peer) first, then in total: past a
@@ -25,7 +28,7 @@ export function sessionRoom(
       log?.refusal('sessions_per_principal', 'session budget refused an initialize', { owner, limit: perOwner });
       return httpError(
         'tooManySessions',
-        `Too Many Requests: this client already holds ${perOwner} open sessions. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`,
+        `Too Many Requests: this client already holds ${perOwner} open sessions${owner.startsWith(PEER) ? ' (without authentication, every session from its network address counts)' : ''}. Close sessions it no longer uses (HTTP DELETE with their Mcp-Session-Id) or wait for them to expire, then initialize again.`,
         jsonRpcIdOf(body),
       );
     }

@@ -4,6 +4,7 @@ import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from './serveStdio.js';
 import { capConnectionsPerPeer } from './peerConnections.js';
+import { peerPolicy } from '../principal/peerPolicy.js';
 import type { StartServerOptions } from './types.js';
 import { ServerStartError } from '../errors/FusionError.js';
 import { interceptServe } from '../_internal/interceptServe.js';
@@ -76,7 +77,11 @@ export async function startServer<Ctx>(
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
-  capConnectionsPerPeer(http, Math.min(options.maxConnectionsPerPeer ?? 128, http.maxConnections));
+  capConnectionsPerPeer(
+    http,
+    Math.min(options.maxConnectionsPerPeer ?? 128, http.maxConnections),
+    peerPolicy(options.peers),
+  );
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 3000;
   try {
@@ -141,13 +146,13 @@ function listenError(error: unknown, host: string, port: number): unknown {
     return new ServerStartError(
       `Port ${port} on ${host} is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`,
       error,
-    );
+    ); //! node-do-not-add-exception-line (uncaught, Node prints its message first, not this line)
   }
   if (code === 'EACCES') {
     return new ServerStartError(
       `Port ${port} on ${host} needs privileges this process does not have. Choose a port above 1023 with PORT=<port> or { port }.`,
       error,
-    );
+    ); //! node-do-not-add-exception-line
   }
   return error;
 }

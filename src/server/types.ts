@@ -8,6 +8,7 @@ import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
 import type { SessionEvent, SessionTimeouts } from '../session/types.js';
 import type { HttpLimits } from './limits.js';
+import type { PeerOptions } from '../principal/types.js';
 
 /** Options shared by every serving entry point. */
 export interface ServeOptions<Ctx> extends AttachOptions<Ctx> {
@@ -77,6 +78,13 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   maxListenStreamsPerPrincipal?: number;
   /** Budgets of sessions, initialize size, listen streams and running calls (see {@link HttpLimits}). */
   limits?: HttpLimits;
+  /**
+   * Who an anonymous caller is: its network peer — the IPv4 address, the IPv6 prefix (`ipv6PrefixLength`,
+   * 64), or, from a proxy listed in `trustedProxies`, the address its forwarded header names. Rate limits,
+   * task, session and listen budgets and ownership of anonymous callers key on it.
+   * @see docs/security.md#the-network-peer
+   */
+  peers?: PeerOptions;
   /**
    * The shutdown deadline (10 s): how long `close()` (call it on SIGTERM) lets the requests under way and the
    * running tool calls finish, while new requests get `503` + `Retry-After`; what still runs then is aborted

@@ -62,29 +62,35 @@ export class TrackedSessions {
   }
 
   /**
-   * The session to evict when a budget is full: the oldest one that was never used (its handshake is pending
-   * or it has had no request since), else the least recently used. `owner` limits the choice to that
-   * owner's sessions; without it, the choice is among the sessions of the owner holding the most (every
-   * session when none holds more than one), so that a flood pays for itself before a client holding one
-   * session does, even one in the middle of its handshake.
+   * The session to evict when a budget is full: the oldest one that was never used after its handshake,
+   * else the least recently used. A session still in its handshake (`initialize` answered, `notifications/
+   * initialized` not yet received) is never taken: it leaves by the initialize deadline. `owner` limits the
+   * choice to that owner's sessions; without it, the choice is among the sessions of the owner holding the
+   * most (every session when none holds more than one, or when the largest holds only handshakes), so that a
+   * flood pays for itself before a client holding one session does. `undefined` when none may be taken.
    */
   evictionCandidate(owner?: string): string | undefined {
-    let ids: ReadonlySet<string> | ReadonlyMap<string, unknown> | undefined =
-      owner === undefined ? undefined : this.#owned.get(owner);
-    if (owner === undefined) {
-      for (const set of this.#owned.values()) if (ids === undefined || set.size > ids.size) ids = set;
-      if (ids === undefined || ids.size <= 1) ids = this.#tracked;
-    }
-    return ids === undefined ? undefined : (this.#oldestUnused(ids.keys()) ?? first(ids.keys()));
+    if (owner !== undefined) return this.#pick(this.#owned.get(owner)?.keys() ?? []);
+    let largest: ReadonlySet<string> | undefined;
+    for (const set of this.#owned.values()) if (largest === undefined || set.size > largest.size) largest = set;
+    const fromLargest = largest !== undefined && largest.size > 1 ? this.#pick(largest.keys()) : undefined;
+    return fromLargest ?? this.#pick(this.#tracked.keys());
   }
 
-  #oldestUnused(ids: Iterable<string>): string | undefined {
-    for (const id of ids) if (this.#tracked.get(id)?.record.phase === 'created') return id;
-    return undefined;
+  /** Of `ids` (least recently used first): the oldest never used after its handshake, else the first not in one. */
+  #pick(ids: Iterable<string>): string | undefined {
+    let used: string | undefined;
+    for (const id of ids) {
+      const record = this.#tracked.get(id)?.record;
+      if (record === undefined || inHandshake(record)) continue;
+      if (record.phase === 'created') return id;
+      used ??= id;
+    }
+    return used;
   }
 }
 
-function first(ids: Iterator<string>): string | undefined {
-  const next = ids.next();
-  return next.done === true ? undefined : next.value;
+/** True while `initialize` was answered but `notifications/initialized` has not arrived. */
+function inHandshake(record: SessionRecord): boolean {
+  return record.phase === 'created' && !record.initialized;
 }

@@ -16,6 +16,7 @@ export interface TaskLedgerOptions {
 export interface NewTask {
   readonly owner: string;
   readonly tool: string;
+  readonly requiredScopes?: readonly string[];
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly leaseUntil?: number;
@@ -65,6 +66,9 @@ export class TaskLedger {
       id: randomUUID(),
       owner: spec.owner,
       tool: spec.tool,
+      ...(spec.requiredScopes !== undefined && spec.requiredScopes.length > 0
+        ? { requiredScopes: [...spec.requiredScopes] }
+        : {}),
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,

@@ -27,6 +27,11 @@ export interface TaskRecord {
   owner: string;
   /** The tool (its exposed name) the task runs. */
   tool: string;
+  /**
+   * The OAuth scopes the call needed when it started (its tool's, or its action's): reading, answering or
+   * cancelling the task later needs them still, so a token without them cannot read what it could not start.
+   */
+  requiredScopes?: string[];
   status: TaskStatus;
   statusMessage?: string;
   createdAt: number;

@@ -9,3 +9,16 @@ export {
   type Transcript,
   type TranscriptStep,
 } from './replayTranscript.js';
+export {
+  callToolAsTask,
+  cancelTask,
+  getTask,
+  taskResult,
+  waitForTask,
+  type CallToolAsTaskOptions,
+  type WaitForTaskOptions,
+} from './taskHelpers.js';
+export { modernTaskEndpoint, type ModernTaskEndpointOptions } from './modernTaskEndpoint.js';
+export type { TaskChannel, TaskTarget } from './taskChannel.js';
+export type { TaskError, TaskRef, TaskSnapshot, TaskStatus } from './taskSnapshot.js';
+export { TaskEndedError, TaskHelperError, TaskNotStartedError, TaskWaitTimeoutError } from './taskErrors.js';

@@ -132,7 +132,7 @@ export class HandleCalls {
         machine: s.machine,
         ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}),
         state,
-        allowed: this.#answers.allowedIn(state),
+        allowed: this.#answers.allowedIn(state, this.#answers.surfaceOf(scope)),
       },
     };
     if (minted && handle !== undefined) {

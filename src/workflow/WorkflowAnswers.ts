@@ -31,8 +31,8 @@ export class WorkflowAnswers {
   readonly #known: Set<string>;
   /** The "Next: …" block a transition into a state appends, by state key (states are finite; shared, frozen). */
   readonly #nextBlocks = new WeakMap<Surface, Map<string, ContentBlock>>();
-  /** `_meta` `allowed` of handle-keyed results, by state key. */
-  readonly #allowed = new Map<string, readonly string[]>();
+  /** `_meta` `allowed` of handle-keyed results, by the caller's surface and state key. */
+  readonly #allowed = new WeakMap<Surface, Map<string, readonly string[]>>();
 
   constructor(
     gate: StateMachineGate,
@@ -80,12 +80,20 @@ export class WorkflowAnswers {
     return traceRefusal(scope.trace, gateRefusal(this.#gate, tool, state, this.#surfaceOf(scope)), 'workflow_state');
   }
 
-  /** The bound tools allowed in `state`, once per state (the bindings are fixed once the pipeline is built; shared, frozen). */
-  allowedIn(state: FsmStateValue): readonly string[] {
+  /**
+   * The bound tools allowed in `state` that `surface` (the caller's part, after its scopes) holds: a tool the
+   * caller's scopes hide is never named. Once per state and surface (both fixed once built; shared, frozen).
+   */
+  allowedIn(state: FsmStateValue, surface: Surface = this.#surface): readonly string[] {
     const key = stateKey(state);
-    let allowed = this.#allowed.get(key);
-    if (allowed === undefined)
-      this.#allowed.set(key, (allowed = Object.freeze(this.#gate.visibleIn(state, [...this.#gate.bindings.keys()]))));
+    let byState = this.#allowed.get(surface);
+    if (byState === undefined) this.#allowed.set(surface, (byState = new Map()));
+    let allowed = byState.get(key);
+    if (allowed === undefined) {
+      const held = new Set(surface.tools.map((t) => t.name));
+      const bound = [...this.#gate.bindings.keys()].filter((name) => held.has(name));
+      byState.set(key, (allowed = Object.freeze(this.#gate.visibleIn(state, bound))));
+    }
     return allowed;
   }
 

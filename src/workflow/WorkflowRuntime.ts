@@ -78,6 +78,14 @@ export class WorkflowRuntime {
     return this.#answers.suggest(result, state);
   }
 
+  /**
+   * The bound tools allowed in `state` that the request's caller may see (its scopes): what a workflow result's
+   * `_meta` and the workflow-instance resource name as `allowed`.
+   */
+  allowedIn(state: FsmStateValue, scope: Pick<RequestContext, 'extra'>): readonly string[] {
+    return this.#answers.allowedIn(state, this.#answers.surfaceOf(scope as RequestContext));
+  }
+
   /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
   async stateFor(scope: RequestContext): Promise<FsmStateValue | undefined> {
     if (scope.sessionKey === undefined || this.usesHandles(scope)) return undefined;

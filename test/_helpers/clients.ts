@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fetchFrom } from './peerFetch.js';
 import { startServer, type RunningServer, type StartServerOptions, type ToolRegistry } from '../../src/index.js';
 
 /** An HTTP server on an ephemeral 127.0.0.1 port, closed by `await using`. */
@@ -49,6 +50,21 @@ async function connected(mode: Mode, url: URL, fetch: Fetch): Promise<TestClient
 /** A v2 SDK client over HTTP, in its default (legacy) mode or `auto` (modern when offered). */
 export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<TestClient> {
   return connected(mode, new URL(url), (u, init) => fetch(u, init));
+}
+
+/**
+ * A v2 SDK client over HTTP whose connections leave from `peer` (a loopback address such as 127.0.0.2: a
+ * network peer of its own, so an anonymous client that is not the other test clients' principal).
+ */
+export async function v2HttpClientFrom(url: string, peer: string, mode: Mode = 'legacy'): Promise<TestClient> {
+  const from = fetchFrom(peer);
+  const client = await connected(mode, new URL(url), from.fetch);
+  return Object.assign(client, {
+    [Symbol.asyncDispose]: async () => {
+      await client.close();
+      from.close();
+    },
+  });
 }
 
 /** A v2 SDK client talking to a fetch-shaped app in process (no socket). */

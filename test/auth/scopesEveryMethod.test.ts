@@ -20,7 +20,8 @@ async function connectAs<Ctx>(
     expiresAt: Math.floor(Date.now() / 1000) + 60,
     extra: { sub: `user-${scopes.join('+')}`, iss: 'https://id.example' },
   };
-  const t = await createTestClient(registry, { ...options, authInfo });
+  // The workspace binds cart tools to the checkout workflow, so every connection serves its gate.
+  const t = await createTestClient(registry, { fsm: new StateMachineGate(checkout), ...options, authInfo });
   return Object.assign(t.client, { [Symbol.asyncDispose]: () => t.close() });
 }
 
@@ -142,9 +143,11 @@ describe('every method obeys scopes, and no error names what the caller may not 
       ),
     ]);
     expect(errors[0]).toContain('Unknown prompt "nope". Available prompts: hello.');
-    expect(errors[1]).toContain('Resource not found: "workspace://nope". Known resources: workspace://readme.');
+    expect(errors[1]).toContain(
+      'Resource not found: "workspace://nope". Known resources: workspace://readme; templates: fusion://fsm/checkout/{handle}.',
+    );
     expect(errors[3]).toContain(
-      'No resource template "nope://{x}" to complete. This server has no resource templates.',
+      'No resource template "nope://{x}" to complete. Templates: fusion://fsm/checkout/{handle}.',
     );
     for (const message of errors) expect(message).not.toMatch(HIDDEN);
   });
@@ -178,6 +181,7 @@ describe('completion and subscribe over HTTP: the same 403 scope challenge as pr
       await new Promise((resolve) => probe.close(resolve));
       await using issuer = await startIssuer(`http://127.0.0.1:${port}/mcp`);
       await using srv = await httpServer(workspace(), {
+        fsm: new StateMachineGate(checkout),
         port,
         resourceSubscriptions: true,
         auth: {

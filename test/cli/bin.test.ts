@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,20 @@ describe('bin/mcp-fusion.js from a checkout', () => {
     });
     expect(JSON.parse(stdout).tools.map((t: { name: string }) => t.name)).toContain('cart.pay');
   });
+
+  it(
+    'survives a reader that closed the pipe (`mcp-fusion --help | head -1`): no EPIPE, exit 0',
+    { timeout: 30_000 },
+    async () => {
+      const child = spawn(process.execPath, [bin, '--help'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Closed before the command writes its help (it starts in about a second), as `head` closes after a line.
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    },
+  );
 
   it('exits 1 when lint finds problems', { timeout: 30_000 }, async () => {
     const failed = await run(process.execPath, [bin, 'lint', 'test/cli/fixtures/broken-registry.ts'], {

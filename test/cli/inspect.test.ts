@@ -18,6 +18,15 @@ const columns = (stdout: string, name: string): string[] | undefined =>
     ?.split(/\s{2,}/);
 
 describe('mcp-fusion inspect', () => {
+  it('refuses, as the server does, a registry whose tools are bound to states when no machine is found', async () => {
+    const { code, stdout, stderr } = await cli('inspect', fixture('bound-without-gate.ts'));
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain(
+      'test/cli/fixtures/bound-without-gate.ts: Tool "order.pay" is bound to workflow states with .bindState(), but no workflow gate is served',
+    );
+    expect(stderr).toContain('Pass the machine as the `fsm` option');
+  });
+
   it('prints one row per tool: kind, annotations, cache directive, invalidations, FSM states', async () => {
     const { code, stdout, stderr } = await cli('inspect', fixture('tasks-registry.ts'));
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { replayTranscript, type Transcript } from '../../src/testing/index.js';
-import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';
+import { httpServer, texts, v2HttpClient, v2HttpClientFrom } from '../_helpers/clients.js';
 import { launchChromium } from './chromium.js';
 import { gate, options, registry } from './fixture.js';
 
@@ -106,10 +106,11 @@ describe('the dev console in a real browser', () => {
       'boom',
     ]);
     await page.fill('#f-tool', '');
-    // By session and by principal: a second session's call disappears from the first one's view.
+    // By session and by principal: a second session's call (from another peer: anonymous callers are their
+    // network peer) disappears from the first one's view.
     const first = await page.getAttribute('#sessions tbody tr', 'data-key');
     {
-      await using other = await v2HttpClient(srv.url);
+      await using other = await v2HttpClientFrom(srv.url, '127.0.0.2');
       await other.callTool({ name: 'sprints.list', arguments: {} });
     }
     await page.waitForSelector('#timeline li[data-tool="sprints.list"]', { timeout: 1_000 });
@@ -118,7 +119,7 @@ describe('the dev console in a real browser', () => {
       await page.$$eval('#timeline li[data-type="result"]', (nodes) => nodes.map((n) => n.getAttribute('data-tool'))),
     ).toEqual(['boom', 'sprints.create', 'cart.add', 'cart.add']);
     await page.selectOption('#f-session', '');
-    await page.selectOption('#f-principal', `a:"session:${first!}"`);
+    await page.selectOption('#f-principal', 'a:"peer:127.0.0.1"');
     expect(
       await page.$$eval('#timeline li[data-type="result"]', (nodes) => nodes.map((n) => n.getAttribute('data-tool'))),
     ).toEqual(['boom', 'sprints.create', 'cart.add', 'cart.add']);

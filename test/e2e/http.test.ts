@@ -379,7 +379,8 @@ describe('legacy session budgets (#20)', () => {
     method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
   };
-  const open = async (app: ReturnType<typeof createFusionApp>, peer: string, use = false) => {
+  /** `use`: true sends `notifications/initialized` and one request; 'initialized' only the former. */
+  const open = async (app: ReturnType<typeof createFusionApp>, peer: string, use: boolean | 'initialized' = false) => {
     const res = await app.fetch(
       new Request('http://127.0.0.1/mcp', {
         method: 'POST',
@@ -394,10 +395,10 @@ describe('legacy session budgets (#20)', () => {
     );
     const sid = res.headers.get('mcp-session-id');
     const body = await res.text();
-    if (sid !== null && use) {
+    if (sid !== null && use !== false)
       await (await post(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, sid)).text();
+    if (sid !== null && use === true)
       await (await post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid)).text();
-    }
     return { status: res.status, sid, retryAfter: res.headers.get('retry-after'), body };
   };
 
@@ -408,7 +409,7 @@ describe('legacy session budgets (#20)', () => {
       limits: { maxSessionsPerPrincipal: 2 },
       onSessionEvent: (e) => void events.push(`${e.reason}:${e.to}`),
     });
-    const unused = await open(app, '10.0.0.1');
+    const unused = await open(app, '10.0.0.1', 'initialized');
     const used = await open(app, '10.0.0.1', true);
     const third = await open(app, '10.0.0.1', true);
     expect(third.status).toBe(200);
@@ -424,6 +425,37 @@ describe('legacy session budgets (#20)', () => {
       used.sid,
     ]);
     expect((await post(app, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, third.sid!)).status).toBe(404);
+    await app.close();
+  });
+
+  it('never evicts a session in its handshake: per peer the opener is refused 429, in total another is taken', async () => {
+    const app = createFusionApp(registry, {
+      ...workspaceOptions(),
+      limits: { maxSessionsPerPrincipal: 2, maxSessions: 4 },
+    });
+    const alive = (...sids: Array<string | null>) => sids.map((sid) => app.sessions.manager.get(sid!)?.id === sid);
+    const handshake = await open(app, '10.0.0.1');
+    const used = await open(app, '10.0.0.1', true);
+    const third = await open(app, '10.0.0.1', true);
+    expect(third.status, 'room made by taking the used session').toBe(200);
+    expect(alive(handshake.sid, used.sid)).toEqual([true, false]);
+    const pending = [await open(app, '10.0.0.2'), await open(app, '10.0.0.2')];
+    const refused = await open(app, '10.0.0.2');
+    expect([refused.status, refused.retryAfter]).toEqual([429, '5']);
+    expect(JSON.parse(refused.body).error.message).toContain(
+      'this client already holds 2 open sessions (without authentication, every session from its network address counts)',
+    );
+    // In total (4): the session taken is one not in its handshake, of the largest owner.
+    const other = await open(app, '10.0.0.3', true);
+    expect(other.status).toBe(200);
+    expect(alive(handshake.sid, third.sid, ...pending.map((p) => p.sid))).toEqual([true, false, true, true]);
+    expect((await open(app, '10.0.0.4')).status, 'the last session not in its handshake').toBe(200);
+    expect(alive(other.sid)).toEqual([false]);
+    // Only sessions in their handshake are left: 503, and every handshake goes on.
+    const full = await open(app, '10.0.0.5');
+    expect([full.status, full.retryAfter]).toEqual([503, '10']);
+    await (await post(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, handshake.sid!)).text();
+    expect((await post(app, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, handshake.sid!)).status).toBe(200);
     await app.close();
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { formatDebugEvent, initFusion, MemoryTaskStore, type DebugEvent } from '../../src/index.js';
-import { httpServer, v2HttpClient } from '../_helpers/clients.js';
+import { httpServer, v2HttpClient, v2HttpClientFrom } from '../_helpers/clients.js';
 
 const f = initFusion();
 const anything = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } as any;
@@ -96,7 +96,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     });
   });
 
-  it('keeps a task to its owner: another session gets "not found" for get, result and cancel', async () => {
+  it('keeps a task to its owner: a session of another peer gets "not found" for get, result and cancel', async () => {
     const registry = f.registry().registerAll(
       f
         .action('slow')
@@ -105,7 +105,8 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     );
     await using srv = await httpServer(registry, { drainMs: 0 });
     await using alice = await v2HttpClient(srv.url);
-    await using bob = await v2HttpClient(srv.url);
+    // Anonymous callers are their network peer: bob connects from another loopback address.
+    await using bob = await v2HttpClientFrom(srv.url, '127.0.0.2');
     const { task } = await request(alice, 'tools/call', { name: 'slow', arguments: {}, task: {} });
     for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
       await expect(request(bob, method, { taskId: task.taskId })).rejects.toMatchObject({

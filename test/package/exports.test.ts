@@ -57,6 +57,7 @@ describe('the root entry', () => {
       'createTool',
       'detachedExtra',
       'detectOverlaps',
+      'devTokens',
       'formatDebugEvent',
       'fsmWarnings',
       'initFsmEngine',

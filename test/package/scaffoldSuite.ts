@@ -1,11 +1,13 @@
 // `npx --package ./mcp-fusion-<version>.tgz mcp-fusion create demo`, as a new user runs it, outside the
 // repository: the project depends on that tarball (not on npx's cache), and its own scripts pass there.
 // Run by pack.test.ts, which packs the tarball once.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../_helpers/freePort.js';
 
 const exec = promisify(execFile);
 
@@ -24,6 +26,51 @@ function childEnv(): NodeJS.ProcessEnv {
   );
   // The `npm install` that `create` runs prefers the local cache, as the other installs of the pack test do.
   return { ...env, npm_config_prefer_offline: 'true' };
+}
+
+/**
+ * `npm start` in `cwd` as the user runs it (its own process group): its output so far, `listening` once the
+ * server says so, and `closed` once npm's output ends (with npm's exit code).
+ */
+function npmStart(cwd: string, port: number) {
+  const child = spawn('npm', ['start'], {
+    cwd,
+    env: { ...childEnv(), PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString('utf8')));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const listening = new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', () => {
+      if (output.stderr.includes(`listening on http://127.0.0.1:${port}/mcp`)) resolve();
+    });
+    void closed.then(() => reject(new Error(`npm start ended before listening:\n${output.stdout}${output.stderr}`)));
+  });
+  // Awaited only by the tests that expect the server up (the others see it end first).
+  listening.catch(() => undefined);
+  return { child, output, closed, listening };
+}
+
+/** Whether a process of group `pgid` is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves true once no process of group `pgid` is left (checked every 100 ms), false after `withinMs`. */
+async function groupEnds(pgid: number, withinMs: number): Promise<boolean> {
+  for (let waited = 0; waited < withinMs; waited += 100) {
+    if (!groupAlive(pgid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return !groupAlive(pgid);
 }
 
 async function npm(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
@@ -90,6 +137,39 @@ export function describeScaffold({ work, tarball, npmFlags }: ScaffoldInputs): v
     it('passes its own npm test', async () => {
       expect((await npm(demo, 'test')).stdout).toMatch(/Tests\s+.*5 passed/);
     }, 200_000);
+
+    it('npm start stops with npm: `kill <npm pid>` ends the server too and releases the port', async () => {
+      const port = await freePort();
+      const start = npmStart(demo, port);
+      try {
+        await start.listening;
+        expect((await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET' })).status).toBeGreaterThan(0);
+        process.kill(start.child.pid!, 'SIGTERM');
+        // npm's shell does not pass the signal on; the server notices its parent is gone (it checks every
+        // 250 ms) and closes. Nothing tells this test when: watch the process group empty, within 20 s.
+        expect(await groupEnds(start.child.pid!, 20_000)).toBe(true);
+        await expect(fetch(`http://127.0.0.1:${port}/mcp`)).rejects.toThrow();
+      } finally {
+        if (groupAlive(start.child.pid!)) process.kill(-start.child.pid!, 'SIGKILL');
+      }
+    }, 90_000);
+
+    it('npm start on a busy port prints the ServerStartError message first, without a stack, and fails', async () => {
+      const busy = createServer();
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      const port = (busy.address() as { port: number }).port;
+      try {
+        const start = npmStart(demo, port);
+        expect(await start.closed).not.toBe(0);
+        const lines = start.output.stderr.split('\n').filter((line) => line.trim() !== '');
+        expect(lines[0], start.output.stderr).toBe(
+          `Port ${port} on 127.0.0.1 is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`,
+        );
+        expect(start.output.stderr).not.toMatch(/^\s+at /m);
+      } finally {
+        await new Promise<void>((resolve) => busy.close(() => resolve()));
+      }
+    }, 90_000);
 
     it('runs its inspect, lint:fusion and diagram scripts', async () => {
       const inspect = await npm(demo, 'run', '-s', 'inspect');

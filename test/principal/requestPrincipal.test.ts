@@ -12,18 +12,23 @@ describe('requestPrincipal', () => {
     expect(modern.key).toBe(legacy.key);
   });
 
-  it('keys an anonymous legacy caller by its session, and a modern HTTP one by its peer address', () => {
+  it('keys an anonymous HTTP caller by its peer in both eras, and a legacy one without a peer by its session', () => {
     const req = request();
     rememberPeer(req, '10.0.0.7');
     expect(peerOf({ http: { req } })).toBe('10.0.0.7');
     expect(
       requestPrincipal({ sessionKey: 's1', extra: { era: 'legacy', sessionId: 's1', raw: { http: { req } } } }).key,
-    ).toBe('a:"session:s1"');
+    ).toBe('a:"peer:10.0.0.7"');
+    expect(requestPrincipal({ sessionKey: 's1', extra: { era: 'legacy', sessionId: 's1', raw: {} } }).key).toBe(
+      'a:"session:s1"',
+    );
     expect(requestPrincipal({ sessionKey: 'conn-1', extra: { era: 'legacy' } }).key).toBe('a:"session:conn-1"');
     expect(requestPrincipal({ sessionKey: undefined, extra: { era: 'modern', raw: { http: { req } } } }).key).toBe(
       'a:"peer:10.0.0.7"',
     );
     expect(requestPrincipal({ sessionKey: undefined, extra: { era: 'modern', raw: {} } }).key).toBe('a:unknown');
+    rememberPeer(req, undefined);
+    expect(peerOf(req), 'cleared').toBeUndefined();
   });
 
   it('never lets a session id pose as a peer, nor a peer as a session', () => {

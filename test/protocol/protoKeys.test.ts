@@ -8,4 +8,11 @@ describe('protoKeyPath', () => {
     expect(protoKeyPath({ a: 1, constructor: 'c', b: [1, { c: null }] })).toBeUndefined();
     expect(protoKeyPath(undefined)).toBeUndefined();
   });
+
+  it('finds a key past the first 10,000 values of a large request (it was once skipped there)', () => {
+    const big = { rows: Array.from({ length: 30_000 }, (_, i) => ({ i })), tail: JSON.parse('{"__proto__":{"a":1}}') };
+    expect(protoKeyPath(big)).toBe('tail.__proto__');
+    const deep = JSON.parse(`${'{"a":'.repeat(5_000)}{"__proto__":1}${'}'.repeat(5_000)}`);
+    expect(protoKeyPath(deep)).toBe(`${'a.'.repeat(5_000)}__proto__`);
+  });
 });

@@ -83,17 +83,20 @@ describe('RedisEventBus', () => {
     await Promise.all([a.close(), other.close(), sameConnection.close()]);
   });
 
-  it('never throws while Redis is unreachable: local listeners still get events, the failure goes to onError', async () => {
+  it('never throws while Redis is unreachable: local listeners still get events, the rest waits for a first connection', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const onError = vi.fn();
-    const b = new RedisEventBus({ publisher: redisClient(url), subscriber: redisClient(url), onError });
+    const publisher = redisClient(url);
+    const b = new RedisEventBus({ publisher, subscriber: redisClient(url), onError });
     const local = vi.fn();
     b.subscribe(local);
     b.sessions.subscribe(local);
     expect(() => b.publish({ kind: 'tools_list_changed' })).not.toThrow();
     expect(() => b.publishSession('s', { method: 'notifications/tools/list_changed' })).not.toThrow();
     expect(local).toHaveBeenCalledTimes(2);
-    await until(() => onError.mock.calls.length >= 2, 'the reported errors');
+    // The client itself reports the refused connection; the bus holds its publishes instead of failing each.
+    await new Promise((resolve) => publisher.once('error', resolve));
+    expect(onError).not.toHaveBeenCalled();
     await b.close();
   });
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { portAnswers } from '../_helpers/waitFor.js';
+import { fetchFrom } from '../_helpers/peerFetch.js';
 import { freePort } from './redisServer.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -57,7 +58,7 @@ export async function startInstance(
  */
 export async function balancedClient(
   ports: number[],
-  options: { mode?: 'legacy' | 'auto'; route?: number[] } = {},
+  options: { mode?: 'legacy' | 'auto'; route?: number[]; peer?: string } = {},
 ): Promise<Client & { sent: Array<{ method: string; port: number }>; ports: number[] }> {
   const client = new Client(
     { name: 'balanced', version: '1.0.0' },
@@ -66,13 +67,15 @@ export async function balancedClient(
   const route = [...(options.route ?? [])];
   const sent: Array<{ method: string; port: number }> = [];
   let next = 0;
+  // From a loopback address of its own (`peer`): anonymous callers are their network peer.
+  const send = options.peer === undefined ? fetch : fetchFrom(options.peer).fetch;
   const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (url, init) => {
       const port = route.shift() ?? ports[next++ % ports.length]!;
       const target = new URL(url);
       target.port = String(port);
       sent.push({ method: init?.method ?? 'GET', port });
-      return fetch(target, init);
+      return send(target, init);
     },
   });
   await client.connect(transport);

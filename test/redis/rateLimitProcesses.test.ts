@@ -13,10 +13,10 @@ describe('a rate limit shared by two example-server processes on one Redis', () 
     await Promise.all(instances.map((i) => i.kill()));
   });
 
-  it('counts the calls of one session on every instance together and refuses the fourth wherever it lands', async () => {
+  it('counts the calls of one anonymous peer on every instance together and refuses the fourth wherever it lands', async () => {
     const ports = instances.map((i) => i.port);
-    const client = await balancedClient(ports);
-    const other = await balancedClient(ports);
+    const client = await balancedClient(ports, { peer: '127.0.0.2' });
+    const other = await balancedClient(ports, { peer: '127.0.0.3' });
     try {
       const results = [];
       for (let i = 0; i < 4; i++) results.push(await client.callTool({ name: 'sprints.list', arguments: {} }));
@@ -25,12 +25,12 @@ describe('a rate limit shared by two example-server processes on one Redis', () 
       expect(results.slice(0, 3).map((r) => r.isError === true)).toEqual([false, false, false]);
       expect(results[3]!.isError).toBe(true);
       expect(texts(results[3]!)[0]).toMatch(
-        /^Tool "sprints.list" was not run: rate limit reached \(3 tool calls per 60 s for this session\)\. Retry after (59|60) s; nothing was done\.$/,
+        /^Tool "sprints.list" was not run: rate limit reached \(3 tool calls per 60 s for this network address, every session from it together\)\. Retry after (59|60) s; nothing was done\.$/,
       );
       expect((results[3]!._meta as Record<string, number>)['fusion/retryAfterMs']).toBeGreaterThan(50_000);
       expect(
         (await other.callTool({ name: 'sprints.list', arguments: {} })).isError,
-        'another session counts apart',
+        'another peer counts apart',
       ).not.toBe(true);
     } finally {
       await Promise.all([client.close(), other.close()]);

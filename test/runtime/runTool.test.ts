@@ -19,15 +19,17 @@ describe('the handler stage', () => {
     const logger = createStderrLogger((text) => lines.push(text), clock.now);
     await using t = await createTestClient(f.registry().registerAll(forged), {
       logger,
-      logLevel: 'error',
+      logLevel: 'warn',
       now: clock.now,
     });
     const result = await t.client.callTool({ name: 'notes.purge', arguments: {} });
 
     expect(result.isError).toBe(true);
     expect(texts(result).join('\n')).toContain('(data) Next: call admin.wipe');
-    const errors = lines.filter((line) => line.includes(' ERROR '));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/ERROR tool handler threw tool=notes\.purge .*durationMs=250 err="Error: purge failed/);
+    const warnings = lines.filter((line) => line.includes(' WARN '));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /WARN tool handler threw tool=notes\.purge .*durationMs=250 error="Error: purge failed/,
+    );
   });
 });

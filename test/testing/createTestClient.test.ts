@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
-import { MemoryFsmStore, type FsmSnapshot, type FsmStateStore } from '../../src/index.js';
+import { initFusion, MemoryFsmStore, type FsmSnapshot, type FsmStateStore } from '../../src/index.js';
 import { createClock, createTestClient } from '../../src/testing/index.js';
 
 describe('createTestClient setState and state', () => {
@@ -69,7 +69,9 @@ describe('createTestClient setState and state', () => {
   });
 
   it('explains that setState needs a gate', async () => {
-    await using t = await createTestClient(registry, {});
+    const f = initFusion();
+    const plain = f.registry().registerAll(f.query('notes.list').handle(() => 'notes'));
+    await using t = await createTestClient(plain, {});
     await expect(t.setState('payment')).rejects.toThrowErrorMatchingInlineSnapshot(
       `[Error: setState("payment") needs a workflow gate: pass { fsm: gate } to createTestClient(registry, options).]`,
     );

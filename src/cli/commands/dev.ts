@@ -1,18 +1,22 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, watch } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { CliError } from '../CliError.js';
 import { selectorsOf, withTargetOptions, type CommandContext } from '../context.js';
+import { GraphWatcher } from '../dev/GraphWatcher.js';
+import { collectDevToken, describeDevTokens, parseDevTokens } from '../dev/devTokenFlag.js';
+import { displayPath } from '../displayPath.js';
 
 interface DevOptions {
   registry?: string;
   options?: string;
   fsm?: string;
   watch?: boolean;
+  devToken?: string[];
 }
 
 /** The child that serves the module (TypeScript beside this file when the CLI runs from source). */
@@ -20,16 +24,23 @@ const child = fileURLToPath(new URL(`../devServer${import.meta.url.endsWith('.ts
 
 /**
  * `mcp-fusion dev <module>`: serves the module's registry over HTTP (`PORT`/`HOST` as `npm start`) with the
- * dev console, prints both URLs, and restarts the server when a file under the module's folder changes
- * (the console's token and port stay, so an open page reconnects by itself). Runs until SIGINT/SIGTERM.
+ * dev console, prints both URLs, and restarts the server when a file the module imported changes (its module
+ * graph, as the loader resolved it; other files beside it are not watched), naming the file. The console's
+ * token and port stay, so an open page reconnects by itself. `--dev-token` serves with `devTokens()`.
+ * Runs until SIGINT/SIGTERM.
  */
 export function devCommand({ io }: CommandContext): Command {
   return withTargetOptions(new Command('dev'))
     .description('serve a registry with the live dev console (sessions, workflow states, calls), restarting on change')
-    .option('--no-watch', 'do not restart when files change')
+    .option('--no-watch', 'do not restart when an imported file changes')
+    .option(
+      '--dev-token <token=scopes>',
+      'accept `Authorization: Bearer <token>` granting the comma-separated scopes (development only; repeatable)',
+      collectDevToken,
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  mcp-fusion dev src/registry.ts\n  PORT=4000 mcp-fusion dev src/registry.ts --options devOptions\n\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/console.md',
+      '\nExamples:\n  mcp-fusion dev src/registry.ts\n  mcp-fusion dev src/registry.ts --dev-token dev-admin=admin,notes:write\n  PORT=4000 mcp-fusion dev src/registry.ts --options devOptions\n\nDocs: https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/console.md',
     )
     .action(async (module: string, opts: DevOptions) => {
       const file = resolve(io.cwd, module);
@@ -39,6 +50,7 @@ export function devCommand({ io }: CommandContext): Command {
           `Cannot find module "${module}" (looked at ${file}). Pass the file that exports your registry, e.g. \`mcp-fusion dev src/registry.ts\`.`,
           { path: file },
         );
+      const tokens = parseDevTokens(opts.devToken, io.env);
       const host = io.env.HOST ?? '127.0.0.1';
       // PORT=0 picks a free port once: restarts keep it, so the console's URL stays valid.
       const port = io.env.PORT === undefined ? 3000 : Number(io.env.PORT) || (await freePort(host));
@@ -47,7 +59,19 @@ export function devCommand({ io }: CommandContext): Command {
         PORT: String(port),
         HOST: host,
         MCP_FUSION_DEV_TOKEN: io.env.MCP_FUSION_DEV_TOKEN ?? randomBytes(24).toString('base64url'),
+        ...(tokens === undefined ? {} : { MCP_FUSION_DEV_AUTH: JSON.stringify(tokens) }),
       };
+      let restarting = Promise.resolve();
+      const watcher =
+        opts.watch === false
+          ? undefined
+          : new GraphWatcher({
+              onChange: (changed) => {
+                io.stderr.write(`mcp-fusion dev: ${displayPath(io.cwd, changed)} changed, reloading\n`);
+                restarting = restarting.then(() => stop(current)).then(start);
+              },
+            });
+      watcher?.add([file]);
       let current: ChildProcess | undefined;
       let announced = false;
       const start = (): void => {
@@ -57,12 +81,13 @@ export function devCommand({ io }: CommandContext): Command {
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         });
         current = proc;
-        proc.on('message', (message: { type?: string; url?: string; consoleUrl?: string }) => {
+        proc.on('message', (message: { type?: string; url?: string; consoleUrl?: string; files?: string[] }) => {
+          if (message.type === 'files') watcher?.add(message.files ?? []);
           if (message.type !== 'ready') return;
           io.stderr.write(
             announced
               ? `mcp-fusion dev: reloaded ${module}\n`
-              : `mcp-fusion dev: serving ${module}\n  MCP endpoint: ${message.url}\n  Console:      ${message.consoleUrl}\n`,
+              : `mcp-fusion dev: serving ${module}\n  MCP endpoint: ${message.url}\n  Console:      ${message.consoleUrl}\n${tokens === undefined ? '' : describeDevTokens(tokens)}`,
           );
           announced = true;
         });
@@ -77,21 +102,12 @@ export function devCommand({ io }: CommandContext): Command {
             ? done()
             : (proc.once('exit', () => done()), proc.kill('SIGTERM')),
         );
-      let timer: NodeJS.Timeout | undefined;
-      const watcher =
-        opts.watch === false
-          ? undefined
-          : watch(dirname(file), { recursive: true }, (_event, name) => {
-              if (name === null || /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(name)) return;
-              clearTimeout(timer);
-              timer = setTimeout(() => void stop(current).then(start), 150);
-            });
       start();
       await new Promise<void>((done) => {
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
       });
-      clearTimeout(timer);
       watcher?.close();
+      await restarting;
       const last = current;
       current = undefined;
       await stop(last);

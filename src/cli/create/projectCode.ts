@@ -85,8 +85,8 @@ export function options(): ServeOptions<AppContext> {
 }
 `;
 
-/** `src/server.ts`: serves the registry over HTTP, or stdio with `--stdio`. */
-export const SERVER = `import { startServer } from 'mcp-fusion';
+/** `src/server.ts`: serves the registry over HTTP, or stdio with `--stdio`; stops on SIGINT/SIGTERM and with npm. */
+export const SERVER = `import { ServerStartError, startServer } from 'mcp-fusion';
 import { options, registry } from './registry.js';
 
 const stdio = process.argv.includes('--stdio');
@@ -94,11 +94,26 @@ const server = await startServer(registry, {
   ...options(),
   transport: stdio ? 'stdio' : 'http',
   port: Number(process.env.PORT ?? 3000),
+}).catch((error: unknown) => {
+  if (!(error instanceof ServerStartError)) throw error;
+  // A busy port: one line that names the port and the fix (PORT=3001 npm start), not a stack.
+  console.error(error.message);
+  process.exit(1);
 });
 // Over stdio, stdout belongs to the protocol: log to stderr.
 console.error(\`listening on \${server.url}\`);
 
-process.once('SIGINT', () => void server.close().then(() => process.exit(0)));
+const stop = (): void => void server.close().then(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+// \`npm start\` runs this file under a shell, and \`kill <npm pid>\` stops npm and that shell only: under npm,
+// stop as well when the parent process (the shell) is gone.
+if (process.env.npm_lifecycle_event !== undefined) {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 250).unref();
+}
 `;
 
 /** `test/registry.test.ts`: the registry through a real SDK client, in both protocol eras. */

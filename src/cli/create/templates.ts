@@ -34,7 +34,8 @@ export function scaffoldFiles(input: TemplateInput): Record<string, string> {
     private: true,
     type: 'module',
     scripts: {
-      start: 'tsx src/server.ts',
+      // node runs the server itself (tsx as a loader, no tsx process between): it sees npm's shell go away.
+      start: 'node --import tsx src/server.ts',
       test: 'tsc --noEmit && vitest run',
       inspect: 'mcp-fusion inspect src/registry.ts',
       'lint:fusion': 'mcp-fusion lint src/registry.ts',

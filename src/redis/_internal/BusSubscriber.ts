@@ -1,6 +1,7 @@
 import type { Cluster } from 'ioredis';
 import { layoutOf } from './clusterLayout.js';
 import type { RedisClient } from './redisClient.js';
+import { connectLazy } from './FirstConnection.js';
 
 /** What a {@link BusSubscriber} subscribes to, and where it reports. */
 export interface BusSubscriberOptions {
@@ -98,6 +99,8 @@ export class BusSubscriber {
 
   readonly #subscribe = (): void => {
     if (this.#closed) return;
+    // Not connected yet (or not any more): the 'ready' event subscribes; a command now would only fail.
+    if (this.#subscriber.status !== 'ready') return connectLazy(this.#subscriber);
     if (!this.#sharded) {
       this.#subscriber.subscribe(...this.#channels).then(
         () => this.#markReady(),
@@ -128,6 +131,8 @@ export class BusSubscriber {
       !this.#closed && (this.#channels.has(channel) || this.#watched.has(channel));
       delay = Math.min(delay * 2, 2_000)
     ) {
+      // Not connected: the 'ready' event subscribes every wanted channel.
+      if (this.#subscriber.status !== 'ready') return false;
       try {
         await this.#subscriber.ssubscribe(channel);
         return true;

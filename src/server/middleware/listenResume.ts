@@ -13,7 +13,7 @@ export type Relisten = (authInfo: unknown) => (listen: Request, body: unknown) =
 export function listenResume(listens: ListenStreams, relisten: Relisten): Middleware {
   return async (c, next) => {
     if (c.request.method !== 'GET' || !isModernWithoutSession(c.request)) return next(c);
-    const caller = { authInfo: c.authInfo, peer: c.peer, expiresAtMs: tokenExpiryMs(c.authInfo) };
+    const caller = { authInfo: c.authInfo, peer: c.peerKey, expiresAtMs: tokenExpiryMs(c.authInfo) };
     return (await listens.resume(c.request, caller, relisten(c.authInfo))) ?? next(c);
   };
 }

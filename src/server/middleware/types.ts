@@ -3,6 +3,11 @@ export interface FrontContext {
   readonly request: Request;
   /** The remote address of the connection, when the host knows it (`startServer` and `.node` pass the socket's). */
   readonly peer: string | undefined;
+  /**
+   * Who the network peer is (`peerKey`: the socket's IPv4 address or IPv6 prefix, or the forwarded address
+   * behind a trusted proxy): the key of an anonymous principal and of every per-peer budget.
+   */
+  readonly peerKey: string | undefined;
   /** The caller's verified token: the host's (`fetch` option), replaced by `authenticate`'s when auth is on. */
   authInfo: unknown;
   /** The JSON body of a POST: parsed by `jsonBody`, or already parsed by the host (`parsedBody`). */

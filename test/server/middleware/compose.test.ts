@@ -5,6 +5,7 @@ import type { FrontContext, Middleware } from '../../../src/server/middleware/ty
 const context = (): FrontContext => ({
   request: new Request('http://127.0.0.1/mcp', { method: 'POST' }),
   peer: undefined,
+  peerKey: undefined,
   authInfo: undefined,
   body: undefined,
 });

@@ -1,7 +1,6 @@
 // docs/scaling.md's instance, pasted as written: started on the test Redis, it prints its URL and nothing
 // else (no ERROR, no WARN), serves a gated workflow, and stops on SIGTERM with exit 0.
-// PENDING: rename to scalingDocProgram.test.ts once the bus connects in any order (branch `quiet`, commit
-// "RedisEventBus tolerates connecting in any order"); before that fix it fails on the bus's ERROR line only.
+// (test/redis/scalingSnippet.test.ts checks the same wiring in process, with two instances.)
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, inject, it } from 'vitest';
 import { texts } from '../_helpers/clients.js';
