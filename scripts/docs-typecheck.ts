@@ -3,12 +3,16 @@
 // names of "your app" come from scripts/docs-typecheck/app.d.ts; a block after `<!-- no-check -->` is skipped.
 // Blocks after `<!-- run: <file> -->` form a program (test/package/pack.test.ts runs it against the packed
 // package): they are written as real files and type-checked on their own, without app.d.ts's names.
+// Every other block is also type-checked alone, as the module a reader gets by pasting it: it must import or
+// define all it uses, unless its first line says `// fragment: needs <names>` (exactly the names it lacks).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { docProgram, type ProgramFile } from './docs-typecheck/docPrograms.js';
 import { extractBlocks } from './docs-typecheck/extractBlocks.js';
+import { fragmentMarker, NOT_YET_STANDALONE } from './docs-typecheck/fragments.js';
 import { pageModule } from './docs-typecheck/pageModule.js';
+import { checkStandalone, type StandaloneBlock } from './docs-typecheck/standalone.js';
 
 const root = resolve(import.meta.dirname, '..');
 // Inside the repository, so that `mcp-fusion` resolves to this package's sources (tsconfig.json's `paths`).
@@ -26,6 +30,8 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const generated = new Map<string, { page: string; pageLine: (line: number) => number }>();
 const programFiles = new Map<string, { page: string; pageLine: ProgramFile['pageLine'] }>();
+// Each block alone, as pasted into a file of its own.
+const standalone = new Map<string, StandaloneBlock>();
 let blockCount = 0;
 for (const page of pages) {
   const markdown = readFileSync(join(root, page), 'utf8');
@@ -38,6 +44,13 @@ for (const page of pages) {
   const blocks = extractBlocks(markdown);
   if (blocks.length === 0) continue;
   blockCount += blocks.length;
+  if (!NOT_YET_STANDALONE.has(page))
+    for (const block of blocks) {
+      const path = join(out, 'standalone', page.replace(/[/.]/g, '_'), `line-${block.line}.ts`);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, `${block.code}\n`);
+      standalone.set(path, { page, block });
+    }
   const { source, pageLine } = pageModule(blocks);
   const file = join(out, `${page.replace(/[/.]/g, '_')}.ts`);
   writeFileSync(file, source);
@@ -52,15 +65,20 @@ const program = ts.createProgram([...generated.keys(), join(root, 'scripts', 'do
   noUnusedLocals: false,
 });
 const own = new Set([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')]);
-// The documented programs, alone: what they use they must import or define (or take from placeholders.ts).
+// The documented programs, alone: what they use they must import or define.
 const programs = ts.createProgram([...programFiles.keys()], { ...options, noEmit: true, noUnusedLocals: false });
 for (const [file, origin] of programFiles) generated.set(file, origin);
+// The blocks alone, each as a reader pastes it.
+const { diagnostics: aloneDiagnostics, fragmentErrors } = checkStandalone(standalone, options);
+for (const [file, { page, block }] of standalone)
+  generated.set(file, { page, pageLine: (line) => block.line + line - 1 });
 // Errors inside the package itself are the type check's business; here only the docs' own count.
 const diagnostics = [
   ...ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || own.has(resolve(d.file.fileName))),
   ...ts
     .getPreEmitDiagnostics(programs)
     .filter((d) => d.file === undefined || programFiles.has(resolve(d.file.fileName))),
+  ...aloneDiagnostics,
 ];
 
 for (const d of diagnostics) {
@@ -77,13 +95,18 @@ for (const d of diagnostics) {
       : `${origin.page}:${origin.pageLine(line + 1)}`;
   console.error(`${where}:${character + 1} - error TS${d.code}: ${message}`);
 }
-if (diagnostics.length > 0) {
+for (const error of fragmentErrors) console.error(error);
+const errors = diagnostics.length + fragmentErrors.length;
+if (errors > 0) {
   console.error(
-    `\n${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'} in the docs' code blocks (generated modules: ${relative(root, out)}).`,
+    `\n${errors} error${errors === 1 ? '' : 's'} in the docs' code blocks (generated modules: ${relative(root, out)}).`,
   );
   process.exit(1);
 }
 rmSync(out, { recursive: true, force: true });
+const fragments = [...standalone.values()].filter(({ block }) => fragmentMarker(block.code) !== undefined).length;
 console.log(
-  `docs: ${blockCount} ts blocks in ${generated.size - programFiles.size} pages and ${programFiles.size} program files type-check`,
+  `docs: ${blockCount} ts blocks in ${generated.size - programFiles.size - standalone.size} pages and ${programFiles.size} program files type-check; ` +
+    `${standalone.size - fragments} blocks stand alone, ${fragments} say they are fragments` +
+    (NOT_YET_STANDALONE.size > 0 ? ` (not yet held to it: ${[...NOT_YET_STANDALONE].join(', ')})` : ''),
 );

@@ -30,5 +30,5 @@ fi
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "== format (Prettier: npm run format writes it)"; npx prettier --check . --log-level warn
 echo "== lint"; npx eslint .
-echo "== docs (type-check every ts block of README.md and docs/*.md, and the programs they form)"; npx tsx scripts/docs-typecheck.ts
+echo "== docs (type-check every ts block of README.md and docs/*.md, each alone unless it says it is a fragment, and the programs they form)"; npx tsx scripts/docs-typecheck.ts
 echo "== tests"; npx vitest run "$@"

@@ -1,11 +1,10 @@
 import { markedBlocks } from './markedBlocks.js';
-import { PLACEHOLDERS } from './placeholders.js';
 
 /** One file of a documented program: its source and where each of its lines comes from in the page. */
 export interface ProgramFile {
   readonly name: string;
   readonly source: string;
-  /** The page line of a 1-based line of `source` (the placeholder lines map to the first block's line). */
+  /** The page line of a 1-based line of `source`. */
   pageLine(line: number): number;
 }
 
@@ -20,8 +19,7 @@ export interface DocProgram {
 /**
  * Pure: the program a page forms from its `<!-- run: <file> -->` blocks. Blocks naming the same file are
  * joined in page order (so a page can build `registry.ts` over several steps); `<!-- run: shell -->` bash
- * blocks are the set-up commands. Placeholders the page leaves to the reader come first
- * (scripts/docs-typecheck/placeholders.ts).
+ * blocks are the set-up commands. A program is complete as the page shows it: nothing is filled in for it.
  */
 export function docProgram(page: string, markdown: string): DocProgram {
   const byName = new Map<string, { lines: string[]; origin: number[] }>();
@@ -36,8 +34,7 @@ export function docProgram(page: string, markdown: string): DocProgram {
     }
     let file = byName.get(block.name);
     if (file === undefined) {
-      const prelude = PLACEHOLDERS[`${page}#${block.name}`]?.split('\n') ?? [];
-      file = { lines: [...prelude], origin: prelude.map(() => block.line) };
+      file = { lines: [], origin: [] };
       byName.set(block.name, file);
     }
     block.code.split('\n').forEach((line, i) => {

@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
 import { docProgram } from '../../scripts/docs-typecheck/docPrograms.js';
 import { extractBlocks } from '../../scripts/docs-typecheck/extractBlocks.js';
+import { fragmentMarker, fragmentVerdict } from '../../scripts/docs-typecheck/fragments.js';
 import { hostCommand } from '../../scripts/docs-typecheck/hostCommand.js';
 import { markedBlocks } from '../../scripts/docs-typecheck/markedBlocks.js';
 import { pageModule } from '../../scripts/docs-typecheck/pageModule.js';
+import { checkStandalone, type StandaloneBlock } from '../../scripts/docs-typecheck/standalone.js';
 
 const page = [
   '# Page', //                                     1
@@ -96,13 +102,73 @@ describe('documented programs (<!-- run: file -->)', () => {
     expect(extractBlocks(programPage).map((b) => b.line)).toEqual([14]);
   });
 
-  it("puts a page's placeholders before its program (README's twenty lines get a db)", () => {
+  it('takes a program as the page shows it, with nothing filled in (the README is complete)', () => {
     const program = docProgram('README.md', '<!-- run: twenty-lines.ts -->\n```ts\nconsole.log(db);\n```\n');
-    const source = program.files[0]!.source;
-    expect(source).toMatch(/^\/\/ The reader's database/);
-    expect(source).toContain('const db: Db =');
-    expect(source.endsWith('console.log(db);\n')).toBe(true);
+    expect(program.files[0]!.source).toBe('console.log(db);\n');
     expect(program.files[0]!.pageLine(1)).toBe(3);
+  });
+});
+
+describe('fragments (a first line `// fragment: needs …`)', () => {
+  const block = (code: string) => ({ line: 1, code });
+
+  it('reads the marker and the names it lists, only from the first non-blank line', () => {
+    expect(fragmentMarker('\n// fragment: needs f, registry and db\nf.query("a");')).toEqual({
+      needs: ['f', 'registry', 'db'],
+    });
+    expect(fragmentMarker('// Fragment: the body of a handler')).toEqual({ needs: [] });
+    expect(fragmentMarker("import { x } from 'y';\n// fragment: needs f")).toBeUndefined();
+    expect(fragmentMarker('// a fragmentary comment')).toBeUndefined();
+  });
+
+  it('holds a fragment to exactly the names it lacks, and leaves a complete block to the type check', () => {
+    const marked = block('// fragment: needs f, registry\nf.registry();');
+    expect(fragmentVerdict(marked, new Set(['f', 'registry']))).toBeUndefined();
+    expect(fragmentVerdict(marked, new Set(['f', 'registry', 'db']))).toBe(
+      'the fragment marker must list exactly what the block takes from elsewhere: `// fragment: needs db, f, registry`; not listed: db',
+    );
+    expect(fragmentVerdict(marked, new Set(['f']))).toMatch(/`\/\/ fragment: needs f`; listed but .*: registry$/);
+    expect(fragmentVerdict(block('// fragment: needs f'), new Set())).toMatch(/`\/\/ fragment` \(it needs nothing/);
+    expect(fragmentVerdict(block('const a = 1;'), new Set(['f']))).toBeUndefined();
+  });
+});
+
+describe('blocks checked alone, as a reader pastes them', () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  // Inside the repository, where the docs check writes its files (tsconfig.json's settings apply).
+  const dir = join(root, 'node_modules', '.cache', `docs-standalone-test-${process.pid}`);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails a block that uses what it does not import, and holds a fragment to its marker', { timeout: 60_000 }, () => {
+    // Node's own modules, not the package: type-checking mcp-fusion's sources takes long on a busy machine.
+    const blocks: Array<[string, string]> = [
+      ['whole', "import { join } from 'node:path';\nexport const p = join('a', 'b');"],
+      ['unmarked', "export const p = join('a', 'b');"],
+      ['marked', "// fragment: needs join\nexport const p = join('a', 'b');"],
+      ['wrong marker', "// fragment: needs resolve\nexport const p = join('a', 'b');"],
+      ['no import', "const p = basename('a');\nexport {};"],
+    ];
+    mkdirSync(dir, { recursive: true });
+    const files = new Map<string, StandaloneBlock>();
+    blocks.forEach(([, code], i) => {
+      const path = join(dir, `line-${(i + 1) * 10}.ts`);
+      writeFileSync(path, `${code}\n`);
+      files.set(path, { page: 'docs/x.md', block: { line: (i + 1) * 10, code } });
+    });
+    const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
+    const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+    const { diagnostics, fragmentErrors } = checkStandalone(files, options);
+    const failed = diagnostics.map((d) => [
+      /line-(\d+)/.exec(d.file!.fileName)![1],
+      ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    ]);
+    expect(failed).toEqual([
+      ['20', "Cannot find name 'join'."],
+      ['50', "Cannot find name 'basename'."],
+    ]);
+    expect(fragmentErrors).toEqual([
+      'docs/x.md:40:1 - the fragment marker must list exactly what the block takes from elsewhere: `// fragment: needs join`; not listed: join; listed but defined in the block or not used: resolve',
+    ]);
   });
 });
 
