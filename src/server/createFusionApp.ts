@@ -160,7 +160,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
     // So does a URI of a workflow instance the caller does not own.
     const granted = ScopeGate.scopesOf(authInfo);
-    const unwatchable = await unwatchableUris(runtime.workflow, parsedBody, authInfo);
+    const unwatchable = await unwatchableUris(runtime.workflow, parsedBody, {
+      authInfo,
+      era: 'modern',
+      raw: request,
+    });
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },

@@ -31,13 +31,14 @@ const MAX_LOOKUPS = 1_000;
 
 /**
  * The workflow-instance URIs of a `subscriptions/listen` request's `resourceSubscriptions` filter that the
- * caller does not own ({@link mayWatchUri}): the filter leaves them out, unnamed, as it leaves out URIs the
+ * caller (`extra`: its token, era and request, which name its principal) does not own ({@link mayWatchUri}):
+ * the filter leaves them out, unnamed, as it leaves out URIs the
  * caller's scopes hide.
  */
 export async function unwatchableUris(
   workflow: WorkflowRuntime | undefined,
   listen: unknown,
-  authInfo: unknown,
+  extra: Pick<RequestContext['extra'], 'authInfo' | 'era' | 'raw'>,
 ): Promise<ReadonlySet<string>> {
   const denied = new Set<string>();
   if (workflow === undefined || workflow.handles.settings.mode !== 'handle') return denied;
@@ -46,10 +47,9 @@ export async function unwatchableUris(
   if (!Array.isArray(uris)) return denied;
   const prefix = `fusion://fsm/${workflow.handles.settings.machine}/`;
   const instances = uris.filter((u): u is string => typeof u === 'string' && u.startsWith(prefix));
-  const extra = { authInfo } as RequestContext['extra'];
   await Promise.all(
     instances.slice(0, MAX_LOOKUPS).map(async (uri) => {
-      if (!(await mayWatchUri(workflow, uri, { extra }))) denied.add(uri);
+      if (!(await mayWatchUri(workflow, uri, { extra: extra as RequestContext['extra'] }))) denied.add(uri);
     }),
   );
   for (const uri of instances.slice(MAX_LOOKUPS)) denied.add(uri);
