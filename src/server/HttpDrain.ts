@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { monotonicClock, type Clock } from '../_internal/clock.js';
 import { JsonRpcCode } from '../errors/WireError.js';
 
 /** What a request that arrives while the server drains is told (with `503` and `Retry-After`). */
@@ -13,11 +14,16 @@ export const drainingMessage = (retryAfterS: number): string =>
  */
 export class HttpDrain {
   readonly #open = new Set<ServerResponse>();
+  /** Long-lived streams open now: not waited for, but a shutdown with one open lingers (their clients reconnect). */
+  readonly #streams = new Set<ServerResponse>();
+  readonly #clock: Clock;
   readonly #retryAfterS: number;
   #draining = false;
   #idle: (() => void) | undefined;
 
-  constructor(retryAfterS = 1) {
+  /** `clock`: the timers of {@link settled} (the runtime's clock, so that a test clock drives the drain). */
+  constructor(clock: Clock = monotonicClock, retryAfterS = 1) {
+    this.#clock = clock;
     this.#retryAfterS = retryAfterS;
   }
 
@@ -31,6 +37,11 @@ export class HttpDrain {
     return this.#open.size;
   }
 
+  /** True while any exchange is under way or any stream is open: a shutdown then has clients to tell. */
+  get busy(): boolean {
+    return this.#open.size > 0 || this.#streams.size > 0;
+  }
+
   /**
    * Admits one request: false when draining (it was answered `503`), else it is counted until its answer
    * ends or its client goes away.
@@ -40,7 +51,11 @@ export class HttpDrain {
       this.#refuse(req, res);
       return false;
     }
-    if (isStream(req)) return true;
+    if (isStream(req)) {
+      this.#streams.add(res);
+      res.once('close', () => this.#streams.delete(res));
+      return true;
+    }
     this.#open.add(res);
     res.once('close', () => {
       this.#open.delete(res);
@@ -61,12 +76,12 @@ export class HttpDrain {
     }
   }
 
-  /** Resolves when every counted exchange ended, or after `ms` (true when all ended). */
+  /** Resolves when every counted exchange ended, or after `ms` of the clock (true when all ended); at once when none is open. */
   async settled(ms: number): Promise<boolean> {
     if (this.#open.size > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, ms));
-        this.#idle = () => (clearTimeout(timer), resolve());
+        const timer = this.#clock.setTimeout(resolve, Math.max(0, ms));
+        this.#idle = () => (timer.cancel(), resolve());
       });
       this.#idle = undefined;
     }

@@ -9,6 +9,7 @@ import { ServerStartError } from '../errors/FusionError.js';
 import { interceptServe } from '../_internal/interceptServe.js';
 import { warnOf } from '../logging/warnOf.js';
 import { HttpDrain } from './HttpDrain.js';
+import { carriedClock, monotonicClock, type Clock } from '../_internal/clock.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -61,7 +62,9 @@ export async function startServer<Ctx>(
     };
   }
   const app = createFusionApp(registry, options);
-  const drain = new HttpDrain();
+  // The shutdown's waits run on the runtime's clock: a test clock (`now: clock.now`) drives them.
+  const clock = carriedClock(options.now) ?? monotonicClock;
+  const drain = new HttpDrain(clock);
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node requires headersTimeout <= requestTimeout.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -104,28 +107,37 @@ export async function startServer<Ctx>(
     app,
     notifyResourceUpdated: (uri) => app.notifyResourceUpdated(uri),
     notifyResourceDeleted: (uri) => app.notifyResourceDeleted(uri),
-    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000)),
+    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000, clock)),
   };
 }
 
 /**
  * Drains, then stops: `503` to new requests; the exchanges under way (and the tool calls and tasks running)
- * get `drainMs` in all; the app then ends its streams and sessions, and the listener and sockets close.
+ * get `drainMs` in all; the app then ends its streams and sessions, and the listener and sockets close. With
+ * no exchange under way and no stream open when it starts, nothing waits: it returns once the sockets closed.
  */
-async function shutDown(http: HttpServer, app: FusionApp, drain: HttpDrain, drainMs: number): Promise<void> {
-  const deadline = performance.now() + drainMs;
+async function shutDown(
+  http: HttpServer,
+  app: FusionApp,
+  drain: HttpDrain,
+  drainMs: number,
+  clock: Clock,
+): Promise<void> {
+  const deadline = clock.now() + drainMs;
+  // Clients being answered, or holding a stream the app is about to end, may send their next request at once.
+  const busy = drain.busy;
   drain.start();
   await drain.settled(drainMs);
-  await app.close({ drainMs: Math.max(0, deadline - performance.now()) });
+  await app.close({ drainMs: Math.max(0, deadline - clock.now()) });
   // Clients answered last send their next request at once, maybe down an idle keep-alive socket: answer it 503
   // (and close) for a moment before the idle sockets are closed, rather than reset it as they close.
-  await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
+  if (busy) await new Promise<void>((resolve) => clock.setTimeout(resolve, LINGER_MS));
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
   // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-  const timer = setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
+  const timer = clock.setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
   await closed;
-  clearTimeout(timer);
+  timer.cancel();
 }
 
 /** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
