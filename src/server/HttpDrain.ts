@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { monotonicClock, type Clock } from '../_internal/clock.js';
 import { JsonRpcCode } from '../errors/WireError.js';
 
@@ -14,9 +15,11 @@ export const drainingMessage = (retryAfterS: number): string =>
  */
 export class HttpDrain {
   readonly #open = new Set<ServerResponse>();
-  /** Long-lived streams open now: not waited for, but a shutdown with one open lingers (their clients reconnect). */
+  /** Long-lived streams open now: not waited for, but their clients may reconnect when the app ends them. */
   readonly #streams = new Set<ServerResponse>();
   readonly #clock: Clock;
+  /** The connections of the exchanges and streams open when the drain started. */
+  #told = new Set<Socket>();
   readonly #retryAfterS: number;
   #draining = false;
   #idle: (() => void) | undefined;
@@ -37,9 +40,14 @@ export class HttpDrain {
     return this.#open.size;
   }
 
-  /** True while any exchange is under way or any stream is open: a shutdown then has clients to tell. */
-  get busy(): boolean {
-    return this.#open.size > 0 || this.#streams.size > 0;
+  /**
+   * True when a client that was being answered or held a stream when the drain started is still connected: it
+   * may send its next request at once (after its answer, or when its stream ends), and is worth a 503 rather
+   * than a reset socket. False when there was none, or all of them went away.
+   */
+  get clientsLeft(): boolean {
+    for (const socket of this.#told) if (!socket.destroyed) return true;
+    return false;
   }
 
   /**
@@ -67,6 +75,7 @@ export class HttpDrain {
   /** From now on: new requests get `503`, and the connections of the answers under way close after them. */
   start(): void {
     this.#draining = true;
+    for (const res of [...this.#open, ...this.#streams]) if (res.socket !== null) this.#told.add(res.socket);
     for (const res of this.#open) {
       if (!res.headersSent) res.shouldKeepAlive = false;
       // An answer already streaming cannot say `Connection: close`: end its socket right after it, so that the

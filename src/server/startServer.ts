@@ -114,7 +114,8 @@ export async function startServer<Ctx>(
 /**
  * Drains, then stops: `503` to new requests; the exchanges under way (and the tool calls and tasks running)
  * get `drainMs` in all; the app then ends its streams and sessions, and the listener and sockets close. With
- * no exchange under way and no stream open when it starts, nothing waits: it returns once the sockets closed.
+ * no exchange under way and no stream open when it starts (or their clients gone since), nothing waits: it
+ * returns once the sockets closed.
  */
 async function shutDown(
   http: HttpServer,
@@ -124,14 +125,13 @@ async function shutDown(
   clock: Clock,
 ): Promise<void> {
   const deadline = clock.now() + drainMs;
-  // Clients being answered, or holding a stream the app is about to end, may send their next request at once.
-  const busy = drain.busy;
   drain.start();
   await drain.settled(drainMs);
   await app.close({ drainMs: Math.max(0, deadline - clock.now()) });
-  // Clients answered last send their next request at once, maybe down an idle keep-alive socket: answer it 503
-  // (and close) for a moment before the idle sockets are closed, rather than reset it as they close.
-  if (busy) await new Promise<void>((resolve) => clock.setTimeout(resolve, LINGER_MS));
+  // Clients answered last (or whose streams just ended) send their next request at once, maybe down an idle
+  // keep-alive socket: answer it 503 (and close) for a moment before the idle sockets are closed, rather than
+  // reset it as they close. Without such a client still connected, there is nobody to tell.
+  if (drain.clientsLeft) await new Promise<void>((resolve) => clock.setTimeout(resolve, LINGER_MS));
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
   // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
