@@ -1,5 +1,5 @@
 import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from './serveStdio.js';
@@ -76,6 +76,13 @@ export async function startServer<Ctx>(
       if (drain.admit(req, res)) app.node(req, res);
     },
   );
+  // Connections that never sent a byte (a client's spare one) hold no request: close() cuts them at once.
+  const silent = new Set<Socket>();
+  http.on('connection', (socket: Socket) => {
+    silent.add(socket);
+    const heard = (): void => void silent.delete(socket);
+    socket.once('data', heard).once('close', heard);
+  });
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
@@ -107,7 +114,7 @@ export async function startServer<Ctx>(
     app,
     notifyResourceUpdated: (uri) => app.notifyResourceUpdated(uri),
     notifyResourceDeleted: (uri) => app.notifyResourceDeleted(uri),
-    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000, clock)),
+    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000, clock, silent)),
   };
 }
 
@@ -123,6 +130,7 @@ async function shutDown(
   drain: HttpDrain,
   drainMs: number,
   clock: Clock,
+  silent: ReadonlySet<Socket>,
 ): Promise<void> {
   const deadline = clock.now() + drainMs;
   drain.start();
@@ -135,6 +143,7 @@ async function shutDown(
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
   // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  for (const socket of silent) socket.destroy();
   const timer = clock.setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
   await closed;
   timer.cancel();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { nowOf } from '../../src/_internal/clock.js';
 import { initFusion, startServer } from '../../src/index.js';
@@ -58,6 +59,20 @@ describe('closing a started server', () => {
     expect(clock.pending).toBe(0);
     // The port is released: a new connection is refused.
     await expect(fetch(server.url, { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('cuts a connection that never sent a byte at once (it holds no request)', async () => {
+    const clock = createClock();
+    const server = await startServer(registry, { port: 0, now: clock.now });
+    const spare = connect(server.port!, '127.0.0.1');
+    await new Promise<void>((resolve) => spare.once('connect', () => resolve()));
+    const gone = new Promise<void>((resolve) => spare.once('close', () => resolve()));
+    spare.on('error', () => {});
+    const { closed, done } = closing(server);
+    // The clock stands still: a close waiting for that connection would wait for its bound on the clock.
+    await until(done, 'close() to return with a silent connection open');
+    await closed;
+    await gone;
   });
 
   it('with a stream open, answers 503 for a while on the clock before it stops listening', async () => {
