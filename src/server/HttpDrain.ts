@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { monotonicClock, type Clock } from '../_internal/clock.js';
 import { JsonRpcCode } from '../errors/WireError.js';
 
 /** What a request that arrives while the server drains is told (with `503` and `Retry-After`). */
@@ -13,11 +15,18 @@ export const drainingMessage = (retryAfterS: number): string =>
  */
 export class HttpDrain {
   readonly #open = new Set<ServerResponse>();
+  /** Long-lived streams open now: not waited for, but their clients may reconnect when the app ends them. */
+  readonly #streams = new Set<ServerResponse>();
+  readonly #clock: Clock;
+  /** The connections of the exchanges and streams open when the drain started. */
+  #told = new Set<Socket>();
   readonly #retryAfterS: number;
   #draining = false;
   #idle: (() => void) | undefined;
 
-  constructor(retryAfterS = 1) {
+  /** `clock`: the timers of {@link settled} (the runtime's clock, so that a test clock drives the drain). */
+  constructor(clock: Clock = monotonicClock, retryAfterS = 1) {
+    this.#clock = clock;
     this.#retryAfterS = retryAfterS;
   }
 
@@ -32,6 +41,16 @@ export class HttpDrain {
   }
 
   /**
+   * True when a client that was being answered or held a stream when the drain started is still connected: it
+   * may send its next request at once (after its answer, or when its stream ends), and is worth a 503 rather
+   * than a reset socket. False when there was none, or all of them went away.
+   */
+  get clientsLeft(): boolean {
+    for (const socket of this.#told) if (!socket.destroyed) return true;
+    return false;
+  }
+
+  /**
    * Admits one request: false when draining (it was answered `503`), else it is counted until its answer
    * ends or its client goes away.
    */
@@ -40,7 +59,11 @@ export class HttpDrain {
       this.#refuse(req, res);
       return false;
     }
-    if (isStream(req)) return true;
+    if (isStream(req)) {
+      this.#streams.add(res);
+      res.once('close', () => this.#streams.delete(res));
+      return true;
+    }
     this.#open.add(res);
     res.once('close', () => {
       this.#open.delete(res);
@@ -52,6 +75,7 @@ export class HttpDrain {
   /** From now on: new requests get `503`, and the connections of the answers under way close after them. */
   start(): void {
     this.#draining = true;
+    for (const res of [...this.#open, ...this.#streams]) if (res.socket !== null) this.#told.add(res.socket);
     for (const res of this.#open) {
       if (!res.headersSent) res.shouldKeepAlive = false;
       // An answer already streaming cannot say `Connection: close`: end its socket right after it, so that the
@@ -61,12 +85,12 @@ export class HttpDrain {
     }
   }
 
-  /** Resolves when every counted exchange ended, or after `ms` (true when all ended). */
+  /** Resolves when every counted exchange ended, or after `ms` of the clock (true when all ended); at once when none is open. */
   async settled(ms: number): Promise<boolean> {
     if (this.#open.size > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, ms));
-        this.#idle = () => (clearTimeout(timer), resolve());
+        const timer = this.#clock.setTimeout(resolve, Math.max(0, ms));
+        this.#idle = () => (timer.cancel(), resolve());
       });
       this.#idle = undefined;
     }

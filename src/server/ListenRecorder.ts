@@ -1,3 +1,4 @@
+import { systemClock, type Clock, type Timer } from '../_internal/clock.js';
 import type { EventStore, StoredEvent } from '../session/EventStore.js';
 import { EVENT_KEY } from './SessionEvents.js';
 import { primingFrame } from './sseFrames.js';
@@ -22,13 +23,14 @@ export class ListenRecorder {
   readonly #store: EventStore;
   readonly #retryMs: number;
   readonly #lingerMs: number;
+  readonly #clock: Clock;
   readonly #onIdle: (recorder: ListenRecorder) => void;
   readonly #listenId: unknown;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** Where frames go while a client is attached (undefined while lingering). */
   #sink: ((frame: Frame) => void) | undefined;
   #close: (() => void) | undefined;
-  #linger: ReturnType<typeof setTimeout> | undefined;
+  #linger: Timer | undefined;
   #ended = false;
   /** Adopted on another instance: the SDK's acknowledgement (the client has it already) is not recorded again. */
   #skipAck = false;
@@ -39,6 +41,8 @@ export class ListenRecorder {
       store: EventStore;
       retryMs: number;
       lingerMs: number;
+      /** The linger's timer (the app's clock; real timers by default). */
+      clock?: Clock | undefined;
       listenId: unknown;
       onIdle: (recorder: ListenRecorder) => void;
     },
@@ -48,6 +52,7 @@ export class ListenRecorder {
     this.#store = options.store;
     this.#retryMs = options.retryMs;
     this.#lingerMs = options.lingerMs;
+    this.#clock = options.clock ?? systemClock;
     this.#onIdle = options.onIdle;
   }
 
@@ -172,12 +177,11 @@ export class ListenRecorder {
     this.#sink = undefined;
     this.#close = undefined;
     this.#stopLinger();
-    this.#linger = setTimeout(() => this.end(), this.#lingerMs);
-    this.#linger.unref?.();
+    this.#linger = this.#clock.setTimeout(() => this.end(), this.#lingerMs);
   }
 
   #stopLinger(): void {
-    if (this.#linger !== undefined) clearTimeout(this.#linger);
+    this.#linger?.cancel();
     this.#linger = undefined;
   }
 

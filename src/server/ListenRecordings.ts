@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Clock } from '../_internal/clock.js';
 import type { EventStore } from '../session/EventStore.js';
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { ListenRecorder } from './ListenRecorder.js';
@@ -8,6 +9,8 @@ export interface ListenEvents {
   readonly store: EventStore;
   readonly retryMs: number;
   readonly lingerMs: number;
+  /** The clock of the lingering (the app's; real timers when absent). */
+  readonly clock?: Clock | undefined;
 }
 
 /** Listens again with a stored `subscriptions/listen` request (the app's modern leg). */

@@ -4,6 +4,7 @@ import {
   type McpHttpHandler,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { clockOf } from '../_internal/clock.js';
 import { attachOwn } from '../adapter/attach.js';
 import type { FusionServer } from '../adapter/FusionServer.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
@@ -29,7 +30,7 @@ export class ModernDispatcher {
   readonly notify: McpHttpHandler['notify'];
   readonly #sdk: McpHttpHandler;
   readonly #build: (() => Promise<FusionServer>) | undefined;
-  readonly #transport = new SharedModernTransport();
+  readonly #transport: SharedModernTransport;
   #server: Promise<FusionServer> | undefined;
   #ready = false;
 
@@ -42,6 +43,7 @@ export class ModernDispatcher {
   ) {
     this.#sdk = sdk;
     this.notify = sdk.notify;
+    this.#transport = new SharedModernTransport({ clock: clockOf(options.now) });
     if (options.server !== undefined) return;
     const transport = this.#transport;
     // Built on the first request, not here: Workers refuse random values (ids) and timers at module scope.

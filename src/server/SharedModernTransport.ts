@@ -8,6 +8,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { systemClock, type Clock, type Timer } from '../_internal/clock.js';
 import { jsonAnswer } from './jsonAnswer.js';
 import { onClientGone } from './nodeRequest.js';
 
@@ -39,9 +40,7 @@ interface Exchange {
   /** True while the request is being handed to the server synchronously (an error then is the ladder's). */
   dispatching: boolean;
   settled: boolean;
-  stream?:
-    | { controller: ReadableStreamDefaultController<Uint8Array>; timer: ReturnType<typeof setInterval> | undefined }
-    | undefined;
+  stream?: { controller: ReadableStreamDefaultController<Uint8Array>; timer: Timer | undefined } | undefined;
   readonly detach: () => void;
 }
 
@@ -58,12 +57,15 @@ interface Exchange {
 export class SharedModernTransport extends PerRequestHTTPServerTransport {
   readonly #exchanges = new Map<number, Exchange>();
   readonly #keepAliveMs: number;
+  readonly #clock: Clock;
   #next = 0;
   #closed = false;
 
-  constructor(options: { keepAliveMs?: number } = {}) {
+  /** `clock`: the keep-alive's timers (the app's clock; real, unref'd timers by default). */
+  constructor(options: { keepAliveMs?: number; clock?: Clock } = {}) {
     super({ classification: { era: 'modern', revision: MODERN_REVISION } as MessageClassification });
     this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#clock = options.clock ?? systemClock;
   }
 
   override async start(): Promise<void> {}
@@ -173,8 +175,9 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
         },
       });
       const timer =
-        this.#keepAliveMs >= 1 ? setInterval(() => write(exchange, ': keepalive\n\n'), this.#keepAliveMs) : undefined;
-      timer?.unref?.();
+        this.#keepAliveMs >= 1
+          ? this.#clock.setInterval(() => write(exchange, ': keepalive\n\n'), this.#keepAliveMs)
+          : undefined;
       exchange.stream = { controller, timer };
       settle(exchange, new Response(body, { status: 200, headers: SSE_HEADERS }));
     }
@@ -200,7 +203,7 @@ function endStream(exchange: Exchange): void {
   const stream = exchange.stream;
   if (stream === undefined) return;
   exchange.stream = undefined;
-  if (stream.timer !== undefined) clearInterval(stream.timer);
+  stream.timer?.cancel();
   try {
     stream.controller.close();
   } catch {

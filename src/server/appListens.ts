@@ -1,3 +1,4 @@
+import { clockOf } from '../_internal/clock.js';
 import type { AppEvents } from './appSessions.js';
 import type { ResolvedHttpLimits } from './limits.js';
 import { ListenStreams } from './ListenStreams.js';
@@ -33,7 +34,9 @@ export function appListens(
       maxFilterBytesTotal: limits.maxListenFilterBytesTotal,
     },
     options.now,
-    events === undefined ? undefined : { ...events, lingerMs: options.listenResumeMs ?? 30_000 },
+    events === undefined
+      ? undefined
+      : { ...events, lingerMs: options.listenResumeMs ?? 30_000, clock: clockOf(options.now) },
   );
   const relisten: Relisten = (authInfo) => (listen, body) =>
     modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });

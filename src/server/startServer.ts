@@ -1,5 +1,5 @@
 import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from './serveStdio.js';
@@ -10,6 +10,7 @@ import { ServerStartError } from '../errors/FusionError.js';
 import { interceptServe } from '../_internal/interceptServe.js';
 import { warnOf } from '../logging/warnOf.js';
 import { HttpDrain } from './HttpDrain.js';
+import { carriedClock, monotonicClock, type Clock } from '../_internal/clock.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -62,7 +63,9 @@ export async function startServer<Ctx>(
     };
   }
   const app = createFusionApp(registry, options);
-  const drain = new HttpDrain();
+  // The shutdown's waits run on the runtime's clock: a test clock (`now: clock.now`) drives them.
+  const clock = carriedClock(options.now) ?? monotonicClock;
+  const drain = new HttpDrain(clock);
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node requires headersTimeout <= requestTimeout.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -74,6 +77,13 @@ export async function startServer<Ctx>(
       if (drain.admit(req, res)) app.node(req, res);
     },
   );
+  // Connections that never sent a byte (a client's spare one) hold no request: close() cuts them at once.
+  const silent = new Set<Socket>();
+  http.on('connection', (socket: Socket) => {
+    silent.add(socket);
+    const heard = (): void => void silent.delete(socket);
+    socket.once('data', heard).once('close', heard);
+  });
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
@@ -109,28 +119,39 @@ export async function startServer<Ctx>(
     app,
     notifyResourceUpdated: (uri) => app.notifyResourceUpdated(uri),
     notifyResourceDeleted: (uri) => app.notifyResourceDeleted(uri),
-    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000)),
+    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000, clock, silent)),
   };
 }
 
 /**
  * Drains, then stops: `503` to new requests; the exchanges under way (and the tool calls and tasks running)
- * get `drainMs` in all; the app then ends its streams and sessions, and the listener and sockets close.
+ * get `drainMs` in all; the app then ends its streams and sessions, and the listener and sockets close. With
+ * no exchange under way and no stream open when it starts (or their clients gone since), nothing waits: it
+ * returns once the sockets closed.
  */
-async function shutDown(http: HttpServer, app: FusionApp, drain: HttpDrain, drainMs: number): Promise<void> {
-  const deadline = performance.now() + drainMs;
+async function shutDown(
+  http: HttpServer,
+  app: FusionApp,
+  drain: HttpDrain,
+  drainMs: number,
+  clock: Clock,
+  silent: ReadonlySet<Socket>,
+): Promise<void> {
+  const deadline = clock.now() + drainMs;
   drain.start();
   await drain.settled(drainMs);
-  await app.close({ drainMs: Math.max(0, deadline - performance.now()) });
-  // Clients answered last send their next request at once, maybe down an idle keep-alive socket: answer it 503
-  // (and close) for a moment before the idle sockets are closed, rather than reset it as they close.
-  await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
+  await app.close({ drainMs: Math.max(0, deadline - clock.now()) });
+  // Clients answered last (or whose streams just ended) send their next request at once, maybe down an idle
+  // keep-alive socket: answer it 503 (and close) for a moment before the idle sockets are closed, rather than
+  // reset it as they close. Without such a client still connected, there is nobody to tell.
+  if (drain.clientsLeft) await new Promise<void>((resolve) => clock.setTimeout(resolve, LINGER_MS));
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
   // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-  const timer = setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
+  for (const socket of silent) socket.destroy();
+  const timer = clock.setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
   await closed;
-  clearTimeout(timer);
+  timer.cancel();
 }
 
 /** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */

@@ -3,6 +3,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchFrom } from './peerFetch.js';
 import { startServer, type RunningServer, type StartServerOptions, type ToolRegistry } from '../../src/index.js';
+import { until } from './waitFor.js';
 
 /** An HTTP server on an ephemeral 127.0.0.1 port, closed by `await using`. */
 export async function httpServer<Ctx>(
@@ -11,6 +12,25 @@ export async function httpServer<Ctx>(
 ): Promise<RunningServer & AsyncDisposable> {
   const srv = await startServer(registry, { port: 0, ...options });
   return Object.assign(srv, { [Symbol.asyncDispose]: () => srv.close() });
+}
+
+/**
+ * `srv` (started with `now: clock.now`), closed by `await using` while `clock` moves: a shutdown's waits (the
+ * linger after it ends a stream a client still held) run on the server's clock, so the clock is driven until
+ * the close returns.
+ */
+export function closedOnClock<T extends RunningServer>(
+  srv: T,
+  clock: { advanceAsync(ms: number): Promise<number> },
+): T & AsyncDisposable {
+  return Object.assign(srv, {
+    [Symbol.asyncDispose]: async () => {
+      let done = false;
+      const closed = srv.close().finally(() => (done = true));
+      await until(async () => done || (await clock.advanceAsync(50), false), 'the server to close on its clock');
+      await closed;
+    },
+  });
 }
 
 export type Mode = 'legacy' | 'auto';

@@ -163,28 +163,34 @@ describe('legacy connection and session lifecycle', () => {
   });
 });
 
+/**
+ * Sessions opened, used, left idle and expired. The scale of the flood (3,000 maximal sessions, the heap back
+ * within 15 MiB) is test/e2e/soak.test.ts's; here the phases are checked with exact counts on the clock, and the
+ * heap comes back within 12 MiB (5,000 sessions took ~50 s on a loaded machine for the same assertions).
+ */
+const SESSIONS = 1_000;
 describe('soak: abandoned legacy sessions', () => {
-  it('returns to baseline after 5,000 sessions expire', async () => {
+  it('returns to baseline after 1,000 sessions expire', async () => {
     const clock = createClock();
     const app = createFusionApp(registry, {
       ...workspaceOptions(),
       now: clock.now,
       sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: NEVER },
-      limits: { maxSessions: 5_000 },
+      limits: { maxSessions: SESSIONS },
     });
     (globalThis as { gc?: () => void }).gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 5_000; i++) {
+    for (let i = 0; i < SESSIONS; i++) {
       const sid = await openSession(app);
       await request(app, sid, 1, 'tools/list');
     }
-    expect(app.sessions.manager.count).toBe(5_000);
+    expect(app.sessions.manager.count).toBe(SESSIONS);
     const heapPeak = process.memoryUsage().heapUsed;
     // Idle first (every server released, records kept), then past the TTL (records gone).
     clock.advance(100);
     await app.sessions.manager.sweep();
     expect(app.sessions.size).toBe(0);
-    expect(app.sessions.manager.count).toBe(5_000);
+    expect(app.sessions.manager.count).toBe(SESSIONS);
     clock.advance(300);
     await app.sessions.manager.sweep();
     expect(app.sessions.manager.count).toBe(0);
@@ -195,8 +201,8 @@ describe('soak: abandoned legacy sessions', () => {
     process.stderr.write(
       `soak heap MiB: before ${(heapBefore / 2 ** 20).toFixed(1)}, peak ${(heapPeak / 2 ** 20).toFixed(1)}, after expiry ${(heapAfter / 2 ** 20).toFixed(1)}\n`,
     );
-    // Counts are exact; the heap must come back near where it started (allow 20 MiB of allocator noise).
-    expect(heapAfter - heapBefore).toBeLessThan(20 * 2 ** 20);
+    // Counts are exact; the heap must come back near where it started (allow 12 MiB of allocator noise).
+    expect(heapAfter - heapBefore).toBeLessThan(12 * 2 ** 20);
     await app.close();
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { createFusionApp, initFusion, jwksVerifier, type FusionApp } from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
-import { httpServer } from '../_helpers/clients.js';
+import { closedOnClock, httpServer } from '../_helpers/clients.js';
 import { messagesOf } from '../_helpers/raw.js';
 import { startIssuer } from '../auth/issuer.js';
 import { freePort } from '../_helpers/freePort.js';
@@ -132,12 +132,15 @@ describe('listen filters obey scopes; streams end with their token', () => {
     const resource = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(resource);
     const clock = createClock(Date.now());
-    await using srv = await httpServer(registry(), {
-      port,
-      stateSync,
-      now: clock.now,
-      auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
-    });
+    await using srv = closedOnClock(
+      await httpServer(registry(), {
+        port,
+        stateSync,
+        now: clock.now,
+        auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
+      }),
+      clock,
+    );
     let token = await issuer.token({ sub: 'alice', expiresIn: 60 });
     const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
     const client = await tokenClient(srv.url, () => token);
@@ -168,12 +171,15 @@ describe('listen filters obey scopes; streams end with their token', () => {
     const resource = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(resource);
     const clock = createClock(Date.now());
-    await using srv = await httpServer(registry(), {
-      port,
-      stateSync,
-      now: clock.now,
-      auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
-    });
+    await using srv = closedOnClock(
+      await httpServer(registry(), {
+        port,
+        stateSync,
+        now: clock.now,
+        auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
+      }),
+      clock,
+    );
     const token = await issuer.token({ sub: 'bob', expiresIn: 60 });
     const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
     const headers = {

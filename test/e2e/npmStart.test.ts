@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { hostCommand, type HostCommand } from '../../scripts/docs-typecheck/hostCommand.js';
@@ -172,37 +172,57 @@ describe('npm start as a process tree', () => {
   }, 60_000);
 });
 
-/** Everything the host's command writes on stdout for one `initialize`, line by line, parsed as JSON. */
-async function rawStdout(host: HostCommand): Promise<unknown[]> {
-  const child = spawn(host.command, host.args, {
-    cwd: host.host === 'inspector' ? root : tmpdir(),
-    env: { ...getDefaultEnvironment(), ...host.env },
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  let out = '';
-  const answered = new Promise<void>((resolve) =>
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      if (out.includes('"id":1')) resolve();
-    }),
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.stdin.write(
-    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
-  );
-  await Promise.race([answered, exited]);
-  child.stdin.end();
-  await exited;
-  return out
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      try {
-        return JSON.parse(line) as unknown;
-      } catch {
-        return `not JSON: ${line}`;
+/**
+ * A stdio transport to a host's command exactly as written (its command, arguments, environment and working
+ * directory) that keeps every line the server writes on stdout: the SDK client skips lines that are not JSON,
+ * some hosts do not, so the test reads them all.
+ */
+class HostStdio implements Transport {
+  readonly lines: string[] = [];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> | undefined;
+
+  constructor(readonly host: HostCommand) {}
+
+  async start(): Promise<void> {
+    const child = spawn(this.host.command, this.host.args, {
+      // Hosts start servers from anywhere; MCP Inspector is run from the checkout.
+      cwd: this.host.host === 'inspector' ? root : tmpdir(),
+      env: { ...getDefaultEnvironment(), ...this.host.env },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    this.#child = child;
+    this.#exited = new Promise((resolve) => child.once('exit', () => (this.onclose?.(), resolve())));
+    child.on('error', (error) => this.onerror?.(error));
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
+        const line = pending.slice(0, end);
+        pending = pending.slice(end + 1);
+        if (line.trim() === '') continue;
+        this.lines.push(line);
+        try {
+          this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
+        } catch {
+          // Not JSON: kept in `lines`, which the test checks.
+        }
       }
     });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.#child!.stdin!.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Ends stdin, as a host does: the server exits by itself. */
+  async close(): Promise<void> {
+    this.#child?.stdin?.end();
+    await this.#exited;
+  }
 }
 
 describe("the README's MCP host configs, launched exactly as written", () => {
@@ -216,14 +236,7 @@ describe("the README's MCP host configs, launched exactly as written", () => {
   it.each(hosts.map((h) => [h.host, h] as const))(
     '%s: lists the tools and calls one over a clean stdout',
     async (_name, host) => {
-      const transport = new StdioClientTransport({
-        command: host.command,
-        args: host.args,
-        env: host.env,
-        // Hosts start servers from anywhere; MCP Inspector is run from the checkout.
-        cwd: host.host === 'inspector' ? root : tmpdir(),
-        stderr: 'pipe',
-      });
+      const transport = new HostStdio(host);
       const client = new Client({ name: `host-${host.host}`, version: '1.0.0' });
       const errors: unknown[] = [];
       client.onerror = (error) => errors.push(error);
@@ -237,14 +250,18 @@ describe("the README's MCP host configs, launched exactly as written", () => {
       } finally {
         await client.close();
       }
-      // The SDK client skips lines that are not JSON; some hosts do not. Every line on stdout must be JSON-RPC.
-      expect(await rawStdout(host)).toEqual([
-        expect.objectContaining({
-          jsonrpc: '2.0',
-          id: 1,
-          result: expect.objectContaining({ serverInfo: expect.anything() }),
-        }),
-      ]);
+      // Every line on stdout is JSON-RPC, the first of them the answer to initialize (nothing printed before it).
+      const lines = transport.lines.map((line) => {
+        try {
+          return JSON.parse(line) as unknown;
+        } catch {
+          return `not JSON: ${line}`;
+        }
+      });
+      expect(lines).toEqual(lines.map(() => expect.objectContaining({ jsonrpc: '2.0' })));
+      expect(lines[0]).toEqual(
+        expect.objectContaining({ id: 0, result: expect.objectContaining({ serverInfo: expect.anything() }) }),
+      );
     },
     60_000,
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryEventStore } from '../../src/index.js';
 import { ListenRecordings } from '../../src/server/ListenRecordings.js';
+import { createClock } from '../../src/testing/index.js';
 
 /** An SDK-like listen answer: an open SSE stream whose cancellation (the recording stopped) is observable. */
 function sdkListen() {
@@ -56,5 +57,19 @@ describe('ListenRecordings', () => {
     const streams = [];
     for (const who of ['a', 'b', 'c', 'd']) streams.push(await droppedStream(recordings, `user:${who}`));
     expect(streams.map((s) => s.sdk.state.cancelled)).toEqual([true, false, false, false]);
+  });
+
+  it('a dropped stream records for lingerMs of the app clock, then stops', async () => {
+    const clock = createClock();
+    const recordings = new ListenRecordings(
+      { store: new MemoryEventStore(), retryMs: 10, lingerMs: 60_000, clock },
+      { total: 3, perPrincipal: 3 },
+    );
+    const dropped = await droppedStream(recordings, 'user:a');
+    clock.advance(59_999);
+    expect(dropped.sdk.state.cancelled).toBe(false);
+    clock.advance(1);
+    expect(dropped.sdk.state.cancelled).toBe(true);
+    expect(clock.pending).toBe(0);
   });
 });

@@ -1,0 +1,93 @@
+import { connect } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { nowOf } from '../../src/_internal/clock.js';
+import { initFusion, startServer } from '../../src/index.js';
+import { createClock } from '../../src/testing/index.js';
+import { texts, v2HttpClient } from '../_helpers/clients.js';
+import { until } from '../_helpers/waitFor.js';
+
+const f = initFusion();
+const registry = f.registry().register(
+  f
+    .query('ping')
+    .describe('Answers pong')
+    .handle(() => 'pong'),
+);
+
+/** How long a drained server with clients to tell still answers 503 (startServer's LINGER_MS). */
+const LINGER_MS = 250;
+
+/** A test clock that also records the delay of every timer set on it. */
+function recordingClock() {
+  const clock = createClock();
+  const delays: number[] = [];
+  const now = nowOf({
+    now: clock.now,
+    setTimeout: (fn, ms) => (delays.push(ms), clock.setTimeout(fn, ms)),
+    setInterval: (fn, ms) => clock.setInterval(fn, ms),
+  });
+  return { clock, now, delays };
+}
+
+/** `close()`, and whether it has returned yet. */
+function closing(server: { close(): Promise<void> }): { closed: Promise<void>; done: () => boolean } {
+  let done = false;
+  const closed = server.close().then(() => void (done = true));
+  return { closed, done: () => done };
+}
+
+// Every wait of a shutdown is on the server's clock: with a test clock that never moves, a close that waited
+// (a linger, a drain, a bound on the last answers) could not return.
+describe('closing a started server', () => {
+  it('returns without waiting when no request is in flight and no stream is open, leaving no timer behind', async () => {
+    const { clock, now } = recordingClock();
+    const server = await startServer(registry, { port: 0, now });
+    // A request answered before: its keep-alive socket may still be open, idle.
+    const client = await v2HttpClient(server.url, 'auto');
+    expect(texts((await client.callTool({ name: 'ping', arguments: {} })) as never)).toEqual(['pong']);
+    await client.close();
+    const startedAt = clock.now();
+    // No global timer either: close() is awaited as it is, with no polling of ours in between.
+    const globalTimers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await server.close();
+      expect(globalTimers).not.toHaveBeenCalled();
+    } finally {
+      globalTimers.mockRestore();
+    }
+    expect(clock.now()).toBe(startedAt);
+    expect(clock.pending).toBe(0);
+    // The port is released: a new connection is refused.
+    await expect(fetch(server.url, { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('cuts a connection that never sent a byte at once (it holds no request)', async () => {
+    const clock = createClock();
+    const server = await startServer(registry, { port: 0, now: clock.now });
+    const spare = connect(server.port!, '127.0.0.1');
+    await new Promise<void>((resolve) => spare.once('connect', () => resolve()));
+    const gone = new Promise<void>((resolve) => spare.once('close', () => resolve()));
+    spare.on('error', () => {});
+    const { closed, done } = closing(server);
+    // The clock stands still: a close waiting for that connection would wait for its bound on the clock.
+    await until(done, 'close() to return with a silent connection open');
+    await closed;
+    await gone;
+  });
+
+  it('with a stream open, answers 503 for a while on the clock before it stops listening', async () => {
+    const { clock, now, delays } = recordingClock();
+    const server = await startServer(registry, { port: 0, now });
+    const client = await v2HttpClient(server.url, 'legacy');
+    await client.streamOpen;
+    const { closed, done } = closing(server);
+    // The app ended the stream and closed the session; the server lingers on the clock.
+    await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+    expect((await fetch(server.url, { method: 'POST', body: '{}' })).status).toBe(503);
+    expect(done()).toBe(false);
+    await clock.advanceAsync(LINGER_MS);
+    await closed;
+    expect(done()).toBe(true);
+    await client.close().catch(() => {});
+  });
+});
