@@ -63,30 +63,40 @@ export class TrackedSessions {
 
   /**
    * The session to evict when a budget is full: the oldest one that was never used after its handshake,
-   * else the least recently used. A session still in its handshake (`initialize` answered, `notifications/
-   * initialized` not yet received) is never taken: it leaves by the initialize deadline. `owner` limits the
-   * choice to that owner's sessions; without it, the choice is among the sessions of the owner holding the
-   * most (every session when none holds more than one, or when the largest holds only handshakes), so that a
-   * flood pays for itself before a client holding one session does. `undefined` when none may be taken.
+   * else the least recently used. `owner` limits the choice to that owner's sessions, and then a session still
+   * in its handshake (`initialize` answered, `notifications/initialized` not yet received) is never taken: it
+   * may be another client behind the same address, and it leaves by the initialize deadline. Without `owner`
+   * (the total budget), the choice is among the sessions of the owner holding the most: when that owner holds
+   * more than one, even its handshakes may go (a flood of half-open sessions pays for itself, and cannot lock
+   * out everyone else until its deadline); when nobody holds more than one, any session but a handshake.
+   * `undefined` when none may be taken.
    */
   evictionCandidate(owner?: string): string | undefined {
-    if (owner !== undefined) return this.#pick(this.#owned.get(owner)?.keys() ?? []);
+    if (owner !== undefined) return this.#pick(this.#owned.get(owner)?.keys() ?? [], false);
     let largest: ReadonlySet<string> | undefined;
     for (const set of this.#owned.values()) if (largest === undefined || set.size > largest.size) largest = set;
-    const fromLargest = largest !== undefined && largest.size > 1 ? this.#pick(largest.keys()) : undefined;
-    return fromLargest ?? this.#pick(this.#tracked.keys());
+    const fromLargest = largest !== undefined && largest.size > 1 ? this.#pick(largest.keys(), true) : undefined;
+    return fromLargest ?? this.#pick(this.#tracked.keys(), false);
   }
 
-  /** Of `ids` (least recently used first): the oldest never used after its handshake, else the first not in one. */
-  #pick(ids: Iterable<string>): string | undefined {
+  /**
+   * Of `ids` (least recently used first): the oldest never used after its handshake, else the first used one;
+   * a session in its handshake only with `handshakes`, and only when no other may go.
+   */
+  #pick(ids: Iterable<string>, handshakes: boolean): string | undefined {
     let used: string | undefined;
+    let halfOpen: string | undefined;
     for (const id of ids) {
       const record = this.#tracked.get(id)?.record;
-      if (record === undefined || inHandshake(record)) continue;
+      if (record === undefined) continue;
+      if (inHandshake(record)) {
+        if (handshakes) halfOpen ??= id;
+        continue;
+      }
       if (record.phase === 'created') return id;
       used ??= id;
     }
-    return used;
+    return used ?? halfOpen;
   }
 }
 

@@ -428,7 +428,7 @@ describe('legacy session budgets (#20)', () => {
     await app.close();
   });
 
-  it('never evicts a session in its handshake: per peer the opener is refused 429, in total another is taken', async () => {
+  it('evicts a session in its handshake only from the owner holding the most: per peer 429, in total another', async () => {
     const app = createFusionApp(registry, {
       ...workspaceOptions(),
       limits: { maxSessionsPerPrincipal: 2, maxSessions: 4 },
@@ -449,10 +449,15 @@ describe('legacy session budgets (#20)', () => {
     const other = await open(app, '10.0.0.3', true);
     expect(other.status).toBe(200);
     expect(alive(handshake.sid, third.sid, ...pending.map((p) => p.sid))).toEqual([true, false, true, true]);
-    expect((await open(app, '10.0.0.4')).status, 'the last session not in its handshake').toBe(200);
+    // Only the owner holding the most (10.0.0.2, two handshakes) pays: its oldest handshake goes, not a client
+    // holding one session (10.0.0.3's used one stays).
+    expect((await open(app, '10.0.0.4')).status).toBe(200);
+    expect(alive(handshake.sid, other.sid, ...pending.map((p) => p.sid))).toEqual([true, true, false, true]);
+    // Nobody holds more than one: the session taken is the one not in its handshake.
+    expect((await open(app, '10.0.0.5')).status, 'the last session not in its handshake').toBe(200);
     expect(alive(other.sid)).toEqual([false]);
-    // Only sessions in their handshake are left: 503, and every handshake goes on.
-    const full = await open(app, '10.0.0.5');
+    // Only handshakes are left, one per owner: 503, and every remaining handshake goes on.
+    const full = await open(app, '10.0.0.6');
     expect([full.status, full.retryAfter]).toEqual([503, '10']);
     await (await post(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, handshake.sid!)).text();
     expect((await post(app, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, handshake.sid!)).status).toBe(200);
