@@ -87,13 +87,13 @@ async function parse(url: string, body: string): Promise<{ status: number; body:
 
 /**
  * Issue 42's log attack: a failed call logged its whole multi-megabyte message raw, and with a slow stderr
- * reader the write queue grew until the 256 MiB heap ran out (~36 calls). Bounded: 80 calls, two in flight,
+ * reader the write queue grew until the 256 MiB heap ran out (~36 calls; ~7 in this fixture). Bounded: 40 calls, two in flight,
  * whose error message is ~3.9 MiB (with a forged line and an ANSI escape; the caller asks for the padding rather
  * than uploading it), against a child whose stderr pipe is never read. Stated: the child survives, every call gets its error result, its heap stays near its baseline
  * (each line is cut to a few KiB and at most 1 MiB of lines wait), and a fresh SDK client is still served.
  */
 describe('abuse: a log reader that never reads', () => {
-  it('survives 80 failing calls with ~4 MiB messages and still answers', async () => {
+  it('survives 40 failing calls with ~4 MiB messages and still answers', async () => {
     await using child = await startUnreadChild();
     const baseline = await child.heapMiB();
     const call = JSON.stringify({
@@ -103,12 +103,12 @@ describe('abuse: a log reader that never reads', () => {
       params: { name: 'parse', arguments: { text: '\n[INFO] forged \u001b[31m', pad: 3.9 * MiB }, _meta: meta },
     });
     const failed: number[] = [];
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 20; i++) {
       for (const { status, body } of await Promise.all([parse(child.url, call), parse(child.url, call)]))
         if (status === 200 && body.includes('"isError":true')) failed.push(status);
     }
     expect(child.alive()).toBe(true);
-    expect(failed).toHaveLength(80);
+    expect(failed).toHaveLength(40);
     expect((await child.heapMiB()) - baseline).toBeLessThan(24);
     const client = new Client({ name: 'after-the-flood', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(child.url)));
