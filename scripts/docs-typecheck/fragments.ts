@@ -32,8 +32,7 @@ export function fragmentMarker(code: string): FragmentMarker | undefined {
  * Pages whose blocks are not yet held to standing alone (checked only on the page, with `app.d.ts`, as
  * before). Each is an opt-out until its page is complete; remove the page from here when it is.
  */
-export const NOT_YET_STANDALONE: ReadonlySet<string> = new Set([
-]);
+export const NOT_YET_STANDALONE: ReadonlySet<string> = new Set([]);
 
 /** The TypeScript diagnostics that mean "this name is defined nowhere" (2304, its did-you-mean twins 2552, 2580–2582, and 18004, a shorthand property with no value in scope). */
 export const UNKNOWN_NAME_CODES: ReadonlySet<number> = new Set([2304, 2552, 2580, 2581, 2582, 18004]);
