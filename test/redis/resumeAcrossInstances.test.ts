@@ -151,12 +151,19 @@ describe(
           const [mine, theirs] = response.body.tee();
           void (async () => {
             const decoder = new TextDecoder();
+            // Whole frames only: under load a frame may arrive split across chunks.
+            let pending = '';
             try {
               const reader = mine.getReader();
               for (let read = await reader.read(); !read.done; read = await reader.read()) {
-                for (const [frame, id] of decoder.decode(read.value).matchAll(/^id: (.+)\ndata: .*$/gm)) {
-                  seen.push(id!);
-                  if (frame.includes('notifications/resources/updated')) seenUpdates.push(id!);
+                pending += decoder.decode(read.value, { stream: true });
+                const frames = pending.split('\n\n');
+                pending = frames.pop()!;
+                for (const frame of frames) {
+                  const id = /^id: (.+)$/m.exec(frame)?.[1];
+                  if (id === undefined) continue;
+                  seen.push(id);
+                  if (frame.includes('notifications/resources/updated')) seenUpdates.push(id);
                 }
               }
             } catch {
