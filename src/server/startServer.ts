@@ -143,8 +143,11 @@ async function shutDown(
   await app.close({ drainMs: Math.max(0, deadline - clock.now()) });
   // Clients answered last (or whose streams just ended) send their next request at once, maybe down an idle
   // keep-alive socket: answer it 503 (and close) for a moment before the idle sockets are closed, rather than
-  // reset it as they close. Without such a client still connected, there is nobody to tell.
-  if (drain.clientsLeft) await new Promise<void>((resolve) => clock.setTimeout(resolve, LINGER_MS));
+  // reset it as they close. So is a keep-alive socket that carried a request and sits idle now: a proxy or a
+  // client's pool may send down it at any moment (a reset there is a 502 for a request never seen). Without
+  // such a socket still open, there is nobody to tell.
+  const spoken = (await connectionsOf(http)) - [...silent].filter((s) => !s.destroyed).length;
+  if (drain.clientsLeft || spoken > 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, LINGER_MS));
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
   // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
@@ -152,6 +155,11 @@ async function shutDown(
   const timer = clock.setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
   await closed;
   timer.cancel();
+}
+
+/** The sockets the server holds open now. */
+function connectionsOf(http: HttpServer): Promise<number> {
+  return new Promise((resolve) => http.getConnections((error, count) => resolve(error ? 0 : count)));
 }
 
 /** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
