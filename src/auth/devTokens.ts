@@ -1,8 +1,11 @@
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { AttachError } from '../errors/FusionError.js';
+import { systemClock } from '../_internal/clock.js';
 
 /** Options of {@link devTokens}. */
 export interface DevTokensOptions {
+  /** The clock a token's one-hour expiry is counted from (epoch ms). Default: the system clock. */
+  now?: () => number;
   /** The environment whose `NODE_ENV` is checked (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -28,6 +31,7 @@ export function devTokens(
   options: DevTokensOptions = {},
 ): OAuthTokenVerifier {
   const env = options.env ?? process.env;
+  const now = options.now ?? systemClock.now;
   if (env.NODE_ENV === 'production') {
     throw new AttachError(
       'AUTH_DEV_TOKENS_IN_PRODUCTION',
@@ -70,7 +74,7 @@ export function devTokens(
         token,
         clientId: token,
         scopes: [...scopes],
-        expiresAt: Math.floor(Date.now() / 1000) + 3600,
+        expiresAt: Math.floor(now() / 1000) + 3600,
         extra: { sub: token, iss: DEV_TOKEN_ISSUER },
       });
     },

@@ -15,21 +15,27 @@ const anything = { '~standard': { version: 1, vendor: 'test', validate: (value: 
 const request = (client: Client, method: string, params: Record<string, unknown>): Promise<any> =>
   client.request({ method, params } as any, anything);
 
+/** A task tool needing `admin` whose work waits until `release()`. */
+function auditExport() {
+  const f = initFusion();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const registry = f.registry().registerAll(
+    f
+      .action('audit.export')
+      .requireScopes('admin')
+      .task({ pollIntervalMs: 10 })
+      .handle(async () => {
+        await released;
+        return 'the audit log';
+      }),
+  );
+  return { registry, release };
+}
+
 describe('a task needs, later, the scopes its call needed', () => {
   it('refuses tasks/get, tasks/result and tasks/cancel to the same user holding a token without them', async () => {
-    const f = initFusion();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const registry = f.registry().registerAll(
-      f
-        .action('audit.export')
-        .requireScopes('admin')
-        .task({ pollIntervalMs: 10 })
-        .handle(async () => {
-          await released;
-          return 'the audit log';
-        }),
-    );
+    const { registry, release } = auditExport();
     // One store for both connections: the same user, first with `admin`, then with a narrower token.
     const store = new MemoryTaskStore();
     const as = (scopes: string[]): AuthInfo => ({ token: 't', clientId: 'app', scopes, extra: { sub: 'alice' } });
@@ -56,19 +62,7 @@ describe('a task needs, later, the scopes its call needed', () => {
   });
 
   it('does the same on 2026-07-28 (tasks/get, tasks/cancel), and lets the token with the scope finish it', async () => {
-    const f = initFusion();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const registry = f.registry().registerAll(
-      f
-        .action('audit.export')
-        .requireScopes('admin')
-        .task({ pollIntervalMs: 10 })
-        .handle(async () => {
-          await released;
-          return 'the audit log';
-        }),
-    );
+    const { registry, release } = auditExport();
     const app = createFusionApp(registry, {});
     const as = (scopes: string[]) =>
       modernTaskEndpoint('http://127.0.0.1/mcp', {

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../_helpers/freePort.js';
+import { until } from '../_helpers/waitFor.js';
 
 const exec = promisify(execFile);
 
@@ -64,13 +65,12 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-/** Resolves true once no process of group `pgid` is left (checked every 100 ms), false after `withinMs`. */
+/** Resolves true once no process of group `pgid` is left (a process group's end has no event to wait on). */
 async function groupEnds(pgid: number, withinMs: number): Promise<boolean> {
-  for (let waited = 0; waited < withinMs; waited += 100) {
-    if (!groupAlive(pgid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return !groupAlive(pgid);
+  return until(() => !groupAlive(pgid), `process group ${pgid} to end`, withinMs).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function npm(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
