@@ -103,6 +103,9 @@ export type { ResourceSubscriptionOptions } from './resources/ResourceSubscripti
 export { staleUri } from './runtime/systemResources.js';
 export type { WorkflowChange } from './workflow/WorkflowRuntime.js';
 export type { PeerOptions, Principal } from './principal/types.js';
+export { ByteLedger } from './ledger/ByteLedger.js';
+export type { Hold } from './ledger/ByteLedger.js';
+export type { HeldBytesLimits, HeldKind, Holder, LedgerRefusal } from './ledger/types.js';
 
 export * from './state-sync/index.js';
 export * from './fsm/index.js';

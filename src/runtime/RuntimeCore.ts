@@ -3,6 +3,8 @@ import type { AttachOptions, DebugEvent } from './options.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { memorySessionData, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
 import { debugSink } from './debugSink.js';
+import { clockOf } from '../_internal/clock.js';
+import { ByteLedger } from '../ledger/ByteLedger.js';
 import { CallTracker } from './CallTracker.js';
 import { sessionDataOf } from './sessionDataOf.js';
 
@@ -25,6 +27,8 @@ export class RuntimeCore<Ctx = any> {
   readonly sessionData: SessionDataBackend;
   /** True when the data lives in this process only (released with its session). */
   readonly ownsSessionData: boolean;
+  /** The one accountant of bytes held for clients (the `heldBytes` option). */
+  readonly ledger: ByteLedger;
   /** The idle TTL of a workflow instance, once a workflow is attached (an instance's data lives as long). */
   workflowTtlMs: number | undefined;
 
@@ -34,6 +38,8 @@ export class RuntimeCore<Ctx = any> {
     this.debug = debugSink(options.debug, this.log);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.tracker = new CallTracker(options.now);
+    const held = options.heldBytes;
+    this.ledger = held instanceof ByteLedger ? held : new ByteLedger(held, clockOf(options.now));
     this.ownsSessionData = options.sessionData === undefined;
     const { now, sessionDataLimits: limits } = options;
     const memory = { ...(now !== undefined ? { now } : {}), ...(limits !== undefined ? { limits } : {}) };

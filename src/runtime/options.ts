@@ -11,6 +11,8 @@ import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionDataBackend } from '../session/sessionData.js';
 import type { SessionDataLimits } from '../session/DataBudget.js';
 import type { RateLimit, RateLimitStore } from '../limits/types.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
+import type { HeldBytesLimits } from '../ledger/types.js';
 import type { DebugEvent, TracingOptions } from '../tracing/types.js';
 import type { FusionLogLevel, LogLimits, Logger } from '../logging/types.js';
 
@@ -114,6 +116,13 @@ export interface AttachOptions<Ctx> {
    * (4 MiB and 32 MiB), for the built-in backends; a write past one is refused with what to do.
    */
   sessionDataLimits?: SessionDataLimits;
+  /**
+   * Budgets of every byte this process holds on clients' behalf (bodies being read, listen requests, stored
+   * events, tasks, console events, session and handle data, request state, queued logs), per principal, per
+   * network peer and in total (8, 12 and 64 MiB); or a {@link ByteLedger} to share one between apps.
+   * @see docs/security.md#the-ledger
+   */
+  heldBytes?: HeldBytesLimits | ByteLedger;
   /**
    * The clock of timestamps, expiries and TTLs (default `Date.now`, with real unref'd timers). `createClock().now`
    * of `mcp-fusion/testing` carries its timers: store sweeps, debounces, deadlines and stream lifetimes run on it.

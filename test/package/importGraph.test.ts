@@ -76,6 +76,7 @@ describe('optional peers stay optional', () => {
 const LAYERS = [
   'errors',
   '_internal',
+  'ledger', // the one accountant of bytes held for clients
   'logging',
   'principal',
   'fsm',
