@@ -28,6 +28,10 @@ export const contentMessages = {
   completionRefInvalid(): string {
     return 'completion/complete needs params.ref: { type: "ref/prompt", name } for a prompt argument, or { type: "ref/resource", uri } naming a resource template.';
   },
+  /** `resources/subscribe` of a URI no resource the caller may read answers. */
+  subscribeNotFound(uri: string): string {
+    return `Resource not found: ${uri}. Call resources/list or resources/templates/list for the URIs you can subscribe to.`;
+  },
   unknownCompletionResource(uri: string, templates: readonly string[]): string {
     return `No resource template "${uri}" to complete. ${templates.length > 0 ? `Templates: ${list(templates)}.` : 'This server has no resource templates.'} Call resources/templates/list to see them.`;
   },

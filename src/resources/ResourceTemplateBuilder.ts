@@ -77,8 +77,11 @@ export class ResourceTemplateBuilder<Ctx, T extends string = string> {
   }
 
   /**
-   * OAuth scopes a principal must hold to see this resource in its list and to read it (refused with
-   * `insufficient_scope` naming the missing scopes otherwise).
+   * OAuth scopes a principal must hold to see this resource in its list, read, subscribe to or complete it.
+   * To a token without them it does not exist: every answer is the one a missing URI gets ("Resource not
+   * found"), so that a URI, which can name data, cannot be probed. (Tools and prompts answer
+   * `insufficient_scope` instead: their names are the server's declared surface, and the challenge lets a
+   * client ask for the scope.)
    * @see docs/security.md#scopes
    */
   requireScopes(...scopes: [string, ...string[]]): ResourceTemplateBuilder<Ctx> {

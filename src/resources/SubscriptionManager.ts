@@ -1,4 +1,5 @@
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import { contentMessages as messages } from '../protocol/contentMessages.js';
 
 /** Options of {@link SubscriptionManager}. */
 export interface SubscriptionOptions {
@@ -38,11 +39,7 @@ export class SubscriptionManager {
   subscribe(session: string, uri: unknown, owner: string = session): void {
     const canonical = canonicalUri(uri);
     if (!this.#exists(canonical))
-      throw new WireError(
-        JsonRpcCode.ResourceNotFound,
-        `Resource not found: ${canonical}. Call resources/list or resources/templates/list for the URIs you can subscribe to.`,
-        { uri: canonical },
-      );
+      throw new WireError(JsonRpcCode.ResourceNotFound, messages.subscribeNotFound(canonical), { uri: canonical });
     let uris = this.#bySession.get(session);
     if (uris === undefined) {
       this.#bySession.set(session, (uris = new Map()));

@@ -92,6 +92,15 @@ export class ContentCatalog<Ctx> {
     );
   }
 
+  /**
+   * True when `item` requires a scope the token of `extra` lacks. A resource or template hidden so answers as
+   * a missing one (a URI can name data: its existence is not told to a caller who may not read it).
+   */
+  hides(item: ScopedItem, extra: HandlerExtra | undefined): boolean {
+    if (!this.#scopes.active) return false;
+    return this.#scopes.missing(item, ScopeGate.scopesOf(extra?.authInfo)).length > 0;
+  }
+
   /** True when a caller with `authInfo` may read `uri` (an unknown URI included). */
   allowsUri(uri: string, authInfo: unknown): boolean {
     const item = this.resourceAt(uri);

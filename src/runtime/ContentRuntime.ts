@@ -20,6 +20,7 @@ export type {
 } from './contentTypes.js';
 import type { AttachOptions } from './options.js';
 import type { ReadResourceResult } from '../resources/types.js';
+import { canonicalUri } from '../resources/SubscriptionManager.js';
 import { contentMessages as messages } from '../protocol/contentMessages.js';
 import { neutralizeMessages } from '../protocol/neutralizeSignals.js';
 import type { ScopedItem } from '../auth/ScopeGate.js';
@@ -79,18 +80,23 @@ export class ContentRuntime<Ctx> {
     const catalog = this.#catalog;
     if (method === 'prompts/get' && typeof params.name === 'string')
       return catalog.prompts.get(params.name)?.requiredScopes ?? [];
-    if (method === 'completion/complete') return catalog.completed(params.ref)?.requiredScopes ?? [];
-    if ((method !== 'resources/read' && method !== 'resources/subscribe') || typeof params.uri !== 'string') return [];
-    return catalog.resourceAt(params.uri)?.requiredScopes ?? [];
+    const ref = params.ref as { type?: unknown } | undefined;
+    if (method === 'completion/complete' && ref?.type === 'ref/prompt')
+      return catalog.completed(params.ref)?.requiredScopes ?? [];
+    // A resource the token may not read answers as a missing one (no challenge that would tell it exists).
+    return [];
   }
 
   /**
-   * Refuses `resources/subscribe` of `uri` (-32602 `insufficient_scope`, as `resources/read`) when its
-   * resource or template requires a scope the caller lacks; an unknown URI is left to the subscription check.
+   * Refuses `resources/subscribe` of `uri` as an unknown URI (-32002 "Resource not found") when its resource
+   * or template requires a scope the caller lacks, so that a subscription cannot probe what a read hides; an
+   * unknown URI is left to the subscription check.
    */
   authorizeUri(uri: unknown, extra: HandlerExtra): void {
     const item = typeof uri === 'string' ? this.#catalog.resourceAt(uri) : undefined;
-    if (item !== undefined) this.#catalog.authorize(item, `resource "${String(uri)}"`, extra);
+    if (item === undefined || !this.#catalog.hides(item, extra)) return;
+    const canonical = canonicalUri(uri);
+    throw new WireError(JsonRpcCode.ResourceNotFound, messages.subscribeNotFound(canonical), { uri: canonical });
   }
 
   /** True when a caller with `authInfo` may read `uri`: a pure check for filters (a listen stream's `resourceSubscriptions`). */
@@ -188,15 +194,17 @@ export class ContentRuntime<Ctx> {
       throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriTooLong(uri.length, MAX_URI_LENGTH));
     const how = { scope, what: `resource "${uri}"`, kind: 'resource', label: `Resource "${uri}"` } as const;
     let result: unknown;
-    const resource = this.#catalog.resources.get(uri);
-    if (resource !== undefined)
+    const catalog = this.#catalog;
+    const resource = catalog.resources.get(uri);
+    if (resource !== undefined && !catalog.hides(resource, scope.extra))
       result = await this.#call('resources/read', resource, how, async (ctxOf, extra) =>
         resource.read(uri, (await ctxOf()) as Ctx, extra),
       );
-    else {
-      for (const template of this.#catalog.templates) {
+    else if (resource === undefined) {
+      for (const template of catalog.templates) {
         const vars = template.compiled.match(uri);
         if (vars === undefined) continue;
+        if (catalog.hides(template, scope.extra)) break;
         result = await this.#call('resources/read', template, how, async (ctxOf, extra) =>
           template.read(uri, vars, (await ctxOf()) as Ctx, extra),
         );

@@ -53,7 +53,8 @@ export function completionTarget<Ctx>(
   } else if (r.type === 'ref/resource' && typeof r.uri === 'string') {
     const template = catalog.templatesByUri.get(r.uri);
     const fixed = catalog.resources.get(r.uri);
-    if (template === undefined && fixed === undefined) {
+    const hidden = (template ?? fixed) !== undefined && catalog.hides((template ?? fixed)!, scope.extra);
+    if ((template === undefined && fixed === undefined) || hidden) {
       const known = catalog.view(scope.extra).templates.resourceTemplates.map((t) => t.uriTemplate);
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, known));
     }

@@ -10,9 +10,7 @@ import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { requiredScopesOf } from '../runtime/requiredScopesOf.js';
 import { unwatchableUris } from '../workflow/mayWatchUri.js';
 import { AuthGate } from '../auth/AuthGate.js';
-import { ScopeGate } from '../auth/ScopeGate.js';
 import { isOrdinaryLegacy } from './isOrdinaryLegacy.js';
-import { missingScopes } from '../auth/checkScopes.js';
 import { rememberPeer } from '../principal/peers.js';
 import { peerKey } from '../principal/peerKey.js';
 import { peerPolicy } from '../principal/peerPolicy.js';
@@ -159,7 +157,6 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
     // So does a URI of a workflow instance the caller does not own.
-    const granted = ScopeGate.scopesOf(authInfo);
     const unwatchable = await unwatchableUris(runtime.workflow, parsedBody, {
       authInfo,
       era: 'modern',
@@ -168,7 +165,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },
-      (uri) => !unwatchable.has(uri) && missingScopes(requiredOf('resources/read', { uri }), granted).length === 0,
+      (uri) => !unwatchable.has(uri) && (runtime.content?.allowsUri(uri, authInfo) ?? true),
     );
     if (slot instanceof Response) return slot;
     let response: Response;

@@ -113,7 +113,7 @@ describe('per-item scopes without HTTP', () => {
     expect((await browser.callTool({ name: 'cart.checkout', arguments: {} })).isError).toBe(true);
   });
 
-  it('lists prompts and resources by scope and refuses getting or reading a hidden one with insufficient_scope', async () => {
+  it('lists prompts and resources by scope; a hidden prompt is insufficient_scope, a hidden resource reads as missing', async () => {
     const registry = workspace();
     await using reader = await connectAs(registry, []);
     await using admin = await connectAs(registry, ['admin']);
@@ -127,9 +127,17 @@ describe('per-item scopes without HTTP', () => {
     await expect(reader.getPrompt({ name: 'audit' })).rejects.toThrow(
       'insufficient_scope: prompt "audit" needs the scope admin; the access token lacks admin.',
     );
-    await expect(reader.readResource({ uri: 'workspace://secrets' })).rejects.toThrow(
-      'insufficient_scope: resource "workspace://secrets" needs the scope admin',
+    // A URI can name data: a caller who may not read it cannot tell it from one that does not exist.
+    const hidden = await reader.readResource({ uri: 'workspace://secrets' }).then(
+      () => 'served',
+      (e: Error) => e.message,
     );
+    const missing = await reader.readResource({ uri: 'workspace://absent' }).then(
+      () => 'served',
+      (e: Error) => e.message,
+    );
+    expect(hidden).toMatch(/Resource not found: "workspace:\/\/secrets"/);
+    expect(hidden.replace('secrets', '?')).toBe(missing.replace('absent', '?'));
     expect((await admin.readResource({ uri: 'workspace://secrets' })).contents[0]).toMatchObject({ text: 'secret' });
   });
 

@@ -84,11 +84,15 @@ describe('every method obeys scopes, and no error names what the caller may not 
     await expect(
       reader.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'user', value: 'root' } }),
     ).rejects.toThrow('insufficient_scope: prompt "review" needs the scope admin; the access token lacks admin.');
-    await expect(
-      reader.complete({ ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: 'm' } }),
-    ).rejects.toThrow(
-      'insufficient_scope: resource "vault://{id}" needs the scope admin; the access token lacks admin.',
-    );
+    // A hidden template completes as an unknown one: its existence is not told.
+    const complete = (uri: string) =>
+      reader.complete({ ref: { type: 'ref/resource', uri }, argument: { name: 'id', value: 'm' } }).then(
+        () => 'served',
+        (e: Error) => e.message,
+      );
+    const [hiddenTemplate, missingTemplate] = await Promise.all([complete('vault://{id}'), complete('safe://{id}')]);
+    expect(hiddenTemplate).toMatch(/No resource template "vault:\/\/\{id\}" to complete/);
+    expect(hiddenTemplate.replace('vault', '?')).toBe(missingTemplate.replace('safe', '?'));
     expect(
       (await reader.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'name', value: 'a' } }))
         .completion.values,
@@ -107,16 +111,19 @@ describe('every method obeys scopes, and no error names what the caller may not 
     ).toEqual(['master-key']);
   });
 
-  it('refuses resources/subscribe of a scope-hidden resource, and accepts it with the scope', async () => {
+  it('refuses resources/subscribe of a scope-hidden resource as of a missing one, and accepts it with the scope', async () => {
     const registry = workspace();
     await using reader = await connectAs(registry, [], { resourceSubscriptions: true });
     await using admin = await connectAs(registry, ['admin'], { resourceSubscriptions: true });
-    await expect(reader.subscribeResource({ uri: 'workspace://secrets' })).rejects.toThrow(
-      'insufficient_scope: resource "workspace://secrets" needs the scope admin; the access token lacks admin.',
-    );
-    await expect(reader.subscribeResource({ uri: 'vault://7' })).rejects.toThrow(
-      'insufficient_scope: resource "vault://7" needs the scope admin',
-    );
+    const subscribe = (uri: string) =>
+      reader.subscribeResource({ uri }).then(
+        () => 'served',
+        (e: Error) => e.message,
+      );
+    const [hidden, missing] = await Promise.all([subscribe('workspace://secrets'), subscribe('workspace://absent')]);
+    expect(hidden).toMatch(/Resource not found: workspace:\/\/secrets\./);
+    expect(hidden.replace('secrets', '?')).toBe(missing.replace('absent', '?'));
+    await expect(reader.subscribeResource({ uri: 'vault://7' })).rejects.toThrow('Resource not found: vault://7.');
     await expect(reader.subscribeResource({ uri: 'workspace://readme' })).resolves.toBeDefined();
     await expect(admin.subscribeResource({ uri: 'workspace://secrets' })).resolves.toBeDefined();
   });
@@ -171,9 +178,9 @@ describe('every method obeys scopes, and no error names what the caller may not 
   });
 });
 
-describe('completion and subscribe over HTTP: the same 403 scope challenge as prompts/get, in both eras', () => {
+describe('completion over HTTP: the same 403 scope challenge as prompts/get, in both eras', () => {
   for (const mode of ['legacy', 'auto'] as const) {
-    it(`${mode}: completion of an admin-only prompt with a notes:read token is a 403, not the admin-only values`, async () => {
+    it(`${mode}: completion of an admin-only prompt is a 403; a hidden resource reads as a missing one`, async () => {
       const { createServer } = await import('node:net');
       const probe = createServer();
       await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -216,9 +223,21 @@ describe('completion and subscribe over HTTP: the same 403 scope challenge as pr
         );
       expect(completion).toBeInstanceOf(Error);
       expect(statuses.at(-1)).toBe(403);
+      // A hidden resource reads as a missing one (no challenge, same text): its existence cannot be probed.
+      const read = (uri: string) =>
+        client.readResource({ uri }).then(
+          () => 'served',
+          (e: Error) => e.message,
+        );
+      const hiddenRead = await read('workspace://secrets');
+      expect(statuses.at(-1)).toBe(200);
+      const missingRead = await read('workspace://absent');
+      expect(hiddenRead).toMatch(/Resource not found: "workspace:\/\/secrets"/);
+      expect(hiddenRead.replace('secrets', '?')).toBe(missingRead.replace('absent', '?'));
       if (mode === 'legacy') {
-        await expect(client.subscribeResource({ uri: 'workspace://secrets' })).rejects.toBeDefined();
-        expect(statuses.at(-1)).toBe(403);
+        // A hidden resource is not challenged (that would tell it exists): it answers as a missing one.
+        await expect(client.subscribeResource({ uri: 'workspace://secrets' })).rejects.toThrow(/Resource not found/);
+        expect(statuses.at(-1)).toBe(200);
       }
       await client.close();
     });

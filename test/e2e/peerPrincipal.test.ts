@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { initFusion } from '../../src/index.js';
+import { initFusion, MemoryRateLimitStore } from '../../src/index.js';
+import { createClock } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClientFrom, type TestClient } from '../_helpers/clients.js';
 import { fetchFrom } from '../_helpers/peerFetch.js';
 
@@ -19,8 +20,10 @@ const registry = () =>
   );
 
 const PER_MINUTE = { max: 5, windowMs: 60_000 };
+/** Rate-limit windows on a test clock that stands still: a refusal's wait is the whole window, however slow the machine. */
+const windows = (clock: { now: () => number }) => new MemoryRateLimitStore({ now: clock.now });
 const REFUSED =
-  /^Tool "notes\.list" was not run: rate limit reached \(5 tool calls per 60 s for this network address, every session from it together\)\. Retry after (59|60) s; nothing was done\.$/;
+  /^Tool "notes\.list" was not run: rate limit reached \(5 tool calls per 60 s for this network address, every session from it together\)\. Retry after 60 s; nothing was done\.$/;
 
 /** The JSON-RPC message of an answer: a JSON body, or the last `data:` of an SSE one. */
 const messageOf = async (response: Response): Promise<any> => {
@@ -45,7 +48,9 @@ const clientFrom = async (url: string, peer: string, mode: 'legacy' | 'auto' = '
 
 describe('the network peer is the anonymous principal (HTTP)', () => {
   it('an IPv6 /64 rotating addresses behind a trusted proxy is refused after 5 calls a minute; the next /64 is not', async () => {
-    await using srv = await httpServer(registry(), { rateLimit: PER_MINUTE, peers: { trustedProxies: ['127.0.0.1'] } });
+    const clock = createClock();
+    const peers = { trustedProxies: ['127.0.0.1'] };
+    await using srv = await httpServer(registry(), { rateLimit: PER_MINUTE, peers, rateLimitStore: windows(clock) });
     let n = 0;
     const { fetch: direct, close } = fetchFrom('127.0.0.1');
     // A proxy on 127.0.0.1 forwarding a client that takes a new address of its /64 for every request.
@@ -73,7 +78,7 @@ describe('the network peer is the anonymous principal (HTTP)', () => {
       }
       expect(results.map((r) => r.isError === true)).toEqual([false, false, false, false, false, true, true]);
       expect(texts(results[5]!)[0]).toMatch(REFUSED);
-      expect((results[6]!._meta as Record<string, number>)['fusion/retryAfterMs']).toBeGreaterThan(58_000);
+      expect((results[6]!._meta as Record<string, number>)['fusion/retryAfterMs']).toBe(60_000);
       const neighbour = await connect('2001:db8:1:3::', 'auto');
       expect(texts(await neighbour.callTool({ name: 'notes.list', arguments: {} }))).toEqual(['notes']);
       await neighbour.close();
@@ -83,7 +88,8 @@ describe('the network peer is the anonymous principal (HTTP)', () => {
   });
 
   it('a client rotating legacy sessions is refused after 5 calls a minute; another address is served', async () => {
-    await using srv = await httpServer(registry(), { rateLimit: PER_MINUTE });
+    const clock = createClock();
+    await using srv = await httpServer(registry(), { rateLimit: PER_MINUTE, rateLimitStore: windows(clock) });
     const answers = [];
     for (let i = 0; i < 7; i++) {
       // A new session (and connection) for every call, as a client refused by its session's count would open.
