@@ -2,6 +2,7 @@
 // tells the parent its URLs and the files it loaded (IPC). The parent restarts it when one of those changes.
 import { devTokens } from '../auth/devTokens.js';
 import type { AuthOptions } from '../auth/types.js';
+import { ServerStartError } from '../errors/FusionError.js';
 import { startServer } from '../server/startServer.js';
 import { trackModuleGraph } from './dev/moduleGraph.js';
 import { prepareLoader } from './importModule.js';
@@ -32,8 +33,13 @@ try {
 } catch (error) {
   // The files loaded before the failure are watched too: saving the fix reloads.
   await graph?.flush();
-  process.stderr.write(`mcp-fusion dev: ${error instanceof Error ? error.message : String(error)}\n`);
-  await tell({ type: 'failed' });
+  const message = error instanceof Error ? error.message : String(error);
+  // A server that cannot start (its port is taken) is not fixed by saving a module: the parent stops.
+  if (error instanceof ServerStartError) await tell({ type: 'fatal', message });
+  else {
+    process.stderr.write(`mcp-fusion dev: ${message}\n`);
+    await tell({ type: 'failed' });
+  }
   process.exit(1);
 }
 

@@ -9,6 +9,8 @@ export interface DevProcess extends AsyncDisposable {
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
   /** The MCP endpoint's URL, once it is printed. */
   url(): Promise<string>;
+  /** Resolves with the exit code once the process ends on its own. */
+  exited(): Promise<number | null>;
 }
 
 /** Starts `mcp-fusion dev <args>` on a port the OS picks (`PORT=0`), from the repository root. */
@@ -53,6 +55,7 @@ export function startDev(args: string[], env: Record<string, string | undefined>
     stderr: () => stderr,
     waitFor,
     url: () => waitFor(/MCP endpoint: (\S+)/).then((m) => m[1]!),
+    exited: () => exited,
     async [Symbol.asyncDispose]() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       await exited;

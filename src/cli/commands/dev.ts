@@ -74,6 +74,8 @@ export function devCommand({ io }: CommandContext): Command {
       watcher?.add([file]);
       let current: ChildProcess | undefined;
       let announced = false;
+      let fatal: string | undefined;
+      let stopNow = (): void => {};
       const start = (): void => {
         const proc = fork(child, [module, JSON.stringify(selectorsOf(opts))], {
           cwd: io.cwd,
@@ -81,8 +83,12 @@ export function devCommand({ io }: CommandContext): Command {
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         });
         current = proc;
-        proc.on('message', (message: { type?: string; url?: string; consoleUrl?: string; files?: string[] }) => {
+        proc.on('message', (message: DevMessage) => {
           if (message.type === 'files') watcher?.add(message.files ?? []);
+          if (message.type === 'fatal') {
+            fatal = message.message ?? 'the server could not start';
+            stopNow();
+          }
           if (message.type !== 'ready') return;
           io.stderr.write(
             announced
@@ -104,6 +110,7 @@ export function devCommand({ io }: CommandContext): Command {
         );
       start();
       await new Promise<void>((done) => {
+        stopNow = done;
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
       });
       watcher?.close();
@@ -111,7 +118,17 @@ export function devCommand({ io }: CommandContext): Command {
       const last = current;
       current = undefined;
       await stop(last);
+      if (fatal !== undefined) throw new CliError('SERVER_START', fatal);
     });
+}
+
+/** What the server process tells `dev` over IPC. */
+interface DevMessage {
+  type?: 'files' | 'ready' | 'failed' | 'fatal';
+  url?: string;
+  consoleUrl?: string;
+  files?: string[];
+  message?: string;
 }
 
 function freePort(host: string): Promise<number> {
