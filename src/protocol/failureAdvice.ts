@@ -61,9 +61,20 @@ export function isProgrammingError(error: unknown): boolean {
 
 /** What failed, without a stack: `ReferenceError: db is not defined` for the language's errors, else the message. */
 export function failureReason(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : String(error);
-  const message = error.message || error.name;
+  if (!(error instanceof Error)) return capReason(typeof error === 'string' ? error : String(error));
+  const message = capReason(error.message || error.name);
   return PROGRAMMING_ERRORS.has(error.name) ? `${error.name}: ${message}` : message;
+}
+
+/** Characters of a thrown message an agent reads: enough for any real explanation, never megabytes. */
+export const MAX_REASON_CHARS = 8_192;
+
+/** `text`, cut to {@link MAX_REASON_CHARS} with the original length named (never mid surrogate pair). */
+function capReason(text: string): string {
+  if (text.length <= MAX_REASON_CHARS) return text;
+  let end = MAX_REASON_CHARS;
+  if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+  return `${text.slice(0, end)}… (cut: the message was ${text.length} characters)`;
 }
 
 /** The sentence that tells the agent whether to call again (`again`: "call \"notes.add\" again"). */

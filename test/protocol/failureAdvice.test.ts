@@ -71,3 +71,44 @@ describe('errors tell the agent whether calling again can help', () => {
     expect(isRetryable('a string')).toBe(false);
   });
 });
+
+describe('a thrown message the agent reads is bounded', () => {
+  it('cuts a 4 MiB message to a few KiB and names its length; a tool, a prompt and a resource alike', async () => {
+    const huge = 'x'.repeat(4 * 1024 * 1024);
+    const f = initFusion();
+    const registry = f.registry().registerAll(
+      f.query('notes.list').handle(() => {
+        throw new Error(huge);
+      }),
+      f.prompt('review').handle(() => {
+        throw new Error(huge);
+      }),
+      f.resource('notes://all').handle(() => {
+        throw new Error(huge);
+      }),
+    );
+    await using t = await createTestClient(registry);
+    const tool = texts(await t.client.callTool({ name: 'notes.list', arguments: {} })).join('\n');
+    const prompt = await t.client.getPrompt({ name: 'review' }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    const resource = await t.client.readResource({ uri: 'notes://all' }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    for (const text of [tool, prompt, resource]) {
+      expect(text.length).toBeGreaterThan(8_000);
+      expect(text.length).toBeLessThan(9_000);
+      expect(text).toContain(`(cut: the message was ${huge.length} characters)`);
+    }
+  });
+
+  it('leaves an ordinary message whole', async () => {
+    expect(
+      await agentText(() => {
+        throw new Error('The notes database is read-only today.');
+      }, 'handler'),
+    ).toBe('The notes database is read-only today.');
+  });
+});

@@ -142,16 +142,17 @@ describe('ContentRuntime scopes of every method', () => {
       ],
     });
 
-  it('names the scopes a completion or a subscription requires, as for get and read', () => {
+  it('names the scopes a prompt completion requires; a resource asks none (a hidden one answers as missing)', () => {
     const content = scoped();
     expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/prompt', name: 'review' } })).toEqual([
       'admin',
     ]);
     expect(
       content.requiredScopesOf('completion/complete', { ref: { type: 'ref/resource', uri: 'vault://{id}' } }),
-    ).toEqual(['admin', 'vault']);
+    ).toEqual([]);
     expect(content.requiredScopesOf('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' } })).toEqual([]);
-    expect(content.requiredScopesOf('resources/subscribe', { uri: 'vault://7' })).toEqual(['admin', 'vault']);
+    expect(content.requiredScopesOf('resources/subscribe', { uri: 'vault://7' })).toEqual([]);
+    expect(content.requiredScopesOf('resources/read', { uri: 'vault://7' })).toEqual([]);
     expect(content.requiredScopesOf('resources/subscribe', { uri: 'workspace://readme' })).toEqual([]);
   });
 
