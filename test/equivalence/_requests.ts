@@ -171,7 +171,7 @@ export const requestCase: fc.Arbitrary<Case> = fc
     // The envelope on modern (with the message's own _meta keys over it at times), none added on legacy.
     if (c.era === 'modern' && typeof m.params === 'object' && m.params !== null && !Array.isArray(m.params)) {
       const params = { ...(m.params as Record<string, unknown>) };
-      if (c.era === 'modern') params._meta = { ...ENVELOPE, ...(c.shape >= 14 ? (params._meta as object) : {}) };
+      params._meta = { ...ENVELOPE, ...(c.shape >= 14 ? (params._meta as object) : {}) };
       m.params = params;
     }
     const bodyText = c.shape === 19 ? c.odd : c.shape === 18 ? JSON.stringify(c.batch) : JSON.stringify(m);
