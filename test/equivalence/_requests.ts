@@ -16,7 +16,7 @@ export interface Case {
   readonly body: string | undefined;
 }
 
-const ENVELOPE = {
+export const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientInfo': { name: 'equivalence', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': {},
@@ -96,7 +96,7 @@ function paramsFor(method: string, p: { name: string; args: unknown }): Record<s
 const MESSAGE_FAULTS = ['none', 'jsonrpc', 'id', 'noId', 'extraKey', 'params', 'meta', 'initialize'] as const;
 
 /** One JSON-RPC message: well formed (mostly), or wrong in one place. */
-const message = fc
+export const message = fc
   .record({
     method: fc.constantFrom(...METHODS),
     id,
