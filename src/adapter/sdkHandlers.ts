@@ -12,7 +12,8 @@
  *   `setResourceRequestHandlers()` and `setCompletionRequestHandler()` (idempotent in both lines).
  *
  * test/adapter/sdkHandlers.test.ts pins these against the installed SDKs and fails loudly when one moves;
- * the peer range of `@modelcontextprotocol/server` admits only the version it pins.
+ * the peer range of `@modelcontextprotocol/server` admits only releases that pass it (`npm run sdk:range`
+ * runs it against the lowest and the newest release the range admits).
  */
 
 /** A request handler as the SDK stores it: the raw request and the SDK's handler context. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import { clockOf } from '../_internal/clock.js';
 import { FusionError } from '../errors/FusionError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
@@ -38,6 +39,11 @@ export interface RedisEventBusOptions {
   onError?: (error: unknown) => void;
   /** Where failures are logged when there is no `onError` (a pino-shaped logger; default: stderr). */
   logger?: Logger;
+  /**
+   * The clock of the subscriber's retry delays (default `Date.now` with real, unref'd timers); a test passes
+   * `createClock().now` of `mcp-fusion/testing` to drive them.
+   */
+  now?: () => number;
 }
 
 type EventListener = (event: ServerEvent) => void;
@@ -123,6 +129,7 @@ export class RedisEventBus implements ServerEventBus {
       channels: this.#sharded ? this.#events : [...this.#events, this.#sessionChannel],
       onMessage: this.#onMessage,
       onError: this.#onError,
+      clock: clockOf(options.now),
     });
   }
 

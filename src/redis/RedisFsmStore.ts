@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { clockOf, type Clock } from '../_internal/clock.js';
 import type { FsmLease, FsmLeaseEnd, FsmStateStore } from '../fsm/FsmStateStore.js';
 import type { FsmSnapshot } from '../fsm/types.js';
 import { redisCall } from './_internal/redisCall.js';
@@ -22,6 +23,11 @@ export interface RedisFsmStoreOptions {
   ttlMs?: number;
   /** Lease of the cross-process lock in ms, renewed while held; a crashed holder frees it after this (5,000). */
   lockLeaseMs?: number;
+  /**
+   * The clock of the lock wait's deadline, its retry delays and the lease's renewal (default `Date.now` with
+   * real, unref'd timers); a test passes `createClock().now` of `mcp-fusion/testing`.
+   */
+  now?: () => number;
 }
 
 /**
@@ -46,12 +52,14 @@ export class RedisFsmStore implements FsmStateStore {
   readonly #prefix: string;
   readonly #ttlMs: number | undefined;
   readonly #leaseMs: number;
+  readonly #clock: Clock;
 
   constructor(options: RedisFsmStoreOptions) {
     this.#client = options.client;
     this.#prefix = checkPrefix(options.prefix ?? 'fusion:fsm:', 'RedisFsmStore');
     this.#ttlMs = options.ttlMs;
     this.#leaseMs = options.lockLeaseMs ?? 5_000;
+    this.#clock = clockOf(options.now);
   }
 
   async load(key: string): Promise<FsmSnapshot | undefined> {
@@ -83,7 +91,7 @@ export class RedisFsmStore implements FsmStateStore {
   async #take(key: string, waitMs: number, load: boolean): Promise<FsmLease> {
     const keys = [this.#state(key), this.#lock(key)];
     const token = randomUUID();
-    const deadline = Date.now() + waitMs;
+    const deadline = this.#clock.now() + waitMs;
     let data: string | null = null;
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
       let reply: [number, string | null];
@@ -100,22 +108,23 @@ export class RedisFsmStore implements FsmStateStore {
         data = reply[1];
         break;
       }
-      if (Date.now() >= deadline) throw new Error(`another call held the lock of "${key}" for more than ${waitMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(1, Number(reply[1])))));
+      if (this.#clock.now() >= deadline)
+        throw new Error(`another call held the lock of "${key}" for more than ${waitMs} ms`);
+      const pause = Math.min(delay, Math.max(1, Number(reply[1])));
+      await new Promise((resolve) => this.#clock.setTimeout(() => resolve(undefined), pause));
     }
     const snapshot = data === null ? undefined : (JSON.parse(data) as FsmSnapshot);
-    const renew = setInterval(
+    const renew = this.#clock.setInterval(
       () => void runScript(this.#client, RENEW, keys, [token, this.#leaseMs]).catch(() => {}),
       Math.max(10, this.#leaseMs / 3),
     );
-    renew.unref?.();
     let ended = false;
     return {
       snapshot,
       end: async (next?: FsmSnapshot): Promise<FsmLeaseEnd> => {
         if (ended) return 'released';
         ended = true;
-        clearInterval(renew);
+        renew.cancel();
         const args =
           next === undefined ? [token, '0'] : [token, '1', ...writeArgs(true, snapshot?.version, next, this.#ttlMs)];
         let code: unknown;

@@ -1,3 +1,4 @@
+import { clockOf } from '../_internal/clock.js';
 import type { NonceStore } from '../runtime/NonceStore.js';
 import { redisCall } from './_internal/redisCall.js';
 import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
@@ -13,6 +14,8 @@ export interface RedisNonceStoreOptions {
    * clock runs behind, and still finds the state unexpired, finds it used as well.
    */
   clockSkewMs?: number;
+  /** The clock of expiries (default `Date.now`); a test passes `createClock().now` of `mcp-fusion/testing`. */
+  now?: () => number;
 }
 
 /**
@@ -28,11 +31,13 @@ export class RedisNonceStore implements NonceStore {
   readonly #client: RedisClient;
   readonly #prefix: string;
   readonly #skewMs: number;
+  readonly #now: () => number;
 
   constructor(options: RedisNonceStoreOptions) {
     this.#client = options.client;
     this.#prefix = checkPrefix(options.prefix ?? 'fusion:nonce:', 'RedisNonceStore');
     this.#skewMs = options.clockSkewMs ?? 60_000;
+    this.#now = clockOf(options.now).now;
     if (!(Number.isFinite(this.#skewMs) && this.#skewMs >= 0))
       throw new RangeError(
         `RedisNonceStore: clockSkewMs must be a number of milliseconds >= 0 (got ${String(options.clockSkewMs)}).`,
@@ -40,7 +45,7 @@ export class RedisNonceStore implements NonceStore {
   }
 
   async claim(nonce: string, expiresAt: number): Promise<boolean> {
-    const ttl = Math.max(1, Math.ceil(expiresAt - Date.now() + this.#skewMs));
+    const ttl = Math.max(1, Math.ceil(expiresAt - this.#now() + this.#skewMs));
     const done = await redisCall(this.#client, () =>
       this.#client.set(this.#prefix + hashTag(nonce), '1', 'PX', ttl, 'NX'),
     );

@@ -1,3 +1,4 @@
+import { clockOf } from '../_internal/clock.js';
 import type { TaskStore, TaskWrite } from '../tasks/TaskStore.js';
 import { isTerminal, type TaskRecord, type VersionedTask } from '../tasks/types.js';
 import { redisCall } from './_internal/redisCall.js';
@@ -15,6 +16,8 @@ export interface RedisTaskStoreOptions {
    * owner's stored result sizes in `<prefix>results:{<principal>}`.
    */
   prefix?: string;
+  /** The clock of expiries (default `Date.now`); a test passes `createClock().now` of `mcp-fusion/testing`. */
+  now?: () => number;
 }
 
 /**
@@ -31,9 +34,11 @@ export interface RedisTaskStoreOptions {
 export class RedisTaskStore implements TaskStore {
   readonly #client: RedisClient;
   readonly #prefix: string;
+  readonly #now: () => number;
 
   constructor(options: RedisTaskStoreOptions) {
     this.#client = options.client;
+    this.#now = clockOf(options.now).now;
     this.#prefix = checkPrefix(options.prefix ?? 'fusion:tasks:', 'RedisTaskStore');
   }
 
@@ -44,7 +49,7 @@ export class RedisTaskStore implements TaskStore {
         this.#client,
         ADMIT,
         [this.#owner(record.owner)],
-        [Date.now(), options.maxActivePerOwner, record.id, expiresAt],
+        [this.#now(), options.maxActivePerOwner, record.id, expiresAt],
       ),
     );
     if (admitted !== 1) return 'busy';
@@ -64,7 +69,7 @@ export class RedisTaskStore implements TaskStore {
     if (version == null || data == null) return undefined;
     const record = JSON.parse(data) as TaskRecord;
     // Redis expires the hash at its deadline; this hides it in the last millisecond before.
-    if (record.createdAt + record.ttlMs <= Date.now()) return undefined;
+    if (record.createdAt + record.ttlMs <= this.#now()) return undefined;
     return { record, version: Number(version) };
   }
 
@@ -87,7 +92,7 @@ export class RedisTaskStore implements TaskStore {
     const member = `${id}:${Math.max(0, Math.trunc(bytes))}`;
     return (
       (await redisCall(this.#client, () =>
-        runScript(this.#client, RESERVE, [key], [Date.now(), options.maxBytes, member, options.expiresAt]),
+        runScript(this.#client, RESERVE, [key], [this.#now(), options.maxBytes, member, options.expiresAt]),
       )) === 1
     );
   }

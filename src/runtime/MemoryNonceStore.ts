@@ -1,3 +1,4 @@
+import { systemClock } from '../_internal/clock.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { NonceStore } from './NonceStore.js';
 
@@ -28,7 +29,7 @@ export class MemoryNonceStore implements NonceStore {
   constructor(options: MemoryNonceStoreOptions = {}) {
     this.#maxUsed = positive(options.maxUsed, 100_000, 'maxUsed');
     this.#maxUsedPerPrincipal = positive(options.maxUsedPerPrincipal, 1_000, 'maxUsedPerPrincipal');
-    this.#now = options.now ?? (() => Date.now());
+    this.#now = options.now ?? systemClock.now;
   }
 
   /** Nonces claimed and not yet expired. */

@@ -1,3 +1,4 @@
+import { systemClock } from '../_internal/clock.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import { MemoryNonceStore } from './MemoryNonceStore.js';
@@ -60,7 +61,11 @@ export class RequestStateSeal {
   readonly #ttlSeconds: number;
   readonly #nonces: NonceStore;
 
-  constructor(options: RequestStateOptions = {}) {
+  readonly #now: () => number;
+
+  /** `now`: the clock of expiries (the attach option `now`; default `Date.now`). */
+  constructor(options: RequestStateOptions = {}, now: () => number = systemClock.now) {
+    this.#now = now;
     // Without a configured key, a random one is drawn on first use: web runtimes such as Workers refuse
     // random values while a module is being loaded, and an app may be created then.
     const key =
@@ -83,7 +88,7 @@ export class RequestStateSeal {
         'requestState.maxUsed and maxUsedPerPrincipal budget the default memory store; with requestState.nonces set, drop them (the store you give keeps its own limits).',
       );
     }
-    this.#nonces = options.nonces ?? new MemoryNonceStore(options);
+    this.#nonces = options.nonces ?? new MemoryNonceStore({ ...options, now });
   }
 
   /** Sealed states accepted and not yet expired, with the default memory store (for tests and metrics); 0 with another store. */
@@ -96,7 +101,7 @@ export class RequestStateSeal {
     const envelope: Envelope = {
       t: target,
       c: this.#callerTag(caller),
-      exp: Math.floor(Date.now() / 1000) + this.#ttlSeconds,
+      exp: Math.floor(this.#now() / 1000) + this.#ttlSeconds,
       n: randomBytes(12).toString('base64url'),
       p: payload ?? null,
     };
@@ -124,7 +129,7 @@ export class RequestStateSeal {
     const tag = this.#callerTag(caller);
     if (typeof envelope !== 'object' || envelope === null || envelope.t !== target || envelope.c !== tag)
       throw invalid();
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.#now() / 1000);
     if (typeof envelope.exp !== 'number' || envelope.exp < now) throw invalid();
     let first: boolean;
     try {

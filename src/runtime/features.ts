@@ -32,7 +32,7 @@ export function buildFeatures<Ctx>(
             ...(options.now !== undefined ? { now: options.now } : {}),
             ...(subscribe === true ? {} : subscribe),
           }),
-    requestState: new RequestStateSeal(options.requestState),
+    requestState: new RequestStateSeal(options.requestState, options.now),
     tracing:
       options.tracing === undefined || options.tracing === false
         ? undefined

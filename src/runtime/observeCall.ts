@@ -1,3 +1,4 @@
+import { monotonicClock } from '../_internal/clock.js';
 import type { ToolResponse } from '../protocol/types.js';
 import { thrownBy } from '../protocol/thrownBy.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
@@ -29,7 +30,7 @@ export function composeCall(
 /** A stage that notes when the call reached it (compiled only when an observer is set). */
 export function timedStage(name: string, stage: CallStage): CallStage {
   return (call, next) => {
-    call.marks?.push(name, performance.now());
+    call.marks?.push(name, monotonicClock.now());
     return stage(call, next);
   };
 }
@@ -39,9 +40,9 @@ export function timedHandler(run: NextStage): NextStage {
   return (call) => {
     const marks = call.marks;
     if (marks === undefined) return run(call);
-    marks.push('handler', performance.now());
+    marks.push('handler', monotonicClock.now());
     return run(call).then((result) => {
-      marks.push('after', performance.now());
+      marks.push('after', monotonicClock.now());
       return result;
     });
   };
@@ -60,9 +61,9 @@ export function observeCall(
   run: (marks: StageMarks) => Promise<ToolResponse>,
 ): Promise<ToolResponse> {
   const marks: StageMarks = [];
-  const started = performance.now();
+  const started = monotonicClock.now();
   const report = (ok: boolean, text: string, stack?: string): void => {
-    const ended = performance.now();
+    const ended = monotonicClock.now();
     const principal = requestPrincipal(scope);
     // One literal of a fixed shape (no conditional spreads): cheap to build and to copy.
     emit({

@@ -1,4 +1,8 @@
-import type { EventStore as SdkEventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type EventStore as SdkEventStore,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/server';
 import { streamOfEventId, type EventStore, type ReplayResult } from '../session/EventStore.js';
 import type { SessionNotification } from '../session/SessionBus.js';
 
@@ -98,12 +102,14 @@ export class SessionEvents implements SdkEventStore {
   /**
    * A POST whose `MCP-Protocol-Version` names an older revision than the session negotiated (2025-11-25 or
    * later): the request as if it named the negotiated one, since the SDK primes a stream (and lets a handler
-   * close it for polling) by that header, and this client already showed it reads empty-data events.
+   * close it for polling) by that header, and this client already showed it reads empty-data events. A
+   * revision the SDK does not support is left as it is: the SDK refuses it (400), as it would without a store.
    */
   static aligned(request: Request, negotiated: string | undefined): Request {
     const claimed = request.headers.get('mcp-protocol-version');
     if (request.method !== 'POST' || claimed === null || !acceptsPriming(negotiated) || acceptsPriming(claimed))
       return request;
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(claimed)) return request;
     const headers = new Headers(request.headers);
     headers.set('mcp-protocol-version', negotiated!);
     return new Request(request.url, { method: request.method, headers, signal: request.signal });

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../_internal/clock.js';
 import { SessionDataError } from '../errors/SessionDataError.js';
 
 /** A key's data and the version it was read at (0: no data yet). */
@@ -26,6 +27,7 @@ export async function updateVersioned(
   key: string,
   change: (data: Record<string, unknown>) => Record<string, unknown> | undefined,
   attempts = DEFAULT_SESSION_DATA_ATTEMPTS,
+  clock: Pick<Clock, 'setTimeout'> = systemClock,
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { data, version } = await backend.loadVersioned(key);
@@ -38,6 +40,7 @@ export async function updateVersioned(
         { key, attempts },
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
+    const pause = Math.random() * 2 * attempt;
+    await new Promise((resolve) => clock.setTimeout(() => resolve(undefined), pause));
   }
 }

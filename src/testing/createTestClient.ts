@@ -1,3 +1,4 @@
+import { keepAliveClock, systemClock } from '../_internal/clock.js';
 import type { FsmStateValue } from '../fsm/types.js';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
@@ -73,7 +74,7 @@ export async function createTestClient<Ctx>(
   options: TestClientOptions<Ctx> = {},
 ): Promise<TestClient> {
   const { clock, authInfo, ...serve } = options;
-  const now = clock?.now ?? Date.now;
+  const now = clock?.now ?? systemClock.now;
   const store: SessionStateStore | undefined =
     serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
   // A fresh options object gives this client its own runtime, so the store above sees only its session.
@@ -140,12 +141,13 @@ export async function createTestClient<Ctx>(
     },
     nextListChanged(timeoutMs = 2_000) {
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
+        // A real wait (the test's own clock may stand still), which keeps the process alive while it waits.
+        const timer = keepAliveClock.setTimeout(
           () => reject(new Error(`no notifications/tools/list_changed within ${timeoutMs} ms`)),
           timeoutMs,
         );
         waiters.push(() => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve();
         });
       });

@@ -1,3 +1,4 @@
+import { monotonicClock, systemClock } from '../_internal/clock.js';
 import type * as Otel from '@opentelemetry/api';
 import { loadOptional } from '../_internal/loadOptional.js';
 import { MissingPeerError } from '../errors/FusionError.js';
@@ -86,7 +87,7 @@ export class RequestTracing {
    * duration. Connections that end without a legacy handshake record nothing.
    */
   startSession(negotiated: () => string | undefined): () => void {
-    const started = performance.now();
+    const started = monotonicClock.now();
     let ended = false;
     return () => {
       if (ended || this.#lifecycle || this.#instruments === undefined) return;
@@ -95,7 +96,7 @@ export class RequestTracing {
       // Only legacy connections are sessions: a server that never initialized, or served 2026-07-28, had none.
       if (version === undefined || version >= MODERN_REVISION) return;
       this.#instruments.session.record(
-        (performance.now() - started) / 1000,
+        (monotonicClock.now() - started) / 1000,
         version === undefined ? {} : { [ATTR.protocolVersion]: version },
       );
     };
@@ -124,8 +125,8 @@ export class RequestTracing {
    * error code. Returns `response`.
    */
   refused(request: Request, body: unknown, response: Response): Response {
-    const started = performance.now();
-    const startTime = Date.now();
+    const started = monotonicClock.now();
+    const startTime = systemClock.now();
     const record = (instruments: Instruments): void => {
       const { api, tracer } = instruments;
       const refusal = refusedRequest(request, body, response);
@@ -139,7 +140,7 @@ export class RequestTracing {
       span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${response.status} ${refusal.errorType}` });
       span.end();
       if (refusal.metric !== undefined)
-        instruments.operation.record((performance.now() - started) / 1000, {
+        instruments.operation.record((monotonicClock.now() - started) / 1000, {
           ...refusal.metric,
           [ATTR.errorType]: refusal.errorType,
         });
@@ -169,7 +170,7 @@ export class RequestTracing {
       parent,
     );
     if (typeof ctx === 'object' && ctx !== null) this.#traces.set(ctx, recorderOf(span));
-    const started = performance.now();
+    const started = monotonicClock.now();
     try {
       const result = await api.context.with(api.trace.setSpan(parent, span), () => handler(request, ctx));
       const errorType = resultOutcome(api, span, method, result);
@@ -188,7 +189,7 @@ export class RequestTracing {
       throw error;
     } finally {
       span.end();
-      instruments.operation.record((performance.now() - started) / 1000, metric);
+      instruments.operation.record((monotonicClock.now() - started) / 1000, metric);
     }
   }
 }

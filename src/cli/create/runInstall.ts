@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../_internal/clock.js';
 import { spawn } from 'node:child_process';
 import { CliError } from '../CliError.js';
 import type { CliIo } from '../types.js';
@@ -8,13 +9,13 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
  * Runs `npm install` in `dir`, showing progress on stderr: a spinner with elapsed time on a terminal,
  * a line every 15 s otherwise. On failure, prints npm's last output lines and throws.
  */
-export async function runInstall(dir: string, io: CliIo, fusion?: string): Promise<void> {
-  const started = Date.now();
-  const seconds = (): string => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+export async function runInstall(dir: string, io: CliIo, fusion?: string, clock: Clock = systemClock): Promise<void> {
+  const started = clock.now();
+  const seconds = (): string => `${((clock.now() - started) / 1000).toFixed(1)}s`;
   const tty = io.stderr.isTTY === true;
   io.stderr.write('Installing dependencies (npm install)…\n');
   let frame = 0;
-  const timer = setInterval(
+  const timer = clock.setInterval(
     () => {
       if (tty) io.stderr.write(`\r${FRAMES[frame++ % FRAMES.length]} npm install ${seconds()}`);
       else io.stderr.write(`… still installing (${seconds()})\n`);
@@ -53,7 +54,7 @@ export async function runInstall(dir: string, io: CliIo, fusion?: string): Promi
       child.on('close', resolvePromise);
     });
   } finally {
-    clearInterval(timer);
+    timer.cancel();
     if (tty) io.stderr.write('\r\x1b[K');
   }
   if (code !== 0) {

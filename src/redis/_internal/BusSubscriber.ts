@@ -1,4 +1,5 @@
 import type { Cluster } from 'ioredis';
+import { systemClock, type Clock } from '../../_internal/clock.js';
 import { layoutOf } from './clusterLayout.js';
 import type { RedisClient } from './redisClient.js';
 import { connectLazy } from './FirstConnection.js';
@@ -12,6 +13,8 @@ export interface BusSubscriberOptions {
   readonly channels: readonly string[];
   readonly onMessage: (channel: string, raw: string) => void;
   readonly onError: (error: unknown) => void;
+  /** The timers of re-subscribe delays and of the wait for a watched channel (default: real, unref'd). */
+  readonly clock?: Clock | undefined;
 }
 
 /**
@@ -25,6 +28,7 @@ export class BusSubscriber {
   readonly #channels: ReadonlySet<string>;
   readonly #onMessage: BusSubscriberOptions['onMessage'];
   readonly #onError: BusSubscriberOptions['onError'];
+  readonly #clock: Clock;
   /** Watched channels (how many watchers each), sharded mode only. */
   readonly #watched = new Map<string, { count: number; subscribed: Promise<void> }>();
   readonly #ready: Promise<void>;
@@ -39,6 +43,7 @@ export class BusSubscriber {
     this.#channels = new Set(options.channels);
     this.#onMessage = options.onMessage;
     this.#onError = options.onError;
+    this.#clock = options.clock ?? systemClock;
     this.#ready = new Promise((resolve) => (this.#markReady = resolve));
     this.#subscriber.on(this.#sharded ? 'smessage' : 'message', this.#onMessage);
     // ioredis re-subscribes by itself after a reconnect, but only to channels whose SUBSCRIBE succeeded.
@@ -71,7 +76,10 @@ export class BusSubscriber {
       this.#watched.set(channel, entry);
       if (!this.#closed) entry.subscribed = this.#ssubscribe(channel).then(() => {});
     }
-    await Promise.race([entry.subscribed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    await Promise.race([
+      entry.subscribed,
+      new Promise((resolve) => this.#clock.setTimeout(() => resolve(undefined), 1_000)),
+    ]);
     let done = false;
     return () => {
       if (done) return;
@@ -107,7 +115,7 @@ export class BusSubscriber {
         (error) => {
           this.#onError(error);
           // Not connected: the 'ready' event subscribes. Connected but failed (a timeout): try again.
-          if (this.#subscriber.status === 'ready' && !this.#closed) setTimeout(this.#subscribe, 500).unref();
+          if (this.#subscriber.status === 'ready' && !this.#closed) this.#clock.setTimeout(this.#subscribe, 500);
         },
       );
       return;
@@ -141,7 +149,7 @@ export class BusSubscriber {
         // Not connected: the 'ready' event subscribes every wanted channel again.
         if (this.#subscriber.status !== 'ready') return false;
       }
-      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      await new Promise((resolve) => this.#clock.setTimeout(() => resolve(undefined), delay));
     }
     return false;
   }

@@ -1,3 +1,4 @@
+import { monotonicClock } from '../../_internal/clock.js';
 import { defineStage } from './StageDefinition.js';
 
 /**
@@ -13,9 +14,9 @@ export const trackStage = defineStage({
       if (debug === undefined) return (call, next) => tracker.track(next, call);
       return (call, next) =>
         tracker.track(async () => {
-          const started = performance.now();
+          const started = monotonicClock.now();
           const result = await next(call);
-          const durationMs = performance.now() - started;
+          const durationMs = monotonicClock.now() - started;
           const ok = result.isError !== true;
           debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.sessionKey });
           return result;

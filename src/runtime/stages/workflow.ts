@@ -1,3 +1,4 @@
+import { monotonicClock } from '../../_internal/clock.js';
 import type { HandlerExtra, ToolResponse } from '../../protocol/types.js';
 import { hasSuggestions } from '../../presenter/filterSuggestions.js';
 import { thrownBy } from '../../protocol/thrownBy.js';
@@ -27,7 +28,7 @@ export const workflowStage = defineStage({
         return (call, next) => next(call).then((result) => suggest(call, result));
       }
       return (call, next) => {
-        const started = performance.now();
+        const started = monotonicClock.now();
         const run = (args: Record<string, unknown>, instance: WorkflowInstance): Promise<ToolResponse> =>
           next(withWorkflow(call, args, instance));
         const ran = workflow.run(call.tool, call.args, call.scope, call.route, run);
@@ -51,6 +52,6 @@ function withWorkflow(call: ToolCall, args: Record<string, unknown>, instance: W
 function logStoreFailure(result: ToolResponse, call: ToolCall, started: number, log: OperatorLog): ToolResponse {
   const thrown = thrownBy(result);
   if (thrown?.source !== 'store') return result;
-  log.error('workflow state store failed', callLogFields(call, performance.now() - started, log), thrown.error);
+  log.error('workflow state store failed', callLogFields(call, monotonicClock.now() - started, log), thrown.error);
   return result;
 }
