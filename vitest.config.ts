@@ -1,15 +1,38 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/slowFirst.js';
 
 // In the repository, `mcp-fusion`, `mcp-fusion/redis` and `mcp-fusion/testing` are the TypeScript sources (as
 // tsconfig.json's `paths` say for tsc and tsx), never a stale dist/.
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
+// Files that each get a fresh worker (Vitest's isolation): those that change the worker process itself (fake
+// timers, module mocks, environment variables, process listeners, optional peers provided by hand, the tsx
+// loader the CLI registers, OpenTelemetry's global providers), need a module not to be loaded yet, measure the
+// heap or the time, or start child processes (their cost is the children, not the import). Every other file
+// shares its worker's module graph with the files that ran there before it: the sources are loaded and
+// transformed once per worker instead of once per file, which halves the CPU of the in-process tests (see
+// docs/testing.md, The slowest files).
+const isolated = [
+  'test/{abuse,cli,console,package,scripts,tracing}/**/*.test.ts',
+  'test/_internal/clock.test.ts',
+  'test/adapter/sdkLineUnloaded.test.ts',
+  'test/builder/grouped/loadToon.test.ts',
+  'test/e2e/{busyPort,exampleAuth,fuzz,lifecycle,npmStart,soak,state-sync,stdioOversize}.test.ts',
+  'test/fsm/{GateSessions,initFsmEngine,statecharts}.test.ts',
+  'test/logging/{LogQueue,logLevel}.test.ts',
+  'test/redis/{RedisEventBus,busConnectOrder,cluster,failover,instances,multiProcess}.test.ts',
+  'test/redis/{rateLimitProcesses,rollingRestart,scalingDocProgram,scalingSnippet}.test.ts',
+  'test/redis/{sessionDataProcesses,taskDrain,tasksCluster,tasksCrossInstance}.test.ts',
+  'test/runtime/RequestStateSeal.test.ts',
+  'test/server/sigtermDrain.test.ts',
+  'test/state-sync/{StateSyncLayer,globCovers,matchGlob}.test.ts',
+];
+
 export default defineConfig({
   resolve: { alias: [{ find: /^mcp-fusion(\/redis|\/testing)?$/, replacement: `${src}$1/index.ts` }] },
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
     // A private redis-server for the Redis stores, bus and multi-process tests (scripts/test.sh installs it).
     globalSetup: ['test/redis/globalSetup.ts'],
@@ -21,6 +44,20 @@ export default defineConfig({
     // one worker more than the cores keeps both busy.
     maxWorkers: availableParallelism() + 1,
     execArgv: ['--expose-gc'],
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+    // The longest files start first, so that the run does not end on one of them alone.
+    sequence: { sequencer: SlowFirstSequencer },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'isolated', include: isolated },
+      },
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false },
+      },
+      // The type tests: tsc over test/**/*.test-d.ts (which `npm test`'s typecheck step has already checked, as
+      // part of tsconfig.json, so scripts/test.sh runs the two projects above only).
+      { test: { name: 'types', typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'] } } },
+    ],
   },
 });

@@ -27,8 +27,33 @@ if [ ! -x /usr/bin/chromium ]; then
     exit 1
   fi
 fi
-echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
-echo "== format (Prettier: npm run format writes it)"; npx prettier --check . --log-level warn
-echo "== lint"; npx eslint .
-echo "== docs (type-check every ts block of README.md and docs/*.md, each alone unless it says it is a fragment, and the programs they form)"; npx tsx scripts/docs-typecheck.ts
-echo "== tests"; npx vitest run "$@"
+# The four checks read the tree and write nothing to it: they run at once (each CPU-bound; together they keep
+# both cores of a 2-core machine busy), each one's output printed whole, in this order, once all have ended.
+checks=$(mktemp -d)
+trap 'rm -rf "$checks"' EXIT
+check() {
+  local name=$1
+  shift
+  (
+    status=0
+    "$@" >"$checks/$name.out" 2>&1 || status=$?
+    echo "$status" >"$checks/$name.status"
+  ) &
+}
+check typecheck npx tsc --noEmit -p tsconfig.json
+check format npx prettier --check . --log-level warn
+check lint npx eslint .
+check docs npx tsx scripts/docs-typecheck.ts
+wait
+failed=0
+for step in "typecheck" "format (Prettier: npm run format writes it)" "lint" \
+  "docs (type-check every ts block of README.md and docs/*.md, each alone unless it says it is a fragment, and the programs they form)"; do
+  name=${step%% *}
+  echo "== $step"
+  cat "$checks/$name.out"
+  [ "$(cat "$checks/$name.status")" = 0 ] || { echo "$name failed" >&2; failed=1; }
+done
+[ "$failed" = 0 ] || exit 1
+# The type tests (test/**/*.test-d.ts, Vitest's project "types") were checked above: tsconfig.json includes
+# them, so the typecheck step ran the tsc that Vitest's typecheck would run again, alone, after every other file.
+echo "== tests"; npx vitest run --project isolated --project shared "$@"
