@@ -112,7 +112,10 @@ export class FusionRuntime<Ctx = any> {
     if (this.#tasks === null) {
       const { options, tools } = this;
       const tasked = this.surface.tools.some((t) => t.task !== undefined);
-      this.#tasks = tasked ? new TaskService(tools, options.tasks, options.now, debugSink(options.debug)) : undefined;
+      const { ledger } = this.#core;
+      this.#tasks = tasked
+        ? new TaskService(tools, options.tasks, options.now, debugSink(options.debug), ledger)
+        : undefined;
     }
     return this.#tasks;
   }

@@ -40,6 +40,7 @@ export class RuntimeCore<Ctx = any> {
     this.tracker = new CallTracker(options.now);
     const held = options.heldBytes;
     this.ledger = held instanceof ByteLedger ? held : new ByteLedger(held, clockOf(options.now));
+    this.log.chargeTo(this.ledger);
     this.ownsSessionData = options.sessionData === undefined;
     const { now, sessionDataLimits: limits } = options;
     const memory = { ...(now !== undefined ? { now } : {}), ...(limits !== undefined ? { limits } : {}) };
