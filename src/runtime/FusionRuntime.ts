@@ -99,6 +99,7 @@ export class FusionRuntime<Ctx = any> {
         ? new ContentRuntime(catalog, options, { core, limits: toolParts.limits }, stages)
         : undefined;
     const features = buildFeatures(options, content);
+    features.requestState.useLedger(core.ledger);
     return new FusionRuntime(
       { options, surface, tools, content, workflow: toolParts.workflow, features },
       core,

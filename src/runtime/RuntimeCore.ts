@@ -45,6 +45,7 @@ export class RuntimeCore<Ctx = any> {
     const { now, sessionDataLimits: limits } = options;
     const memory = { ...(now !== undefined ? { now } : {}), ...(limits !== undefined ? { limits } : {}) };
     this.sessionData = options.sessionData ?? memorySessionData(10_000, memory);
+    this.sessionData.useLedger?.(this.ledger);
   }
 
   /** Whose data `extra.session` is for a request (made on first read). */
