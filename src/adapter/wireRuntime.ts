@@ -6,6 +6,7 @@ import type { Member, ServedNames } from './composeServer.js';
 import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestContext } from '../surface/types.js';
+import { ledgerHolder } from '../principal/ledgerHolder.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { budgetOwner } from '../principal/budgetOwner.js';
 import { sealTargetOf } from '../runtime/pickAction.js';
@@ -90,7 +91,9 @@ export function wireRuntime<Ctx>(
   const scopeFor = (ctx: any, target: string): RequestContext | Promise<RequestContext> => {
     const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
     if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
-    return seal.open(raw, target, requestPrincipal(scopeOf(ctx)).key).then((state) => scopeOf(ctx, target, state));
+    const source = scopeOf(ctx);
+    const opened = seal.open(raw, target, requestPrincipal(source).key, ledgerHolder(source));
+    return opened.then((state) => scopeOf(ctx, target, state));
   };
   const { adopt } = options;
   const taskScope =

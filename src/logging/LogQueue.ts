@@ -1,3 +1,5 @@
+import { isRefusal, type ByteLedger, type Hold } from '../ledger/ByteLedger.js';
+import { SERVER_HOLDER } from '../ledger/types.js';
 import { utf8Length } from './escapeLogText.js';
 
 /** The bound of a log stream's waiting lines when none is configured: 1 MiB. */
@@ -19,7 +21,10 @@ const queues = new WeakMap<LogStream, LogQueue>();
  * and `drain` has not come), lines wait here, at most `maxBytes` of them (UTF-8); past it they are dropped and
  * counted. On `drain` the waiting lines are written in order, then one line (`droppedLine(count)`) says how
  * many were dropped. A reader that never reads costs the stream's own buffer plus `maxBytes`, never more;
- * nothing is timed, the stream's `drain` event drives it all.
+ * nothing is timed, the stream's `drain` event drives it all. With a ledger ({@link chargeTo}), the waiting
+ * bytes are held for the server (kind `log`, the total only): a line the ledger's total cannot hold is dropped
+ * and counted too.
+ * @see docs/security.md#the-ledger
  */
 export class LogQueue {
   /** The bound of waiting lines, in bytes. */
@@ -30,6 +35,8 @@ export class LogQueue {
   #bytes = 0;
   #dropped = 0;
   #draining = false;
+  #hold: Hold | undefined;
+  #ledger: ByteLedger | undefined;
 
   constructor(stream: LogStream, droppedLine: (count: number) => string, maxBytes = DEFAULT_MAX_QUEUE_BYTES) {
     this.#stream = stream;
@@ -46,6 +53,15 @@ export class LogQueue {
     if (queue === undefined) queues.set(stream, (queue = new LogQueue(stream, droppedLine, maxBytes)));
     else if (maxBytes !== undefined) queue.maxBytes = maxBytes;
     return queue;
+  }
+
+  /** Holds the waiting bytes on `ledger` from now on (the runtime's; a later ledger replaces an earlier one). */
+  chargeTo(ledger: ByteLedger): void {
+    if (this.#hold !== undefined && !this.#hold.released && this.#ledger === ledger) return;
+    this.#hold?.release();
+    const hold = ledger.take('log', SERVER_HOLDER, this.#bytes);
+    this.#hold = isRefusal(hold) ? undefined : hold;
+    this.#ledger = ledger;
   }
 
   /** The bytes of the lines waiting now. */
@@ -69,11 +85,17 @@ export class LogQueue {
   #enqueue(line: string): void {
     const bytes = utf8Length(line);
     // Once one line is dropped, the rest are until the queue empties: the report marks one gap, where it was.
-    if (this.#dropped > 0 || this.#bytes + bytes > this.maxBytes) this.#dropped++;
+    if (this.#dropped > 0 || this.#bytes + bytes > this.maxBytes || this.#refused(this.#bytes + bytes)) this.#dropped++;
     else {
       this.#waiting.push({ line, bytes });
       this.#bytes += bytes;
     }
+  }
+
+  /** True when the ledger cannot hold `bytes` of waiting lines (its total is full). */
+  #refused(bytes: number): boolean {
+    if (this.#hold === undefined || this.#hold.released) return false;
+    return this.#hold.resize(bytes) !== undefined;
   }
 
   #awaitDrain(): void {
@@ -87,6 +109,7 @@ export class LogQueue {
     while (this.#waiting.length > 0) {
       const { line, bytes } = this.#waiting.shift()!;
       this.#bytes -= bytes;
+      if (this.#hold?.released === false) this.#hold.resize(this.#bytes);
       if (!this.#stream.write(line)) return this.#awaitDrain();
     }
     if (this.#dropped === 0) return;

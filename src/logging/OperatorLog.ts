@@ -1,5 +1,6 @@
 import { boundLogValue } from './boundLogValue.js';
-import { createStderrLogger, selfBounded } from './createStderrLogger.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
+import { createStderrLogger, queueOf, selfBounded } from './createStderrLogger.js';
 import { resolveLogLimits } from './logLimits.js';
 import { LOG_RANK, resolveLogLevel } from './logLevel.js';
 import { RefusalThrottle } from './RefusalThrottle.js';
@@ -41,6 +42,11 @@ export class OperatorLog {
     let log = built.get(options);
     if (log === undefined) built.set(options, (log = new OperatorLog(options)));
     return log;
+  }
+
+  /** Holds the default logger's waiting lines on `ledger` (kind `log`, the server's): the runtime's ledger. */
+  chargeTo(ledger: ByteLedger): void {
+    queueOf.get(this.#logger)?.chargeTo(ledger);
   }
 
   /** True when records of `level` reach the logger (check before building costly fields). */

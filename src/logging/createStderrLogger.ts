@@ -4,6 +4,8 @@ import type { LogLimits, Logger } from './types.js';
 
 /** Loggers that escape and bound what they write themselves (so the operator log does not cut twice). */
 export const selfBounded = new WeakSet<Logger>();
+/** The queue a default logger writes through (its waiting bytes are charged to the runtime's ledger). */
+export const queueOf = new WeakMap<Logger, LogQueue>();
 
 /** Where the default logger writes: {@link LogLimits} and, instead of `process.stderr`, another stream. */
 export interface StderrLoggerOptions extends LogLimits {
@@ -26,18 +28,20 @@ export function createStderrLogger(
   options: StderrLoggerOptions = {},
 ): Logger {
   const max = options.maxValueBytes;
-  const sink = write ?? streamWrite(options, now);
+  const queue = write === undefined ? streamQueue(options, now) : undefined;
+  const sink = write ?? (queue === undefined ? consoleWrite : (text: string) => queue.write(text));
   const at = (level: string) => (fields: Record<string, unknown>, message: string) =>
     sink(formatLogLine({ level, fields, message, at: now() }, max));
   const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
   selfBounded.add(logger);
+  if (queue !== undefined) queueOf.set(logger, queue);
   return logger;
 }
 
-function streamWrite(options: StderrLoggerOptions, now: () => number): (text: string) => void {
+function streamQueue(options: StderrLoggerOptions, now: () => number): LogQueue | undefined {
   const stream = options.stream ?? (globalThis as { process?: { stderr?: LogStream } }).process?.stderr;
   // Runtimes without process.stderr (Workers) get the console's error stream, which is stderr too.
-  if (typeof stream?.write !== 'function' || typeof stream.once !== 'function') return consoleWrite;
+  if (typeof stream?.write !== 'function' || typeof stream.once !== 'function') return undefined;
   const queue: LogQueue = LogQueue.of(
     stream,
     (dropped) =>
@@ -49,7 +53,7 @@ function streamWrite(options: StderrLoggerOptions, now: () => number): (text: st
       }),
     options.maxQueueBytes,
   );
-  return (text) => queue.write(text);
+  return queue;
 }
 
 function consoleWrite(text: string): void {

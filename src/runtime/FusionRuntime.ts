@@ -99,6 +99,7 @@ export class FusionRuntime<Ctx = any> {
         ? new ContentRuntime(catalog, options, { core, limits: toolParts.limits }, stages)
         : undefined;
     const features = buildFeatures(options, content);
+    features.requestState.useLedger(core.ledger);
     return new FusionRuntime(
       { options, surface, tools, content, workflow: toolParts.workflow, features },
       core,
@@ -112,7 +113,10 @@ export class FusionRuntime<Ctx = any> {
     if (this.#tasks === null) {
       const { options, tools } = this;
       const tasked = this.surface.tools.some((t) => t.task !== undefined);
-      this.#tasks = tasked ? new TaskService(tools, options.tasks, options.now, debugSink(options.debug)) : undefined;
+      const { ledger } = this.#core;
+      this.#tasks = tasked
+        ? new TaskService(tools, options.tasks, options.now, debugSink(options.debug), ledger)
+        : undefined;
     }
     return this.#tasks;
   }

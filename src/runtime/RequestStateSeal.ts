@@ -1,6 +1,9 @@
 import { systemClock } from '../_internal/clock.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
+import { refusalError } from '../ledger/refusalError.js';
+import type { Holder } from '../ledger/types.js';
 import { MemoryNonceStore } from './MemoryNonceStore.js';
 import type { NonceStore } from './NonceStore.js';
 
@@ -60,6 +63,7 @@ export class RequestStateSeal {
   #key: Buffer | undefined;
   readonly #ttlSeconds: number;
   readonly #nonces: NonceStore;
+  #ledger: ByteLedger | undefined;
 
   readonly #now: () => number;
 
@@ -91,6 +95,15 @@ export class RequestStateSeal {
     this.#nonces = options.nonces ?? new MemoryNonceStore({ ...options, now });
   }
 
+  /**
+   * Holds each accepted state's remembered nonce on `ledger` (the runtime's; kind `requestState`) until it
+   * expires: a caller whose held bytes are full is refused with the ledger's error before its state is claimed.
+   * @see docs/security.md#the-ledger
+   */
+  useLedger(ledger: ByteLedger): void {
+    this.#ledger = ledger;
+  }
+
   /** Sealed states accepted and not yet expired, with the default memory store (for tests and metrics); 0 with another store. */
   get usedCount(): number {
     return this.#nonces instanceof MemoryNonceStore ? this.#nonces.size : 0;
@@ -113,7 +126,7 @@ export class RequestStateSeal {
    * The payload of a state this seal minted for `target` and the principal `caller`, the first time it is
    * presented; a {@link WireError} -32602 otherwise.
    */
-  async open(state: string, target: string, caller: string): Promise<unknown> {
+  async open(state: string, target: string, caller: string, holder?: Holder): Promise<unknown> {
     const dot = state.lastIndexOf('.');
     if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw invalid();
     const body = state.slice(PREFIX.length, dot);
@@ -131,6 +144,10 @@ export class RequestStateSeal {
       throw invalid();
     const now = Math.floor(this.#now() / 1000);
     if (typeof envelope.exp !== 'number' || envelope.exp < now) throw invalid();
+    // What the nonce store remembers: the MAC, the caller's tag and the expiry.
+    const held = given.byteLength * 2 + tag.length + 64;
+    const refused = holder === undefined ? undefined : this.#ledger?.check('requestState', holder, held);
+    if (refused !== undefined) throw refusalError(refused);
     let first: boolean;
     try {
       // Valid through the whole second `exp`: remembered until the next one starts.
@@ -144,6 +161,9 @@ export class RequestStateSeal {
       );
     }
     if (!first) throw invalid();
+    // Checked before the claim (a race lost since leaves this one nonce uncounted): held until it expires.
+    if (holder !== undefined)
+      this.#ledger?.take('requestState', holder, held, { expiresAt: (envelope.exp + 1) * 1000 });
     return envelope.p;
   }
 

@@ -40,10 +40,12 @@ export class RuntimeCore<Ctx = any> {
     this.tracker = new CallTracker(options.now);
     const held = options.heldBytes;
     this.ledger = held instanceof ByteLedger ? held : new ByteLedger(held, clockOf(options.now));
+    this.log.chargeTo(this.ledger);
     this.ownsSessionData = options.sessionData === undefined;
     const { now, sessionDataLimits: limits } = options;
     const memory = { ...(now !== undefined ? { now } : {}), ...(limits !== undefined ? { limits } : {}) };
     this.sessionData = options.sessionData ?? memorySessionData(10_000, memory);
+    this.sessionData.useLedger?.(this.ledger);
   }
 
   /** Whose data `extra.session` is for a request (made on first read). */

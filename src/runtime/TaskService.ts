@@ -1,4 +1,6 @@
 import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
+import { ledgerHolder } from '../principal/ledgerHolder.js';
 import type { ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
@@ -58,13 +60,14 @@ export class TaskService {
     options: TaskServiceOptions = {},
     now?: () => number,
     debug?: (event: DebugEvent) => void,
+    held?: ByteLedger,
   ) {
     this.#clock = clockOf(now);
     this.#watchers = new TaskWatchers(this.#clock, debug);
     this.#tools = tools;
     this.#ownsStore = options.store === undefined;
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
-    this.ledger = new TaskLedger({ store, budgets: options.budgets, now });
+    this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held });
     this.#leaseMs = options.leaseMs ?? 30_000;
   }
 
@@ -129,7 +132,9 @@ export class TaskService {
     try {
       record = await this.ledger.create({
         owner: scope.extra.principal.key,
+        holder: ledgerHolder(scope),
         tool: name,
+        arguments: args,
         requiredScopes: requiredScopesOf({ surface: this.#tools.surface, content: undefined }, 'tools/call', {
           name,
           arguments: args,
@@ -166,7 +171,7 @@ export class TaskService {
         renew.cancel();
         this.#running.delete(record.id);
         this.#outcomes.delete(outcome);
-        this.ledger.release();
+        this.ledger.release(record.id);
       });
     this.#outcomes.add(outcome);
     return { kind: 'task', record };

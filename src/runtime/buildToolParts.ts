@@ -75,6 +75,7 @@ export function buildToolParts(
       now: options.now,
       store: options.fsmStore,
       handleStore: options.workflowStore ?? options.fsmStore,
+      ledger: core.ledger,
       debounceMs: options.listChangedDebounceMs ?? 50,
       // With a session bus, the instance that holds the session's GET stream sends it (any instance may run the call).
       onListChanged: (key: string) => {

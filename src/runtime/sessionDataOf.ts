@@ -1,6 +1,7 @@
 import type { HandlerExtra } from '../protocol/types.js';
 import { SessionDataError } from '../errors/SessionDataError.js';
 import { budgetOwner } from '../principal/budgetOwner.js';
+import { ledgerHolder } from '../principal/ledgerHolder.js';
 import { principalOf } from '../principal/principalOf.js';
 import { sessionDataFor, type SessionData, type SessionDataBackend } from '../session/sessionData.js';
 
@@ -24,15 +25,17 @@ export function sessionDataOf(
 ): SessionData {
   const { maxBytes, workflowTtlMs } = parts;
   const owner = budgetOwner({ sessionKey, extra });
-  if (sessionKey !== undefined) return sessionDataFor(backend, `s:${sessionKey}`, { maxBytes, owner });
+  const holder = ledgerHolder({ sessionKey, extra });
+  if (sessionKey !== undefined) return sessionDataFor(backend, `s:${sessionKey}`, { maxBytes, owner, holder });
   if (extra.workflow !== undefined)
     return sessionDataFor(backend, `w:${JSON.stringify([extra.workflow.machine, extra.workflow.key])}`, {
       maxBytes,
       owner,
+      holder,
       ttlMs: workflowTtlMs,
     });
   const principal = principalOf(extra.authInfo);
-  if (principal.kind !== 'anonymous') return sessionDataFor(backend, principal.key, { maxBytes, owner });
+  if (principal.kind !== 'anonymous') return sessionDataFor(backend, principal.key, { maxBytes, owner, holder });
   return UNKEYED;
 }
 

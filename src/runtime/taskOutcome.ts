@@ -2,6 +2,7 @@ import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
 import type { ToolResponse } from '../protocol/types.js';
 import type { TaskLedger } from '../tasks/TaskLedger.js';
+import { chargedOutcome } from '../tasks/taskHolds.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import type { TaskOutcome } from '../tasks/transitions.js';
 import type { TaskRecord } from '../tasks/types.js';
@@ -39,10 +40,13 @@ export function taskOutcome(record: TaskRecord, settled: Settled): TaskOutcome {
 }
 
 /**
- * A completed result is kept within the ledger's budgets: at most `maxResultBytes`, and counted against its
+ * A completed result is kept within the task budgets: at most `maxResultBytes`, and counted against its
  * owner's stored bytes until it expires; past either it is replaced by an `isError` result saying what to do.
+ * First, the outcome is counted on the task's hold in the held-bytes ledger: one that does not fit ends the
+ * task `failed` with the ledger's text.
  */
-export async function keptOutcome(ledger: TaskLedger, record: TaskRecord, outcome: TaskOutcome): Promise<TaskOutcome> {
+export async function keptOutcome(ledger: TaskLedger, record: TaskRecord, settled: TaskOutcome): Promise<TaskOutcome> {
+  const outcome = chargedOutcome(ledger.holdOf(record.id), settled);
   if (outcome.status !== 'completed') return outcome;
   const { maxResultBytes, maxStoredBytesPerPrincipal: maxBytes } = ledger.budgets;
   const bytes = Buffer.byteLength(JSON.stringify(outcome.result));

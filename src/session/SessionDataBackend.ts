@@ -1,4 +1,6 @@
-import type { SessionDataLimits } from './DataBudget.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
+import type { Holder } from '../ledger/types.js';
+import type { DataBudgetExcess, SessionDataLimits } from './DataBudget.js';
 import type { VersionedData } from './updateData.js';
 
 /** What a write tells its backend besides the data: whom it counts against, its size, and how long it may live. */
@@ -9,6 +11,8 @@ export interface SessionDataWrite {
   readonly bytes: number;
   /** How long the data may live from now (a workflow instance's data: the workflow's idle TTL); the backend's own TTL otherwise. */
   readonly ttlMs?: number | undefined;
+  /** Whose bytes they are on the runtime's held-bytes ledger (principal and network peer). */
+  readonly holder?: Holder | undefined;
 }
 
 /** Where per-session handler data lives, one JSON object per key (`s:<session>`, a workflow or a principal key). */
@@ -27,7 +31,13 @@ export interface SessionDataBackend {
    * Optional budget check before a write (the built-in backends count bytes per owner and in total): the
    * budget `key` holding `bytes` for `owner` would exceed, or `undefined` when it fits.
    */
-  exceeds?(key: string, owner: string, bytes: number): { budget: 'principal' | 'total'; max: number } | undefined;
+  exceeds?(key: string, owner: string, bytes: number, holder?: Holder): DataBudgetExcess | undefined;
+  /**
+   * Optional: charge the data's bytes to the runtime's held-bytes ledger too (kind `sessionData`); the
+   * runtime calls it once. The built-in backends do.
+   * @see docs/security.md#the-ledger
+   */
+  useLedger?(ledger: ByteLedger): void;
   /** Optional: stops the backend's timers when its app closes; it keeps working, and a later write restarts them. */
   dispose?(): void;
 }

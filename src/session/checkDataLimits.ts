@@ -1,4 +1,5 @@
 import { SessionDataError } from '../errors/SessionDataError.js';
+import type { Holder } from '../ledger/types.js';
 import type { SessionDataBackend } from './SessionDataBackend.js';
 
 /** What one key's data is checked against: its size cap, and the budget of its owner on the backend. */
@@ -6,6 +7,8 @@ export interface DataLimits {
   readonly key: string;
   readonly maxBytes: number;
   readonly owner: string | undefined;
+  /** Whose bytes they are on the held-bytes ledger. */
+  readonly holder?: Holder | undefined;
   readonly backend: Pick<SessionDataBackend, 'exceeds'>;
 }
 
@@ -15,7 +18,7 @@ export function checkDataLimits(
   name: string,
   limits: DataLimits,
 ): Record<string, unknown> {
-  const { key, maxBytes, owner, backend } = limits;
+  const { key, maxBytes, owner, holder, backend } = limits;
   const size = new TextEncoder().encode(JSON.stringify(data)).length;
   if (size > maxBytes) {
     throw new SessionDataError(
@@ -24,12 +27,14 @@ export function checkDataLimits(
       { key, name, size, maxBytes },
     );
   }
-  const over = owner === undefined ? undefined : backend.exceeds?.(key, owner, size);
+  const over = owner === undefined ? undefined : backend.exceeds?.(key, owner, size, holder);
   if (over !== undefined) {
     const text =
-      over.budget === 'principal'
-        ? `Session data "${name}" was not stored: your data would pass its budget of ${over.max} bytes for one caller (sessions and workflow instances together); delete values no longer needed or finish open workflows, then try again.`
-        : `Session data "${name}" was not stored: the server holds its most session data (${over.max} bytes) for all clients; store less, or try again once older data expires.`;
+      over.message !== undefined
+        ? `Session data "${name}" was not stored: ${over.message}`
+        : over.budget === 'principal'
+          ? `Session data "${name}" was not stored: your data would pass its budget of ${over.max} bytes for one caller (sessions and workflow instances together); delete values no longer needed or finish open workflows, then try again.`
+          : `Session data "${name}" was not stored: the server holds its most session data (${over.max} bytes) for all clients; store less, or try again once older data expires.`;
     throw new SessionDataError('SESSION_DATA_BUDGET', text, { key, name, size, budget: over.budget, max: over.max });
   }
   return data;

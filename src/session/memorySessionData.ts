@@ -27,7 +27,7 @@ export function memorySessionData(
       const expiresAt = write?.ttlMs === undefined ? Number.POSITIVE_INFINITY : now() + write.ttlMs;
       map.delete(key);
       map.set(key, { json: JSON.stringify(data), expiresAt });
-      if (write !== undefined) budget.hold(key, write.owner, write.bytes, expiresAt);
+      if (write !== undefined) budget.hold(key, write.owner, write.bytes, expiresAt, write.holder);
       if (map.size > maxKeys) {
         const oldest = map.keys().next().value!;
         map.delete(oldest);
@@ -38,7 +38,8 @@ export function memorySessionData(
       map.delete(key);
       budget.release(key);
     },
-    exceeds: (key, owner, bytes) => budget.exceeds(key, owner, bytes),
+    exceeds: (key, owner, bytes, holder) => budget.exceeds(key, owner, bytes, holder),
+    useLedger: (ledger) => budget.useLedger(ledger),
     get size() {
       return map.size;
     },

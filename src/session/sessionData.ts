@@ -1,3 +1,4 @@
+import type { Holder } from '../ledger/types.js';
 import { SessionDataError } from '../errors/SessionDataError.js';
 import { checkDataLimits } from './checkDataLimits.js';
 import type { SessionDataBackend, SessionDataWrite } from './SessionDataBackend.js';
@@ -16,6 +17,8 @@ export interface SessionDataOptions {
   maxBytes?: number | undefined;
   /** Whom the data counts against (see {@link SessionDataWrite.owner}); without one, no budget applies. */
   owner?: string | undefined;
+  /** Whose bytes the data is on the runtime's held-bytes ledger (see {@link SessionDataWrite.holder}). */
+  holder?: Holder | undefined;
   ttlMs?: number | undefined;
   /** Attempts of one write against concurrent writers on other instances, on a versioned backend (10). */
   maxAttempts?: number | undefined;
@@ -63,6 +66,7 @@ export function sessionDataFor(
   const {
     maxBytes = DEFAULT_SESSION_DATA_MAX_BYTES,
     owner,
+    holder,
     ttlMs,
     maxAttempts = DEFAULT_SESSION_DATA_ATTEMPTS,
   } = options;
@@ -78,7 +82,7 @@ export function sessionDataFor(
     }
   };
   const writeOf = (data: Record<string, unknown>): SessionDataWrite | undefined =>
-    owner === undefined ? undefined : { owner, bytes: jsonBytes(data), ttlMs };
+    owner === undefined ? undefined : { owner, bytes: jsonBytes(data), ttlMs, holder };
   const save = async (data: Record<string, unknown>): Promise<void> => {
     try {
       await backend.save(key, data, writeOf(data));
@@ -90,7 +94,7 @@ export function sessionDataFor(
       );
     }
   };
-  const limits = { key, maxBytes, owner, backend };
+  const limits = { key, maxBytes, owner, holder, backend };
   const versioned: VersionedBackend | undefined =
     backend.loadVersioned === undefined || backend.saveIf === undefined
       ? undefined

@@ -33,7 +33,7 @@ export function storeSessionData(
     };
   };
   const held = (key: string, write: SessionDataWrite | undefined, ttl: number): void => {
-    if (write !== undefined) budget.hold(key, write.owner, write.bytes, now() + ttl);
+    if (write !== undefined) budget.hold(key, write.owner, write.bytes, now() + ttl, write.holder);
   };
   const compareAndSet = store.compareAndSet?.bind(store);
   // With a store that compares and sets (memory, Redis), writes from several instances keep each other's values.
@@ -66,7 +66,8 @@ export function storeSessionData(
       await store.delete(id(key));
       budget.release(key);
     },
-    exceeds: (key, owner, bytes) => budget.exceeds(key, owner, bytes),
+    exceeds: (key, owner, bytes, holder) => budget.exceeds(key, owner, bytes, holder),
+    useLedger: (ledger) => budget.useLedger(ledger),
     dispose: () => budget.dispose(),
   };
 }

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
+import type { Holder } from '../ledger/types.js';
+import { holdTaskArguments, settleHold } from './taskHolds.js';
 import type { TaskStore } from './TaskStore.js';
 import { leaseExpired } from './transitions.js';
 import { taskTexts } from './taskTexts.js';
-import type { TaskBudgets, TaskRecord } from './types.js';
+import { isTerminal, type TaskBudgets, type TaskRecord } from './types.js';
 
 /** Options of {@link TaskLedger}. */
 export interface TaskLedgerOptions {
@@ -10,6 +13,8 @@ export interface TaskLedgerOptions {
   readonly budgets?: TaskBudgets | undefined;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: (() => number) | undefined;
+  /** Where each task's arguments and stored outcome are counted (kind `task`): the runtime's ledger. */
+  readonly held?: ByteLedger | undefined;
 }
 
 /** What a new task is made of. */
@@ -20,6 +25,10 @@ export interface NewTask {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly leaseUntil?: number;
+  /** Whose bytes the task holds (the ledger's holder of the request that started it). */
+  readonly holder?: Holder;
+  /** The call's arguments, counted on the ledger while the task lives. */
+  readonly arguments?: unknown;
 }
 
 /** A task could not be started: `message` says which budget and what to do. */
@@ -44,12 +53,16 @@ export class TaskLedger {
   readonly store: TaskStore;
   readonly budgets: Required<TaskBudgets>;
   readonly now: () => number;
+  readonly #held: ByteLedger | undefined;
+  /** The ledger hold of each task this process runs, until its work has settled. */
+  readonly #holds = new Map<string, Hold>();
   #active = 0;
 
   constructor(options: TaskLedgerOptions) {
     this.store = options.store;
     this.budgets = { ...DEFAULTS, ...definedOnly(options.budgets ?? {}) };
     this.now = options.now ?? Date.now;
+    this.#held = options.held;
   }
 
   /** Tasks this process runs now. */
@@ -57,7 +70,10 @@ export class TaskLedger {
     return this.#active;
   }
 
-  /** Creates a `working` task owned by `spec.owner`, or throws {@link TaskRefused} naming the budget hit. */
+  /**
+   * Creates a `working` task owned by `spec.owner`, or throws {@link TaskRefused} naming the budget hit (or
+   * the ledger's JSON-RPC error when its arguments do not fit the holder's held bytes).
+   */
   async create(spec: NewTask): Promise<TaskRecord> {
     if (this.#active >= this.budgets.maxActivePerProcess)
       throw new TaskRefused(taskTexts.busyProcess(spec.tool, this.budgets.maxActivePerProcess));
@@ -76,6 +92,8 @@ export class TaskLedger {
       pollIntervalMs: Math.max(1, Math.trunc(spec.pollIntervalMs)),
       ...(spec.leaseUntil !== undefined ? { leaseUntil: spec.leaseUntil } : {}),
     };
+    const expiresAt = record.createdAt + record.ttlMs;
+    const hold = this.#held && holdTaskArguments(this.#held, spec.holder ?? { principal: spec.owner }, spec, expiresAt);
     this.#active++;
     try {
       const created = await this.store.create(record, { maxActivePerOwner: this.budgets.maxActivePerPrincipal });
@@ -83,14 +101,25 @@ export class TaskLedger {
         throw new TaskRefused(taskTexts.busyPrincipal(spec.tool, this.budgets.maxActivePerPrincipal));
     } catch (error) {
       this.#active--;
+      hold?.release();
       throw error;
     }
+    if (hold !== undefined) this.#holds.set(record.id, hold);
     return record;
   }
 
-  /** Called once when the work of a task this process created has settled. */
-  release(): void {
+  /**
+   * Called once when the work of a task this process created has settled (its hold then lives on in the
+   * ledger until the record expires).
+   */
+  release(id?: string): void {
     this.#active = Math.max(0, this.#active - 1);
+    if (id !== undefined) this.#holds.delete(id);
+  }
+
+  /** The ledger hold of task `id` while this process runs it (undefined without a ledger, or once settled). */
+  holdOf(id: string): Hold | undefined {
+    return this.#holds.get(id);
   }
 
   /** The task `id` as `owner` may see it; undefined when unknown, expired or another principal's. */
@@ -112,9 +141,15 @@ export class TaskLedger {
       const next = step(found.record);
       if (next === undefined) return found.record;
       const written = await this.store.compareAndSet(id, found.version, next);
-      if (written === 'ok') return next;
-      if (written === 'final') return (await this.store.get(id))?.record;
+      if (written === 'ok') return this.#settled(id, next);
+      if (written === 'final') return this.#settled(id, (await this.store.get(id))?.record);
     }
+  }
+
+  /** A terminal (or vanished) record: its hold counts the record as stored. */
+  #settled(id: string, record: TaskRecord | undefined): TaskRecord | undefined {
+    if (record === undefined || isTerminal(record.status)) settleHold(this.#holds.get(id), record);
+    return record;
   }
 }
 

@@ -12,6 +12,7 @@ import { markThrown } from '../protocol/thrownBy.js';
 import { appendToResult, loadFailure, nextLine, persistFailure, withMeta } from './gateTexts.js';
 import { handleTexts } from './handleTexts.js';
 import { ownerOf } from './ownerOf.js';
+import { ledgerHolder } from '../principal/ledgerHolder.js';
 import type { WorkflowAnswers } from './WorkflowAnswers.js';
 import type { HandleRejection, HandleResolution, WorkflowHandles } from './WorkflowHandles.js';
 
@@ -74,7 +75,8 @@ export class HandleCalls {
     const s = this.#handles.settings;
     const { [s.handleArg]: handleValue, ...rest } = args;
     const owner = ownerOf(scope);
-    const resolved = this.#handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner);
+    const holder = ledgerHolder(scope);
+    const resolved = this.#handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner, holder);
     if (resolved.kind !== 'run') return traceRefusal(scope.trace, this.#unresolved(tool, resolved), 'workflow_handle');
     const { key, handle, minted } = resolved;
     let outcome: GateOutcome<ToolResponse, HandleRejection>;
@@ -124,7 +126,7 @@ export class HandleCalls {
     const state = changed ? outcome.transition!.currentState : (outcome.state ?? this.#gate.initialState);
     if (handle !== undefined) {
       if (this.#gate.isFinal(state)) this.#handles.budget.drop(owner, handle);
-      else this.#handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs);
+      else this.#handles.budget.hold(owner, handle, this.#now() + s.idleTtlMs, holder);
     }
     result = this.#answers.suggest(result, state);
     const meta = {
@@ -168,7 +170,9 @@ export class HandleCalls {
         return handleTexts.anonymous(tool, s);
       case 'full':
         return errorResult(
-          `Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`,
+          resolved.message !== undefined
+            ? `Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.message}`
+            : `Tool "${tool.name}" could not start a new ${s.machine} workflow: ${resolved.budget === 'owner' ? `you already hold ${resolved.max} open ones` : `the server holds its maximum of ${resolved.max} open ones`}. Finish or abandon an open one (it expires after ${Math.round(s.idleTtlMs / 60_000)} min idle) and try again later.`,
           {
             'fusion/budget': {
               kind: 'workflowHandles',

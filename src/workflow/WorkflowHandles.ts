@@ -6,6 +6,7 @@ import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import { GateSessions } from '../fsm/GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmSnapshot } from '../fsm/types.js';
+import type { Holder } from '../ledger/types.js';
 import { HandleBudget, type WorkflowHandleLimits } from './HandleBudget.js';
 import { workflowSettings, type WorkflowSettings } from '../fsm/workflowSettings.js';
 
@@ -30,7 +31,7 @@ export type HandleResolution =
   | { kind: 'invalid'; given: string }
   | { kind: 'missing' }
   | { kind: 'anonymous' }
-  | { kind: 'full'; budget: 'owner' | 'total'; max: number };
+  | { kind: 'full'; budget: 'owner' | 'total'; max: number; message?: string };
 
 /**
  * Handle-keyed workflow instances for requests without a session: each instance lives in the store under
@@ -95,7 +96,7 @@ export class WorkflowHandles {
   }
 
   /** Names (or, for an entry tool called without a handle, mints) the instance a call acts on; reads nothing. */
-  resolve(tool: FusionTool, handleValue: unknown, owner: string): HandleResolution {
+  resolve(tool: FusionTool, handleValue: unknown, owner: string, holder?: Holder): HandleResolution {
     if (this.settings.mode === 'subject') {
       if (owner.startsWith('a:')) return { kind: 'anonymous' };
       return {
@@ -115,6 +116,14 @@ export class WorkflowHandles {
           kind: 'full',
           budget: full,
           max: full === 'owner' ? this.budget.maxPerPrincipal : this.budget.maxTotal,
+        };
+      const refused = this.budget.refusal(owner, holder);
+      if (refused !== undefined)
+        return {
+          kind: 'full',
+          budget: refused.budget === 'total' ? 'total' : 'owner',
+          max: refused.max,
+          message: refused.message,
         };
       const handle = this.mint();
       return { kind: 'run', key: this.keyOf(owner, handle), handle, minted: true, createIfMissing: true };

@@ -1,3 +1,4 @@
+import type { ByteLedger } from '../ledger/ByteLedger.js';
 import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
@@ -31,6 +32,8 @@ export interface WorkflowRuntimeOptions {
   onEvent?: ((event: DebugEvent) => void) | undefined;
   /** Budgets of live handle-keyed instances (attach option `workflowHandles`). */
   handleLimits?: WorkflowHandleLimits | undefined;
+  /** The runtime's held-bytes ledger: each live handle instance is held there (kind `handle`). */
+  ledger?: ByteLedger | undefined;
   /** The part of the surface a request's caller may see (its scopes): gate texts name only those tools. */
   surfaceOf?: ((scope: RequestContext) => Surface) | undefined;
 }
@@ -62,6 +65,7 @@ export class WorkflowRuntime {
       now,
       limits: options.handleLimits,
     });
+    if (options.ledger !== undefined) this.handles.budget.useLedger(options.ledger);
     this.#answers = new WorkflowAnswers(gate, this.handles.settings.machine, surface, options);
     const entries = surface.tools
       .filter((t) => this.handles.isEntry(t))
