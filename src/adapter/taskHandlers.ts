@@ -120,7 +120,7 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
         async (p, scope) => {
           gate(scope);
           await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
-          await found(service.cancel(p.taskId, owner(scope)), p.taskId, scope);
+          await found(service.cancel(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope);
           return {};
         },
       ],
@@ -146,7 +146,7 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
             JsonRpcCode.InvalidParams,
             `Cannot cancel task "${p.taskId}": it is already ${before.status}.`,
           );
-        return legacyTask(await found(service.cancel(p.taskId, owner(scope)), p.taskId, scope));
+        return legacyTask(await found(service.cancel(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope));
       },
     ],
   ];
