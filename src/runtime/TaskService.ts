@@ -35,6 +35,8 @@ export interface TaskServiceOptions {
    * work at its next lease renewal; it never transitions the workflow either way.
    */
   bus?: TaskBus;
+  /** Tasks per `tasks/list` page (default 50). */
+  pageSize?: number;
 }
 
 /** How a task-capable `tools/call` was answered: the plain result (it finished at once) or a task. */
@@ -53,6 +55,7 @@ export class TaskService {
   readonly ledger: TaskLedger;
   readonly #tools: ToolRuntime<any>;
   readonly #leaseMs: number;
+  readonly #pageSize: number;
   /** The timers of lease renewals and waits: the `now` option's clock (real, unref'd timers by default). */
   readonly #clock: Clock;
   readonly #ownsStore: boolean;
@@ -77,6 +80,7 @@ export class TaskService {
     this.ledger = new TaskLedger({ store, budgets: options.budgets, now });
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#bus = options.bus;
+    this.#pageSize = Math.max(1, Math.trunc(options.pageSize ?? 50));
     // A cancel taken on another instance: abort the work here at once (when it runs here).
     this.#unsubscribe =
       this.#bus?.subscribeCancel((id) => this.#running.get(id)?.abort(new Error(`task ${id} was cancelled`))) ??
@@ -190,6 +194,11 @@ export class TaskService {
   /** The task as its owner may see it; undefined for an unknown, expired or another caller's task. */
   get(id: string, owner: string): Promise<TaskRecord | undefined> {
     return this.ledger.get(id, owner);
+  }
+
+  /** One page of the caller's tasks (`tasks/list`), after the opaque `cursor` of the previous page. */
+  list(owner: string, cursor: string | undefined): Promise<{ records: TaskRecord[]; nextCursor?: string }> {
+    return this.ledger.list(owner, cursor, this.#pageSize);
   }
 
   /**

@@ -41,7 +41,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     );
     await using srv = await httpServer(registry);
     await using client = await v2HttpClient(srv.url);
-    expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+    expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     const { tools } = await client.listTools();
     expect(tools.map((t) => [t.name, (t as { execution?: unknown }).execution])).toEqual([
       ['plain', undefined],
