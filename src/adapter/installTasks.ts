@@ -13,12 +13,12 @@ interface TaskServer {
 /** The capabilities that announce tasks: the 2026-07-28 extension, or the 2025-11-25 `tasks` capability. */
 export function taskCapabilities(era: ProtocolEra | undefined): Record<string, unknown> {
   if (era === 'modern') return { extensions: { [TASKS_EXTENSION]: {} } };
-  return { tasks: { cancel: {}, requests: { tools: { call: {} } } } };
+  return { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
 }
 
 /**
  * Installs the task methods of `era` on a v2 server (modern ones with their params schema, as the SDK wants
- * for extension methods; legacy `tasks/list` is not offered) and returns the `tools/call` dispatch. On a
+ * for extension methods) and returns the `tools/call` dispatch. On a
  * legacy connection, tasks started through it report each status change with `notifications/tasks/status`.
  */
 export function installTasks(

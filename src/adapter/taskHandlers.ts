@@ -10,6 +10,7 @@ import type { TaskService } from '../runtime/TaskService.js';
 import type { RequestContext } from '../surface/types.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskRecord } from '../tasks/types.js';
+import { TaskCursorError } from '../tasks/taskCursor.js';
 import { modernTask, legacyTask, taskPayload, MISSING_CAPABILITY, TASKS_EXTENSION } from './taskWire.js';
 
 /** The params of a `tools/call` as the task dispatch reads them. */
@@ -73,7 +74,7 @@ export function declaresExtension(capabilities: Readonly<Record<string, unknown>
 }
 
 type Handler = (
-  params: { taskId: string; inputResponses?: Record<string, unknown> },
+  params: { taskId: string; inputResponses?: Record<string, unknown>; cursor?: unknown },
   scope: RequestContext,
 ) => Promise<Record<string, unknown>>;
 
@@ -120,7 +121,7 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
         async (p, scope) => {
           gate(scope);
           await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
-          await found(service.cancel(p.taskId, owner(scope)), p.taskId, scope);
+          await found(service.cancel(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope);
           return {};
         },
       ],
@@ -128,6 +129,15 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
   }
   return [
     ['tasks/get', async (p, scope) => legacyTask(await found(service.get(p.taskId, owner(scope)), p.taskId, scope))],
+    [
+      'tasks/list',
+      async (p, scope) => {
+        const page = await listPage(service, owner(scope), p.cursor);
+        // A task whose scopes the caller's token lacks is not theirs to read: it is left out.
+        const tasks = page.records.filter((task) => mayRead(task, scope)).map(legacyTask);
+        return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+      },
+    ],
     [
       'tasks/result',
       async (p, scope) => {
@@ -146,10 +156,28 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
             JsonRpcCode.InvalidParams,
             `Cannot cancel task "${p.taskId}": it is already ${before.status}.`,
           );
-        return legacyTask(await found(service.cancel(p.taskId, owner(scope)), p.taskId, scope));
+        return legacyTask(await found(service.cancel(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope));
       },
     ],
   ];
+}
+
+/** One page of `owner`'s tasks; a cursor that is not a string, or not one issued to `owner`, is -32602. */
+async function listPage(service: TaskService, owner: string, cursor: unknown) {
+  if (cursor !== undefined && typeof cursor !== 'string')
+    throw new WireError(JsonRpcCode.InvalidParams, 'Invalid tasks/list cursor: it must be a string from nextCursor.');
+  try {
+    return await service.list(owner, cursor);
+  } catch (error) {
+    if (error instanceof TaskCursorError) throw new WireError(JsonRpcCode.InvalidParams, error.message);
+    throw error;
+  }
+}
+
+/** True when the caller's token grants every scope the task's call needed. */
+function mayRead(task: TaskRecord, scope: RequestContext): boolean {
+  const required = task.requiredScopes ?? [];
+  return required.length === 0 || missingScopes(required, ScopeGate.scopesOf(scope.extra.authInfo)).length === 0;
 }
 
 /**

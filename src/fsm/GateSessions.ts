@@ -32,6 +32,15 @@ export interface GateSessionsOptions {
   lockWaitMs?: number;
 }
 
+/** The state moved while a detached run's work ran: its transition is not applied. */
+function moved(from: FsmStateValue, to: FsmStateValue, key: string): WorkflowStateError {
+  return new WorkflowStateError(
+    'FSM_STORE_CONFLICT',
+    `the workflow moved from ${JSON.stringify(from)} to ${JSON.stringify(to)} while this task ran, so its transition was not applied`,
+    { key },
+  );
+}
+
 /**
  * Per-session workflow state over one gate: what a session may see, and gated runs that are serialized
  * per session so that concurrent calls never lose a transition or run in a forbidden state.
@@ -108,7 +117,22 @@ export class GateSessions {
   ): Promise<GateOutcome<R, A>> {
     const binding = this.#gate.bindings.get(tool);
     if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
+    if (options.detached === true) return this.#detached(key, tool, binding.event, fn, options);
     return this.#gated(key, tool, binding.event, fn, options);
+  }
+
+  /** A detached run: the state checked under the lock, `fn` run without it, the transition applied under it. */
+  async #detached<R extends { isError?: boolean }, A>(
+    key: string,
+    tool: string,
+    event: string | undefined,
+    fn: () => Promise<R>,
+    options: GateRunOptions<R, A>,
+  ): Promise<GateOutcome<R, A>> {
+    const checked = await this.#gated(key, tool, undefined, async () => ({}) as R, options);
+    if (checked.outcome !== 'ran' || checked.persistError !== undefined) return checked;
+    const result = await fn();
+    return this.#gated(key, tool, event, async () => result, { ...options, expected: checked.state });
   }
 
   /** One gated run under the key's lock (taken at once when free: no hop before the run starts). */
@@ -117,7 +141,7 @@ export class GateSessions {
     tool: string,
     event: string | undefined,
     fn: () => Promise<R>,
-    options: GateRunOptions<R, A>,
+    options: GateRunOptions<R, A> & { expected?: FsmStateValue | undefined },
   ): Promise<GateOutcome<R, A>> {
     const handedOver = this.#locks.take(key);
     if (handedOver !== undefined) await handedOver;
@@ -141,6 +165,8 @@ export class GateSessions {
       const reason = options.admit?.(stored);
       if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
       const state = stored === undefined ? this.#gate.initialState : stored.state;
+      if (options.expected !== undefined && !sameState(state, options.expected))
+        return { outcome: 'ran', result: await fn(), state, persistError: moved(options.expected, state, key) };
       if (!this.#gate.isAllowedIn(state, tool)) return { outcome: 'refused', state, allowed: this.#allowedIn(state) };
       const result = await fn();
       // An error, or a multi-round-trip `input_required` round (not a final result), moves nothing.

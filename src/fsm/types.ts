@@ -121,4 +121,10 @@ export interface GateRunOptions<R, A> {
    * expiry, and the creation of a new key (version 0) that was called without a transition.
    */
   keepAlive?: (result: R) => boolean;
+  /**
+   * Long work (a task): the key's lock is held only to check the state before `fn` runs and to apply the
+   * transition after, not while `fn` runs, so other calls of the key are served meanwhile. When the state
+   * moved in between, the transition is not applied: the outcome carries a `persistError` saying so.
+   */
+  detached?: boolean;
 }

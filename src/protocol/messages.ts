@@ -31,6 +31,11 @@ export const messages = {
   cancelled(tool: string): string {
     return `Tool "${tool}" was cancelled before it finished; its result was dropped. Its effects may be partial: check the current state before retrying.`;
   },
+  /** A task's work returned but the task store could not be reached to keep its result. */
+  claimFailed(tool: string, error: unknown): string {
+    const why = error instanceof Error ? error.message : String(error);
+    return `Tool "${tool}" finished, but its task could not be checked in the task store (${why}), so its result was dropped. Its effects may be partial: check the current state before retrying.`;
+  },
   timedOut(tool: string, ms: number): string {
     return messages.ranOut(`Tool "${tool}"`, ms);
   },

@@ -3,6 +3,7 @@ import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import { clockOf } from '../_internal/clock.js';
 import { FusionError } from '../errors/FusionError.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
+import type { TaskBus } from '../tasks/TaskBus.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import type { Logger } from '../logging/types.js';
 import { BusSubscriber } from './_internal/BusSubscriber.js';
@@ -21,9 +22,10 @@ export interface RedisEventBusOptions {
    */
   subscriber: RedisClient;
   /**
-   * Channel prefix (default `fusion:bus:`, no braces): on one node `<prefix>events` (listen streams) and
-   * `<prefix>sessions` (legacy sessions); on a cluster `<prefix>events:{e<n>}` (`eventShards` of them) and
-   * `<prefix>session:{<Mcp-Session-Id>}` per session.
+   * Channel prefix (default `fusion:bus:`, no braces): on one node `<prefix>events` (listen streams),
+   * `<prefix>sessions` (legacy sessions) and `<prefix>tasks` (task cancels); on a cluster
+   * `<prefix>events:{e<n>}` (`eventShards` of them), `<prefix>session:{<Mcp-Session-Id>}` per session and
+   * `<prefix>tasks:{t}`.
    */
   prefix?: string;
   /**
@@ -48,7 +50,7 @@ export interface RedisEventBusOptions {
 
 type EventListener = (event: ServerEvent) => void;
 type SessionListener = (sessionId: string, notification: SessionNotification) => void;
-type Message = { o?: string; e?: ServerEvent; s?: string; n?: SessionNotification };
+type Message = { o?: string; e?: ServerEvent; s?: string; n?: SessionNotification; t?: string };
 
 /**
  * The cross-instance notification bus over Redis pub/sub. It is the SDK's `ServerEventBus` for modern
@@ -92,6 +94,9 @@ export class RedisEventBus implements ServerEventBus {
   readonly #onError: (error: unknown) => void;
   readonly #eventListeners = new Set<EventListener>();
   readonly #sessionListeners = new Set<SessionListener>();
+  /** Task cancels: `<prefix>tasks` on one node, the sharded `<prefix>tasks:{t}` on a cluster. */
+  readonly #taskChannel: string;
+  readonly #cancelListeners = new Set<(taskId: string) => void>();
   #closed = false;
 
   /** The legacy side of this bus, as the `sessionBus` option takes it. */
@@ -99,6 +104,15 @@ export class RedisEventBus implements ServerEventBus {
     publish: (sessionId, notification) => this.publishSession(sessionId, notification),
     subscribe: (listener) => this.subscribeSession(listener),
     watch: (sessionId) => this.watchSession(sessionId),
+  };
+
+  /** The task side of this bus (cancels reach the instance running the task), as the `tasks.bus` option takes it. */
+  readonly tasks: TaskBus = {
+    publishCancel: (taskId) => {
+      for (const listener of this.#cancelListeners) this.#call(() => listener(taskId));
+      this.#send(this.#taskChannel, { o: this.#origin, t: taskId });
+    },
+    subscribeCancel: (listener) => this.#add(this.#cancelListeners, listener),
   };
 
   constructor(options: RedisEventBusOptions) {
@@ -121,12 +135,15 @@ export class RedisEventBus implements ServerEventBus {
     this.#events = this.#sharded ? eventChannels(this.#prefix, options.eventShards ?? 16) : [`${this.#prefix}events`];
     this.#eventSet = new Set(this.#events);
     this.#sessionChannel = `${this.#prefix}sessions`;
+    this.#taskChannel = this.#sharded ? `${this.#prefix}tasks:{t}` : `${this.#prefix}tasks`;
     this.#onError = options.onError ?? busLogger(options.logger);
     this.#firstConnection = new FirstConnection(options.publisher, this.#onError);
     this.#subscriber = new BusSubscriber({
       subscriber: options.subscriber,
       sharded: this.#sharded,
-      channels: this.#sharded ? this.#events : [...this.#events, this.#sessionChannel],
+      channels: this.#sharded
+        ? [...this.#events, this.#taskChannel]
+        : [...this.#events, this.#sessionChannel, this.#taskChannel],
       onMessage: this.#onMessage,
       onError: this.#onError,
       clock: clockOf(options.now),
@@ -180,13 +197,15 @@ export class RedisEventBus implements ServerEventBus {
     this.#firstConnection.close();
     this.#eventListeners.clear();
     this.#sessionListeners.clear();
+    this.#cancelListeners.clear();
     await this.#subscriber.close();
   }
 
   readonly #onMessage = (channel: string, raw: string): void => {
     const session = channel === this.#sessionChannel || (this.#sharded && this.#subscriber.watching(channel));
     const events = this.#eventSet.has(channel);
-    if (!events && !session) return;
+    const tasks = channel === this.#taskChannel;
+    if (!events && !session && !tasks) return;
     let message: Message;
     try {
       message = JSON.parse(raw);
@@ -195,7 +214,10 @@ export class RedisEventBus implements ServerEventBus {
       return;
     }
     if (message.o === this.#origin) return;
-    if (events && message.e !== undefined) {
+    if (tasks && typeof message.t === 'string') {
+      const id = message.t;
+      for (const listener of this.#cancelListeners) this.#call(() => listener(id));
+    } else if (events && message.e !== undefined) {
       const event = message.e;
       for (const listener of this.#eventListeners) this.#call(() => listener(event));
     } else if (session && typeof message.s === 'string' && message.n !== undefined) {

@@ -1,5 +1,5 @@
 import { clockOf } from '../_internal/clock.js';
-import type { TaskStore, TaskWrite } from '../tasks/TaskStore.js';
+import { taskPosition, type TaskPage, type TaskStore, type TaskWrite } from '../tasks/TaskStore.js';
 import { isTerminal, type TaskRecord, type VersionedTask } from '../tasks/types.js';
 import { redisCall } from './_internal/redisCall.js';
 import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
@@ -12,8 +12,9 @@ export interface RedisTaskStoreOptions {
   client: RedisClient;
   /**
    * Key prefix (default `fusion:tasks:`, no braces): a task lives in the hash `<prefix>task:{<id>}` (one
-   * cluster slot per task), its owner's active tasks in the sorted set `<prefix>owner:{<principal>}` and its
-   * owner's stored result sizes in `<prefix>results:{<principal>}`.
+   * cluster slot per task), its owner's active tasks in the sorted set `<prefix>owner:{<principal>}`, all
+   * its owner's tasks (for `tasks/list`) in `<prefix>list:{<principal>}` and its owner's stored result sizes
+   * in `<prefix>results:{<principal>}`.
    */
   prefix?: string;
   /** The clock of expiries (default `Date.now`); a test passes `createClock().now` of `mcp-fusion/testing`. */
@@ -48,8 +49,8 @@ export class RedisTaskStore implements TaskStore {
       runScript(
         this.#client,
         ADMIT,
-        [this.#owner(record.owner)],
-        [this.#now(), options.maxActivePerOwner, record.id, expiresAt],
+        [this.#owner(record.owner), this.#listing(record.owner)],
+        [this.#now(), options.maxActivePerOwner, record.id, expiresAt, taskPosition(record)],
       ),
     );
     if (admitted !== 1) return 'busy';
@@ -82,6 +83,27 @@ export class RedisTaskStore implements TaskStore {
     return written;
   }
 
+  async list(owner: string, options: { after?: string | undefined; limit: number }): Promise<TaskPage> {
+    const key = this.#listing(owner);
+    const records: TaskRecord[] = [];
+    let from = options.after === undefined ? '-' : `(${options.after}`;
+    for (;;) {
+      const want = options.limit + 1 - records.length;
+      const members = await redisCall(this.#client, () => this.#client.zrangebylex(key, from, '+', 'LIMIT', 0, want));
+      const found = await Promise.all(members.map((m) => this.get(m.slice(m.indexOf(':') + 1))));
+      const gone = members.filter((_, i) => found[i] === undefined || found[i]!.record.owner !== owner);
+      // Expired tasks leave their listing entry behind: drop it on the way.
+      if (gone.length > 0) await redisCall(this.#client, () => this.#client.zrem(key, ...gone));
+      for (const f of found) if (f !== undefined && f.record.owner === owner) records.push(f.record);
+      if (records.length > options.limit) {
+        const page = records.slice(0, options.limit);
+        return { records: page, next: taskPosition(page[page.length - 1]!) };
+      }
+      if (members.length < want) return { records };
+      from = `(${members[members.length - 1]}`;
+    }
+  }
+
   async reserveResult(
     owner: string,
     id: string,
@@ -99,6 +121,10 @@ export class RedisTaskStore implements TaskStore {
 
   #task(id: string): string {
     return `${this.#prefix}task:${hashTag(id)}`;
+  }
+
+  #listing(owner: string): string {
+    return `${this.#prefix}list:${hashTag(owner)}`;
   }
 
   #owner(owner: string): string {

@@ -10,6 +10,8 @@ export interface DetachedParts {
   readonly log: HandlerExtra['log'];
   readonly elicit: HandlerExtra['elicit'];
   readonly sample: HandlerExtra['sample'];
+  /** Claims the handler's result for the task before it counts (see `RequestSignal.claimResult`). */
+  readonly claimResult?: (() => Promise<boolean> | true) | undefined;
 }
 
 /** What a running call lends its extra: the signal that also aborts on timeout and shutdown. */
@@ -98,6 +100,11 @@ export class CallExtra implements HandlerExtra {
   get requestSignal(): AbortSignal | undefined {
     if (this.detached !== undefined) return this.detached.signal;
     return this.#bridge.requestSignal(this.raw);
+  }
+
+  /** Work detached from its request (a task): claims the handler's result before it counts. */
+  get claimResult(): (() => Promise<boolean> | true) | undefined {
+    return this.detached?.claimResult;
   }
 
   /** Aborted on timeout, cancellation or shutdown once a handler runs; before that, the request's own signal. */

@@ -8,6 +8,12 @@ import type { SignalSource } from './CallExtra.js';
 /** Where a running call finds the request's own signal (read on first need: most handlers never read theirs). */
 export interface RequestSignal {
   readonly requestSignal: AbortSignal | undefined;
+  /**
+   * Work detached from its request (a task): claims the handler's result before it counts. `true` (at once)
+   * or a promise of true keeps it; false means the work was cancelled meanwhile (on any instance), and its
+   * result is dropped like one that arrives after a cancel.
+   */
+  readonly claimResult?: (() => Promise<boolean> | true) | undefined;
 }
 
 /** What a handler under a deadline is lent: its signal, and when it started (on the deadlines' clock). */
@@ -55,13 +61,19 @@ class RunningCall implements RunningHandler {
     return this.#controller.signal;
   }
 
-  /** The handler's result; one that arrives after the request was cancelled (a cancelled task) counts as a failure: no transition, no invalidation. */
-  readonly finished = (result: ToolResponse): void =>
-    this.settle(
-      this.request.requestSignal?.aborted === true
-        ? errorResult(messages.cancelled(this.tool), { 'fusion/cancelled': true })
-        : result,
+  /**
+   * The handler's result; one that arrives after the request was cancelled, or (a task) whose claim finds the
+   * task cancelled on any instance, counts as a failure: no transition, no invalidation.
+   */
+  readonly finished = (result: ToolResponse): void => {
+    if (this.request.requestSignal?.aborted === true) return this.settle(cancelledResult(this.tool));
+    const claimed = this.resolve === undefined ? true : (this.request.claimResult?.() ?? true);
+    if (claimed === true) return this.settle(result);
+    claimed.then(
+      (kept) => this.settle(kept ? result : cancelledResult(this.tool)),
+      (error: unknown) => this.settle(errorResult(messages.claimFailed(this.tool, error))),
     );
+  };
 
   /** A handler's WireError is a protocol error the client gets as such; anything else an isError result. */
   readonly failed = (error: unknown): void =>
@@ -93,6 +105,10 @@ class RunningCall implements RunningHandler {
     if (this.#onParentAbort !== undefined) this.#parent!.removeEventListener('abort', this.#onParentAbort);
     if (result !== undefined) resolve(result);
   }
+}
+
+function cancelledResult(tool: string): ToolResponse {
+  return errorResult(messages.cancelled(tool), { 'fusion/cancelled': true });
 }
 
 /** The call whose promise is being made: `new Promise` runs its executor at once, so one shared executor serves every call. */

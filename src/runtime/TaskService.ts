@@ -6,7 +6,8 @@ import { errorResult } from '../protocol/normalizeResult.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
 import { TaskLedger, TaskRefused } from '../tasks/TaskLedger.js';
 import type { TaskStore } from '../tasks/TaskStore.js';
-import { answer, askInput, finish, renewLease, takeResponse, withMessage } from '../tasks/transitions.js';
+import type { TaskBus } from '../tasks/TaskBus.js';
+import { answer, cancelTask, claimOutcome, finish, renewLease, withMessage } from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
@@ -17,6 +18,7 @@ import { taskExtra } from './taskExtra.js';
 import { keptOutcome, taskOutcome, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
 import { requiredScopesOf } from './requiredScopesOf.js';
+import { askThroughTask, relayThroughTask } from './taskInput.js';
 
 /** The `tasks` option: where tasks live and their budgets. */
 export interface TaskServiceOptions {
@@ -25,10 +27,18 @@ export interface TaskServiceOptions {
   budgets?: TaskBudgets;
   /**
    * How long an instance vouches for a task it runs without renewing (ms, default 30,000): a task whose
-   * instance died becomes `failed` this long after, and a cancel from another instance reaches the work
-   * within a third of it.
+   * instance died becomes `failed` this long after; without a `bus`, a cancel from another instance reaches
+   * the work within a third of it.
    */
   leaseMs?: number;
+  /**
+   * Carries cancels to the instance running the task at once (`RedisEventBus`'s `tasks`; `createFusionApp`
+   * takes it from its `bus` option when that has one). Without it a cancel from another instance reaches the
+   * work at its next lease renewal; it never transitions the workflow either way.
+   */
+  bus?: TaskBus;
+  /** Tasks per `tasks/list` page (default 50). */
+  pageSize?: number;
 }
 
 /** How a task-capable `tools/call` was answered: the plain result (it finished at once) or a task. */
@@ -47,6 +57,7 @@ export class TaskService {
   readonly ledger: TaskLedger;
   readonly #tools: ToolRuntime<any>;
   readonly #leaseMs: number;
+  readonly #pageSize: number;
   /** The timers of lease renewals and waits: the `now` option's clock (real, unref'd timers by default). */
   readonly #clock: Clock;
   readonly #ownsStore: boolean;
@@ -54,6 +65,8 @@ export class TaskService {
   /** The tasks of this process whose outcome is not in the store yet (running, or being written). */
   readonly #outcomes = new Set<Promise<void>>();
   readonly #watchers: TaskWatchers;
+  readonly #bus: TaskBus | undefined;
+  readonly #unsubscribe: () => void;
 
   constructor(
     tools: ToolRuntime<any>,
@@ -69,6 +82,12 @@ export class TaskService {
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
     this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held });
     this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#bus = options.bus;
+    this.#pageSize = Math.max(1, Math.trunc(options.pageSize ?? 50));
+    // A cancel taken on another instance: abort the work here at once (when it runs here).
+    this.#unsubscribe =
+      this.#bus?.subscribeCancel((id) => this.#running.get(id)?.abort(new Error(`task ${id} was cancelled`))) ??
+      (() => {});
   }
 
   /** The task declaration of the tool a `tools/call` names, when it supports tasks. */
@@ -91,7 +110,10 @@ export class TaskService {
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
+    let taskId: string | undefined = undefined;
     let asked = 0;
+    const input = { ledger: this.ledger, watchers: this.#watchers };
+    const keyOf = (method: string): string => `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`;
     const extra = taskExtra(scope.extra, {
       signal: controller.signal,
       progress: async (done, total, message) => {
@@ -99,19 +121,10 @@ export class TaskService {
         this.#watchers.emit(await this.ledger.step(await id, (r) => withMessage(r, this.ledger.now(), text)));
       },
       ask: async (method, params) =>
-        this.#ask(
-          await id,
-          `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`,
-          { method, params },
-          controller.signal,
-        ),
-      relay: async (method, params, send) =>
-        this.#relay(
-          await id,
-          `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`,
-          { method, params },
-          send,
-        ),
+        askThroughTask(input, await id, keyOf(method), { method, params }, controller.signal),
+      relay: async (method, params, send) => relayThroughTask(input, await id, keyOf(method), { method, params }, send),
+      // No task yet (a call settling before its task is stored): nothing could have cancelled it.
+      claimResult: () => (taskId === undefined ? true : this.#claim(taskId)),
     });
     // Not the request's span: it ends when the request does, long before the work.
     const begin = (): Promise<Settled> =>
@@ -150,6 +163,7 @@ export class TaskService {
     }
     this.#running.set(record.id, controller);
     this.#watchers.emit(record);
+    taskId = record.id;
     created(record.id);
     const renewEvery = Math.max(10, this.#leaseMs / 3);
     const renew = this.#clock.setInterval(() => void this.#renew(record.id, controller), renewEvery);
@@ -187,14 +201,23 @@ export class TaskService {
     return this.ledger.get(id, owner);
   }
 
-  /** Cancels an active task (once; a terminal task stays as it is) and aborts its work; undefined when not found. */
-  async cancel(id: string, owner: string): Promise<TaskRecord | undefined> {
+  /** One page of the caller's tasks (`tasks/list`), after the opaque `cursor` of the previous page. */
+  list(owner: string, cursor: string | undefined): Promise<{ records: TaskRecord[]; nextCursor?: string }> {
+    return this.ledger.list(owner, cursor, this.#pageSize);
+  }
+
+  /**
+   * Cancels an active task (once; a terminal task stays as it is), aborts its work here and, through the bus,
+   * on the instance running it; undefined when not found. A task whose work already returned and is applying
+   * its outcome cannot be cancelled any more: this resolves its outcome once stored (waiting on `signal`).
+   */
+  async cancel(id: string, owner: string, signal?: AbortSignal): Promise<TaskRecord | undefined> {
     const found = await this.ledger.get(id, owner);
     if (found === undefined || isTerminal(found.status)) return found;
-    const after = await this.ledger.step(id, (r) =>
-      finish(r, this.ledger.now(), { status: 'cancelled', statusMessage: taskTexts.cancelled(r.tool) }),
-    );
+    const after = await this.ledger.step(id, (r) => cancelTask(r, this.ledger.now(), taskTexts.cancelled(r.tool)));
+    if (after?.status !== 'cancelled') return after === undefined ? after : this.settled(id, owner, signal);
     this.#running.get(id)?.abort(new Error(taskTexts.cancelled(found.tool)));
+    this.#bus?.publishCancel(id);
     this.#watchers.emit(after);
     return after;
   }
@@ -237,45 +260,15 @@ export class TaskService {
 
   /** Closes the store when the service made it. */
   dispose(): void {
+    this.#unsubscribe();
     for (const controller of this.#running.values()) controller.abort(new Error('the server is shutting down'));
     if (this.#ownsStore) this.ledger.store.close?.();
   }
 
-  async #ask(
-    id: string,
-    key: string,
-    request: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    let record = await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request));
-    this.#watchers.emit(record);
-    for (;;) {
-      if (record === undefined || isTerminal(record.status))
-        throw new Error(`task ${id} ended while waiting for input`);
-      if (record.inputResponses !== undefined && Object.hasOwn(record.inputResponses, key)) {
-        const value = record.inputResponses[key] as Record<string, unknown>;
-        await this.ledger.step(id, (r) => takeResponse(r, key));
-        return value;
-      }
-      await this.#watchers.pause(id, record.pollIntervalMs, signal);
-      if (signal.aborted) throw signal.reason;
-      record = (await this.ledger.store.get(id))?.record;
-    }
-  }
-
-  async #relay(
-    id: string,
-    key: string,
-    request: Record<string, unknown>,
-    send: () => Promise<Record<string, unknown>>,
-  ): Promise<Record<string, unknown>> {
-    this.#watchers.emit(await this.ledger.step(id, (r) => askInput(r, this.ledger.now(), key, request)));
-    try {
-      return await send();
-    } finally {
-      const now = this.ledger.now();
-      this.#watchers.emit(await this.ledger.step(id, (r) => takeResponse(answer(r, now, { [key]: true }) ?? r, key)));
-    }
+  /** The work returned: keep its result only if the task is still active, and from now on refuse cancels. */
+  async #claim(id: string): Promise<boolean> {
+    const after = await this.ledger.step(id, claimOutcome);
+    return after !== undefined && !isTerminal(after.status);
   }
 
   async #settle(record: TaskRecord, settled: Settled): Promise<void> {

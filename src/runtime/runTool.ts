@@ -6,7 +6,7 @@ import { markThrown, thrownBy } from '../protocol/thrownBy.js';
 import type { NextStage, ToolCall } from './callStages.js';
 import { CallExtra } from './CallExtra.js';
 import { callLogFields } from './callLogFields.js';
-import type { RunningHandler } from './Deadlines.js';
+import type { RequestSignal, RunningHandler } from './Deadlines.js';
 import type { RuntimeCore } from './RuntimeCore.js';
 import { logHandlerError } from './logHandlerError.js';
 
@@ -65,7 +65,10 @@ export function runTool(core: RuntimeCore): NextStage {
   return (call) => {
     const extra = call.extra;
     // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
-    const request = extra instanceof CallExtra ? extra : { requestSignal: extra.signal };
+    const request =
+      extra instanceof CallExtra
+        ? extra
+        : { requestSignal: extra.signal, claimResult: (extra as Partial<RequestSignal>).claimResult };
     return tracker.deadlines.run(call.tool.name, call.tool.timeoutMs ?? timeoutMs, request, start, call);
   };
 }

@@ -7,12 +7,17 @@ export interface TaskExtraParts {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Asks the client (`elicitation/create`, `sampling/createMessage`) through the task and resolves its answer. */
   ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Sends a request to a legacy client itself (`send`), the task showing `input_required` meanwhile. */
+  /**
+   * Sends a request to a legacy client itself (`send`, with the params the task gives it: the related-task
+   * `_meta` added), the task showing `input_required` meanwhile.
+   */
   relay(
     method: string,
     params: Record<string, unknown>,
-    send: () => Promise<Record<string, unknown>>,
+    send: (params: Record<string, unknown>) => Promise<Record<string, unknown>>,
   ): Promise<Record<string, unknown>>;
+  /** Claims the handler's result for the task before it counts: false when the task was cancelled meanwhile. */
+  claimResult(): Promise<boolean> | true;
 }
 
 /**
@@ -27,14 +32,21 @@ export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExt
     ? (level, data, logger) => base.log(level, data, logger).catch(() => {})
     : async () => {};
   const elicit: HandlerExtra['elicit'] = legacy
-    ? (params) => parts.relay('elicitation/create', params, () => base.elicit(params))
+    ? (params) => parts.relay('elicitation/create', params, (sent) => base.elicit(sent))
     : (params) => parts.ask('elicitation/create', params);
   const sample: HandlerExtra['sample'] = legacy
-    ? (params) => parts.relay('sampling/createMessage', params, () => base.sample(params))
+    ? (params) => parts.relay('sampling/createMessage', params, (sent) => base.sample(sent))
     : (params) => parts.ask('sampling/createMessage', params);
   // The adapters' own extra: a copy that reads the request's data on demand, as the call path expects.
   if (base instanceof CallExtra)
-    return base.detach({ signal: parts.signal, progress: parts.progress, log, elicit, sample });
+    return base.detach({
+      signal: parts.signal,
+      progress: parts.progress,
+      log,
+      elicit,
+      sample,
+      claimResult: parts.claimResult,
+    });
   // An extra built elsewhere (runtime.tools.callTool): getters over it.
   return {
     signal: parts.signal,
@@ -73,5 +85,6 @@ export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExt
     log,
     elicit,
     sample,
-  };
+    claimResult: parts.claimResult,
+  } as HandlerExtra;
 }

@@ -62,8 +62,10 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     released: (id, phase) => legacy.release(id, phase),
   });
   const { manager, events, sessionBus } = sessions;
+  const taskBus = options.tasks?.bus ?? options.bus?.tasks;
   const attach: HttpOptions<Ctx> = {
     ...sessions.options,
+    ...(taskBus !== undefined ? { tasks: { ...options.tasks, bus: taskBus } } : {}),
     onWorkflowChange: (change) => {
       notifications.workflowChanged(change);
       options.onWorkflowChange?.(change);

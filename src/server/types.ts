@@ -5,6 +5,7 @@ import type { ProtocolEra } from '../protocol/types.js';
 import type { AttachOptions } from '../registry/types.js';
 import type { EventStore } from '../session/EventStore.js';
 import type { SessionBus } from '../session/SessionBus.js';
+import type { TaskBus } from '../tasks/TaskBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
 import type { SessionEvent, SessionTimeouts } from '../session/types.js';
 import type { HttpLimits } from './limits.js';
@@ -95,10 +96,11 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   /**
    * The change-event bus of modern `subscriptions/listen` streams (default: in-process). Give every
    * instance the same cross-process bus (`RedisEventBus`) so that a change raised on one reaches streams
-   * open on another; when it also has `sessions` (a {@link SessionBus}), legacy sessions use that too.
+   * open on another; when it also has `sessions` (a {@link SessionBus}), legacy sessions use that too, and
+   * when it has `tasks` (a `TaskBus`), a task cancelled on one instance is aborted at once on the one running it.
    * @see docs/scaling.md
    */
-  bus?: ServerEventBus & { sessions?: SessionBus };
+  bus?: ServerEventBus & { sessions?: SessionBus; tasks?: TaskBus };
   /**
    * Serves the dev console beside the endpoint (at `/console?token=…`, to 127.0.0.1 only): live sessions,
    * workflow states, every call with the text the agent read, invalidations, notifications, and transcripts

@@ -1,6 +1,6 @@
 import { clockOf } from '../_internal/clock.js';
 import { Sweeper } from '../_internal/Sweeper.js';
-import type { TaskStore, TaskWrite } from './TaskStore.js';
+import { taskPosition, type TaskPage, type TaskStore, type TaskWrite } from './TaskStore.js';
 import { isTerminal, type TaskRecord, type VersionedTask } from './types.js';
 
 /** Options of {@link MemoryTaskStore}. */
@@ -57,6 +57,19 @@ export class MemoryTaskStore implements TaskStore {
     entry.record = structuredClone({ ...next, createdAt: entry.record.createdAt, ttlMs: entry.record.ttlMs });
     entry.version++;
     return 'ok';
+  }
+
+  async list(owner: string, options: { after?: string | undefined; limit: number }): Promise<TaskPage> {
+    const mine: Array<{ position: string; record: TaskRecord }> = [];
+    for (const entry of this.#tasks.values()) {
+      if (entry.record.owner !== owner || this.#expired(entry)) continue;
+      const position = taskPosition(entry.record);
+      if (options.after === undefined || position > options.after) mine.push({ position, record: entry.record });
+    }
+    mine.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+    const page = mine.slice(0, options.limit);
+    const records = page.map((p) => structuredClone(p.record));
+    return mine.length > options.limit ? { records, next: page[page.length - 1]!.position } : { records };
   }
 
   async reserveResult(

@@ -4,6 +4,7 @@ import type { Holder } from '../ledger/types.js';
 import { holdTaskArguments, settleHold } from './taskHolds.js';
 import type { TaskStore } from './TaskStore.js';
 import { leaseExpired } from './transitions.js';
+import { decodeTaskCursor, encodeTaskCursor } from './taskCursor.js';
 import { taskTexts } from './taskTexts.js';
 import { isTerminal, type TaskBudgets, type TaskRecord } from './types.js';
 
@@ -128,6 +129,29 @@ export class TaskLedger {
     if (found === undefined || found.record.owner !== owner) return undefined;
     if (leaseExpired(found.record, this.now()) === undefined) return found.record;
     return this.step(id, (r) => leaseExpired(r, this.now()));
+  }
+
+  /**
+   * One page of `owner`'s tasks (`limit` at most), after the opaque `cursor` of the previous page; `nextCursor`
+   * when more remain. Throws `TaskCursorError` for a cursor not issued to `owner`, and a plain error when the
+   * store cannot list.
+   */
+  async list(
+    owner: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ records: TaskRecord[]; nextCursor?: string }> {
+    if (this.store.list === undefined)
+      throw new Error('This server keeps its tasks in a store that cannot list them (TaskStore.list is missing).');
+    const after = cursor === undefined ? undefined : decodeTaskCursor(owner, cursor);
+    const page = await this.store.list(owner, { after, limit });
+    const now = this.now();
+    const records = await Promise.all(
+      page.records.map(async (r) =>
+        leaseExpired(r, now) === undefined ? r : ((await this.step(r.id, (x) => leaseExpired(x, now))) ?? r),
+      ),
+    );
+    return page.next === undefined ? { records } : { records, nextCursor: encodeTaskCursor(owner, page.next) };
   }
 
   /**

@@ -1,5 +1,20 @@
 import type { TaskRecord, VersionedTask } from './types.js';
 
+/** One page of a principal's tasks ({@link TaskStore.list}). */
+export interface TaskPage {
+  readonly records: readonly TaskRecord[];
+  /** The position of the last record, when more may follow. */
+  readonly next?: string;
+}
+
+/**
+ * Where a task sits in its owner's listing: its creation time (zero-padded, so positions sort as strings)
+ * and its id, which breaks ties.
+ */
+export function taskPosition(record: Pick<TaskRecord, 'createdAt' | 'id'>): string {
+  return `${String(Math.max(0, Math.trunc(record.createdAt))).padStart(15, '0')}:${record.id}`;
+}
+
 /** How {@link TaskStore.compareAndSet} ended. */
 export type TaskWrite =
   /** Written. */
@@ -38,6 +53,12 @@ export interface TaskStore {
     bytes: number,
     options: { expiresAt: number; maxBytes: number },
   ): Promise<boolean>;
+  /**
+   * One page of `owner`'s tasks (terminal ones included, expired ones not), oldest first: at most `limit`,
+   * starting after the {@link taskPosition} `after`; `next` is the position to continue after, when more
+   * remain. Optional: a store without it makes `tasks/list` answer that listing is unavailable.
+   */
+  list?(owner: string, options: { after?: string | undefined; limit: number }): Promise<TaskPage>;
   /** Releases the timers and connections the store owns (not a client it was given). */
   close?(): void;
 }

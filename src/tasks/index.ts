@@ -1,5 +1,6 @@
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './MemoryTaskStore.js';
-export type { TaskStore, TaskWrite } from './TaskStore.js';
+export { taskPosition, type TaskPage, type TaskStore, type TaskWrite } from './TaskStore.js';
+export type { TaskBus } from './TaskBus.js';
 export type {
   TaskBudgets,
   TaskDeclaration,

@@ -79,10 +79,26 @@ export function finish(record: TaskRecord, now: number, outcome: TaskOutcome): T
   delete next.inputRequests;
   delete next.inputResponses;
   delete next.leaseUntil;
+  delete next.committing;
   if (outcome.statusMessage !== undefined) next.statusMessage = outcome.statusMessage;
   if (outcome.status === 'completed') next.result = outcome.result;
   if (outcome.status === 'failed') next.error = outcome.error;
   return next;
+}
+
+/**
+ * The work returned and claims its outcome: from now on the task ends with it, and a cancel no longer
+ * applies. Undefined (nothing to write) when it is already terminal or claimed.
+ */
+export function claimOutcome(record: TaskRecord): TaskRecord | undefined {
+  if (isTerminal(record.status) || record.committing === true) return undefined;
+  return { ...record, committing: true };
+}
+
+/** A cancel: the task ends `cancelled`, unless it is terminal or its work has already claimed its outcome. */
+export function cancelTask(record: TaskRecord, now: number, statusMessage: string): TaskRecord | undefined {
+  if (record.committing === true) return undefined;
+  return finish(record, now, { status: 'cancelled', statusMessage });
 }
 
 /** The running instance vouches for the work until `until`. */

@@ -51,6 +51,11 @@ export interface TaskRecord {
    * active task past its lease marks it `failed`: the instance that ran it is gone.
    */
   leaseUntil?: number;
+  /**
+   * Set once the work has returned and its outcome is being applied (the workflow transition, State Sync):
+   * from then on a cancel no longer applies (it waits for the outcome), so a cancelled task never transitions.
+   */
+  committing?: boolean;
 }
 
 /** A stored record with the version a compare-and-set must name. */

@@ -89,6 +89,8 @@ export class HandleCalls {
           admit: (stored) => this.#handles.admit(resolved, stored),
           // A successful call that does not transition slides the instance's expiry (and stores a minted one).
           keepAlive: (result) => result.isError !== true && !isInputRequired(result),
+          // A task holds the instance's lock only to check the state at its start and to transition at its end.
+          detached: (scope.extra as { claimResult?: unknown }).claimResult !== undefined,
         },
       );
     } catch (error) {

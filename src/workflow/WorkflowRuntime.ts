@@ -19,6 +19,11 @@ import { WorkflowAnswers } from './WorkflowAnswers.js';
 export type { WorkflowChange } from './HandleCalls.js';
 export { ownerOf } from './ownerOf.js';
 
+/** A task's call (its extra claims its result): it holds the workflow's lock only at its start and its end. */
+function isTask(scope: RequestContext): boolean {
+  return (scope.extra as { claimResult?: unknown }).claimResult !== undefined;
+}
+
 /** Options of {@link WorkflowRuntime}. */
 export interface WorkflowRuntimeOptions {
   store?: FsmStateStore | undefined;
@@ -116,7 +121,7 @@ export class WorkflowRuntime {
     const key = scope.sessionKey!;
     const instance = { machine: this.handles.settings.machine, key, handle: undefined };
     return this.sessions
-      .run(key, tool.name, () => execute(args, instance))
+      .run(key, tool.name, () => execute(args, instance), { detached: isTask(scope) })
       .then(
         (outcome) => this.#sessionAnswer(tool, key, scope, outcome),
         (error: unknown) => loadFailure(tool, error),

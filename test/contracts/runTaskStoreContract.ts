@@ -141,4 +141,31 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
       `The server instance running task "${task.id}" (reports.generate) stopped before it finished; call the tool again.`,
     );
   });
+
+  it("lists an owner's tasks oldest first in pages (terminal ones included, expired and others' left out), behind cursors bound to their owner", async () => {
+    const store = await make();
+    const ledger = new TaskLedger({ store });
+    const now = Date.now();
+    for (let i = 0; i < 5; i++)
+      expect(await store.create(record(`a${i}`, { createdAt: now + i }), { maxActivePerOwner: 10 })).toBe('ok');
+    await store.create(record('b0', { owner: 'bob', createdAt: now }), { maxActivePerOwner: 10 });
+    await store.create(record('gone', { createdAt: now - 60_000, ttlMs: 1 }), { maxActivePerOwner: 10 });
+    await ledger.step('a1', (r) => finish(r, now, { status: 'cancelled' }));
+    const ids: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await ledger.list('alice', cursor, 2);
+      ids.push(page.records.map((r) => r.id));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(ids).toEqual([['a0', 'a1'], ['a2', 'a3'], ['a4']]);
+    const first = await ledger.list('alice', undefined, 2);
+    expect(first.records[1]!.status).toBe('cancelled');
+    expect((await ledger.list('bob', undefined, 10)).records.map((r) => r.id)).toEqual(['b0']);
+    await expect(ledger.list('bob', first.nextCursor, 2)).rejects.toThrow(/issued to another caller/);
+    await expect(ledger.list('alice', 'not-a-cursor', 2)).rejects.toThrow(/not one this server issued/);
+    await expect(ledger.list('alice', first.nextCursor, 2)).resolves.toMatchObject({
+      records: [{ id: 'a2' }, { id: 'a3' }],
+    });
+  });
 }

@@ -41,7 +41,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     );
     await using srv = await httpServer(registry);
     await using client = await v2HttpClient(srv.url);
-    expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+    expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     const { tools } = await client.listTools();
     expect(tools.map((t) => [t.name, (t as { execution?: unknown }).execution])).toEqual([
       ['plain', undefined],
@@ -241,7 +241,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     });
   });
 
-  it('asks the client from inside a task: the task shows input_required until the answer arrives', async () => {
+  it('asks the client from inside a task: the task shows input_required until the answer arrives; the request names its task in _meta', async () => {
     const registry = f.registry().registerAll(
       f
         .action('publish')
@@ -261,7 +261,9 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     const replied = new Promise<void>((resolve) => (reply = resolve));
     let asked!: () => void;
     const wasAsked = new Promise<void>((resolve) => (asked = resolve));
-    client.setRequestHandler('elicitation/create', async () => {
+    let meta: unknown;
+    client.setRequestHandler('elicitation/create', async (req) => {
+      meta = req.params._meta;
       asked();
       await replied;
       return { action: 'accept', content: { ok: true } };
@@ -270,6 +272,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
     try {
       const { task } = await request(client, 'tools/call', { name: 'publish', arguments: {}, task: {} });
       await wasAsked;
+      expect(meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId: task.taskId } });
       expect(await request(client, 'tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'input_required' });
       reply();
       expect((await request(client, 'tasks/result', { taskId: task.taskId })).content).toEqual([

@@ -102,3 +102,58 @@ describe('a task-supporting tool bound to the workflow (legacy session over HTTP
     expect(app.invalidations).toEqual([]);
   });
 });
+
+describe('a running bound task does not hold its session (legacy session over HTTP)', () => {
+  /** draft --SUBMIT (a task)--> review; draft --PARK--> parked; `doc.rename` is allowed in draft and moves nothing. */
+  function parkable() {
+    let finish: () => void = () => {};
+    const gate = f.fsm({
+      id: 'doc',
+      initial: 'draft',
+      states: { draft: { on: { SUBMIT: 'review', PARK: 'parked' } }, review: {}, parked: {} },
+    });
+    const registry = f.registry().registerAll(
+      f
+        .mutation('doc.submit')
+        .bindState('draft', 'SUBMIT')
+        .task({ pollIntervalMs: 10 })
+        .handle(() => new Promise((resolve) => (finish = () => resolve('Submitted.')))),
+      f
+        .mutation('doc.rename')
+        .bindState('draft')
+        .handle(() => 'Renamed.'),
+      f
+        .mutation('doc.park')
+        .bindState('draft', 'PARK')
+        .handle(() => 'Parked.'),
+    );
+    return { registry, options: { fsm: gate, drainMs: 0 }, finish: () => finish() };
+  }
+
+  it('answers another bound call of the session while the task runs, then transitions when the task completes', async () => {
+    const app = parkable();
+    await using srv = await httpServer(app.registry, app.options);
+    await using client = await v2HttpClient(srv.url);
+    const { task } = await request(client, 'tools/call', { name: 'doc.submit', arguments: {}, task: {} });
+    const renamed = await client.callTool({ name: 'doc.rename', arguments: {} });
+    expect(renamed.isError).not.toBe(true);
+    expect((renamed.content as any)[0].text).toBe('Renamed.');
+    app.finish();
+    expect((await terminal(client, task.taskId)).status).toBe('completed');
+    expect(await names(client)).toEqual([]);
+  });
+
+  it('does not apply the transition when the state moved while the task ran, and says so in its result', async () => {
+    const app = parkable();
+    await using srv = await httpServer(app.registry, app.options);
+    await using client = await v2HttpClient(srv.url);
+    const { task } = await request(client, 'tools/call', { name: 'doc.submit', arguments: {}, task: {} });
+    expect((await client.callTool({ name: 'doc.park', arguments: {} })).isError).not.toBe(true);
+    app.finish();
+    expect((await terminal(client, task.taskId)).status).toBe('completed');
+    const result = await request(client, 'tasks/result', { taskId: task.taskId });
+    expect(result.isError).toBe(true);
+    expect(result.content.at(-1).text).toContain('the workflow moved from "draft" to "parked" while this task ran');
+    expect(await names(client)).toEqual([]);
+  });
+});

@@ -1,6 +1,14 @@
 import { expect, it } from 'vitest';
 import type { TaskRecord } from '../../src/index.js';
-import { answer, askInput, finish, takeResponse, withMessage } from '../../src/tasks/transitions.js';
+import {
+  answer,
+  askInput,
+  cancelTask,
+  claimOutcome,
+  finish,
+  takeResponse,
+  withMessage,
+} from '../../src/tasks/transitions.js';
 
 const base: TaskRecord = {
   id: 't',
@@ -36,4 +44,17 @@ it('ends once: a terminal task takes no further step', () => {
   expect(finish(done, 10, { status: 'cancelled' })).toBeUndefined();
   expect(withMessage(done, 10, 'late')).toBeUndefined();
   expect(askInput(done, 10, 'k', {})).toBeUndefined();
+});
+
+it('a claimed outcome is final: a cancel no longer applies, the finish does and clears the claim; a cancelled task cannot be claimed', () => {
+  const claimed = claimOutcome(base)!;
+  expect(claimed).toMatchObject({ status: 'working', committing: true });
+  expect(claimOutcome(claimed)).toBeUndefined();
+  expect(cancelTask(claimed, 1, 'cancelled')).toBeUndefined();
+  const done = finish(claimed, 2, { status: 'completed', result: { content: [] } })!;
+  expect(done.status).toBe('completed');
+  expect(done.committing).toBeUndefined();
+  const cancelled = cancelTask(base, 3, 'cancelled')!;
+  expect(cancelled).toMatchObject({ status: 'cancelled', statusMessage: 'cancelled' });
+  expect(claimOutcome(cancelled)).toBeUndefined();
 });

@@ -1,15 +1,20 @@
 import { luaScript } from './runScript.js';
 
 /**
- * KEYS[1] the owner's index of active tasks (a sorted set scored by expiry); ARGV: now, max, task id,
- * expiresAt. Forgets expired entries, then adds the task if the owner has fewer than max: 1, else 0.
+ * KEYS[1] the owner's index of active tasks (a sorted set scored by expiry), KEYS[2] the owner's listing (a
+ * sorted set of task positions, all scored 0, read by lex range); ARGV: now, max, task id, expiresAt,
+ * position. Forgets expired entries, then adds the task to both if the owner has fewer than max active: 1,
+ * else 0. Each key expires with the last of its tasks.
  */
 export const ADMIT = luaScript(`
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4], 'GT')
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) end
+redis.call('ZADD', KEYS[2], 0, ARGV[5])
+for i = 1, 2 do
+  redis.call('PEXPIREAT', KEYS[i], ARGV[4], 'GT')
+  if redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIREAT', KEYS[i], ARGV[4]) end
+end
 return 1
 `);
 
