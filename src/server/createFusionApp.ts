@@ -19,6 +19,7 @@ import { peerPolicy } from '../principal/peerPolicy.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
 import { appClose } from './appClose.js';
+import { appLedger } from './appLedger.js';
 import { appListens } from './appListens.js';
 import { appNotifications } from './appNotifications.js';
 import { appSessions } from './appSessions.js';
@@ -64,8 +65,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     released: (id, phase) => legacy.release(id, phase),
   });
   const { manager, events, sessionBus } = sessions;
+  // The one ledger of held bytes: the runtime's (given to it), charged here for bodies, listens and sessions.
+  const ledger = appLedger(options);
   const attach: HttpOptions<Ctx> = {
     ...sessions.options,
+    heldBytes: ledger,
     onWorkflowChange: (change) => {
       notifications.workflowChanged(change);
       options.onWorkflowChange?.(change);
@@ -131,6 +135,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       hosts,
       origins,
       maxBodyBytes: limit,
+      ledger,
       auth,
       tracing,
       devConsole,

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { LedgerRefusal } from '../ledger/types.js';
 
 const STATE = Symbol('mcp-fusion.nodeRequest');
 
@@ -152,21 +153,24 @@ export function onClientGone(request: Request, listener: () => void): (() => voi
   };
 }
 
-/** The outcome of reading a Node request body within a limit. */
-export type NodeBody = { bytes: Buffer } | { tooLarge: true };
+/** The outcome of reading a Node request body within a limit (and the ledger's budgets: `refused`). */
+export type NodeBody = { bytes: Buffer } | { tooLarge: true } | { refused: LedgerRefusal };
+
+/** Counts a body's bytes read so far (the ledger's `BodyHold`); a refusal stops the reading. */
+export type BodyGauge = (bytesSoFar: number) => LedgerRefusal | undefined;
 
 /**
  * Reads the body of a {@link nodeRequest} straight from its Node stream, stopping past `limit` bytes
- * (`tooLarge`). `undefined` for any other request (read it as a web stream), or if it was already taken.
+ * (`tooLarge`) or when `gauge` refuses the bytes so far (`refused`). `undefined` for any other request (read it as a web stream), or if it was already taken.
  */
-export function takeNodeBody(request: Request, limit: number): Promise<NodeBody> | undefined {
+export function takeNodeBody(request: Request, limit: number, gauge?: BodyGauge): Promise<NodeBody> | undefined {
   const state = stateOf(request);
   if (state === undefined || state.bodyTaken) return undefined;
   state.bodyTaken = true;
-  return readIncoming(state.incoming, limit);
+  return readIncoming(state.incoming, limit, gauge);
 }
 
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<NodeBody> {
+function readIncoming(incoming: IncomingMessage, limit: number, gauge: BodyGauge | undefined): Promise<NodeBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -183,6 +187,14 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<NodeBod
         // The rest is not read: the answer closes the connection (see writeNodeResponse).
         incoming.pause();
         resolve({ tooLarge: true });
+        return;
+      }
+      // Counted before it is kept: past the ledger's budget, the reading stops here (and the answer closes).
+      const refused = gauge?.(size);
+      if (refused !== undefined) {
+        done();
+        incoming.pause();
+        resolve({ refused });
         return;
       }
       chunks.push(chunk);
