@@ -11,3 +11,8 @@ export function appLedger(options: Pick<HttpOptions<unknown>, 'heldBytes' | 'now
   const held = options.heldBytes;
   return held instanceof ByteLedger ? held : new ByteLedger(held, clockOf(options.now));
 }
+
+/** Bytes of a parsed JSON message as it came (re-serialized: the bytes a request of it held). */
+export function jsonBytes(message: unknown): number {
+  return Buffer.byteLength(JSON.stringify(message) ?? '');
+}

@@ -19,7 +19,7 @@ import { peerPolicy } from '../principal/peerPolicy.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
 import { appClose } from './appClose.js';
-import { appLedger } from './appLedger.js';
+import { appLedger, jsonBytes } from './appLedger.js';
 import { appListens } from './appListens.js';
 import { appNotifications } from './appNotifications.js';
 import { appSessions } from './appSessions.js';
@@ -107,7 +107,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const modern = new ModernDispatcher(runtime, attach, perRequest, offerSubscribe);
   devConsole?.attach(registry, toolRuntime);
   const notifications = appNotifications(runtime, registry, { modern, legacy });
-  const { listens, resume } = appListens(options, limits, events, modern);
+  const { listens, resume } = appListens(options, limits, events, modern, ledger);
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = runtime.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
   if (auth === undefined && scoped.length > 0) {
@@ -174,6 +174,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       parsedBody,
       { authInfo, peer },
       (uri) => !unwatchable.has(uri) && missingScopes(requiredOf('resources/read', { uri }), granted).length === 0,
+      jsonBytes(parsedBody),
     );
     if (slot instanceof Response) return slot;
     let response: Response;
