@@ -11,10 +11,20 @@ export interface BodyHold {
   release(): void;
 }
 
-/** A {@link BodyHold} of kind `body` for `holder` on `ledger`; the hold is taken with the first chunk. */
-export function bodyHold(ledger: ByteLedger, holder: Holder): BodyHold {
+const held = new WeakMap<Request, BodyHold>();
+
+/**
+ * Ends the body hold of `request` now, because what was read is held under another kind from here on (a listen
+ * stream holds its whole request): the same bytes are not counted twice. Nothing when the body is not held.
+ */
+export function handOverBody(request: Request): void {
+  held.get(request)?.release();
+}
+
+/** A {@link BodyHold} of kind `body` for `holder` on `ledger`, for `request`; the hold is taken with the first chunk. */
+export function bodyHold(ledger: ByteLedger, holder: Holder, request: Request): BodyHold {
   let hold: Hold | undefined;
-  return {
+  const body: BodyHold = {
     check: (bytes) => ledger.check('body', holder, bytes),
     grow(bytes) {
       if (hold !== undefined) return hold.resize(bytes);
@@ -25,4 +35,6 @@ export function bodyHold(ledger: ByteLedger, holder: Holder): BodyHold {
     },
     release: () => hold?.release(),
   };
+  held.set(request, body);
+  return body;
 }

@@ -20,6 +20,7 @@ import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
 import { appClose } from './appClose.js';
 import { appLedger, jsonBytes } from './appLedger.js';
+import { handOverBody } from './bodyHold.js';
 import { appListens } from './appListens.js';
 import { appNotifications } from './appNotifications.js';
 import { appSessions } from './appSessions.js';
@@ -170,6 +171,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       era: 'modern',
       raw: request,
     });
+    handOverBody(request); // the listen holds the whole request from here on
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },

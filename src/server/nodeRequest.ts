@@ -170,6 +170,31 @@ export function takeNodeBody(request: Request, limit: number, gauge?: BodyGauge)
   return readIncoming(state.incoming, limit, gauge);
 }
 
+/** Node requests whose body is discarded as it comes (refused by the ledger): their connection may stay open. */
+const discarding = new WeakSet<IncomingMessage>();
+
+/**
+ * Lets the rest of a refused body flow by without keeping a byte. The connection is not closed on it: closing
+ * a socket with unread bytes resets it, and the reset would drop the refusal before the client reads it.
+ */
+function discard(incoming: IncomingMessage): void {
+  discarding.add(incoming);
+  incoming.resume();
+}
+
+/** Discards the unread body of a {@link nodeRequest} the ledger refused before reading it (nothing otherwise). */
+export function discardNodeBody(request: Request): void {
+  const state = stateOf(request);
+  if (state === undefined || state.bodyTaken) return;
+  state.bodyTaken = true;
+  discard(state.incoming);
+}
+
+/** True when `incoming`'s body is being discarded ({@link discardNodeBody}): its answer need not close the connection. */
+export function isDiscarding(incoming: IncomingMessage): boolean {
+  return discarding.has(incoming);
+}
+
 function readIncoming(incoming: IncomingMessage, limit: number, gauge: BodyGauge | undefined): Promise<NodeBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -189,11 +214,11 @@ function readIncoming(incoming: IncomingMessage, limit: number, gauge: BodyGauge
         resolve({ tooLarge: true });
         return;
       }
-      // Counted before it is kept: past the ledger's budget, the reading stops here (and the answer closes).
+      // Counted before it is kept: past the ledger's budget, the buffering stops here (and the answer closes).
       const refused = gauge?.(size);
       if (refused !== undefined) {
         done();
-        incoming.pause();
+        discard(incoming);
         resolve({ refused });
         return;
       }

@@ -1,7 +1,7 @@
 import type { LedgerRefusal } from '../ledger/types.js';
 import type { BodyHold } from './bodyHold.js';
 import { heldBytesRefused, httpError } from './httpErrors.js';
-import { takeNodeBody, type NodeBody } from './nodeRequest.js';
+import { discardNodeBody, takeNodeBody, type NodeBody } from './nodeRequest.js';
 
 /**
  * Reads a POST body within `limit` bytes and parses it as JSON: once, from the Node stream for a request of
@@ -30,8 +30,11 @@ export async function readJsonBody(
   if (declared > limit) return { response: tooLarge(limit) };
   if (parsed !== undefined) return { body: parsed };
   const early = declared > 0 ? hold?.check(declared) : undefined;
-  // Refused before a byte is read: the body is never read (the node adapter's answer closes the connection).
-  if (early !== undefined) return { response: heldBytesRefused(early) };
+  // Refused before a byte is kept: the body flows by discarded.
+  if (early !== undefined) {
+    discardNodeBody(request);
+    return { response: heldBytesRefused(early) };
+  }
   const gauge = hold === undefined ? undefined : (size: number) => hold.grow(size);
   const node = takeNodeBody(request, limit, gauge);
   const bytes = node === undefined ? await readWebBody(request, limit, gauge) : await node;

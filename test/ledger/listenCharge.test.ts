@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { nowOf } from '../../src/_internal/clock.js';
 import { ByteLedger } from '../../src/ledger/index.js';
-import { startServer } from '../../src/index.js';
+import { createFusionApp, startServer } from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
 import { until } from '../_helpers/waitFor.js';
-import { closeAgents, modernRequest, openFrom, postFrom } from '../abuse/_peerRequest.js';
+import { closeAgents, modernRequest, openFrom } from '../abuse/_peerRequest.js';
 
 afterAll(closeAgents);
 
@@ -53,20 +53,29 @@ describe('listen requests in the ledger', () => {
   });
 
   it('refuses a listen past the budget with 429, Retry-After and the text; another peer is still served', async () => {
-    // A listen's body and its stream are both held while the request is answered: 2 × 200 KB fit, 3 do not.
+    // The host parsed the bodies (no body hold): only the listens count, 2 × 200 KB fit the principal, 3 do not.
     const ledger = new ByteLedger({ perPrincipal: 450_000, perPeer: 1_000_000, retryAfterSeconds: 9 });
-    await using server = await started(ledger);
-    const first = await openFrom('127.0.0.4', server.url, padded(200_000).body, padded(0).headers);
-    expect(first.statusCode).toBe(200);
-    const second = await postFrom('127.0.0.4', server.url, padded(200_000).body, padded(0).headers);
-    expect([second.status, second.headers['retry-after']]).toEqual([429, '9']);
-    const error = (JSON.parse(second.body) as { error: { message: string }; id: unknown }).error;
+    const app = createFusionApp(registry, { ...workspaceOptions(), heldBytes: ledger });
+    const listen = (peer: string) => {
+      const { body, headers } = padded(200_000);
+      const request = new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { ...headers, host: '127.0.0.1' },
+      });
+      request.headers.set('content-type', 'application/json');
+      request.headers.set('accept', 'application/json, text/event-stream');
+      return app.fetch(request, { peer, parsedBody: JSON.parse(body) });
+    };
+    const open = [await listen('127.0.0.4'), await listen('127.0.0.4')];
+    expect(open.map((r) => r.status)).toEqual([200, 200]);
+    const refused = await listen('127.0.0.4');
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '9']);
+    const error = ((await refused.json()) as { error: { message: string } }).error;
     expect(error.message).toMatch(/^The server already holds .* for you .* listen request .* retry after 9 s\.$/);
-    const other = await openFrom('127.0.0.5', server.url, padded(200_000).body, padded(0).headers);
-    expect(other.statusCode).toBe(200);
-    first.destroy();
-    other.destroy();
-    await server.close();
+    const other = await listen('127.0.0.5');
+    expect(other.status).toBe(200);
+    for (const r of [...open, other]) await r.body?.cancel();
+    await app.close();
     await until(() => ledger.bytes === 0, 'every hold to end at shutdown');
   });
 });

@@ -16,7 +16,7 @@ export function jsonBody(limit: number, ledger?: ByteLedger): Middleware {
     const { method } = c.request;
     if (method === 'POST') {
       const unread = c.body === undefined && ledger !== undefined;
-      const hold = unread ? bodyHold(ledger, frontHolder(c.authInfo, c.peerKey)) : undefined;
+      const hold = unread ? bodyHold(ledger, frontHolder(c.authInfo, c.peerKey), c.request) : undefined;
       try {
         const read = await readJsonBody(c.request, limit, c.body, hold);
         if ('response' in read) return read.response;
