@@ -89,6 +89,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     now: options.now,
     log,
     events,
+    ledger,
   });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
