@@ -18,6 +18,8 @@ import type { EventStore } from '../session/EventStore.js';
 import { SessionEvents } from './SessionEvents.js';
 import { SessionTransport } from './SessionTransport.js';
 import { sessionRoom } from './sessionRoom.js';
+import { SessionHolds } from './sessionHolds.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
 import { replayHandshake } from './replayHandshake.js';
 import { storeUnavailable } from './storeUnavailable.js';
 
@@ -50,6 +52,7 @@ export class LegacySessions {
   readonly #clock: Clock;
   readonly #log: OperatorLog | undefined;
   readonly #events: { store: EventStore; retryMs: number } | undefined;
+  readonly #holds: SessionHolds;
   readonly manager: SessionManager;
 
   constructor(
@@ -62,6 +65,7 @@ export class LegacySessions {
       log?: OperatorLog;
       /** Resumable SSE streams: where their events wait, and the reconnection delay suggested to clients. */
       events?: { store: EventStore; retryMs: number } | undefined;
+      ledger?: ByteLedger | undefined; // holds each session's kept initialize params until it ends
     } = {},
   ) {
     this.#create = create;
@@ -72,6 +76,7 @@ export class LegacySessions {
     this.#clock = clockOf(this.#now);
     this.#log = options.log;
     this.#events = options.events;
+    this.#holds = new SessionHolds(options.ledger);
   }
 
   /** Sessions whose server is in memory. */
@@ -172,6 +177,9 @@ export class LegacySessions {
     // so concurrent handshakes cannot all pass a nearly full budget.
     const full = sessionRoom(this.manager, this.#limits, { owner, body: options.parsedBody, log: this.#log });
     if (full !== undefined) return full;
+    const holder = { principal: owner ?? principal.key, ...(peer !== undefined ? { peer } : {}) };
+    const refused = this.#holds.take(id, holder, checked.init, jsonRpcIdOf(options.parsedBody));
+    if (refused !== undefined) return refused;
     // The record is stored before the session exists anywhere, so a store outage refuses the handshake cleanly.
     try {
       await this.manager.create(id, {
@@ -180,6 +188,7 @@ export class LegacySessions {
         ...(owner !== undefined ? { owner } : {}),
       });
     } catch (error) {
+      this.#holds.release(id);
       this.#log?.error('session store failed: the session could not be created', { session: id }, error);
       return storeUnavailable(error, options.parsedBody, 'Retry initialize shortly.');
     }
@@ -249,6 +258,7 @@ export class LegacySessions {
    */
   deliver(id: string, notification: SessionNotification): void {
     if (notification.method === SESSION_ENDED) {
+      this.#holds.release(id);
       this.manager.forget(id);
       return;
     }
@@ -267,6 +277,7 @@ export class LegacySessions {
   /** Releases a session's server (idle: it can be restored; destroyed: it cannot, and other instances are told). */
   release(id: string, phase: 'idle' | 'destroyed' = 'idle'): void {
     if (phase === 'destroyed') this.#bus?.publish(id, { method: SESSION_ENDED });
+    if (phase === 'destroyed') this.#holds.release(id);
     const live = this.#live.get(id);
     if (live === undefined) return;
     this.#live.delete(id);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../_internal/clock.js';
 import type { EventStore } from '../session/EventStore.js';
+import type { Hold } from '../ledger/ByteLedger.js';
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { ListenRecorder } from './ListenRecorder.js';
 
@@ -41,11 +42,18 @@ export class ListenRecordings {
    * event id, recorded; a dropped stream keeps recording for `lingerMs`. Anything but an open SSE answer is
    * returned as it is.
    */
-  async record(response: Response, principal: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+  async record(
+    response: Response,
+    slot: { readonly principal: string; readonly body: unknown; hold: Hold | undefined },
+    signal?: AbortSignal,
+  ): Promise<Response> {
     if (!response.ok || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream'))
       return response;
-    const prefix = `l:${tagOf(principal)}/`;
-    const recorder = this.#recorder(`${prefix}${randomUUID()}`, body);
+    const { body } = slot;
+    const prefix = `l:${tagOf(slot.principal)}/`;
+    // The recorder keeps the request as long as it records: the ledger's hold of it ends with the recording.
+    const recorder = this.#recorder(`${prefix}${randomUUID()}`, body, slot.hold);
+    slot.hold = undefined;
     this.#trim((stream) => stream.startsWith(prefix), this.#perPrincipal);
     this.#trim(() => true, this.#total);
     const out = await recorder.start(response, signal);
@@ -90,11 +98,14 @@ export class ListenRecordings {
     }
   }
 
-  #recorder(stream: string, body: unknown): ListenRecorder {
+  #recorder(stream: string, body: unknown, hold?: Hold): ListenRecorder {
     const recorder = new ListenRecorder(stream, {
       ...this.#events,
       listenId: jsonRpcIdOf(body),
-      onIdle: (r) => this.#recorders.get(r.stream) === r && this.#recorders.delete(r.stream),
+      onIdle: (r) => {
+        hold?.release();
+        if (this.#recorders.get(r.stream) === r) this.#recorders.delete(r.stream);
+      },
     });
     this.#recorders.set(stream, recorder);
     return recorder;

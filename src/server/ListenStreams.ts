@@ -3,7 +3,9 @@ import { ListenRecordings, type ListenEvents } from './ListenRecordings.js';
 import { principalOf } from '../principal/principalOf.js';
 import { peerFallback } from '../principal/requestPrincipal.js';
 import { jsonRpcIdOf, type JsonRpcId } from '../protocol/jsonRpcId.js';
-import { httpError } from './httpErrors.js';
+import { heldBytesRefused, httpError } from './httpErrors.js';
+import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
+import { frontHolder } from '../principal/frontHolder.js';
 import { clockOf, type Timer } from '../_internal/clock.js';
 import { trackBody } from './trackBody.js';
 
@@ -28,11 +30,15 @@ export interface ListenLimits {
   readonly maxFilterBytesTotal: number;
 }
 
-/** A reserved stream: its budget key, the filter bytes it holds, and the request body to serve (hidden URIs dropped). */
+/**
+ * A reserved stream: its budget key, the filter bytes it holds, the request body to serve (hidden URIs
+ * dropped), and the ledger's hold of the whole request (handed to its recorder when the stream is recorded).
+ */
 export interface ListenSlot {
   readonly principal: string;
   readonly bytes: number;
   readonly body: unknown;
+  hold: Hold | undefined;
 }
 
 /**
@@ -48,18 +54,20 @@ export class ListenStreams {
   readonly #closers = new Set<() => void>();
   /** Recordings of resumable streams, when the app has an event store. */
   readonly #recordings: ListenRecordings | undefined;
+  readonly #ledger: ByteLedger | undefined;
   #total = 0;
   #bytes = 0;
 
-  constructor(limits: ListenLimits, now: () => number = Date.now, events?: ListenEvents) {
+  constructor(limits: ListenLimits, now: () => number = Date.now, events?: ListenEvents, ledger?: ByteLedger) {
     this.#limits = limits;
     this.#now = now;
+    this.#ledger = ledger;
     this.#recordings = events === undefined ? undefined : new ListenRecordings(events, limits);
   }
 
   /** The SDK's listen response, made resumable when the app has an event store ({@link ListenRecordings.record}). */
   async record(response: Response, slot: ListenSlot, signal?: AbortSignal): Promise<Response> {
-    return this.#recordings?.record(response, slot.principal, slot.body, signal) ?? response;
+    return this.#recordings?.record(response, slot, signal) ?? response;
   }
 
   /**
@@ -112,12 +120,15 @@ export class ListenStreams {
   /**
    * Reserves a stream for the caller (`peer`: its peer key, the key of anonymous callers), or answers
    * why not: `429`/`503` with `Retry-After` for a full budget, `400` for a filter over its size. URIs the
-   * caller may not see (`visible` false) are dropped from the filter, without naming them.
+   * caller may not see (`visible` false) are dropped from the filter, without naming them. `requestBytes`, the
+   * whole request's size, is held in the ledger (kind `listen`) while the stream is open and, recorded, while
+   * its recording is kept; past a budget the ledger's refusal answers.
    */
   open(
     body: unknown,
     caller: { authInfo: unknown; peer: string | undefined },
     visible: (uri: string) => boolean,
+    requestBytes = 0,
   ): ListenSlot | Response {
     const principal = principalOf(
       caller.authInfo,
@@ -152,10 +163,15 @@ export class ListenStreams {
         );
       served = narrowed(body, uris, visible);
     }
+    const hold =
+      requestBytes > 0
+        ? this.#ledger?.take('listen', frontHolder(caller.authInfo, caller.peer), requestBytes)
+        : undefined;
+    if (hold !== undefined && 'budget' in hold) return heldBytesRefused(hold, id);
     this.#open.set(principal, count + 1);
     this.#total++;
     this.#bytes += bytes;
-    return { principal, bytes, body: served };
+    return { principal, bytes, body: served, hold };
   }
 
   /**
@@ -196,6 +212,7 @@ export class ListenStreams {
 
   /** Gives back a reservation whose stream never opened (its request failed). */
   release(slot: ListenSlot): void {
+    slot.hold?.release();
     this.#total--;
     this.#bytes -= slot.bytes;
     const left = (this.#open.get(slot.principal) ?? 1) - 1;

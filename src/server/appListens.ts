@@ -1,4 +1,5 @@
 import { clockOf } from '../_internal/clock.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
 import type { AppEvents } from './appSessions.js';
 import type { ResolvedHttpLimits } from './limits.js';
 import { ListenStreams } from './ListenStreams.js';
@@ -16,13 +17,14 @@ export interface AppListens {
 /**
  * The app's listen streams under its limits (per principal, in total, lifetime, filter sizes); with resumable
  * streams (`events`), their events are recorded and a stream resumed by `Last-Event-ID` listens again through
- * `modern` for `listenResumeMs` after it dropped.
+ * `modern` for `listenResumeMs` after it dropped. Each stream's whole request is held in `ledger` meanwhile.
  */
 export function appListens(
   options: Pick<HttpOptions<unknown>, 'maxListenStreamsPerPrincipal' | 'now' | 'listenResumeMs'>,
   limits: ResolvedHttpLimits,
   events: AppEvents | undefined,
   modern: ModernDispatcher,
+  ledger?: ByteLedger,
 ): AppListens {
   const listens = new ListenStreams(
     {
@@ -37,6 +39,7 @@ export function appListens(
     events === undefined
       ? undefined
       : { ...events, lingerMs: options.listenResumeMs ?? 30_000, clock: clockOf(options.now) },
+    ledger,
   );
   const relisten: Relisten = (authInfo) => (listen, body) =>
     modern.fetch(listen, { parsedBody: body, ...(authInfo !== undefined ? { authInfo: authInfo as never } : {}) });

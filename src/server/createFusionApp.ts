@@ -17,6 +17,8 @@ import { peerPolicy } from '../principal/peerPolicy.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
 import { warnOf } from '../logging/warnOf.js';
 import { appClose } from './appClose.js';
+import { appLedger, jsonBytes } from './appLedger.js';
+import { handOverBody } from './bodyHold.js';
 import { appListens } from './appListens.js';
 import { appNotifications } from './appNotifications.js';
 import { appSessions } from './appSessions.js';
@@ -63,8 +65,11 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   });
   const { manager, events, sessionBus } = sessions;
   const taskBus = options.tasks?.bus ?? options.bus?.tasks;
+  // The one ledger of held bytes: the runtime's (given to it), charged here for bodies, listens and sessions.
+  const ledger = appLedger(options);
   const attach: HttpOptions<Ctx> = {
     ...sessions.options,
+    heldBytes: ledger,
     ...(taskBus !== undefined ? { tasks: { ...options.tasks, bus: taskBus } } : {}),
     onWorkflowChange: (change) => {
       notifications.workflowChanged(change);
@@ -84,6 +89,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     now: options.now,
     log,
     events,
+    ledger,
   });
   const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
   // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
@@ -103,7 +109,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const modern = new ModernDispatcher(runtime, attach, perRequest, offerSubscribe);
   devConsole?.attach(registry, toolRuntime);
   const notifications = appNotifications(runtime, registry, { modern, legacy });
-  const { listens, resume } = appListens(options, limits, events, modern);
+  const { listens, resume } = appListens(options, limits, events, modern, ledger);
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = runtime.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
   if (auth === undefined && scoped.length > 0) {
@@ -131,6 +137,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       hosts,
       origins,
       maxBodyBytes: limit,
+      ledger,
       auth,
       tracing,
       devConsole,
@@ -164,10 +171,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       era: 'modern',
       raw: request,
     });
+    handOverBody(request); // the listen holds the whole request from here on
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },
       (uri) => !unwatchable.has(uri) && (runtime.content?.allowsUri(uri, authInfo) ?? true),
+      jsonBytes(parsedBody),
     );
     if (slot instanceof Response) return slot;
     let response: Response;

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { JsonRpcCode } from '../errors/WireError.js';
 import type { JsonRpcId } from '../protocol/jsonRpcId.js';
+import type { LedgerRefusal } from '../ledger/types.js';
 
 /** What an HTTP error kind answers with: its status, its JSON-RPC code and the headers it always carries. */
 export interface HttpErrorShape {
@@ -63,6 +64,11 @@ export const HTTP_ERRORS = {
   resumeUnknown: { status: 404, code: JsonRpcCode.InvalidRequest },
   /** A `Last-Event-ID` whose events were evicted from the event store. */
   resumeEvicted: { status: 410, code: JsonRpcCode.InvalidRequest },
+  /**
+   * The ledger refused to hold more bytes for the caller ({@link heldBytesRefused}): `429` for its principal's
+   * or peer's budget, `503` for the total; status and `Retry-After` are the refusal's.
+   */
+  heldBytesFull: { status: 429, code: JsonRpcCode.InvalidRequest, headers: { 'Retry-After': '5' } },
   /** The app failed. */
   internal: { status: 500, code: JsonRpcCode.InternalError },
 } as const satisfies Record<string, HttpErrorShape>;
@@ -94,4 +100,15 @@ export function writeHttpError(res: ServerResponse, kind: HttpErrorKind, message
   const body = JSON.stringify(errorMessage(kind, message));
   const headers = { ...shape.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
   res.writeHead(shape.status, headers).end(body);
+}
+
+/**
+ * The one answer to a hold the ledger refused (`heldBytesFull`): the refusal's status (`429` principal or peer,
+ * `503` total), `Retry-After: <refusal.retryAfterSeconds>`, and a JSON-RPC error whose message is the refusal's.
+ */
+export function heldBytesRefused(refusal: LedgerRefusal, id: JsonRpcId = null): Response {
+  return Response.json(errorMessage('heldBytesFull', refusal.message, id), {
+    status: refusal.status,
+    headers: { 'Retry-After': String(refusal.retryAfterSeconds) },
+  });
 }

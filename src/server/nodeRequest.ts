@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { LedgerRefusal } from '../ledger/types.js';
 
 const STATE = Symbol('mcp-fusion.nodeRequest');
 
@@ -152,21 +153,49 @@ export function onClientGone(request: Request, listener: () => void): (() => voi
   };
 }
 
-/** The outcome of reading a Node request body within a limit. */
-export type NodeBody = { bytes: Buffer } | { tooLarge: true };
+/** The outcome of reading a Node request body within a limit (and the ledger's budgets: `refused`). */
+export type NodeBody = { bytes: Buffer } | { tooLarge: true } | { refused: LedgerRefusal };
+
+/** Counts a body's bytes read so far (the ledger's `BodyHold`); a refusal stops the reading. */
+export type BodyGauge = (bytesSoFar: number) => LedgerRefusal | undefined;
 
 /**
  * Reads the body of a {@link nodeRequest} straight from its Node stream, stopping past `limit` bytes
- * (`tooLarge`). `undefined` for any other request (read it as a web stream), or if it was already taken.
+ * (`tooLarge`) or when `gauge` refuses the bytes so far (`refused`). `undefined` for any other request (read it as a web stream), or if it was already taken.
  */
-export function takeNodeBody(request: Request, limit: number): Promise<NodeBody> | undefined {
+export function takeNodeBody(request: Request, limit: number, gauge?: BodyGauge): Promise<NodeBody> | undefined {
   const state = stateOf(request);
   if (state === undefined || state.bodyTaken) return undefined;
   state.bodyTaken = true;
-  return readIncoming(state.incoming, limit);
+  return readIncoming(state.incoming, limit, gauge);
 }
 
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<NodeBody> {
+/** Node requests whose body is discarded as it comes (refused by the ledger): their connection may stay open. */
+const discarding = new WeakSet<IncomingMessage>();
+
+/**
+ * Lets the rest of a refused body flow by without keeping a byte. The connection is not closed on it: closing
+ * a socket with unread bytes resets it, and the reset would drop the refusal before the client reads it.
+ */
+function discard(incoming: IncomingMessage): void {
+  discarding.add(incoming);
+  incoming.resume();
+}
+
+/** Discards the unread body of a {@link nodeRequest} the ledger refused before reading it (nothing otherwise). */
+export function discardNodeBody(request: Request): void {
+  const state = stateOf(request);
+  if (state === undefined || state.bodyTaken) return;
+  state.bodyTaken = true;
+  discard(state.incoming);
+}
+
+/** True when `incoming`'s body is being discarded ({@link discardNodeBody}): its answer need not close the connection. */
+export function isDiscarding(incoming: IncomingMessage): boolean {
+  return discarding.has(incoming);
+}
+
+function readIncoming(incoming: IncomingMessage, limit: number, gauge: BodyGauge | undefined): Promise<NodeBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -183,6 +212,14 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<NodeBod
         // The rest is not read: the answer closes the connection (see writeNodeResponse).
         incoming.pause();
         resolve({ tooLarge: true });
+        return;
+      }
+      // Counted before it is kept: past the ledger's budget, the buffering stops here (and the answer closes).
+      const refused = gauge?.(size);
+      if (refused !== undefined) {
+        done();
+        discard(incoming);
+        resolve({ refused });
         return;
       }
       chunks.push(chunk);

@@ -1,16 +1,21 @@
-import { httpError } from './httpErrors.js';
-import { takeNodeBody } from './nodeRequest.js';
+import type { LedgerRefusal } from '../ledger/types.js';
+import type { BodyHold } from './bodyHold.js';
+import { heldBytesRefused, httpError } from './httpErrors.js';
+import { discardNodeBody, takeNodeBody, type NodeBody } from './nodeRequest.js';
 
 /**
  * Reads a POST body within `limit` bytes and parses it as JSON: once, from the Node stream for a request of
  * the node adapter ({@link takeNodeBody}), from the web stream otherwise; `parsed`, a body the host already
- * parsed, is taken as it is (after the type and declared length checks).
- * Answers 415 (not JSON), 413 (too large) or 400 with `-32700` (malformed) as a `Response`.
+ * parsed, is taken as it is (after the type and declared length checks). With `hold`, the bytes are counted
+ * in the ledger chunk by chunk as they arrive, and the reading stops at the first chunk past a budget.
+ * Answers 415 (not JSON), 413 (too large), 429/503 (the ledger's refusal, `Retry-After`) or 400 with
+ * `-32700` (malformed) as a `Response`.
  */
 export async function readJsonBody(
   request: Request,
   limit: number,
   parsed?: unknown,
+  hold?: BodyHold,
 ): Promise<{ body: unknown } | { response: Response }> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
@@ -24,9 +29,17 @@ export async function readJsonBody(
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) return { response: tooLarge(limit) };
   if (parsed !== undefined) return { body: parsed };
-  const node = takeNodeBody(request, limit);
-  const bytes = node === undefined ? await readWebBody(request, limit) : await node;
+  const early = declared > 0 ? hold?.check(declared) : undefined;
+  // Refused before a byte is kept: the body flows by discarded.
+  if (early !== undefined) {
+    discardNodeBody(request);
+    return { response: heldBytesRefused(early) };
+  }
+  const gauge = hold === undefined ? undefined : (size: number) => hold.grow(size);
+  const node = takeNodeBody(request, limit, gauge);
+  const bytes = node === undefined ? await readWebBody(request, limit, gauge) : await node;
   if ('tooLarge' in bytes) return { response: tooLarge(limit) };
+  if ('refused' in bytes) return { response: heldBytesRefused(bytes.refused) };
   try {
     return { body: JSON.parse(bytes.bytes.toString('utf8')) };
   } catch (error) {
@@ -36,7 +49,11 @@ export async function readJsonBody(
   }
 }
 
-async function readWebBody(request: Request, limit: number): Promise<{ bytes: Buffer } | { tooLarge: true }> {
+async function readWebBody(
+  request: Request,
+  limit: number,
+  gauge: ((size: number) => LedgerRefusal | undefined) | undefined,
+): Promise<NodeBody> {
   const reader = request.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -45,9 +62,10 @@ async function readWebBody(request: Request, limit: number): Promise<{ bytes: Bu
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > limit) {
+      const refused = size > limit ? undefined : gauge?.(size);
+      if (size > limit || refused !== undefined) {
         await reader.cancel().catch(() => {});
-        return { tooLarge: true };
+        return refused === undefined ? { tooLarge: true } : { refused };
       }
       chunks.push(value);
     }

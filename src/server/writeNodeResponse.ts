@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { jsonAnswerText } from './jsonAnswer.js';
+import { isDiscarding } from './nodeRequest.js';
 
 type Reader = ReadableStreamDefaultReader<Uint8Array>;
 type Read = ReadableStreamReadResult<Uint8Array>;
@@ -23,14 +24,15 @@ function headersOf(from: Headers, incoming: IncomingMessage): OutgoingHttpHeader
   });
   if (headers['set-cookie'] !== undefined) headers['set-cookie'] = from.getSetCookie();
   // A body left unread (refused before or while reading it) is not drained: the connection ends with this answer.
-  if (!incoming.complete) headers.connection = 'close';
+  // One the ledger refused flows by discarded instead (isDiscarding): closing on unread bytes would reset the answer.
+  if (!incoming.complete && !isDiscarding(incoming)) headers.connection = 'close';
   return headers;
 }
 
 /** A {@link jsonAnswer}'s own header object, copied (Node keeps the object it is given). */
 function plainHeaders(from: Readonly<Record<string, string>>, incoming: IncomingMessage): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = { ...from };
-  if (!incoming.complete) headers.connection = 'close';
+  if (!incoming.complete && !isDiscarding(incoming)) headers.connection = 'close';
   return headers;
 }
 

@@ -17,11 +17,8 @@ function sdkListen() {
 /** Records one listen stream for `principal`, then drops its client: the recording lingers. */
 async function droppedStream(recordings: ListenRecordings, principal: string) {
   const sdk = sdkListen();
-  const out = await recordings.record(sdk.response, principal, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'subscriptions/listen',
-  });
+  const body = { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen' };
+  const out = await recordings.record(sdk.response, { principal, body, hold: undefined });
   const reader = out.body!.getReader();
   const priming = new TextDecoder().decode((await reader.read()).value);
   await reader.cancel();

@@ -1,4 +1,5 @@
 import type { AuthGate } from '../../auth/AuthGate.js';
+import type { ByteLedger } from '../../ledger/ByteLedger.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
 import type { CallBudget } from '../CallBudget.js';
 import type { DevConsoleTap } from '../devConsole.js';
@@ -27,6 +28,8 @@ export interface FrontParts {
   readonly hosts: string[];
   readonly origins: string[];
   readonly maxBodyBytes: number;
+  /** The runtime's ledger of held bytes: bodies are counted in it as they are read. */
+  readonly ledger?: ByteLedger | undefined;
   readonly auth: AuthGate | undefined;
   readonly tracing: RequestTracing | undefined;
   readonly devConsole: Pick<DevConsoleTap<unknown>, 'owns' | 'serve'> | undefined;
@@ -53,7 +56,7 @@ export function frontMiddleware(p: FrontParts): Array<Middleware | undefined> {
     endpointPath(p.path), // 404
     preflight, // 204 for OPTIONS, without credentials
     p.auth && authenticate(p.auth, p.tracing), // 401 challenge, else authInfo
-    jsonBody(p.maxBodyBytes), // 415, 413, 400 -32700, 405; the parsed body
+    jsonBody(p.maxBodyBytes, p.ledger), // 415, 413, 429/503 (ledger), 400 -32700, 405; the parsed body
     p.resume && listenResume(p.resume.listens, p.resume.relisten), // a listen stream resumed by Last-Event-ID
     modernStreamless, // 405 for a 2026-07-28 GET or DELETE
     protoKeys, // 400 -32602 for a __proto__ argument
