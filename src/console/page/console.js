@@ -12,8 +12,8 @@
   let sessions = new Map();
   let machine = null;
   let selected = '';
-  let connected = false;
   let source;
+  let older = 0;
 
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -30,42 +30,77 @@
     const s = Math.max(0, Math.round((Date.now() - at) / 1000));
     return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
   };
+  const bytes = (n) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} B`);
+  const joined = (v) => (Array.isArray(v) ? v.join(', ') : String(v || ''));
   const time = (at) => new Date(at).toISOString().slice(11, 23);
   // The server sends envelopes ({ seq, at, instance, event }); the page works on flat events.
-  const flat = (entry) => Object.assign({}, entry.event, { seq: entry.seq, at: entry.at, instance: entry.instance });
+  const flat = (entry) => Object.assign({}, entry.event, { seq: entry.seq, at: entry.at, instance: entry.instance, cut: entry.cut });
+
+  let hub = '';
+  let sessionsDirty = false;
+  const MAX_ROWS = 1000;
 
   function connect() {
     source = new EventSource(q('/events'));
     source.addEventListener('snapshot', (m) => {
       const snap = JSON.parse(m.data);
-      const received = snap.events.map(flat);
-      const first = received[0] ? received[0].at : Infinity;
-      // After a restart the buffer starts empty: keep what the page already shows, then what the server kept.
-      const kept = events.filter((e) => e.at < first);
-      if (connected || kept.length > 0) kept.push({ type: 'marker', at: Date.now(), seq: 0, instance: '' });
-      events = kept.concat(received).slice(-MAX);
+      // The same server again: what it sends from `from` on replaces what the page has from there. Another (a
+      // restart): keep what the page shows, marked, then what the new one kept.
+      if (snap.hub === hub) events = events.filter((e) => e.seq < snap.from || e.type === 'marker');
+      else if (events.length > 0) events.push(marker('— reconnected (the server may have restarted) —'));
+      hub = snap.hub;
+      older = Math.max(0, snap.from - snap.oldest);
       for (const s of snap.sessions) sessions.set(s.key, s);
       machine = snap.machine;
-      connected = true;
       setStatus('live');
       renderAll();
     });
+    source.addEventListener('skipped', (m) => {
+      const { skipped } = JSON.parse(m.data);
+      const e = marker(`— ${skipped} events skipped (this page fell behind; the server did not wait for it) —`);
+      e.skipped = skipped;
+      add([e]);
+    });
     source.onmessage = (m) => {
-      const { event: entry, session } = JSON.parse(m.data);
-      const event = flat(entry);
-      events.push(event);
-      if (events.length > MAX) events.shift();
-      if (session) sessions.set(session.key, session);
-      renderSessions();
-      renderDetail(false);
-      if (matches(event)) $('timeline').prepend(row(event));
-      $('count').textContent = `${events.length} events`;
+      const batch = JSON.parse(m.data);
+      for (const s of batch.sessions) sessions.set(s.key, s);
+      add(batch.events.map(flat));
+      if (batch.sessions.length > 0) sessionsSoon();
     };
     source.onerror = () => {
       setStatus('reconnecting');
       // EventSource retries by itself, unless the server answered with an error status: then start over.
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
     };
+  }
+
+  const marker = (text) => ({ type: 'marker', text, at: Date.now(), seq: 0, instance: '' });
+
+  /** New events: kept (the latest MAX), and shown on top when they match the filters (the DOM keeps MAX_ROWS). */
+  function add(list) {
+    events.push(...list);
+    if (events.length > MAX) events.splice(0, events.length - MAX);
+    const shown = list.filter((e) => e.type === 'marker' || matches(e));
+    if (shown.length > 0) {
+      const timeline = $('timeline');
+      timeline.prepend(...shown.reverse().map(row));
+      while (timeline.childElementCount > MAX_ROWS) timeline.lastElementChild.remove();
+    }
+    renderCount();
+  }
+
+  function sessionsSoon() {
+    if (sessionsDirty) return;
+    sessionsDirty = true;
+    setTimeout(() => {
+      sessionsDirty = false;
+      renderSessions();
+      renderDetail(false);
+    }, 50);
+  }
+
+  function renderCount() {
+    $('count').textContent = `${events.length} events${older > 0 ? ` (${older} older ones kept by the server not loaded)` : ''}`;
   }
 
   function setStatus(status) {
@@ -90,22 +125,22 @@
 
   function summary(e) {
     switch (e.type) {
-      case 'result': return `${e.tool} — ${e.refused ? 'refused' : e.ok ? 'ok' : 'error'} in ${e.durationMs.toFixed(1)} ms`;
+      case 'result': return `${e.tool} — ${e.refused ? 'refused' : e.ok ? 'ok' : 'error'} in ${Number(e.durationMs).toFixed(1)} ms`;
       case 'refusal': return `${e.tool} refused: ${e.reason === 'gate' ? `hidden in state "${e.state}"` : 'too many concurrent calls'}`;
       case 'transition': return `${e.machine}: ${e.from} → ${e.to} on ${e.event} (by ${e.tool})`;
-      case 'invalidation': return `${e.causedBy} → ${e.patterns.join(', ')} → tools: ${(e.tools || []).join(', ') || 'none'}; resources: ${(e.resources || []).join(', ') || 'none'}`;
+      case 'invalidation': return `${e.causedBy} → ${joined(e.patterns)} → tools: ${joined(e.tools) || 'none'}; resources: ${joined(e.resources) || 'none'}`;
       case 'list_changed': return `notifications/tools/list_changed sent (${e.reason})`;
-      case 'resources_updated': return `notifications/resources/updated ${e.uris.join(', ')} (${e.cause})`;
+      case 'resources_updated': return `notifications/resources/updated ${joined(e.uris)} (${e.cause})`;
       case 'session': return `session ${short(e.sessionId)} ${e.phase} (${e.reason})`;
       case 'list': return `tools/list: ${e.count} tools`;
       case 'warning': return e.message;
-      case 'error': return `${e.message}: ${e.error.message}`;
+      case 'error': return `${e.message}: ${e.error && e.error.message}`;
       default: return e.type;
     }
   }
 
   function row(e) {
-    if (e.type === 'marker') return el('li', { class: 'marker', text: '— reconnected (the server may have restarted) —' });
+    if (e.type === 'marker') return el('li', { class: 'marker', 'data-type': 'marker', text: e.text });
     const who = e.sessionId || e.workflowKey ? `${e.workflowKey ? 'workflow' : 'session'} ${short(e.workflowKey || e.sessionId)}` : '';
     const li = el('li', { 'data-type': e.type, 'data-kind': kindOf(e), 'data-tool': e.tool || '' },
       el('span', { class: 'when', text: time(e.at) }),
@@ -114,18 +149,20 @@
       el('span', { class: 'who', text: `${who}${e.principal ? ` · ${e.principal}` : ''}${e.instance ? ` · @${e.instance}` : ''}` }));
     if (e.type === 'result') {
       li.append(el('pre', { class: 'text', text: e.text }));
-      li.append(el('details', {}, el('summary', { text: 'arguments and stages' }), el('pre', { text: JSON.stringify(e.args, null, 2) }),
-        el('div', { class: 'stages' }, ...e.stages.map((s) => el('span', { text: `${s.stage} ${s.ms.toFixed(2)} ms` })))));
+      li.append(el('details', {}, el('summary', { text: 'arguments and stages' }),
+        el('pre', { text: typeof e.args === 'string' ? e.args : JSON.stringify(e.args, null, 2) }),
+        el('div', { class: 'stages' }, ...(Array.isArray(e.stages) ? e.stages : []).map((s) => el('span', { text: `${s.stage} ${s.ms.toFixed(2)} ms` })))));
       if (e.stack) li.append(el('pre', { class: 'stack', text: e.stack }));
     }
-    if (e.type === 'error' && e.error.stack) li.append(el('pre', { class: 'stack', text: e.error.stack }));
+    if (e.cut) li.append(el('p', { class: 'cut', text: `cut by the console: this event was ${bytes(e.cut.bytes)} (it keeps a bounded size per event)` }));
+    if (e.type === 'error' && e.error && e.error.stack) li.append(el('pre', { class: 'stack', text: e.error.stack }));
     return li;
   }
 
   function renderTimeline() {
     const list = $('timeline');
-    list.replaceChildren(...events.filter((e) => e.type === 'marker' || matches(e)).reverse().slice(0, 1000).map(row));
-    $('count').textContent = `${events.length} events`;
+    list.replaceChildren(...events.filter((e) => e.type === 'marker' || matches(e)).reverse().slice(0, MAX_ROWS).map(row));
+    renderCount();
   }
 
   function renderSessions() {
@@ -178,9 +215,12 @@
     const active = new Set(String(current || '').split(' + ').flatMap((p) => p.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
     box.replaceChildren(...machine.states.map((st) => {
       const edges = machine.transitions.filter((t) => t.from === st.path).map((t) => `${t.event} → ${t.to}`).join(', ');
-      return el('div', { class: `state${active.has(st.path) ? ' current' : ''}`, 'data-state': st.path, style: `margin-left:${st.depth * 1.2}em` },
+      const node = el('div', { class: `state${active.has(st.path) ? ' current' : ''}`, 'data-state': st.path },
         el('div', { text: `${st.path}${st.final ? ' (final)' : ''}${st.tools.length ? ` — ${st.tools.join(', ')}` : ''}` }),
         edges ? el('div', { class: 'edges', text: edges }) : null);
+      // Through the CSSOM: the page's policy allows no inline style attribute.
+      node.style.marginLeft = `${st.depth * 1.2}em`;
+      return node;
     }));
   }
 
