@@ -140,6 +140,11 @@ export class ConsoleHub {
     return this.oldestSeq + (i - this.#head);
   }
 
+  /** Rows the session list holds at most. */
+  get maxSessions(): number {
+    return this.#rows.max;
+  }
+
   /** The sessions and workflow instances seen, latest first. */
   sessions(): ConsoleSession[] {
     return this.#rows.latestFirst();

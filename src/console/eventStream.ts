@@ -30,7 +30,8 @@ const encoder = new TextEncoder();
  * events in messages of at most 64 KiB — the latest `snapshotBytes` first, then live ones as they come. The
  * stream keeps no events of its own: it reads the hub's by number, so what waits for the page is only its
  * queue of written messages, at most `queueBytes` (charged to the ledger). A page that does not read while
- * events come has them skipped and counted; once it reads again it gets a `skipped` message naming how many.
+ * events come falls behind; once it reads again, what it missed beyond the latest `queueBytes` of events is
+ * skipped, and a `skipped` message names how many, before the latest events.
  */
 export function eventStream(parts: EventStreamParts, ended: () => void): EventStream {
   const { hub } = parts;
@@ -70,14 +71,16 @@ export function eventStream(parts: EventStreamParts, ended: () => void): EventSt
     unsent = 0;
     charge();
     while (room()) {
-      // Events the hub let go before they were sent are skipped too.
-      const oldest = hub.oldestSeq;
+      // Events the hub let go before they were sent are skipped; so is a live backlog larger than the queue
+      // (the page fell behind: it gets the latest events, and how many it missed).
+      const oldest = live ? Math.max(hub.oldestSeq, hub.firstWithin(parts.queueBytes)) : hub.oldestSeq;
       if (cursor < oldest - 1) {
         skipped += oldest - 1 - cursor;
         cursor = oldest - 1;
       }
       if (skipped > 0) {
-        const marker = `event: skipped\ndata: ${JSON.stringify({ skipped })}\n\n`;
+        // With the session rows as they stand: the skipped events may have changed any of them.
+        const marker = `event: skipped\ndata: ${safeJson({ skipped, sessions: hub.sessions() })}\n\n`;
         skipped = 0;
         send(marker);
         continue;
@@ -89,14 +92,9 @@ export function eventStream(parts: EventStreamParts, ended: () => void): EventSt
     }
     if (cursor >= snapshotEnd) live = true;
   };
-  const stop = hub.listen((event, _session, bytes) => {
-    if (!live) return; // the snapshot's pages read on from the cursor when the page reads
-    if (!room()) {
-      // The page does not read: skip what it has not been sent, count it.
-      skipped += event.seq - cursor;
-      cursor = event.seq;
-      return;
-    }
+  const stop = hub.listen((_event, _session, bytes) => {
+    // Not live yet, or the page does not read: it reads on from its cursor when it reads again.
+    if (!live || !room()) return;
     unsent += bytes;
     // A burst that never yields to timers (in-process calls) still goes out, in large writes.
     if (unsent > PAGE_BYTES) pump();
@@ -122,6 +120,7 @@ export function eventStream(parts: EventStreamParts, ended: () => void): EventSt
           oldest: hub.oldestSeq,
           latest: snapshotEnd,
           dropped: hub.dropped,
+          maxSessions: hub.maxSessions,
           sessions: hub.sessions(),
           machine: parts.machine ?? null,
         };

@@ -95,7 +95,7 @@ describe('a page that does not read', () => {
     const marker = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no "skipped" marker within 30 s')), 30_000);
       const look = (): void => {
-        const found = /event: skipped\ndata: \{"skipped":(\d+)\}/.exec(heard);
+        const found = /event: skipped\ndata: \{"skipped":(\d+),/.exec(heard);
         if (found === null) return;
         clearTimeout(timer);
         reader.off('data', look);

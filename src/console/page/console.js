@@ -37,8 +37,14 @@
   const flat = (entry) => Object.assign({}, entry.event, { seq: entry.seq, at: entry.at, instance: entry.instance, cut: entry.cut });
 
   let hub = '';
+  let maxSessions = 1000;
   let sessionsDirty = false;
-  const MAX_ROWS = 1000;
+  /** Rows in the timeline's DOM at most: a window over the events, moved by "newer" and "older". */
+  const WINDOW = 150;
+  let offset = 0;
+  let matching = 0;
+  let received = 0;
+  let skippedTotal = 0;
 
   function connect() {
     source = new EventSource(q('/events'));
@@ -50,20 +56,26 @@
       else if (events.length > 0) events.push(marker('— reconnected (the server may have restarted) —'));
       hub = snap.hub;
       older = Math.max(0, snap.from - snap.oldest);
+      maxSessions = snap.maxSessions;
       for (const s of snap.sessions) sessions.set(s.key, s);
+      trimSessions();
       machine = snap.machine;
       setStatus('live');
       renderAll();
     });
     source.addEventListener('skipped', (m) => {
-      const { skipped } = JSON.parse(m.data);
+      const { skipped, sessions: rows } = JSON.parse(m.data);
+      for (const s of rows) sessions.set(s.key, s);
+      trimSessions();
+      sessionsSoon();
       const e = marker(`— ${skipped} events skipped (this page fell behind; the server did not wait for it) —`);
-      e.skipped = skipped;
+      skippedTotal += skipped;
       add([e]);
     });
     source.onmessage = (m) => {
       const batch = JSON.parse(m.data);
       for (const s of batch.sessions) sessions.set(s.key, s);
+      trimSessions();
       add(batch.events.map(flat));
       if (batch.sessions.length > 0) sessionsSoon();
     };
@@ -74,17 +86,29 @@
     };
   }
 
+  /** The page lists as many sessions as the server does (its own cap), the least recently seen leaving first. */
+  function trimSessions() {
+    if (sessions.size <= maxSessions) return;
+    const rows = [...sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen);
+    for (const s of rows.slice(0, sessions.size - maxSessions)) sessions.delete(s.key);
+  }
+
   const marker = (text) => ({ type: 'marker', text, at: Date.now(), seq: 0, instance: '' });
 
-  /** New events: kept (the latest MAX), and shown on top when they match the filters (the DOM keeps MAX_ROWS). */
+  /** New events: kept (the latest MAX), and shown on top when they match the filters (the DOM keeps a window of WINDOW rows). */
   function add(list) {
+    received += list.length;
     events.push(...list);
     if (events.length > MAX) events.splice(0, events.length - MAX);
-    const shown = list.filter((e) => e.type === 'marker' || matches(e));
-    if (shown.length > 0) {
+    const f = filterNow();
+    const shown = list.filter((e) => matches(e, f));
+    matching += shown.length;
+    // Looking at older rows: the window stays on them. At the top: the new rows come in, the oldest leave.
+    if (offset > 0) offset += shown.length;
+    else if (shown.length > 0) {
       const timeline = $('timeline');
-      timeline.prepend(...shown.reverse().map(row));
-      while (timeline.childElementCount > MAX_ROWS) timeline.lastElementChild.remove();
+      timeline.prepend(...shown.slice(-WINDOW).reverse().map(row));
+      while (timeline.childElementCount > WINDOW) timeline.lastElementChild.remove();
     }
     renderCount();
   }
@@ -100,7 +124,15 @@
   }
 
   function renderCount() {
+    matching = Math.min(matching, events.length);
+    const end = Math.max(0, matching - offset);
+    const start = Math.max(0, end - WINDOW);
     $('count').textContent = `${events.length} events${older > 0 ? ` (${older} older ones kept by the server not loaded)` : ''}`;
+    $('count').dataset.received = String(received);
+    $('count').dataset.skipped = String(skippedTotal);
+    $('window').textContent = matching === 0 ? '' : `showing ${start + 1}–${end} of ${matching} (newest first)`;
+    $('newer').disabled = offset === 0;
+    $('older').disabled = start === 0;
   }
 
   function setStatus(status) {
@@ -108,11 +140,19 @@
     $('status').textContent = status === 'live' ? 'live' : 'reconnecting…';
   }
 
-  function matches(e) {
-    const s = $('f-session').value, p = $('f-principal').value, t = $('f-tool').value.trim();
-    if (s && e.sessionId !== s && e.workflowKey !== s) return false;
-    if (p && e.principal !== p && !(e.type !== 'result' && [...sessions.values()].some((r) => r.principal === p && (r.key === e.sessionId || r.key === e.workflowKey)))) return false;
-    if (t && !String(e.tool || e.causedBy || '').includes(t)) return false;
+  /** The filters as they stand, read once per render (the keys of the principal's sessions in a set). */
+  function filterNow() {
+    const p = $('f-principal').value;
+    const keys = new Set();
+    if (p) for (const r of sessions.values()) if (r.principal === p) keys.add(r.key);
+    return { s: $('f-session').value, p, keys, t: $('f-tool').value.trim() };
+  }
+
+  function matches(e, f = filterNow()) {
+    if (e.type === 'marker') return true;
+    if (f.s && e.sessionId !== f.s && e.workflowKey !== f.s) return false;
+    if (f.p && e.principal !== f.p && !(e.type !== 'result' && (f.keys.has(e.sessionId) || f.keys.has(e.workflowKey)))) return false;
+    if (f.t && !String(e.tool || e.causedBy || '').includes(f.t)) return false;
     return true;
   }
 
@@ -149,9 +189,14 @@
       el('span', { class: 'who', text: `${who}${e.principal ? ` · ${e.principal}` : ''}${e.instance ? ` · @${e.instance}` : ''}` }));
     if (e.type === 'result') {
       li.append(el('pre', { class: 'text', text: e.text }));
-      li.append(el('details', {}, el('summary', { text: 'arguments and stages' }),
-        el('pre', { text: typeof e.args === 'string' ? e.args : JSON.stringify(e.args, null, 2) }),
-        el('div', { class: 'stages' }, ...(Array.isArray(e.stages) ? e.stages : []).map((s) => el('span', { text: `${s.stage} ${s.ms.toFixed(2)} ms` })))));
+      // Built when opened: a row costs little until someone looks inside.
+      const details = el('details', {}, el('summary', { text: 'arguments and stages' }));
+      details.ontoggle = () => {
+        if (!details.open || details.childElementCount > 1) return;
+        details.append(el('pre', { text: typeof e.args === 'string' ? e.args : JSON.stringify(e.args, null, 2) }),
+          el('div', { class: 'stages' }, ...(Array.isArray(e.stages) ? e.stages : []).map((s) => el('span', { text: `${s.stage} ${s.ms.toFixed(2)} ms` }))));
+      };
+      li.append(details);
       if (e.stack) li.append(el('pre', { class: 'stack', text: e.stack }));
     }
     if (e.cut) li.append(el('p', { class: 'cut', text: `cut by the console: this event was ${bytes(e.cut.bytes)} (it keeps a bounded size per event)` }));
@@ -159,24 +204,45 @@
     return li;
   }
 
+  /** The timeline is a window of at most WINDOW rows over the matching events: `offset` rows below the newest. */
   function renderTimeline() {
-    const list = $('timeline');
-    list.replaceChildren(...events.filter((e) => e.type === 'marker' || matches(e)).reverse().slice(0, MAX_ROWS).map(row));
+    const f = filterNow();
+    const shown = events.filter((e) => matches(e, f));
+    offset = Math.max(0, Math.min(offset, shown.length - WINDOW));
+    const end = shown.length - offset;
+    const start = Math.max(0, end - WINDOW);
+    $('timeline').replaceChildren(...shown.slice(start, end).reverse().map(row));
+    matching = shown.length;
     renderCount();
   }
 
+  // One <tr> per session, kept: a render moves rows and changes the cells whose text changed, nothing more.
+  const sessionRows = new Map();
+  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+
   function renderSessions() {
     const rows = [...sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
-    $('sessions').tBodies[0].replaceChildren(...rows.map((s) => {
-      const tr = el('tr', { 'data-key': s.key, class: s.key === selected ? 'selected' : '' },
-        el('td', { text: `${s.kind === 'workflow' ? '⚙ ' : ''}${short(s.key)}`, title: s.key }),
-        el('td', { text: s.principal || '', title: s.principal || '' }),
-        el('td', { text: age(s.firstSeen) }),
-        el('td', { text: s.state || (machine ? machine.initial : '—') }),
-        el('td', { text: String(s.calls) }));
-      tr.onclick = () => select(s.key);
+    const body = $('sessions').tBodies[0];
+    const trs = rows.map((s) => {
+      let tr = sessionRows.get(s.key);
+      if (!tr) {
+        tr = el('tr', { 'data-key': s.key }, el('td', { title: s.key }), el('td'), el('td'), el('td'), el('td'));
+        tr.onclick = () => select(s.key);
+        sessionRows.set(s.key, tr);
+      }
+      const [key, principal, started, state, calls] = tr.cells;
+      setText(key, `${s.kind === 'workflow' ? '⚙ ' : ''}${short(s.key)}`);
+      setText(principal, s.principal || '');
+      if (principal.title !== (s.principal || '')) principal.title = s.principal || '';
+      setText(started, age(s.firstSeen));
+      setText(state, s.state || (machine ? machine.initial : '—'));
+      setText(calls, String(s.calls));
+      tr.classList.toggle('selected', s.key === selected);
       return tr;
-    }));
+    });
+    for (const key of sessionRows.keys()) if (!sessions.has(key)) sessionRows.delete(key);
+    const order = Array.from(body.rows);
+    if (order.length !== trs.length || trs.some((tr, i) => order[i] !== tr)) body.replaceChildren(...trs);
     fillSelect($('f-session'), rows.map((s) => s.key));
     fillSelect($('f-principal'), [...new Set(rows.map((s) => s.principal).filter(Boolean))]);
   }
@@ -240,9 +306,12 @@
 
   function renderAll() { renderSessions(); renderDetail(true); renderTimeline(); }
 
-  for (const id of ['f-session', 'f-principal']) $(id).onchange = renderTimeline;
-  $('f-tool').oninput = renderTimeline;
-  $('clear').onclick = () => { events = []; renderTimeline(); };
+  const refilter = () => { offset = 0; renderTimeline(); };
+  for (const id of ['f-session', 'f-principal']) $(id).onchange = refilter;
+  $('f-tool').oninput = refilter;
+  $('clear').onclick = () => { events = []; offset = 0; renderTimeline(); };
+  $('newer').onclick = () => { offset = Math.max(0, offset - WINDOW); renderTimeline(); };
+  $('older').onclick = () => { offset += WINDOW; renderTimeline(); };
   $('d-refresh').onclick = () => viewAs(selected);
   $('d-principal').onclick = viewAsPrincipal;
   setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
