@@ -102,4 +102,6 @@ export interface Transcript {
   scopes: readonly string[];
   recordedAt: string;
   steps: TranscriptStep[];
+  /** Set when the recording is not whole: why (a step the console kept cut), so that a replay can refuse it. */
+  incomplete?: string;
 }

@@ -173,6 +173,7 @@
       case 'resources_updated': return `notifications/resources/updated ${joined(e.uris)} (${e.cause})`;
       case 'session': return `session ${short(e.sessionId)} ${e.phase} (${e.reason})`;
       case 'list': return `tools/list: ${e.count} tools`;
+      case 'task': return `${e.tool} task ${short(e.taskId)}: ${e.status}${e.statusMessage ? ` — ${e.statusMessage}` : ''}`;
       case 'warning': return e.message;
       case 'error': return `${e.message}: ${e.error && e.error.message}`;
       default: return e.type;
