@@ -70,13 +70,15 @@
       sessionsSoon();
       const e = marker(`— ${skipped} events skipped (this page fell behind; the server did not wait for it) —`);
       skippedTotal += skipped;
-      add([e]);
+      inbox.push(e);
+      drain();
     });
     source.onmessage = (m) => {
       const batch = JSON.parse(m.data);
       for (const s of batch.sessions) sessions.set(s.key, s);
       trimSessions();
-      add(batch.events.map(flat));
+      inbox.push(...batch.events.map(flat));
+      drain();
       if (batch.sessions.length > 0) sessionsSoon();
     };
     source.onerror = () => {
@@ -91,6 +93,21 @@
     if (sessions.size <= maxSessions) return;
     const rows = [...sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen);
     for (const s of rows.slice(0, sessions.size - maxSessions)) sessions.delete(s.key);
+  }
+
+  // Events wait here and are drawn STEP at a time, one task each: a large message never blocks the page long.
+  const inbox = [];
+  const STEP = 100;
+  let draining = false;
+  function drain() {
+    if (draining) return;
+    draining = true;
+    const step = () => {
+      add(inbox.splice(0, STEP));
+      if (inbox.length > 0) setTimeout(step, 0);
+      else draining = false;
+    };
+    step();
   }
 
   const marker = (text) => ({ type: 'marker', text, at: Date.now(), seq: 0, instance: '' });
