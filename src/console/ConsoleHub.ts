@@ -1,15 +1,28 @@
+import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
+import { SERVER_HOLDER } from '../ledger/types.js';
 import type { SessionBus } from '../session/SessionBus.js';
+import { boundPayload, jsonBytes } from './eventBytes.js';
+import { SessionRows } from './SessionRows.js';
 import type { ConsoleEvent, ConsolePayload, ConsoleSession } from './types.js';
 
 /** The bus key console events travel under (no legacy session has it: session ids are visible ASCII). */
 export const CONSOLE_CHANNEL = '\u0000mcp-fusion:console';
 const METHOD = 'fusion/console';
-const MAX_SESSIONS = 500;
+/** What an envelope adds to its payload's JSON (seq, at, instance, keys). */
+const ENVELOPE_BYTES = 96;
 
 /** What {@link ConsoleHub} needs. */
 export interface ConsoleHubOptions {
-  /** Events kept (the oldest go first). */
+  /** Events kept at most (the oldest go first). */
   maxEvents: number;
+  /** Bytes of events kept at most (the oldest go first). */
+  maxBytes: number;
+  /** Bytes one event may keep; a larger one is kept cut, its original size named. */
+  maxEventBytes: number;
+  /** Sessions and workflow instances listed at most (the least recently seen go first). */
+  maxSessions?: number;
+  /** The ledger the kept bytes are charged to (as the server's own, kind `console`). */
+  ledger?: ByteLedger | undefined;
   /** This process's short id, shown beside its events. */
   instance: string;
   /** Carries events to the consoles of the other instances (and back from them). */
@@ -17,16 +30,28 @@ export interface ConsoleHubOptions {
   now?: () => number;
 }
 
+/** A new event as the hub's listeners hear it: the entry, the row it changed and the bytes it keeps. */
+export type HubListener = (event: ConsoleEvent, session: ConsoleSession | undefined, bytes: number) => void;
+
+interface Kept {
+  readonly entry: ConsoleEvent;
+  readonly bytes: number;
+}
+
 /**
- * The console's memory: a ring buffer of the latest events (of every instance when a bus is shared), the
- * sessions and workflow instances they name, and the pages listening now.
+ * The console's memory: the latest events (of every instance when a bus is shared), bounded in count and in
+ * bytes and charged to the ledger; the sessions and workflow instances they name; the pages listening now.
+ * Events are numbered without gaps (`seq`), so that a page's stream reads them by number.
  */
 export class ConsoleHub {
-  readonly #events: Array<ConsoleEvent | undefined>;
-  #next = 0;
+  readonly #kept: Kept[] = [];
+  #head = 0;
+  #bytes = 0;
   #seq = 0;
-  readonly #sessions = new Map<string, ConsoleSession>();
-  readonly #listeners = new Set<(event: ConsoleEvent, session: ConsoleSession | undefined) => void>();
+  #dropped = 0;
+  readonly #hold: Hold | undefined;
+  readonly #rows: SessionRows;
+  readonly #listeners = new Set<HubListener>();
   readonly #options: ConsoleHubOptions;
   readonly #now: () => number;
   readonly #stop: Array<() => void> = [];
@@ -34,7 +59,9 @@ export class ConsoleHub {
   constructor(options: ConsoleHubOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#events = new Array<ConsoleEvent | undefined>(Math.max(1, options.maxEvents));
+    this.#rows = new SessionRows(options.maxSessions ?? 500);
+    const hold = options.ledger?.take('console', SERVER_HOLDER, 0);
+    this.#hold = hold !== undefined && 'resize' in hold ? hold : undefined;
     const bus = options.bus;
     if (bus !== undefined) {
       // A copy: in-process listeners of one bus share the published object.
@@ -50,11 +77,16 @@ export class ConsoleHub {
     }
   }
 
-  /** Records an event seen here: straight into the buffer, or onto the bus (which hands it back at once). */
+  /**
+   * Records an event seen here, cut to `maxEventBytes` first (never refused: a call goes on whatever the console
+   * keeps of it): straight into the buffer, or onto the bus (which hands it back at once).
+   */
   record(payload: ConsolePayload, visible?: readonly string[]): void {
-    const entry: ConsoleEvent = { seq: 0, at: this.#now(), instance: this.#options.instance, event: payload };
+    const bounded = boundPayload(payload, this.#options.maxEventBytes);
+    const entry: ConsoleEvent = { seq: 0, at: this.#now(), instance: this.#options.instance, event: bounded.payload };
+    if (bounded.originalBytes !== undefined) entry.cut = { bytes: bounded.originalBytes };
     if (visible !== undefined) entry.visible = visible;
-    if (this.#options.bus === undefined) this.#append(entry);
+    if (this.#options.bus === undefined) this.#append(entry, bounded.bytes);
     else
       this.#options.bus.publish(CONSOLE_CHANNEL, {
         method: METHOD,
@@ -62,28 +94,68 @@ export class ConsoleHub {
       });
   }
 
+  /** Bytes of events kept now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Events not kept because the ledger's total was full even with the buffer empty. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** The number of the oldest event kept (one more than {@link latestSeq} when none is). */
+  get oldestSeq(): number {
+    return this.#seq - (this.#kept.length - this.#head) + 1;
+  }
+
+  /** The number of the latest event (0 before any). */
+  get latestSeq(): number {
+    return this.#seq;
+  }
+
   /** The buffered events, oldest first. */
   events(): ConsoleEvent[] {
-    const size = this.#events.length;
+    return this.#kept.slice(this.#head).map((k) => k.entry);
+  }
+
+  /** The kept events numbered after `seq`, oldest first, up to `maxBytes` (at least one when there is one). */
+  since(seq: number, maxBytes: number): ConsoleEvent[] {
     const out: ConsoleEvent[] = [];
-    for (let i = 0; i < size; i++) {
-      const event = this.#events[(this.#next + i) % size];
-      if (event !== undefined) out.push(event);
+    let bytes = 0;
+    for (let i = this.#head + Math.max(0, seq + 1 - this.oldestSeq); i < this.#kept.length; i++) {
+      const kept = this.#kept[i]!;
+      if (out.length > 0 && bytes + kept.bytes > maxBytes) break;
+      bytes += kept.bytes;
+      out.push(kept.entry);
     }
     return out;
   }
 
+  /** The number of the oldest event such that it and every later one fit in `maxBytes` together. */
+  firstWithin(maxBytes: number): number {
+    let bytes = 0;
+    let i = this.#kept.length;
+    while (i > this.#head && bytes + this.#kept[i - 1]!.bytes <= maxBytes) bytes += this.#kept[--i]!.bytes;
+    return this.oldestSeq + (i - this.#head);
+  }
+
+  /** Rows the session list holds at most. */
+  get maxSessions(): number {
+    return this.#rows.max;
+  }
+
   /** The sessions and workflow instances seen, latest first. */
   sessions(): ConsoleSession[] {
-    return [...this.#sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
+    return this.#rows.latestFirst();
   }
 
   session(key: string): ConsoleSession | undefined {
-    return this.#sessions.get(key);
+    return this.#rows.get(key);
   }
 
-  /** Hears every new event with the session row it changed; returns unsubscribe. */
-  listen(listener: (event: ConsoleEvent, session: ConsoleSession | undefined) => void): () => void {
+  /** Hears every new event kept, with the session row it changed; returns unsubscribe. */
+  listen(listener: HubListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -91,45 +163,60 @@ export class ConsoleHub {
   close(): void {
     for (const stop of this.#stop.splice(0)) stop();
     this.#listeners.clear();
+    this.#kept.length = 0;
+    this.#head = 0;
+    this.#bytes = 0;
+    this.#hold?.release();
   }
 
-  #append(entry: ConsoleEvent): void {
-    entry.seq = ++this.#seq;
-    this.#events[this.#next] = entry;
-    this.#next = (this.#next + 1) % this.#events.length;
-    const session = this.#track(entry.event, entry.at);
-    for (const listener of this.#listeners) listener(entry, session);
-  }
-
-  /** Updates the row of the session or workflow instance the event names. */
-  #track(event: ConsolePayload, at: number): ConsoleSession | undefined {
-    const workflowKey = 'workflowKey' in event ? event.workflowKey : undefined;
-    const sessionId = 'sessionId' in event ? event.sessionId : undefined;
-    const key = workflowKey ?? sessionId;
-    if (key === undefined || event.type === 'list_changed') return undefined;
-    let row = this.#sessions.get(key);
-    if (row === undefined) {
-      if (this.#sessions.size >= MAX_SESSIONS) this.#sessions.delete(this.sessions().at(-1)!.key);
-      row = {
-        key,
-        kind: workflowKey === undefined ? 'session' : 'workflow',
-        principal: undefined,
-        scopes: [],
-        firstSeen: at,
-        lastSeen: at,
-        state: undefined,
-        phase: undefined,
-        calls: 0,
-      };
-      this.#sessions.set(key, row);
+  #append(entry: ConsoleEvent, payloadBytes?: number): void {
+    let bytes = payloadBytes;
+    if (bytes === undefined) {
+      // From the bus: another instance cut it to its own bound; this one's applies here.
+      const bounded = boundPayload(entry.event, this.#options.maxEventBytes);
+      entry.event = bounded.payload;
+      if (bounded.originalBytes !== undefined) entry.cut ??= { bytes: bounded.originalBytes };
+      bytes = bounded.bytes;
     }
-    row.lastSeen = at;
-    if (event.type === 'result') {
-      row.principal = event.principal;
-      row.scopes = event.scopes;
-      row.calls++;
-    } else if (event.type === 'transition') row.state = event.to;
-    else if (event.type === 'session') row.phase = event.phase;
-    return row;
+    bytes += ENVELOPE_BYTES + (entry.visible === undefined ? 0 : jsonBytes(entry.visible));
+    if (!this.#makeRoom(bytes)) {
+      this.#dropped++;
+      return;
+    }
+    entry.seq = ++this.#seq;
+    this.#kept.push({ entry, bytes });
+    this.#bytes += bytes;
+    const session = this.#rows.track(entry.event, entry.at);
+    for (const listener of this.#listeners) listener(entry, session, bytes);
+  }
+
+  /** Evicts the oldest events until `bytes` more fit the bounds and the ledger; false when they never do. */
+  #makeRoom(bytes: number): boolean {
+    const { maxBytes, maxEvents } = this.#options;
+    while (this.#kept.length > this.#head && (this.#bytes + bytes > maxBytes || this.#count() >= maxEvents))
+      this.#evict();
+    if (this.#hold === undefined) return bytes <= maxBytes;
+    while (this.#hold.resize(this.#bytes + bytes) !== undefined) {
+      if (this.#kept.length === this.#head) {
+        this.#hold.resize(this.#bytes);
+        return false;
+      }
+      this.#evict();
+    }
+    return true;
+  }
+
+  #count(): number {
+    return this.#kept.length - this.#head;
+  }
+
+  #evict(): void {
+    this.#bytes -= this.#kept[this.#head]!.bytes;
+    this.#kept[this.#head++] = undefined as unknown as Kept;
+    // Compacts now and then: O(1) per event over time.
+    if (this.#head > 1_024 && this.#head * 2 > this.#kept.length) {
+      this.#kept.splice(0, this.#head);
+      this.#head = 0;
+    }
   }
 }

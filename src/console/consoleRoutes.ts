@@ -1,6 +1,6 @@
+import { validateHostHeader } from '@modelcontextprotocol/server';
 import type { ConsoleHub } from './ConsoleHub.js';
-import type { ConsoleMachine } from './machineOf.js';
-import type { ConsoleEvent } from './types.js';
+import { eventStream, safeJson, type EventStream, type EventStreamParts } from './eventStream.js';
 import { consolePage } from './pageAssets.js';
 import { transcriptOf } from './transcriptOf.js';
 
@@ -9,24 +9,26 @@ export interface ConsoleRouteParts {
   readonly hub: ConsoleHub;
   readonly path: string;
   readonly token: string;
-  readonly machine: ConsoleMachine | undefined;
+  /** What each page's event stream reads from (the hub, its id, the machine, the bounds). */
+  readonly stream: EventStreamParts;
+  /** Hostnames the `Host` header may name (DNS rebinding): the loopback names and the ones configured. */
+  readonly hosts: readonly string[];
   /** The tool names a session, workflow instance or principal would list now. */
   readonly view: (target: { key?: string; principal?: string }) => Promise<string[]>;
   readonly now: () => number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-const encoder = new TextEncoder();
-const FLUSH_MS = 25;
 
 /**
  * The console's routes under `path`: the page, its event stream (Server-Sent Events), "view as" and the
- * transcript export. Only a loopback peer holding the token gets anything; anyone else gets 403.
+ * transcript export. Only a loopback peer naming an allowed `Host` and holding the token gets anything; anyone
+ * else gets 403.
  */
 export class ConsoleRoutes {
   readonly #parts: ConsoleRouteParts;
   readonly #digest: Promise<Uint8Array>;
-  readonly #streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  readonly #streams = new Set<EventStream>();
 
   constructor(parts: ConsoleRouteParts) {
     this.#parts = parts;
@@ -43,6 +45,11 @@ export class ConsoleRoutes {
       return forbidden(
         'the dev console answers connections from 127.0.0.1 (or ::1) only; open it on the machine that runs the server',
       );
+    const host = validateHostHeader(request.headers.get('host'), [...this.#parts.hosts]);
+    if (!host.ok)
+      return forbidden(
+        `the Host header ${JSON.stringify(request.headers.get('host') ?? '').slice(0, 120)} is not one this server answers as (DNS rebinding protection); open the console at http://127.0.0.1:<port>${this.#parts.path}, or add the name to the server's allowedHosts`,
+      );
     const url = new URL(request.url);
     if (!(await this.#tokenMatches(url.searchParams.get('token'))))
       return forbidden('wrong or missing token; open the console URL the server printed when it started (…?token=…)');
@@ -52,15 +59,19 @@ export class ConsoleRoutes {
         headers: { allow: 'GET' },
       });
     const route = url.pathname.slice(this.#parts.path.length);
-    if (route === '' || route === '/')
-      return new Response(await consolePage(), {
+    if (route === '' || route === '/') {
+      const page = await consolePage();
+      return new Response(page.html, {
         headers: {
           'content-type': 'text/html; charset=utf-8',
           'cache-control': 'no-store',
           'referrer-policy': 'no-referrer',
           'x-frame-options': 'DENY',
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': page.csp,
         },
       });
+    }
     if (route === '/events') return this.#events();
     const key = url.searchParams.get('key') ?? undefined;
     const principal = url.searchParams.get('principal') ?? undefined;
@@ -85,8 +96,7 @@ export class ConsoleRoutes {
 
   /** Ends every open event stream (the server is closing). */
   close(): void {
-    for (const controller of this.#streams) controller.close();
-    // A batch still waiting finds its stream gone and is dropped.
+    for (const stream of [...this.#streams]) stream.close();
     this.#streams.clear();
   }
 
@@ -100,51 +110,12 @@ export class ConsoleRoutes {
   }
 
   #events(): Response {
-    const { hub, machine } = this.#parts;
-    let stop: (() => void) | undefined;
-    let self: ReadableStreamDefaultController<Uint8Array> | undefined;
-    let pending = '';
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        self = controller;
-        this.#streams.add(controller);
-        const snapshot = { events: hub.events().map(lean), sessions: hub.sessions(), machine: machine ?? null };
-        // `retry`: after a restart, the page's EventSource comes back within half a second.
-        controller.enqueue(encoder.encode(`retry: 500\nevent: snapshot\ndata: ${safeJson(snapshot)}\n\n`));
-        // Events go out in batches, every FLUSH_MS at most: one write for a burst of calls.
-        const flush = (): void => {
-          timer = undefined;
-          const chunk = pending;
-          pending = '';
-          if (this.#streams.has(controller)) controller.enqueue(encoder.encode(chunk));
-        };
-        stop = hub.listen((event, session) => {
-          pending += `data: ${safeJson({ event: lean(event), session })}\n\n`;
-          // A burst that never yields to timers (in-process calls) still goes out, in large writes.
-          if (pending.length > 65_536) {
-            clearTimeout(timer);
-            flush();
-          } else timer ??= setTimeout(flush, FLUSH_MS);
-        });
-      },
-      cancel: () => {
-        stop?.();
-        clearTimeout(timer);
-        if (self !== undefined) this.#streams.delete(self);
-      },
-    });
-    return new Response(body, {
+    const stream = eventStream(this.#parts.stream, () => this.#streams.delete(stream));
+    this.#streams.add(stream);
+    return new Response(stream.body, {
       headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
     });
   }
-}
-
-/** An entry as the page gets it: without the `visible` list of a call (the transcript export reads it here). */
-function lean(entry: ConsoleEvent): ConsoleEvent {
-  return entry.visible === undefined
-    ? entry
-    : { seq: entry.seq, at: entry.at, instance: entry.instance, event: entry.event };
 }
 
 async function sha256(text: string): Promise<Uint8Array> {
@@ -162,13 +133,4 @@ function json(value: unknown, headers: Record<string, string> = {}): Response {
   return new Response(safeJson(value), {
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
   });
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    // A BigInt in arguments (or a cycle): the slow path.
-    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
-  }
 }

@@ -10,12 +10,28 @@ import { ConsoleHub } from './ConsoleHub.js';
 import { ConsoleRoutes } from './consoleRoutes.js';
 import { machineOf } from './machineOf.js';
 import type { ConsolePayload } from './types.js';
+import type { ByteLedger } from '../ledger/ByteLedger.js';
+
+/** The console's bounds, every one set. */
+export interface ConsoleBounds {
+  readonly maxEvents: number;
+  readonly maxBytes: number;
+  readonly maxEventBytes: number;
+  readonly snapshotBytes: number;
+  readonly pageQueueBytes: number;
+  readonly maxSessions: number;
+}
 
 /** What the dev console needs of the app it is mounted on. */
 export interface DevConsoleParts {
   readonly token: string;
   readonly path: string;
-  readonly maxEvents: number;
+  /** The bounds of the console's buffer and of each page's stream (the `devConsole` option, defaults filled). */
+  readonly bounds: ConsoleBounds;
+  /** The ledger the console's bytes are charged to (the app's own). */
+  readonly ledger: ByteLedger | undefined;
+  /** Hostnames the console's `Host` header may name. */
+  readonly hosts: readonly string[];
   readonly bus: SessionBus | undefined;
   readonly gate: StateMachineGate | undefined;
   /** The registry's tool names (canonical), to show which ones an invalidation reached. */
@@ -41,12 +57,9 @@ export interface DevConsole {
  */
 export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const now = parts.now ?? Date.now;
-  const hub = new ConsoleHub({
-    maxEvents: parts.maxEvents,
-    instance: crypto.randomUUID().slice(0, 8),
-    bus: parts.bus,
-    now,
-  });
+  const instance = crypto.randomUUID().slice(0, 8);
+  const { bounds, ledger } = parts;
+  const hub = new ConsoleHub({ ...bounds, ledger, instance, bus: parts.bus, now });
   const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestContext =>
     ({
       sessionKey: modern ? undefined : key,
@@ -76,7 +89,15 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
     hub,
     path: parts.path,
     token: parts.token,
-    machine: parts.gate === undefined ? undefined : machineOf(parts.gate),
+    hosts: parts.hosts,
+    stream: {
+      hub,
+      hubId: instance,
+      machine: parts.gate === undefined ? undefined : machineOf(parts.gate),
+      snapshotBytes: bounds.snapshotBytes,
+      queueBytes: bounds.pageQueueBytes,
+      ledger,
+    },
     now,
     view: async ({ key, principal }) => {
       const row = key !== undefined ? hub.session(key) : hub.sessions().find((s) => s.principal === principal);

@@ -10,8 +10,10 @@ export function transcriptOf(events: readonly ConsoleEvent[], key: string, now: 
   const steps: TranscriptStep[] = [];
   let principal: string | undefined;
   let scopes: readonly string[] = [];
-  for (const { event, visible } of events) {
+  const cut: number[] = [];
+  for (const { event, visible, cut: size } of events) {
     if (event.type !== 'result' || (event.sessionId !== key && event.workflowKey !== key)) continue;
+    if (size !== undefined) cut.push(steps.length + 1);
     principal = event.principal;
     scopes = event.scopes;
     const blocks = event.text.split('\n');
@@ -32,5 +34,10 @@ export function transcriptOf(events: readonly ConsoleEvent[], key: string, now: 
     scopes,
     recordedAt: new Date(now).toISOString(),
     steps,
+    ...(cut.length > 0
+      ? {
+          incomplete: `step${cut.length === 1 ? '' : 's'} ${cut.join(', ')} ${cut.length === 1 ? 'was' : 'were'} larger than the console keeps per event (devConsole.maxEventBytes) and recorded cut: ${cut.length === 1 ? 'its' : 'their'} arguments are not the ones the agent sent, so the transcript cannot replay them`,
+        }
+      : {}),
   };
 }

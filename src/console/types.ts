@@ -9,8 +9,22 @@ export interface DevConsoleOptions {
   token?: string;
   /** Where the page is served (default `/console`); it must differ from the MCP endpoint's path. */
   path?: string;
-  /** Events kept for a page that opens later (a ring buffer; default 2,000). */
+  /** Events kept for a page that opens later (the oldest go first; default 2,000). */
   maxEvents?: number;
+  /**
+   * Bytes of events kept, all together (default 4 MiB; the oldest go first). They are charged to the ledger
+   * (`heldBytes`) as the server's own, kind `console`: when the server holds all it allows, the console keeps less.
+   */
+  maxBytes?: number;
+  /** Bytes one event may keep (default 32 KiB): a larger one (huge arguments) is kept cut, its size named. */
+  maxEventBytes?: number;
+  /** Bytes sent to a page on (re)connect, the latest events first chosen (default 1 MiB), in pages of 64 KiB. */
+  snapshotBytes?: number;
+  /**
+   * Bytes waiting for one page that does not read (default 256 KiB): past it, events are skipped and counted,
+   * and the page gets a "N events skipped" marker once it reads again.
+   */
+  pageQueueBytes?: number;
   /** Hears the console's URL once the server listens (`startServer`); by default it is printed to stderr. */
   announce?: (url: string) => void;
 }
@@ -42,6 +56,8 @@ export interface ConsoleEvent {
   at: number;
   instance: string;
   event: ConsolePayload;
+  /** Set when the event was larger than the console keeps: its size in bytes of JSON before it was cut. */
+  cut?: { bytes: number };
   /** For a call in a legacy session: the tools the session listed right after it (what a transcript replays). */
   visible?: readonly string[];
 }
@@ -86,4 +102,6 @@ export interface Transcript {
   scopes: readonly string[];
   recordedAt: string;
   steps: TranscriptStep[];
+  /** Set when the recording is not whole: why (a step the console kept cut), so that a replay can refuse it. */
+  incomplete?: string;
 }

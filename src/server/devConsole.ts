@@ -1,4 +1,4 @@
-import type { DevConsole } from '../console/mountDevConsole.js';
+import type { ConsoleBounds, DevConsole } from '../console/mountDevConsole.js';
 import type { DevConsoleOptions } from '../console/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { ToolRuntime } from '../runtime/ToolRuntime.js';
@@ -6,6 +6,11 @@ import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { debugSink } from '../runtime/debugSink.js';
 import { AttachError } from '../errors/FusionError.js';
 import type { HttpOptions } from './types.js';
+import { ByteLedger } from '../ledger/ByteLedger.js';
+import { clockOf } from '../_internal/clock.js';
+import { resolveHttpLimits } from './limits.js';
+
+const KiB = 1024;
 
 /** The `devConsole` option of an app: its hooks chained into the options, its page mounted once the app exists. */
 export interface DevConsoleTap<Ctx> {
@@ -30,7 +35,22 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
   const settings: DevConsoleOptions = options.devConsole === true ? {} : options.devConsole;
   const token = settings.token ?? randomToken();
   const path = settings.path ?? '/console';
-  const maxEvents = settings.maxEvents ?? 2_000;
+  const bounds = consoleBounds(settings, resolveHttpLimits(options.limits).maxSessions);
+  // The console charges the app's ledger: the one the runtime will own (made here when the options name none).
+  const ledger =
+    options.heldBytes instanceof ByteLedger
+      ? options.heldBytes
+      : new ByteLedger(options.heldBytes, clockOf(options.now));
+  const host = (options as { host?: string }).host;
+  const hosts = [
+    ...new Set([
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      ...(options.allowedHosts ?? []),
+      ...(host !== undefined && !WILDCARD.has(host) ? [host.includes(':') ? `[${host}]` : host] : []),
+    ]),
+  ].map((h) => h.toLowerCase());
   if (path === (options.path ?? '/mcp') || !path.startsWith('/')) {
     throw new AttachError(
       'DEV_CONSOLE_PATH',
@@ -43,7 +63,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
   const tell = (deliver: (c: DevConsole) => void): void => {
     if (live !== undefined) return deliver(live);
     // Before the module loads, keep the latest events (as the ring buffer would).
-    if (early.push(deliver) > maxEvents) early.shift();
+    if (early.push(deliver) > EARLY) early.shift();
   };
   const user = debugSink(options.debug);
   let mounted: Promise<DevConsole> | undefined;
@@ -53,6 +73,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
     owns: (pathname) => pathname === path || pathname.startsWith(`${path}/`),
     options: {
       ...options,
+      heldBytes: ledger,
       debug: (event: DebugEvent) => {
         user?.(event);
         tell((c) => c.event(event));
@@ -71,7 +92,9 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
         live = mountDevConsole({
           token,
           path,
-          maxEvents,
+          bounds,
+          ledger,
+          hosts,
           bus: options.sessionBus ?? options.bus?.sessions,
           gate: options.fsm,
           now: options.now,
@@ -91,6 +114,37 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
       (await mounted)?.close();
     },
   };
+}
+
+/** Events heard before the console's module loaded (a few milliseconds after the app is made), kept at most. */
+const EARLY = 256;
+/** Bind addresses that name no host a browser would send. */
+const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
+
+/** The console's bounds from its options, defaults filled in and checked. */
+function consoleBounds(settings: DevConsoleOptions, maxSessions: number): ConsoleBounds {
+  const bounds: ConsoleBounds = {
+    maxEvents: settings.maxEvents ?? 2_000,
+    maxBytes: settings.maxBytes ?? 4 * KiB * KiB,
+    maxEventBytes: settings.maxEventBytes ?? 32 * KiB,
+    snapshotBytes: settings.snapshotBytes ?? KiB * KiB,
+    pageQueueBytes: settings.pageQueueBytes ?? 256 * KiB,
+    maxSessions,
+  };
+  for (const [name, value] of Object.entries(bounds))
+    if (!(Number.isInteger(value) && value > 0))
+      throw new AttachError(
+        'DEV_CONSOLE_BOUNDS',
+        `devConsole.${name} must be a positive integer (got ${String(value)}); leave it out for the default.`,
+        { [name]: value },
+      );
+  if (bounds.maxEventBytes > bounds.maxBytes || bounds.maxEventBytes < 1_024)
+    throw new AttachError(
+      'DEV_CONSOLE_BOUNDS',
+      `devConsole.maxEventBytes (${bounds.maxEventBytes}) must be at least 1024 and at most devConsole.maxBytes (${bounds.maxBytes}).`,
+      { maxEventBytes: bounds.maxEventBytes, maxBytes: bounds.maxBytes },
+    );
+  return bounds;
 }
 
 /** 24 random bytes, base64url (Web Crypto: the tap is in the root entry, which runs on Workers too). */

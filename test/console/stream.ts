@@ -12,44 +12,85 @@ export const consoleRequest = (path: string, token: string): Request =>
     headers: { host: '127.0.0.1' },
   });
 
-/** The console's event stream of `app`: its snapshot, then each event as it comes. */
+/** One Server-Sent Events message: its `event:` name (`message` without one) and its data. */
+export interface SseMessage {
+  readonly name: string;
+  readonly data: string;
+}
+
+/** Reads whole SSE messages from `body`, one at a time. */
+export function sseReader(body: NonNullable<Response['body']>): {
+  next(): Promise<SseMessage>;
+  cancel(): Promise<void>;
+} {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return {
+    async next() {
+      while (!buffer.includes('\n\n')) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the event stream ended');
+        buffer += value;
+      }
+      const end = buffer.indexOf('\n\n');
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 2);
+      const name = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
+      return { name, data };
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+/** The snapshot message of a console stream. */
+export interface Snapshot {
+  hub: string;
+  from: number;
+  oldest: number;
+  latest: number;
+  dropped: number;
+  sessions: Array<Record<string, unknown>>;
+}
+
+/**
+ * The console's event stream of `app`: its snapshot with the events it sends first (up to the snapshot's
+ * latest), then each event as it comes.
+ */
 export async function consoleStream(
   app: FusionApp,
   token: string,
 ): Promise<{
-  snapshot: { events: SeenEvent[]; sessions: Array<Record<string, unknown>> };
+  snapshot: Snapshot & { events: SeenEvent[] };
   next(match: (e: SeenEvent) => boolean): Promise<SeenEvent>;
   close(): Promise<void>;
 }> {
   const response = await app.fetch(consoleRequest('/console/events', token), { peer: '127.0.0.1' });
   expect(response.headers.get('content-type')).toBe('text/event-stream');
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const message = async (): Promise<string> => {
-    while (!buffer.includes('\n\n')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error('the event stream ended');
-      buffer += value;
-    }
-    const end = buffer.indexOf('\n\n');
-    const raw = buffer.slice(0, end);
-    buffer = buffer.slice(end + 2);
-    return raw
-      .split('\n')
-      .filter((l) => l.startsWith('data: '))
-      .map((l) => l.slice(6))
-      .join('\n');
+  const sse = sseReader(response.body!);
+  const first = await sse.next();
+  expect(first.name).toBe('snapshot');
+  const snapshot = JSON.parse(first.data) as Snapshot;
+  const queued: SeenEvent[] = [];
+  const batch = async (): Promise<void> => {
+    const message = await sse.next();
+    if (message.name !== 'message') return;
+    queued.push(...(JSON.parse(message.data) as { events: ConsoleEvent[] }).events.map(flat));
   };
-  const raw = JSON.parse(await message()) as { events: ConsoleEvent[]; sessions: Array<Record<string, unknown>> };
-  const snapshot = { events: raw.events.map(flat), sessions: raw.sessions };
+  while ((queued.at(-1)?.seq ?? snapshot.from - 1) < snapshot.latest) await batch();
+  const events = queued.splice(0, queued.findIndex((e) => e.seq === snapshot.latest) + 1);
   return {
-    snapshot,
+    snapshot: { ...snapshot, events },
     async next(match) {
       for (;;) {
-        const seen = flat((JSON.parse(await message()) as { event: ConsoleEvent }).event);
+        while (queued.length === 0) await batch();
+        const seen = queued.shift()!;
         if (match(seen)) return seen;
       }
     },
-    close: () => reader.cancel(),
+    close: () => sse.cancel(),
   };
 }

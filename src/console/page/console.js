@@ -12,8 +12,8 @@
   let sessions = new Map();
   let machine = null;
   let selected = '';
-  let connected = false;
   let source;
+  let older = 0;
 
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -30,36 +30,56 @@
     const s = Math.max(0, Math.round((Date.now() - at) / 1000));
     return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
   };
+  const bytes = (n) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} B`);
+  const joined = (v) => (Array.isArray(v) ? v.join(', ') : String(v || ''));
   const time = (at) => new Date(at).toISOString().slice(11, 23);
   // The server sends envelopes ({ seq, at, instance, event }); the page works on flat events.
-  const flat = (entry) => Object.assign({}, entry.event, { seq: entry.seq, at: entry.at, instance: entry.instance });
+  const flat = (entry) => Object.assign({}, entry.event, { seq: entry.seq, at: entry.at, instance: entry.instance, cut: entry.cut });
+
+  let hub = '';
+  let maxSessions = 1000;
+  let sessionsDirty = false;
+  /** Rows in the timeline's DOM at most: a window over the events, moved by "newer" and "older". */
+  const WINDOW = 150;
+  let offset = 0;
+  let matching = 0;
+  let received = 0;
+  let skippedTotal = 0;
 
   function connect() {
     source = new EventSource(q('/events'));
     source.addEventListener('snapshot', (m) => {
       const snap = JSON.parse(m.data);
-      const received = snap.events.map(flat);
-      const first = received[0] ? received[0].at : Infinity;
-      // After a restart the buffer starts empty: keep what the page already shows, then what the server kept.
-      const kept = events.filter((e) => e.at < first);
-      if (connected || kept.length > 0) kept.push({ type: 'marker', at: Date.now(), seq: 0, instance: '' });
-      events = kept.concat(received).slice(-MAX);
+      // The same server again: what it sends from `from` on replaces what the page has from there. Another (a
+      // restart): keep what the page shows, marked, then what the new one kept.
+      if (snap.hub === hub) events = events.filter((e) => e.seq < snap.from || e.type === 'marker');
+      else if (events.length > 0) events.push(marker('— reconnected (the server may have restarted) —'));
+      hub = snap.hub;
+      older = Math.max(0, snap.from - snap.oldest);
+      maxSessions = snap.maxSessions;
       for (const s of snap.sessions) sessions.set(s.key, s);
+      trimSessions();
       machine = snap.machine;
-      connected = true;
       setStatus('live');
       renderAll();
     });
+    source.addEventListener('skipped', (m) => {
+      const { skipped, sessions: rows } = JSON.parse(m.data);
+      for (const s of rows) sessions.set(s.key, s);
+      trimSessions();
+      sessionsSoon();
+      const e = marker(`— ${skipped} events skipped (this page fell behind; the server did not wait for it) —`);
+      skippedTotal += skipped;
+      inbox.push(e);
+      drain();
+    });
     source.onmessage = (m) => {
-      const { event: entry, session } = JSON.parse(m.data);
-      const event = flat(entry);
-      events.push(event);
-      if (events.length > MAX) events.shift();
-      if (session) sessions.set(session.key, session);
-      renderSessions();
-      renderDetail(false);
-      if (matches(event)) $('timeline').prepend(row(event));
-      $('count').textContent = `${events.length} events`;
+      const batch = JSON.parse(m.data);
+      for (const s of batch.sessions) sessions.set(s.key, s);
+      trimSessions();
+      inbox.push(...batch.events.map(flat));
+      drain();
+      if (batch.sessions.length > 0) sessionsSoon();
     };
     source.onerror = () => {
       setStatus('reconnecting');
@@ -68,16 +88,88 @@
     };
   }
 
+  /** The page lists as many sessions as the server does (its own cap), the least recently seen leaving first. */
+  function trimSessions() {
+    if (sessions.size <= maxSessions) return;
+    const rows = [...sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen);
+    for (const s of rows.slice(0, sessions.size - maxSessions)) sessions.delete(s.key);
+  }
+
+  // Events wait here and are drawn STEP at a time, one task each: a large message never blocks the page long.
+  const inbox = [];
+  const STEP = 100;
+  let draining = false;
+  function drain() {
+    if (draining) return;
+    draining = true;
+    const step = () => {
+      add(inbox.splice(0, STEP));
+      if (inbox.length > 0) setTimeout(step, 0);
+      else draining = false;
+    };
+    step();
+  }
+
+  const marker = (text) => ({ type: 'marker', text, at: Date.now(), seq: 0, instance: '' });
+
+  /** New events: kept (the latest MAX), and shown on top when they match the filters (the DOM keeps a window of WINDOW rows). */
+  function add(list) {
+    received += list.length;
+    events.push(...list);
+    if (events.length > MAX) events.splice(0, events.length - MAX);
+    const f = filterNow();
+    const shown = list.filter((e) => matches(e, f));
+    matching += shown.length;
+    // Looking at older rows: the window stays on them. At the top: the new rows come in, the oldest leave.
+    if (offset > 0) offset += shown.length;
+    else if (shown.length > 0) {
+      const timeline = $('timeline');
+      timeline.prepend(...shown.slice(-WINDOW).reverse().map(row));
+      while (timeline.childElementCount > WINDOW) timeline.lastElementChild.remove();
+    }
+    renderCount();
+  }
+
+  function sessionsSoon() {
+    if (sessionsDirty) return;
+    sessionsDirty = true;
+    setTimeout(() => {
+      sessionsDirty = false;
+      renderSessions();
+      renderDetail(false);
+    }, 50);
+  }
+
+  function renderCount() {
+    matching = Math.min(matching, events.length);
+    const end = Math.max(0, matching - offset);
+    const start = Math.max(0, end - WINDOW);
+    $('count').textContent = `${events.length} events${older > 0 ? ` (${older} older ones kept by the server not loaded)` : ''}`;
+    $('count').dataset.received = String(received);
+    $('count').dataset.skipped = String(skippedTotal);
+    $('window').textContent = matching === 0 ? '' : `showing ${start + 1}–${end} of ${matching} (newest first)`;
+    $('newer').disabled = offset === 0;
+    $('older').disabled = start === 0;
+  }
+
   function setStatus(status) {
     $('status').dataset.status = status;
     $('status').textContent = status === 'live' ? 'live' : 'reconnecting…';
   }
 
-  function matches(e) {
-    const s = $('f-session').value, p = $('f-principal').value, t = $('f-tool').value.trim();
-    if (s && e.sessionId !== s && e.workflowKey !== s) return false;
-    if (p && e.principal !== p && !(e.type !== 'result' && [...sessions.values()].some((r) => r.principal === p && (r.key === e.sessionId || r.key === e.workflowKey)))) return false;
-    if (t && !String(e.tool || e.causedBy || '').includes(t)) return false;
+  /** The filters as they stand, read once per render (the keys of the principal's sessions in a set). */
+  function filterNow() {
+    const p = $('f-principal').value;
+    const keys = new Set();
+    if (p) for (const r of sessions.values()) if (r.principal === p) keys.add(r.key);
+    return { s: $('f-session').value, p, keys, t: $('f-tool').value.trim() };
+  }
+
+  function matches(e, f = filterNow()) {
+    if (e.type === 'marker') return true;
+    if (f.s && e.sessionId !== f.s && e.workflowKey !== f.s) return false;
+    if (f.p && e.principal !== f.p && !(e.type !== 'result' && (f.keys.has(e.sessionId) || f.keys.has(e.workflowKey)))) return false;
+    if (f.t && !String(e.tool || e.causedBy || '').includes(f.t)) return false;
     return true;
   }
 
@@ -90,22 +182,23 @@
 
   function summary(e) {
     switch (e.type) {
-      case 'result': return `${e.tool} — ${e.refused ? 'refused' : e.ok ? 'ok' : 'error'} in ${e.durationMs.toFixed(1)} ms`;
+      case 'result': return `${e.tool} — ${e.refused ? 'refused' : e.ok ? 'ok' : 'error'} in ${Number(e.durationMs).toFixed(1)} ms`;
       case 'refusal': return `${e.tool} refused: ${e.reason === 'gate' ? `hidden in state "${e.state}"` : 'too many concurrent calls'}`;
       case 'transition': return `${e.machine}: ${e.from} → ${e.to} on ${e.event} (by ${e.tool})`;
-      case 'invalidation': return `${e.causedBy} → ${e.patterns.join(', ')} → tools: ${(e.tools || []).join(', ') || 'none'}; resources: ${(e.resources || []).join(', ') || 'none'}`;
+      case 'invalidation': return `${e.causedBy} → ${joined(e.patterns)} → tools: ${joined(e.tools) || 'none'}; resources: ${joined(e.resources) || 'none'}`;
       case 'list_changed': return `notifications/tools/list_changed sent (${e.reason})`;
-      case 'resources_updated': return `notifications/resources/updated ${e.uris.join(', ')} (${e.cause})`;
+      case 'resources_updated': return `notifications/resources/updated ${joined(e.uris)} (${e.cause})`;
       case 'session': return `session ${short(e.sessionId)} ${e.phase} (${e.reason})`;
       case 'list': return `tools/list: ${e.count} tools`;
+      case 'task': return `${e.tool} task ${short(e.taskId)}: ${e.status}${e.statusMessage ? ` — ${e.statusMessage}` : ''}`;
       case 'warning': return e.message;
-      case 'error': return `${e.message}: ${e.error.message}`;
+      case 'error': return `${e.message}: ${e.error && e.error.message}`;
       default: return e.type;
     }
   }
 
   function row(e) {
-    if (e.type === 'marker') return el('li', { class: 'marker', text: '— reconnected (the server may have restarted) —' });
+    if (e.type === 'marker') return el('li', { class: 'marker', 'data-type': 'marker', text: e.text });
     const who = e.sessionId || e.workflowKey ? `${e.workflowKey ? 'workflow' : 'session'} ${short(e.workflowKey || e.sessionId)}` : '';
     const li = el('li', { 'data-type': e.type, 'data-kind': kindOf(e), 'data-tool': e.tool || '' },
       el('span', { class: 'when', text: time(e.at) }),
@@ -114,32 +207,60 @@
       el('span', { class: 'who', text: `${who}${e.principal ? ` · ${e.principal}` : ''}${e.instance ? ` · @${e.instance}` : ''}` }));
     if (e.type === 'result') {
       li.append(el('pre', { class: 'text', text: e.text }));
-      li.append(el('details', {}, el('summary', { text: 'arguments and stages' }), el('pre', { text: JSON.stringify(e.args, null, 2) }),
-        el('div', { class: 'stages' }, ...e.stages.map((s) => el('span', { text: `${s.stage} ${s.ms.toFixed(2)} ms` })))));
+      // Built when opened: a row costs little until someone looks inside.
+      const details = el('details', {}, el('summary', { text: 'arguments and stages' }));
+      details.ontoggle = () => {
+        if (!details.open || details.childElementCount > 1) return;
+        details.append(el('pre', { text: typeof e.args === 'string' ? e.args : JSON.stringify(e.args, null, 2) }),
+          el('div', { class: 'stages' }, ...(Array.isArray(e.stages) ? e.stages : []).map((s) => el('span', { text: `${s.stage} ${s.ms.toFixed(2)} ms` }))));
+      };
+      li.append(details);
       if (e.stack) li.append(el('pre', { class: 'stack', text: e.stack }));
     }
-    if (e.type === 'error' && e.error.stack) li.append(el('pre', { class: 'stack', text: e.error.stack }));
+    if (e.cut) li.append(el('p', { class: 'cut', text: `cut by the console: this event was ${bytes(e.cut.bytes)} (it keeps a bounded size per event)` }));
+    if (e.type === 'error' && e.error && e.error.stack) li.append(el('pre', { class: 'stack', text: e.error.stack }));
     return li;
   }
 
+  /** The timeline is a window of at most WINDOW rows over the matching events: `offset` rows below the newest. */
   function renderTimeline() {
-    const list = $('timeline');
-    list.replaceChildren(...events.filter((e) => e.type === 'marker' || matches(e)).reverse().slice(0, 1000).map(row));
-    $('count').textContent = `${events.length} events`;
+    const f = filterNow();
+    const shown = events.filter((e) => matches(e, f));
+    offset = Math.max(0, Math.min(offset, shown.length - WINDOW));
+    const end = shown.length - offset;
+    const start = Math.max(0, end - WINDOW);
+    $('timeline').replaceChildren(...shown.slice(start, end).reverse().map(row));
+    matching = shown.length;
+    renderCount();
   }
+
+  // One <tr> per session, kept: a render moves rows and changes the cells whose text changed, nothing more.
+  const sessionRows = new Map();
+  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
 
   function renderSessions() {
     const rows = [...sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
-    $('sessions').tBodies[0].replaceChildren(...rows.map((s) => {
-      const tr = el('tr', { 'data-key': s.key, class: s.key === selected ? 'selected' : '' },
-        el('td', { text: `${s.kind === 'workflow' ? '⚙ ' : ''}${short(s.key)}`, title: s.key }),
-        el('td', { text: s.principal || '', title: s.principal || '' }),
-        el('td', { text: age(s.firstSeen) }),
-        el('td', { text: s.state || (machine ? machine.initial : '—') }),
-        el('td', { text: String(s.calls) }));
-      tr.onclick = () => select(s.key);
+    const body = $('sessions').tBodies[0];
+    const trs = rows.map((s) => {
+      let tr = sessionRows.get(s.key);
+      if (!tr) {
+        tr = el('tr', { 'data-key': s.key }, el('td', { title: s.key }), el('td'), el('td'), el('td'), el('td'));
+        tr.onclick = () => select(s.key);
+        sessionRows.set(s.key, tr);
+      }
+      const [key, principal, started, state, calls] = tr.cells;
+      setText(key, `${s.kind === 'workflow' ? '⚙ ' : ''}${short(s.key)}`);
+      setText(principal, s.principal || '');
+      if (principal.title !== (s.principal || '')) principal.title = s.principal || '';
+      setText(started, age(s.firstSeen));
+      setText(state, s.state || (machine ? machine.initial : '—'));
+      setText(calls, String(s.calls));
+      tr.classList.toggle('selected', s.key === selected);
       return tr;
-    }));
+    });
+    for (const key of sessionRows.keys()) if (!sessions.has(key)) sessionRows.delete(key);
+    const order = Array.from(body.rows);
+    if (order.length !== trs.length || trs.some((tr, i) => order[i] !== tr)) body.replaceChildren(...trs);
     fillSelect($('f-session'), rows.map((s) => s.key));
     fillSelect($('f-principal'), [...new Set(rows.map((s) => s.principal).filter(Boolean))]);
   }
@@ -178,9 +299,12 @@
     const active = new Set(String(current || '').split(' + ').flatMap((p) => p.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
     box.replaceChildren(...machine.states.map((st) => {
       const edges = machine.transitions.filter((t) => t.from === st.path).map((t) => `${t.event} → ${t.to}`).join(', ');
-      return el('div', { class: `state${active.has(st.path) ? ' current' : ''}`, 'data-state': st.path, style: `margin-left:${st.depth * 1.2}em` },
+      const node = el('div', { class: `state${active.has(st.path) ? ' current' : ''}`, 'data-state': st.path },
         el('div', { text: `${st.path}${st.final ? ' (final)' : ''}${st.tools.length ? ` — ${st.tools.join(', ')}` : ''}` }),
         edges ? el('div', { class: 'edges', text: edges }) : null);
+      // Through the CSSOM: the page's policy allows no inline style attribute.
+      node.style.marginLeft = `${st.depth * 1.2}em`;
+      return node;
     }));
   }
 
@@ -200,9 +324,12 @@
 
   function renderAll() { renderSessions(); renderDetail(true); renderTimeline(); }
 
-  for (const id of ['f-session', 'f-principal']) $(id).onchange = renderTimeline;
-  $('f-tool').oninput = renderTimeline;
-  $('clear').onclick = () => { events = []; renderTimeline(); };
+  const refilter = () => { offset = 0; renderTimeline(); };
+  for (const id of ['f-session', 'f-principal']) $(id).onchange = refilter;
+  $('f-tool').oninput = refilter;
+  $('clear').onclick = () => { events = []; offset = 0; renderTimeline(); };
+  $('newer').onclick = () => { offset = Math.max(0, offset - WINDOW); renderTimeline(); };
+  $('older').onclick = () => { offset += WINDOW; renderTimeline(); };
   $('d-refresh').onclick = () => viewAs(selected);
   $('d-principal').onclick = viewAsPrincipal;
   setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
