@@ -41,14 +41,14 @@ export class SkillSet {
   readonly #surface: Surface;
   readonly #own: readonly FusionSkill[];
   readonly #scopes: ScopeGate<SkillView>;
-  readonly #open: SkillView | undefined;
+  /** The one view when no item requires a scope; built on first use, not with the runtime. */
+  #open: SkillView | undefined;
 
   constructor(surface: Surface, gate: StateMachineGate | undefined, own: readonly FusionSkill[]) {
     this.#surface = surface;
     this.#gate = gate !== undefined && surface.tools.some((t) => t.fsm !== undefined) ? gate : undefined;
     this.#own = own;
     this.#scopes = new ScopeGate([...surface.tools, ...own]);
-    this.#open = this.#scopes.active ? undefined : this.#build(() => true);
   }
 
   /** True when some caller may see a skill (the capability is declared only then). */
@@ -67,7 +67,8 @@ export class SkillSet {
   }
 
   #view(granted: readonly string[]): SkillView {
-    return this.#open ?? this.#scopes.view(granted, (allowed) => this.#build(allowed));
+    if (this.#scopes.active) return this.#scopes.view(granted, (allowed) => this.#build(allowed));
+    return (this.#open ??= this.#build(() => true));
   }
 
   #build(allowed: (item: { readonly requiredScopes?: readonly string[] | undefined }) => boolean): SkillView {
