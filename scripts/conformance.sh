@@ -2,9 +2,10 @@
 # `npm run conformance`: starts examples/conformance on a free 127.0.0.1 port and runs the official MCP
 # conformance suite against it three times: 0.1.16 (the 2025-06-18 / 2025-11-25 scenarios, legacy era),
 # 0.2.0-alpha.12 with `--requirements 2026-07-28` (every scenario the 2026-07-28 revision requires, modern
-# era), and every `tasks-*` scenario of the Tasks extension (io.modelcontextprotocol/tasks) in 0.2.0-alpha.12.
+# era), every `tasks-*` scenario of the Tasks extension (io.modelcontextprotocol/tasks) in 0.2.0-alpha.12, and
+# every `sep-2640-skills-*` scenario of the Skills extension (io.modelcontextprotocol/skills), in both eras.
 # The runner (../shared/conformance/run.sh, or $CONFORMANCE_RUN) installs the suite and a Node 22
-# runtime into a cache folder on first use. Prints the three `conformance: P passed, F failed` lines and exits
+# runtime into a cache folder on first use. Prints the four `conformance: P passed, F failed` lines and exits
 # non-zero when any run has a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -63,8 +64,24 @@ done
 tasks_line="conformance: $tasks_passed passed, $tasks_failed failed"
 echo "$tasks_line"
 
+# The Skills extension scenarios of 0.2.0-alpha.12 (`list --server` names these three), each at the suite's own
+# wire (2026-07-28, modern era) and forced onto the 2025-11-25 wire (legacy era): the example serves a skill.
+skill_scenarios=${CONFORMANCE_SKILL_SCENARIOS:-"sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory"}
+echo "== suite $modern_version, Skills extension scenarios (sep-2640-skills-*), modern and legacy era"
+skills_passed=0; skills_failed=0
+for scenario in $skill_scenarios; do
+  for wire in "" "--spec-version 2025-11-25 --force"; do
+    # shellcheck disable=SC2086 # $wire is two or three words on purpose
+    out=$(CONFORMANCE_VERSION="$modern_version" bash "$run" "$url" --scenario "$scenario" $wire 2>&1)
+    if [ $? -eq 0 ]; then skills_passed=$((skills_passed + 1)); else skills_failed=$((skills_failed + 1)); printf '%s\n' "$out" | grep -v '^conformance:' | sed "s/^/[$scenario${wire:+ legacy}] /"; fi
+  done
+done
+skills_line="conformance: $skills_passed passed, $skills_failed failed"
+echo "$skills_line"
+
 echo "== summary"
 echo "legacy  (0.1.16):                           $(printf '%s\n' "$legacy_out" | grep '^conformance:' | tail -n 1)"
 echo "modern  ($modern_version, 2026-07-28): $(printf '%s\n' "$modern_out" | grep '^conformance:' | tail -n 1)"
 echo "tasks   ($modern_version, tasks-*):     $tasks_line"
-[ "$legacy_status" -eq 0 ] && [ "$modern_status" -eq 0 ] && [ "$tasks_failed" -eq 0 ]
+echo "skills  ($modern_version, sep-2640-*):  $skills_line"
+[ "$legacy_status" -eq 0 ] && [ "$modern_status" -eq 0 ] && [ "$tasks_failed" -eq 0 ] && [ "$skills_failed" -eq 0 ]

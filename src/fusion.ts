@@ -7,6 +7,7 @@ import { PromptBuilder } from './prompts/PromptBuilder.js';
 import { ToolRegistry } from './registry/ToolRegistry.js';
 import { ResourceBuilder } from './resources/ResourceBuilder.js';
 import { ResourceTemplateBuilder } from './resources/ResourceTemplateBuilder.js';
+import { SkillBuilder } from './skills/SkillBuilder.js';
 
 /** Options of {@link initFusion}. */
 export interface FusionOptions<Ctx> {
@@ -30,6 +31,11 @@ export interface Fusion<Ctx> {
   resource(uri: string): ResourceBuilder<Ctx>;
   /** Resources addressed by an RFC 6570 level-1 URI template; the handler's variables are typed from it. */
   resourceTemplate<const T extends string>(uriTemplate: T): ResourceTemplateBuilder<Ctx, T>;
+  /**
+   * A skill of your own (SEP-2640): markdown a host loads on demand, served beside the generated skill of the
+   * workflow. Its name must be a valid skill name (`bug-triage`).
+   */
+  skill(name: string): SkillBuilder;
   /** A new, empty registry typed with this context. */
   registry(): ToolRegistry<Ctx>;
   /**
@@ -57,6 +63,7 @@ export function initFusion<Ctx = void>(options: FusionOptions<Ctx> = {}): Fusion
     prompt: (name: string) => new PromptBuilder<Ctx>(name),
     resource: (uri: string) => new ResourceBuilder<Ctx>(uri),
     resourceTemplate: <const T extends string>(uriTemplate: T) => new ResourceTemplateBuilder<Ctx, T>(uriTemplate),
+    skill: (name: string) => new SkillBuilder(name),
     registry: () => new ToolRegistry<Ctx>(),
     fsm: ((config: FsmConfig, options?: GateOptions) => new StateMachineGate(config, options)) as Fusion<Ctx>['fsm'],
   });

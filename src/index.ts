@@ -58,6 +58,8 @@ export type { SessionDataLimits } from './session/DataBudget.js';
 
 export * from './domain/index.js';
 export { PromptBuilder, type PromptArgumentConfig } from './prompts/PromptBuilder.js';
+export { SkillBuilder } from './skills/SkillBuilder.js';
+export type { FusionSkill } from './skills/types.js';
 export type {
   FusionPrompt,
   GetPromptResult,

@@ -405,9 +405,17 @@ const tools = [
     .handle(() => 'here'),
 ];
 
+/** A skill of the server's own (SEP-2640), with one reference file: the skills scenarios read both. */
+export const guide = f
+  .skill('conformance-guide')
+  .describe('How to exercise the diagnostic tools of the conformance server')
+  .file('references/TOOLS.md', '# Diagnostic tools\n\nEvery tool named `test_*` returns a fixed answer.\n')
+  .text('# Conformance guide\n\nCall `test_simple_text` first; see references/TOOLS.md for the others.');
+
 export const registry = f.registry().registerAll(
   ...tools,
   ...taskTools,
+  guide,
   f
     .prompt('test_simple_prompt')
     .describe('A simple prompt without arguments')

@@ -7,7 +7,7 @@ import { compose, type ServedNames } from './composeServer.js';
 import { installedHandler, installMcpServerHandlers, mcpServerNames } from './sdkHandlers.js';
 import { resolveServer, type ServerLike } from './sdkLine.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
-import { taskCapabilities } from './installTasks.js';
+import { extensionCapabilities } from './extensionCapabilities.js';
 import { isOwnServer, type FusionServer } from './ownServer.js';
 import { installV2 } from './installV2.js';
 import { wireRuntime, type WireOptions } from './wireRuntime.js';
@@ -64,7 +64,7 @@ export function attachRuntime<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>,
     }
     low.registerCapabilities?.({
       ...capabilities,
-      ...(sdk === 'v2' && runtime.tasks !== undefined ? taskCapabilities(era) : {}),
+      ...(sdk === 'v2' ? extensionCapabilities(runtime, era) : {}),
     });
   });
   // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
@@ -112,7 +112,7 @@ export function attachOwn<Ctx>(
   prepare(server, () =>
     server.registerCapabilities({
       ...capabilitiesFor(runtime),
-      ...(runtime.tasks !== undefined ? taskCapabilities(era) : {}),
+      ...extensionCapabilities(runtime, era),
     }),
   );
   const { member, negotiated, attachment } = wireRuntime(server, 'v2', runtime, era, { adopt });

@@ -1,4 +1,5 @@
 import type { MethodHandler } from './contentHandlers.js';
+import { SKILL_METHODS } from './skillHandlers.js';
 
 /** The part of a v2 SDK `Server` that takes request handlers, in both of its forms. */
 interface HandlerTable {
@@ -20,10 +21,11 @@ const CHECKED_BY_SERVER = Object.freeze({
  * Installs a request handler on a v2 `Server`. `tools/call` goes in with a pass-through params schema: the
  * SDK's `Server` checks every `tools/call` request against the spec schema in its own wrapper, before the
  * handler, and its result after; a handler installed without a schema would have the same request parsed a
- * second time. The handler still receives `{ method, params }`.
+ * second time. Extension methods (the skills methods) need a params schema to be installed at all; their
+ * handlers check their params themselves. The handler still receives `{ method, params }`.
  */
 export function installV2(server: HandlerTable, method: string, handler: MethodHandler): void {
-  if (method !== 'tools/call') server.setRequestHandler(method, handler);
+  if (method !== 'tools/call' && !SKILL_METHODS.has(method)) server.setRequestHandler(method, handler);
   else
     server.setRequestHandler(method, CHECKED_BY_SERVER, (params: unknown, ctx: unknown) =>
       handler({ method, params }, ctx),

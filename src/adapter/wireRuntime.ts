@@ -14,6 +14,7 @@ import { installTasks } from './installTasks.js';
 import { mayWatchUri, unknownInstanceText } from '../workflow/mayWatchUri.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { Attachment } from './attach.js';
+import { skillHandlers } from './skillHandlers.js';
 
 /** The part of an SDK server (v2 `Server`, or v1 `Server`) a runtime's handlers talk to. */
 export interface WiredServer {
@@ -177,8 +178,13 @@ export function wireRuntime<Ctx>(
           ],
         ] as const)),
   ];
+  // Skills (SEP-2640) ride on the v2 SDK line only; their handlers wrap the resource methods for skill files.
+  const skills = sdk === 'v2' ? runtime.skills : undefined;
+  if (skills !== undefined) handlers.push(...skillHandlers(skills, era, (ctx) => scopeOf(ctx), new Map(handlers)));
   const { prompts, templates, names } = servedBy(runtime);
-  const ownsUri = (uri: unknown): boolean => typeof uri === 'string' && content?.hasResource(uri) === true;
+  const ownsUri = (uri: unknown): boolean =>
+    typeof uri === 'string' &&
+    (content?.hasResource(uri) === true || (skills !== undefined && uri.startsWith('skill://')));
   const served = (method: string, handler: MethodHandler): MethodHandler => {
     const traced = tracing === undefined ? handler : tracing.wrap(method, handler, negotiated);
     return adopt === undefined ? traced : (request, ctx) => (adopt(ctx as ServerContext), traced(request, ctx));

@@ -1,12 +1,14 @@
 import { DefinitionError } from '../errors/FusionError.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
+import type { FusionSkill } from '../skills/types.js';
 
-/** A built prompt, resource or resource template: what a registry holds besides tools. */
-export type ContentItem<Ctx = any> = FusionPrompt<Ctx> | FusionResource<Ctx> | FusionResourceTemplate<Ctx>;
+/** A built prompt, resource, resource template or skill: what a registry holds besides tools. */
+export type ContentItem<Ctx = any> =
+  FusionPrompt<Ctx> | FusionResource<Ctx> | FusionResourceTemplate<Ctx> | FusionSkill;
 
 /** The `kind` values of {@link ContentItem}s. */
-const CONTENT_KINDS: ReadonlySet<string> = new Set(['prompt', 'resource', 'resourceTemplate']);
+const CONTENT_KINDS: ReadonlySet<string> = new Set(['prompt', 'resource', 'resourceTemplate', 'skill']);
 
 /** True for a built prompt, resource or resource template. */
 export function isContentItem<T>(value: T): value is Extract<T, ContentItem> {
@@ -22,6 +24,7 @@ export class ContentCatalog<Ctx = any> {
   readonly #resources = new Map<string, FusionResource<Ctx>>();
   /** Keyed by the compiled pattern, so `x/{a}` and `x/{b}` count as the same template. */
   readonly #templates = new Map<string, FusionResourceTemplate<Ctx>>();
+  readonly #skills = new Map<string, FusionSkill>();
 
   /** Adds one item; a duplicate of its kind throws, naming both. */
   add(item: ContentItem<Ctx>): void {
@@ -53,6 +56,16 @@ export class ContentCatalog<Ctx = any> {
         this.#templates.set(key, item);
         return;
       }
+      case 'skill': {
+        if (this.#skills.has(item.name))
+          throw new DefinitionError(
+            'SKILL_DUPLICATE',
+            `Skill "${item.name}" is registered twice. Give one of them another name.`,
+            { name: item.name },
+          );
+        this.#skills.set(item.name, item);
+        return;
+      }
     }
   }
 
@@ -68,9 +81,15 @@ export class ContentCatalog<Ctx = any> {
     return [...this.#templates.values()];
   }
 
+  get skills(): readonly FusionSkill[] {
+    return [...this.#skills.values()];
+  }
+
   /** True when nothing but tools was registered. */
   get isEmpty(): boolean {
-    return this.#prompts.size === 0 && this.#resources.size === 0 && this.#templates.size === 0;
+    return (
+      this.#prompts.size === 0 && this.#resources.size === 0 && this.#templates.size === 0 && this.#skills.size === 0
+    );
   }
 }
 

@@ -5,6 +5,7 @@ import { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { ToolRuntime } from '../runtime/ToolRuntime.js';
 import { ToolSwitch } from '../surface/ToolSwitch.js';
 import type { FusionPrompt } from '../prompts/types.js';
+import type { FusionSkill } from '../skills/types.js';
 import type { FusionResource, FusionResourceTemplate } from '../resources/types.js';
 import { ContentCatalog, isContentItem, type ContentItem } from './ContentCatalog.js';
 import type { AttachOptions, ToolSource } from './types.js';
@@ -22,8 +23,8 @@ export class ToolRegistry<Ctx = any> {
   readonly #switch = new ToolSwitch();
 
   /**
-   * Adds a built tool (or every action of a grouped builder), prompt, resource or resource template;
-   * a duplicate of the same kind (tool or prompt name, resource URI, template) throws, naming both.
+   * Adds a built tool (or every action of a grouped builder), prompt, resource, resource template or skill;
+   * a duplicate of the same kind (tool, prompt or skill name, resource URI, template) throws, naming both.
    */
   register(source: ToolSource<Ctx> | ContentItem<Ctx>): this {
     if (isContentItem(source)) {
@@ -60,6 +61,11 @@ export class ToolRegistry<Ctx = any> {
   /** The registered prompts in registration order. */
   get prompts(): readonly FusionPrompt<Ctx>[] {
     return this.#content.prompts;
+  }
+
+  /** The registered skills (`f.skill()`) in registration order. */
+  get skills(): readonly FusionSkill[] {
+    return this.#content.skills;
   }
 
   /** The registered fixed-URI resources in registration order. */
@@ -124,9 +130,9 @@ export class ToolRegistry<Ctx = any> {
   runtime(options: AttachOptions<Ctx> = EMPTY): FusionRuntime<Ctx> {
     let runtime = this.#runtimes.get(options);
     if (runtime === undefined) {
-      const { prompts, resources, resourceTemplates } = this.#content;
+      const { prompts, resources, resourceTemplates, skills } = this.#content;
       runtime = FusionRuntime.build(
-        { tools: this.tools, prompts, resources, resourceTemplates, toolSwitch: this.#switch },
+        { tools: this.tools, prompts, resources, resourceTemplates, skills, toolSwitch: this.#switch },
         options,
       );
       this.#runtimes.set(options, runtime);

@@ -18,6 +18,8 @@ import { buildToolParts } from './buildToolParts.js';
 import { stageList } from './stages/stageList.js';
 import type { StageDefinition } from './stages/StageDefinition.js';
 import type { RateLimiter } from './RateLimiter.js';
+import { SkillSet } from '../skills/SkillSet.js';
+import type { FusionSkill } from '../skills/types.js';
 
 /** What a runtime is built from: a registry's items and its run-time switch. */
 export interface RuntimeParts<Ctx> {
@@ -25,13 +27,15 @@ export interface RuntimeParts<Ctx> {
   readonly prompts: readonly FusionPrompt<Ctx>[];
   readonly resources: readonly FusionResource<Ctx>[];
   readonly resourceTemplates: readonly FusionResourceTemplate<Ctx>[];
+  /** Hand-written skills (`f.skill()`); the workflow's skill is generated. */
+  readonly skills?: readonly FusionSkill[] | undefined;
   readonly toolSwitch: ToolSwitch;
 }
 
 /** What a runtime holds besides its session hooks and tasks. */
 type RuntimeFields<Ctx> = Pick<
   FusionRuntime<Ctx>,
-  'options' | 'surface' | 'tools' | 'content' | 'workflow' | 'features'
+  'options' | 'surface' | 'tools' | 'content' | 'workflow' | 'features' | 'skills'
 >;
 
 /** How long tasks aborted at a drain's deadline get to write their outcome. */
@@ -57,6 +61,8 @@ export class FusionRuntime<Ctx = any> {
   /** The workflow runtime (FSM gate in both eras), when a gate is attached. */
   readonly workflow: WorkflowRuntime | undefined;
   readonly features: RuntimeFeatures;
+  /** The workflow's generated skill and the registry's own (SEP-2640); undefined when there is none. */
+  readonly skills: SkillSet | undefined;
   readonly #core: RuntimeCore<Ctx>;
   readonly #sessions: SessionHooks;
   readonly #limits: RateLimiter | undefined;
@@ -64,7 +70,7 @@ export class FusionRuntime<Ctx = any> {
 
   private constructor(parts: RuntimeFields<Ctx>, core: RuntimeCore<Ctx>, sessions: SessionHooks, limits?: RateLimiter) {
     ({ options: this.options, surface: this.surface, tools: this.tools } = parts);
-    ({ content: this.content, workflow: this.workflow, features: this.features } = parts);
+    ({ content: this.content, workflow: this.workflow, features: this.features, skills: this.skills } = parts);
     this.#core = core;
     this.#sessions = sessions;
     this.#limits = limits;
@@ -100,8 +106,10 @@ export class FusionRuntime<Ctx = any> {
         : undefined;
     const features = buildFeatures(options, content);
     features.requestState.useLedger(core.ledger);
+    const skillSet = new SkillSet(surface, toolParts.workflow?.gate, parts.skills ?? []);
+    const skills = skillSet.any ? skillSet : undefined;
     return new FusionRuntime(
-      { options, surface, tools, content, workflow: toolParts.workflow, features },
+      { options, surface, tools, content, workflow: toolParts.workflow, features, skills },
       core,
       sessions,
       toolParts.limits,

@@ -119,10 +119,15 @@ describe('per-item scopes without HTTP', () => {
     await using admin = await connectAs(registry, ['admin']);
     expect((await reader.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello']);
     expect((await admin.listPrompts()).prompts.map((p) => p.name)).toEqual(['audit', 'hello']);
-    expect((await reader.listResources()).resources.map((r) => r.uri)).toEqual(['workspace://readme']);
+    // The checkout's skill (SEP-2640) is listed after the registry's resources, to both: cart.add_item needs no scope.
+    expect((await reader.listResources()).resources.map((r) => r.uri)).toEqual([
+      'workspace://readme',
+      'skill://checkout-workflow/SKILL.md',
+    ]);
     expect((await admin.listResources()).resources.map((r) => r.uri)).toEqual([
       'workspace://secrets',
       'workspace://readme',
+      'skill://checkout-workflow/SKILL.md',
     ]);
     await expect(reader.getPrompt({ name: 'audit' })).rejects.toThrow(
       'insufficient_scope: prompt "audit" needs the scope admin; the access token lacks admin.',

@@ -41,6 +41,7 @@ describe('the root entry', () => {
       'ServerStartError',
       'SessionDataError',
       'SessionManager',
+      'SkillBuilder',
       'StateMachineGate',
       'StateSyncLayer',
       'Tool',
@@ -89,6 +90,7 @@ describe('the root entry', () => {
       'registry',
       'resource',
       'resourceTemplate',
+      'skill',
       'tool',
     ]);
   });

@@ -5,6 +5,8 @@ import { analyzeTarget, listFor, type ToolRow } from '../analyzeTarget.js';
 import { loadCommandTarget, withTargetOptions, type CommandContext } from '../context.js';
 import { formatTable } from '../formatTable.js';
 import type { Target } from '../loadTarget.js';
+import { skillMarkdown } from '../../skills/skillMarkdown.js';
+import { workflowSkill } from '../../skills/workflowSkill.js';
 
 interface InspectOptions {
   state?: string;
@@ -13,6 +15,7 @@ interface InspectOptions {
   registry?: string;
   options?: string;
   fsm?: string;
+  skill?: boolean;
 }
 
 /** `mcp-fusion inspect <module>`: the tool surface as a table, or what `tools/list` returns in one state. */
@@ -24,13 +27,28 @@ export function inspectCommand({ io }: CommandContext): Command {
       '--scopes <a,b>',
       'print exactly what tools/list returns to a principal whose token grants these scopes (combine with --state)',
     )
+    .option(
+      '--skill',
+      'print the skills the server publishes (SEP-2640): the workflow’s generated SKILL.md, then f.skill() ones',
+    )
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
-      '\nExamples:\n  mcp-fusion inspect src/registry.ts\n  mcp-fusion inspect src/registry.ts --state payment --json\n  mcp-fusion inspect src/registry.ts --scopes notes:read,notes:write\n',
+      '\nExamples:\n  mcp-fusion inspect src/registry.ts\n  mcp-fusion inspect src/registry.ts --state payment --json\n  mcp-fusion inspect src/registry.ts --scopes notes:read,notes:write\n  mcp-fusion inspect src/registry.ts --skill\n',
     )
     .action(async (module: string, opts: InspectOptions) => {
       const target = await loadCommandTarget(io, module, opts);
+      if (opts.skill === true) {
+        const skills = skillsOf(target);
+        if (skills.length === 0)
+          io.stderr.write(
+            `note: "${module}" publishes no skill: it has no workflow gate with tools bound to it (f.fsm and .bindState) and no f.skill().\n`,
+          );
+        io.stdout.write(
+          opts.json === true ? `${JSON.stringify(skills, null, 2)}\n` : skills.map((s) => s.markdown).join('\n'),
+        );
+        return;
+      }
       if (opts.state !== undefined || opts.scopes !== undefined) {
         const scopes = opts.scopes
           ?.split(',')
@@ -55,6 +73,19 @@ export function inspectCommand({ io }: CommandContext): Command {
           `\n${warnings.length} startup warning${warnings.length === 1 ? '' : 's'}; \`mcp-fusion lint ${module}\` explains them.\n`,
         );
     });
+}
+
+/** Every skill a server of `target` publishes to a caller holding every scope, each as its whole SKILL.md. */
+function skillsOf(target: Target): Array<{ name: string; markdown: string }> {
+  const { surface } = analyzeTarget(target);
+  const gate = target.gate;
+  const generated =
+    gate !== undefined && surface.tools.some((t) => t.fsm !== undefined) ? [workflowSkill(gate, surface)] : [];
+  const own = target.registry.skills.map((s) => ({
+    name: s.name,
+    markdown: skillMarkdown(s.name, s.description, s.body),
+  }));
+  return [...generated.map(({ name, markdown }) => ({ name, markdown })), ...own];
 }
 
 function fsmSummary(target: Target): { id: string | null; initial: string; states: string[] } | null {

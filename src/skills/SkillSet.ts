@@ -1,0 +1,104 @@
+import { skillEntry, type Skill } from '@modelcontextprotocol/server/ext/skills';
+import { ScopeGate } from '../auth/ScopeGate.js';
+import type { StateMachineGate } from '../fsm/StateMachineGate.js';
+import type { Surface } from '../surface/compileSurface.js';
+import { narrowSurface } from '../surface/narrowSurface.js';
+import { skillMarkdown } from './skillMarkdown.js';
+import type { FusionSkill } from './types.js';
+import { workflowSkill } from './workflowSkill.js';
+
+/** Where every skill lives: `skill://<name>/SKILL.md` and its other files beside it. */
+export const SKILL_BASE = 'skill://';
+
+/** One skill as a caller sees it: its files (`SKILL.md` first) and, once computed, its `skills/list` entry. */
+export interface ServedSkill {
+  readonly name: string;
+  readonly description: string;
+  /** `skill://<name>/SKILL.md`. */
+  readonly uri: string;
+  /** Every file by path under the skill's folder, `SKILL.md` included. */
+  readonly files: Readonly<Record<string, string>>;
+  /** The entry `skills/list` and `skills/get` carry (digests and sizes of every file), computed once. */
+  entry(): Promise<Skill>;
+}
+
+/** The skills of one caller's scope view, by `SKILL.md` URI and by file URI. */
+interface SkillView {
+  readonly skills: readonly ServedSkill[];
+  readonly files: ReadonlyMap<string, string>;
+}
+
+/**
+ * The skills a runtime serves: the generated skill of its workflow (when a gate has tools bound on the
+ * surface) and the registry's own `f.skill()` skills. What a caller sees follows the tools' rules: a
+ * hand-written skill needs its `requireScopes`, and the workflow's skill exists for a caller only when
+ * it may use at least one of the workflow's tools, and names only those. Built once per distinct set of
+ * relevant scopes, as tool lists are.
+ * @see docs/skills.md
+ */
+export class SkillSet {
+  readonly #gate: StateMachineGate | undefined;
+  readonly #surface: Surface;
+  readonly #own: readonly FusionSkill[];
+  readonly #scopes: ScopeGate<SkillView>;
+  /** The one view when no item requires a scope; built on first use, not with the runtime. */
+  #open: SkillView | undefined;
+
+  constructor(surface: Surface, gate: StateMachineGate | undefined, own: readonly FusionSkill[]) {
+    this.#surface = surface;
+    this.#gate = gate !== undefined && surface.tools.some((t) => t.fsm !== undefined) ? gate : undefined;
+    this.#own = own;
+    this.#scopes = new ScopeGate([...surface.tools, ...own]);
+  }
+
+  /** True when some caller may see a skill (the capability is declared only then). */
+  get any(): boolean {
+    return this.#gate !== undefined || this.#own.length > 0;
+  }
+
+  /** The skills a caller holding `granted` scopes sees, in order: the workflow's first. */
+  visible(granted: readonly string[]): readonly ServedSkill[] {
+    return this.#view(granted).skills;
+  }
+
+  /** The text of the skill file at `uri` for that caller; undefined when it sees none there. */
+  read(uri: string, granted: readonly string[]): string | undefined {
+    return this.#view(granted).files.get(uri);
+  }
+
+  #view(granted: readonly string[]): SkillView {
+    if (this.#scopes.active) return this.#scopes.view(granted, (allowed) => this.#build(allowed));
+    return (this.#open ??= this.#build(() => true));
+  }
+
+  #build(allowed: (item: { readonly requiredScopes?: readonly string[] | undefined }) => boolean): SkillView {
+    const skills: ServedSkill[] = [];
+    if (this.#gate !== undefined) {
+      const surface = narrowSurface(this.#surface, allowed);
+      if (surface.tools.some((t) => t.fsm !== undefined)) {
+        const made = workflowSkill(this.#gate, surface);
+        skills.push(served(made.name, made.description, { 'SKILL.md': made.markdown }));
+      }
+    }
+    for (const skill of this.#own) {
+      if (!allowed(skill)) continue;
+      const main = skillMarkdown(skill.name, skill.description, skill.body);
+      skills.push(served(skill.name, skill.description, { 'SKILL.md': main, ...skill.files }));
+    }
+    const files = new Map<string, string>();
+    for (const skill of skills)
+      for (const [path, text] of Object.entries(skill.files)) files.set(`${SKILL_BASE}${skill.name}/${path}`, text);
+    return { skills, files };
+  }
+}
+
+function served(name: string, description: string, files: Record<string, string>): ServedSkill {
+  let entry: Promise<Skill> | undefined;
+  return {
+    name,
+    description,
+    uri: `${SKILL_BASE}${name}/SKILL.md`,
+    files: Object.freeze(files),
+    entry: () => (entry ??= skillEntry(name, files)),
+  };
+}
