@@ -1,4 +1,4 @@
-import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/server/ext/skills';
+import { SKILLS_EXTENSION_ID } from '../skills/skillsWire.js';
 import type { ProtocolEra } from '../protocol/types.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import { taskCapabilities } from './installTasks.js';

@@ -1,4 +1,4 @@
-import { SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '@modelcontextprotocol/server/ext/skills';
+import { SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '../skills/skillsWire.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { ProtocolEra } from '../protocol/types.js';

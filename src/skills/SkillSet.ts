@@ -1,4 +1,4 @@
-import { skillEntry, type Skill } from '@modelcontextprotocol/server/ext/skills';
+import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { Surface } from '../surface/compileSurface.js';
@@ -99,6 +99,9 @@ function served(name: string, description: string, files: Record<string, string>
     description,
     uri: `${SKILL_BASE}${name}/SKILL.md`,
     files: Object.freeze(files),
-    entry: () => (entry ??= skillEntry(name, files)),
+    // The SDK's extension builds the listed entry (digests, sizes), loaded on the first skills/list: the
+    // registry's import graph stays free of the SDK.
+    entry: () =>
+      (entry ??= import('@modelcontextprotocol/server/ext/skills').then(({ skillEntry }) => skillEntry(name, files))),
   };
 }

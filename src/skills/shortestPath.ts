@@ -1,4 +1,4 @@
-import type { FsmGraph, GraphTransition } from '../cli/fsm/fsmGraph.js';
+import type { FsmGraph, GraphTransition } from '../fsm/fsmGraph.js';
 
 /** One step of a worked path: in `from`, call one of `transition.tools`, and the workflow moves to `to`. */
 export type PathStep = GraphTransition;

@@ -1,4 +1,4 @@
-import { fsmGraph } from '../cli/fsm/fsmGraph.js';
+import { fsmGraph } from '../fsm/fsmGraph.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import { workflowSettings } from '../fsm/workflowSettings.js';
 import type { Surface } from '../surface/compileSurface.js';

@@ -66,7 +66,8 @@ describe('every kind of held data is charged to the ledger', () => {
   });
 
   it('task: arguments past the budget refuse the call with the ledger text; nothing is held', async () => {
-    const ledger = new ByteLedger({ perPrincipal: 100_000 });
+    // The body (150 kB) fits; while it is held, the task's copy of its arguments does not.
+    const ledger = new ByteLedger({ perPrincipal: 200_000 });
     const f = initFusion();
     const registry = f.registry().registerAll(
       f
@@ -85,7 +86,7 @@ describe('every kind of held data is charged to the ledger', () => {
     await expect(call).rejects.toMatchObject({
       code: -32600,
       message: expect.stringMatching(
-        /The server already holds 0 B for you \(the limit is 98 KiB\), so this task \(147 KiB\) was refused\./,
+        /The server already holds 147 KiB for you \(the limit is 195 KiB\), so this task \(147 KiB\) was refused\./,
       ),
     });
     expect(ledger.byKind().task).toBe(0);
@@ -141,6 +142,8 @@ describe('every kind of held data is charged to the ledger', () => {
  */
 const HOLDING = /(Store|Recorder|Recordings|Queue|Hub|Budget)\.ts$/;
 const EXCEPTIONS: Record<string, string> = {
+  'src/server/ListenRecorder.ts':
+    'keeps its listen request, whose hold ListenRecordings takes over and releases with the recording (kind listen)',
   'src/limits/MemoryRateLimitStore.ts': 'counters per principal and tool: fixed size, no client bytes',
   'src/redis/RedisRateLimitStore.ts': 'counters per principal and tool, in Redis: fixed size, no client bytes',
   'src/server/CallBudget.ts': 'counts calls in flight; the bodies are charged where they are read (kind body)',
@@ -169,12 +172,11 @@ const EXCEPTIONS: Record<string, string> = {
  * names the ledger fails below).
  */
 const PENDING: Record<string, string> = {
-  'src/session/EventStore.ts': 'event-store entries (kind event), ledgerA',
-  'src/session/MemoryEventStore.ts': 'event-store entries (kind event), ledgerA',
-  'src/redis/RedisEventStore.ts': 'event-store entries (kind event), ledgerA',
-  'src/server/ListenRecorder.ts': 'listen requests and their recordings (kind listen), ledgerA',
-  'src/server/ListenRecordings.ts': 'listen recordings (kind listen), ledgerA',
-  'src/console/ConsoleHub.ts': 'console events (kind console), console',
+  'src/session/EventStore.ts': 'event-store entries (kind event): not charged yet (see docs/security.md, The ledger)',
+  'src/session/MemoryEventStore.ts':
+    'event-store entries (kind event): not charged yet (see docs/security.md, The ledger)',
+  'src/redis/RedisEventStore.ts':
+    'event-store entries (kind event): not charged yet (see docs/security.md, The ledger)',
 };
 
 function sourceFiles(dir: string): string[] {

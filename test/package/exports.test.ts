@@ -6,6 +6,7 @@ describe('the root entry', () => {
     expect(Object.keys(root).sort()).toEqual([
       'AttachError',
       'BaseModel',
+      'ByteLedger',
       'ContentPipeline',
       'ContentRuntime',
       'ConverterBase',
@@ -75,6 +76,7 @@ describe('the root entry', () => {
       'staleUri',
       'startServer',
       'storeSessionData',
+      'taskPosition',
       'validatePolicies',
     ]);
   });

@@ -95,6 +95,7 @@ const LAYERS = [
   'tracing', // spans and metrics
   'surface',
   'workflow',
+  'skills', // workflows and hand-written skills, published through the SDK's skills extension
   'runtime', // what is listed, the gate at run time, the call path
   'adapter',
   'registry', // the SDK adapter, the public registry

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fsmGraph } from '../../src/cli/fsm/fsmGraph.js';
+import { fsmGraph } from '../../src/fsm/fsmGraph.js';
 import { StateMachineGate, type FsmConfig } from '../../src/index.js';
 import { shortestPath } from '../../src/skills/shortestPath.js';
 import { approval, checkout } from '../fsm/fixtures.js';

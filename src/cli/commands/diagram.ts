@@ -5,7 +5,7 @@ import { analyzeTarget } from '../analyzeTarget.js';
 import { CliError } from '../CliError.js';
 import { displayPath } from '../displayPath.js';
 import { loadCommandTarget, withTargetOptions, type CommandContext } from '../context.js';
-import { fsmGraph, type FsmGraph } from '../fsm/fsmGraph.js';
+import { fsmGraph, type FsmGraph } from '../../fsm/fsmGraph.js';
 import { renderSvg } from '../fsm/renderSvg.js';
 import { toDot } from '../fsm/toDot.js';
 import { toMermaid } from '../fsm/toMermaid.js';

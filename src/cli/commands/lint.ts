@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { analyzeTarget } from '../analyzeTarget.js';
 import { CliError, EXIT } from '../CliError.js';
 import { loadCommandTarget, withTargetOptions, type CommandContext } from '../context.js';
-import { fsmGraph } from '../fsm/fsmGraph.js';
+import { fsmGraph } from '../../fsm/fsmGraph.js';
 import type { Target } from '../loadTarget.js';
 
 interface LintOptions {

@@ -1,4 +1,4 @@
-import type { FsmGraph } from './fsmGraph.js';
+import type { FsmGraph } from '../../fsm/fsmGraph.js';
 import { transitionLabel, type DrawOptions } from './toMermaid.js';
 
 /**

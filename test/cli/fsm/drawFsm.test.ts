@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StateMachineGate } from '../../../src/index.js';
-import { fsmGraph } from '../../../src/cli/fsm/fsmGraph.js';
+import { fsmGraph } from '../../../src/fsm/fsmGraph.js';
 import { toDot } from '../../../src/cli/fsm/toDot.js';
 import { toMermaid } from '../../../src/cli/fsm/toMermaid.js';
 

@@ -1,5 +1,5 @@
-import type { StateMachineGate } from '../../fsm/StateMachineGate.js';
-import type { FsmStateConfig } from '../../fsm/types.js';
+import type { StateMachineGate } from './StateMachineGate.js';
+import type { FsmStateConfig } from './types.js';
 
 /** One state of the drawn machine. */
 export interface GraphState {
