@@ -5,7 +5,7 @@
  * under `node --cpu-prof`; when it exits this prints its requests/s and the profile's top self-time costs, by
  * function and by where the code lives (mcp-fusion's dist/, a package, Node's own, GC).
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { drive, startChild, type Era } from './http.js';
@@ -70,11 +70,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const cell = { latencies: [], calls: 0, ms: 0, cpuUs: 0 };
   await drive(clients, Number(seconds) * 1000, cell, server);
   agent.destroy();
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.stdin!.end();
   await exited;
-  const file = readdirSync(out).find((f) => f.endsWith('.cpuprofile'))!;
+  // tsx's loader runs in a worker thread with its own (small) profile: the server's is the largest.
+  const file = readdirSync(out)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(`${out}/${b}`).size - statSync(`${out}/${a}`).size)[0]!;
   const { functions, places } = selfTimes(JSON.parse(readFileSync(`${out}/${file}`, 'utf8')) as Profile);
   const total = places.reduce((s, [, ms]) => s + ms, 0);
   const busy = total - (places.find(([p]) => p === '(idle)')?.[1] ?? 0);
