@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import {
   localhostHostValidation,
   localhostOriginValidation,
@@ -17,16 +18,16 @@ import { StreamableHTTPServerTransport as V1Transport } from '@modelcontextproto
 import { startServer } from 'mcp-fusion';
 import { bareV1, bareV2, fusionRegistry } from './fixtures.js';
 
-type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
+export async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
 /** The SDK's documented sessionful setup on node:http: one server and transport per `Mcp-Session-Id`. */
-function sessionful(
+export function sessionful(
   make: () => { connect(t: never): Promise<void> },
   Transport: new (o: object) => {
     handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void>;
@@ -90,7 +91,7 @@ function floor(): NodeHandler {
 }
 
 /** An HTTP server on an ephemeral 127.0.0.1 port over a node handler; resolves its port. */
-async function listen(handler: NodeHandler): Promise<number> {
+export async function listen(handler: NodeHandler): Promise<number> {
   const http = createServer((req, res) => void handler(req, res).catch(() => res.writeHead(500).end()));
   // Clients idle while the other contenders run their slices: keep their connections (Node closes after 5 s).
   http.keepAliveTimeout = 120_000;
@@ -121,7 +122,14 @@ export type Kind = keyof typeof SERVERS;
 async function serve(kind: Kind, n: number): Promise<void> {
   const start = SERVERS[kind];
   if (start === undefined) throw new Error(`unknown server kind "${kind}": use ${Object.keys(SERVERS).join(', ')}`);
-  const port = await start(n);
+  announce(await start(n));
+}
+
+/**
+ * The child's side of the protocol with bench/http.ts' `startChild`: prints `PORT <port>`, answers each stdin line
+ * with `CPU <µs>` (this process's CPU time so far) and exits when stdin closes.
+ */
+export function announce(port: number): void {
   process.stdout.write(`PORT ${port}\n`);
   process.stdin.on('data', (chunk: Buffer) => {
     for (let i = 0; i < chunk.toString('utf8').split('\n').length - 1; i++) {
@@ -132,4 +140,6 @@ async function serve(kind: Kind, n: number): Promise<void> {
   process.stdin.on('end', () => process.exit(0));
 }
 
-if (process.argv[2] === '--serve') await serve(process.argv[3] as Kind, Number(process.argv[4]));
+// Only as the child's own script (bench/peerServe.ts imports this module and takes the same arguments).
+if (process.argv[2] === '--serve' && import.meta.url === pathToFileURL(process.argv[1]!).href)
+  await serve(process.argv[3] as Kind, Number(process.argv[4]));

@@ -3,7 +3,8 @@
  * measurements in child processes). `-- --quick` is the CI smoke run; `-- --only=list,call` runs some
  * sections (`redis` prints Redis commands per call of each kind); `-- --long` (or BENCH_LONG=1) measures the load rows
  * (64 in flight, HTTP) over more and longer slices, so that three runs give the same verdicts. The full run
- * (without --only) writes bench/RESULTS.md.
+ * (without --only) writes bench/RESULTS.md. `-- --peers` runs only the peer frameworks' comparison (bench/peers.ts,
+ * docs/performance.md), installing them under bench/peers/ on first use; `-- --peers --quick` is its short run.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,11 @@ import { issueVerdicts, Rows, type Verdict } from './verdicts.js';
 import type { Section, SectionOptions } from './section.js';
 
 const quick = process.argv.includes('--quick');
+if (process.argv.includes('--peers')) {
+  // The peers run (bench/peers.ts) is its own report: the other MCP frameworks, installed under bench/peers/.
+  await (await import('./peers.js')).peersMain(quick, (line) => process.stderr.write(`${line}\n`));
+  process.exit(0);
+}
 const long = !quick && (process.argv.includes('--long') || process.env.BENCH_LONG === '1');
 const only = process.argv
   .find((a) => a.startsWith('--only='))

@@ -1,0 +1,155 @@
+/**
+ * The server side of the peers benchmark (bench/peers.ts): `tsx bench/peerServe.ts --serve <kind> <n>` serves one
+ * contender with N tools on 127.0.0.1 and speaks bench/httpServe.ts' child protocol (`PORT`, `CPU`). Every
+ * contender serves the same N tools (`domain<i % 50>.tool<i>`, a required string `id` and an optional number
+ * `limit`, validated by the framework from a zod schema) and echoes `id`. The peer frameworks come from
+ * bench/peers/node_modules (bench/peers/load.ts), never from the library's own manifest.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { bareV2, wireList } from './fixtures.js';
+import { freePort } from './freePort.js';
+import { announce, listen, readBody, sessionful, SERVERS } from './httpServe.js';
+import { load } from './peers/load.js';
+import type * as zodTypes from 'zod';
+
+/** The peers' own zod (its type is the library's zod 4, the same major). */
+type Zod = typeof zodTypes;
+const toolName = (i: number): string => `domain${i % 50}.tool${i}`;
+const schemaOf = ({ z }: Zod) =>
+  z.object({ id: z.string().describe('Identifier'), limit: z.number().optional().describe('Limit') });
+
+/** The SDK's sessionful transport answering with plain JSON bodies instead of SSE streams. */
+class JsonTransport extends NodeStreamableHTTPServerTransport {
+  constructor(options: ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0]) {
+    super({ ...options, enableJsonResponse: true });
+  }
+}
+
+/**
+ * The floor: node:http parsing the JSON-RPC body and writing the bytes an MCP server answers (the echo of
+ * `tools/call`, the precomputed list of `tools/list`, a session id on `initialize`), with no MCP work.
+ */
+function floor(n: number): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const sessionId = randomUUID();
+  const list = JSON.stringify({ tools: wireList(n) });
+  const init = JSON.stringify({
+    protocolVersion: '2025-11-25',
+    capabilities: { tools: {} },
+    serverInfo: { name: 'floor', version: '1' },
+  });
+  return async (req, res) => {
+    const body = (await readBody(req)) as
+      { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } } | undefined;
+    if (body?.id === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    const result =
+      body.method === 'initialize'
+        ? init
+        : body.method === 'tools/list'
+          ? list
+          : JSON.stringify({ content: [{ type: 'text', text: String(body.params?.arguments?.id) }] });
+    const payload = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`;
+    res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(payload),
+        'mcp-session-id': sessionId,
+      })
+      .end(payload);
+  };
+}
+
+/** tmcp (SDK-free) with its zod adapter, over its own HTTP transport (both eras) on node:http. */
+async function tmcp(n: number): Promise<number> {
+  const [{ McpServer }, { ZodJsonSchemaAdapter }, { HttpTransport }, { getRequestListener }, zod] = await Promise.all([
+    load<any>('tmcp'),
+    load<any>('@tmcp/adapter-zod'),
+    load<any>('@tmcp/transport-http'),
+    load<any>('@hono/node-server'),
+    load<Zod>('zod'),
+  ]);
+  const server = new McpServer(
+    { name: 'tmcp', version: '1', description: 'bench' },
+    { adapter: new ZodJsonSchemaAdapter(), capabilities: { tools: { listChanged: true } } },
+  );
+  for (let i = 0; i < n; i++)
+    server.tool(
+      {
+        name: toolName(i),
+        description: `Tool number ${i}`,
+        schema: schemaOf(zod),
+        annotations: { readOnlyHint: true },
+      },
+      async ({ id }: { id: string }) => ({ content: [{ type: 'text', text: id }] }),
+    );
+  const transport = new HttpTransport(server, { path: '/mcp' });
+  const http = createServer(
+    getRequestListener(
+      async (request: Request) => (await transport.respond(request)) ?? new Response(null, { status: 404 }),
+    ),
+  );
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return (http.address() as AddressInfo).port;
+}
+
+/** fastmcp (punkpeye, on SDK v1) with its HTTP streaming transport, sessionful (its default). */
+async function fastmcp(n: number): Promise<number> {
+  const [{ FastMCP }, zod] = await Promise.all([load<any>('fastmcp'), load<Zod>('zod')]);
+  const server = new FastMCP({ name: 'fastmcp', version: '1.0.0' });
+  for (let i = 0; i < n; i++)
+    server.addTool({
+      name: toolName(i),
+      description: `Tool number ${i}`,
+      parameters: schemaOf(zod),
+      annotations: { readOnlyHint: true },
+      execute: async ({ id }: { id: string }) => id,
+    });
+  const port = await freePort();
+  await server.start({ transportType: 'httpStream', httpStream: { port, host: '127.0.0.1', endpoint: '/mcp' } });
+  return port;
+}
+
+/** mcp-use's MCPServer (an SDK v2 McpServer built per request from its registry), listening on its own. */
+async function mcpUse(n: number): Promise<number> {
+  // Its anonymous usage telemetry (on by default: events sent out, a .mcp-use/ folder written) stays off here.
+  process.env.MCP_USE_ANONYMIZED_TELEMETRY = 'false';
+  const [{ MCPServer }, zod] = await Promise.all([load<any>('mcp-use'), load<Zod>('zod')]);
+  const server = new MCPServer({ name: 'mcp-use', version: '1.0.0' });
+  for (let i = 0; i < n; i++)
+    server.tool(
+      {
+        name: toolName(i),
+        description: `Tool number ${i}`,
+        inputSchema: schemaOf(zod),
+        annotations: { readOnlyHint: true },
+      },
+      async ({ id }: { id: string }) => ({ content: [{ type: 'text', text: id }] }),
+    );
+  return (await server.listen(0, { host: '127.0.0.1' })).port;
+}
+
+/** Every contender kind of the peers benchmark, each serving N tools; resolves the port. */
+export const PEER_SERVERS = {
+  'v2-sessions': SERVERS['v2-sessions'],
+  'v2-sessions-json': (n: number) => listen(sessionful(() => bareV2(n), JsonTransport as never)),
+  'v2-factory': SERVERS['v2-factory'],
+  fusion: SERVERS.fusion,
+  tmcp,
+  fastmcp,
+  'mcp-use': mcpUse,
+  floor: (n: number) => listen(floor(n)),
+} satisfies Record<string, (n: number) => Promise<number>>;
+
+export type PeerKind = keyof typeof PEER_SERVERS;
+
+if (process.argv[2] === '--serve') {
+  const kind = process.argv[3] as PeerKind;
+  const start = PEER_SERVERS[kind];
+  if (start === undefined) throw new Error(`unknown peer kind "${kind}": use ${Object.keys(PEER_SERVERS).join(', ')}`);
+  announce(await start(Number(process.argv[4])));
+}
