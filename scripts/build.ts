@@ -15,7 +15,7 @@
 //   describe CommonJS modules. The CLI (bin/) runs the ESM build only.
 // - The dev console's page files (HTML, CSS, JavaScript) are copied into dist/console/page/ (the CommonJS
 //   bundle finds them there, one folder over).
-// Size (MB = 1024² bytes, as the pack test counts; its bound is 5 MB unpacked), measured at this change:
+// Size (MB = 1024² bytes, as the pack test counts; its bound is 6 MB unpacked since the ledger, skills and console bounds grew it to 5.38 MB), measured at this change:
 // 4.41 MB unpacked, 1.19 MB packed (minified without maps it was 1.45 MB and 0.43 MB): the ESM JavaScript
 // 0.94 MB, its maps 1.99 MB (1.17 MB of it the sources), the bundle 0.62 MB and its map 0.37 MB, the
 // declarations 0.46 MB.

@@ -221,13 +221,14 @@ describe('the packed tarball', () => {
     expect(bundleMap.sources).toContain('../../src/server/startServer.ts');
   });
 
-  // Measured when the maps came (scripts/build.ts breaks it down): 4.41 MB unpacked, 1.19 MB packed.
-  it('is at most 5 MB unpacked', () => {
+  // Measured when the maps came (scripts/build.ts breaks it down): 4.41 MB unpacked, 1.19 MB packed; 5.38 MB
+  // unpacked once the ledger, skills, tasks/list and the bounded console landed (maps are 54% of it).
+  it('is at most 6 MB unpacked', () => {
     const [report] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], clean)) as Array<{
       unpackedSize: number;
       entryCount: number;
     }>;
-    expect(report!.unpackedSize, `${report!.entryCount} files`).toBeLessThanOrEqual(5 * 1024 * 1024);
+    expect(report!.unpackedSize, `${report!.entryCount} files`).toBeLessThanOrEqual(6 * 1024 * 1024);
   });
 
   it('has README links that resolve from the installed package (relative ones to a packed file)', () => {
