@@ -1,3 +1,4 @@
+import type { ConsoleSkills } from './types.js';
 import { validateHostHeader } from '@modelcontextprotocol/server';
 import type { ConsoleHub } from './ConsoleHub.js';
 import { eventStream, safeJson, type EventStream, type EventStreamParts } from './eventStream.js';
@@ -16,6 +17,8 @@ export interface ConsoleRouteParts {
   /** The tool names a session, workflow instance or principal would list now. */
   readonly view: (target: { key?: string; principal?: string }) => Promise<string[]>;
   readonly now: () => number;
+  /** The published skills, for `/skills`. */
+  readonly skills: ConsoleSkills;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -82,6 +85,7 @@ export class ConsoleRoutes {
           ...(principal !== undefined ? { principal } : {}),
         }),
       );
+    if (route === '/skills') return json(this.#parts.skills());
     if (route === '/transcript' && key !== undefined) {
       const transcript = transcriptOf(this.#parts.hub.events(), key, this.#parts.now());
       return json(transcript, {
@@ -89,7 +93,7 @@ export class ConsoleRoutes {
       });
     }
     return new Response(
-      `Not Found: the dev console serves ${this.#parts.path}, /events, /view and /transcript?key=….\n`,
+      `Not Found: the dev console serves ${this.#parts.path}, /events, /view, /skills and /transcript?key=….\n`,
       { status: 404 },
     );
   }

@@ -9,7 +9,7 @@ import type { WorkflowChange } from '../workflow/WorkflowRuntime.js';
 import { ConsoleHub } from './ConsoleHub.js';
 import { ConsoleRoutes } from './consoleRoutes.js';
 import { machineOf } from './machineOf.js';
-import type { ConsolePayload } from './types.js';
+import type { ConsolePayload, ConsoleSkills } from './types.js';
 import type { ByteLedger } from '../ledger/ByteLedger.js';
 
 /** The console's bounds, every one set. */
@@ -40,6 +40,8 @@ export interface DevConsoleParts {
   readonly visibleToolNames: (scope: RequestContext) => Promise<string[]>;
   readonly onInvalidation: (listener: (patterns: readonly string[], causedBy: string) => void) => () => void;
   readonly now?: (() => number) | undefined;
+  /** The skills the server publishes (the workflow's generated one first). */
+  readonly skills: ConsoleSkills;
 }
 
 /** A mounted dev console: it hears the app's events and answers the requests under its path. */
@@ -99,6 +101,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
       ledger,
     },
     now,
+    skills: parts.skills,
     view: async ({ key, principal }) => {
       const row = key !== undefined ? hub.session(key) : hub.sessions().find((s) => s.principal === principal);
       if (row === undefined) return [];

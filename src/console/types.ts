@@ -105,3 +105,6 @@ export interface Transcript {
   /** Set when the recording is not whole: why (a step the console kept cut), so that a replay can refuse it. */
   incomplete?: string;
 }
+
+/** The skills the console shows (every one, with every tool named): each `SKILL.md` as served. */
+export type ConsoleSkills = () => ReadonlyArray<{ name: string; description: string; markdown: string }>;

@@ -107,7 +107,13 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     { legacy: 'reject', maxRequestBodySize: limit, ...(modernBus !== undefined ? { bus: modernBus } : {}) },
   );
   const modern = new ModernDispatcher(runtime, attach, perRequest, offerSubscribe);
-  devConsole?.attach(registry, toolRuntime);
+  devConsole?.attach(registry, toolRuntime, () =>
+    (runtime.skills?.all() ?? []).map((s) => ({
+      name: s.name,
+      description: s.description,
+      markdown: s.files['SKILL.md']!,
+    })),
+  );
   const notifications = appNotifications(runtime, registry, { modern, legacy });
   const { listens, resume } = appListens(options, limits, events, modern, ledger);
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);

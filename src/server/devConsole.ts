@@ -3,6 +3,7 @@ import type { DevConsoleOptions } from '../console/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { ToolRuntime } from '../runtime/ToolRuntime.js';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
+import type { ConsoleSkills } from '../console/types.js';
 import { debugSink } from '../runtime/debugSink.js';
 import { AttachError } from '../errors/FusionError.js';
 import type { HttpOptions } from './types.js';
@@ -21,7 +22,7 @@ export interface DevConsoleTap<Ctx> {
   /** The app's options with the console's observers chained after the user's own. */
   readonly options: HttpOptions<Ctx>;
   /** Mounts the console (its module loads lazily) on the app's registry and toolRuntime. */
-  attach(registry: ToolRegistry<Ctx>, toolRuntime: ToolRuntime<Ctx>): void;
+  attach(registry: ToolRegistry<Ctx>, toolRuntime: ToolRuntime<Ctx>, skills?: ConsoleSkills): void;
   serve(request: Request, peer: string | undefined): Promise<Response>;
   close(): Promise<void>;
 }
@@ -87,7 +88,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
         tell((c) => c.workflowChange(change));
       },
     },
-    attach(registry, toolRuntime) {
+    attach(registry, toolRuntime, skills) {
       mounted = import('../console/mountDevConsole.js').then(({ mountDevConsole }) => {
         live = mountDevConsole({
           token,
@@ -102,6 +103,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
           resources: registry.resources,
           visibleToolNames: (scope) => toolRuntime.visibleToolNames(scope),
           onInvalidation: (listener) => toolRuntime.onInvalidation(listener),
+          skills: skills ?? (() => []),
         });
         for (const deliver of early.splice(0)) deliver(live);
         return live;

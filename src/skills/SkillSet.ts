@@ -43,6 +43,7 @@ export class SkillSet {
   readonly #scopes: ScopeGate<SkillView>;
   /** The one view when no item requires a scope; built on first use, not with the runtime. */
   #open: SkillView | undefined;
+  #everything: SkillView | undefined;
 
   constructor(surface: Surface, gate: StateMachineGate | undefined, own: readonly FusionSkill[]) {
     this.#surface = surface;
@@ -59,6 +60,11 @@ export class SkillSet {
   /** The skills a caller holding `granted` scopes sees, in order: the workflow's first. */
   visible(granted: readonly string[]): readonly ServedSkill[] {
     return this.#view(granted).skills;
+  }
+
+  /** Every skill with every tool named, as an operator sees them (the dev console, `mcp-fusion inspect`). */
+  all(): readonly ServedSkill[] {
+    return (this.#everything ??= this.#build(() => true)).skills;
   }
 
   /** The text of the skill file at `uri` for that caller; undefined when it sees none there. */

@@ -146,6 +146,24 @@ describe('the dev console in a real browser', () => {
     await page.close();
   });
 
+  it('shows the skill the server publishes for its workflow, as a host reads it', async () => {
+    await using srv = await httpServer(registry, { ...options, devConsole: { token: TOKEN, announce: () => {} } });
+    const { page, problems } = await openConsole(srv.consoleUrl!);
+    await using client = await v2HttpClient(srv.url);
+    const { resources } = await client.listResources();
+    const skill = resources.find((r) => r.uri.startsWith('skill://') && r.uri.endsWith('/SKILL.md'))!;
+    const served = await client.readResource({ uri: skill.uri });
+    const name = skill.uri.slice('skill://'.length, -'/SKILL.md'.length);
+    const shown = await page.waitForSelector(`#skills details[data-skill="${name}"] pre`, {
+      state: 'attached',
+      timeout: 2_000,
+    });
+    expect(await shown.textContent()).toBe((served.contents[0] as { text: string }).text);
+    for (const state of Object.keys(gate.config.states)) expect(await shown.textContent()).toContain(state);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('answers a wrong or missing token with 403, in the browser too', async () => {
     await using srv = await httpServer(registry, { ...options, devConsole: { token: TOKEN, announce: () => {} } });
     const base = `http://127.0.0.1:${srv.port}/console`;

@@ -322,6 +322,16 @@
     $('d-ptools').replaceChildren(...names.map((n) => el('li', { text: n })));
   }
 
+  async function loadSkills() {
+    const response = await fetch(q('/skills'));
+    const skills = response.ok ? await response.json() : [];
+    $('skills').replaceChildren(...(skills.length === 0
+      ? [el('p', { text: 'This server publishes no skill.' })]
+      : skills.map((s) => el('details', { 'data-skill': s.name },
+        el('summary', { text: `${s.name}: ${s.description}` }),
+        el('pre', { text: s.markdown })))));
+  }
+
   function renderAll() { renderSessions(); renderDetail(true); renderTimeline(); }
 
   const refilter = () => { offset = 0; renderTimeline(); };
@@ -333,5 +343,6 @@
   $('d-refresh').onclick = () => viewAs(selected);
   $('d-principal').onclick = viewAsPrincipal;
   setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
+  void loadSkills();
   connect();
 })();
