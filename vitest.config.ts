@@ -30,6 +30,11 @@ const isolated = [
   'test/state-sync/{StateSyncLayer,globCovers,matchGlob}.test.ts',
 ];
 
+// Files that assert how long the page's tasks take or how high a heap peaks (a real browser's long tasks, a
+// flood's heap before the collector catches up): their figures are the machine's, so they run after the others,
+// one at a time, rather than beside two other test files on a 2-core machine (scripts/test.sh).
+const alone = ['test/console/load.test.ts', 'test/e2e/soak.test.ts'];
+
 export default defineConfig({
   resolve: { alias: [{ find: /^mcp-fusion(\/redis|\/testing)?$/, replacement: `${src}$1/index.ts` }] },
   test: {
@@ -49,11 +54,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'isolated', include: isolated },
+        test: { name: 'isolated', include: isolated, exclude: alone },
       },
       {
         extends: true,
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false },
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...isolated, ...alone], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'alone', include: alone },
       },
       // The type tests: tsc over test/**/*.test-d.ts (which `npm test`'s typecheck step has already checked, as
       // part of tsconfig.json, so scripts/test.sh runs the two projects above only).

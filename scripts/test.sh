@@ -57,3 +57,5 @@ done
 # The type tests (test/**/*.test-d.ts, Vitest's project "types") were checked above: tsconfig.json includes
 # them, so the typecheck step ran the tsc that Vitest's typecheck would run again, alone, after every other file.
 echo "== tests"; npx vitest run --project isolated --project shared "$@"
+# The timing and heap-peak files (vitest.config.ts, project "alone"), one at a time once the others are done.
+echo "== tests measured alone"; npx vitest run --project alone --no-file-parallelism --passWithNoTests "$@"
