@@ -204,6 +204,8 @@ describe(
         );
       } finally {
         await client.close();
+        // The proxy's sockets first: an instance closing lingers while a socket that carried a request is open.
+        await proxy[Symbol.asyncDispose]();
         await a.close();
         await b.close();
       }
