@@ -5,8 +5,9 @@ import { taskCapabilities } from './installTasks.js';
 
 /**
  * The capabilities of the extensions a v2 server serves for `runtime` in `era`: tasks when a tool supports
- * them, skills (SEP-2640, an empty settings object; with the base `resources` capability skill files are read
- * through) when there is at least one skill. Both may share `extensions`.
+ * them, skills (SEP-2640, with `directoryRead`: skill folders are listed by `resources/directory/read`; with the
+ * base `resources` capability skill files are read through) when there is at least one skill. Both may share
+ * `extensions`.
  */
 export function extensionCapabilities(
   runtime: FusionRuntime<any>,
@@ -17,6 +18,6 @@ export function extensionCapabilities(
   return {
     ...tasks,
     ...(runtime.content?.hasResources === true ? {} : { resources: { listChanged: true } }),
-    extensions: { ...tasks.extensions, [SKILLS_EXTENSION_ID]: {} },
+    extensions: { ...tasks.extensions, [SKILLS_EXTENSION_ID]: { directoryRead: true } },
   };
 }

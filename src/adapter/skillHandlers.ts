@@ -1,4 +1,5 @@
-import { SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '../skills/skillsWire.js';
+import { RESOURCES_DIRECTORY_READ_METHOD, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '../skills/skillsWire.js';
+import { skillFileMimeType } from '../skills/skillDirectories.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { ProtocolEra } from '../protocol/types.js';
@@ -7,15 +8,19 @@ import type { RequestContext } from '../surface/types.js';
 import type { MethodHandler } from './contentHandlers.js';
 
 /** The skills methods (SEP-2640); a v2 `Server` takes them with a params schema, as extension methods. */
-export const SKILL_METHODS: ReadonlySet<string> = new Set([SKILLS_LIST_METHOD, SKILLS_GET_METHOD]);
+export const SKILL_METHODS: ReadonlySet<string> = new Set([
+  SKILLS_LIST_METHOD,
+  SKILLS_GET_METHOD,
+  RESOURCES_DIRECTORY_READ_METHOD,
+]);
 
 /** The list-caching fields the 2026-07-28 era requires on skills results (skills follow the caller's scopes). */
 const MODERN_CACHE = Object.freeze({ ttlMs: 0, cacheScope: 'private' as const });
 
 /**
- * The request handlers that serve `skills`: `skills/list` and `skills/get`, and `resources/list` and
- * `resources/read` for the skill files (wrapping `existing` ones, which answer every other URI). Each
- * answers with what the caller's scopes let it see.
+ * The request handlers that serve `skills`: `skills/list`, `skills/get` and `resources/directory/read` (the
+ * skill folders), and `resources/list` and `resources/read` for the skill files (wrapping `existing` ones,
+ * which answer every other URI). Each answers with what the caller's scopes let it see.
  */
 export function skillHandlers(
   skills: SkillSet,
@@ -55,6 +60,32 @@ export function skillHandlers(
       },
     ],
     [
+      RESOURCES_DIRECTORY_READ_METHOD,
+      async (request: { params?: { uri?: unknown; cursor?: unknown } }, ctx) => {
+        const { uri, cursor } = request?.params ?? {};
+        if (typeof uri !== 'string')
+          throw new WireError(
+            JsonRpcCode.InvalidParams,
+            'resources/directory/read needs a "uri": a skill folder such as skill://<name> (no trailing slash).',
+          );
+        // Every folder is one page: no cursor is ever handed out, so none can come back.
+        if (cursor !== undefined)
+          throw new WireError(
+            JsonRpcCode.InvalidParams,
+            'Invalid cursor: skill folders are listed in one page; call again without "cursor".',
+            { uri },
+          );
+        const resources = skills.readDirectory(uri, granted(ctx));
+        if (resources === undefined)
+          throw new WireError(
+            JsonRpcCode.InvalidParams,
+            `${uri} is not a skill folder served to you; read a folder such as skill://<name> (a file is read with resources/read).`,
+            { uri },
+          );
+        return { resources, ...cache };
+      },
+    ],
+    [
       'resources/list',
       async (request, ctx) => {
         const listed = (await listResources?.(request, ctx)) as { resources?: unknown[] } | undefined;
@@ -74,7 +105,7 @@ export function skillHandlers(
         const text = typeof uri === 'string' && uri.startsWith('skill://') ? skills.read(uri, granted(ctx)) : undefined;
         if (text !== undefined)
           return {
-            contents: [{ uri, mimeType: uri!.toString().endsWith('.md') ? 'text/markdown' : 'text/plain', text }],
+            contents: [{ uri, mimeType: skillFileMimeType(String(uri)), text }],
             ...cache,
           };
         if (readResource !== undefined) return readResource(request, ctx);

@@ -209,11 +209,15 @@ export function wireRuntime<Ctx>(
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // modern servers cannot notify, the HTTP app tells their listen streams instead.
   const stopWatching = era === 'modern' ? undefined : toolRuntime.onToolsChanged(() => void notify());
+  // A switch that changes a skill's text: its files are resources, so the resource list changed (as the SDK's
+  // skill catalog announces its reloads); the client's next skills/list has the new digests.
+  const stopSkills = era === 'modern' ? undefined : skills?.onChange(() => void attachment.notifyResourceListChanged());
   const endSession = tracing === undefined || era === 'modern' ? undefined : tracing.startSession(negotiated);
   const detach = (): void => {
     endSession?.();
     taskSetup?.stop();
     stopWatching?.();
+    stopSkills?.();
     for (const key of keys) runtime.releaseSession(key);
     keys.clear();
     for (const key of subscribed) subscriptions?.release(key);

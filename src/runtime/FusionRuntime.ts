@@ -106,7 +106,7 @@ export class FusionRuntime<Ctx = any> {
         : undefined;
     const features = buildFeatures(options, content);
     features.requestState.useLedger(core.ledger);
-    const skillSet = new SkillSet(surface, toolParts.workflow?.gate, parts.skills ?? []);
+    const skillSet = new SkillSet(surface, toolParts.workflow?.gate, parts.skills ?? [], parts.toolSwitch);
     const skills = skillSet.any ? skillSet : undefined;
     return new FusionRuntime(
       { options, surface, tools, content, workflow: toolParts.workflow, features, skills },

@@ -19,7 +19,8 @@ export interface AppNotifications extends Pick<
 /**
  * Wires the runtime's changes to both eras: an invalidation updates `fusion://stale/<pattern>` and every
  * resource of `registry` that reflects the invalidated domain, a run-time tool switch becomes
- * `tools/list_changed` on modern listen streams, and a workflow change updates its instance's URI.
+ * `tools/list_changed` on modern listen streams (and `resources/list_changed` when it changes a skill), and a
+ * workflow change updates its instance's URI.
  */
 export function appNotifications(
   runtime: FusionRuntime,
@@ -39,6 +40,8 @@ export function appNotifications(
     for (const uri of staleResourceUris(patterns, registry.resources)) changed(uri);
   });
   const stopToolsChanged = runtime.tools.onToolsChanged(() => modern.notify.toolsChanged());
+  // A switch that changes what a skill says changes the skill files, which are resources.
+  const stopSkillsChanged = runtime.skills?.onChange(() => modern.notify.resourcesChanged());
   return {
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
@@ -62,6 +65,7 @@ export function appNotifications(
     stop() {
       stopInvalidations();
       stopToolsChanged();
+      stopSkillsChanged?.();
     },
   };
 }

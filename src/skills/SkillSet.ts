@@ -1,8 +1,11 @@
 import type { Skill } from '@modelcontextprotocol/server/ext/skills';
+import type { FusionTool } from '../protocol/types.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { Surface } from '../surface/compileSurface.js';
 import { narrowSurface } from '../surface/narrowSurface.js';
+import type { ToolSwitch } from '../surface/ToolSwitch.js';
+import { skillDirectories, type DirectoryChild } from './skillDirectories.js';
 import { skillMarkdown } from './skillMarkdown.js';
 import type { FusionSkill } from './types.js';
 import { workflowSkill } from './workflowSkill.js';
@@ -22,33 +25,46 @@ export interface ServedSkill {
   entry(): Promise<Skill>;
 }
 
-/** The skills of one caller's scope view, by `SKILL.md` URI and by file URI. */
+/** The skills of one caller's scope view: the skills, their files by URI, their directories by URI. */
 interface SkillView {
   readonly skills: readonly ServedSkill[];
   readonly files: ReadonlyMap<string, string>;
+  /** Each skill's root (`skill://<name>`) and every folder below it, with its direct children. */
+  readonly dirs: ReadonlyMap<string, readonly DirectoryChild[]>;
 }
 
 /**
  * The skills a runtime serves: the generated skill of its workflow (when a gate has tools bound on the
  * surface) and the registry's own `f.skill()` skills. What a caller sees follows the tools' rules: a
  * hand-written skill needs its `requireScopes`, and the workflow's skill exists for a caller only when
- * it may use at least one of the workflow's tools, and names only those. Built once per distinct set of
- * relevant scopes, as tool lists are.
+ * it may use at least one of the workflow's tools, and names only those. A tool disabled at run time
+ * (`registry.disable()`) is named by no skill until it is enabled again. Built once per distinct set of
+ * relevant scopes and per state of the registry's switch, as tool lists are.
  * @see docs/skills.md
  */
 export class SkillSet {
   readonly #gate: StateMachineGate | undefined;
   readonly #surface: Surface;
   readonly #own: readonly FusionSkill[];
-  readonly #scopes: ScopeGate<SkillView>;
+  readonly #switch: ToolSwitch | undefined;
+  /** The switch version the cached views below were built at. */
+  #version = 0;
+  #scopes: ScopeGate<SkillView>;
   /** The one view when no item requires a scope; built on first use, not with the runtime. */
   #open: SkillView | undefined;
   #everything: SkillView | undefined;
 
-  constructor(surface: Surface, gate: StateMachineGate | undefined, own: readonly FusionSkill[]) {
+  constructor(
+    surface: Surface,
+    gate: StateMachineGate | undefined,
+    own: readonly FusionSkill[],
+    toolSwitch?: ToolSwitch,
+  ) {
     this.#surface = surface;
     this.#gate = gate !== undefined && surface.tools.some((t) => t.fsm !== undefined) ? gate : undefined;
     this.#own = own;
+    this.#switch = toolSwitch;
+    this.#version = toolSwitch?.version ?? 0;
     this.#scopes = new ScopeGate([...surface.tools, ...own]);
   }
 
@@ -64,6 +80,7 @@ export class SkillSet {
 
   /** Every skill with every tool named, as an operator sees them (the dev console, `mcp-fusion inspect`). */
   all(): readonly ServedSkill[] {
+    this.#refresh();
     return (this.#everything ??= this.#build(() => true)).skills;
   }
 
@@ -72,7 +89,42 @@ export class SkillSet {
     return this.#view(granted).files.get(uri);
   }
 
+  /** The direct children of the skill directory at `uri` for that caller; undefined when it sees none there. */
+  readDirectory(uri: string, granted: readonly string[]): readonly DirectoryChild[] | undefined {
+    return this.#view(granted).dirs.get(uri);
+  }
+
+  /**
+   * Hears every run-time switch of a tool that changes what some skill says (a disabled workflow tool leaves
+   * its skill, an enabled one comes back); returns unsubscribe. The runtime turns it into
+   * `notifications/resources/list_changed`, as the SDK's own skill catalog announces a change.
+   */
+  onChange(listener: () => void): () => void {
+    if (this.#switch === undefined || this.#gate === undefined) return () => {};
+    let before = this.#fingerprint();
+    return this.#switch.onChange(() => {
+      const after = this.#fingerprint();
+      if (after === before) return;
+      before = after;
+      listener();
+    });
+  }
+
+  #fingerprint(): string {
+    return JSON.stringify(this.all().map((s) => [s.name, s.files]));
+  }
+
+  /** Drops the views built before the last switch of a tool. */
+  #refresh(): void {
+    const version = this.#switch?.version ?? 0;
+    if (version === this.#version) return;
+    this.#version = version;
+    this.#scopes = new ScopeGate([...this.#surface.tools, ...this.#own]);
+    this.#open = this.#everything = undefined;
+  }
+
   #view(granted: readonly string[]): SkillView {
+    this.#refresh();
     if (this.#scopes.active) return this.#scopes.view(granted, (allowed) => this.#build(allowed));
     return (this.#open ??= this.#build(() => true));
   }
@@ -80,7 +132,8 @@ export class SkillSet {
   #build(allowed: (item: { readonly requiredScopes?: readonly string[] | undefined }) => boolean): SkillView {
     const skills: ServedSkill[] = [];
     if (this.#gate !== undefined) {
-      const surface = narrowSurface(this.#surface, allowed);
+      const enabled = (tool: FusionTool): boolean => allowed(tool) && this.#switch?.isDisabled(tool.name) !== true;
+      const surface = narrowSurface(this.#surface, enabled);
       if (surface.tools.some((t) => t.fsm !== undefined)) {
         const made = workflowSkill(this.#gate, surface);
         skills.push(served(made.name, made.description, { 'SKILL.md': made.markdown }));
@@ -94,7 +147,11 @@ export class SkillSet {
     const files = new Map<string, string>();
     for (const skill of skills)
       for (const [path, text] of Object.entries(skill.files)) files.set(`${SKILL_BASE}${skill.name}/${path}`, text);
-    return { skills, files };
+    const dirs = skillDirectories(
+      skills.map((s) => `${SKILL_BASE}${s.name}`),
+      files,
+    );
+    return { skills, files, dirs };
   }
 }
 

@@ -6,3 +6,5 @@
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
 export const SKILLS_LIST_METHOD = 'skills/list';
 export const SKILLS_GET_METHOD = 'skills/get';
+/** Lists the direct children of a directory resource (declared by `directoryRead: true`). */
+export const RESOURCES_DIRECTORY_READ_METHOD = 'resources/directory/read';

@@ -65,6 +65,8 @@ describe('skills follow the caller’s scopes (dev tokens over HTTP, through the
       await expect(reader.skills.get(CHECKOUT)).rejects.toMatchObject({ code: -32602 });
       await expect(reader.readResource({ uri: CHECKOUT })).rejects.toThrow();
       expect((await reader.listResources()).resources.map((r) => r.uri)).toEqual([]);
+      // Nor its folder: to this caller there is no such directory.
+      await expect(reader.skills.readDirectory('skill://checkout-workflow')).rejects.toMatchObject({ code: -32602 });
 
       await using shopper = await connect(srv.url, mode, 'dev-shop');
       const [entry, ...others] = (await shopper.skills.list()).skills;
@@ -74,6 +76,9 @@ describe('skills follow the caller’s scopes (dev tokens over HTTP, through the
       expect(text).toContain('`cart.checkout`');
       // A tool the caller may not use is never named, not even in its skill.
       expect(text).not.toContain('cart.clear');
+      const folder = (await shopper.skills.readDirectory('skill://checkout-workflow')).resources;
+      expect(folder.map((r) => r.uri)).toEqual([CHECKOUT]);
+      await expect(shopper.skills.readDirectory('skill://refunds')).rejects.toMatchObject({ code: -32602 });
 
       await using admin = await connect(srv.url, mode, 'dev-admin');
       const listed = (await admin.skills.list()).skills.map((s) => s.uri);
@@ -81,5 +86,6 @@ describe('skills follow the caller’s scopes (dev tokens over HTTP, through the
       const full = (await admin.skills.read((await admin.skills.get(CHECKOUT)).skill)).text!;
       expect(full).toContain('- `has_items` → `empty` on `CLEAR`: call `cart.clear`');
       expect(full).not.toEqual(text);
+      expect((await admin.skills.readDirectory('skill://refunds')).resources.map((r) => r.name)).toEqual(['SKILL.md']);
     });
 });
