@@ -40,7 +40,7 @@ export default defineConfig({
   test: {
     setupFiles: ['test/setup.ts'],
     // A private redis-server for the Redis stores, bus and multi-process tests (scripts/test.sh installs it).
-    globalSetup: ['test/redis/globalSetup.ts'],
+    globalSetup: ['test/redis/globalSetup.ts', 'test/childBundles.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
