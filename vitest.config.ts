@@ -39,8 +39,9 @@ export default defineConfig({
   resolve: { alias: [{ find: /^mcp-fusion(\/redis|\/testing)?$/, replacement: `${src}$1/index.ts` }] },
   test: {
     setupFiles: ['test/setup.ts'],
-    // A private redis-server for the Redis stores, bus and multi-process tests (scripts/test.sh installs it).
-    globalSetup: ['test/redis/globalSetup.ts'],
+    // A private redis-server for the Redis stores, bus and multi-process tests (scripts/test.sh installs it),
+    // and one esbuild bundle per child server module, which tests start instead of tsx (test/childBundles.ts).
+    globalSetup: ['test/redis/globalSetup.ts', 'test/childBundles.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -38,9 +38,12 @@ function files(dir: string): string[] {
 }
 
 rmSync(dist, { recursive: true, force: true });
+// MCP_FUSION_BUILD_NO_CHECK=1 emits without type-checking (tsc's `--noCheck`: the same files, byte for byte,
+// in half the CPU): for the pack test, whose `npm test` has type-checked the same sources already.
+const noCheck = process.env.MCP_FUSION_BUILD_NO_CHECK === '1' ? ['--noCheck'] : [];
 execFileSync(
   process.execPath,
-  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), ...noCheck],
   { stdio: 'inherit', cwd: root },
 );
 

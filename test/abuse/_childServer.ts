@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../_helpers/freePort.js';
 import { portAnswers } from '../_helpers/waitFor.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,15 +29,11 @@ export interface ChildServer extends AsyncDisposable {
  */
 export async function startChildServer(module: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const [port, debugPort] = [await freePort(), await freePort()];
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source', module],
-    {
-      cwd: root,
-      env: { ...process.env, ...env, PORT: String(port), DEBUG_PORT: String(debugPort) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, ['--max-old-space-size=256', '--expose-gc', ...sourceChild(module)], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), DEBUG_PORT: String(debugPort) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   let exited = false;
   child.stderr.on('data', (chunk: Buffer) => void (err = (err + chunk.toString('utf8')).slice(-4_000)));

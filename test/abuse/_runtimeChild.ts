@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { childModuleUrl, forkedChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MiB = 2 ** 20;
@@ -24,10 +25,13 @@ export interface RuntimeChild extends AsyncDisposable {
  * the child signals that it listens (over IPC) and the port answers.
  */
 export async function startRuntimeChild(fixture: string): Promise<RuntimeChild> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./_runtimeChildEntry.ts', import.meta.url)), [], {
+  const module = `test/abuse/fixtures/${fixture}.ts`;
+  // Bundled when its fixture is (the fixture is imported into the entry's module graph), else both under tsx.
+  const entry = forkedChild('test/abuse/_runtimeChildEntry.ts', [module]);
+  const child: ChildProcess = fork(entry.modulePath, [], {
     cwd: root,
-    execArgv: ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source'],
-    env: { ...process.env, NODE_OPTIONS: '', ABUSE_FIXTURE: new URL(`./fixtures/${fixture}.ts`, import.meta.url).href },
+    execArgv: ['--max-old-space-size=256', '--expose-gc', ...entry.execArgv],
+    env: { ...process.env, NODE_OPTIONS: '', ABUSE_FIXTURE: childModuleUrl(module) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let log = '';

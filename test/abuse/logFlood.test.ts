@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { portAnswers } from '../_helpers/waitFor.js';
+import { childModuleUrl, forkedChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MiB = 2 ** 20;
@@ -18,13 +19,14 @@ interface UnreadChild extends AsyncDisposable {
  * reads: a log reader that never reads. Ready once the child signals its port over IPC and that port answers.
  */
 async function startUnreadChild(): Promise<UnreadChild> {
-  const child = fork(fileURLToPath(new URL('./_runtimeChildEntry.ts', import.meta.url)), [], {
+  const entry = forkedChild('test/abuse/_runtimeChildEntry.ts', ['test/abuse/fixtures/failingTool.ts']);
+  const child = fork(entry.modulePath, [], {
     cwd: root,
-    execArgv: ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--conditions=mcp-fusion-source'],
+    execArgv: ['--max-old-space-size=256', '--expose-gc', ...entry.execArgv],
     env: {
       ...process.env,
       NODE_OPTIONS: '',
-      ABUSE_FIXTURE: new URL('./fixtures/failingTool.ts', import.meta.url).href,
+      ABUSE_FIXTURE: childModuleUrl('test/abuse/fixtures/failingTool.ts'),
     },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fusionSpec } from '../../src/cli/create/fusionSpec.js';
 import type { PackageInfo } from '../../src/cli/create/packageInfo.js';
 import { scaffoldFiles } from '../../src/cli/create/templates.js';
@@ -31,7 +31,10 @@ function childEnv(): NodeJS.ProcessEnv {
 describe('mcp-fusion create', () => {
   it('scaffolds a project that passes its own npm test right after npm install', { timeout: 240_000 }, async () => {
     const dir = join(await tempDir(), 'my-server');
-    const { code, stdout, stderr } = await cli('create', dir);
+    // The `npm install` that `create` runs takes what the local cache holds, as the pack test's installs do
+    // (without it, npm asks the registry again for every package of a project that has no lockfile yet).
+    vi.stubEnv('npm_config_prefer_offline', 'true');
+    const { code, stdout, stderr } = await cli('create', dir).finally(() => vi.unstubAllEnvs());
     expect({ code, stderr: stderr.replace(/\d+(\.\d+)?s/g, 'Ns') }).toMatchObject({
       code: 0,
       stderr: expect.stringContaining('Installing dependencies (npm install)…\n'),

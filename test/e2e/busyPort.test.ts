@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,11 +12,11 @@ describe('npm start on a busy port', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'],
-        { cwd: root, env: { ...process.env, PORT: String(port), REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      const child = spawn(process.execPath, sourceChild('examples/workspace/main.ts'), {
+        cwd: root,
+        env: { ...process.env, PORT: String(port), REDIS_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

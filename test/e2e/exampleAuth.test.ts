@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '../redis/redisServer.js';
 import { startIssuer } from '../auth/issuer.js';
 import { portAnswers } from '../_helpers/waitFor.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,22 +14,18 @@ describe('npm start with AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     await using issuer = await startIssuer(url);
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          AUTH_JWKS_URL: issuer.jwksUrl,
-          AUTH_ISSUER: issuer.issuer,
-          AUTH_AUDIENCE: url,
-          NODE_OPTIONS: '',
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
+    const child = spawn(process.execPath, sourceChild('examples/workspace/main.ts'), {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        AUTH_JWKS_URL: issuer.jwksUrl,
+        AUTH_ISSUER: issuer.issuer,
+        AUTH_AUDIENCE: url,
+        NODE_OPTIONS: '',
       },
-    );
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       let log = '';
       child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));

@@ -10,6 +10,7 @@ import { markedBlocks } from '../../scripts/docs-typecheck/markedBlocks.js';
 import { texts } from '../_helpers/clients.js';
 import { freePort } from '../_helpers/freePort.js';
 import { portAnswers, until } from '../_helpers/waitFor.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -20,7 +21,8 @@ async function stdioClient(mode: 'legacy' | 'auto'): Promise<Client> {
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts', '--stdio'],
+    // The example's stdio serving (how a host launches it is the host configs' test below, as written).
+    args: [...sourceChild('examples/workspace/main.ts'), '--stdio'],
     cwd: root,
     stderr: 'pipe',
   });

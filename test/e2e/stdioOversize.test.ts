@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { StdioLineTransport } from '../../src/server/StdioLineTransport.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const init = (id: number) =>
@@ -11,11 +12,10 @@ const init = (id: number) =>
 /** Limits named: one line of 11 MiB (over the 10 MiB default), then a normal request; 30 s at most. */
 describe('stdio: a line over the 10 MiB limit', () => {
   it('is answered with an error and logged, and the server keeps serving the next request', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts', '--stdio'],
-      { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [...sourceChild('examples/workspace/main.ts'), '--stdio'], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const lines: any[] = [];
     let stderr = '';
     let buffered = '';

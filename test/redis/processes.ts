@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { portAnswers } from '../_helpers/waitFor.js';
 import { fetchFrom } from '../_helpers/peerFetch.js';
 import { freePort } from './redisServer.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -24,22 +25,18 @@ export async function startInstance(
   env: Record<string, string> = {},
 ): Promise<Instance> {
   const port = await freePort();
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        ...(typeof redis === 'string' ? { REDIS_URL: redis } : { REDIS_CLUSTER_NODES: redis.cluster }),
-        REDIS_PREFIX: prefix,
-        NODE_OPTIONS: '',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+  const proc = spawn(process.execPath, sourceChild('examples/workspace/main.ts'), {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      ...(typeof redis === 'string' ? { REDIS_URL: redis } : { REDIS_CLUSTER_NODES: redis.cluster }),
+      REDIS_PREFIX: prefix,
+      NODE_OPTIONS: '',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await portAnswers(port, { proc, log: () => log, what: `example server on port ${port}` });

@@ -3,15 +3,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openSession, request, type RawApp } from '../_helpers/raw.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
+import { forkedChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const started: ChildProcess[] = [];
 
 /** The data-server fixture in its own process on one Redis under `prefix`; resolves its URL once it says (over IPC) that it serves. */
 async function dataProcess(prefix: string): Promise<string> {
-  const proc = fork('test/redis/fixtures/dataServer.ts', [], {
+  const server = forkedChild('test/redis/fixtures/dataServer.ts');
+  const proc = fork(server.modulePath, [], {
     cwd: root,
-    execArgv: ['--import', 'tsx', '--conditions=mcp-fusion-source'],
+    execArgv: server.execArgv,
     env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, NODE_OPTIONS: '' },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

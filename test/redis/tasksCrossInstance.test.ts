@@ -10,6 +10,7 @@ import { portAnswers } from '../_helpers/waitFor.js';
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { extTaskSession, modernRequest } from '../_helpers/extTasks.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const f = initFusion();
@@ -18,22 +19,18 @@ const LEASE_MS = 600;
 /** The fixture task server in its own process, sharing Redis under `prefix`; resolves once its port answers. */
 async function taskProcess(prefix: string): Promise<{ url: string; kill(): Promise<void>; proc: ChildProcess }> {
   const port = await freePort();
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/redis/fixtures/taskServer.ts'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        REDIS_URL: inject('redisUrl'),
-        REDIS_PREFIX: prefix,
-        LEASE_MS: String(LEASE_MS),
-        NODE_OPTIONS: '',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+  const proc = spawn(process.execPath, sourceChild('test/redis/fixtures/taskServer.ts'), {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: prefix,
+      LEASE_MS: String(LEASE_MS),
+      NODE_OPTIONS: '',
     },
-  );
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await portAnswers(port, { proc, log: () => log, what: 'the task server' });

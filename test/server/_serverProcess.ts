@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../_helpers/freePort.js';
 import { portAnswers } from '../_helpers/waitFor.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -24,7 +25,7 @@ export interface ServerProcess extends AsyncDisposable {
  */
 export async function spawnServer(module: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = env.PORT !== undefined ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', module], {
+  const child = spawn(process.execPath, sourceChild(module), {
     cwd: root,
     env: { ...process.env, NODE_OPTIONS: '', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -3,6 +3,13 @@
 // textContent (an agent's text is data, never markup).
 (() => {
   'use strict';
+  // The page's one source of time: nothing else in this file reads the clock or sets a timer
+  // (test/package/noGlobalTimers.test.ts).
+  const pageClock = {
+    now: () => Date.now(),
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    setInterval: (fn, ms) => setInterval(fn, ms),
+  };
   const base = location.pathname.replace(/\/$/, '');
   const token = new URLSearchParams(location.search).get('token') || '';
   const q = (route, params = {}) => `${base}${route}?${new URLSearchParams({ token, ...params })}`;
@@ -27,7 +34,7 @@
   };
   const short = (key) => (key && key.length > 14 ? `${key.slice(0, 12)}…` : key || '');
   const age = (at) => {
-    const s = Math.max(0, Math.round((Date.now() - at) / 1000));
+    const s = Math.max(0, Math.round((pageClock.now() - at) / 1000));
     return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
   };
   const bytes = (n) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} B`);
@@ -84,7 +91,7 @@
     source.onerror = () => {
       setStatus('reconnecting');
       // EventSource retries by itself, unless the server answered with an error status: then start over.
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
+      if (source.readyState === EventSource.CLOSED) pageClock.setTimeout(connect, 1000);
     };
   }
 
@@ -104,13 +111,13 @@
     draining = true;
     const step = () => {
       add(inbox.splice(0, STEP));
-      if (inbox.length > 0) setTimeout(step, 0);
+      if (inbox.length > 0) pageClock.setTimeout(step, 0);
       else draining = false;
     };
     step();
   }
 
-  const marker = (text) => ({ type: 'marker', text, at: Date.now(), seq: 0, instance: '' });
+  const marker = (text) => ({ type: 'marker', text, at: pageClock.now(), seq: 0, instance: '' });
 
   /** New events: kept (the latest MAX), and shown on top when they match the filters (the DOM keeps a window of WINDOW rows). */
   function add(list) {
@@ -133,7 +140,7 @@
   function sessionsSoon() {
     if (sessionsDirty) return;
     sessionsDirty = true;
-    setTimeout(() => {
+    pageClock.setTimeout(() => {
       sessionsDirty = false;
       renderSessions();
       renderDetail(false);
@@ -342,7 +349,7 @@
   $('older').onclick = () => { offset += WINDOW; renderTimeline(); };
   $('d-refresh').onclick = () => viewAs(selected);
   $('d-principal').onclick = viewAsPrincipal;
-  setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
+  pageClock.setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
   void loadSkills();
   connect();
 })();
