@@ -5,13 +5,12 @@
  * `limit`, validated by the framework from a zod schema) and echoes `id`. The peer frameworks come from
  * bench/peers/node_modules (bench/peers/load.ts), never from the library's own manifest.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { bareV2, wireList } from './fixtures.js';
+import { bareV2 } from './fixtures.js';
 import { freePort } from './freePort.js';
-import { announce, listen, readBody, sessionful, SERVERS } from './httpServe.js';
+import { listen, serveKind, sessionful, SERVERS } from './httpServe.js';
 import { load } from './peers/load.js';
 import type * as zodTypes from 'zod';
 
@@ -26,42 +25,6 @@ class JsonTransport extends NodeStreamableHTTPServerTransport {
   constructor(options: ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0]) {
     super({ ...options, enableJsonResponse: true });
   }
-}
-
-/**
- * The floor: node:http parsing the JSON-RPC body and writing the bytes an MCP server answers (the echo of
- * `tools/call`, the precomputed list of `tools/list`, a session id on `initialize`), with no MCP work.
- */
-function floor(n: number): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const sessionId = randomUUID();
-  const list = JSON.stringify({ tools: wireList(n) });
-  const init = JSON.stringify({
-    protocolVersion: '2025-11-25',
-    capabilities: { tools: {} },
-    serverInfo: { name: 'floor', version: '1' },
-  });
-  return async (req, res) => {
-    const body = (await readBody(req)) as
-      { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } } | undefined;
-    if (body?.id === undefined) {
-      res.writeHead(202).end();
-      return;
-    }
-    const result =
-      body.method === 'initialize'
-        ? init
-        : body.method === 'tools/list'
-          ? list
-          : JSON.stringify({ content: [{ type: 'text', text: String(body.params?.arguments?.id) }] });
-    const payload = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`;
-    res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-        'mcp-session-id': sessionId,
-      })
-      .end(payload);
-  };
 }
 
 /** tmcp (SDK-free) with its zod adapter, over its own HTTP transport (both eras) on node:http. */
@@ -142,14 +105,9 @@ export const PEER_SERVERS = {
   tmcp,
   fastmcp,
   'mcp-use': mcpUse,
-  floor: (n: number) => listen(floor(n)),
+  floor: SERVERS.floor,
 } satisfies Record<string, (n: number) => Promise<number>>;
 
 export type PeerKind = keyof typeof PEER_SERVERS;
 
-if (process.argv[2] === '--serve') {
-  const kind = process.argv[3] as PeerKind;
-  const start = PEER_SERVERS[kind];
-  if (start === undefined) throw new Error(`unknown peer kind "${kind}": use ${Object.keys(PEER_SERVERS).join(', ')}`);
-  announce(await start(Number(process.argv[4])));
-}
+if (process.argv[2] === '--serve') await serveKind(PEER_SERVERS, process.argv[3]!, Number(process.argv[4]));
