@@ -8,7 +8,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { bareV2 } from './fixtures.js';
+import { startServer } from 'mcp-fusion';
+import { bareV2, fusionRegistry } from './fixtures.js';
 import { freePort } from './freePort.js';
 import { listen, serveKind, sessionful, SERVERS } from './httpServe.js';
 import { load } from './peers/load.js';
@@ -27,8 +28,11 @@ class JsonTransport extends NodeStreamableHTTPServerTransport {
   }
 }
 
-/** tmcp (SDK-free) with its zod adapter, over its own HTTP transport (both eras) on node:http. */
-async function tmcp(n: number): Promise<number> {
+/**
+ * tmcp (SDK-free) with its zod adapter, over its own HTTP transport (both eras) on node:http; `redisUrl`: its
+ * sessions, their streams and listen subscriptions kept in Redis by @tmcp/session-manager-redis (several instances).
+ */
+async function tmcp(n: number, redisUrl?: string): Promise<number> {
   const [{ McpServer }, { ZodJsonSchemaAdapter }, { HttpTransport }, { getRequestListener }, zod] = await Promise.all([
     load<any>('tmcp'),
     load<any>('@tmcp/adapter-zod'),
@@ -50,7 +54,19 @@ async function tmcp(n: number): Promise<number> {
       },
       async ({ id }: { id: string }) => ({ content: [{ type: 'text', text: id }] }),
     );
-  const transport = new HttpTransport(server, { path: '/mcp' });
+  let shared = {};
+  if (redisUrl !== undefined) {
+    const { RedisStreamSessionManager, RedisInfoSessionManager, RedisSubscriptionManager } =
+      await load<any>('@tmcp/session-manager-redis');
+    shared = {
+      sessionManager: {
+        streams: new RedisStreamSessionManager(redisUrl),
+        info: new RedisInfoSessionManager(redisUrl),
+      },
+      subscriptionManager: new RedisSubscriptionManager(redisUrl),
+    };
+  }
+  const transport = new HttpTransport(server, { path: '/mcp', ...shared });
   const http = createServer(
     getRequestListener(
       async (request: Request) => (await transport.respond(request)) ?? new Response(null, { status: 404 }),
@@ -96,13 +112,42 @@ async function mcpUse(n: number): Promise<number> {
   return (await server.listen(0, { host: '127.0.0.1' })).port;
 }
 
+/** The redis-server of a two-instance contender (bench/peers.ts starts it and passes its URL). */
+function redisUrl(): string {
+  const url = process.env.BENCH_REDIS_URL;
+  if (url === undefined)
+    throw new Error('BENCH_REDIS_URL is not set: the Redis contenders need the URL of a redis-server');
+  return url;
+}
+
+/**
+ * mcp-fusion as one of several instances on one Redis (docs/scaling.md's wiring): legacy session records in
+ * `RedisSessionStore`, streams and notifications on `RedisEventBus`, resumable events in `RedisEventStore`; any
+ * instance serves any session.
+ */
+async function fusionRedis(n: number): Promise<number> {
+  const [{ Redis }, { failFastRedisOptions, RedisEventBus, RedisEventStore, RedisSessionStore }] = await Promise.all([
+    import('ioredis'),
+    import('mcp-fusion/redis'),
+  ]);
+  const client = new Redis(redisUrl(), failFastRedisOptions());
+  const subscriber = new Redis(redisUrl(), failFastRedisOptions());
+  const bus = new RedisEventBus({ publisher: client, subscriber, prefix: 'bench:bus:' });
+  await bus.ready();
+  const sessionStore = new RedisSessionStore({ client, prefix: 'bench:session:' });
+  const eventStore = new RedisEventStore({ client, prefix: 'bench:events:' });
+  return (await startServer(fusionRegistry(n), { port: 0, sessionStore, bus, eventStore })).port!;
+}
+
 /** Every contender kind of the peers benchmark, each serving N tools; resolves the port. */
 export const PEER_SERVERS = {
   'v2-sessions': SERVERS['v2-sessions'],
   'v2-sessions-json': (n: number) => listen(sessionful(() => bareV2(n), JsonTransport as never)),
   'v2-factory': SERVERS['v2-factory'],
   fusion: SERVERS.fusion,
-  tmcp,
+  tmcp: (n: number) => tmcp(n),
+  'tmcp-redis': (n: number) => tmcp(n, redisUrl()),
+  'fusion-redis': fusionRedis,
   fastmcp,
   'mcp-use': mcpUse,
   floor: SERVERS.floor,
