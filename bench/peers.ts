@@ -320,7 +320,12 @@ export async function peersMain(quick: boolean, log: (line: string) => void, onl
       '## Peers: the same tools on every MCP server framework for TypeScript',
       '',
       `- Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; Node ${process.version}`,
-      `- Started ${new Date().toISOString()}${quick ? '; **quick run** (few short rounds: not for conclusions)' : ''}`,
+      `- Started ${new Date().toISOString()}; load average (1 / 5 / 15 min) ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(
+          ' / ',
+        )} (above about 1 per core, other work shares the cores: read server CPU per request, not throughput)${quick ? '; **quick run** (few short rounds: not for conclusions)' : ''}`,
       "- Each contender: its own process, the same tools (a required string `id`, an optional number `limit`, validated from a zod schema by the framework), echoing `id`. Load: N keep-alive clients in this process, each a sequential loop of raw JSON-RPC (every answer checked); contenders alternate slice by slice within each round, with fresh connections each slice. × base: requests/s answered correctly ÷ the base's in the same round, the median over rounds and (min–max). Server CPU: the server process's own user + system time per 1,000 correct requests.",
       '',
       '',
