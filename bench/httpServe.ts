@@ -16,7 +16,7 @@ import {
 import { createMcpHandler, isInitializeRequest } from '@modelcontextprotocol/server';
 import { StreamableHTTPServerTransport as V1Transport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { startServer } from 'mcp-fusion';
-import { bareV1, bareV2, fusionRegistry } from './fixtures.js';
+import { bareV1, bareV2, fusionRegistry, wireList } from './fixtures.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -62,12 +62,19 @@ export function sessionful(
 }
 
 /**
- * The floor: no MCP work at all. node:http reads and parses the JSON-RPC body and writes the result a
- * tools/call of the echo tool gets (the same bytes as the SDK serializes them); an initialize gets a session
- * id, a notification 202. What any MCP server on node:http pays at least on this machine.
+ * The floor: no MCP work at all. node:http reads and parses the JSON-RPC body and writes the bytes an MCP server
+ * answers: the echo of a `tools/call` (as the SDK serializes it), the precomputed list of N tools for a
+ * `tools/list`, a session id on `initialize`, 202 to a notification. What any MCP server on node:http pays at
+ * least on this machine.
  */
-function floor(): NodeHandler {
+function floor(n: number): NodeHandler {
   const sessionId = randomUUID();
+  const list = JSON.stringify({ tools: wireList(n) });
+  const init = JSON.stringify({
+    protocolVersion: '2025-11-25',
+    capabilities: { tools: {} },
+    serverInfo: { name: 'floor', version: '1' },
+  });
   return async (req, res) => {
     const body = (await readBody(req)) as
       { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } } | undefined;
@@ -77,9 +84,11 @@ function floor(): NodeHandler {
     }
     const result =
       body.method === 'initialize'
-        ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '1' } }
-        : { content: [{ type: 'text', text: String(body.params?.arguments?.id) }] };
-    const payload = JSON.stringify({ result, jsonrpc: '2.0', id: body.id });
+        ? init
+        : body.method === 'tools/list'
+          ? list
+          : JSON.stringify({ content: [{ type: 'text', text: String(body.params?.arguments?.id) }] });
+    const payload = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`;
     res
       .writeHead(200, {
         'content-type': 'application/json',
@@ -112,16 +121,17 @@ export const SERVERS = {
       if (host(req, res) && origin(req, res)) await node(req as never, res as never);
     });
   },
-  floor: () => listen(floor()),
+  floor: (n: number) => listen(floor(n)),
   // The mountable node handler (issue #34 item 5) joins here as one more kind, e.g.
   // 'fusion-node': (n) => listen(nodeHandlerOf(fusionRegistry(n))), with its rows in http.ts' CONTENDERS.
 } satisfies Record<string, (n: number) => Promise<number>>;
 
 export type Kind = keyof typeof SERVERS;
 
-async function serve(kind: Kind, n: number): Promise<void> {
-  const start = SERVERS[kind];
-  if (start === undefined) throw new Error(`unknown server kind "${kind}": use ${Object.keys(SERVERS).join(', ')}`);
+/** Starts `kind` of `servers` (a table of server kinds) with N tools and speaks the child protocol ({@link announce}). */
+export async function serveKind(servers: Record<string, (n: number) => Promise<number>>, kind: string, n: number) {
+  const start = servers[kind];
+  if (start === undefined) throw new Error(`unknown server kind "${kind}": use ${Object.keys(servers).join(', ')}`);
   announce(await start(n));
 }
 
@@ -142,4 +152,4 @@ export function announce(port: number): void {
 
 // Only as the child's own script (bench/peerServe.ts imports this module and takes the same arguments).
 if (process.argv[2] === '--serve' && import.meta.url === pathToFileURL(process.argv[1]!).href)
-  await serve(process.argv[3] as Kind, Number(process.argv[4]));
+  await serveKind(SERVERS, process.argv[3]!, Number(process.argv[4]));

@@ -29,7 +29,12 @@ import type { Section, SectionOptions } from './section.js';
 const quick = process.argv.includes('--quick');
 if (process.argv.includes('--peers')) {
   // The peers run (bench/peers.ts) is its own report: the other MCP frameworks, installed under bench/peers/.
-  await (await import('./peers.js')).peersMain(quick, (line) => process.stderr.write(`${line}\n`));
+  // `--tables=main,1000,list,redis`: only those tables (all of them by default; the main one with --quick).
+  const tables = process.argv
+    .find((a) => a.startsWith('--tables='))
+    ?.slice('--tables='.length)
+    .split(',');
+  await (await import('./peers.js')).peersMain(quick, (line) => process.stderr.write(`${line}\n`), tables);
   process.exit(0);
 }
 const long = !quick && (process.argv.includes('--long') || process.env.BENCH_LONG === '1');

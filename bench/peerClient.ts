@@ -29,23 +29,27 @@ const answerOf = (reply: Reply, id: number): any => reply.messages.find((m) => m
 
 /**
  * Opens one client (a legacy session: initialize, initialized; or nothing on the modern era) and returns its
- * step: the next request of the mix, every `listEvery`-th a `tools/list` (of all `n` tools, following
+ * step (`port`: one server, or the instances to take turns over): the next request of the mix, every `listEvery`-th a `tools/list` (of all `n` tools, following
  * `nextCursor` if the server pages), the others a `tools/call` of the echo tool. `agent()` is the connection
  * pool of the moment (a fresh one per slice). Throws only when the session cannot be opened.
  */
 export async function openMixClient(
   agent: () => Agent,
-  port: number,
+  port: number | readonly number[],
   era: Era,
   n: number,
   listEvery: number,
   tally: () => Tally,
 ): Promise<() => Promise<void>> {
+  // Several instances (a list of ports): each request goes to the next, as a load balancer without affinity.
+  const ports = typeof port === 'number' ? [port] : port;
+  let turn = Math.floor(Math.random() * ports.length);
+  const next = (): number => ports[turn++ % ports.length]!;
   let headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28' };
   if (era === 'legacy') {
     const init = await post(
       agent(),
-      port,
+      next(),
       {
         jsonrpc: '2.0',
         id: 0,
@@ -62,7 +66,7 @@ export async function openMixClient(
       'mcp-protocol-version': String(result.protocolVersion),
       ...(typeof sid === 'string' ? { 'mcp-session-id': sid } : {}),
     };
-    await post(agent(), port, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    await post(agent(), next(), { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
   }
   const meta = era === 'modern' ? { _meta: ENVELOPE } : {};
   const callHeaders =
@@ -73,7 +77,7 @@ export async function openMixClient(
   const call = async (): Promise<string | undefined> => {
     const reply = await post(
       agent(),
-      port,
+      next(),
       { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { ...callArgs, ...meta } },
       callHeaders,
     );
@@ -85,7 +89,12 @@ export async function openMixClient(
     let cursor: string | undefined;
     do {
       const params = { ...meta, ...(cursor === undefined ? {} : { cursor }) };
-      const reply = await post(agent(), port, { jsonrpc: '2.0', id: ++id, method: 'tools/list', params }, listHeaders);
+      const reply = await post(
+        agent(),
+        next(),
+        { jsonrpc: '2.0', id: ++id, method: 'tools/list', params },
+        listHeaders,
+      );
       const result = answerOf(reply, id)?.result;
       if (reply.status !== 200 || !Array.isArray(result?.tools))
         return `tools/list: HTTP ${reply.status} ${JSON.stringify(reply.messages).slice(0, 200)}`;

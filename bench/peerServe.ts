@@ -5,13 +5,13 @@
  * `limit`, validated by the framework from a zod schema) and echoes `id`. The peer frameworks come from
  * bench/peers/node_modules (bench/peers/load.ts), never from the library's own manifest.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { bareV2, wireList } from './fixtures.js';
+import { startServer } from 'mcp-fusion';
+import { bareV2, fusionRegistry } from './fixtures.js';
 import { freePort } from './freePort.js';
-import { announce, listen, readBody, sessionful, SERVERS } from './httpServe.js';
+import { listen, serveKind, sessionful, SERVERS } from './httpServe.js';
 import { load } from './peers/load.js';
 import type * as zodTypes from 'zod';
 
@@ -29,43 +29,10 @@ class JsonTransport extends NodeStreamableHTTPServerTransport {
 }
 
 /**
- * The floor: node:http parsing the JSON-RPC body and writing the bytes an MCP server answers (the echo of
- * `tools/call`, the precomputed list of `tools/list`, a session id on `initialize`), with no MCP work.
+ * tmcp (SDK-free) with its zod adapter, over its own HTTP transport (both eras) on node:http; `redisUrl`: its
+ * sessions, their streams and listen subscriptions kept in Redis by @tmcp/session-manager-redis (several instances).
  */
-function floor(n: number): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const sessionId = randomUUID();
-  const list = JSON.stringify({ tools: wireList(n) });
-  const init = JSON.stringify({
-    protocolVersion: '2025-11-25',
-    capabilities: { tools: {} },
-    serverInfo: { name: 'floor', version: '1' },
-  });
-  return async (req, res) => {
-    const body = (await readBody(req)) as
-      { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } } | undefined;
-    if (body?.id === undefined) {
-      res.writeHead(202).end();
-      return;
-    }
-    const result =
-      body.method === 'initialize'
-        ? init
-        : body.method === 'tools/list'
-          ? list
-          : JSON.stringify({ content: [{ type: 'text', text: String(body.params?.arguments?.id) }] });
-    const payload = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`;
-    res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-        'mcp-session-id': sessionId,
-      })
-      .end(payload);
-  };
-}
-
-/** tmcp (SDK-free) with its zod adapter, over its own HTTP transport (both eras) on node:http. */
-async function tmcp(n: number): Promise<number> {
+async function tmcp(n: number, redisUrl?: string): Promise<number> {
   const [{ McpServer }, { ZodJsonSchemaAdapter }, { HttpTransport }, { getRequestListener }, zod] = await Promise.all([
     load<any>('tmcp'),
     load<any>('@tmcp/adapter-zod'),
@@ -87,7 +54,19 @@ async function tmcp(n: number): Promise<number> {
       },
       async ({ id }: { id: string }) => ({ content: [{ type: 'text', text: id }] }),
     );
-  const transport = new HttpTransport(server, { path: '/mcp' });
+  let shared = {};
+  if (redisUrl !== undefined) {
+    const { RedisStreamSessionManager, RedisInfoSessionManager, RedisSubscriptionManager } =
+      await load<any>('@tmcp/session-manager-redis');
+    shared = {
+      sessionManager: {
+        streams: new RedisStreamSessionManager(redisUrl),
+        info: new RedisInfoSessionManager(redisUrl),
+      },
+      subscriptionManager: new RedisSubscriptionManager(redisUrl),
+    };
+  }
+  const transport = new HttpTransport(server, { path: '/mcp', ...shared });
   const http = createServer(
     getRequestListener(
       async (request: Request) => (await transport.respond(request)) ?? new Response(null, { status: 404 }),
@@ -133,23 +112,47 @@ async function mcpUse(n: number): Promise<number> {
   return (await server.listen(0, { host: '127.0.0.1' })).port;
 }
 
+/** The redis-server of a two-instance contender (bench/peers.ts starts it and passes its URL). */
+function redisUrl(): string {
+  const url = process.env.BENCH_REDIS_URL;
+  if (url === undefined)
+    throw new Error('BENCH_REDIS_URL is not set: the Redis contenders need the URL of a redis-server');
+  return url;
+}
+
+/**
+ * mcp-fusion as one of several instances on one Redis (docs/scaling.md's wiring): legacy session records in
+ * `RedisSessionStore`, streams and notifications on `RedisEventBus`, resumable events in `RedisEventStore`; any
+ * instance serves any session.
+ */
+async function fusionRedis(n: number): Promise<number> {
+  const [{ Redis }, { failFastRedisOptions, RedisEventBus, RedisEventStore, RedisSessionStore }] = await Promise.all([
+    import('ioredis'),
+    import('mcp-fusion/redis'),
+  ]);
+  const client = new Redis(redisUrl(), failFastRedisOptions());
+  const subscriber = new Redis(redisUrl(), failFastRedisOptions());
+  const bus = new RedisEventBus({ publisher: client, subscriber, prefix: 'bench:bus:' });
+  await bus.ready();
+  const sessionStore = new RedisSessionStore({ client, prefix: 'bench:session:' });
+  const eventStore = new RedisEventStore({ client, prefix: 'bench:events:' });
+  return (await startServer(fusionRegistry(n), { port: 0, sessionStore, bus, eventStore })).port!;
+}
+
 /** Every contender kind of the peers benchmark, each serving N tools; resolves the port. */
 export const PEER_SERVERS = {
   'v2-sessions': SERVERS['v2-sessions'],
   'v2-sessions-json': (n: number) => listen(sessionful(() => bareV2(n), JsonTransport as never)),
   'v2-factory': SERVERS['v2-factory'],
   fusion: SERVERS.fusion,
-  tmcp,
+  tmcp: (n: number) => tmcp(n),
+  'tmcp-redis': (n: number) => tmcp(n, redisUrl()),
+  'fusion-redis': fusionRedis,
   fastmcp,
   'mcp-use': mcpUse,
-  floor: (n: number) => listen(floor(n)),
+  floor: SERVERS.floor,
 } satisfies Record<string, (n: number) => Promise<number>>;
 
 export type PeerKind = keyof typeof PEER_SERVERS;
 
-if (process.argv[2] === '--serve') {
-  const kind = process.argv[3] as PeerKind;
-  const start = PEER_SERVERS[kind];
-  if (start === undefined) throw new Error(`unknown peer kind "${kind}": use ${Object.keys(PEER_SERVERS).join(', ')}`);
-  announce(await start(Number(process.argv[4])));
-}
+if (process.argv[2] === '--serve') await serveKind(PEER_SERVERS, process.argv[3]!, Number(process.argv[4]));

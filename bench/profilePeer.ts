@@ -1,7 +1,8 @@
 /**
  * A CPU profile of one peers-benchmark server under the 50-client mix (9 `tools/call`, 1 `tools/list`):
  * `npm run -s build && npx tsx --tsconfig bench/tsconfig.json bench/profilePeer.ts <kind> <legacy|modern> [seconds] [dir]`
- * with kind one of bench/peerServe.ts' PEER_SERVERS (fusion, floor, v2-sessions, tmcp, …). The server child runs
+ * with kind one of bench/peerServe.ts' PEER_SERVERS (fusion, floor, v2-sessions, tmcp, …; `fusion+sdk-patch`: on the SDK
+ * with bench/sdk-per-message.patch). The server child runs
  * under `node --cpu-prof`; when it exits this prints its requests/s and the profile's top self-time costs, by
  * function and by where the code lives (mcp-fusion's dist/, a package, Node's own, GC).
  */
@@ -10,6 +11,7 @@ import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { drive, startChild, type Era } from './http.js';
 import { openMixClient, type Tally } from './peerClient.js';
+import { preparePatchedSdk } from './sdkPatch.js';
 
 interface ProfileNode {
   id: number;
@@ -54,7 +56,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const out = `${dir}/${kind}-${era}-${Date.now()}`;
   mkdirSync(out, { recursive: true });
   const script = fileURLToPath(new URL('./peerServe.ts', import.meta.url));
-  const server = await startChild(kind as never, 100, ['--cpu-prof', `--cpu-prof-dir=${out}`], script);
+  // `fusion+sdk-patch`: the server on the SDK with bench/sdk-per-message.patch applied (bench/sdkPatch.ts).
+  const patched = kind.endsWith('+sdk-patch');
+  const server = await startChild(
+    (patched ? kind.slice(0, -'+sdk-patch'.length) : kind) as never,
+    100,
+    [...(patched ? preparePatchedSdk() : []), '--cpu-prof', `--cpu-prof-dir=${out}`],
+    script,
+  );
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const tally: Tally = { ok: 0, errors: 0 };
   const open = () =>

@@ -25,7 +25,7 @@ export const REDIS_COMMANDS = 'Redis commands per call (example server wiring, c
 export const REDIS_CAPACITY = 'One Redis primary on this machine (measured)';
 const run = promisify(execFile);
 
-async function startRedis(): Promise<{ proc: ChildProcess; url: string; port: number }> {
+export async function startRedis(): Promise<{ proc: ChildProcess; url: string; port: number }> {
   const port = await freePort();
   const proc = spawn(
     'redis-server',

@@ -40,6 +40,28 @@ export function peerKey(
   policy: PeerPolicy = DEFAULT_PEER_POLICY,
 ): string | undefined {
   if (remote === undefined || remote === '') return undefined;
+  if (!forwarded) return directKey(remote, policy);
+  return keyOf(remote, forwarded, policy);
+}
+
+/** Keys of peers that came without a forwarded header, per policy: one parse per address, not per request. */
+const direct = new WeakMap<PeerPolicy, Map<string, string>>();
+/** Addresses remembered per policy before the memo starts afresh (a scan of many addresses stays bounded). */
+const DIRECT_MEMO_SIZE = 1024;
+
+function directKey(remote: string, policy: PeerPolicy): string {
+  let memo = direct.get(policy);
+  if (memo === undefined) direct.set(policy, (memo = new Map()));
+  let key = memo.get(remote);
+  if (key === undefined) {
+    key = keyOf(remote, undefined, policy);
+    if (memo.size >= DIRECT_MEMO_SIZE) memo.clear();
+    memo.set(remote, key);
+  }
+  return key;
+}
+
+function keyOf(remote: string, forwarded: string | null | undefined, policy: PeerPolicy): string {
   const socket = parseIp(remote);
   if (socket === undefined) return remote;
   let peer = socket;

@@ -9,6 +9,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { systemClock, type Clock, type Timer } from '../_internal/clock.js';
+import { stringifyMessage } from '../_internal/fixedJson.js';
 import { jsonAnswer } from './jsonAnswer.js';
 import { onClientGone } from './nodeRequest.js';
 
@@ -121,7 +122,7 @@ export class SharedModernTransport extends PerRequestHTTPServerTransport {
         code !== undefined && (exchange.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability)
           ? LADDER_STATUS[code]
           : undefined;
-      settle(exchange, jsonAnswer(JSON.stringify(answer), ladder ?? 200));
+      settle(exchange, jsonAnswer(stringifyMessage(answer), ladder ?? 200));
       return;
     }
     this.#frame(exchange, answer);

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { stringifyMessage } from '../_internal/fixedJson.js';
 import { jsonAnswer } from './jsonAnswer.js';
 
 const encoder = new TextEncoder();
@@ -8,7 +9,10 @@ const encoder = new TextEncoder();
  * stream; the node adapter writes it in one piece with its `Content-Length`).
  */
 export function legacyJsonAnswer(message: JSONRPCMessage, sessionId: string): Response {
-  return jsonAnswer(JSON.stringify(message), 200, { 'content-type': 'application/json', 'mcp-session-id': sessionId });
+  return jsonAnswer(stringifyMessage(message), 200, {
+    'content-type': 'application/json',
+    'mcp-session-id': sessionId,
+  });
 }
 
 /** The SSE answer of a legacy POST or resumed stream (the SDK transport's headers, byte for byte). */

@@ -1,3 +1,4 @@
+import { fixedJson } from '../_internal/fixedJson.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { narrowSurface } from './narrowSurface.js';
 import type { ToolSwitch } from './ToolSwitch.js';
@@ -45,7 +46,8 @@ export class Visibility {
     const cache = parts.listCache ?? { ttlMs: 60_000, cacheScope: this.#scopes.active ? 'private' : 'public' };
     this.listCache = cache;
     const freeze = (tools: readonly WireTool[], modern: boolean): ToolListResult => {
-      const base = { tools: tools as unknown as Array<Record<string, unknown>> };
+      // The tools array is serialized once for every answer that carries it (stringifyMessage).
+      const base = { tools: fixedJson(tools) as unknown as Array<Record<string, unknown>> };
       return Object.freeze(modern ? { ...base, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope } : base);
     };
     this.#build = (s) => {
