@@ -10,6 +10,8 @@
   const MAX = 5000;
   let events = [];
   let sessions = new Map();
+  /** Task rows as the server keeps them (bounded by its own cap), by task id. */
+  const tasks = new Map();
   let machine = null;
   let selected = '';
   let source;
@@ -59,13 +61,15 @@
       maxSessions = snap.maxSessions;
       for (const s of snap.sessions) sessions.set(s.key, s);
       trimSessions();
+      putTasks(snap.tasks);
       machine = snap.machine;
       setStatus('live');
       renderAll();
     });
     source.addEventListener('skipped', (m) => {
-      const { skipped, sessions: rows } = JSON.parse(m.data);
+      const { skipped, sessions: rows, tasks: taskRows } = JSON.parse(m.data);
       for (const s of rows) sessions.set(s.key, s);
+      putTasks(taskRows);
       trimSessions();
       sessionsSoon();
       const e = marker(`— ${skipped} events skipped (this page fell behind; the server did not wait for it) —`);
@@ -77,6 +81,7 @@
       const batch = JSON.parse(m.data);
       for (const s of batch.sessions) sessions.set(s.key, s);
       trimSessions();
+      if (putTasks(batch.tasks)) sessionsSoon();
       inbox.push(...batch.events.map(flat));
       drain();
       if (batch.sessions.length > 0) sessionsSoon();
@@ -86,6 +91,14 @@
       // EventSource retries by itself, unless the server answered with an error status: then start over.
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
     };
+  }
+
+  /** Task rows from the server, the page keeping as many as the server does; true when some came. */
+  function putTasks(rows) {
+    if (!Array.isArray(rows) || rows.length === 0) return false;
+    for (const t of rows) { tasks.delete(t.id); tasks.set(t.id, t); }
+    while (tasks.size > maxSessions) tasks.delete(tasks.keys().next().value);
+    return true;
   }
 
   /** The page lists as many sessions as the server does (its own cap), the least recently seen leaving first. */
@@ -136,6 +149,7 @@
     setTimeout(() => {
       sessionsDirty = false;
       renderSessions();
+      renderTasks();
       renderDetail(false);
     }, 50);
   }
@@ -190,7 +204,8 @@
       case 'resources_updated': return `notifications/resources/updated ${joined(e.uris)} (${e.cause})`;
       case 'session': return `session ${short(e.sessionId)} ${e.phase} (${e.reason})`;
       case 'list': return `tools/list: ${e.count} tools`;
-      case 'task': return `${e.tool} task ${short(e.taskId)}: ${e.status}${e.statusMessage ? ` — ${e.statusMessage}` : ''}`;
+      case 'task': return `${e.tool} task ${short(e.taskId)}: ${e.status}${e.statusMessage ? ` — ${e.statusMessage}` : ''}${e.attempt ? ` (attempt ${e.attempt})` : ''}`;
+      case 'task_progress': return `${e.tool} task ${short(e.taskId)}: ${e.progress}`;
       case 'warning': return e.message;
       case 'error': return `${e.message}: ${e.error && e.error.message}`;
       default: return e.type;
@@ -332,9 +347,39 @@
         el('pre', { text: s.markdown })))));
   }
 
-  function renderAll() { renderSessions(); renderDetail(true); renderTimeline(); }
+  // One <tr> per task, kept like the session rows; the filters apply (a task's session, its tool).
+  const taskRows = new Map();
+  function renderTasks() {
+    const f = filterNow();
+    const shown = [...tasks.values()].reverse().filter((t) =>
+      (!f.s || t.sessionId === f.s) && (!f.p || f.keys.has(t.sessionId)) && (!f.t || t.tool.includes(f.t)));
+    const trs = shown.map((t) => {
+      let tr = taskRows.get(t.id);
+      if (!tr) {
+        tr = el('tr', { 'data-task': t.id }, el('td', { title: t.id }), el('td'), el('td'), el('td'), el('td'), el('td'), el('td'));
+        taskRows.set(t.id, tr);
+      }
+      const [id, tool, session, status, progress, attempt, instance] = tr.cells;
+      setText(id, short(t.id));
+      setText(tool, t.tool);
+      setText(session, short(t.sessionId));
+      setText(status, t.status);
+      setText(progress, t.progress || t.statusMessage || '');
+      setText(attempt, t.attempt === undefined || t.attempt === null ? '' : String(t.attempt));
+      setText(instance, t.instance ? `@${t.instance}` : '');
+      tr.dataset.status = t.status;
+      return tr;
+    });
+    for (const id of taskRows.keys()) if (!tasks.has(id)) taskRows.delete(id);
+    const body = $('tasks').tBodies[0];
+    const order = Array.from(body.rows);
+    if (order.length !== trs.length || trs.some((tr, i) => order[i] !== tr)) body.replaceChildren(...trs);
+    $('task-count').textContent = `${shown.length} of ${tasks.size}`;
+  }
 
-  const refilter = () => { offset = 0; renderTimeline(); };
+  function renderAll() { renderSessions(); renderTasks(); renderDetail(true); renderTimeline(); }
+
+  const refilter = () => { offset = 0; renderTimeline(); renderTasks(); };
   for (const id of ['f-session', 'f-principal']) $(id).onchange = refilter;
   $('f-tool').oninput = refilter;
   $('clear').onclick = () => { events = []; offset = 0; renderTimeline(); };
