@@ -87,7 +87,8 @@ export class ConsoleRoutes {
       );
     if (route === '/skills') return json(this.#parts.skills());
     if (route === '/transcript' && key !== undefined) {
-      const transcript = transcriptOf(this.#parts.hub.events(), key, this.#parts.now());
+      const { hub } = this.#parts;
+      const transcript = transcriptOf(hub.events(), key, this.#parts.now(), hub.session(key)?.calls);
       return json(transcript, {
         'content-disposition': `attachment; filename="transcript-${key.replace(/[^\w.-]/g, '_').slice(0, 60)}.json"`,
       });

@@ -1,4 +1,4 @@
-import type { DebugEvent } from '../tracing/types.js';
+import type { ClientAnswer, DebugEvent } from '../tracing/types.js';
 
 /**
  * Options of the dev console (`devConsole` of `createFusionApp` / `startServer`, and `mcp-fusion dev`).
@@ -89,6 +89,10 @@ export interface TranscriptStep {
   stateSync: readonly string[];
   /** Names `tools/list` gave the session right after the call, when recorded. */
   visible?: readonly string[];
+  /** What the client answered to the handler's elicitation and sampling requests, in order: the replay answers the same. */
+  answers?: readonly ClientAnswer[];
+  /** Set when the call ran as a task that the client cancelled: the replay cancels it too. */
+  cancelled?: true;
 }
 
 /**
@@ -102,7 +106,10 @@ export interface Transcript {
   scopes: readonly string[];
   recordedAt: string;
   steps: TranscriptStep[];
-  /** Set when the recording is not whole: why (a step the console kept cut), so that a replay can refuse it. */
+  /**
+   * Set when the recording is not whole: why (calls pushed out of the console's buffer before the export, a
+   * step the console kept cut), so that a replay refuses it.
+   */
   incomplete?: string;
 }
 

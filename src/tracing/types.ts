@@ -43,6 +43,15 @@ export interface RequestTrace {
   task?(taskId: string, status: TaskStatus): void;
 }
 
+/** What the client answered to one request a handler sent it (`elicitation/create`, `sampling/createMessage`). */
+export interface ClientAnswer {
+  readonly method: 'elicitation/create' | 'sampling/createMessage';
+  /** The client's result, as the handler got it. */
+  readonly result?: Record<string, unknown>;
+  /** The error's message, when the request failed instead. */
+  readonly error?: string;
+}
+
 /**
  * What the debug observer receives: every list, call, refusal, workflow transition, State Sync
  * invalidation and `list_changed`, plus warnings and swallowed errors. `createDebugObserver()` prints
@@ -112,4 +121,6 @@ export type DebugEvent =
       durationMs: number;
       stages: ReadonlyArray<{ stage: string; ms: number }>;
       stack: string | undefined;
+      /** What the client answered to the handler's `elicit` and `sample` requests, in order (none: undefined). */
+      answers?: ReadonlyArray<ClientAnswer> | undefined;
     };
