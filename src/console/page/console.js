@@ -377,7 +377,17 @@
     $('task-count').textContent = `${shown.length} of ${tasks.size}`;
   }
 
-  function renderAll() { renderSessions(); renderTasks(); renderDetail(true); renderTimeline(); }
+  // The charts: the server's rolling window of calls (every instance's) and the page's own session rows.
+  let ticks = 0;
+  async function refreshCharts() {
+    const response = await fetch(q('/metrics'));
+    if (!response.ok || !globalThis.fusionCharts) return;
+    const view = await response.json();
+    globalThis.fusionCharts.render(view, sessions, machine);
+    $('charts').dataset.at = String(view.now);
+  }
+
+  function renderAll() { void refreshCharts(); renderSessions(); renderTasks(); renderDetail(true); renderTimeline(); }
 
   const refilter = () => { offset = 0; renderTimeline(); renderTasks(); };
   for (const id of ['f-session', 'f-principal']) $(id).onchange = refilter;
@@ -387,7 +397,7 @@
   $('older').onclick = () => { offset += WINDOW; renderTimeline(); };
   $('d-refresh').onclick = () => viewAs(selected);
   $('d-principal').onclick = viewAsPrincipal;
-  setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
+  setInterval(() => { renderSessions(); if (selected) renderDetail(false); if (++ticks % 2 === 0) void refreshCharts(); }, 1000);
   void loadSkills();
   connect();
 })();
