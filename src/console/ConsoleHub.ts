@@ -200,7 +200,7 @@ export class ConsoleHub {
     entry.seq = ++this.#seq;
     this.#kept.push({ entry, bytes });
     this.#bytes += bytes;
-    const session = this.#rows.track(entry.event, entry.at);
+    const session = this.#rows.track(entry.event, entry.at, entry.instance);
     this.#tasks.track(entry.event, entry.at, entry.instance);
     for (const listener of this.#listeners) listener(entry, session, bytes);
   }

@@ -74,6 +74,8 @@ export interface ConsoleSession {
   state: string | undefined;
   phase: string | undefined;
   calls: number;
+  /** The instance whose event about it came last (with a shared bus, the one serving it now). */
+  instance: string;
 }
 
 /** One call of a recorded session, as {@link Transcript} replays it. */

@@ -176,11 +176,12 @@
     const p = $('f-principal').value;
     const keys = new Set();
     if (p) for (const r of sessions.values()) if (r.principal === p) keys.add(r.key);
-    return { s: $('f-session').value, p, keys, t: $('f-tool').value.trim() };
+    return { s: $('f-session').value, p, keys, t: $('f-tool').value.trim(), i: $('f-instance').value };
   }
 
   function matches(e, f = filterNow()) {
     if (e.type === 'marker') return true;
+    if (f.i && e.instance !== f.i) return false;
     if (f.s && e.sessionId !== f.s && e.workflowKey !== f.s) return false;
     if (f.p && e.principal !== f.p && !(e.type !== 'result' && (f.keys.has(e.sessionId) || f.keys.has(e.workflowKey)))) return false;
     if (f.t && !String(e.tool || e.causedBy || '').includes(f.t)) return false;
@@ -254,16 +255,21 @@
   const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
 
   function renderSessions() {
-    const rows = [...sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
+    const all = [...sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
+    // With a shared bus, every instance's sessions: the instance filter shows one's.
+    const instance = $('f-instance').value;
+    const rows = instance ? all.filter((s) => s.instance === instance) : all;
     const body = $('sessions').tBodies[0];
     const trs = rows.map((s) => {
       let tr = sessionRows.get(s.key);
       if (!tr) {
-        tr = el('tr', { 'data-key': s.key }, el('td', { title: s.key }), el('td'), el('td'), el('td'), el('td'));
+        tr = el('tr', { 'data-key': s.key }, el('td', { title: s.key }), el('td'), el('td'), el('td'), el('td'), el('td'));
         tr.onclick = () => select(s.key);
         sessionRows.set(s.key, tr);
       }
-      const [key, principal, started, state, calls] = tr.cells;
+      const [key, principal, started, state, calls, where] = tr.cells;
+      setText(where, s.instance ? `@${s.instance}${s.instance === hub ? ' (this)' : ''}` : '');
+      tr.dataset.instance = s.instance || '';
       setText(key, `${s.kind === 'workflow' ? '⚙ ' : ''}${short(s.key)}`);
       setText(principal, s.principal || '');
       if (principal.title !== (s.principal || '')) principal.title = s.principal || '';
@@ -278,6 +284,7 @@
     if (order.length !== trs.length || trs.some((tr, i) => order[i] !== tr)) body.replaceChildren(...trs);
     fillSelect($('f-session'), rows.map((s) => s.key));
     fillSelect($('f-principal'), [...new Set(rows.map((s) => s.principal).filter(Boolean))]);
+    fillSelect($('f-instance'), [...new Set([hub, ...all.map((s) => s.instance)].filter(Boolean))].sort());
   }
 
   function fillSelect(select, values) {
@@ -352,7 +359,7 @@
   function renderTasks() {
     const f = filterNow();
     const shown = [...tasks.values()].reverse().filter((t) =>
-      (!f.s || t.sessionId === f.s) && (!f.p || f.keys.has(t.sessionId)) && (!f.t || t.tool.includes(f.t)));
+      (!f.s || t.sessionId === f.s) && (!f.i || t.instance === f.i) && (!f.p || f.keys.has(t.sessionId)) && (!f.t || t.tool.includes(f.t)));
     const trs = shown.map((t) => {
       let tr = taskRows.get(t.id);
       if (!tr) {
@@ -391,6 +398,7 @@
 
   const refilter = () => { offset = 0; renderTimeline(); renderTasks(); };
   for (const id of ['f-session', 'f-principal']) $(id).onchange = refilter;
+  $('f-instance').onchange = () => { refilter(); renderSessions(); };
   $('f-tool').oninput = refilter;
   $('clear').onclick = () => { events = []; offset = 0; renderTimeline(); };
   $('newer').onclick = () => { offset = Math.max(0, offset - WINDOW); renderTimeline(); };
