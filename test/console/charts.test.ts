@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createClock } from '../../src/testing/index.js';
 import { closedOnClock, httpServer, v2HttpClient } from '../_helpers/clients.js';
+import { ConsoleMetrics } from '../../src/console/ConsoleMetrics.js';
 import { launchChromium } from './chromium.js';
 import { options, registry } from './fixture.js';
 import { sseReader } from './stream.js';
@@ -125,5 +126,54 @@ describe('the console charts (Chromium)', () => {
     } finally {
       for (const client of clients) await client.close();
     }
+  });
+});
+
+describe('ConsoleMetrics, bounded whatever the load', () => {
+  it('names maxTools tools (the rest as other tools), keeps samplesPerTool durations each, and drops buckets out of the window', () => {
+    const clock = createClock(60_000);
+    const metrics = new ConsoleMetrics(clock.now, {
+      bucketMs: 1_000,
+      windowMs: 10_000,
+      maxTools: 2,
+      samplesPerTool: 3,
+    });
+    const call = (tool: string, durationMs: number, ok = true, sessionId = 's1') =>
+      metrics.add({
+        seq: 0,
+        at: clock.now(),
+        instance: 'i',
+        event: {
+          type: 'result',
+          tool,
+          sessionId,
+          workflowKey: undefined,
+          principal: 'p',
+          scopes: [],
+          args: {},
+          ok,
+          refused: false,
+          text: '',
+          durationMs,
+          stages: [],
+          stack: undefined,
+        },
+      });
+    for (const ms of [5, 1, 4, 2]) call('a', ms);
+    call('b', 7, false, 's2');
+    call('c', 9);
+    call('d', 3);
+    let view = metrics.view();
+    expect(view.tools).toEqual([
+      { tool: 'a', calls: 3, errors: 0, p50: 2, p99: 4 },
+      { tool: '(other tools)', calls: 2, errors: 0, p50: 3, p99: 9 },
+      { tool: 'b', calls: 1, errors: 1, p50: 7, p99: 7 },
+    ]);
+    expect(view.buckets).toEqual([{ at: 60_000, calls: 7, errors: 1, sessions: 2 }]);
+    clock.advance(11_000);
+    call('a', 1);
+    view = metrics.view();
+    expect(view.buckets).toEqual([{ at: 71_000, calls: 1, errors: 0, sessions: 1 }]);
+    expect(view.tools).toEqual([{ tool: 'a', calls: 1, errors: 0, p50: 1, p99: 1 }]);
   });
 });
