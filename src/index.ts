@@ -31,6 +31,7 @@ export { RequestPipeline } from './runtime/RequestPipeline.js';
 export { ToolRuntime } from './runtime/ToolRuntime.js';
 export type { FusionRuntime } from './runtime/FusionRuntime.js';
 export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
+export type { ClientAnswer } from './tracing/types.js';
 export { createStderrLogger, type StderrLoggerOptions } from './logging/createStderrLogger.js';
 export type { LogStream } from './logging/LogQueue.js';
 export type { FusionLogLevel, LogFields, LogLimits, Logger } from './logging/types.js';

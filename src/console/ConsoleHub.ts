@@ -3,6 +3,7 @@ import { SERVER_HOLDER } from '../ledger/types.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import { boundPayload, jsonBytes } from './eventBytes.js';
 import { SessionRows } from './SessionRows.js';
+import { TaskRows, type ConsoleTask } from './TaskRows.js';
 import type { ConsoleEvent, ConsolePayload, ConsoleSession } from './types.js';
 
 /** The bus key console events travel under (no legacy session has it: session ids are visible ASCII). */
@@ -21,6 +22,8 @@ export interface ConsoleHubOptions {
   maxEventBytes: number;
   /** Sessions and workflow instances listed at most (the least recently seen go first). */
   maxSessions?: number;
+  /** Tasks listed at most (the least recently changed go first; default 500). */
+  maxTasks?: number;
   /** The ledger the kept bytes are charged to (as the server's own, kind `console`). */
   ledger?: ByteLedger | undefined;
   /** This process's short id, shown beside its events. */
@@ -51,6 +54,7 @@ export class ConsoleHub {
   #dropped = 0;
   readonly #hold: Hold | undefined;
   readonly #rows: SessionRows;
+  readonly #tasks: TaskRows;
   readonly #listeners = new Set<HubListener>();
   readonly #options: ConsoleHubOptions;
   readonly #now: () => number;
@@ -60,6 +64,7 @@ export class ConsoleHub {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#rows = new SessionRows(options.maxSessions ?? 500);
+    this.#tasks = new TaskRows(options.maxTasks ?? 500);
     const hold = options.ledger?.take('console', SERVER_HOLDER, 0);
     this.#hold = hold !== undefined && 'resize' in hold ? hold : undefined;
     const bus = options.bus;
@@ -154,6 +159,15 @@ export class ConsoleHub {
     return this.#rows.get(key);
   }
 
+  /** The tasks seen, the most recently changed first. */
+  tasks(): ConsoleTask[] {
+    return this.#tasks.latestFirst();
+  }
+
+  task(id: string): ConsoleTask | undefined {
+    return this.#tasks.get(id);
+  }
+
   /** Hears every new event kept, with the session row it changed; returns unsubscribe. */
   listen(listener: HubListener): () => void {
     this.#listeners.add(listener);
@@ -186,7 +200,8 @@ export class ConsoleHub {
     entry.seq = ++this.#seq;
     this.#kept.push({ entry, bytes });
     this.#bytes += bytes;
-    const session = this.#rows.track(entry.event, entry.at);
+    const session = this.#rows.track(entry.event, entry.at, entry.instance);
+    this.#tasks.track(entry.event, entry.at, entry.instance);
     for (const listener of this.#listeners) listener(entry, session, bytes);
   }
 

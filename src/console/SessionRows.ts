@@ -23,7 +23,7 @@ export class SessionRows {
   }
 
   /** Updates the row of the session or workflow instance `event` names (undefined: it names none). */
-  track(event: ConsolePayload, at: number): ConsoleSession | undefined {
+  track(event: ConsolePayload, at: number, instance: string): ConsoleSession | undefined {
     const workflowKey = 'workflowKey' in event && typeof event.workflowKey === 'string' ? event.workflowKey : undefined;
     const sessionId = 'sessionId' in event && typeof event.sessionId === 'string' ? event.sessionId : undefined;
     const key = workflowKey ?? sessionId;
@@ -41,11 +41,13 @@ export class SessionRows {
         state: undefined,
         phase: undefined,
         calls: 0,
+        instance,
       };
     } else this.#rows.delete(key);
     // Last seen, last in the map.
     this.#rows.set(key, row);
     row.lastSeen = at;
+    row.instance = instance;
     if (event.type === 'result') {
       row.principal = event.principal;
       row.scopes = event.scopes;

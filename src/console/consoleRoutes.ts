@@ -1,6 +1,7 @@
 import type { ConsoleSkills } from './types.js';
 import { validateHostHeader } from '@modelcontextprotocol/server';
 import type { ConsoleHub } from './ConsoleHub.js';
+import type { MetricsView } from './ConsoleMetrics.js';
 import { eventStream, safeJson, type EventStream, type EventStreamParts } from './eventStream.js';
 import { consolePage } from './pageAssets.js';
 import { transcriptOf } from './transcriptOf.js';
@@ -19,6 +20,8 @@ export interface ConsoleRouteParts {
   readonly now: () => number;
   /** The published skills, for `/skills`. */
   readonly skills: ConsoleSkills;
+  /** The charts' numbers, for `/metrics`. */
+  readonly metrics: () => MetricsView;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -86,14 +89,16 @@ export class ConsoleRoutes {
         }),
       );
     if (route === '/skills') return json(this.#parts.skills());
+    if (route === '/metrics') return json(this.#parts.metrics());
     if (route === '/transcript' && key !== undefined) {
-      const transcript = transcriptOf(this.#parts.hub.events(), key, this.#parts.now());
+      const { hub } = this.#parts;
+      const transcript = transcriptOf(hub.events(), key, this.#parts.now(), hub.session(key)?.calls);
       return json(transcript, {
         'content-disposition': `attachment; filename="transcript-${key.replace(/[^\w.-]/g, '_').slice(0, 60)}.json"`,
       });
     }
     return new Response(
-      `Not Found: the dev console serves ${this.#parts.path}, /events, /view, /skills and /transcript?key=….\n`,
+      `Not Found: the dev console serves ${this.#parts.path}, /events, /view, /skills, /metrics and /transcript?key=….\n`,
       { status: 404 },
     );
   }

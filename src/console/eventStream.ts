@@ -3,6 +3,7 @@ import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
 import { SERVER_HOLDER } from '../ledger/types.js';
 import type { ConsoleHub } from './ConsoleHub.js';
 import type { ConsoleMachine } from './machineOf.js';
+import type { ConsoleTask } from './TaskRows.js';
 import type { ConsoleEvent, ConsoleSession } from './types.js';
 
 /** What one page's event stream reads from. */
@@ -80,7 +81,7 @@ export function eventStream(parts: EventStreamParts, ended: () => void): EventSt
       }
       if (skipped > 0) {
         // With the session rows as they stand: the skipped events may have changed any of them.
-        const marker = `event: skipped\ndata: ${safeJson({ skipped, sessions: hub.sessions() })}\n\n`;
+        const marker = `event: skipped\ndata: ${safeJson({ skipped, sessions: hub.sessions(), tasks: hub.tasks() })}\n\n`;
         skipped = 0;
         send(marker);
         continue;
@@ -88,7 +89,9 @@ export function eventStream(parts: EventStreamParts, ended: () => void): EventSt
       const batch = hub.since(cursor, PAGE_BYTES);
       if (batch.length === 0) break;
       cursor = batch.at(-1)!.seq;
-      send(`data: ${safeJson({ events: batch.map(lean), sessions: rowsOf(hub, batch) })}\n\n`);
+      send(
+        `data: ${safeJson({ events: batch.map(lean), sessions: rowsOf(hub, batch), tasks: tasksOf(hub, batch) })}\n\n`,
+      );
     }
     if (cursor >= snapshotEnd) live = true;
   };
@@ -122,6 +125,7 @@ export function eventStream(parts: EventStreamParts, ended: () => void): EventSt
           dropped: hub.dropped,
           maxSessions: hub.maxSessions,
           sessions: hub.sessions(),
+          tasks: hub.tasks(),
           machine: parts.machine ?? null,
         };
         // `retry`: after a restart, the page's EventSource comes back within half a second.
@@ -157,6 +161,16 @@ function rowsOf(hub: ConsoleHub, batch: readonly ConsoleEvent[]): ConsoleSession
       ('workflowKey' in event ? event.workflowKey : undefined) ?? ('sessionId' in event ? event.sessionId : undefined);
     const row = typeof key === 'string' ? hub.session(key) : undefined;
     if (row !== undefined) rows.set(row.key, row);
+  }
+  return [...rows.values()];
+}
+
+/** The task rows the events of `batch` name, once each. */
+function tasksOf(hub: ConsoleHub, batch: readonly ConsoleEvent[]): ConsoleTask[] {
+  const rows = new Map<string, ConsoleTask>();
+  for (const { event } of batch) {
+    const row = event.type === 'task' || event.type === 'task_progress' ? hub.task(event.taskId) : undefined;
+    if (row !== undefined) rows.set(row.id, row);
   }
   return [...rows.values()];
 }

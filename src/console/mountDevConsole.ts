@@ -7,6 +7,7 @@ import type { RequestContext } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { WorkflowChange } from '../workflow/WorkflowRuntime.js';
 import { ConsoleHub } from './ConsoleHub.js';
+import { ConsoleMetrics } from './ConsoleMetrics.js';
 import { ConsoleRoutes } from './consoleRoutes.js';
 import { machineOf } from './machineOf.js';
 import type { ConsolePayload, ConsoleSkills } from './types.js';
@@ -62,6 +63,8 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const instance = crypto.randomUUID().slice(0, 8);
   const { bounds, ledger } = parts;
   const hub = new ConsoleHub({ ...bounds, ledger, instance, bus: parts.bus, now });
+  const metrics = new ConsoleMetrics(now, { maxSessions: bounds.maxSessions });
+  hub.listen((entry) => metrics.add(entry));
   const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestContext =>
     ({
       sessionKey: modern ? undefined : key,
@@ -102,6 +105,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
     },
     now,
     skills: parts.skills,
+    metrics: () => metrics.view(),
     view: async ({ key, principal }) => {
       const row = key !== undefined ? hub.session(key) : hub.sessions().find((s) => s.principal === principal);
       if (row === undefined) return [];

@@ -8,8 +8,8 @@ export interface ConsolePage {
 let page: Promise<ConsolePage> | undefined;
 
 /**
- * The console's page: page/console.html with page/console.css and page/console.js inlined (one request, no
- * CDN), and a policy that lets exactly those two run (their SHA-256 hashes; no other inline script or style,
+ * The console's page: page/console.html with page/console.css, page/charts.js and page/console.js inlined
+ * (one request, no CDN; the two scripts as one), and a policy that lets exactly those run (their SHA-256 hashes; no other inline script or style,
  * nothing from elsewhere, no framing). The files ship in the package beside this module (the build copies them
  * into dist/); `node:fs` is loaded only here, when the page is first asked for, so that bundles for runtimes
  * without it still load.
@@ -22,8 +22,12 @@ export function consolePage(): Promise<ConsolePage> {
       readFile(new URL(`./page/${name}`, import.meta.url), 'utf8').catch(() =>
         readFile(new URL(`../console/page/${name}`, import.meta.url), 'utf8'),
       );
-    const [html, css, js] = await Promise.all([read('console.html'), read('console.css'), read('console.js')]);
-    const [cssHash, jsHash] = await Promise.all([hashOf(css), hashOf(js)]);
+    const [html, css, js, charts] = await Promise.all(
+      ['console.html', 'console.css', 'console.js', 'charts.js'].map(read),
+    );
+    // One inline script: the charts' module first (it defines `fusionCharts`), then the page's.
+    const script = `${charts!}\n${js!}`;
+    const [cssHash, jsHash] = await Promise.all([hashOf(css!), hashOf(script)]);
     const csp = [
       "default-src 'none'",
       `script-src '${jsHash}'`,
@@ -34,7 +38,10 @@ export function consolePage(): Promise<ConsolePage> {
       "form-action 'none'",
       "frame-ancestors 'none'",
     ].join('; ');
-    return { html: html.replace('/*! console.css */', () => css).replace('/*! console.js */', () => js), csp };
+    return {
+      html: html!.replace('/*! console.css */', () => css!).replace('/*! console.js */', () => script),
+      csp,
+    };
   })();
   return page;
 }

@@ -1,4 +1,4 @@
-import type { DebugEvent } from '../tracing/types.js';
+import type { ClientAnswer, DebugEvent } from '../tracing/types.js';
 
 /**
  * Options of the dev console (`devConsole` of `createFusionApp` / `startServer`, and `mcp-fusion dev`).
@@ -74,6 +74,8 @@ export interface ConsoleSession {
   state: string | undefined;
   phase: string | undefined;
   calls: number;
+  /** The instance whose event about it came last (with a shared bus, the one serving it now). */
+  instance: string;
 }
 
 /** One call of a recorded session, as {@link Transcript} replays it. */
@@ -89,6 +91,10 @@ export interface TranscriptStep {
   stateSync: readonly string[];
   /** Names `tools/list` gave the session right after the call, when recorded. */
   visible?: readonly string[];
+  /** What the client answered to the handler's elicitation and sampling requests, in order: the replay answers the same. */
+  answers?: readonly ClientAnswer[];
+  /** Set when the call ran as a task that the client cancelled: the replay cancels it too. */
+  cancelled?: true;
 }
 
 /**
@@ -102,7 +108,10 @@ export interface Transcript {
   scopes: readonly string[];
   recordedAt: string;
   steps: TranscriptStep[];
-  /** Set when the recording is not whole: why (a step the console kept cut), so that a replay can refuse it. */
+  /**
+   * Set when the recording is not whole: why (calls pushed out of the console's buffer before the export, a
+   * step the console kept cut), so that a replay refuses it.
+   */
   incomplete?: string;
 }
 

@@ -2,6 +2,7 @@ import type { ProtocolEra, HandlerExtra } from '../protocol/types.js';
 import type { Principal } from '../principal/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import type { SessionData } from '../session/sessionData.js';
+import { recordingAnswers, type ClientAnswer } from './clientAnswers.js';
 
 /** What work detached from its request (a task) uses instead of the request's signal and client helpers. */
 export interface DetachedParts {
@@ -49,6 +50,8 @@ export interface ExtraBridge {
 export class CallExtra implements HandlerExtra {
   /** Set by the workflow stage for calls of FSM-bound tools. */
   workflow: HandlerExtra['workflow'] = undefined;
+  /** Set for an observed call (a debug observer is on): the client's answers to `elicit` and `sample`, in order. */
+  answers: ClientAnswer[] | undefined = undefined;
   readonly #bridge: ExtraBridge;
   #principal: Principal | undefined = undefined;
   #run: SignalSource | undefined = undefined;
@@ -137,13 +140,13 @@ export class CallExtra implements HandlerExtra {
   }
 
   get elicit(): HandlerExtra['elicit'] {
-    if (this.detached !== undefined) return this.detached.elicit;
-    return (params) => this.#bridge.elicit(this, params);
+    const ask = this.detached?.elicit ?? ((params) => this.#bridge.elicit(this, params));
+    return this.answers === undefined ? ask : recordingAnswers(this.answers, 'elicitation/create', ask);
   }
 
   get sample(): HandlerExtra['sample'] {
-    if (this.detached !== undefined) return this.detached.sample;
-    return (params) => this.#bridge.sample(this, params);
+    const ask = this.detached?.sample ?? ((params) => this.#bridge.sample(this, params));
+    return this.answers === undefined ? ask : recordingAnswers(this.answers, 'sampling/createMessage', ask);
   }
 
   get sealState(): HandlerExtra['sealState'] {

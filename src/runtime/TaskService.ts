@@ -162,7 +162,7 @@ export class TaskService {
       throw error;
     }
     this.#running.set(record.id, controller);
-    this.#watchers.emit(record);
+    this.#watchers.emit(record, scope.sessionKey);
     taskId = record.id;
     created(record.id);
     const renewEvery = Math.max(10, this.#leaseMs / 3);

@@ -4,13 +4,17 @@ import { isTerminal, type TaskRecord, type TaskStatus } from '../tasks/types.js'
 
 /**
  * Who hears a task change in this process: status listeners (legacy status notifications), the debug observer
- * (status changes only), and the waits of `tasks/result` and of input requests, which a change wakes early.
+ * (status changes and progress messages), and the waits of `tasks/result` and of input requests, which a change wakes early.
  */
 export class TaskWatchers {
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #listeners = new Set<(record: TaskRecord) => void>();
   readonly #debug: ((event: DebugEvent) => void) | undefined;
-  readonly #statuses = new Map<string, TaskStatus>();
+  /** What the debug observer last heard of each active task: its status, message and session. */
+  readonly #told = new Map<
+    string,
+    { status: TaskStatus; message: string | undefined; sessionId: string | undefined }
+  >();
   readonly #clock: Clock;
 
   /** `clock`: the timers of the waits (the runtime's: real, unref'd ones, or a test clock). */
@@ -25,23 +29,42 @@ export class TaskWatchers {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Tells everyone of the task's new `record` (nothing for a task that is gone). */
-  emit(record: TaskRecord | undefined): void {
+  /**
+   * Tells everyone of the task's new `record` (nothing for a task that is gone); `sessionId`: the legacy
+   * session that started it (given at its creation, remembered while it is active).
+   */
+  emit(record: TaskRecord | undefined, sessionId?: string): void {
     if (record === undefined) return;
     this.wake(record.id);
-    // The debug observer hears status changes, not every progress message.
-    if (this.#debug !== undefined && this.#statuses.get(record.id) !== record.status) {
-      if (isTerminal(record.status)) this.#statuses.delete(record.id);
-      else this.#statuses.set(record.id, record.status);
-      this.#debug({
-        type: 'task',
-        tool: record.tool,
-        taskId: record.id,
-        status: record.status,
-        ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}),
-      });
-    }
+    if (this.#debug !== undefined) this.#tell(this.#debug, record, sessionId);
     for (const listener of this.#listeners) listener(record);
+  }
+
+  /** The debug observer hears each status change (`task`) and each new progress message (`task_progress`). */
+  #tell(debug: (event: DebugEvent) => void, record: TaskRecord, given: string | undefined): void {
+    const told = this.#told.get(record.id);
+    const message = record.statusMessage;
+    if (told !== undefined && told.status === record.status && told.message === message) return;
+    const sessionId = given ?? told?.sessionId;
+    if (isTerminal(record.status)) this.#told.delete(record.id);
+    else this.#told.set(record.id, { status: record.status, message, sessionId });
+    const attempt = (record as { attempt?: unknown }).attempt;
+    const about = {
+      tool: record.tool,
+      taskId: record.id,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(typeof attempt === 'number' ? { attempt } : {}),
+    };
+    if (told?.status === record.status) {
+      if (message !== undefined) debug({ type: 'task_progress', ...about, progress: message });
+      return;
+    }
+    debug({
+      type: 'task',
+      ...about,
+      status: record.status,
+      ...(message !== undefined ? { statusMessage: message } : {}),
+    });
   }
 
   /** Resolves after `ms` (at least 10) of the clock, when the task `id` changes, or when `signal` aborts, whichever is first. */

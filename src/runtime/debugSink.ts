@@ -14,7 +14,7 @@ export function debugSink(
   return (event) => {
     own?.(event);
     // A `result` carries the call's arguments and texts (the `call` record says the rest): never logged.
-    if (event.type !== 'warning' && event.type !== 'error' && event.type !== 'result')
+    if (event.type !== 'warning' && event.type !== 'error' && event.type !== 'result' && event.type !== 'task_progress')
       log.debug(event.type, { ...event, type: undefined });
   };
 }
@@ -25,6 +25,7 @@ function ownSink(debug: AttachOptions<unknown>['debug']): ((event: DebugEvent) =
   if (debug === true)
     return (event) =>
       event.type !== 'result' &&
+      event.type !== 'task_progress' &&
       console.error(`[mcp-fusion] ${JSON.stringify(event, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`);
   return debug;
 }

@@ -5,6 +5,8 @@ import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import type { RequestContext } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
+import { CallExtra } from './CallExtra.js';
+import type { ClientAnswer } from './clientAnswers.js';
 import { composeStages, type CallStage, type NextStage } from './callStages.js';
 
 /** Entry times of the stages one observed call went through, flat (`name, time, name, time, …`; `handler`, then `after`). */
@@ -61,6 +63,8 @@ export function observeCall(
   run: (marks: StageMarks) => Promise<ToolResponse>,
 ): Promise<ToolResponse> {
   const marks: StageMarks = [];
+  const answers: ClientAnswer[] = [];
+  if (scope.extra instanceof CallExtra) scope.extra.answers = answers;
   const started = monotonicClock.now();
   const report = (ok: boolean, text: string, stack?: string): void => {
     const ended = monotonicClock.now();
@@ -80,6 +84,7 @@ export function observeCall(
       durationMs: ended - started,
       stages: stagesOf(marks, ended),
       stack,
+      answers: answers.length > 0 ? answers : undefined,
     });
   };
   return run(marks).then(

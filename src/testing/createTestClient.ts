@@ -69,9 +69,18 @@ export interface TestClient {
  * expect(await t.listToolNames()).toContain('cart.pay');
  * @see docs/testing.md
  */
-export async function createTestClient<Ctx>(
+export function createTestClient<Ctx>(
   registry: ToolRegistry<Ctx>,
   options: TestClientOptions<Ctx> = {},
+): Promise<TestClient> {
+  return connectTestClient(registry, options, new Client({ name: 'mcp-fusion-test', version: '1.0.0' }));
+}
+
+/** {@link createTestClient} with the SDK `Client` given (its capabilities and request handlers set); internal. */
+export async function connectTestClient<Ctx>(
+  registry: ToolRegistry<Ctx>,
+  options: TestClientOptions<Ctx>,
+  client: Client,
 ): Promise<TestClient> {
   const { clock, authInfo, ...serve } = options;
   const now = clock?.now ?? systemClock.now;
@@ -87,7 +96,6 @@ export async function createTestClient<Ctx>(
     const send = clientSide.send.bind(clientSide);
     clientSide.send = (message, sendOptions) => send(message, { ...sendOptions, authInfo });
   }
-  const client = new Client({ name: 'mcp-fusion-test', version: '1.0.0' });
   let count = 0;
   let waiters: Array<() => void> = [];
   client.setNotificationHandler('notifications/tools/list_changed', () => {

@@ -13,8 +13,10 @@ import type { DebugEvent } from './types.js';
 export function createDebugObserver(
   sink: (line: string) => void = (line) => console.debug(line),
 ): (event: DebugEvent) => void {
-  // A `result` repeats the `call` line with texts and arguments: left to observers that ask for it.
-  return (event) => event.type !== 'result' && sink(`[mcp-fusion] ${formatDebugEvent(event)}`);
+  // A `result` repeats the `call` line with texts and arguments, a task's progress comes often: left to
+  // observers that ask for them.
+  return (event) =>
+    event.type !== 'result' && event.type !== 'task_progress' && sink(`[mcp-fusion] ${formatDebugEvent(event)}`);
 }
 
 /** One line for one debug event (without the `[mcp-fusion]` prefix). */
@@ -38,6 +40,8 @@ export function formatDebugEvent(event: DebugEvent): string {
       return `result ${event.tool} ${event.refused ? 'refused' : event.ok ? 'ok' : 'error'} ${Math.round(event.durationMs)}ms${who(event.sessionId, event.workflowKey)}`;
     case 'task':
       return `task ${event.taskId} ${event.tool} ${event.status}${event.statusMessage !== undefined && event.status !== 'completed' ? `: ${event.statusMessage}` : ''}`;
+    case 'task_progress':
+      return `task ${event.taskId} ${event.tool} progress: ${event.progress}`;
     case 'warning':
       return `warning ${event.message}`;
     case 'error':

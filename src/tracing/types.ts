@@ -43,6 +43,15 @@ export interface RequestTrace {
   task?(taskId: string, status: TaskStatus): void;
 }
 
+/** What the client answered to one request a handler sent it (`elicitation/create`, `sampling/createMessage`). */
+export interface ClientAnswer {
+  readonly method: 'elicitation/create' | 'sampling/createMessage';
+  /** The client's result, as the handler got it. */
+  readonly result?: Record<string, unknown>;
+  /** The error's message, when the request failed instead. */
+  readonly error?: string;
+}
+
 /**
  * What the debug observer receives: every list, call, refusal, workflow transition, State Sync
  * invalidation and `list_changed`, plus warnings and swallowed errors. `createDebugObserver()` prints
@@ -76,8 +85,22 @@ export type DebugEvent =
   /** A `notifications/tools/list_changed` is due: after a transition (to `sessionId`) or a run-time enable/disable (to everyone). */
   | { type: 'list_changed'; reason: 'transition' | 'tools-changed'; sessionId?: string }
   | { type: 'error'; message: string; error: unknown }
-  /** A task changed status (created `working`, `input_required`, or terminal); `statusMessage` says why when it failed or was cancelled. */
-  | { type: 'task'; tool: string; taskId: string; status: TaskStatus; statusMessage?: string }
+  /**
+   * A task changed status (created `working`, `input_required`, or terminal); `statusMessage` says why when
+   * it failed or was cancelled. `sessionId`: the legacy session that started it; `attempt`: which run of the
+   * work this is, when the task store counts runs.
+   */
+  | {
+      type: 'task';
+      tool: string;
+      taskId: string;
+      status: TaskStatus;
+      statusMessage?: string;
+      sessionId?: string;
+      attempt?: number;
+    }
+  /** A working task reported progress (`progress`: its message, or `done/total`); not printed by `createDebugObserver`. */
+  | { type: 'task_progress'; tool: string; taskId: string; progress: string; sessionId?: string; attempt?: number }
   /**
    * One `tools/call` as the agent read it, emitted only when an observer is set (the dev console reads it):
    * the called name, the caller, the arguments, the exact text of the result or refusal, the time spent in
@@ -98,4 +121,6 @@ export type DebugEvent =
       durationMs: number;
       stages: ReadonlyArray<{ stage: string; ms: number }>;
       stack: string | undefined;
+      /** What the client answered to the handler's `elicit` and `sample` requests, in order (none: undefined). */
+      answers?: ReadonlyArray<ClientAnswer> | undefined;
     };

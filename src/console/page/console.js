@@ -17,6 +17,8 @@
   const MAX = 5000;
   let events = [];
   let sessions = new Map();
+  /** Task rows as the server keeps them (bounded by its own cap), by task id. */
+  const tasks = new Map();
   let machine = null;
   let selected = '';
   let source;
@@ -66,13 +68,15 @@
       maxSessions = snap.maxSessions;
       for (const s of snap.sessions) sessions.set(s.key, s);
       trimSessions();
+      putTasks(snap.tasks);
       machine = snap.machine;
       setStatus('live');
       renderAll();
     });
     source.addEventListener('skipped', (m) => {
-      const { skipped, sessions: rows } = JSON.parse(m.data);
+      const { skipped, sessions: rows, tasks: taskRows } = JSON.parse(m.data);
       for (const s of rows) sessions.set(s.key, s);
+      putTasks(taskRows);
       trimSessions();
       sessionsSoon();
       const e = marker(`— ${skipped} events skipped (this page fell behind; the server did not wait for it) —`);
@@ -84,6 +88,7 @@
       const batch = JSON.parse(m.data);
       for (const s of batch.sessions) sessions.set(s.key, s);
       trimSessions();
+      if (putTasks(batch.tasks)) sessionsSoon();
       inbox.push(...batch.events.map(flat));
       drain();
       if (batch.sessions.length > 0) sessionsSoon();
@@ -93,6 +98,14 @@
       // EventSource retries by itself, unless the server answered with an error status: then start over.
       if (source.readyState === EventSource.CLOSED) pageClock.setTimeout(connect, 1000);
     };
+  }
+
+  /** Task rows from the server, the page keeping as many as the server does; true when some came. */
+  function putTasks(rows) {
+    if (!Array.isArray(rows) || rows.length === 0) return false;
+    for (const t of rows) { tasks.delete(t.id); tasks.set(t.id, t); }
+    while (tasks.size > maxSessions) tasks.delete(tasks.keys().next().value);
+    return true;
   }
 
   /** The page lists as many sessions as the server does (its own cap), the least recently seen leaving first. */
@@ -143,6 +156,7 @@
     pageClock.setTimeout(() => {
       sessionsDirty = false;
       renderSessions();
+      renderTasks();
       renderDetail(false);
     }, 50);
   }
@@ -169,11 +183,12 @@
     const p = $('f-principal').value;
     const keys = new Set();
     if (p) for (const r of sessions.values()) if (r.principal === p) keys.add(r.key);
-    return { s: $('f-session').value, p, keys, t: $('f-tool').value.trim() };
+    return { s: $('f-session').value, p, keys, t: $('f-tool').value.trim(), i: $('f-instance').value };
   }
 
   function matches(e, f = filterNow()) {
     if (e.type === 'marker') return true;
+    if (f.i && e.instance !== f.i) return false;
     if (f.s && e.sessionId !== f.s && e.workflowKey !== f.s) return false;
     if (f.p && e.principal !== f.p && !(e.type !== 'result' && (f.keys.has(e.sessionId) || f.keys.has(e.workflowKey)))) return false;
     if (f.t && !String(e.tool || e.causedBy || '').includes(f.t)) return false;
@@ -197,7 +212,8 @@
       case 'resources_updated': return `notifications/resources/updated ${joined(e.uris)} (${e.cause})`;
       case 'session': return `session ${short(e.sessionId)} ${e.phase} (${e.reason})`;
       case 'list': return `tools/list: ${e.count} tools`;
-      case 'task': return `${e.tool} task ${short(e.taskId)}: ${e.status}${e.statusMessage ? ` — ${e.statusMessage}` : ''}`;
+      case 'task': return `${e.tool} task ${short(e.taskId)}: ${e.status}${e.statusMessage ? ` — ${e.statusMessage}` : ''}${e.attempt ? ` (attempt ${e.attempt})` : ''}`;
+      case 'task_progress': return `${e.tool} task ${short(e.taskId)}: ${e.progress}`;
       case 'warning': return e.message;
       case 'error': return `${e.message}: ${e.error && e.error.message}`;
       default: return e.type;
@@ -246,16 +262,21 @@
   const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
 
   function renderSessions() {
-    const rows = [...sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
+    const all = [...sessions.values()].sort((a, b) => b.lastSeen - a.lastSeen);
+    // With a shared bus, every instance's sessions: the instance filter shows one's.
+    const instance = $('f-instance').value;
+    const rows = instance ? all.filter((s) => s.instance === instance) : all;
     const body = $('sessions').tBodies[0];
     const trs = rows.map((s) => {
       let tr = sessionRows.get(s.key);
       if (!tr) {
-        tr = el('tr', { 'data-key': s.key }, el('td', { title: s.key }), el('td'), el('td'), el('td'), el('td'));
+        tr = el('tr', { 'data-key': s.key }, el('td', { title: s.key }), el('td'), el('td'), el('td'), el('td'), el('td'));
         tr.onclick = () => select(s.key);
         sessionRows.set(s.key, tr);
       }
-      const [key, principal, started, state, calls] = tr.cells;
+      const [key, principal, started, state, calls, where] = tr.cells;
+      setText(where, s.instance ? `@${s.instance}${s.instance === hub ? ' (this)' : ''}` : '');
+      tr.dataset.instance = s.instance || '';
       setText(key, `${s.kind === 'workflow' ? '⚙ ' : ''}${short(s.key)}`);
       setText(principal, s.principal || '');
       if (principal.title !== (s.principal || '')) principal.title = s.principal || '';
@@ -270,6 +291,7 @@
     if (order.length !== trs.length || trs.some((tr, i) => order[i] !== tr)) body.replaceChildren(...trs);
     fillSelect($('f-session'), rows.map((s) => s.key));
     fillSelect($('f-principal'), [...new Set(rows.map((s) => s.principal).filter(Boolean))]);
+    fillSelect($('f-instance'), [...new Set([hub, ...all.map((s) => s.instance)].filter(Boolean))].sort());
   }
 
   function fillSelect(select, values) {
@@ -339,17 +361,58 @@
         el('pre', { text: s.markdown })))));
   }
 
-  function renderAll() { renderSessions(); renderDetail(true); renderTimeline(); }
+  // One <tr> per task, kept like the session rows; the filters apply (a task's session, its tool).
+  const taskRows = new Map();
+  function renderTasks() {
+    const f = filterNow();
+    const shown = [...tasks.values()].reverse().filter((t) =>
+      (!f.s || t.sessionId === f.s) && (!f.i || t.instance === f.i) && (!f.p || f.keys.has(t.sessionId)) && (!f.t || t.tool.includes(f.t)));
+    const trs = shown.map((t) => {
+      let tr = taskRows.get(t.id);
+      if (!tr) {
+        tr = el('tr', { 'data-task': t.id }, el('td', { title: t.id }), el('td'), el('td'), el('td'), el('td'), el('td'), el('td'));
+        taskRows.set(t.id, tr);
+      }
+      const [id, tool, session, status, progress, attempt, instance] = tr.cells;
+      setText(id, short(t.id));
+      setText(tool, t.tool);
+      setText(session, short(t.sessionId));
+      setText(status, t.status);
+      setText(progress, t.progress || t.statusMessage || '');
+      setText(attempt, t.attempt === undefined || t.attempt === null ? '' : String(t.attempt));
+      setText(instance, t.instance ? `@${t.instance}` : '');
+      tr.dataset.status = t.status;
+      return tr;
+    });
+    for (const id of taskRows.keys()) if (!tasks.has(id)) taskRows.delete(id);
+    const body = $('tasks').tBodies[0];
+    const order = Array.from(body.rows);
+    if (order.length !== trs.length || trs.some((tr, i) => order[i] !== tr)) body.replaceChildren(...trs);
+    $('task-count').textContent = `${shown.length} of ${tasks.size}`;
+  }
 
-  const refilter = () => { offset = 0; renderTimeline(); };
+  // The charts: the server's rolling window of calls (every instance's) and the page's own session rows.
+  let ticks = 0;
+  async function refreshCharts() {
+    const response = await fetch(q('/metrics'));
+    if (!response.ok || !globalThis.fusionCharts) return;
+    const view = await response.json();
+    globalThis.fusionCharts.render(view, sessions, machine);
+    $('charts').dataset.at = String(view.now);
+  }
+
+  function renderAll() { void refreshCharts(); renderSessions(); renderTasks(); renderDetail(true); renderTimeline(); }
+
+  const refilter = () => { offset = 0; renderTimeline(); renderTasks(); };
   for (const id of ['f-session', 'f-principal']) $(id).onchange = refilter;
+  $('f-instance').onchange = () => { refilter(); renderSessions(); };
   $('f-tool').oninput = refilter;
   $('clear').onclick = () => { events = []; offset = 0; renderTimeline(); };
   $('newer').onclick = () => { offset = Math.max(0, offset - WINDOW); renderTimeline(); };
   $('older').onclick = () => { offset += WINDOW; renderTimeline(); };
   $('d-refresh').onclick = () => viewAs(selected);
   $('d-principal').onclick = viewAsPrincipal;
-  pageClock.setInterval(() => { renderSessions(); if (selected) renderDetail(false); }, 1000);
+  pageClock.setInterval(() => { renderSessions(); if (selected) renderDetail(false); if (++ticks % 2 === 0) void refreshCharts(); }, 1000);
   void loadSkills();
   connect();
 })();
