@@ -4,6 +4,19 @@ import type { TaskRecord } from '../tasks/types.js';
 /** The extension identifier of SEP-2663 tasks (2026-07-28). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/**
+ * mcp-fusion's extension beside the tasks extension on 2026-07-28: the server answers `tasks/list` (the
+ * caller's own tasks, paged with `cursor`/`nextCursor`), which the 2026-07-28 Tasks extension does not define.
+ */
+export const TASKS_LIST_EXTENSION = 'io.mcp-fusion/tasks-list';
+
+/**
+ * The name modern `tasks/list` is served under inside the server: the SDK refuses `tasks/list` on 2026-07-28
+ * before any handler (a 2025-11-25 method the Tasks extension does not re-define), so the HTTP app renames
+ * an admitted `tasks/list` to this custom method, whose answer goes back under the request's own id.
+ */
+export const MODERN_TASKS_LIST = 'io.mcp-fusion/tasks/list';
+
 /** JSON-RPC `-32021` Missing Required Client Capability (2026-07-28). */
 export const MISSING_CAPABILITY = -32021;
 

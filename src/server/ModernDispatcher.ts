@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { clockOf } from '../_internal/clock.js';
 import { attachOwn } from '../adapter/attach.js';
+import { MODERN_TASKS_LIST } from '../adapter/taskWire.js';
 import type { FusionServer } from '../adapter/FusionServer.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import { admitModern, type Admitted } from './admitModern.js';
@@ -78,7 +79,10 @@ export class ModernDispatcher {
       await (this.#server ??= this.#build!());
       this.#ready = true;
     }
-    return this.#transport.serve(admitted.message, {
+    const { message } = admitted;
+    // The SDK refuses `tasks/list` on this revision before any handler: it is served under its own name.
+    const served = message.method === 'tasks/list' ? { ...message, method: MODERN_TASKS_LIST } : message;
+    return this.#transport.serve(served, {
       request,
       classification: admitted.classification,
       ...(authInfo !== undefined ? { authInfo } : {}),
