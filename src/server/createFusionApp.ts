@@ -114,7 +114,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       markdown: s.files['SKILL.md']!,
     })),
   );
-  const notifications = appNotifications(runtime, registry, { modern, legacy });
+  const shared = options.bus === undefined ? undefined : modernBus;
+  const notifications = appNotifications(runtime, registry, { modern, legacy, ...(shared ? { shared } : {}) });
   const { listens, resume } = appListens(options, limits, events, modern, ledger);
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = runtime.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
