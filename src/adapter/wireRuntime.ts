@@ -7,6 +7,7 @@ import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js'
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestContext } from '../surface/types.js';
 import type { SessionNotification } from '../session/SessionBus.js';
+import { announceSubscription } from '../session/subscriptionMoves.js';
 import { ledgerHolder } from '../principal/ledgerHolder.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { budgetOwner } from '../principal/budgetOwner.js';
@@ -171,13 +172,16 @@ export function wireRuntime<Ctx>(
               const key = scope.sessionKey ?? connectionId;
               subscriptions.subscribe(key, request?.params?.uri, senderOf(key), budgetOwner(scope));
               subscribed.add(key);
+              if (bus !== undefined) announceSubscription(bus, subscriptions, key, request?.params?.uri);
               return {};
             },
           ],
           [
             'resources/unsubscribe',
             (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              subscriptions.unsubscribe(scopeOf(ctx).sessionKey ?? connectionId, request?.params?.uri);
+              const key = scopeOf(ctx).sessionKey ?? connectionId;
+              subscriptions.unsubscribe(key, request?.params?.uri);
+              if (bus !== undefined) announceSubscription(bus, subscriptions, key, request?.params?.uri);
               return {};
             },
           ],

@@ -118,4 +118,33 @@ describe('legacy resource subscriptions across instances (real Redis, shared bus
       await other.close();
     }
   });
+
+  it('a subscription taken again on B, or ended through another instance, has one holder or none', async () => {
+    const to = { app: a.app };
+    const watcher = await legacyClient(to);
+    const { seen, next } = updates(watcher);
+    // The changes are made on B: whatever B sends reaches the watcher through Redis before the ping's update.
+    const other = await legacyClient({ app: b.app });
+    try {
+      await watcher.subscribeResource({ uri: 'docs://all' });
+      await watcher.subscribeResource({ uri: 'pings://last' });
+      // Taken again on B: A drops its own, so an update is heard once.
+      to.app = b.app;
+      await watcher.subscribeResource({ uri: 'docs://all' });
+      await other.callTool({ name: 'docs.add', arguments: {} });
+      await other.callTool({ name: 'pings.send', arguments: {} });
+      await next(2);
+      expect(seen).toEqual(['docs://all', 'pings://last']);
+      // Ended through A while B holds it: B drops it, and the next update reaches nobody.
+      to.app = a.app;
+      await watcher.unsubscribeResource({ uri: 'docs://all' });
+      await other.callTool({ name: 'docs.add', arguments: {} });
+      await other.callTool({ name: 'pings.send', arguments: {} });
+      await next(3);
+      expect(seen).toEqual(['docs://all', 'pings://last', 'pings://last']);
+    } finally {
+      await watcher.close();
+      await other.close();
+    }
+  });
 });
