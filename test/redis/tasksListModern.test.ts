@@ -61,6 +61,30 @@ function rawDispatch(next: () => TaskChannel) {
   };
 }
 
+/** A raw 2026-07-28 `tasks/list` whose envelope declares no extension: the JSON-RPC answer. */
+async function undeclared(app: FusionApp, caller: object): Promise<unknown> {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'lister', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const response = await app.fetch(
+    new Request(URL_, {
+      method: 'POST',
+      headers: {
+        host: '127.0.0.1',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tasks/list',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: { _meta } }),
+    }),
+    caller as never,
+  );
+  return response.json();
+}
+
 describe('tasks/list across two instances on one Redis (2026-07-28)', () => {
   let redis: Redis;
   beforeAll(async () => {
@@ -135,6 +159,13 @@ describe('tasks/list across two instances on one Redis (2026-07-28)', () => {
         message: expect.stringContaining('issued to another caller'),
       });
       await expect(bob.next().request('tasks/list', { cursor: 7 })).rejects.toMatchObject({ code: -32602 });
+      // A request that does not declare the tasks extension is refused as the other task methods refuse it.
+      expect(await undeclared(apps[1]!, user('alice'))).toMatchObject({
+        error: {
+          code: -32021,
+          data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+        },
+      });
     } finally {
       await session.close();
       await client.close();
