@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
+import { isInitializeRequest, type JSONRPCMessage, type Server } from '@modelcontextprotocol/server';
 import { clockOf, type Clock } from '../_internal/clock.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
@@ -17,7 +17,7 @@ import type { OperatorLog } from '../logging/OperatorLog.js';
 import type { EventStore } from '../session/EventStore.js';
 import { SessionEvents } from './SessionEvents.js';
 import { SessionTransport } from './SessionTransport.js';
-import { answerOnBus, CLIENT_ANSWER } from '../session/ServerRequestIds.js';
+import { answerOnBus, CLIENT_ANSWER, CLIENT_REQUEST, requestOnBus } from '../session/ServerRequestIds.js';
 import { sessionRoom } from './sessionRoom.js';
 import { SessionHolds } from './sessionHolds.js';
 import type { ByteLedger } from '../ledger/ByteLedger.js';
@@ -229,6 +229,8 @@ export class LegacySessions {
     // An answer to another instance's request to the client goes there (the one that sent it hands it over).
     const bus = this.#bus;
     if (bus !== undefined) transport.onforeignanswer = (message) => bus.publish(id, answerOnBus(message));
+    // A request for the GET stream goes to the instance holding it (any of them, this one included).
+    if (bus !== undefined) transport.onstandalonerequest = (message) => bus.publish(id, requestOnBus(message));
     const live: LiveSession = { server, transport, events, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
     server.oninitialized = () =>
@@ -257,7 +259,10 @@ export class LegacySessions {
     }
     const live = this.#live.get(id);
     if (live === undefined) return;
-    if (notification.method === CLIENT_ANSWER) return void live.transport.answer(notification.params?.message);
+    const { message, key } = (notification.params ?? {}) as { message?: JSONRPCMessage; key?: string };
+    if (notification.method === CLIENT_ANSWER) return void live.transport.answer(message);
+    if (notification.method === CLIENT_REQUEST)
+      return void live.transport.sendStandalone(message!, key).catch(() => {});
     const sent = live.events?.expect(notification) ?? notification;
     live.server.notification(sent as Parameters<Server['notification']>[0]).catch(() => live.events?.unexpect(sent));
   }

@@ -17,7 +17,7 @@ import { legacyJsonAnswer } from './legacyAnswer.js';
 import { isPlainRequest } from './plainRequest.js';
 import { requestIdInUse } from './requestIdInUse.js';
 import { acceptsPriming } from './sseFrames.js';
-import type { SessionEvents } from './SessionEvents.js';
+import { EVENT_KEY, type SessionEvents } from './SessionEvents.js';
 
 /** The SDK transport's keep-alive period for SSE streams (its `keepAliveMs` default). */
 const KEEP_ALIVE_MS = 15_000;
@@ -68,6 +68,12 @@ export class SessionTransport implements Transport {
    * it: the app forwards it there over the session bus). Unset, such an answer goes to the server as before.
    */
   onforeignanswer?: ((answer: JSONRPCMessage) => void) | undefined;
+  /**
+   * Takes this server's requests to the client that go on the session's GET stream (a task's elicitation):
+   * the app sends them over the session bus to whichever instance holds that stream ({@link sendStandalone}).
+   * Unset, they go on this instance's GET stream, if open here.
+   */
+  onstandalonerequest?: ((request: JSONRPCMessage) => void) | undefined;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport['onmessage'];
@@ -137,6 +143,17 @@ export class SessionTransport implements Transport {
     this.#inner.closeStandaloneSSEStream();
   }
 
+  /**
+   * Sends a server request that came over the session bus on this instance's GET stream (dropped when it is
+   * not open here). `key` is its identity on the bus: every instance that sends it stores it once.
+   */
+  sendStandalone(request: JSONRPCMessage, key?: string): Promise<void> {
+    const { method, params } = request as { method: string; params?: Record<string, unknown> };
+    const meta = { ...(params?._meta as Record<string, unknown> | undefined), [EVENT_KEY]: key };
+    if (key !== undefined) this.#events?.expect({ method, params: { ...params, _meta: meta } });
+    return this.#inner.send(request);
+  }
+
   /** A client's answer forwarded from another instance: handed to the server if this instance sent its request. */
   answer(answer: unknown): boolean {
     const own = ServerRequestIds.isAnswer(answer) ? this.#requestIds.incoming(answer) : undefined;
@@ -159,6 +176,8 @@ export class SessionTransport implements Transport {
     const id = final ? (message as { id: RequestId }).id : options?.relatedRequestId;
     const call = id === undefined ? undefined : this.#calls.get(id);
     if (call === undefined) {
+      if (id === undefined && 'id' in message && this.onstandalonerequest !== undefined)
+        return Promise.resolve(this.onstandalonerequest(message));
       if (final) this.#innerCalls.delete(id!);
       return this.#inner.send(message, options as { relatedRequestId?: RequestId });
     }

@@ -9,6 +9,17 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
  */
 export const CLIENT_ANSWER = 'fusion/client-answer';
 
+/**
+ * Session-bus control message: a server→client request bound for the session's GET stream, which another
+ * instance may hold; `params.message` is the request, `params.key` its identity (stored once).
+ */
+export const CLIENT_REQUEST = 'fusion/client-request';
+
+/** The session-bus message carrying a request to whichever instance holds the session's GET stream. */
+export function requestOnBus(request: JSONRPCMessage): { method: string; params: Record<string, unknown> } {
+  return { method: CLIENT_REQUEST, params: { message: request, key: randomUUID() } };
+}
+
 /** The session-bus message carrying a client's answer to the instance that sent its request. */
 export function answerOnBus(answer: JSONRPCMessage): { method: string; params: Record<string, unknown> } {
   return { method: CLIENT_ANSWER, params: { message: answer } };

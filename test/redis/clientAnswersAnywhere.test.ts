@@ -57,13 +57,14 @@ async function instance(client: Redis, prefix: string) {
  * A 2025-11-25 SDK client (elicitation and sampling declared) whose requests and GET stream go to A and
  * whose answers to the server's requests are POSTed to B (a load balancer without affinity).
  */
-async function splitClient(a: FusionApp, b: FusionApp) {
+async function splitClient(a: FusionApp, b: FusionApp, stream: FusionApp = a) {
   const client = new Client(
     { name: 'answers-anywhere', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} }, sampling: {} } },
   );
   const answers: Array<{ to: 'B'; id: unknown }> = [];
   const asked: Array<{ method: string; meta: unknown }> = [];
+  const gets: string[] = [];
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push({ method: 'elicitation/create', meta: request.params._meta });
     return { action: 'accept', content: { ok: true } };
@@ -80,11 +81,12 @@ async function splitClient(a: FusionApp, b: FusionApp) {
         const body = request.method === 'POST' ? await request.clone().json() : undefined;
         const answer = typeof body === 'object' && body !== null && !('method' in body) && 'id' in body;
         if (answer) answers.push({ to: 'B', id: body.id });
-        return (answer ? b : a).fetch(request);
+        if (request.method === 'GET') gets.push(stream === a ? 'A' : 'B');
+        return (answer ? b : request.method === 'GET' ? stream : a).fetch(request);
       },
     }),
   );
-  return { client, answers, asked };
+  return { client, answers, asked, gets };
 }
 
 describe('a legacy client answers a server request on another instance (real Redis, session bus)', () => {
@@ -131,6 +133,22 @@ describe('a legacy client answers a server request on another instance (real Red
       expect(answers).toHaveLength(1);
       const task = (await client.request({ method: 'tasks/get', params: { taskId } } as any, anything)) as any;
       expect(task.status).toBe('completed');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a task on A asks through the session's GET stream open on B; the answer, POSTed to B, reaches A", async () => {
+    const { client, answers, asked, gets } = await splitClient(a.app, b.app, b.app);
+    try {
+      const { taskId } = await callToolAsTask(client, 'ask.task', {});
+      const result = (await client.request({ method: 'tasks/result', params: { taskId } } as any, anything)) as any;
+      expect(result.content).toEqual([{ type: 'text', text: 'task: {"ok":true}' }]);
+      expect(asked).toEqual([
+        { method: 'elicitation/create', meta: { 'io.modelcontextprotocol/related-task': { taskId } } },
+      ]);
+      expect(gets[0]).toBe('B');
+      expect(answers).toHaveLength(1);
     } finally {
       await client.close();
     }
