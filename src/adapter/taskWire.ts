@@ -5,15 +5,15 @@ import type { TaskRecord } from '../tasks/types.js';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /**
- * mcp-fusion's extension beside the tasks extension on 2026-07-28: the server answers `tasks/list` (the
- * caller's own tasks, paged with `cursor`/`nextCursor`), which the 2026-07-28 Tasks extension does not define.
+ * mcp-fusion's extension beside the tasks extension on 2026-07-28: the server answers
+ * {@link MODERN_TASKS_LIST} (the caller's own tasks, paged with `cursor`/`nextCursor`), a task inventory the
+ * 2026-07-28 Tasks extension does not have.
  */
 export const TASKS_LIST_EXTENSION = 'io.mcp-fusion/tasks-list';
 
 /**
- * The name modern `tasks/list` is served under inside the server: the SDK refuses `tasks/list` on 2026-07-28
- * before any handler (a 2025-11-25 method the Tasks extension does not re-define), so the HTTP app renames
- * an admitted `tasks/list` to this custom method, whose answer goes back under the request's own id.
+ * The method of that inventory on 2026-07-28. Not `tasks/list`: SEP-2663 removes it, and a server MUST
+ * answer it with -32601 (the SDK does so before any handler; the conformance check `tasks-removed-tasks-list`).
  */
 export const MODERN_TASKS_LIST = 'io.mcp-fusion/tasks/list';
 

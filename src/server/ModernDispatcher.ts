@@ -6,7 +6,6 @@ import {
 } from '@modelcontextprotocol/server';
 import { clockOf } from '../_internal/clock.js';
 import { attachOwn } from '../adapter/attach.js';
-import { MODERN_TASKS_LIST } from '../adapter/taskWire.js';
 import type { FusionServer } from '../adapter/FusionServer.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import { admitModern, type Admitted } from './admitModern.js';
@@ -79,10 +78,7 @@ export class ModernDispatcher {
       await (this.#server ??= this.#build!());
       this.#ready = true;
     }
-    const { message } = admitted;
-    // The SDK refuses `tasks/list` on this revision before any handler: it is served under its own name.
-    const served = message.method === 'tasks/list' ? { ...message, method: MODERN_TASKS_LIST } : message;
-    return this.#transport.serve(served, {
+    return this.#transport.serve(admitted.message, {
       request,
       classification: admitted.classification,
       ...(authInfo !== undefined ? { authInfo } : {}),

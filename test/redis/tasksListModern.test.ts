@@ -14,6 +14,8 @@ import { ready, redisClient, uniquePrefix } from './clients.js';
 const f = initFusion();
 const URL_ = 'http://127.0.0.1/mcp';
 const MODERN = '2026-07-28';
+/** The inventory method of the io.mcp-fusion/tasks-list extension (SEP-2663 removes `tasks/list`). */
+const LIST = 'io.mcp-fusion/tasks/list';
 const ISS = 'https://id.example';
 /** A verified user as a verifier would pass it to `app.fetch`. */
 const user = (sub: string) => ({
@@ -61,8 +63,8 @@ function rawDispatch(next: () => TaskChannel) {
   };
 }
 
-/** A raw 2026-07-28 `tasks/list` whose envelope declares no extension: the JSON-RPC answer. */
-async function undeclared(app: FusionApp, caller: object): Promise<unknown> {
+/** A raw 2026-07-28 request of `method` whose envelope declares no extension: the JSON-RPC answer. */
+async function undeclared(app: FusionApp, caller: object, method = LIST): Promise<unknown> {
   const _meta = {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientInfo': { name: 'lister', version: '1.0.0' },
@@ -76,16 +78,16 @@ async function undeclared(app: FusionApp, caller: object): Promise<unknown> {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': MODERN,
-        'mcp-method': 'tasks/list',
+        'mcp-method': method,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: { _meta } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta } }),
     }),
     caller as never,
   );
   return response.json();
 }
 
-describe('tasks/list across two instances on one Redis (2026-07-28)', () => {
+describe('the task inventory (io.mcp-fusion/tasks/list) across two instances on one Redis (2026-07-28)', () => {
   let redis: Redis;
   beforeAll(async () => {
     redis = await ready(redisClient());
@@ -137,10 +139,10 @@ describe('tasks/list across two instances on one Redis (2026-07-28)', () => {
       await expect(session.listTasks()).rejects.toThrow('Server task inventory is not supported by this session');
 
       alice.sent.length = 0;
-      const first = (await alice.next().request('tasks/list', {})) as any;
+      const first = (await alice.next().request(LIST, {})) as any;
       expect(first.tasks).toHaveLength(2);
       expect(first.nextCursor).toEqual(expect.any(String));
-      const second = (await alice.next().request('tasks/list', { cursor: first.nextCursor })) as any;
+      const second = (await alice.next().request(LIST, { cursor: first.nextCursor })) as any;
       expect(second.nextCursor).toBeUndefined();
       // Page one came from A, page two from B.
       expect(alice.sent).toEqual([0, 1]);
@@ -151,14 +153,15 @@ describe('tasks/list across two instances on one Redis (2026-07-28)', () => {
       // A listed handle is one the Tasks client can follow.
       expect((await session.task(listed[2].taskId).snapshot()).status).toBe('working');
 
-      expect(((await bob.next().request('tasks/list', {})) as any).tasks.map((t: any) => t.taskId)).toEqual([
-        bobs.taskId,
-      ]);
-      await expect(bob.next().request('tasks/list', { cursor: first.nextCursor })).rejects.toMatchObject({
+      expect(((await bob.next().request(LIST, {})) as any).tasks.map((t: any) => t.taskId)).toEqual([bobs.taskId]);
+      await expect(bob.next().request(LIST, { cursor: first.nextCursor })).rejects.toMatchObject({
         code: -32602,
         message: expect.stringContaining('issued to another caller'),
       });
-      await expect(bob.next().request('tasks/list', { cursor: 7 })).rejects.toMatchObject({ code: -32602 });
+      await expect(bob.next().request(LIST, { cursor: 7 })).rejects.toMatchObject({ code: -32602 });
+      // `tasks/list` itself stays removed on 2026-07-28 (SEP-2663: -32601), on every instance.
+      await expect(alice.next().request('tasks/list', {})).rejects.toMatchObject({ code: -32601 });
+      expect(await undeclared(apps[0]!, user('alice'), 'tasks/list')).toMatchObject({ error: { code: -32601 } });
       // A request that does not declare the tasks extension is refused as the other task methods refuse it.
       expect(await undeclared(apps[1]!, user('alice'))).toMatchObject({
         error: {
