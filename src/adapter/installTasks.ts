@@ -1,8 +1,8 @@
 import type { ProtocolEra } from '../protocol/types.js';
 import type { TaskService } from '../runtime/TaskService.js';
 import type { RequestContext } from '../surface/types.js';
-import { TASK_PARAMS, taskCall, taskMethods } from './taskHandlers.js';
-import { legacyTask, TASKS_EXTENSION } from './taskWire.js';
+import { LIST_PARAMS, TASK_PARAMS, taskCall, taskMethods } from './taskHandlers.js';
+import { legacyTask, MODERN_TASKS_LIST, TASKS_EXTENSION, TASKS_LIST_EXTENSION } from './taskWire.js';
 
 /** The part of a v2 SDK server the task methods need. */
 interface TaskServer {
@@ -10,9 +10,13 @@ interface TaskServer {
   notification?(notification: unknown): Promise<void>;
 }
 
-/** The capabilities that announce tasks: the 2026-07-28 extension, or the 2025-11-25 `tasks` capability. */
+/**
+ * The capabilities that announce tasks: the 2026-07-28 extension (its settings must stay `{}`: the official
+ * Tasks client ignores a server whose settings are not empty) beside {@link TASKS_LIST_EXTENSION}, or the
+ * 2025-11-25 `tasks` capability.
+ */
 export function taskCapabilities(era: ProtocolEra | undefined): Record<string, unknown> {
-  if (era === 'modern') return { extensions: { [TASKS_EXTENSION]: {} } };
+  if (era === 'modern') return { extensions: { [TASKS_EXTENSION]: {}, [TASKS_LIST_EXTENSION]: {} } };
   return { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
 }
 
@@ -28,8 +32,13 @@ export function installTasks(
   scopeOf: (ctx: unknown) => RequestContext,
 ): { dispatch: ReturnType<typeof taskCall>; stop(): void } {
   for (const [method, handler] of taskMethods(service, era)) {
+    const list = method === 'tasks/list';
     if (era === 'modern')
-      low.setRequestHandler(method, TASK_PARAMS, (params: any, ctx: unknown) => handler(params, scopeOf(ctx)));
+      low.setRequestHandler(
+        list ? MODERN_TASKS_LIST : method,
+        list ? LIST_PARAMS : TASK_PARAMS,
+        (params: any, ctx: unknown) => handler(params ?? {}, scopeOf(ctx)),
+      );
     else low.setRequestHandler(method, (request: any, ctx: unknown) => handler(request?.params ?? {}, scopeOf(ctx)));
   }
   if (era === 'modern') return { dispatch: taskCall(service, era), stop: () => {} };

@@ -98,6 +98,7 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
       }
     };
     return [
+      ['tasks/list', async (p, scope) => (gate(scope), listed(service, owner(scope), p.cursor, scope, modernTask))],
       [
         'tasks/get',
         async (p, scope) => (
@@ -129,15 +130,7 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
   }
   return [
     ['tasks/get', async (p, scope) => legacyTask(await found(service.get(p.taskId, owner(scope)), p.taskId, scope))],
-    [
-      'tasks/list',
-      async (p, scope) => {
-        const page = await listPage(service, owner(scope), p.cursor);
-        // A task whose scopes the caller's token lacks is not theirs to read: it is left out.
-        const tasks = page.records.filter((task) => mayRead(task, scope)).map(legacyTask);
-        return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
-      },
-    ],
+    ['tasks/list', (p, scope) => listed(service, owner(scope), p.cursor, scope, legacyTask)],
     [
       'tasks/result',
       async (p, scope) => {
@@ -160,6 +153,22 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
       },
     ],
   ];
+}
+
+/**
+ * `tasks/list` in either era: one page of `owner`'s tasks shown by `show`. A task whose scopes the caller's
+ * token lacks is not theirs to read: it is left out.
+ */
+async function listed(
+  service: TaskService,
+  owner: string,
+  cursor: unknown,
+  scope: RequestContext,
+  show: (record: TaskRecord) => Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const page = await listPage(service, owner, cursor);
+  const tasks = page.records.filter((task) => mayRead(task, scope)).map((task) => show(task));
+  return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
 }
 
 /** One page of `owner`'s tasks; a cursor that is not a string, or not one issued to `owner`, is -32602. */
@@ -200,3 +209,6 @@ function authorizeTask(task: TaskRecord, scope: RequestContext): void {
 export const TASK_PARAMS = {
   params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() }),
 };
+
+/** The params schema of modern `tasks/list` (the cursor is checked by the handler, with its own error). */
+export const LIST_PARAMS = { params: z.looseObject({ cursor: z.unknown().optional() }).optional() };

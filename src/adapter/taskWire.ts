@@ -4,6 +4,19 @@ import type { TaskRecord } from '../tasks/types.js';
 /** The extension identifier of SEP-2663 tasks (2026-07-28). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/**
+ * mcp-fusion's extension beside the tasks extension on 2026-07-28: the server answers
+ * {@link MODERN_TASKS_LIST} (the caller's own tasks, paged with `cursor`/`nextCursor`), a task inventory the
+ * 2026-07-28 Tasks extension does not have.
+ */
+export const TASKS_LIST_EXTENSION = 'io.mcp-fusion/tasks-list';
+
+/**
+ * The method of that inventory on 2026-07-28. Not `tasks/list`: SEP-2663 removes it, and a server MUST
+ * answer it with -32601 (the SDK does so before any handler; the conformance check `tasks-removed-tasks-list`).
+ */
+export const MODERN_TASKS_LIST = 'io.mcp-fusion/tasks/list';
+
 /** JSON-RPC `-32021` Missing Required Client Capability (2026-07-28). */
 export const MISSING_CAPABILITY = -32021;
 

@@ -6,6 +6,8 @@ import type { Member, ServedNames } from './composeServer.js';
 import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestContext } from '../surface/types.js';
+import type { SessionNotification } from '../session/SessionBus.js';
+import { announceSubscription } from '../session/subscriptionMoves.js';
 import { ledgerHolder } from '../principal/ledgerHolder.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { budgetOwner } from '../principal/budgetOwner.js';
@@ -108,6 +110,10 @@ export function wireRuntime<Ctx>(
   const sendToClient = async (notification: unknown): Promise<void> => {
     await low.notification?.(notification);
   };
+  // With a session bus, a subscriber's update goes to the instance holding its session's GET stream.
+  const bus = runtime.options.sessionBus;
+  const senderOf = (key: string) =>
+    bus === undefined ? sendToClient : async (n: unknown) => bus.publish(key, n as SessionNotification);
   const track = (scope: RequestContext): RequestContext => {
     if (scope.sessionKey !== undefined && toolRuntime.gated && !keys.has(scope.sessionKey)) {
       keys.add(scope.sessionKey);
@@ -164,15 +170,18 @@ export function wireRuntime<Ctx>(
                   uri: request?.params?.uri,
                 });
               const key = scope.sessionKey ?? connectionId;
-              subscriptions.subscribe(key, request?.params?.uri, sendToClient, budgetOwner(scope));
+              subscriptions.subscribe(key, request?.params?.uri, senderOf(key), budgetOwner(scope));
               subscribed.add(key);
+              if (bus !== undefined) announceSubscription(bus, subscriptions, key, request?.params?.uri);
               return {};
             },
           ],
           [
             'resources/unsubscribe',
             (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              subscriptions.unsubscribe(scopeOf(ctx).sessionKey ?? connectionId, request?.params?.uri);
+              const key = scopeOf(ctx).sessionKey ?? connectionId;
+              subscriptions.unsubscribe(key, request?.params?.uri);
+              if (bus !== undefined) announceSubscription(bus, subscriptions, key, request?.params?.uri);
               return {};
             },
           ],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
+import { isInitializeRequest, type JSONRPCMessage, type Server } from '@modelcontextprotocol/server';
 import { clockOf, type Clock } from '../_internal/clock.js';
 import type { SessionBus, SessionNotification } from '../session/SessionBus.js';
 import type { SessionManager } from '../session/SessionManager.js';
@@ -9,7 +9,7 @@ import { peerFallback, sessionFallback } from '../principal/requestPrincipal.js'
 import { callerKey, openerPeer } from './sessionPrincipal.js';
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
-import { checkInitializeParams } from './initializeParams.js';
+import { checkInitializeParams, refuseInitialize } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from './limits.js';
 import { tokenExpiryMs } from './tokenExpiry.js';
 import { trackBody } from './trackBody.js';
@@ -17,6 +17,7 @@ import type { OperatorLog } from '../logging/OperatorLog.js';
 import type { EventStore } from '../session/EventStore.js';
 import { SessionEvents } from './SessionEvents.js';
 import { SessionTransport } from './SessionTransport.js';
+import { answerOnBus, CLIENT_ANSWER, CLIENT_REQUEST, requestOnBus } from '../session/ServerRequestIds.js';
 import { sessionRoom } from './sessionRoom.js';
 import { SessionHolds } from './sessionHolds.js';
 import type { ByteLedger } from '../ledger/ByteLedger.js';
@@ -138,20 +139,9 @@ export class LegacySessions {
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody))
       return this.#open(request, options, authInfo, peer);
-    if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize') {
-      // Not a valid initialize request (the SDK's check failed): say which field, not "send initialize first".
-      const checked = checkInitializeParams(parsedBody, {
-        maxBytes: this.#limits.maxInitializeBytes,
-        maxDepth: this.#limits.maxInitializeDepth,
-      });
-      return 'response' in checked
-        ? checked.response
-        : httpError(
-            'invalidInitialize',
-            'Invalid initialize: the request does not match the initialize schema of the protocol version it names.',
-            jsonRpcIdOf(parsedBody),
-          );
-    }
+    // Not a valid initialize request (the SDK's check failed): say which field, not "send initialize first".
+    if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize')
+      return refuseInitialize(parsedBody, this.#limits);
     return httpError(
       'noSession',
       'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.',
@@ -236,6 +226,11 @@ export class LegacySessions {
       },
       onsessionclosed: (sid) => this.manager.destroy(sid, 'delete'),
     });
+    // An answer to another instance's request to the client goes there (the one that sent it hands it over).
+    const bus = this.#bus;
+    if (bus !== undefined) transport.onforeignanswer = (message) => bus.publish(id, answerOnBus(message));
+    // A request for the GET stream goes to the instance holding it (any of them, this one included).
+    if (bus !== undefined) transport.onstandalonerequest = (message) => bus.publish(id, requestOnBus(message));
     const live: LiveSession = { server, transport, events, unwatch: () => {} };
     // A store failure here only delays the record's `initialized` flag; it must not become an unhandled rejection.
     server.oninitialized = () =>
@@ -264,6 +259,10 @@ export class LegacySessions {
     }
     const live = this.#live.get(id);
     if (live === undefined) return;
+    const { message, key } = (notification.params ?? {}) as { message?: JSONRPCMessage; key?: string };
+    if (notification.method === CLIENT_ANSWER) return void live.transport.answer(message);
+    if (notification.method === CLIENT_REQUEST)
+      return void live.transport.sendStandalone(message!, key).catch(() => {});
     const sent = live.events?.expect(notification) ?? notification;
     live.server.notification(sent as Parameters<Server['notification']>[0]).catch(() => live.events?.unexpect(sent));
   }

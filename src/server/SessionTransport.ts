@@ -11,12 +11,13 @@ import {
   type TransportSendOptions,
   type WebStandardStreamableHTTPServerTransportOptions,
 } from '@modelcontextprotocol/server';
+import { ServerRequestIds } from '../session/ServerRequestIds.js';
 import { CallAnswer, type CallAnswerContext } from './CallAnswer.js';
 import { legacyJsonAnswer } from './legacyAnswer.js';
 import { isPlainRequest } from './plainRequest.js';
 import { requestIdInUse } from './requestIdInUse.js';
 import { acceptsPriming } from './sseFrames.js';
-import type { SessionEvents } from './SessionEvents.js';
+import { EVENT_KEY, type SessionEvents } from './SessionEvents.js';
 
 /** The SDK transport's keep-alive period for SSE streams (its `keepAliveMs` default). */
 const KEEP_ALIVE_MS = 15_000;
@@ -58,8 +59,21 @@ export class SessionTransport implements Transport {
   readonly #streams = new Map<string, CallAnswer>();
   /** Requests the SDK transport inside serves (`initialize`, batch members) whose response has not been sent. */
   readonly #innerCalls = new Set<RequestId>();
+  /** The ids of this server's requests to the client, unique across instances. */
+  readonly #requestIds = new ServerRequestIds();
   #versions: string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #closed = false;
+  /**
+   * Hears a client's answer to a request this instance did not send (another instance of the session sent
+   * it: the app forwards it there over the session bus). Unset, such an answer goes to the server as before.
+   */
+  onforeignanswer?: ((answer: JSONRPCMessage) => void) | undefined;
+  /**
+   * Takes this server's requests to the client that go on the session's GET stream (a task's elicitation):
+   * the app sends them over the session bus to whichever instance holds that stream ({@link sendStandalone}).
+   * Unset, they go on this instance's GET stream, if open here.
+   */
+  onstandalonerequest?: ((request: JSONRPCMessage) => void) | undefined;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport['onmessage'];
@@ -71,7 +85,9 @@ export class SessionTransport implements Transport {
       ...(events !== undefined ? { eventStore: events } : {}),
       sessionIdGenerator: () => sessionId,
     });
-    this.#inner.onmessage = (message, extra) => {
+    this.#inner.onmessage = (received, extra) => {
+      const message = this.#fromClient(received);
+      if (message === undefined) return;
       const id = 'method' in message && 'id' in message ? message.id : undefined;
       if (id !== undefined && this.#calls.has(id)) {
         this.#inner.send(requestIdInUse(id, 'session')).catch((error: Error) => this.onerror?.(error));
@@ -127,11 +143,41 @@ export class SessionTransport implements Transport {
     this.#inner.closeStandaloneSSEStream();
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  /**
+   * Sends a server request that came over the session bus on this instance's GET stream (dropped when it is
+   * not open here). `key` is its identity on the bus: every instance that sends it stores it once.
+   */
+  sendStandalone(request: JSONRPCMessage, key?: string): Promise<void> {
+    const { method, params } = request as { method: string; params?: Record<string, unknown> };
+    const meta = { ...(params?._meta as Record<string, unknown> | undefined), [EVENT_KEY]: key };
+    if (key !== undefined) this.#events?.expect({ method, params: { ...params, _meta: meta } });
+    return this.#inner.send(request);
+  }
+
+  /** A client's answer forwarded from another instance: handed to the server if this instance sent its request. */
+  answer(answer: unknown): boolean {
+    const own = ServerRequestIds.isAnswer(answer) ? this.#requestIds.incoming(answer) : undefined;
+    if (own !== undefined) this.onmessage?.(own);
+    return own !== undefined;
+  }
+
+  /** A message from the client as the server gets it; `undefined` for an answer forwarded to another instance. */
+  #fromClient(message: JSONRPCMessage): JSONRPCMessage | undefined {
+    if (!ServerRequestIds.isAnswer(message)) return message;
+    const own = this.#requestIds.incoming(message);
+    if (own !== undefined || this.onforeignanswer === undefined) return own ?? message;
+    this.onforeignanswer(message);
+    return undefined;
+  }
+
+  send(sent: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const message = this.#requestIds.outgoing(sent);
     const final = !('method' in message) && ('result' in message || 'error' in message);
     const id = final ? (message as { id: RequestId }).id : options?.relatedRequestId;
     const call = id === undefined ? undefined : this.#calls.get(id);
     if (call === undefined) {
+      if (id === undefined && 'id' in message && this.onstandalonerequest !== undefined)
+        return Promise.resolve(this.onstandalonerequest(message));
       if (final) this.#innerCalls.delete(id!);
       return this.#inner.send(message, options as { relatedRequestId?: RequestId });
     }

@@ -1,3 +1,4 @@
+import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import { staleResourceUris } from '../runtime/systemResources.js';
 import type { WorkflowChange } from '../workflow/WorkflowRuntime.js';
@@ -25,15 +26,22 @@ export interface AppNotifications extends Pick<
 export function appNotifications(
   runtime: FusionRuntime,
   registry: { readonly resources: ReadonlyArray<{ uri: string; reflects?: readonly string[] | undefined }> },
-  eras: { readonly modern: ModernDispatcher; readonly legacy: LegacySessions },
+  eras: { readonly modern: ModernDispatcher; readonly legacy: LegacySessions; readonly shared?: ServerEventBus },
 ): AppNotifications {
-  const { modern, legacy } = eras;
+  const { modern, legacy, shared } = eras;
   const subscriptions = () => runtime.features.subscriptions;
-  const changed = (uri: string): void => {
-    modern.notify.resourceUpdated(uri);
+  const publish = (uri: string) =>
     void subscriptions()
       ?.publish(uri)
       ?.catch(() => {});
+  // Instances sharing a bus: legacy subscribers hear every instance's updates where the listen streams do,
+  // this instance's own included (the bus hands those to this process's listeners at once).
+  const stopShared = shared?.subscribe((event) => {
+    if (event.kind === 'resource_updated') publish(event.uri);
+  });
+  const changed = (uri: string): void => {
+    modern.notify.resourceUpdated(uri);
+    if (shared === undefined) publish(uri);
   };
   // State Sync meets resources: for modern listen streams and legacy subscribers that named them.
   const stopInvalidations = runtime.tools.onInvalidation((patterns) => {
@@ -45,16 +53,17 @@ export function appNotifications(
   return {
     async notifyResourceUpdated(uri: string) {
       modern.notify.resourceUpdated(uri);
-      await subscriptions()?.publish(uri);
+      if (shared === undefined) await subscriptions()?.publish(uri);
     },
     notifyPromptsChanged() {
       modern.notify.promptsChanged();
       legacy.broadcast({ method: 'notifications/prompts/list_changed' });
     },
     async notifyResourceDeleted(uri: string) {
+      // Retired here first: the bus's echo of the update then finds no subscriber here to notify twice.
+      await subscriptions()?.retire(uri);
       modern.notify.resourceUpdated(uri);
       modern.notify.resourcesChanged();
-      await subscriptions()?.retire(uri);
       legacy.broadcast({ method: 'notifications/resources/list_changed' });
     },
     workflowChanged(change) {
@@ -63,6 +72,7 @@ export function appNotifications(
       if (!change.minted) changed(change.uri);
     },
     stop() {
+      stopShared?.();
       stopInvalidations();
       stopToolsChanged();
       stopSkillsChanged?.();

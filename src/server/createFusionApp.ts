@@ -27,6 +27,7 @@ import { CallBudget } from './CallBudget.js';
 import { devConsoleTap } from './devConsole.js';
 import type { FusionApp, FusionFetchOptions } from './FusionApp.js';
 import { realResponse } from './jsonAnswer.js';
+import { heardSubscriptionMove } from '../session/subscriptionMoves.js';
 import { keyedEventBus } from './keyedEventBus.js';
 import { LegacySessions } from './LegacySessions.js';
 import { resolveHttpLimits } from './limits.js';
@@ -91,7 +92,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     events,
     ledger,
   });
-  const unsubscribe = sessionBus?.subscribe((id, notification) => legacy.deliver(id, notification));
+  const unsubscribe = sessionBus?.subscribe((id, notification) => {
+    if (!heardSubscriptionMove(runtime.features.subscriptions, id, notification)) legacy.deliver(id, notification);
+  });
   // Listen streams honour resource subscriptions (a workflow instance's URI) only when the server offers them.
   const offerSubscribe = (server: Server) => {
     if (toolRuntime.gated || toolRuntime.stateSyncEnabled)
@@ -114,7 +117,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       markdown: s.files['SKILL.md']!,
     })),
   );
-  const notifications = appNotifications(runtime, registry, { modern, legacy });
+  const shared = options.bus === undefined ? undefined : modernBus;
+  const notifications = appNotifications(runtime, registry, { modern, legacy, ...(shared ? { shared } : {}) });
   const { listens, resume } = appListens(options, limits, events, modern, ledger);
   const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
   const scoped = runtime.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);

@@ -53,6 +53,27 @@ export function checkInitializeParams(
   };
 }
 
+/**
+ * The answer to an `initialize` the SDK's check refused: the field at fault when {@link checkInitializeParams}
+ * finds one, else that the request does not match the initialize schema of the version it names.
+ */
+export function refuseInitialize(
+  body: unknown,
+  limits: { maxInitializeBytes: number; maxInitializeDepth: number },
+): Response {
+  const checked = checkInitializeParams(body, {
+    maxBytes: limits.maxInitializeBytes,
+    maxDepth: limits.maxInitializeDepth,
+  });
+  return 'response' in checked
+    ? checked.response
+    : httpError(
+        'invalidInitialize',
+        'Invalid initialize: the request does not match the initialize schema of the protocol version it names.',
+        jsonRpcIdOf(body),
+      );
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -184,6 +184,8 @@ describe(
         proxy.hold();
         proxy.drop();
         await a.server.notifyResourceUpdated(uris[1]!);
+        // Recorded before B publishes: A's and B's publishes travel on two Redis connections, in either order.
+        await a.eventStore.appended.reached(stored + 1);
         await b.server.notifyResourceUpdated(uris[2]!);
         // The two updates are recorded (by A's copy of the stream, which goes on recording after the drop).
         await a.eventStore.appended.reached(stored + 2);

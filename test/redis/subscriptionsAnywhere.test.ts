@@ -1,0 +1,150 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
+import { RedisEventBus, RedisSessionStore } from '../../src/redis/index.js';
+import { ready, redisClient, uniquePrefix } from './clients.js';
+
+const f = initFusion();
+const URL_ = 'http://127.0.0.1/mcp';
+
+/** A documents resource that mirrors the `docs.*` domain, a mutation that invalidates it, and a read. */
+function registry() {
+  return f.registry().registerAll(
+    f
+      .resource('docs://all')
+      .describe('Every document')
+      .reflects('docs.*')
+      .handle(() => '[]'),
+    f
+      .mutation('docs.add')
+      .invalidates('docs.*')
+      .handle(() => 'Added.'),
+    f
+      .resource('pings://last')
+      .describe('The last ping')
+      .reflects('pings.*')
+      .handle(() => 'never'),
+    f
+      .mutation('pings.send')
+      .invalidates('pings.*')
+      .handle(() => 'Pinged.'),
+  );
+}
+
+/** One instance in this process on the shared Redis under `prefix`, with the Redis bus. */
+async function instance(client: Redis, prefix: string) {
+  const bus = new RedisEventBus({ publisher: client, subscriber: redisClient(), prefix: `${prefix}bus:` });
+  await bus.ready();
+  const app = createFusionApp(registry(), {
+    drainMs: 0,
+    eventStore: false,
+    resourceSubscriptions: true,
+    stateSync: { policies: [] },
+    sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),
+    bus,
+  });
+  return { app, close: async () => (await app.close(), await bus.close()) };
+}
+
+/** A 2025-11-25 SDK client whose requests go to `to.app` (switch it to move the next request). */
+async function legacyClient(to: { app: FusionApp }): Promise<Client> {
+  const client = new Client({ name: 'subscriber', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(URL_), {
+      fetch: (url, init) => {
+        const request = new Request(url, init);
+        request.headers.set('host', '127.0.0.1');
+        return to.app.fetch(request);
+      },
+    }),
+  );
+  return client;
+}
+
+/** Records `notifications/resources/updated`; `next(n)` resolves once `n` have arrived. */
+function updates(client: Client) {
+  const seen: string[] = [];
+  let waiting: { count: number; resolve: () => void } | undefined;
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    seen.push(n.params.uri);
+    if (waiting !== undefined && seen.length >= waiting.count) waiting.resolve();
+  });
+  const next = (count: number): Promise<void> =>
+    seen.length >= count ? Promise.resolve() : new Promise((resolve) => (waiting = { count, resolve }));
+  return { seen, next };
+}
+
+describe('legacy resource subscriptions across instances (real Redis, shared bus)', () => {
+  let redis: Redis;
+  let a: Awaited<ReturnType<typeof instance>>;
+  let b: Awaited<ReturnType<typeof instance>>;
+  beforeAll(async () => {
+    redis = await ready(redisClient());
+    const prefix = uniquePrefix('subs');
+    a = await instance(redis, prefix);
+    b = await instance(redis, prefix);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a subscription taken on A hears the update of an invalidating call on B, once, and on A too', async () => {
+    const to = { app: a.app };
+    const watcher = await legacyClient(to);
+    const { seen, next } = updates(watcher);
+    const other = await legacyClient({ app: b.app });
+    try {
+      await watcher.subscribeResource({ uri: 'docs://all' });
+      await watcher.subscribeResource({ uri: 'pings://last' });
+      // Another client's invalidating call on B.
+      await other.callTool({ name: 'docs.add', arguments: {} });
+      await next(1);
+      expect(seen).toEqual(['docs://all']);
+      // The watcher's own call, now sent to B (no affinity), and then one on A: each heard once.
+      to.app = b.app;
+      await watcher.callTool({ name: 'docs.add', arguments: {} });
+      await next(2);
+      to.app = a.app;
+      await watcher.callTool({ name: 'docs.add', arguments: {} });
+      await next(3);
+      // A last update of another resource, by the same path: a duplicate of the first three would precede it.
+      await other.callTool({ name: 'pings.send', arguments: {} });
+      await next(4);
+      expect(seen).toEqual(['docs://all', 'docs://all', 'docs://all', 'pings://last']);
+    } finally {
+      await watcher.close();
+      await other.close();
+    }
+  });
+
+  it('a subscription taken again on B, or ended through another instance, has one holder or none', async () => {
+    const to = { app: a.app };
+    const watcher = await legacyClient(to);
+    const { seen, next } = updates(watcher);
+    // The changes are made on B: whatever B sends reaches the watcher through Redis before the ping's update.
+    const other = await legacyClient({ app: b.app });
+    try {
+      await watcher.subscribeResource({ uri: 'docs://all' });
+      await watcher.subscribeResource({ uri: 'pings://last' });
+      // Taken again on B: A drops its own, so an update is heard once.
+      to.app = b.app;
+      await watcher.subscribeResource({ uri: 'docs://all' });
+      await other.callTool({ name: 'docs.add', arguments: {} });
+      await other.callTool({ name: 'pings.send', arguments: {} });
+      await next(2);
+      expect(seen).toEqual(['docs://all', 'pings://last']);
+      // Ended through A while B holds it: B drops it, and the next update reaches nobody.
+      to.app = a.app;
+      await watcher.unsubscribeResource({ uri: 'docs://all' });
+      await other.callTool({ name: 'docs.add', arguments: {} });
+      await other.callTool({ name: 'pings.send', arguments: {} });
+      await next(3);
+      expect(seen).toEqual(['docs://all', 'pings://last', 'pings://last']);
+    } finally {
+      await watcher.close();
+      await other.close();
+    }
+  });
+});
