@@ -8,6 +8,7 @@ import { ByteLedger, initFusion, MemoryEventStore, startServer } from '../../src
 import { RedisEventStore } from '../../src/redis/index.js';
 import { ready, redisClient, uniquePrefix } from '../redis/clients.js';
 import { LogQueue } from '../../src/logging/LogQueue.js';
+import { jobsRegistry } from '../abuse/fixtures/taskFlood.js';
 import { createClock } from '../../src/testing/createClock.js';
 import { closedOnClock, httpServer, texts, v2HttpClientFrom, type TestClient } from '../_helpers/clients.js';
 
@@ -36,17 +37,7 @@ describe('every kind of held data is charged to the ledger', () => {
   it('task: the arguments while it runs, the record until it expires', async () => {
     const clock = createClock();
     const ledger = new ByteLedger({}, clock);
-    const f = initFusion();
-    const registry = f.registry().registerAll(
-      f
-        .action('jobs.run')
-        .task({ pollIntervalMs: 10 })
-        .withString('blob')
-        .handle(
-          (_i, _c, extra) =>
-            new Promise<string>((resolve) => extra.signal.addEventListener('abort', () => resolve('stopped'))),
-        ),
-    );
+    const registry = jobsRegistry(10);
     await using srv = closedOnClock(
       await startServer(registry, { port: 0, heldBytes: ledger, now: clock.now, drainMs: 0 }),
       clock,
@@ -72,14 +63,7 @@ describe('every kind of held data is charged to the ledger', () => {
   it('task: arguments past the budget refuse the call with the ledger text; nothing is held', async () => {
     // The body (150 kB) fits; while it is held, the task's copy of its arguments does not.
     const ledger = new ByteLedger({ perPrincipal: 200_000 });
-    const f = initFusion();
-    const registry = f.registry().registerAll(
-      f
-        .action('jobs.run')
-        .task({ pollIntervalMs: 10 })
-        .withString('blob')
-        .handle(() => new Promise<string>(() => {})),
-    );
+    const registry = jobsRegistry(10);
     await using srv = await httpServer(registry, { heldBytes: ledger, drainMs: 0 });
     const client = await legacyClient(srv.url, '127.0.0.3');
     const call = request(client, 'tools/call', {
