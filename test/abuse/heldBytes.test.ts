@@ -7,8 +7,8 @@ import { closeAgents, modernRequest, postFrom, probeEvery } from './_peerRequest
 afterAll(closeAgents);
 
 const MiB = 1024 * 1024;
-/** Listen requests churned: past the 57 that crashed the example before the ledger, within 30 s on a busy machine. */
-const CHURN = 64;
+/** Listen requests churned, as the issue states ("about 100"; 57 crashed the example before the ledger). */
+const CHURN = 100;
 /**
  * Slow sockets per peer. The attack as reported used 128: that passes the same assertions, but on a 2-core
  * machine shared with other test runs it did not finish within 30 s, so the suite runs 32 (4 × 32 = 128 sockets).
@@ -107,6 +107,8 @@ describe('abuse: bytes a client makes the server hold are all in the ledger', ()
   it('one address churning 4 MiB listen requests (bulk outside the filter), each dropped: refused, bounded, others served', async () => {
     const server = children[0]!;
     const baseline = await server.heapMiB();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
     const probe = probeEvery(100, () => postFrom('127.0.0.3', server.url, list.body, list.headers));
     const listen = modernRequest('subscriptions/listen', {
       notifications: { resourceSubscriptions: ['workspace://r/1'] },
@@ -126,7 +128,11 @@ describe('abuse: bytes a client makes the server hold are all in the ledger', ()
     }
     const held = await server.heapMiB();
     const probes = await probe.stop();
-    process.stderr.write(`abuse held listen: ${JSON.stringify({ baseline, held, seen, probes: probes.length })}\n`);
+    const used = process.cpuUsage(cpu);
+    const timing = { ms: Math.round(performance.now() - started), cpuMs: Math.round((used.user + used.system) / 1000) };
+    process.stderr.write(
+      `abuse held listen: ${JSON.stringify({ baseline, held, seen, probes: probes.length, ...timing })}\n`,
+    );
     expect(server.alive(), server.stderr()).toBe(true);
     // A stream holds its whole 4 MiB request while open and while recorded: two fit the principal's 8 MiB.
     expect(seen[200]).toBeGreaterThanOrEqual(1);
@@ -136,7 +142,7 @@ describe('abuse: bytes a client makes the server hold are all in the ledger', ()
     expect(held - baseline).toBeLessThan(48);
     expect(probes.length).toBeGreaterThan(3);
     expect(probes.every((p) => p.status === 200)).toBe(true);
-  }, 30_000);
+  }, 45_000);
 
   it('4 peers × 32 sockets × 4 MiB bodies sent slowly: each peer past its budget gets 429, a fifth is served', async () => {
     const server = children[1]!;
