@@ -37,6 +37,8 @@ export interface Hold {
   resize(bytes: number): LedgerRefusal | undefined;
   /** Stops counting it. */
   release(): void;
+  /** From now on the hold ends on its own at `expiresAt` (the holding store renewed its TTL). */
+  renew(expiresAt: number): void;
 }
 
 /** Options of one hold. */
@@ -73,6 +75,11 @@ export class ByteLedger {
     this.limits = resolveHeldBytes(limits);
     this.#clock = clock;
     this.#sweeper = new Sweeper(() => this.sweep(), 30_000, clock);
+  }
+
+  /** The ledger's clock (epoch milliseconds): what `expiresAt` is measured on. */
+  now(): number {
+    return this.#clock.now();
   }
 
   /** Bytes held now in total. */
@@ -116,12 +123,9 @@ export class ByteLedger {
     const size = checkedSize(bytes);
     const refused = this.check(kind, holder, size);
     if (refused !== undefined) return refused;
-    const hold = new LedgerHold(this, kind, holder, options.expiresAt);
+    const hold = new LedgerHold(this, kind, holder);
     this.count(hold, size);
-    if (options.expiresAt !== undefined) {
-      this.#expiring.add(hold);
-      this.#sweeper.arm();
-    }
+    if (options.expiresAt !== undefined) hold.renew(options.expiresAt);
     return hold;
   }
 
@@ -145,6 +149,12 @@ export class ByteLedger {
     hold.counted = bytes;
   }
 
+  /** @internal The hold expires now: swept. */
+  expire(hold: LedgerHold): void {
+    this.#expiring.add(hold);
+    this.#sweeper.arm();
+  }
+
   /** @internal */
   forget(hold: LedgerHold): void {
     this.#expiring.delete(hold);
@@ -161,13 +171,17 @@ export class ByteLedger {
 class LedgerHold implements Hold {
   counted = 0;
   #released = false;
+  #expiresAt: number | undefined;
 
   constructor(
     readonly ledger: ByteLedger,
     readonly kind: HeldKind,
     readonly holder: Holder,
-    readonly expiresAt: number | undefined,
   ) {}
+
+  get expiresAt(): number | undefined {
+    return this.#expiresAt;
+  }
 
   get bytes(): number {
     return this.counted;
@@ -183,6 +197,12 @@ class LedgerHold implements Hold {
     const refused = size > this.counted ? this.ledger.check(this.kind, this.holder, size - this.counted) : undefined;
     if (refused === undefined) this.ledger.count(this, size);
     return refused === undefined ? undefined : { ...refused, bytes: size };
+  }
+
+  renew(expiresAt: number): void {
+    if (this.#released) return;
+    this.#expiresAt = expiresAt;
+    this.ledger.expire(this);
   }
 
   release(): void {

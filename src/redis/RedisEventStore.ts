@@ -8,6 +8,7 @@ import {
   type ReplayResult,
   type StoredEvent,
 } from '../session/EventStore.js';
+import { StreamHolds, type EventOwner } from '../session/StreamHolds.js';
 import { redisCall } from './_internal/redisCall.js';
 import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
 import { luaScript, runScript } from './_internal/runScript.js';
@@ -22,7 +23,8 @@ export interface RedisEventStoreOptions extends EventStoreLimits {
 
 // One stream: a hash of counters (m: epoch, seq, bytes, dropped), a list of entries "<seq> <key> <json>" (e)
 // and a hash of event keys to sequence numbers (k). Appending, trimming to the budget and renewing the expiry
-// is one script, so concurrent instances never interleave half an append.
+// is one script, so concurrent instances never interleave half an append. ARGV[7] '1': the ledger refused
+// the event, so it only takes its sequence number and is counted as dropped. Returns the stream's bytes too.
 const APPEND = luaScript(`
 local epoch = redis.call('HGET', KEYS[1], 'epoch')
 if not epoch then
@@ -33,6 +35,9 @@ local seq
 if ARGV[2] ~= '' then seq = redis.call('HGET', KEYS[3], ARGV[2]) end
 if seq then
   seq = tonumber(seq)
+elseif ARGV[7] == '1' then
+  seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+  redis.call('HSET', KEYS[1], 'dropped', seq)
 else
   seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
   redis.call('RPUSH', KEYS[2], seq .. ' ' .. ARGV[2] .. ' ' .. ARGV[1])
@@ -44,13 +49,14 @@ else
     local a = string.find(old, ' ', 1, true)
     local b = string.find(old, ' ', a + 1, true)
     bytes = redis.call('HINCRBY', KEYS[1], 'bytes', -(string.len(old) - b))
-    redis.call('HSET', KEYS[1], 'dropped', string.sub(old, 1, a - 1))
+    local gone = tonumber(string.sub(old, 1, a - 1))
+    if gone > tonumber(redis.call('HGET', KEYS[1], 'dropped')) then redis.call('HSET', KEYS[1], 'dropped', gone) end
     if b > a + 1 then redis.call('HDEL', KEYS[3], string.sub(old, a + 1, b - 1)) end
     count = count - 1
   end
 end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
-return { epoch, seq }`);
+return { epoch, seq, tonumber(redis.call('HGET', KEYS[1], 'bytes')) }`);
 
 const READ = luaScript(`
 local m = redis.call('HMGET', KEYS[1], 'epoch', 'seq', 'dropped')
@@ -62,7 +68,10 @@ return { m[1], m[2], m[3], redis.call('LRANGE', KEYS[2], 0, -1) }`);
  * so a client whose SSE stream dropped resumes on any instance with `Last-Event-ID`. Each stream is bounded
  * (events and bytes: the oldest go first) and expires `ttlMs` after its last event (`PEXPIRE`, so Redis
  * purges it without a read). One script per append and per replay, one round trip each; the keys of one
- * stream share a hash tag, so it works on a Redis Cluster.
+ * stream share a hash tag, so it works on a Redis Cluster. Given an owner, the instance that writes a stream
+ * holds its bytes on that owner's ledger (kind `event`, see {@link StreamHolds}): each write reserves its size
+ * first, then the hold is set to what the stream keeps after the script trimmed it (never more than this
+ * instance reserved), and it ends `ttlMs` after this instance's last write, when Redis expires the stream.
  * @example
  * const redis = new Redis(process.env.REDIS_URL!, failFastRedisOptions());
  * startServer(registry, { eventStore: new RedisEventStore({ client: redis }), bus, sessionStore });
@@ -72,6 +81,7 @@ export class RedisEventStore implements EventStore {
   readonly #client: RedisClient;
   readonly #prefix: string;
   readonly #limits: Required<EventStoreLimits>;
+  readonly #holds = new StreamHolds();
 
   constructor(options: RedisEventStoreOptions) {
     this.#client = options.client;
@@ -83,19 +93,28 @@ export class RedisEventStore implements EventStore {
     };
   }
 
-  async append(stream: string, message: object, key?: string): Promise<string> {
+  async append(stream: string, message: object, key?: string, owner?: EventOwner): Promise<string> {
     const l = this.#limits;
+    const json = JSON.stringify(message);
+    const size = Buffer.byteLength(json);
+    // Refused by the ledger: sent but not kept, so a resume from before it is told it was evicted.
+    const refused = this.#holds.reserve(stream, owner, size, l.ttlMs) !== undefined;
     const args = [
-      JSON.stringify(message),
+      refused ? '' : json,
       key?.replace(/ /g, '_') ?? '',
       l.maxEventsPerStream,
       l.maxBytesPerStream,
       Math.max(1, Math.ceil(l.ttlMs)),
       randomBytes(4).toString('hex'),
+      refused ? '1' : '0',
     ];
-    const [epoch, seq] = (await redisCall(this.#client, () =>
+    const [epoch, seq, bytes] = (await redisCall(this.#client, () =>
       runScript(this.#client, APPEND, this.#keys(stream), args),
-    )) as [string, number];
+    ).catch((error: unknown) => {
+      if (!refused) this.#holds.unreserve(stream, size);
+      throw error;
+    })) as [string, number, number];
+    if (!refused) this.#holds.settle(stream, Number(bytes));
     return eventIdOf(stream, epoch, Number(seq));
   }
 
@@ -118,12 +137,12 @@ export class RedisEventStore implements EventStore {
     return { found: true, stream: id.stream, events };
   }
 
-  async describe(stream: string, meta: object): Promise<void> {
+  async describe(stream: string, meta: object, owner?: EventOwner): Promise<void> {
     const [m] = this.#keys(stream);
+    const json = JSON.stringify(meta);
+    if (this.#holds.describe(stream, owner, Buffer.byteLength(json), this.#limits.ttlMs) !== undefined) return;
     const ttl = Math.max(1, Math.ceil(this.#limits.ttlMs));
-    await redisCall(this.#client, () =>
-      this.#client.hset(m, 'meta', JSON.stringify(meta)).then(() => this.#client.pexpire(m, ttl)),
-    );
+    await redisCall(this.#client, () => this.#client.hset(m, 'meta', json).then(() => this.#client.pexpire(m, ttl)));
   }
 
   async descriptionOf(stream: string): Promise<object | undefined> {

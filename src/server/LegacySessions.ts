@@ -66,7 +66,7 @@ export class LegacySessions {
       log?: OperatorLog;
       /** Resumable SSE streams: where their events wait, and the reconnection delay suggested to clients. */
       events?: { store: EventStore; retryMs: number } | undefined;
-      ledger?: ByteLedger | undefined; // holds each session's kept initialize params until it ends
+      ledger?: ByteLedger | undefined; // holds each session's initialize params until it ends, and its events
     } = {},
   ) {
     this.#create = create;
@@ -205,7 +205,7 @@ export class LegacySessions {
   async #connect(id: string): Promise<LiveSession> {
     const server = this.#create();
     const resumable = this.#events;
-    const events = resumable === undefined ? undefined : new SessionEvents(resumable.store, id);
+    const events = resumable && new SessionEvents(resumable.store, id, this.#holds.ownerOf(id, this.manager.get(id)));
     const transport = new SessionTransport({
       sessionId: id,
       events,

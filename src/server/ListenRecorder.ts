@@ -1,5 +1,6 @@
 import { systemClock, type Clock, type Timer } from '../_internal/clock.js';
 import type { EventStore, StoredEvent } from '../session/EventStore.js';
+import type { EventOwner } from '../session/StreamHolds.js';
 import { EVENT_KEY } from './SessionEvents.js';
 import { primingFrame } from './sseFrames.js';
 
@@ -26,6 +27,7 @@ export class ListenRecorder {
   readonly #clock: Clock;
   readonly #onIdle: (recorder: ListenRecorder) => void;
   readonly #listenId: unknown;
+  readonly #owner: EventOwner | undefined;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** Where frames go while a client is attached (undefined while lingering). */
   #sink: ((frame: Frame) => void) | undefined;
@@ -44,10 +46,13 @@ export class ListenRecorder {
       /** The linger's timer (the app's clock; real timers by default). */
       clock?: Clock | undefined;
       listenId: unknown;
+      /** Whose ledger budget the recorded events count against. */
+      owner?: EventOwner | undefined;
       onIdle: (recorder: ListenRecorder) => void;
     },
   ) {
     this.#listenId = options.listenId;
+    this.#owner = options.owner;
     this.stream = stream;
     this.#store = options.store;
     this.#retryMs = options.retryMs;
@@ -64,7 +69,7 @@ export class ListenRecorder {
   /** Takes the SDK's listen response: the returned one starts with a priming event, then every message with its id. */
   async start(response: Response, signal?: AbortSignal): Promise<Response> {
     this.#reader = response.body!.getReader();
-    const primed = await this.#store.append(this.stream, {});
+    const primed = await this.#store.append(this.stream, {}, undefined, this.#owner);
     const out = this.#output(response, [{ id: primed, text: primingFrame(primed, this.#retryMs) }], new Set(), signal);
     void this.#pump();
     return out;
@@ -221,7 +226,7 @@ export class ListenRecorder {
     const meta = message.params?._meta;
     const key = meta?.[EVENT_KEY];
     if (typeof key === 'string') delete meta![EVENT_KEY];
-    const id = await this.#store.append(this.stream, message, typeof key === 'string' ? key : undefined);
+    const id = await this.#store.append(this.stream, message, typeof key === 'string' ? key : undefined, this.#owner);
     return { id, text: messageFrame(id, JSON.stringify(message)) };
   }
 }

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../_internal/clock.js';
 import type { EventStore } from '../session/EventStore.js';
-import type { Hold } from '../ledger/ByteLedger.js';
+import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
+import type { Holder } from '../ledger/types.js';
+import type { EventOwner } from '../session/StreamHolds.js';
 import { jsonRpcIdOf } from '../protocol/jsonRpcId.js';
 import { ListenRecorder } from './ListenRecorder.js';
 
@@ -12,6 +14,8 @@ export interface ListenEvents {
   readonly lingerMs: number;
   /** The clock of the lingering (the app's; real timers when absent). */
   readonly clock?: Clock | undefined;
+  /** The app's ledger: each stream's stored events and request are held there for its owner (kind `event`). */
+  readonly ledger?: ByteLedger | undefined;
 }
 
 /** Listens again with a stored `subscriptions/listen` request (the app's modern leg). */
@@ -44,7 +48,7 @@ export class ListenRecordings {
    */
   async record(
     response: Response,
-    slot: { readonly principal: string; readonly body: unknown; hold: Hold | undefined },
+    slot: { readonly principal: string; readonly holder: Holder; readonly body: unknown; hold: Hold | undefined },
     signal?: AbortSignal,
   ): Promise<Response> {
     if (!response.ok || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream'))
@@ -52,12 +56,13 @@ export class ListenRecordings {
     const { body } = slot;
     const prefix = `l:${tagOf(slot.principal)}/`;
     // The recorder keeps the request as long as it records: the ledger's hold of it ends with the recording.
-    const recorder = this.#recorder(`${prefix}${randomUUID()}`, body, slot.hold);
+    const owner = this.#ownerOf(slot.holder);
+    const recorder = this.#recorder(`${prefix}${randomUUID()}`, body, owner, slot.hold);
     slot.hold = undefined;
     this.#trim((stream) => stream.startsWith(prefix), this.#perPrincipal);
     this.#trim(() => true, this.#total);
     const out = await recorder.start(response, signal);
-    await this.#events.store.describe(recorder.stream, { body });
+    await this.#events.store.describe(recorder.stream, { body }, owner);
     this.#recording.set(out, recorder);
     return out;
   }
@@ -66,9 +71,14 @@ export class ListenRecordings {
    * The recorder of the caller's stream named by an event id: here, or adopted from the store when the stream
    * was recorded on another instance; `undefined` when it is not the principal's or no longer stored.
    */
-  async find(stream: string | undefined, principal: string, request: Request, relisten: ListenAgain) {
-    if (stream?.startsWith(`l:${tagOf(principal)}/`) !== true) return undefined;
-    return this.#recorders.get(stream) ?? (await this.#adopt(stream, request, relisten));
+  async find(
+    stream: string | undefined,
+    caller: { readonly principal: string; readonly holder: Holder },
+    request: Request,
+    relisten: ListenAgain,
+  ) {
+    if (stream?.startsWith(`l:${tagOf(caller.principal)}/`) !== true) return undefined;
+    return this.#recorders.get(stream) ?? (await this.#adopt(stream, caller.holder, request, relisten));
   }
 
   /** Remembers that `response` is `recorder`'s (a resumed stream). */
@@ -98,9 +108,15 @@ export class ListenRecordings {
     }
   }
 
-  #recorder(stream: string, body: unknown, hold?: Hold): ListenRecorder {
+  #ownerOf(holder: Holder): EventOwner | undefined {
+    const ledger = this.#events.ledger;
+    return ledger === undefined ? undefined : { ledger, holder };
+  }
+
+  #recorder(stream: string, body: unknown, owner: EventOwner | undefined, hold?: Hold): ListenRecorder {
     const recorder = new ListenRecorder(stream, {
       ...this.#events,
+      owner,
       listenId: jsonRpcIdOf(body),
       onIdle: (r) => {
         hold?.release();
@@ -115,7 +131,12 @@ export class ListenRecordings {
    * A stream recorded on another instance (its request is in the store): listened to again here with the same
    * request (same subscription id), recording into the same stream, so the client continues where it was.
    */
-  async #adopt(stream: string, request: Request, relisten: ListenAgain): Promise<ListenRecorder | undefined> {
+  async #adopt(
+    stream: string,
+    holder: Holder,
+    request: Request,
+    relisten: ListenAgain,
+  ): Promise<ListenRecorder | undefined> {
     const described = (await this.#events.store.descriptionOf(stream)) as { body?: unknown } | undefined;
     if (described?.body === undefined) return undefined;
     const headers = new Headers(request.headers);
@@ -125,7 +146,7 @@ export class ListenRecordings {
     headers.set('mcp-method', 'subscriptions/listen');
     const response = await relisten(new Request(request.url, { method: 'POST', headers }), described.body);
     if (!response.ok || response.body === null) return undefined;
-    const recorder = this.#recorder(stream, described.body);
+    const recorder = this.#recorder(stream, described.body, this.#ownerOf(holder));
     recorder.adopt(response);
     return recorder;
   }

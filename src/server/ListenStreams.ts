@@ -6,6 +6,7 @@ import { jsonRpcIdOf, type JsonRpcId } from '../protocol/jsonRpcId.js';
 import { heldBytesRefused, httpError } from './httpErrors.js';
 import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
 import { frontHolder } from '../principal/frontHolder.js';
+import type { Holder } from '../ledger/types.js';
 import { clockOf, type Timer } from '../_internal/clock.js';
 import { trackBody } from './trackBody.js';
 
@@ -36,6 +37,8 @@ export interface ListenLimits {
  */
 export interface ListenSlot {
   readonly principal: string;
+  /** Whose held bytes the stream's are (its request, its recorded events). */
+  readonly holder: Holder;
   readonly bytes: number;
   readonly body: unknown;
   hold: Hold | undefined;
@@ -96,7 +99,7 @@ export class ListenStreams {
     if (recordings === undefined || request.method !== 'GET' || last === null || last === '') return undefined;
     const slot = this.open({}, caller, () => true);
     if (slot instanceof Response) return slot;
-    const recorder = await recordings.find(streamOfEventId(last), slot.principal, request, relisten);
+    const recorder = await recordings.find(streamOfEventId(last), slot, request, relisten);
     const gone = (why: string): Response => {
       this.release(slot);
       return httpError(
@@ -163,15 +166,13 @@ export class ListenStreams {
         );
       served = narrowed(body, uris, visible);
     }
-    const hold =
-      requestBytes > 0
-        ? this.#ledger?.take('listen', frontHolder(caller.authInfo, caller.peer), requestBytes)
-        : undefined;
+    const holder = frontHolder(caller.authInfo, caller.peer);
+    const hold = requestBytes > 0 ? this.#ledger?.take('listen', holder, requestBytes) : undefined;
     if (hold !== undefined && 'budget' in hold) return heldBytesRefused(hold, id);
     this.#open.set(principal, count + 1);
     this.#total++;
     this.#bytes += bytes;
-    return { principal, bytes, body: served, hold };
+    return { principal, holder, bytes, body: served, hold };
   }
 
   /**

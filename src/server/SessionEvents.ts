@@ -5,6 +5,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { streamOfEventId, type EventStore, type ReplayResult } from '../session/EventStore.js';
 import type { SessionNotification } from '../session/SessionBus.js';
+import type { EventOwner } from '../session/StreamHolds.js';
 
 import { httpError } from './httpErrors.js';
 import { acceptsPriming, primingFrame, withPrefix } from './sseFrames.js';
@@ -18,17 +19,20 @@ export const GET_STREAM = '_GET_stream';
  * One legacy session's view of the {@link EventStore}, in the shape the SDK transport takes (`eventStore`):
  * its streams are named after the session, so an event id of another session replays nothing here. A
  * notification that reached this session through the session bus carries an event key; every instance
- * that holds the session live records it under that key, so the store keeps it once.
+ * that holds the session live records it under that key, so the store keeps it once. What the store keeps
+ * of the session's streams is held on the ledger for the session's owner (`owner`).
  */
 export class SessionEvents implements SdkEventStore {
   readonly #store: EventStore;
   readonly #prefix: string;
+  readonly #owner: EventOwner | undefined;
   /** Keys of bus notifications about to be sent on the GET stream, by message. */
   readonly #expected = new Map<string, string[]>();
 
-  constructor(store: EventStore, sessionId: string) {
+  constructor(store: EventStore, sessionId: string, owner?: EventOwner) {
     this.#store = store;
     this.#prefix = `s:${sessionId}/`;
+    this.#owner = owner;
   }
 
   /** The stream name (in the store) of the SDK's stream `streamId`. */
@@ -95,7 +99,10 @@ export class SessionEvents implements SdkEventStore {
   async prime(request: Request, response: Response, retryMs: number | undefined): Promise<Response> {
     if (!response.ok || !acceptsPriming(request.headers.get('mcp-protocol-version'))) return response;
     const last = request.headers.get('last-event-id');
-    const id = last !== null && last !== '' ? last : await this.#store.append(this.streamOf(GET_STREAM), {});
+    const id =
+      last !== null && last !== ''
+        ? last
+        : await this.#store.append(this.streamOf(GET_STREAM), {}, undefined, this.#owner);
     return withPrefix(response, primingFrame(id, retryMs));
   }
 
@@ -123,7 +130,7 @@ export class SessionEvents implements SdkEventStore {
       key = queue?.shift();
       if (queue?.length === 0) this.#expected.delete(id);
     }
-    return this.#store.append(this.streamOf(streamId), message, key);
+    return this.#store.append(this.streamOf(streamId), message, key, this.#owner);
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {

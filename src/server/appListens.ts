@@ -38,7 +38,7 @@ export function appListens(
     options.now,
     events === undefined
       ? undefined
-      : { ...events, lingerMs: options.listenResumeMs ?? 30_000, clock: clockOf(options.now) },
+      : { ...events, lingerMs: options.listenResumeMs ?? 30_000, clock: clockOf(options.now), ledger },
     ledger,
   );
   const relisten: Relisten = (authInfo) => (listen, body) =>

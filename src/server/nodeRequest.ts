@@ -161,33 +161,50 @@ export type BodyGauge = (bytesSoFar: number) => LedgerRefusal | undefined;
 
 /**
  * Reads the body of a {@link nodeRequest} straight from its Node stream, stopping past `limit` bytes
- * (`tooLarge`) or when `gauge` refuses the bytes so far (`refused`). `undefined` for any other request (read it as a web stream), or if it was already taken.
+ * (`tooLarge`) or when `gauge` refuses the bytes so far (`refused`); the rest then flows by discarded, up to
+ * `drain` bytes of the body in all. `undefined` for any other request (read it as a web stream), or if it
+ * was already taken.
  */
-export function takeNodeBody(request: Request, limit: number, gauge?: BodyGauge): Promise<NodeBody> | undefined {
+export function takeNodeBody(
+  request: Request,
+  limit: number,
+  gauge?: BodyGauge,
+  drain = limit,
+): Promise<NodeBody> | undefined {
   const state = stateOf(request);
   if (state === undefined || state.bodyTaken) return undefined;
   state.bodyTaken = true;
-  return readIncoming(state.incoming, limit, gauge);
+  return readIncoming(state.incoming, limit, gauge, drain);
 }
 
 /** Node requests whose body is discarded as it comes (refused by the ledger): their connection may stay open. */
 const discarding = new WeakSet<IncomingMessage>();
 
 /**
- * Lets the rest of a refused body flow by without keeping a byte. The connection is not closed on it: closing
- * a socket with unread bytes resets it, and the reset would drop the refusal before the client reads it.
+ * Lets the rest of a refused body flow by without keeping a byte, up to `allowance` more bytes (past them the
+ * socket is destroyed: a client that keeps sending after its answer has had time to read it). The connection
+ * is not closed on it: closing a socket with unread bytes resets it, and the reset would drop the refusal
+ * before the client reads it.
  */
-function discard(incoming: IncomingMessage): void {
+function discard(incoming: IncomingMessage, allowance: number): void {
   discarding.add(incoming);
+  let left = allowance;
+  incoming.on('data', (chunk: Buffer) => {
+    left -= chunk.byteLength;
+    if (left < 0) incoming.socket?.destroy();
+  });
   incoming.resume();
 }
 
-/** Discards the unread body of a {@link nodeRequest} the ledger refused before reading it (nothing otherwise). */
-export function discardNodeBody(request: Request): void {
+/**
+ * Discards the unread body of a {@link nodeRequest} refused before reading it (too large, or by the ledger),
+ * at most `allowance` bytes of it (nothing for another request).
+ */
+export function discardNodeBody(request: Request, allowance: number): void {
   const state = stateOf(request);
   if (state === undefined || state.bodyTaken) return;
   state.bodyTaken = true;
-  discard(state.incoming);
+  discard(state.incoming, allowance);
 }
 
 /** True when `incoming`'s body is being discarded ({@link discardNodeBody}): its answer need not close the connection. */
@@ -195,7 +212,12 @@ export function isDiscarding(incoming: IncomingMessage): boolean {
   return discarding.has(incoming);
 }
 
-function readIncoming(incoming: IncomingMessage, limit: number, gauge: BodyGauge | undefined): Promise<NodeBody> {
+function readIncoming(
+  incoming: IncomingMessage,
+  limit: number,
+  gauge: BodyGauge | undefined,
+  drain: number,
+): Promise<NodeBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -207,19 +229,13 @@ function readIncoming(incoming: IncomingMessage, limit: number, gauge: BodyGauge
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.byteLength;
-      if (size > limit) {
+      // Past the limit, or counted past the ledger's budget before it is kept: the buffering stops here and the
+      // rest flows by discarded (bounded), so that the answer is not reset away.
+      const refused = size > limit ? undefined : gauge?.(size);
+      if (size > limit || refused !== undefined) {
         done();
-        // The rest is not read: the answer closes the connection (see writeNodeResponse).
-        incoming.pause();
-        resolve({ tooLarge: true });
-        return;
-      }
-      // Counted before it is kept: past the ledger's budget, the buffering stops here (and the answer closes).
-      const refused = gauge?.(size);
-      if (refused !== undefined) {
-        done();
-        discard(incoming);
-        resolve({ refused });
+        discard(incoming, Math.max(0, drain - size));
+        resolve(refused === undefined ? { tooLarge: true } : { refused });
         return;
       }
       chunks.push(chunk);

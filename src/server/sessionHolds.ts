@@ -1,5 +1,8 @@
 import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
 import type { Holder } from '../ledger/types.js';
+import type { EventOwner } from '../session/StreamHolds.js';
+import type { SessionRecord } from '../session/types.js';
+import { recordHolder } from './sessionPrincipal.js';
 import type { JsonRpcId } from '../protocol/jsonRpcId.js';
 import { heldBytesRefused } from './httpErrors.js';
 
@@ -22,6 +25,15 @@ export class SessionHolds {
     if ('budget' in hold) return heldBytesRefused(hold, requestId);
     this.#holds.set(id, hold);
     return undefined;
+  }
+
+  /**
+   * Whose ledger budget session `id`'s stored stream events count against: the holder of its `initialize`
+   * when it opened here, else its record's ({@link recordHolder}). Without a ledger, nobody's.
+   */
+  ownerOf(id: string, record: SessionRecord | undefined): EventOwner | undefined {
+    if (this.#ledger === undefined) return undefined;
+    return { ledger: this.#ledger, holder: this.#holds.get(id)?.holder ?? recordHolder(id, record) };
   }
 
   /** The session ended (or never opened): its hold ends. */

@@ -1,5 +1,6 @@
 import { principalOf } from '../principal/principalOf.js';
 import { peerFallback, sessionFallback } from '../principal/requestPrincipal.js';
+import type { Holder } from '../ledger/types.js';
 import type { SessionRecord } from '../session/types.js';
 
 /**
@@ -19,4 +20,14 @@ export function openerPeer(record: SessionRecord | undefined): string | undefine
   const prefix = peerFallback('');
   if (record?.principal?.startsWith('a:') !== true || record.owner?.startsWith(prefix) !== true) return undefined;
   return record.owner.slice(prefix.length);
+}
+
+/**
+ * Whose held bytes session `id`'s are, from its record (a session restored here, opened elsewhere): its
+ * budget owner (an anonymous opener's peer, or the token's principal) and the peer that opened it, if known.
+ */
+export function recordHolder(id: string, record: SessionRecord | undefined): Holder {
+  const principal = record?.owner ?? record?.principal ?? principalOf(undefined, sessionFallback(id)).key;
+  const peer = openerPeer(record);
+  return peer === undefined ? { principal } : { principal, peer };
 }

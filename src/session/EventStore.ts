@@ -1,3 +1,5 @@
+import type { EventOwner } from './StreamHolds.js';
+
 /** One stored SSE event: its id (sent as the SSE `id` field) and the JSON-RPC message (`{}` for a priming event). */
 export interface StoredEvent {
   readonly id: string;
@@ -7,7 +9,10 @@ export interface StoredEvent {
 /** What a replay found: the stream the event id belongs to and the events after it, oldest first. */
 export type ReplayResult =
   | { readonly found: true; readonly stream: string; readonly events: readonly StoredEvent[] }
-  /** `unknown`: no such stream (never stored, or expired); `evicted`: events after the id were dropped by a budget. */
+  /**
+   * `unknown`: no such stream (never stored, or expired); `evicted`: events after the id were dropped by a
+   * budget (a stream's caps, or the ledger refusing to hold one: see {@link EventStore.append}).
+   */
   | { readonly found: false; readonly reason: 'unknown' | 'evicted' | 'malformed' };
 
 /**
@@ -22,12 +27,20 @@ export interface EventStore {
    * Appends `message` to `stream` and returns its event id (it names the stream, see {@link streamOfEventId}).
    * `key`: an identity of the event; appending the same key to the same stream again stores nothing and returns
    * the first id (several instances recording one event). Over the stream's budget, the oldest events go.
+   * `owner`: the ledger and the stream's owner; the stream's stored bytes are held there (kind `event`) until
+   * they expire or are evicted. When the ledger refuses the event it is not stored, but it still gets its id
+   * (the live client receives it) and the stream counts it as evicted: a client resuming from before it is
+   * told so (`after` answers `evicted`) instead of missing it silently. A custom store should do the same.
    */
-  append(stream: string, message: object, key?: string): Promise<string>;
+  append(stream: string, message: object, key?: string, owner?: EventOwner): Promise<string>;
   /** The events of the stream of `eventId` after it, or why they cannot be replayed. */
   after(eventId: string): Promise<ReplayResult>;
-  /** Sets what an instance needs to serve `stream` again (a listen stream's request); it expires with the stream. */
-  describe(stream: string, meta: object): Promise<void>;
+  /**
+   * Sets what an instance needs to serve `stream` again (a listen stream's request); it expires with the
+   * stream. Held on `owner`'s ledger with the stream's events; refused there, nothing is set (another instance
+   * cannot take the stream over then).
+   */
+  describe(stream: string, meta: object, owner?: EventOwner): Promise<void>;
   /** What {@link describe} set for `stream`, while the stream is stored. */
   descriptionOf(stream: string): Promise<object | undefined>;
 }

@@ -8,6 +8,7 @@ import {
   type ReplayResult,
   type StoredEvent,
 } from './EventStore.js';
+import { StreamHolds, type EventOwner } from './StreamHolds.js';
 
 /** Options of {@link MemoryEventStore}. */
 export interface MemoryEventStoreOptions extends EventStoreLimits {
@@ -29,7 +30,7 @@ interface Entry {
 interface Stream {
   readonly epoch: string;
   seq: number;
-  /** Highest sequence number dropped by a budget (0: none). */
+  /** Highest sequence number dropped by a budget or refused by the ledger (0: none). */
   dropped: number;
   readonly entries: Entry[];
   readonly keys: Map<string, number>;
@@ -42,11 +43,14 @@ interface Stream {
  * An {@link EventStore} in this process: enough for one instance (a client that reconnects to another
  * instance needs `RedisEventStore`). Bounded per stream and in total by events and bytes, and expiring:
  * a stream is forgotten `ttlMs` after its last event (swept on writes, so memory stays flat without reads).
+ * Given an owner, each stream's events and description are held on its ledger (kind `event`) until the
+ * stream expires or they are evicted; an event the ledger refuses is not kept (see {@link EventStore.append}).
  */
 export class MemoryEventStore implements EventStore {
   readonly #streams = new Map<string, Stream>();
   readonly #limits: Required<EventStoreLimits> & { maxEvents: number; maxBytes: number };
   readonly #now: () => number;
+  readonly #holds = new StreamHolds();
   #events = 0;
   #bytes = 0;
   #nextSweep = 0;
@@ -62,7 +66,7 @@ export class MemoryEventStore implements EventStore {
     this.#now = options.now ?? Date.now;
   }
 
-  async append(stream: string, message: object, key?: string): Promise<string> {
+  async append(stream: string, message: object, key?: string, owner?: EventOwner): Promise<string> {
     const now = this.#now();
     this.#sweep(now);
     let s = this.#streams.get(stream);
@@ -83,8 +87,17 @@ export class MemoryEventStore implements EventStore {
     this.#streams.set(stream, s);
     s.expiresAt = now + this.#limits.ttlMs;
     const known = key === undefined ? undefined : s.keys.get(key);
-    if (known !== undefined) return eventIdOf(stream, s.epoch, known);
-    const entry: Entry = { seq: ++s.seq, key, message, bytes: Buffer.byteLength(JSON.stringify(message)) };
+    if (known !== undefined) {
+      this.#holds.reserve(stream, owner, 0, this.#limits.ttlMs); // renews the hold's expiry with the stream's
+      return eventIdOf(stream, s.epoch, known);
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(message));
+    if (this.#holds.reserve(stream, owner, bytes - this.#trimmed(s, bytes), this.#limits.ttlMs) !== undefined) {
+      // Refused by the ledger: sent but not kept, so a resume from before it is told it was evicted.
+      s.dropped = ++s.seq;
+      return eventIdOf(stream, s.epoch, s.seq);
+    }
+    const entry: Entry = { seq: ++s.seq, key, message, bytes };
     s.entries.push(entry);
     if (key !== undefined) s.keys.set(key, entry.seq);
     s.bytes += entry.bytes;
@@ -94,6 +107,7 @@ export class MemoryEventStore implements EventStore {
     while (s.entries.length > 1 && (s.entries.length > l.maxEventsPerStream || s.bytes > l.maxBytesPerStream))
       this.#drop(s);
     this.#evictTotal(s);
+    this.#holds.settle(stream, s.bytes);
     return eventIdOf(stream, s.epoch, entry.seq);
   }
 
@@ -110,14 +124,15 @@ export class MemoryEventStore implements EventStore {
     return { found: true, stream: id.stream, events };
   }
 
-  async describe(stream: string, meta: object): Promise<void> {
+  async describe(stream: string, meta: object, owner?: EventOwner): Promise<void> {
     const now = this.#now();
     let s = this.#streams.get(stream);
     if (s === undefined || s.expiresAt <= now) {
-      await this.append(stream, {});
+      await this.append(stream, {}, undefined, owner);
       s = this.#streams.get(stream)!;
     }
-    s.meta = meta;
+    const bytes = Buffer.byteLength(JSON.stringify(meta));
+    if (this.#holds.describe(stream, owner, bytes, this.#limits.ttlMs) === undefined) s.meta = meta;
   }
 
   async descriptionOf(stream: string): Promise<object | undefined> {
@@ -140,11 +155,22 @@ export class MemoryEventStore implements EventStore {
     return this.#streams.size;
   }
 
+  /** Bytes the stream's caps would drop for an event of `bytes` (the oldest first, never the new one). */
+  #trimmed(s: Stream, bytes: number): number {
+    const l = this.#limits;
+    let [count, kept, trimmed] = [s.entries.length + 1, s.bytes + bytes, 0];
+    for (let i = 0; count > 1 && (count > l.maxEventsPerStream || kept > l.maxBytesPerStream); i++, count--) {
+      kept -= s.entries[i]!.bytes;
+      trimmed += s.entries[i]!.bytes;
+    }
+    return trimmed;
+  }
+
   #drop(s: Stream): void {
     const gone = s.entries.shift()!;
     if (gone.key !== undefined) s.keys.delete(gone.key);
     s.bytes -= gone.bytes;
-    s.dropped = gone.seq;
+    s.dropped = Math.max(s.dropped, gone.seq);
     this.#events--;
     this.#bytes -= gone.bytes;
   }
@@ -158,12 +184,14 @@ export class MemoryEventStore implements EventStore {
         (this.#events > this.#limits.maxEvents || this.#bytes > this.#limits.maxBytes)
       )
         this.#drop(s);
-      if (s.entries.length === 0 && s !== current) this.#streams.delete(name);
+      if (s.entries.length === 0 && s !== current) this.#forget(name, s);
+      else this.#holds.settle(name, s.bytes);
     }
   }
 
   #forget(name: string, s: Stream): void {
     this.#streams.delete(name);
+    this.#holds.release(name);
     this.#events -= s.entries.length;
     this.#bytes -= s.bytes;
   }

@@ -6,3 +6,4 @@ export type { SessionEvent, SessionPhase, SessionRecord, SessionTimeouts } from 
 export type { SessionBus, SessionNotification } from './SessionBus.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './MemoryEventStore.js';
 export type { EventStore, EventStoreLimits, ReplayResult, StoredEvent } from './EventStore.js';
+export { StreamHolds, type EventOwner } from './StreamHolds.js';

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../_helpers/freePort.js';
 import { portAnswers } from '../_helpers/waitFor.js';
-import { sourceChild } from '../_helpers/sourceChild.js';
+import { childModuleUrl, forkedChild, sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -74,4 +75,75 @@ function statsOf(port: number): Promise<{ heapUsed: number; sessions: number; li
       .on('error', reject)
       .end();
   });
+}
+
+/** A fixture served by `_runtimeChildEntry.ts` in a forked child at a 256 MiB heap, reporting its heap over IPC. */
+export interface ForkedChild extends AsyncDisposable {
+  readonly url: string;
+  readonly port: number;
+  /** Heap in use in the child after a full collection, in MiB. */
+  heapMiB(): Promise<number>;
+  /** True while the child process runs (it died, e.g. of an out-of-memory, otherwise). */
+  alive(): boolean;
+  /** What the child wrote to stderr ('' when its stderr is left unread). */
+  log(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Forks `test/abuse/_runtimeChildEntry.ts` serving the fixture module `fixture` (a URL) with
+ * `--max-old-space-size=256 --expose-gc`; resolves once the child signals its port over IPC and that port
+ * answers. `stderr: 'unread'` leaves the child's stderr pipe unread (a log reader that never reads).
+ */
+export async function forkHeapCapped(
+  fixture: URL,
+  options: { stderr?: 'collect' | 'unread' } = {},
+): Promise<ForkedChild> {
+  const module = relative(root, fileURLToPath(fixture)).split(sep).join('/');
+  // Bundled when its fixture is (the fixture is imported into the entry's module graph), else both under tsx.
+  const entry = forkedChild('test/abuse/_runtimeChildEntry.ts', [module]);
+  const child = fork(entry.modulePath, [], {
+    cwd: root,
+    execArgv: ['--max-old-space-size=256', '--expose-gc', ...entry.execArgv],
+    env: { ...process.env, NODE_OPTIONS: '', ABUSE_FIXTURE: childModuleUrl(module) },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let log = '';
+  if (options.stderr !== 'unread') child.stderr!.on('data', (chunk: Buffer) => void (log += chunk.toString('utf8')));
+  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = await new Promise<{ url: string; port: number }>((resolve, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`${fixture.pathname} exited (${code ?? signal}):\n${log}`)));
+    child.on('message', (m: { type?: string; url?: string; port?: number }) => {
+      if (m.type === 'ready') resolve({ url: m.url!, port: m.port! });
+    });
+  });
+  await portAnswers(ready.port, { proc: child, log: () => log, ms: 15_000, what: fixture.pathname });
+  let asked = 0;
+  const heapMiB = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const id = ++asked;
+      const timer = setTimeout(
+        () => reject(new Error(`the child did not report its heap within 30 s:\n${log}`)),
+        30_000,
+      );
+      const onMessage = (m: { type?: string; id?: number; heapUsed?: number }): void => {
+        if (m.type !== 'heap' || m.id !== id) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(m.heapUsed! / 2 ** 20);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'heap', id });
+    });
+  const close = async (): Promise<void> => {
+    if (!alive()) return;
+    // Unread stderr may block the child's own shutdown: it is killed outright then.
+    if (options.stderr === 'unread') child.kill('SIGKILL');
+    else child.disconnect();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { url: ready.url, port: ready.port, heapMiB, alive, log: () => log, close, [Symbol.asyncDispose]: close };
 }

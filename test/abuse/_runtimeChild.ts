@@ -1,82 +1,17 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { childModuleUrl, forkedChild } from '../_helpers/sourceChild.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const MiB = 2 ** 20;
+import { forkHeapCapped, type ForkedChild } from './_childServer.js';
 
 /** A server fixture running in a child process under a 256 MiB heap ceiling. */
-export interface RuntimeChild extends AsyncDisposable {
-  readonly url: string;
-  /** Heap in use in the child after a full collection, in MiB. */
-  heapMiB(): Promise<number>;
-  /** True while the child process runs (it died, e.g. of an out-of-memory, otherwise). */
-  alive(): boolean;
-  /** What the child wrote to stderr. */
-  log(): string;
-  close(): Promise<void>;
-}
+export type RuntimeChild = ForkedChild;
 
 /**
  * Starts `test/abuse/fixtures/<fixture>.ts` in a child process with `--max-old-space-size=256`; resolves once
  * the child signals that it listens (over IPC) and the port answers.
  */
-export async function startRuntimeChild(fixture: string): Promise<RuntimeChild> {
-  const module = `test/abuse/fixtures/${fixture}.ts`;
-  // Bundled when its fixture is (the fixture is imported into the entry's module graph), else both under tsx.
-  const entry = forkedChild('test/abuse/_runtimeChildEntry.ts', [module]);
-  const child: ChildProcess = fork(entry.modulePath, [], {
-    cwd: root,
-    execArgv: ['--max-old-space-size=256', '--expose-gc', ...entry.execArgv],
-    env: { ...process.env, NODE_OPTIONS: '', ABUSE_FIXTURE: childModuleUrl(module) },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => void (log += chunk.toString('utf8')));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`fixture ${fixture} did not start within 20 s:\n${log}`)), 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`fixture ${fixture} exited with ${code}:\n${log}`));
-    });
-    child.on('message', (m: { type?: string; url?: string }) => {
-      if (m.type !== 'ready') return;
-      clearTimeout(timer);
-      resolve(m.url!);
-    });
-  });
-  const answers = await fetchFrom('127.0.0.1')(url, { method: 'OPTIONS' });
-  await answers.text();
-  let asked = 0;
-  const heapMiB = (): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const id = ++asked;
-      const timer = setTimeout(
-        () => reject(new Error(`fixture ${fixture} did not report its heap within 10 s:\n${log}`)),
-        10_000,
-      );
-      const onMessage = (m: { type?: string; id?: number; heapUsed?: number }): void => {
-        if (m.type !== 'heap' || m.id !== id) return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve(m.heapUsed! / MiB);
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'heap', id });
-    });
-  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
-  const close = async (): Promise<void> => {
-    if (!alive()) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.disconnect();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return { url, heapMiB, alive, log: () => log, close, [Symbol.asyncDispose]: close };
+export function startRuntimeChild(fixture: string): Promise<RuntimeChild> {
+  return forkHeapCapped(new URL(`./fixtures/${fixture}.ts`, import.meta.url));
 }
 
 /** A `fetch` whose connections come from the loopback address `localAddress` (127.0.0.2, …): another peer. */

@@ -1,67 +1,8 @@
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { portAnswers } from '../_helpers/waitFor.js';
-import { childModuleUrl, forkedChild } from '../_helpers/sourceChild.js';
+import { forkHeapCapped } from './_childServer.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const MiB = 2 ** 20;
-
-interface UnreadChild extends AsyncDisposable {
-  readonly url: string;
-  alive(): boolean;
-  heapMiB(): Promise<number>;
-}
-
-/**
- * The fixture `failingTool` in a child process at a 256 MiB heap whose stderr is a pipe that nobody ever
- * reads: a log reader that never reads. Ready once the child signals its port over IPC and that port answers.
- */
-async function startUnreadChild(): Promise<UnreadChild> {
-  const entry = forkedChild('test/abuse/_runtimeChildEntry.ts', ['test/abuse/fixtures/failingTool.ts']);
-  const child = fork(entry.modulePath, [], {
-    cwd: root,
-    execArgv: ['--max-old-space-size=256', '--expose-gc', ...entry.execArgv],
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      ABUSE_FIXTURE: childModuleUrl('test/abuse/fixtures/failingTool.ts'),
-    },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code, signal) => reject(new Error(`the child exited (${code ?? signal}) before it listened`)));
-    child.on('message', (m: { type?: string; port?: number }) => void (m.type === 'ready' && resolve(m.port!)));
-  });
-  await portAnswers(port, { proc: child, ms: 15_000, what: 'the failingTool child' });
-  let asked = 0;
-  const heapMiB = (): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const id = ++asked;
-      const timer = setTimeout(() => reject(new Error('the child did not report its heap within 30 s')), 30_000);
-      const onMessage = (m: { type?: string; id?: number; heapUsed?: number }): void => {
-        if (m.type !== 'heap' || m.id !== id) return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve(m.heapUsed! / MiB);
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'heap', id });
-    });
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    alive,
-    heapMiB,
-    async [Symbol.asyncDispose]() {
-      if (!alive()) return;
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -96,7 +37,10 @@ async function parse(url: string, body: string): Promise<{ status: number; body:
  */
 describe('abuse: a log reader that never reads', () => {
   it('survives 40 failing calls with ~4 MiB messages and still answers', async () => {
-    await using child = await startUnreadChild();
+    // The fixture in a child at a 256 MiB heap whose stderr is a pipe nobody ever reads.
+    await using child = await forkHeapCapped(new URL('./fixtures/failingTool.ts', import.meta.url), {
+      stderr: 'unread',
+    });
     const baseline = await child.heapMiB();
     const call = JSON.stringify({
       jsonrpc: '2.0',

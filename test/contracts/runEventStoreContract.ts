@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import type { EventStore, EventStoreLimits } from '../../src/index.js';
+import { ByteLedger, type EventStore, type EventStoreLimits } from '../../src/index.js';
+import { createClock } from '../../src/testing/index.js';
 
 /** A store under test and how to let `ms` pass for its expiry (a fake clock, or Redis' own time). */
 export interface EventStoreUnderTest {
@@ -113,5 +114,39 @@ export function runEventStoreContract(
     expect(fresh).not.toBe(old);
     expect(await store.after(old)).toEqual({ found: false, reason: 'unknown' });
     expect(await store.after(fresh)).toEqual({ found: true, stream: 's', events: [] });
+  });
+
+  it('holds what a stream keeps on its owner’s ledger (trimmed with it, its description too) until its TTL', async () => {
+    const clock = createClock();
+    const ledger = new ByteLedger({}, clock);
+    const owner = { ledger, holder: { principal: 'peer:10.0.0.9', peer: '10.0.0.9' } };
+    const big = (n: number) => ({ ...note(n), pad: 'p'.repeat(1_000) });
+    const size = Buffer.byteLength(JSON.stringify(big(1)));
+    const { store } = await make({ maxBytesPerStream: size * 2 + 1, ttlMs: 60_000 });
+    for (let n = 1; n <= 3; n++) await store.append('s', big(n), undefined, owner);
+    // The stream keeps its two newest events: the oldest left the ledger with it.
+    expect(ledger.peerBytes('10.0.0.9', 'event')).toBe(size * 2);
+    expect(ledger.principalBytes('peer:10.0.0.9', 'event')).toBe(size * 2);
+    const meta = { body: { pad: 'm'.repeat(500) } };
+    await store.describe('s', meta, owner);
+    expect(ledger.byKind().event).toBe(size * 2 + Buffer.byteLength(JSON.stringify(meta)));
+    clock.advance(60_000);
+    ledger.sweep();
+    expect(ledger.bytes).toBe(0);
+  });
+
+  it('numbers an event the ledger refuses without keeping it: a resume from before it is told it was evicted', async () => {
+    const ledger = new ByteLedger({ perPrincipal: 1_500 });
+    const owner = { ledger, holder: { principal: 'user:ann' } };
+    const { store } = await make({});
+    const first = await store.append('s', { ...note(1), pad: 'a'.repeat(1_000) }, undefined, owner);
+    const refused = await store.append('s', { ...note(2), pad: 'b'.repeat(1_000) }, undefined, owner);
+    const held = ledger.principalBytes('user:ann');
+    expect(held).toBeLessThanOrEqual(1_500);
+    expect(await store.after(first)).toEqual({ found: false, reason: 'evicted' });
+    expect(await store.after(refused)).toEqual({ found: true, stream: 's', events: [] });
+    const third = await store.append('s', note(3), undefined, owner);
+    expect(await store.after(refused)).toEqual({ found: true, stream: 's', events: [{ id: third, message: note(3) }] });
+    expect(ledger.principalBytes('user:ann')).toBe(held + Buffer.byteLength(JSON.stringify(note(3))));
   });
 }

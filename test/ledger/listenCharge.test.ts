@@ -33,12 +33,20 @@ describe('listen requests in the ledger', () => {
     expect(held).toBeGreaterThanOrEqual(200_000);
     expect(held).toBeLessThan(listen.body.length + 1_000);
     expect(ledger.principalBytes('peer:127.0.0.2', 'listen')).toBe(held);
-    expect(ledger.bytes).toBe(held);
+    // The event store keeps the request too (to serve the stream on another instance), for the stream's TTL.
+    const stored = ledger.peerBytes('127.0.0.2', 'event');
+    expect(stored).toBeGreaterThanOrEqual(200_000);
+    expect(ledger.bytes).toBe(held + stored);
     const droppedAt = clock.now();
     res.destroy();
     // Dropped, the stream is still recorded for resume (1 s on the clock from when the server noticed): held.
-    await until(() => (clock.advance(50), ledger.bytes === 0), 'the recording to end with its hold');
+    await until(() => (clock.advance(50), ledger.byKind().listen === 0), 'the recording to end with its hold');
     expect(clock.now() - droppedAt).toBeGreaterThanOrEqual(1_000);
+    // The stored stream is held until it expires (5 minutes after its last event).
+    expect(ledger.peerBytes('127.0.0.2', 'event')).toBe(stored);
+    clock.advance(5 * 60_000);
+    ledger.sweep();
+    expect(ledger.bytes).toBe(0);
   });
 
   it('without an event store, releases the hold when the stream closes', async () => {
@@ -53,8 +61,9 @@ describe('listen requests in the ledger', () => {
   });
 
   it('refuses a listen past the budget with 429, Retry-After and the text; another peer is still served', async () => {
-    // The host parsed the bodies (no body hold): only the listens count, 2 × 200 KB fit the principal, 3 do not.
-    const ledger = new ByteLedger({ perPrincipal: 450_000, perPeer: 1_000_000, retryAfterSeconds: 9 });
+    // The host parsed the bodies (no body hold): only the listens count (each twice: the open stream's request,
+    // and the event store's copy of it), 2 × 2 × 200 KB fit the principal, 3 do not.
+    const ledger = new ByteLedger({ perPrincipal: 900_000, perPeer: 2_000_000, retryAfterSeconds: 9 });
     const app = createFusionApp(registry, { ...workspaceOptions(), heldBytes: ledger });
     const listen = (peer: string) => {
       const { body, headers } = padded(200_000);
@@ -76,6 +85,6 @@ describe('listen requests in the ledger', () => {
     expect(other.status).toBe(200);
     for (const r of [...open, other]) await r.body?.cancel();
     await app.close();
-    await until(() => ledger.bytes === 0, 'every hold to end at shutdown');
+    await until(() => ledger.byKind().listen === 0, 'every listen hold to end at shutdown');
   });
 });

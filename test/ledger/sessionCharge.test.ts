@@ -54,7 +54,7 @@ describe('legacy sessions’ kept initialize params in the ledger', () => {
       // Another peer opens its own.
       expect((await postFrom('127.0.0.3', server.url, initialize(6_000))).status).toBe(200);
       expect(await deleteSession(server.url, '127.0.0.2', id)).toBe(200);
-      await until(() => ledger.peerBytes('127.0.0.2') === 0, 'the session’s hold to end with it');
+      await until(() => ledger.peerBytes('127.0.0.2', 'session') === 0, 'the session’s hold to end with it');
     } finally {
       await server.close();
     }

@@ -45,6 +45,7 @@ describe('the root entry', () => {
       'SkillBuilder',
       'StateMachineGate',
       'StateSyncLayer',
+      'StreamHolds',
       'Tool',
       'ToolConverter',
       'ToolRegistry',

@@ -18,7 +18,7 @@ function sdkListen() {
 async function droppedStream(recordings: ListenRecordings, principal: string) {
   const sdk = sdkListen();
   const body = { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen' };
-  const out = await recordings.record(sdk.response, { principal, body, hold: undefined });
+  const out = await recordings.record(sdk.response, { principal, holder: { principal }, body, hold: undefined });
   const reader = out.body!.getReader();
   const priming = new TextDecoder().decode((await reader.read()).value);
   await reader.cancel();
@@ -37,9 +37,14 @@ describe('ListenRecordings', () => {
     expect(alice.map((s) => s.sdk.state.cancelled)).toEqual([true, true, false, false]);
     expect(bob.sdk.state.cancelled).toBe(false);
     const resumeAs = (principal: string, lastEventId: string) =>
-      recordings.find(lastEventId.split('#')[0], principal, new Request('http://x/mcp'), () => {
-        throw new Error('no relisten expected');
-      });
+      recordings.find(
+        lastEventId.split('#')[0],
+        { principal, holder: { principal } },
+        new Request('http://x/mcp'),
+        () => {
+          throw new Error('no relisten expected');
+        },
+      );
     expect(await resumeAs('user:bob', bob.lastEventId)).toBeDefined();
     expect(await resumeAs('user:alice', alice[3]!.lastEventId)).toBeDefined();
     // Nobody resumes another principal's stream.
