@@ -1,49 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
 import type { ByteLedger } from '../ledger/ByteLedger.js';
 import { ledgerHolder } from '../principal/ledgerHolder.js';
-import type { ToolResponse } from '../protocol/types.js';
+import type { HandlerExtra } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
 import { TaskLedger, TaskRefused } from '../tasks/TaskLedger.js';
-import type { TaskStore } from '../tasks/TaskStore.js';
 import type { TaskBus } from '../tasks/TaskBus.js';
-import { answer, cancelTask, claimOutcome, finish, renewLease, withMessage } from '../tasks/transitions.js';
+import { answer, cancelTask, claimOutcome, finish, renewLease } from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
-import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
+import { isTerminal, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import { routeTask } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import type { ToolRuntime } from './ToolRuntime.js';
-import { taskExtra } from './taskExtra.js';
-import { keptOutcome, taskOutcome, type Settled } from './taskOutcome.js';
+import { runExtra } from './taskExtra.js';
+import { attemptOf, keptOutcome, settle, taskOutcome, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
 import { requiredScopesOf } from './requiredScopesOf.js';
-import { askThroughTask, relayThroughTask } from './taskInput.js';
+import type { TaskInputParts } from './taskInput.js';
+import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
+import { TaskTakeovers } from './TaskTakeovers.js';
+import type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
 
-/** The `tasks` option: where tasks live and their budgets. */
-export interface TaskServiceOptions {
-  /** Where tasks live; share a `RedisTaskStore` between instances. Default: a `MemoryTaskStore` of this process. */
-  store?: TaskStore;
-  budgets?: TaskBudgets;
-  /**
-   * How long an instance vouches for a task it runs without renewing (ms, default 30,000): a task whose
-   * instance died becomes `failed` this long after; without a `bus`, a cancel from another instance reaches
-   * the work within a third of it.
-   */
-  leaseMs?: number;
-  /**
-   * Carries cancels to the instance running the task at once (`RedisEventBus`'s `tasks`; `createFusionApp`
-   * takes it from its `bus` option when that has one). Without it a cancel from another instance reaches the
-   * work at its next lease renewal; it never transitions the workflow either way.
-   */
-  bus?: TaskBus;
-  /** Tasks per `tasks/list` page (default 50). */
-  pageSize?: number;
-}
-
-/** How a task-capable `tools/call` was answered: the plain result (it finished at once) or a task. */
-export type TaskStart =
-  { readonly kind: 'result'; readonly result: ToolResponse } | { readonly kind: 'task'; readonly record: TaskRecord };
+export type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
 
 const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
 
@@ -65,8 +45,11 @@ export class TaskService {
   /** The tasks of this process whose outcome is not in the store yet (running, or being written). */
   readonly #outcomes = new Set<Promise<void>>();
   readonly #watchers: TaskWatchers;
+  readonly #input: TaskInputParts;
   readonly #bus: TaskBus | undefined;
   readonly #unsubscribe: () => void;
+  readonly #instance: string;
+  readonly #takeovers: TaskTakeovers;
 
   constructor(
     tools: ToolRuntime<any>,
@@ -80,8 +63,18 @@ export class TaskService {
     this.#tools = tools;
     this.#ownsStore = options.store === undefined;
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
-    this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held });
+    this.#instance = options.instanceId ?? randomUUID();
+    const lost = (r: TaskRecord): Promise<TaskRecord | undefined> => this.#takeovers.lost(r);
+    this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held, lost });
     this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#input = { ledger: this.ledger, watchers: this.#watchers };
+    const [ledger, clock, leaseMs, instance] = [this.ledger, this.#clock, this.#leaseMs, this.#instance];
+    const policyOf = (tool: string): TaskDeclaration | undefined => this.declarationOf(tool);
+    const rerun = (r: TaskRecord): void => this.#rerun(r);
+    const emit = (r: TaskRecord | undefined): void => this.#watchers.emit(r);
+    this.#takeovers = new TaskTakeovers({ ledger, clock, leaseMs, instance, policyOf, rerun, emit });
+    // A store of this process alone has no other instance to take over from.
+    if (!this.#ownsStore) this.#takeovers.start();
     this.#bus = options.bus;
     this.#pageSize = Math.max(1, Math.trunc(options.pageSize ?? 50));
     // A cancel taken on another instance: abort the work here at once (when it runs here).
@@ -111,27 +104,13 @@ export class TaskService {
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
     let taskId: string | undefined = undefined;
-    let asked = 0;
-    const input = { ledger: this.ledger, watchers: this.#watchers };
-    const keyOf = (method: string): string => `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`;
-    const extra = taskExtra(scope.extra, {
-      signal: controller.signal,
-      progress: async (done, total, message) => {
-        const text = message ?? (total === undefined ? `${done}` : `${done}/${total}`);
-        this.#watchers.emit(await this.ledger.step(await id, (r) => withMessage(r, this.ledger.now(), text)));
-      },
-      ask: async (method, params) =>
-        askThroughTask(input, await id, keyOf(method), { method, params }, controller.signal),
-      relay: async (method, params, send) => relayThroughTask(input, await id, keyOf(method), { method, params }, send),
-      // No task yet (a call settling before its task is stored): nothing could have cancelled it.
-      claimResult: () => (taskId === undefined ? true : this.#claim(taskId)),
-    });
+    // No task yet (a call settling before its task is stored): nothing could have cancelled it.
+    const extra = runExtra(this.#input, scope.extra, controller, id, () =>
+      taskId === undefined ? true : this.#claim(taskId, 1),
+    );
     // Not the request's span: it ends when the request does, long before the work.
     const begin = (): Promise<Settled> =>
-      this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }).then(
-        (result) => ({ ok: true, result }),
-        (error: unknown) => ({ ok: false, error }),
-      );
+      settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }));
     let running: Promise<Settled> | undefined;
     if (how.immediate) {
       running = begin();
@@ -155,18 +134,38 @@ export class TaskService {
         ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
         pollIntervalMs: declaration.pollIntervalMs,
         leaseUntil: this.ledger.now() + this.#leaseMs,
+        instance: this.#instance,
+        ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, scope) } : {}),
       });
     } catch (error) {
       controller.abort(error);
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
       throw error;
     }
-    this.#running.set(record.id, controller);
-    this.#watchers.emit(record);
     taskId = record.id;
     created(record.id);
+    this.#drive(record, controller, extra, running ?? begin());
+    return { kind: 'task', record };
+  }
+
+  /** Runs `record` (taken over from a lost instance) here as its current attempt, from the call it kept. */
+  #rerun(record: TaskRecord): void {
+    if (this.#running.has(record.id) || record.run === undefined) return;
+    const controller = new AbortController();
+    const claim = (): Promise<boolean> => this.#claim(record.id, attemptOf(record));
+    const extra = runExtra(this.#input, replayExtra(record.run), controller, Promise.resolve(record.id), claim);
+    this.ledger.adopt();
+    const call = this.#tools.callTool(record.tool, record.run.arguments, replayContext(record.run, extra));
+    this.#drive(record, controller, extra, settle(call));
+  }
+
+  /** Follows the run of `record` in this process: its lease renewals, its cancel, its outcome stored once. */
+  #drive(record: TaskRecord, controller: AbortController, extra: HandlerExtra, running: Promise<Settled>): void {
+    const attempt = attemptOf(record);
+    this.#running.set(record.id, controller);
+    this.#watchers.emit(record);
     const renewEvery = Math.max(10, this.#leaseMs / 3);
-    const renew = this.#clock.setInterval(() => void this.#renew(record.id, controller), renewEvery);
+    const renew = this.#clock.setInterval(() => void this.#renew(record.id, controller, attempt), renewEvery);
     // The run's own signal aborts on timeout, on cancel (the task's controller) and on shutdown (after the drain).
     const shutDown = (settled: Settled): boolean =>
       settled.ok &&
@@ -174,10 +173,11 @@ export class TaskService {
       settled.result._meta?.['fusion/timeout'] === undefined &&
       !controller.signal.aborted &&
       extra.signal.aborted;
-    const outcome = (running ?? begin())
+    const outcome = running
       .then((settled) =>
         this.#settle(
           record,
+          attempt,
           shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled,
         ),
       )
@@ -188,7 +188,6 @@ export class TaskService {
         this.ledger.release(record.id);
       });
     this.#outcomes.add(outcome);
-    return { kind: 'task', record };
   }
 
   /** Hears every change of a task this process sees (legacy status notifications); returns unsubscribe. */
@@ -261,30 +260,37 @@ export class TaskService {
   /** Closes the store when the service made it. */
   dispose(): void {
     this.#unsubscribe();
+    this.#takeovers.stop();
     for (const controller of this.#running.values()) controller.abort(new Error('the server is shutting down'));
     if (this.#ownsStore) this.ledger.store.close?.();
   }
 
-  /** The work returned: keep its result only if the task is still active, and from now on refuse cancels. */
-  async #claim(id: string): Promise<boolean> {
-    const after = await this.ledger.step(id, claimOutcome);
-    return after !== undefined && !isTerminal(after.status);
+  /**
+   * The work (its run `attempt`) returned: keep its result only if the task is still active on that attempt,
+   * and from now on refuse cancels.
+   */
+  async #claim(id: string, attempt: number): Promise<boolean> {
+    const after = await this.ledger.step(id, (r) => (attemptOf(r) === attempt ? claimOutcome(r) : undefined));
+    return after !== undefined && !isTerminal(after.status) && attemptOf(after) === attempt;
   }
 
-  async #settle(record: TaskRecord, settled: Settled): Promise<void> {
+  async #settle(record: TaskRecord, attempt: number, settled: Settled): Promise<void> {
     try {
       const outcome = await keptOutcome(this.ledger, record, taskOutcome(record, settled));
-      this.#watchers.emit(await this.ledger.step(record.id, (r) => finish(r, this.ledger.now(), outcome)));
+      const end = (r: TaskRecord): TaskRecord | undefined =>
+        attemptOf(r) === attempt ? finish(r, this.ledger.now(), outcome) : undefined;
+      this.#watchers.emit(await this.ledger.step(record.id, end));
     } catch {
       // The store is unreachable: the lease runs out and the next reader marks the task failed.
     }
   }
 
-  async #renew(id: string, controller: AbortController): Promise<void> {
+  async #renew(id: string, controller: AbortController, attempt: number): Promise<void> {
     try {
-      const after = await this.ledger.step(id, (r) => renewLease(r, this.ledger.now() + this.#leaseMs));
-      // Cancelled (or gone) through another instance: stop the work here.
-      if (after === undefined || isTerminal(after.status)) controller.abort(new Error(`task ${id} ended elsewhere`));
+      const after = await this.ledger.step(id, (r) => renewLease(r, this.ledger.now() + this.#leaseMs, attempt));
+      // Cancelled (or gone, or taken over) through another instance: stop the work here.
+      if (after === undefined || isTerminal(after.status) || attemptOf(after) !== attempt)
+        controller.abort(new Error(`task ${id} ended elsewhere`));
       else this.#watchers.wake(id);
     } catch {
       // The store is unreachable; the next tick tries again.

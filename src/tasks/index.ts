@@ -6,7 +6,9 @@ export type {
   TaskDeclaration,
   TaskError,
   TaskMode,
+  TaskOnLost,
   TaskRecord,
+  TaskRun,
   TaskStatus,
   VersionedTask,
 } from './types.js';
