@@ -53,10 +53,18 @@ describe('.task()', () => {
   });
 
   it('refuses a bad takeover policy: an unknown onLost, attempts without retry, or out of 1 to 10', () => {
-    expect(() => f.action('a').task({ onLost: 'skip' as 'fail' })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "a" has .task({ onLost: "skip" }); use "fail" or "retry".]`);
-    expect(() => f.action('a').task({ maxAttempts: 2 })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "a" has .task({ maxAttempts: 2 }) without onLost: "retry"; add onLost: "retry" or drop maxAttempts.]`);
-    expect(() => f.action('a').task({ onLost: 'retry', maxAttempts: 0 })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "a" has .task({ maxAttempts: 0 }); give a whole number from 1 to 10.]`);
-    expect(() => f.action('a').task({ onLost: 'retry', maxAttempts: 11 })).toThrowErrorMatchingInlineSnapshot(`[DefinitionError: Tool "a" has .task({ maxAttempts: 11 }); give a whole number from 1 to 10.]`);
+    expect(() => f.action('a').task({ onLost: 'skip' as 'fail' })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ onLost: "skip" }); use "fail" or "retry".]`,
+    );
+    expect(() => f.action('a').task({ maxAttempts: 2 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ maxAttempts: 2 }) without onLost: "retry"; add onLost: "retry" or drop maxAttempts.]`,
+    );
+    expect(() => f.action('a').task({ onLost: 'retry', maxAttempts: 0 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ maxAttempts: 0 }); give a whole number from 1 to 10.]`,
+    );
+    expect(() => f.action('a').task({ onLost: 'retry', maxAttempts: 11 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ maxAttempts: 11 }); give a whole number from 1 to 10.]`,
+    );
   });
 
   it('on a grouped builder, applies to every action and shows once on the listed tool', async () => {
