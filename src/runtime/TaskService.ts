@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
+import { clockOf, type Clock } from '../_internal/clock.js';
 import type { ByteLedger } from '../ledger/ByteLedger.js';
 import { ledgerHolder } from '../principal/ledgerHolder.js';
-import type { HandlerExtra } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
 import { TaskLedger, TaskRefused } from '../tasks/TaskLedger.js';
 import type { TaskBus } from '../tasks/TaskBus.js';
-import { answer, cancelTask, claimOutcome, finish, renewLease } from '../tasks/transitions.js';
+import type { TaskQueue } from '../tasks/TaskQueue.js';
+import { answer, cancelTask, claimRun } from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
@@ -15,11 +15,12 @@ import { routeTask } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import type { ToolRuntime } from './ToolRuntime.js';
 import { runExtra } from './taskExtra.js';
-import { attemptOf, keptOutcome, settle, taskOutcome, type Settled } from './taskOutcome.js';
+import { attemptOf, settle, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
 import { requiredScopesOf } from './requiredScopesOf.js';
 import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
+import { TaskRuns } from './TaskRuns.js';
 import { TaskTakeovers } from './TaskTakeovers.js';
 import type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
 
@@ -41,9 +42,8 @@ export class TaskService {
   /** The timers of lease renewals and waits: the `now` option's clock (real, unref'd timers by default). */
   readonly #clock: Clock;
   readonly #ownsStore: boolean;
-  readonly #running = new Map<string, AbortController>();
-  /** The tasks of this process whose outcome is not in the store yet (running, or being written). */
-  readonly #outcomes = new Set<Promise<void>>();
+  readonly #runs: TaskRuns;
+  readonly #queue: TaskQueue | undefined;
   readonly #watchers: TaskWatchers;
   readonly #input: TaskInputParts;
   readonly #bus: TaskBus | undefined;
@@ -68,19 +68,21 @@ export class TaskService {
     this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held, lost });
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#input = { ledger: this.ledger, watchers: this.#watchers };
+    this.#runs = new TaskRuns({ ...this.#input, clock: this.#clock, leaseMs: this.#leaseMs });
     const [ledger, clock, leaseMs, instance] = [this.ledger, this.#clock, this.#leaseMs, this.#instance];
     const policyOf = (tool: string): TaskDeclaration | undefined => this.declarationOf(tool);
-    const rerun = (r: TaskRecord): void => this.#rerun(r);
+    this.#queue = options.queue;
+    const rerun = (r: TaskRecord): void => void this.#rerun(r);
     const emit = (r: TaskRecord | undefined): void => this.#watchers.emit(r);
-    this.#takeovers = new TaskTakeovers({ ledger, clock, leaseMs, instance, policyOf, rerun, emit });
+    const queued = this.#queue !== undefined;
+    this.#takeovers = new TaskTakeovers({ ledger, clock, leaseMs, instance, policyOf, rerun, emit, queued });
     // A store of this process alone has no other instance to take over from.
     if (!this.#ownsStore) this.#takeovers.start();
     this.#bus = options.bus;
     this.#pageSize = Math.max(1, Math.trunc(options.pageSize ?? 50));
     // A cancel taken on another instance: abort the work here at once (when it runs here).
     this.#unsubscribe =
-      this.#bus?.subscribeCancel((id) => this.#running.get(id)?.abort(new Error(`task ${id} was cancelled`))) ??
-      (() => {});
+      this.#bus?.subscribeCancel((id) => this.#runs.abort(id, new Error(`task ${id} was cancelled`))) ?? (() => {});
   }
 
   /** The task declaration of the tool a `tools/call` names, when it supports tasks. */
@@ -100,13 +102,14 @@ export class TaskService {
     how: { immediate: boolean; ttlMs?: number | undefined },
   ): Promise<TaskStart> {
     const declaration = this.declarationOf(name)!;
+    if (this.#queue !== undefined) return this.#enqueue(name, args, scope, how.ttlMs);
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
     let taskId: string | undefined = undefined;
     // No task yet (a call settling before its task is stored): nothing could have cancelled it.
     const extra = runExtra(this.#input, scope.extra, controller, id, () =>
-      taskId === undefined ? true : this.#claim(taskId, 1),
+      taskId === undefined ? true : this.#runs.claim(taskId, 1),
     );
     // Not the request's span: it ends when the request does, long before the work.
     const begin = (): Promise<Settled> =>
@@ -144,50 +147,65 @@ export class TaskService {
     }
     taskId = record.id;
     created(record.id);
-    this.#drive(record, controller, extra, running ?? begin());
+    this.#runs.drive(record, controller, extra, running ?? begin());
     return { kind: 'task', record };
   }
 
-  /** Runs `record` (taken over from a lost instance) here as its current attempt, from the call it kept. */
-  #rerun(record: TaskRecord): void {
-    if (this.#running.has(record.id) || record.run === undefined) return;
+  /**
+   * A worker's side: claims run `attempt` of the queued task `id` and runs it here; resolves once its outcome
+   * is stored (or at once when the task ended, moved on to another attempt, or another worker claimed it).
+   */
+  async work(id: string, attempt: number): Promise<void> {
+    const until = this.ledger.now() + this.#leaseMs;
+    const claimed = await this.ledger.step(id, (r) => claimRun(r, attempt, this.#instance, until));
+    if (claimed === undefined || isTerminal(claimed.status) || claimed.instance !== this.#instance) return;
+    if (attemptOf(claimed) === attempt) await this.#rerun(claimed, true);
+  }
+
+  /** A task of a queued service: stored with its call kept, its first run handed to the queue. */
+  async #enqueue(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    ttlMs: number | undefined,
+  ): Promise<TaskStart> {
+    const declaration = this.declarationOf(name)!;
+    let record: TaskRecord;
+    try {
+      record = await this.ledger.create({
+        owner: scope.extra.principal.key,
+        holder: ledgerHolder(scope),
+        tool: name,
+        arguments: args,
+        requiredScopes: requiredScopesOf({ surface: this.#tools.surface, content: undefined }, 'tools/call', {
+          name,
+          arguments: args,
+        }),
+        ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
+        pollIntervalMs: declaration.pollIntervalMs,
+        run: taskRunOf(args, scope),
+      });
+    } catch (error) {
+      if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
+      throw error;
+    }
+    // The work runs on a worker: this process holds no run of it.
+    this.ledger.release(record.id);
+    await this.#queue!.enqueue(record.id, 1);
+    this.#watchers.emit(record);
+    return { kind: 'task', record };
+  }
+
+  /** Runs `record` (taken over from a lost instance, or claimed by a worker) here as its current attempt. */
+  async #rerun(record: TaskRecord, here = this.#queue === undefined): Promise<void> {
+    if (!here) return this.#queue!.enqueue(record.id, attemptOf(record)).catch(() => {});
+    if (this.#runs.has(record.id) || record.run === undefined) return;
     const controller = new AbortController();
-    const claim = (): Promise<boolean> => this.#claim(record.id, attemptOf(record));
+    const claim = (): Promise<boolean> => this.#runs.claim(record.id, attemptOf(record));
     const extra = runExtra(this.#input, replayExtra(record.run), controller, Promise.resolve(record.id), claim);
     this.ledger.adopt();
     const call = this.#tools.callTool(record.tool, record.run.arguments, replayContext(record.run, extra));
-    this.#drive(record, controller, extra, settle(call));
-  }
-
-  /** Follows the run of `record` in this process: its lease renewals, its cancel, its outcome stored once. */
-  #drive(record: TaskRecord, controller: AbortController, extra: HandlerExtra, running: Promise<Settled>): void {
-    const attempt = attemptOf(record);
-    this.#running.set(record.id, controller);
-    this.#watchers.emit(record);
-    const renewEvery = Math.max(10, this.#leaseMs / 3);
-    const renew = this.#clock.setInterval(() => void this.#renew(record.id, controller, attempt), renewEvery);
-    // The run's own signal aborts on timeout, on cancel (the task's controller) and on shutdown (after the drain).
-    const shutDown = (settled: Settled): boolean =>
-      settled.ok &&
-      settled.result.isError === true &&
-      settled.result._meta?.['fusion/timeout'] === undefined &&
-      !controller.signal.aborted &&
-      extra.signal.aborted;
-    const outcome = running
-      .then((settled) =>
-        this.#settle(
-          record,
-          attempt,
-          shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled,
-        ),
-      )
-      .finally(() => {
-        renew.cancel();
-        this.#running.delete(record.id);
-        this.#outcomes.delete(outcome);
-        this.ledger.release(record.id);
-      });
-    this.#outcomes.add(outcome);
+    return this.#runs.drive(record, controller, extra, settle(call));
   }
 
   /** Hears every change of a task this process sees (legacy status notifications); returns unsubscribe. */
@@ -215,7 +233,7 @@ export class TaskService {
     if (found === undefined || isTerminal(found.status)) return found;
     const after = await this.ledger.step(id, (r) => cancelTask(r, this.ledger.now(), taskTexts.cancelled(r.tool)));
     if (after?.status !== 'cancelled') return after === undefined ? after : this.settled(id, owner, signal);
-    this.#running.get(id)?.abort(new Error(taskTexts.cancelled(found.tool)));
+    this.#runs.abort(id, new Error(taskTexts.cancelled(found.tool)));
     this.#bus?.publishCancel(id);
     this.#watchers.emit(after);
     return after;
@@ -248,52 +266,15 @@ export class TaskService {
    * Graceful shutdown, after the drain: resolves once every task of this process has its outcome in the store
    * (those still running were aborted by the drain and end as failed), or after `ms` of the service's clock.
    */
-  async stored(ms: number): Promise<void> {
-    let timer: Timer | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.#outcomes]),
-      new Promise((resolve) => (timer = this.#clock.setTimeout(() => resolve(undefined), ms))),
-    ]);
-    timer?.cancel();
+  stored(ms: number): Promise<void> {
+    return this.#runs.stored(ms);
   }
 
   /** Closes the store when the service made it. */
   dispose(): void {
     this.#unsubscribe();
     this.#takeovers.stop();
-    for (const controller of this.#running.values()) controller.abort(new Error('the server is shutting down'));
+    this.#runs.abortAll(new Error('the server is shutting down'));
     if (this.#ownsStore) this.ledger.store.close?.();
-  }
-
-  /**
-   * The work (its run `attempt`) returned: keep its result only if the task is still active on that attempt,
-   * and from now on refuse cancels.
-   */
-  async #claim(id: string, attempt: number): Promise<boolean> {
-    const after = await this.ledger.step(id, (r) => (attemptOf(r) === attempt ? claimOutcome(r) : undefined));
-    return after !== undefined && !isTerminal(after.status) && attemptOf(after) === attempt;
-  }
-
-  async #settle(record: TaskRecord, attempt: number, settled: Settled): Promise<void> {
-    try {
-      const outcome = await keptOutcome(this.ledger, record, taskOutcome(record, settled));
-      const end = (r: TaskRecord): TaskRecord | undefined =>
-        attemptOf(r) === attempt ? finish(r, this.ledger.now(), outcome) : undefined;
-      this.#watchers.emit(await this.ledger.step(record.id, end));
-    } catch {
-      // The store is unreachable: the lease runs out and the next reader marks the task failed.
-    }
-  }
-
-  async #renew(id: string, controller: AbortController, attempt: number): Promise<void> {
-    try {
-      const after = await this.ledger.step(id, (r) => renewLease(r, this.ledger.now() + this.#leaseMs, attempt));
-      // Cancelled (or gone, or taken over) through another instance: stop the work here.
-      if (after === undefined || isTerminal(after.status) || attemptOf(after) !== attempt)
-        controller.abort(new Error(`task ${id} ended elsewhere`));
-      else this.#watchers.wake(id);
-    } catch {
-      // The store is unreachable; the next tick tries again.
-    }
   }
 }

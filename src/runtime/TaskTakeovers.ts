@@ -12,8 +12,10 @@ export interface TaskTakeoverParts {
   readonly instance: string;
   /** The task declaration of a tool (its `onLost` policy); undefined for a tool this instance does not serve. */
   readonly policyOf: (tool: string) => TaskDeclaration | undefined;
-  /** Runs a task this instance took over as its next attempt. */
+  /** Runs a task this instance took over as its next attempt (here, or through the worker queue). */
   readonly rerun: (record: TaskRecord) => void;
+  /** True when runs go to a worker queue: a taken-over task waits there unclaimed, without a lease. */
+  readonly queued: boolean;
   /** Tells this process's watchers of a change. */
   readonly emit: (record: TaskRecord | undefined) => void;
 }
@@ -64,20 +66,20 @@ export class TaskTakeovers {
 
   /** Applies the policy of `record`'s tool to it (lost: its lease ran out); resolves the task as stored after. */
   async lost(record: TaskRecord): Promise<TaskRecord | undefined> {
-    const { ledger, leaseMs, instance } = this.#parts;
+    const { ledger, leaseMs, instance, queued } = this.#parts;
     const policy = this.#parts.policyOf(record.tool);
     const now = ledger.now();
     const after = await ledger.step(record.id, (r) =>
       takeOver(r, now, {
         onLost: policy?.onLost ?? 'fail',
         maxAttempts: policy?.maxAttempts ?? 1,
-        instance,
-        leaseUntil: now + leaseMs,
+        instance: queued ? undefined : instance,
+        leaseUntil: queued ? undefined : now + leaseMs,
       }),
     );
-    // Taken over here: the next attempt runs in this process.
-    if (after?.status === 'working' && after.instance === instance && (after.attempt ?? 1) > (record.attempt ?? 1))
-      this.#parts.rerun(after);
+    // Taken over by this instance: the next attempt runs here (or goes to the queue; its job id is per attempt).
+    const ours = queued ? after?.instance === undefined : after?.instance === instance;
+    if (after?.status === 'working' && ours && (after.attempt ?? 1) > (record.attempt ?? 1)) this.#parts.rerun(after);
     this.#parts.emit(after);
     return after;
   }

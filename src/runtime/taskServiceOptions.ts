@@ -1,5 +1,6 @@
 import type { ToolResponse } from '../protocol/types.js';
 import type { TaskBus } from '../tasks/TaskBus.js';
+import type { TaskQueue } from '../tasks/TaskQueue.js';
 import type { TaskStore } from '../tasks/TaskStore.js';
 import type { TaskBudgets, TaskRecord } from '../tasks/types.js';
 
@@ -28,6 +29,13 @@ export interface TaskServiceOptions {
    * stopped renewing its lease is taken over by another instance sharing the store, per its tool's `onLost`.
    */
   instanceId?: string;
+  /**
+   * Hands the tasks' runs to worker processes instead of running them here (`BullTaskQueue` of
+   * `mcp-fusion/redis`, with `startTaskWorker` in the workers); needs a shared `store`. Default: tasks run in
+   * this process.
+   * @see docs/tasks.md#workers
+   */
+  queue?: TaskQueue;
 }
 
 /** How a task-capable `tools/call` was answered: the plain result (it finished at once) or a task. */

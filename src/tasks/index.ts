@@ -1,6 +1,7 @@
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './MemoryTaskStore.js';
 export { taskPosition, type TaskPage, type TaskStore, type TaskWrite } from './TaskStore.js';
 export type { TaskBus } from './TaskBus.js';
+export type { TaskQueue } from './TaskQueue.js';
 export type {
   TaskBudgets,
   TaskDeclaration,

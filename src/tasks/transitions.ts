@@ -120,8 +120,9 @@ export function leaseLost(record: TaskRecord, now: number): boolean {
 export interface Takeover {
   readonly onLost: TaskOnLost;
   readonly maxAttempts: number;
-  readonly instance: string;
-  readonly leaseUntil: number;
+  /** Who runs the next attempt until when; both undefined when it goes to a worker queue (a worker claims it). */
+  readonly instance: string | undefined;
+  readonly leaseUntil: number | undefined;
 }
 
 /**
@@ -141,16 +142,27 @@ export function takeOver(record: TaskRecord, now: number, policy: Takeover): Tas
       status: 'working',
       statusMessage: taskTexts.retried(attempt + 1, policy.maxAttempts),
       attempt: attempt + 1,
-      instance: policy.instance,
-      leaseUntil: policy.leaseUntil,
       lastUpdatedAt: now,
     };
+    if (policy.instance === undefined) delete next.instance;
+    else next.instance = policy.instance;
+    if (policy.leaseUntil === undefined) delete next.leaseUntil;
+    else next.leaseUntil = policy.leaseUntil;
     delete next.inputRequests;
     delete next.inputResponses;
     return next;
   }
   const message = taskTexts.lost(record.id, record.tool, { attempt, repeatSafe, applying });
   return finish(record, now, { status: 'failed', error: { code: -32603, message }, statusMessage: message });
+}
+
+/**
+ * A worker claims run `attempt` of a queued task (no instance runs it): it runs it, vouching until `until`.
+ * Undefined when the task is terminal, on another attempt, or already claimed.
+ */
+export function claimRun(record: TaskRecord, attempt: number, instance: string, until: number): TaskRecord | undefined {
+  if (isTerminal(record.status) || (record.attempt ?? 1) !== attempt || record.instance !== undefined) return undefined;
+  return { ...record, instance, leaseUntil: until };
 }
 
 /** A lost task where no policy is known (a store read outside a task service): it fails as not safe to repeat. */

@@ -37,7 +37,8 @@ export async function taskProcess(
   });
   let log = '';
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await portAnswers(port, { proc, log: () => log, what: `the process of ${script}` });
+  // A loaded machine (two cores, several suites) may take long to start a tsx process.
+  await portAnswers(port, { proc, log: () => log, what: `the process of ${script}`, ms: 60_000 });
   const kill = async (): Promise<void> => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
@@ -45,4 +46,35 @@ export async function taskProcess(
     await exited;
   };
   return { url: `http://127.0.0.1:${port}/mcp`, port, proc, log: () => log, kill };
+}
+
+/** A process of `fixtures/taskWorker.ts`: resolves once it says `ready` (its BullMQ worker connected). */
+export async function workerProcess(
+  prefix: string,
+  env: Record<string, string>,
+): Promise<Omit<TaskProcess, 'url' | 'port'>> {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/redis/fixtures/taskWorker.ts'],
+    {
+      cwd: root,
+      env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, NODE_OPTIONS: '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    },
+  );
+  let log = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    proc.once('message', () => resolve());
+    proc.once('exit', (code) =>
+      reject(new Error(`the task worker exited (${String(code)}) before it was ready:\n${log}`)),
+    );
+  });
+  const kill = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGKILL');
+    await exited;
+  };
+  return { proc, log: () => log, kill };
 }
