@@ -8,10 +8,11 @@ const PURPOSE: Record<string, string> = {
   xstate: 'the FSM State Gate XState engine',
   jose: 'jwksVerifier (JWT access tokens checked against a JWKS)',
   '@opentelemetry/api': 'the tracing option (OpenTelemetry spans and metrics)',
+  bullmq: 'task workers (BullTaskQueue, startTaskWorker)',
 };
 
 /** The optional peers loaded through this helper. */
-type OptionalPeer = 'xstate' | 'jose' | '@opentelemetry/api';
+type OptionalPeer = 'xstate' | 'jose' | '@opentelemetry/api' | 'bullmq';
 
 /** Lets users hand over a module instead of having it imported (bundlers, tests). */
 export function provideOptional(name: string, module: unknown): void {

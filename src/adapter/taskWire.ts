@@ -22,6 +22,13 @@ export const MISSING_CAPABILITY = -32021;
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
+/** The `_meta` key of a task object naming its attempt, once another instance took it over and ran it again. */
+export const TASK_ATTEMPT = 'fusion/attempt';
+
+/** `_meta` with the attempt of a task on its second run or later (nothing on its first). */
+const attemptMeta = (record: TaskRecord): Record<string, unknown> =>
+  (record.attempt ?? 1) > 1 ? { _meta: { [TASK_ATTEMPT]: record.attempt } } : {};
+
 /** A task as the 2026-07-28 extension shows it (`DetailedTask` with `detailed`: result, error or input requests inlined). */
 export function modernTask(record: TaskRecord, detailed = false): Record<string, unknown> {
   const task: Record<string, unknown> = {
@@ -32,6 +39,7 @@ export function modernTask(record: TaskRecord, detailed = false): Record<string,
     lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
     ttlMs: record.ttlMs,
     pollIntervalMs: record.pollIntervalMs,
+    ...attemptMeta(record),
   };
   if (!detailed) return task;
   // Inlined as the 2026-07-28 tools/call would have answered it, discriminator included.
@@ -52,6 +60,7 @@ export function legacyTask(record: TaskRecord): Record<string, unknown> {
     lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
     ttl: record.ttlMs,
     pollInterval: record.pollIntervalMs,
+    ...attemptMeta(record),
   };
 }
 

@@ -14,7 +14,7 @@ export interface RedisTaskStoreOptions {
    * Key prefix (default `fusion:tasks:`, no braces): a task lives in the hash `<prefix>task:{<id>}` (one
    * cluster slot per task), its owner's active tasks in the sorted set `<prefix>owner:{<principal>}`, all
    * its owner's tasks (for `tasks/list`) in `<prefix>list:{<principal>}` and its owner's stored result sizes
-   * in `<prefix>results:{<principal>}`.
+   * in `<prefix>results:{<principal>}`, and the leases of all active tasks (for takeover) in `<prefix>leases`.
    */
   prefix?: string;
   /** The clock of expiries (default `Date.now`); a test passes `createClock().now` of `mcp-fusion/testing`. */
@@ -55,13 +55,16 @@ export class RedisTaskStore implements TaskStore {
     );
     if (admitted !== 1) return 'busy';
     const key = this.#task(record.id);
-    await redisCall(this.#client, () =>
-      this.#client
-        .multi()
-        .hset(key, 'v', '1', 's', record.status, 'd', JSON.stringify(record))
-        .pexpireat(key, expiresAt)
-        .exec(),
-    );
+    await Promise.all([
+      redisCall(this.#client, () =>
+        this.#client
+          .multi()
+          .hset(key, 'v', '1', 's', record.status, 'd', JSON.stringify(record))
+          .pexpireat(key, expiresAt)
+          .exec(),
+      ),
+      record.leaseUntil === undefined ? undefined : this.#lease(record),
+    ]);
     return 'ok';
   }
 
@@ -78,9 +81,35 @@ export class RedisTaskStore implements TaskStore {
     const written = (await redisCall(this.#client, () =>
       runScript(this.#client, CAS, [this.#task(id)], [String(version), next.status, JSON.stringify(next)]),
     )) as TaskWrite;
-    if (written === 'ok' && isTerminal(next.status))
-      await redisCall(this.#client, () => this.#client.zrem(this.#owner(next.owner), id));
+    if (written !== 'ok') return written;
+    if (isTerminal(next.status))
+      await Promise.all([
+        redisCall(this.#client, () => this.#client.zrem(this.#owner(next.owner), id)),
+        redisCall(this.#client, () => this.#client.zrem(this.#leases(), id)),
+      ]);
+    else await this.#lease(next);
     return written;
+  }
+
+  async expiredLeases(now: number, limit: number): Promise<string[]> {
+    const ids = await redisCall(this.#client, () =>
+      this.#client.zrangebyscore(this.#leases(), '-inf', now, 'LIMIT', 0, limit),
+    );
+    const found = await Promise.all(ids.map((id) => this.get(id)));
+    // Expired (or vanished) tasks leave their lease behind: drop it on the way.
+    const gone = ids.filter((_, i) => found[i] === undefined);
+    if (gone.length > 0) await redisCall(this.#client, () => this.#client.zrem(this.#leases(), ...gone));
+    return ids.filter((_, i) => found[i] !== undefined);
+  }
+
+  /** Indexes the task's lease (only an active task with one has it; an unchanged lease costs nothing but the call). */
+  async #lease(record: TaskRecord): Promise<void> {
+    if (record.leaseUntil === undefined) return;
+    await redisCall(this.#client, () => this.#client.zadd(this.#leases(), record.leaseUntil!, record.id));
+  }
+
+  #leases(): string {
+    return `${this.#prefix}leases`;
   }
 
   async list(owner: string, options: { after?: string | undefined; limit: number }): Promise<TaskPage> {

@@ -8,3 +8,5 @@ export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './RedisRat
 export { RedisTaskStore, type RedisTaskStoreOptions } from './RedisTaskStore.js';
 export { RedisNonceStore, type RedisNonceStoreOptions } from './RedisNonceStore.js';
 export { RedisEventStore, type RedisEventStoreOptions } from './RedisEventStore.js';
+export { BullTaskQueue, type BullTaskQueueOptions } from './BullTaskQueue.js';
+export { startTaskWorker, type TaskWorker, type TaskWorkerOptions } from './startTaskWorker.js';

@@ -1,49 +1,30 @@
-import { clockOf, type Clock, type Timer } from '../_internal/clock.js';
+import { randomUUID } from 'node:crypto';
+import { clockOf, type Clock } from '../_internal/clock.js';
 import type { ByteLedger } from '../ledger/ByteLedger.js';
 import { ledgerHolder } from '../principal/ledgerHolder.js';
-import type { ToolResponse } from '../protocol/types.js';
 import { errorResult } from '../protocol/normalizeResult.js';
 import { MemoryTaskStore } from '../tasks/MemoryTaskStore.js';
 import { TaskLedger, TaskRefused } from '../tasks/TaskLedger.js';
-import type { TaskStore } from '../tasks/TaskStore.js';
 import type { TaskBus } from '../tasks/TaskBus.js';
-import { answer, cancelTask, claimOutcome, finish, renewLease, withMessage } from '../tasks/transitions.js';
+import type { TaskQueue } from '../tasks/TaskQueue.js';
+import { answer, cancelTask, claimRun } from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
-import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
+import { isTerminal, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import { routeTask } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import type { ToolRuntime } from './ToolRuntime.js';
-import { taskExtra } from './taskExtra.js';
-import { keptOutcome, taskOutcome, type Settled } from './taskOutcome.js';
+import { runExtra } from './taskExtra.js';
+import { attemptOf, settle, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
 import { requiredScopesOf } from './requiredScopesOf.js';
-import { askThroughTask, relayThroughTask } from './taskInput.js';
+import type { TaskInputParts } from './taskInput.js';
+import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
+import { TaskRuns } from './TaskRuns.js';
+import { TaskTakeovers } from './TaskTakeovers.js';
+import type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
 
-/** The `tasks` option: where tasks live and their budgets. */
-export interface TaskServiceOptions {
-  /** Where tasks live; share a `RedisTaskStore` between instances. Default: a `MemoryTaskStore` of this process. */
-  store?: TaskStore;
-  budgets?: TaskBudgets;
-  /**
-   * How long an instance vouches for a task it runs without renewing (ms, default 30,000): a task whose
-   * instance died becomes `failed` this long after; without a `bus`, a cancel from another instance reaches
-   * the work within a third of it.
-   */
-  leaseMs?: number;
-  /**
-   * Carries cancels to the instance running the task at once (`RedisEventBus`'s `tasks`; `createFusionApp`
-   * takes it from its `bus` option when that has one). Without it a cancel from another instance reaches the
-   * work at its next lease renewal; it never transitions the workflow either way.
-   */
-  bus?: TaskBus;
-  /** Tasks per `tasks/list` page (default 50). */
-  pageSize?: number;
-}
-
-/** How a task-capable `tools/call` was answered: the plain result (it finished at once) or a task. */
-export type TaskStart =
-  { readonly kind: 'result'; readonly result: ToolResponse } | { readonly kind: 'task'; readonly record: TaskRecord };
+export type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
 
 const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
 
@@ -61,12 +42,14 @@ export class TaskService {
   /** The timers of lease renewals and waits: the `now` option's clock (real, unref'd timers by default). */
   readonly #clock: Clock;
   readonly #ownsStore: boolean;
-  readonly #running = new Map<string, AbortController>();
-  /** The tasks of this process whose outcome is not in the store yet (running, or being written). */
-  readonly #outcomes = new Set<Promise<void>>();
+  readonly #runs: TaskRuns;
+  readonly #queue: TaskQueue | undefined;
   readonly #watchers: TaskWatchers;
+  readonly #input: TaskInputParts;
   readonly #bus: TaskBus | undefined;
   readonly #unsubscribe: () => void;
+  readonly #instance: string;
+  readonly #takeovers: TaskTakeovers;
 
   constructor(
     tools: ToolRuntime<any>,
@@ -80,14 +63,26 @@ export class TaskService {
     this.#tools = tools;
     this.#ownsStore = options.store === undefined;
     const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
-    this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held });
+    this.#instance = options.instanceId ?? randomUUID();
+    const lost = (r: TaskRecord): Promise<TaskRecord | undefined> => this.#takeovers.lost(r);
+    this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held, lost });
     this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#input = { ledger: this.ledger, watchers: this.#watchers };
+    this.#runs = new TaskRuns({ ...this.#input, clock: this.#clock, leaseMs: this.#leaseMs });
+    const [ledger, clock, leaseMs, instance] = [this.ledger, this.#clock, this.#leaseMs, this.#instance];
+    const policyOf = (tool: string): TaskDeclaration | undefined => this.declarationOf(tool);
+    this.#queue = options.queue;
+    const rerun = (r: TaskRecord): void => void this.#rerun(r);
+    const emit = (r: TaskRecord | undefined): void => this.#watchers.emit(r);
+    const queued = this.#queue !== undefined;
+    this.#takeovers = new TaskTakeovers({ ledger, clock, leaseMs, instance, policyOf, rerun, emit, queued });
+    // A store of this process alone has no other instance to take over from.
+    if (!this.#ownsStore) this.#takeovers.start();
     this.#bus = options.bus;
     this.#pageSize = Math.max(1, Math.trunc(options.pageSize ?? 50));
     // A cancel taken on another instance: abort the work here at once (when it runs here).
     this.#unsubscribe =
-      this.#bus?.subscribeCancel((id) => this.#running.get(id)?.abort(new Error(`task ${id} was cancelled`))) ??
-      (() => {});
+      this.#bus?.subscribeCancel((id) => this.#runs.abort(id, new Error(`task ${id} was cancelled`))) ?? (() => {});
   }
 
   /** The task declaration of the tool a `tools/call` names, when it supports tasks. */
@@ -107,31 +102,18 @@ export class TaskService {
     how: { immediate: boolean; ttlMs?: number | undefined },
   ): Promise<TaskStart> {
     const declaration = this.declarationOf(name)!;
+    if (this.#queue !== undefined) return this.#enqueue(name, args, scope, how.ttlMs);
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
     let taskId: string | undefined = undefined;
-    let asked = 0;
-    const input = { ledger: this.ledger, watchers: this.#watchers };
-    const keyOf = (method: string): string => `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`;
-    const extra = taskExtra(scope.extra, {
-      signal: controller.signal,
-      progress: async (done, total, message) => {
-        const text = message ?? (total === undefined ? `${done}` : `${done}/${total}`);
-        this.#watchers.emit(await this.ledger.step(await id, (r) => withMessage(r, this.ledger.now(), text)));
-      },
-      ask: async (method, params) =>
-        askThroughTask(input, await id, keyOf(method), { method, params }, controller.signal),
-      relay: async (method, params, send) => relayThroughTask(input, await id, keyOf(method), { method, params }, send),
-      // No task yet (a call settling before its task is stored): nothing could have cancelled it.
-      claimResult: () => (taskId === undefined ? true : this.#claim(taskId)),
-    });
+    // No task yet (a call settling before its task is stored): nothing could have cancelled it.
+    const extra = runExtra(this.#input, scope.extra, controller, id, () =>
+      taskId === undefined ? true : this.#runs.claim(taskId, 1),
+    );
     // Not the request's span: it ends when the request does, long before the work.
     const begin = (): Promise<Settled> =>
-      this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }).then(
-        (result) => ({ ok: true, result }),
-        (error: unknown) => ({ ok: false, error }),
-      );
+      settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }));
     let running: Promise<Settled> | undefined;
     if (how.immediate) {
       running = begin();
@@ -155,40 +137,75 @@ export class TaskService {
         ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
         pollIntervalMs: declaration.pollIntervalMs,
         leaseUntil: this.ledger.now() + this.#leaseMs,
+        instance: this.#instance,
+        ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, scope) } : {}),
       });
     } catch (error) {
       controller.abort(error);
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
       throw error;
     }
-    this.#running.set(record.id, controller);
-    this.#watchers.emit(record, scope.sessionKey);
     taskId = record.id;
     created(record.id);
-    const renewEvery = Math.max(10, this.#leaseMs / 3);
-    const renew = this.#clock.setInterval(() => void this.#renew(record.id, controller), renewEvery);
-    // The run's own signal aborts on timeout, on cancel (the task's controller) and on shutdown (after the drain).
-    const shutDown = (settled: Settled): boolean =>
-      settled.ok &&
-      settled.result.isError === true &&
-      settled.result._meta?.['fusion/timeout'] === undefined &&
-      !controller.signal.aborted &&
-      extra.signal.aborted;
-    const outcome = (running ?? begin())
-      .then((settled) =>
-        this.#settle(
-          record,
-          shutDown(settled) ? { ok: false, error: new Error(taskTexts.shutDown(record.id, record.tool)) } : settled,
-        ),
-      )
-      .finally(() => {
-        renew.cancel();
-        this.#running.delete(record.id);
-        this.#outcomes.delete(outcome);
-        this.ledger.release(record.id);
-      });
-    this.#outcomes.add(outcome);
+    this.#runs.drive(record, controller, extra, running ?? begin(), scope.sessionKey);
     return { kind: 'task', record };
+  }
+
+  /**
+   * A worker's side: claims run `attempt` of the queued task `id` and runs it here; resolves once its outcome
+   * is stored (or at once when the task ended, moved on to another attempt, or another worker claimed it).
+   */
+  async work(id: string, attempt: number): Promise<void> {
+    const until = this.ledger.now() + this.#leaseMs;
+    const claimed = await this.ledger.step(id, (r) => claimRun(r, attempt, this.#instance, until));
+    if (claimed === undefined || isTerminal(claimed.status) || claimed.instance !== this.#instance) return;
+    if (attemptOf(claimed) === attempt) await this.#rerun(claimed, true);
+  }
+
+  /** A task of a queued service: stored with its call kept, its first run handed to the queue. */
+  async #enqueue(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    ttlMs: number | undefined,
+  ): Promise<TaskStart> {
+    const declaration = this.declarationOf(name)!;
+    let record: TaskRecord;
+    try {
+      record = await this.ledger.create({
+        owner: scope.extra.principal.key,
+        holder: ledgerHolder(scope),
+        tool: name,
+        arguments: args,
+        requiredScopes: requiredScopesOf({ surface: this.#tools.surface, content: undefined }, 'tools/call', {
+          name,
+          arguments: args,
+        }),
+        ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
+        pollIntervalMs: declaration.pollIntervalMs,
+        run: taskRunOf(args, scope),
+      });
+    } catch (error) {
+      if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
+      throw error;
+    }
+    // The work runs on a worker: this process holds no run of it.
+    this.ledger.release(record.id);
+    await this.#queue!.enqueue(record.id, 1);
+    this.#watchers.emit(record, scope.sessionKey);
+    return { kind: 'task', record };
+  }
+
+  /** Runs `record` (taken over from a lost instance, or claimed by a worker) here as its current attempt. */
+  async #rerun(record: TaskRecord, here = this.#queue === undefined): Promise<void> {
+    if (!here) return this.#queue!.enqueue(record.id, attemptOf(record)).catch(() => {});
+    if (this.#runs.has(record.id) || record.run === undefined) return;
+    const controller = new AbortController();
+    const claim = (): Promise<boolean> => this.#runs.claim(record.id, attemptOf(record));
+    const extra = runExtra(this.#input, replayExtra(record.run), controller, Promise.resolve(record.id), claim);
+    this.ledger.adopt();
+    const call = this.#tools.callTool(record.tool, record.run.arguments, replayContext(record.run, extra));
+    return this.#runs.drive(record, controller, extra, settle(call));
   }
 
   /** Hears every change of a task this process sees (legacy status notifications); returns unsubscribe. */
@@ -216,7 +233,7 @@ export class TaskService {
     if (found === undefined || isTerminal(found.status)) return found;
     const after = await this.ledger.step(id, (r) => cancelTask(r, this.ledger.now(), taskTexts.cancelled(r.tool)));
     if (after?.status !== 'cancelled') return after === undefined ? after : this.settled(id, owner, signal);
-    this.#running.get(id)?.abort(new Error(taskTexts.cancelled(found.tool)));
+    this.#runs.abort(id, new Error(taskTexts.cancelled(found.tool)));
     this.#bus?.publishCancel(id);
     this.#watchers.emit(after);
     return after;
@@ -249,45 +266,15 @@ export class TaskService {
    * Graceful shutdown, after the drain: resolves once every task of this process has its outcome in the store
    * (those still running were aborted by the drain and end as failed), or after `ms` of the service's clock.
    */
-  async stored(ms: number): Promise<void> {
-    let timer: Timer | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.#outcomes]),
-      new Promise((resolve) => (timer = this.#clock.setTimeout(() => resolve(undefined), ms))),
-    ]);
-    timer?.cancel();
+  stored(ms: number): Promise<void> {
+    return this.#runs.stored(ms);
   }
 
   /** Closes the store when the service made it. */
   dispose(): void {
     this.#unsubscribe();
-    for (const controller of this.#running.values()) controller.abort(new Error('the server is shutting down'));
+    this.#takeovers.stop();
+    this.#runs.abortAll(new Error('the server is shutting down'));
     if (this.#ownsStore) this.ledger.store.close?.();
-  }
-
-  /** The work returned: keep its result only if the task is still active, and from now on refuse cancels. */
-  async #claim(id: string): Promise<boolean> {
-    const after = await this.ledger.step(id, claimOutcome);
-    return after !== undefined && !isTerminal(after.status);
-  }
-
-  async #settle(record: TaskRecord, settled: Settled): Promise<void> {
-    try {
-      const outcome = await keptOutcome(this.ledger, record, taskOutcome(record, settled));
-      this.#watchers.emit(await this.ledger.step(record.id, (r) => finish(r, this.ledger.now(), outcome)));
-    } catch {
-      // The store is unreachable: the lease runs out and the next reader marks the task failed.
-    }
-  }
-
-  async #renew(id: string, controller: AbortController): Promise<void> {
-    try {
-      const after = await this.ledger.step(id, (r) => renewLease(r, this.ledger.now() + this.#leaseMs));
-      // Cancelled (or gone) through another instance: stop the work here.
-      if (after === undefined || isTerminal(after.status)) controller.abort(new Error(`task ${id} ended elsewhere`));
-      else this.#watchers.wake(id);
-    } catch {
-      // The store is unreachable; the next tick tries again.
-    }
   }
 }

@@ -1,5 +1,7 @@
 import type { HandlerExtra } from '../protocol/types.js';
+import { withMessage } from '../tasks/transitions.js';
 import { CallExtra } from './CallExtra.js';
+import { askThroughTask, relayThroughTask, type TaskInputParts } from './taskInput.js';
 
 /** What a task's run does instead of the request's: its own signal, progress into the task, input through the task. */
 export interface TaskExtraParts {
@@ -87,4 +89,31 @@ export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExt
     sample,
     claimResult: parts.claimResult,
   } as HandlerExtra;
+}
+
+/**
+ * The extra of one run of task `id` (resolved once it is stored): `base`'s request data, the run's signal
+ * (`controller`), progress into the task's status message, and input through the task.
+ */
+export function runExtra(
+  input: TaskInputParts,
+  base: HandlerExtra,
+  controller: AbortController,
+  id: Promise<string>,
+  claimResult: () => Promise<boolean> | true,
+): HandlerExtra {
+  const { ledger, watchers } = input;
+  let asked = 0;
+  const keyOf = (method: string): string => `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`;
+  return taskExtra(base, {
+    signal: controller.signal,
+    progress: async (done, total, message) => {
+      const text = message ?? (total === undefined ? `${done}` : `${done}/${total}`);
+      watchers.emit(await ledger.step(await id, (r) => withMessage(r, ledger.now(), text)));
+    },
+    ask: async (method, params) =>
+      askThroughTask(input, await id, keyOf(method), { method, params }, controller.signal),
+    relay: async (method, params, send) => relayThroughTask(input, await id, keyOf(method), { method, params }, send),
+    claimResult,
+  });
 }

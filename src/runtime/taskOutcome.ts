@@ -11,6 +11,16 @@ import type { TaskRecord } from '../tasks/types.js';
 export type Settled =
   { readonly ok: true; readonly result: ToolResponse } | { readonly ok: false; readonly error: unknown };
 
+/** A call's outcome as a value: its result, or what it threw. */
+export const settle = (call: Promise<ToolResponse>): Promise<Settled> =>
+  call.then(
+    (result) => ({ ok: true, result }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+
+/** Which run of its work a task is on (1 until a takeover ran it again). */
+export const attemptOf = (record: TaskRecord): number => record.attempt ?? 1;
+
 /**
  * The outcome a task records for its settled call: `completed` with the result, or `failed` with a JSON-RPC
  * error (a {@link WireError}'s code and data, else -32603), also for an `input_required` result, which a task

@@ -72,6 +72,16 @@ export class MemoryTaskStore implements TaskStore {
     return mine.length > options.limit ? { records, next: page[page.length - 1]!.position } : { records };
   }
 
+  async expiredLeases(now: number, limit: number): Promise<string[]> {
+    const lost: string[] = [];
+    for (const [id, entry] of this.#tasks) {
+      const { status, leaseUntil } = entry.record;
+      if (lost.length >= limit) break;
+      if (!this.#expired(entry) && !isTerminal(status) && leaseUntil !== undefined && leaseUntil <= now) lost.push(id);
+    }
+    return lost;
+  }
+
   async reserveResult(
     owner: string,
     id: string,

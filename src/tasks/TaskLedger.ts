@@ -3,10 +3,10 @@ import type { ByteLedger, Hold } from '../ledger/ByteLedger.js';
 import type { Holder } from '../ledger/types.js';
 import { holdTaskArguments, settleHold } from './taskHolds.js';
 import type { TaskStore } from './TaskStore.js';
-import { leaseExpired } from './transitions.js';
+import { leaseExpired, leaseLost } from './transitions.js';
 import { decodeTaskCursor, encodeTaskCursor } from './taskCursor.js';
 import { taskTexts } from './taskTexts.js';
-import { isTerminal, type TaskBudgets, type TaskRecord } from './types.js';
+import { isTerminal, type TaskBudgets, type TaskRecord, type TaskRun } from './types.js';
 
 /** Options of {@link TaskLedger}. */
 export interface TaskLedgerOptions {
@@ -16,6 +16,11 @@ export interface TaskLedgerOptions {
   readonly now?: (() => number) | undefined;
   /** Where each task's arguments and stored outcome are counted (kind `task`): the runtime's ledger. */
   readonly held?: ByteLedger | undefined;
+  /**
+   * Applies the takeover policy to a task found past its lease (resolving it as stored after); default: it
+   * fails as not safe to repeat. The task service passes its own (the tool's policy, a run again here).
+   */
+  readonly lost?: ((record: TaskRecord) => Promise<TaskRecord | undefined>) | undefined;
 }
 
 /** What a new task is made of. */
@@ -26,6 +31,10 @@ export interface NewTask {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly leaseUntil?: number;
+  /** The instance that runs it (its first attempt). */
+  readonly instance?: string;
+  /** The call, kept for a run again elsewhere (tools declared `onLost: 'retry'`). */
+  readonly run?: TaskRun;
   /** Whose bytes the task holds (the ledger's holder of the request that started it). */
   readonly holder?: Holder;
   /** The call's arguments, counted on the ledger while the task lives. */
@@ -55,6 +64,7 @@ export class TaskLedger {
   readonly budgets: Required<TaskBudgets>;
   readonly now: () => number;
   readonly #held: ByteLedger | undefined;
+  readonly #lost: (record: TaskRecord) => Promise<TaskRecord | undefined>;
   /** The ledger hold of each task this process runs, until its work has settled. */
   readonly #holds = new Map<string, Hold>();
   #active = 0;
@@ -64,6 +74,7 @@ export class TaskLedger {
     this.budgets = { ...DEFAULTS, ...definedOnly(options.budgets ?? {}) };
     this.now = options.now ?? Date.now;
     this.#held = options.held;
+    this.#lost = options.lost ?? ((r) => this.step(r.id, (x) => leaseExpired(x, this.now())));
   }
 
   /** Tasks this process runs now. */
@@ -92,6 +103,8 @@ export class TaskLedger {
       ttlMs: Math.min(Math.max(1, Math.trunc(spec.ttlMs)), this.budgets.maxTtlMs),
       pollIntervalMs: Math.max(1, Math.trunc(spec.pollIntervalMs)),
       ...(spec.leaseUntil !== undefined ? { leaseUntil: spec.leaseUntil } : {}),
+      ...(spec.instance !== undefined ? { instance: spec.instance, attempt: 1 } : {}),
+      ...(spec.run !== undefined ? { run: spec.run } : {}),
     };
     const expiresAt = record.createdAt + record.ttlMs;
     const hold = this.#held && holdTaskArguments(this.#held, spec.holder ?? { principal: spec.owner }, spec, expiresAt);
@@ -107,6 +120,11 @@ export class TaskLedger {
     }
     if (hold !== undefined) this.#holds.set(record.id, hold);
     return record;
+  }
+
+  /** Counts a task this process took over from a lost instance as one it runs (until {@link release}). */
+  adopt(): void {
+    this.#active++;
   }
 
   /**
@@ -127,8 +145,8 @@ export class TaskLedger {
   async get(id: string, owner: string): Promise<TaskRecord | undefined> {
     const found = await this.store.get(id);
     if (found === undefined || found.record.owner !== owner) return undefined;
-    if (leaseExpired(found.record, this.now()) === undefined) return found.record;
-    return this.step(id, (r) => leaseExpired(r, this.now()));
+    if (!leaseLost(found.record, this.now())) return found.record;
+    return this.#lost(found.record);
   }
 
   /**
@@ -147,9 +165,7 @@ export class TaskLedger {
     const page = await this.store.list(owner, { after, limit });
     const now = this.now();
     const records = await Promise.all(
-      page.records.map(async (r) =>
-        leaseExpired(r, now) === undefined ? r : ((await this.step(r.id, (x) => leaseExpired(x, now))) ?? r),
-      ),
+      page.records.map(async (r) => (leaseLost(r, now) ? ((await this.#lost(r)) ?? r) : r)),
     );
     return page.next === undefined ? { records } : { records, nextCursor: encodeTaskCursor(owner, page.next) };
   }

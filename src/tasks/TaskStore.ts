@@ -59,6 +59,11 @@ export interface TaskStore {
    * remain. Optional: a store without it makes `tasks/list` answer that listing is unavailable.
    */
   list?(owner: string, options: { after?: string | undefined; limit: number }): Promise<TaskPage>;
+  /**
+   * Ids of active tasks whose lease ran out by `now` (at most `limit`), so that a live instance takes them over
+   * without waiting for a reader. Optional: without it, a lost task is noticed when it is next read.
+   */
+  expiredLeases?(now: number, limit: number): Promise<string[]>;
   /** Releases the timers and connections the store owns (not a client it was given). */
   close?(): void;
 }

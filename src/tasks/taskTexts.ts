@@ -13,6 +13,20 @@ export const taskTexts = {
   cancelled: (tool: string) => `The task running "${tool}" was cancelled.`,
   shutDown: (id: string, tool: string) =>
     `The server instance running task "${id}" (${tool}) shut down before it finished; call the tool again.`,
+  /**
+   * The instance running a task died and its work is not run again: `repeatSafe` when the tool is declared safe
+   * to repeat (its attempts ran out), `applying` when it died while applying its outcome (the transition).
+   */
+  lost: (id: string, tool: string, how: { attempt: number; repeatSafe: boolean; applying: boolean }) =>
+    `The server instance running task "${id}" (${tool}, attempt ${how.attempt}) stopped before it finished. ` +
+    (how.applying
+      ? 'It stopped while applying its result, so the result may have taken effect: read the current state before calling again.'
+      : how.repeatSafe
+        ? `"${tool}" is safe to repeat: call it again.`
+        : `Its work may be partly done and "${tool}" is not declared safe to repeat: check its effects before calling again.`),
+  /** The status message of a task run again on another instance. */
+  retried: (attempt: number, maxAttempts: number) =>
+    `Attempt ${attempt} of ${maxAttempts}: the server instance running the previous attempt stopped; running again.`,
   requiresTask: (tool: string) =>
     `Tool "${tool}" runs only as a task, and this client did not declare task support (io.modelcontextprotocol/tasks); use a client that supports tasks.`,
   requiresLegacyTask: (tool: string) =>

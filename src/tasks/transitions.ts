@@ -1,4 +1,5 @@
-import { isTerminal, type TaskError, type TaskRecord } from './types.js';
+import { taskTexts } from './taskTexts.js';
+import { isTerminal, type TaskError, type TaskOnLost, type TaskRecord } from './types.js';
 
 /**
  * The task state machine as pure functions: a record (and the time) in, the next record out, or
@@ -101,15 +102,70 @@ export function cancelTask(record: TaskRecord, now: number, statusMessage: strin
   return finish(record, now, { status: 'cancelled', statusMessage });
 }
 
-/** The running instance vouches for the work until `until`. */
-export function renewLease(record: TaskRecord, until: number): TaskRecord | undefined {
-  if (isTerminal(record.status)) return undefined;
+/**
+ * The running instance vouches for the work until `until`; nothing when the task is terminal or its current
+ * attempt is not `attempt` (another instance took it over).
+ */
+export function renewLease(record: TaskRecord, until: number, attempt = 1): TaskRecord | undefined {
+  if (isTerminal(record.status) || (record.attempt ?? 1) !== attempt) return undefined;
   return { ...record, leaseUntil: until };
 }
 
-/** An active task whose lease ran out: the instance running it is gone, so it fails (with what to do). */
-export function leaseExpired(record: TaskRecord, now: number): TaskRecord | undefined {
-  if (isTerminal(record.status) || record.leaseUntil === undefined || record.leaseUntil > now) return undefined;
-  const message = `The server instance running task "${record.id}" (${record.tool}) stopped before it finished; call the tool again.`;
+/** An active task whose lease ran out at `now`: its instance is gone (false while the lease holds). */
+export function leaseLost(record: TaskRecord, now: number): boolean {
+  return !isTerminal(record.status) && record.leaseUntil !== undefined && record.leaseUntil <= now;
+}
+
+/** What another instance does with a lost task: the tool's declared policy, and who takes it over until when. */
+export interface Takeover {
+  readonly onLost: TaskOnLost;
+  readonly maxAttempts: number;
+  /** Who runs the next attempt until when; both undefined when it goes to a worker queue (a worker claims it). */
+  readonly instance: string | undefined;
+  readonly leaseUntil: number | undefined;
+}
+
+/**
+ * A lost task (its lease ran out) taken over under `policy`: `working` again as the next attempt, owned by
+ * `policy.instance`, when the tool is safe to repeat, attempts remain, the call was kept, and the lost run was
+ * not applying its outcome; otherwise `failed` with a text saying whether calling again is safe. Undefined
+ * when the task is not lost.
+ */
+export function takeOver(record: TaskRecord, now: number, policy: Takeover): TaskRecord | undefined {
+  if (!leaseLost(record, now)) return undefined;
+  const attempt = record.attempt ?? 1;
+  const applying = record.committing === true;
+  const repeatSafe = policy.onLost === 'retry';
+  if (repeatSafe && !applying && attempt < policy.maxAttempts && record.run !== undefined) {
+    const next: TaskRecord = {
+      ...record,
+      status: 'working',
+      statusMessage: taskTexts.retried(attempt + 1, policy.maxAttempts),
+      attempt: attempt + 1,
+      lastUpdatedAt: now,
+    };
+    if (policy.instance === undefined) delete next.instance;
+    else next.instance = policy.instance;
+    if (policy.leaseUntil === undefined) delete next.leaseUntil;
+    else next.leaseUntil = policy.leaseUntil;
+    delete next.inputRequests;
+    delete next.inputResponses;
+    return next;
+  }
+  const message = taskTexts.lost(record.id, record.tool, { attempt, repeatSafe, applying });
   return finish(record, now, { status: 'failed', error: { code: -32603, message }, statusMessage: message });
+}
+
+/**
+ * A worker claims run `attempt` of a queued task (no instance runs it): it runs it, vouching until `until`.
+ * Undefined when the task is terminal, on another attempt, or already claimed.
+ */
+export function claimRun(record: TaskRecord, attempt: number, instance: string, until: number): TaskRecord | undefined {
+  if (isTerminal(record.status) || (record.attempt ?? 1) !== attempt || record.instance !== undefined) return undefined;
+  return { ...record, instance, leaseUntil: until };
+}
+
+/** A lost task where no policy is known (a store read outside a task service): it fails as not safe to repeat. */
+export function leaseExpired(record: TaskRecord, now: number): TaskRecord | undefined {
+  return takeOver(record, now, { onLost: 'fail', maxAttempts: 1, instance: '', leaseUntil: now });
 }

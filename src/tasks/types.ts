@@ -1,3 +1,5 @@
+import type { Principal } from '../principal/types.js';
+
 /** Where a task is: `working` and `input_required` are active, the other three terminal (never left again). */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -56,6 +58,28 @@ export interface TaskRecord {
    * from then on a cancel no longer applies (it waits for the outcome), so a cancelled task never transitions.
    */
   committing?: boolean;
+  /** The instance running the work (its `TaskServiceOptions.instanceId`): it alone renews the lease and stores the outcome. */
+  instance?: string;
+  /** Which run of the work this is, from 1; a takeover under `onLost: 'retry'` starts the next. */
+  attempt?: number;
+  /** The call, kept so that another instance can run it again: only for tools declared `onLost: 'retry'`. */
+  run?: TaskRun;
+}
+
+/**
+ * A task's call as another instance needs it to run the work again: the arguments and the caller's identity
+ * (never its bearer token). JSON only.
+ */
+export interface TaskRun {
+  readonly arguments?: Record<string, unknown> | undefined;
+  /** The session key of the call (legacy); undefined on modern calls. */
+  readonly sessionKey?: string | undefined;
+  readonly era: 'legacy' | 'modern';
+  readonly principal: Principal;
+  /** The auth info the call was verified with, without its `token`. */
+  readonly authInfo?: unknown;
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
+  readonly clientCapabilities?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A stored record with the version a compare-and-set must name. */
@@ -67,9 +91,21 @@ export interface VersionedTask {
 /** How a tool takes part in tasks: `optional` (a task when the client can take one) or `required` (only as a task). */
 export type TaskMode = 'optional' | 'required';
 
+/**
+ * What happens to a task whose instance died mid-run (its lease ran out): `fail` (the default) ends it
+ * `failed` with a text saying the work stopped and may be partly done; `retry` runs it again on another
+ * instance, up to `maxAttempts` runs in all, for tools whose work is safe to repeat.
+ * @see docs/tasks.md#when-an-instance-dies
+ */
+export type TaskOnLost = 'fail' | 'retry';
+
 /** What `.task()` declares on a tool. */
 export interface TaskDeclaration {
   readonly mode: TaskMode;
+  /** What a lost run leads to (default `fail`). */
+  readonly onLost: TaskOnLost;
+  /** Runs in all, the first included (1 under `fail`; default 3 under `retry`). */
+  readonly maxAttempts: number;
   /** How long a task and its result are kept, from its creation (default 1 hour; capped by the budgets). */
   readonly ttlMs: number;
   /** The polling interval suggested to clients (default 1,000 ms). */

@@ -10,14 +10,32 @@ describe('.task()', () => {
       .action('reports.generate')
       .task()
       .handle(() => 'ok');
-    expect(tool.task).toEqual({ mode: 'optional', ttlMs: 3_600_000, pollIntervalMs: 1_000 });
+    expect(tool.task).toEqual({
+      mode: 'optional',
+      ttlMs: 3_600_000,
+      pollIntervalMs: 1_000,
+      onLost: 'fail',
+      maxAttempts: 1,
+    });
     expect(tool.timeoutMs).toBe(3_600_000);
     const timed = f
       .action('reports.quick')
       .task({ mode: 'required', ttlMs: 60_000, pollIntervalMs: 250 })
       .timeout(5_000)
       .handle(() => 'ok');
-    expect(timed.task).toEqual({ mode: 'required', ttlMs: 60_000, pollIntervalMs: 250 });
+    expect(timed.task).toEqual({
+      mode: 'required',
+      ttlMs: 60_000,
+      pollIntervalMs: 250,
+      onLost: 'fail',
+      maxAttempts: 1,
+    });
+    expect(
+      f
+        .action('x')
+        .task({ onLost: 'retry' })
+        .handle(() => 'ok').task,
+    ).toMatchObject({ onLost: 'retry', maxAttempts: 3 });
     expect(timed.timeoutMs).toBe(5_000);
     expect(f.query('plain').handle(() => 'ok').task).toBeUndefined();
   });
@@ -31,6 +49,21 @@ describe('.task()', () => {
     );
     expect(() => f.action('a').task({ pollIntervalMs: 1.5 })).toThrowErrorMatchingInlineSnapshot(
       `[DefinitionError: Tool "a" has .task({ pollIntervalMs: 1.5 }); give a positive whole number of milliseconds.]`,
+    );
+  });
+
+  it('refuses a bad takeover policy: an unknown onLost, attempts without retry, or out of 1 to 10', () => {
+    expect(() => f.action('a').task({ onLost: 'skip' as 'fail' })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ onLost: "skip" }); use "fail" or "retry".]`,
+    );
+    expect(() => f.action('a').task({ maxAttempts: 2 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ maxAttempts: 2 }) without onLost: "retry"; add onLost: "retry" or drop maxAttempts.]`,
+    );
+    expect(() => f.action('a').task({ onLost: 'retry', maxAttempts: 0 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ maxAttempts: 0 }); give a whole number from 1 to 10.]`,
+    );
+    expect(() => f.action('a').task({ onLost: 'retry', maxAttempts: 11 })).toThrowErrorMatchingInlineSnapshot(
+      `[DefinitionError: Tool "a" has .task({ maxAttempts: 11 }); give a whole number from 1 to 10.]`,
     );
   });
 

@@ -135,11 +135,15 @@ export function runTaskStoreContract(make: () => TaskStore | Promise<TaskStore>)
       leaseUntil: Date.now() - 1,
     });
     expect(await ledger.get(task.id, 'bob')).toBeUndefined();
+    // The store lists the lost task for a takeover sweep, and no longer once it is terminal.
+    expect(await store.expiredLeases?.(Date.now(), 10)).toEqual([task.id]);
     const seen = await ledger.get(task.id, 'alice');
     expect(seen).toMatchObject({ status: 'failed', error: { code: -32603 } });
     expect(seen!.error!.message).toBe(
-      `The server instance running task "${task.id}" (reports.generate) stopped before it finished; call the tool again.`,
+      `The server instance running task "${task.id}" (reports.generate, attempt 1) stopped before it finished. ` +
+        'Its work may be partly done and "reports.generate" is not declared safe to repeat: check its effects before calling again.',
     );
+    expect(await store.expiredLeases?.(Date.now(), 10)).toEqual([]);
   });
 
   it("lists an owner's tasks oldest first in pages (terminal ones included, expired and others' left out), behind cursors bound to their owner", async () => {

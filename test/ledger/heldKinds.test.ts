@@ -180,6 +180,9 @@ const EXCEPTIONS: Record<string, string> = {
   'src/tasks/TaskStore.ts': 'the interface of task records; TaskLedger charges each record before writing it (task)',
   'src/tasks/MemoryTaskStore.ts': 'task records written by TaskLedger, which charged them (task, until expiry)',
   'src/redis/RedisTaskStore.ts': 'task records in Redis written by TaskLedger, which charged them (task)',
+  'src/tasks/TaskQueue.ts': 'the interface of task runs handed to workers: a task id and attempt each, no client bytes',
+  'src/redis/BullTaskQueue.ts':
+    'BullMQ jobs of a task id and attempt (the record, charged as task, stays in the store)',
   'src/fsm/FsmStateStore.ts': 'workflow states: values of the server’s own machine, no client bytes',
   'src/fsm/MemoryFsmStore.ts': 'workflow states of the server’s machine; handle instances are charged by HandleBudget',
   'src/redis/RedisFsmStore.ts': 'workflow states of the server’s machine, in Redis; instances charged by HandleBudget',

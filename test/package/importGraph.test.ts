@@ -35,11 +35,18 @@ describe('optional peers stay optional', () => {
       '@toon-format/toon',
       '@opentelemetry/api',
       '@modelcontextprotocol/sdk',
+      'bullmq',
     ])
       expect(packages.has(peer), peer).toBe(false);
     // Tracing is reachable (the option is on the root's types) but imports the API only as types.
     expect([...files].some((f) => f.endsWith('/tracing/RequestTracing.ts'))).toBe(true);
     expect([...files].some((f) => f.includes('/redis/'))).toBe(false);
+  });
+
+  it('the redis entry loads bullmq (task workers) only when a queue or worker is used, never statically', () => {
+    const { packages, files } = graph(resolve(src, 'redis/index.ts'));
+    expect(packages.has('bullmq')).toBe(false);
+    expect([...files].some((f) => f.endsWith('/redis/startTaskWorker.ts'))).toBe(true);
   });
 
   it('the dev console (hub, routes, page) is loaded lazily: the root entry reaches none of it statically', () => {

@@ -7,6 +7,7 @@ const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
 it('mcp-fusion/redis exports exactly these names', async () => {
   expect(Object.keys(await import('../../src/redis/index.js')).sort()).toEqual([
+    'BullTaskQueue',
     'RedisEventBus',
     'RedisEventStore',
     'RedisFsmStore',
@@ -16,6 +17,7 @@ it('mcp-fusion/redis exports exactly these names', async () => {
     'RedisTaskStore',
     'failFastClusterOptions',
     'failFastRedisOptions',
+    'startTaskWorker',
   ]);
 });
 

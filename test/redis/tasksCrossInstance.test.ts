@@ -150,7 +150,7 @@ describe('tasks across two processes on one Redis (modern era, same anonymous ca
     const failed = await get(b.url, created.taskId);
     expect(failed.error).toEqual({
       code: -32603,
-      message: `The server instance running task "${created.taskId}" (jobs.run) stopped before it finished; call the tool again.`,
+      message: `The server instance running task "${created.taskId}" (jobs.run, attempt 1) stopped before it finished. Its work may be partly done and "jobs.run" is not declared safe to repeat: check its effects before calling again.`,
     });
   });
 
