@@ -73,13 +73,14 @@ export function declaresExtension(capabilities: Readonly<Record<string, unknown>
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
 }
 
-type Handler = (
+/** A task method's handler: its params and the caller's request context. */
+export type TaskHandler = (
   params: { taskId: string; inputResponses?: Record<string, unknown>; cursor?: unknown },
   scope: RequestContext,
 ) => Promise<Record<string, unknown>>;
 
 /** The task methods of an era, era-neutral handlers over the service (the attachment installs them). */
-export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, Handler]> {
+export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, TaskHandler]> {
   const owner = (scope: RequestContext): string => requestPrincipal(scope).key;
   const found = async (record: Promise<TaskRecord | undefined>, id: string, scope: RequestContext) => {
     const task = await record;
@@ -160,6 +161,22 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
       },
     ],
   ];
+}
+
+const tables = new WeakMap<TaskService, Map<string, ReadonlyMap<string, TaskHandler>>>();
+
+/** The handler of task method `method` in `era` (undefined when the era has no such method); built once per service. */
+export function taskHandlerOf(
+  service: TaskService,
+  era: ProtocolEra | undefined,
+  method: string,
+): TaskHandler | undefined {
+  let byEra = tables.get(service);
+  if (byEra === undefined) tables.set(service, (byEra = new Map()));
+  const key = era ?? 'any';
+  let table = byEra.get(key);
+  if (table === undefined) byEra.set(key, (table = new Map(taskMethods(service, era))));
+  return table.get(method);
 }
 
 /** One page of `owner`'s tasks; a cursor that is not a string, or not one issued to `owner`, is -32602. */
