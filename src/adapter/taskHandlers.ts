@@ -7,6 +7,7 @@ import { ScopeGate } from '../auth/ScopeGate.js';
 import { insufficientScopeMeta } from '../auth/insufficientScope.js';
 import { messages } from '../protocol/messages.js';
 import type { TaskService } from '../runtime/TaskService.js';
+import type { Route } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskRecord } from '../tasks/types.js';
@@ -24,16 +25,21 @@ interface CallParams {
  * `tools/call` with tasks: a task-supporting tool runs as a task when the client can take one (modern: the
  * request declares the `io.modelcontextprotocol/tasks` extension; legacy: `params.task` is set), and as a
  * plain call otherwise, except that a `required` tool then gets the revision's error. Other tools go
- * straight to `plain`.
+ * straight to `plain`. `route` is the call's route, resolved once by `tools/call`.
  */
 export function taskCall(
   service: TaskService,
   era: ProtocolEra | undefined,
   created: (record: TaskRecord) => void = () => {},
 ) {
-  return async (params: CallParams, scope: RequestContext, plain: () => Promise<unknown>): Promise<unknown> => {
-    const declaration = service.declarationOf(params.name);
-    if (declaration === undefined) return plain();
+  return async (
+    params: CallParams,
+    scope: RequestContext,
+    plain: () => Promise<unknown>,
+    route: Route | undefined,
+  ): Promise<unknown> => {
+    const declaration = service.declarationOf(route);
+    if (declaration === undefined || route === undefined) return plain();
     if (era === 'modern') {
       if (!declaresExtension(scope.extra.clientCapabilities)) {
         if (declaration.mode === 'required')
@@ -42,7 +48,7 @@ export function taskCall(
           });
         return plain();
       }
-      const started = await service.start(params.name, params.arguments, scope, { immediate: true });
+      const started = await service.start(route, params.name, params.arguments, scope, { immediate: true });
       if (started.kind === 'result') return started.result;
       created(started.record);
       scope.trace?.task?.(started.record.id, started.record.status);
@@ -55,7 +61,7 @@ export function taskCall(
       return plain();
     }
     const ttl = (task as { ttl?: unknown }).ttl;
-    const started = await service.start(params.name, params.arguments, scope, {
+    const started = await service.start(route, params.name, params.arguments, scope, {
       immediate: false,
       ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined,
     });

@@ -11,13 +11,13 @@ import { answer, cancelTask, claimOutcome, finish, renewLease, withMessage } fro
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskBudgets, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
-import { routeTask } from '../surface/compileSurface.js';
+import { routeTask, type Route } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import type { ToolRuntime } from './ToolRuntime.js';
 import { taskExtra } from './taskExtra.js';
 import { keptOutcome, taskOutcome, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
-import { requiredScopesOf } from './requiredScopesOf.js';
+import { routeScopes } from './requiredScopesOf.js';
 import { askThroughTask, relayThroughTask } from './taskInput.js';
 
 /** The `tasks` option: where tasks live and their budgets. */
@@ -90,23 +90,24 @@ export class TaskService {
       (() => {});
   }
 
-  /** The task declaration of the tool a `tools/call` names, when it supports tasks. */
-  declarationOf(name: unknown): TaskDeclaration | undefined {
-    const route = typeof name === 'string' ? this.#tools.surface.routes.get(name) : undefined;
+  /** The task declaration of the tool a `tools/call` resolved to (its `route`), when it supports tasks. */
+  declarationOf(route: Route | undefined): TaskDeclaration | undefined {
     return route === undefined ? undefined : routeTask(route);
   }
 
   /**
    * Calls `name` as a task owned by the caller. With `immediate`, a call that settles within the current
-   * turn is answered with its plain result (or its `input_required` round) and no task is made.
+   * turn is answered with its plain result (or its `input_required` round) and no task is made. `route` is
+   * the call's route, resolved once by the caller (a task-supporting tool's).
    */
   async start(
+    route: Route,
     name: string,
     args: Record<string, unknown> | undefined,
     scope: RequestContext,
     how: { immediate: boolean; ttlMs?: number | undefined },
   ): Promise<TaskStart> {
-    const declaration = this.declarationOf(name)!;
+    const declaration = routeTask(route)!;
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
@@ -128,7 +129,7 @@ export class TaskService {
     });
     // Not the request's span: it ends when the request does, long before the work.
     const begin = (): Promise<Settled> =>
-      this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }).then(
+      this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }, route).then(
         (result) => ({ ok: true, result }),
         (error: unknown) => ({ ok: false, error }),
       );
@@ -148,10 +149,7 @@ export class TaskService {
         holder: ledgerHolder(scope),
         tool: name,
         arguments: args,
-        requiredScopes: requiredScopesOf({ surface: this.#tools.surface, content: undefined }, 'tools/call', {
-          name,
-          arguments: args,
-        }),
+        requiredScopes: routeScopes(route, args),
         ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
         pollIntervalMs: declaration.pollIntervalMs,
         leaseUntil: this.ledger.now() + this.#leaseMs,

@@ -11,10 +11,12 @@ export const toolsCall = defineMethod({
     const { taskDispatch } = w;
     return (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
       const { name, arguments: args } = request.params;
-      const scope = w.contextOf(ctx, sealTargetOf(tools.surface.routes.get(name), name, args));
+      // The route is resolved once here and handed on (the seal target, the task dispatch, the tool runtime).
+      const route = tools.surface.routes.get(name);
+      const scope = w.contextOf(ctx, sealTargetOf(route, name, args));
       const call = (s: RequestContext) => {
-        const plain = () => tools.callTool(name, args, w.track(s));
-        return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain);
+        const plain = () => tools.callTool(name, args, w.track(s), route);
+        return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain, route);
       };
       return scope instanceof Promise ? scope.then(call) : call(scope);
     };
