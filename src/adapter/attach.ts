@@ -69,7 +69,9 @@ export function attachRuntime<Ctx>(server: unknown, runtime: FusionRuntime<Ctx>,
   });
   // A v1 Server installs logging/setLevel only when constructed with the capability: mcp-fusion keeps the levels then.
   const v1Levels = sdk === 'v1' && runtime.features.logging && installedHandler(low, 'logging/setLevel') === undefined;
-  const { member, negotiated, attachment } = wireRuntime(low, sdk, runtime, era, { v1Levels });
+  const { member, alone, negotiated, attachment } = wireRuntime(low, sdk, runtime, era, { v1Levels });
+  // The task methods are the registry's alone (the v2 line only): installed as they are, never composed.
+  for (const { method, handler, schema } of alone) installV2(low, method, handler, schema);
   try {
     compose(
       low,
@@ -115,7 +117,8 @@ export function attachOwn<Ctx>(
       ...extensionCapabilities(runtime, era),
     }),
   );
-  const { member, negotiated, attachment } = wireRuntime(server, 'v2', runtime, era, { adopt });
+  const { member, alone, negotiated, attachment } = wireRuntime(server, 'v2', runtime, era, { adopt });
+  for (const { method, handler, schema } of alone) installV2(server, method, handler, schema);
   for (const [method, handler] of member.handlers) installV2(server, method, handler);
   const tracing = runtime.features.tracing;
   if (tracing !== undefined && era !== 'modern')

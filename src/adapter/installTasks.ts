@@ -1,12 +1,10 @@
 import type { ProtocolEra } from '../protocol/types.js';
 import type { TaskService } from '../runtime/TaskService.js';
-import type { RequestContext } from '../surface/types.js';
-import { LIST_PARAMS, TASK_PARAMS, taskCall, taskMethods } from './taskHandlers.js';
-import { legacyTask, MODERN_TASKS_LIST, TASKS_EXTENSION, TASKS_LIST_EXTENSION } from './taskWire.js';
+import { taskCall } from './taskHandlers.js';
+import { legacyTask, TASKS_EXTENSION, TASKS_LIST_EXTENSION } from './taskWire.js';
 
-/** The part of a v2 SDK server the task methods need. */
+/** The part of a v2 SDK server the task dispatch needs. */
 interface TaskServer {
-  setRequestHandler(method: string, schemasOrHandler: unknown, handler?: unknown): void;
   notification?(notification: unknown): Promise<void>;
 }
 
@@ -21,26 +19,14 @@ export function taskCapabilities(era: ProtocolEra | undefined): Record<string, u
 }
 
 /**
- * Installs the task methods of `era` on a v2 server (modern ones with their params schema, as the SDK wants
- * for extension methods) and returns the `tools/call` dispatch. On a
- * legacy connection, tasks started through it report each status change with `notifications/tasks/status`.
+ * The `tools/call` task dispatch of one v2 server (the task methods themselves are in `adapter/methods/`). On
+ * a legacy connection, tasks started through it report each status change with `notifications/tasks/status`.
  */
-export function installTasks(
+export function taskDispatch(
   low: TaskServer,
   service: TaskService,
   era: ProtocolEra | undefined,
-  scopeOf: (ctx: unknown) => RequestContext,
 ): { dispatch: ReturnType<typeof taskCall>; stop(): void } {
-  for (const [method, handler] of taskMethods(service, era)) {
-    const list = method === 'tasks/list';
-    if (era === 'modern')
-      low.setRequestHandler(
-        list ? MODERN_TASKS_LIST : method,
-        list ? LIST_PARAMS : TASK_PARAMS,
-        (params: any, ctx: unknown) => handler(params ?? {}, scopeOf(ctx)),
-      );
-    else low.setRequestHandler(method, (request: any, ctx: unknown) => handler(request?.params ?? {}, scopeOf(ctx)));
-  }
   if (era === 'modern') return { dispatch: taskCall(service, era), stop: () => {} };
   const mine = new Set<string>();
   const stop = service.onStatus((record) => {

@@ -22,12 +22,11 @@ const CHECKED_BY_SERVER = Object.freeze({
  * SDK's `Server` checks every `tools/call` request against the spec schema in its own wrapper, before the
  * handler, and its result after; a handler installed without a schema would have the same request parsed a
  * second time. Extension methods (the skills methods) need a params schema to be installed at all; their
- * handlers check their params themselves. The handler still receives `{ method, params }`.
+ * handlers check their params themselves; `schema`, when given, is the one the SDK validates the params with (a
+ * modern task method's). The handler still receives `{ method, params }`.
  */
-export function installV2(server: HandlerTable, method: string, handler: MethodHandler): void {
-  if (method !== 'tools/call' && !SKILL_METHODS.has(method)) server.setRequestHandler(method, handler);
-  else
-    server.setRequestHandler(method, CHECKED_BY_SERVER, (params: unknown, ctx: unknown) =>
-      handler({ method, params }, ctx),
-    );
+export function installV2(server: HandlerTable, method: string, handler: MethodHandler, schema?: unknown): void {
+  const checked = schema ?? (method === 'tools/call' || SKILL_METHODS.has(method) ? CHECKED_BY_SERVER : undefined);
+  if (checked === undefined) server.setRequestHandler(method, handler);
+  else server.setRequestHandler(method, checked, (params: unknown, ctx: unknown) => handler({ method, params }, ctx));
 }

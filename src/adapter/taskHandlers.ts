@@ -7,6 +7,7 @@ import { ScopeGate } from '../auth/ScopeGate.js';
 import { insufficientScopeMeta } from '../auth/insufficientScope.js';
 import { messages } from '../protocol/messages.js';
 import type { TaskService } from '../runtime/TaskService.js';
+import type { Route } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskRecord } from '../tasks/types.js';
@@ -24,16 +25,21 @@ interface CallParams {
  * `tools/call` with tasks: a task-supporting tool runs as a task when the client can take one (modern: the
  * request declares the `io.modelcontextprotocol/tasks` extension; legacy: `params.task` is set), and as a
  * plain call otherwise, except that a `required` tool then gets the revision's error. Other tools go
- * straight to `plain`.
+ * straight to `plain`. `route` is the call's route, resolved once by `tools/call`.
  */
 export function taskCall(
   service: TaskService,
   era: ProtocolEra | undefined,
   created: (record: TaskRecord) => void = () => {},
 ) {
-  return async (params: CallParams, scope: RequestContext, plain: () => Promise<unknown>): Promise<unknown> => {
-    const declaration = service.declarationOf(params.name);
-    if (declaration === undefined) return plain();
+  return async (
+    params: CallParams,
+    scope: RequestContext,
+    plain: () => Promise<unknown>,
+    route: Route | undefined,
+  ): Promise<unknown> => {
+    const declaration = service.declarationOf(route);
+    if (declaration === undefined || route === undefined) return plain();
     if (era === 'modern') {
       if (!declaresExtension(scope.extra.clientCapabilities)) {
         if (declaration.mode === 'required')
@@ -42,7 +48,7 @@ export function taskCall(
           });
         return plain();
       }
-      const started = await service.start(params.name, params.arguments, scope, { immediate: true });
+      const started = await service.start(route, params.name, params.arguments, scope, { immediate: true });
       if (started.kind === 'result') return started.result;
       created(started.record);
       scope.trace?.task?.(started.record.id, started.record.status);
@@ -55,7 +61,7 @@ export function taskCall(
       return plain();
     }
     const ttl = (task as { ttl?: unknown }).ttl;
-    const started = await service.start(params.name, params.arguments, scope, {
+    const started = await service.start(route, params.name, params.arguments, scope, {
       immediate: false,
       ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined,
     });
@@ -73,13 +79,14 @@ export function declaresExtension(capabilities: Readonly<Record<string, unknown>
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
 }
 
-type Handler = (
+/** A task method's handler: its params and the caller's request context. */
+export type TaskHandler = (
   params: { taskId: string; inputResponses?: Record<string, unknown>; cursor?: unknown },
   scope: RequestContext,
 ) => Promise<Record<string, unknown>>;
 
 /** The task methods of an era, era-neutral handlers over the service (the attachment installs them). */
-export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, Handler]> {
+export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, TaskHandler]> {
   const owner = (scope: RequestContext): string => requestPrincipal(scope).key;
   const found = async (record: Promise<TaskRecord | undefined>, id: string, scope: RequestContext) => {
     const task = await record;
@@ -169,6 +176,22 @@ async function listed(
   const page = await listPage(service, owner, cursor);
   const tasks = page.records.filter((task) => mayRead(task, scope)).map((task) => show(task));
   return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+}
+
+const tables = new WeakMap<TaskService, Map<string, ReadonlyMap<string, TaskHandler>>>();
+
+/** The handler of task method `method` in `era` (undefined when the era has no such method); built once per service. */
+export function taskHandlerOf(
+  service: TaskService,
+  era: ProtocolEra | undefined,
+  method: string,
+): TaskHandler | undefined {
+  let byEra = tables.get(service);
+  if (byEra === undefined) tables.set(service, (byEra = new Map()));
+  const key = era ?? 'any';
+  let table = byEra.get(key);
+  if (table === undefined) byEra.set(key, (table = new Map(taskMethods(service, era))));
+  return table.get(method);
 }
 
 /** One page of `owner`'s tasks; a cursor that is not a string, or not one issued to `owner`, is -32602. */

@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../protocol/types.js';
-import { contentHandlers, type MethodHandler } from './contentHandlers.js';
+import type { MethodHandler } from './contentHandlers.js';
 import type { Member, ServedNames } from './composeServer.js';
-import { LOG_LEVELS, scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
+import { scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestContext } from '../surface/types.js';
 import type { SessionNotification } from '../session/SessionBus.js';
 import { announceSubscription } from '../session/subscriptionMoves.js';
 import { ledgerHolder } from '../principal/ledgerHolder.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
-import { budgetOwner } from '../principal/budgetOwner.js';
-import { sealTargetOf } from '../runtime/pickAction.js';
-import { installTasks } from './installTasks.js';
-import { mayWatchUri, unknownInstanceText } from '../workflow/mayWatchUri.js';
-import { JsonRpcCode, WireError } from '../errors/WireError.js';
+import { taskDispatch } from './installTasks.js';
+import { methodList } from './methods/methodList.js';
+import type { MethodWire, ParamsSchema } from './methods/MethodDefinition.js';
 import type { Attachment } from './attach.js';
-import { skillHandlers } from './skillHandlers.js';
 
 /** The part of an SDK server (v2 `Server`, or v1 `Server`) a runtime's handlers talk to. */
 export interface WiredServer {
@@ -29,9 +26,20 @@ export interface WiredServer {
   getNegotiatedProtocolVersion?(): string | undefined;
 }
 
-/** A runtime wired for one server: the handlers to install (as a composition member) and the attachment. */
+/** A method installed on the server as it is, never composed (a task method), with its params schema if any. */
+export interface AloneMethod {
+  readonly method: string;
+  readonly handler: MethodHandler;
+  readonly schema: ParamsSchema | undefined;
+}
+
+/**
+ * A runtime wired for one server: the handlers to install (as a composition member, and `alone`, as they
+ * are) and the attachment.
+ */
 export interface Wiring {
   readonly member: Member;
+  readonly alone: readonly AloneMethod[];
   readonly negotiated: () => string | undefined;
   readonly attachment: Attachment;
 }
@@ -99,107 +107,65 @@ export function wireRuntime<Ctx>(
     return opened.then((state) => scopeOf(ctx, target, state));
   };
   const { adopt } = options;
-  const taskScope =
-    adopt === undefined
-      ? (ctx: unknown) => scopeOf(ctx)
-      : (ctx: unknown) => (adopt(ctx as ServerContext), scopeOf(ctx));
-  const taskSetup = tasks === undefined ? undefined : installTasks(low, tasks, era, taskScope);
-  const taskDispatch = taskSetup?.dispatch;
+  const taskSetup = tasks === undefined ? undefined : taskDispatch(low, tasks, era);
   const subscriptions = era === 'modern' || content === undefined ? undefined : features.subscriptions;
   const subscribed = new Set<string>();
+  // Skills (SEP-2640) ride on the v2 SDK line only.
+  const skills = sdk === 'v2' ? runtime.skills : undefined;
   const sendToClient = async (notification: unknown): Promise<void> => {
     await low.notification?.(notification);
   };
   // With a session bus, a subscriber's update goes to the instance holding its session's GET stream.
   const bus = runtime.options.sessionBus;
-  const senderOf = (key: string) =>
-    bus === undefined ? sendToClient : async (n: unknown) => bus.publish(key, n as SessionNotification);
-  const track = (scope: RequestContext): RequestContext => {
-    if (scope.sessionKey !== undefined && toolRuntime.gated && !keys.has(scope.sessionKey)) {
-      keys.add(scope.sessionKey);
-      runtime.registerSession(scope.sessionKey, notify);
-    }
-    return scope;
+  const wire: MethodWire = {
+    runtime,
+    sdk,
+    era,
+    connectionId,
+    scopeOf,
+    contextOf: (ctx, target) => (target === undefined ? scopeOf(ctx) : scopeFor(ctx, target)),
+    track: (scope) => {
+      if (scope.sessionKey !== undefined && toolRuntime.gated && !keys.has(scope.sessionKey)) {
+        keys.add(scope.sessionKey);
+        runtime.registerSession(scope.sessionKey, notify);
+      }
+      return scope;
+    },
+    tasks,
+    taskDispatch: taskSetup?.dispatch,
+    skills,
+    v1Levels,
+    subscriptions,
+    subscribed,
+    sendToClient,
+    sendToSession: (key) =>
+      bus === undefined ? sendToClient : async (n: unknown) => bus.publish(key, n as SessionNotification),
+    announceSubscription: (key, uri) => {
+      if (bus !== undefined && subscriptions !== undefined) announceSubscription(bus, subscriptions, key, uri);
+    },
   };
-  const handlers: Array<readonly [string, MethodHandler]> = [
-    ...(v1Levels === undefined
-      ? []
-      : ([
-          [
-            'logging/setLevel',
-            (request: { params?: { level?: unknown } }, extra: any) => {
-              if (typeof request?.params?.level === 'string' && LOG_LEVELS.includes(request.params.level))
-                v1Levels.set(extra?.sessionId ?? connectionId, request.params.level);
-              return {};
-            },
-          ],
-        ] as const)),
-    ['tools/list', (_request, ctx) => toolRuntime.listTools(track(scopeOf(ctx)))],
-    [
-      'tools/call',
-      (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
-        const scope = scopeFor(
-          ctx,
-          sealTargetOf(
-            toolRuntime.surface.routes.get(request.params.name),
-            request.params.name,
-            request.params.arguments,
-          ),
-        );
-        const call = (s: RequestContext) => {
-          const plain = () => toolRuntime.callTool(request.params.name, request.params.arguments, track(s));
-          return taskDispatch === undefined ? plain() : taskDispatch(request.params, track(s), plain);
-        };
-        return scope instanceof Promise ? scope.then(call) : call(scope);
-      },
-    ],
-    ...(content === undefined
-      ? []
-      : contentHandlers(content, (ctx, target) => (target === undefined ? scopeOf(ctx) : scopeFor(ctx, target)))),
-    ...(subscriptions === undefined
-      ? []
-      : ([
-          [
-            'resources/subscribe',
-            async (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              const scope = scopeOf(ctx);
-              // A scope-hidden resource is refused as resources/read refuses it; so is another's workflow instance.
-              content!.authorizeUri(request?.params?.uri, scope.extra);
-              if (!(await mayWatchUri(runtime.workflow, request?.params?.uri, scope)))
-                throw new WireError(JsonRpcCode.ResourceNotFound, unknownInstanceText(String(request?.params?.uri)), {
-                  uri: request?.params?.uri,
-                });
-              const key = scope.sessionKey ?? connectionId;
-              subscriptions.subscribe(key, request?.params?.uri, senderOf(key), budgetOwner(scope));
-              subscribed.add(key);
-              if (bus !== undefined) announceSubscription(bus, subscriptions, key, request?.params?.uri);
-              return {};
-            },
-          ],
-          [
-            'resources/unsubscribe',
-            (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-              const key = scopeOf(ctx).sessionKey ?? connectionId;
-              subscriptions.unsubscribe(key, request?.params?.uri);
-              if (bus !== undefined) announceSubscription(bus, subscriptions, key, request?.params?.uri);
-              return {};
-            },
-          ],
-        ] as const)),
-  ];
-  // Skills (SEP-2640) ride on the v2 SDK line only; their handlers wrap the resource methods for skill files.
-  const skills = sdk === 'v2' ? runtime.skills : undefined;
-  if (skills !== undefined) handlers.push(...skillHandlers(skills, era, (ctx) => scopeOf(ctx), new Map(handlers)));
-  const { prompts, templates, names } = servedBy(runtime);
-  const ownsUri = (uri: unknown): boolean =>
-    typeof uri === 'string' &&
-    (content?.hasResource(uri) === true || (skills !== undefined && uri.startsWith('skill://')));
+  // The one wrapper every method goes through: its span (when tracing), then the request context's adoption.
   const served = (method: string, handler: MethodHandler): MethodHandler => {
     const traced = tracing === undefined ? handler : tracing.wrap(method, handler, negotiated);
     return adopt === undefined ? traced : (request, ctx) => (adopt(ctx as ServerContext), traced(request, ctx));
   };
+  const handlers = new Map<string, MethodHandler>();
+  const alone: AloneMethod[] = [];
+  for (const definition of methodList) {
+    if (!definition.needs(wire)) continue;
+    const handler = served(definition.method, definition.handler(wire));
+    if (definition.alone === undefined) handlers.set(definition.method, handler);
+    else {
+      const { schema, installedAs } = definition.alone(wire);
+      alone.push({ method: installedAs ?? definition.method, handler, schema });
+    }
+  }
+  const { prompts, templates, names } = servedBy(runtime);
+  const ownsUri = (uri: unknown): boolean =>
+    typeof uri === 'string' &&
+    (content?.hasResource(uri) === true || (skills !== undefined && uri.startsWith('skill://')));
   const member: Member = {
-    handlers: new Map(handlers.map(([method, handler]) => [method, served(method, handler)] as const)),
+    handlers,
     get names() {
       return names();
     },
@@ -246,7 +212,7 @@ export function wireRuntime<Ctx>(
     },
     detach,
   };
-  return { member, negotiated, attachment };
+  return { member, alone, negotiated, attachment };
 }
 
 /** What a runtime serves, by name: the same for every server it is attached to, so computed once per runtime. */

@@ -11,13 +11,13 @@ import { answer, cancelTask, claimRun } from '../tasks/transitions.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskDeclaration, type TaskRecord } from '../tasks/types.js';
 import type { DebugEvent } from '../tracing/types.js';
-import { routeTask } from '../surface/compileSurface.js';
+import { routeTask, type Route } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import type { ToolRuntime } from './ToolRuntime.js';
 import { runExtra } from './taskExtra.js';
 import { attemptOf, settle, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
-import { requiredScopesOf } from './requiredScopesOf.js';
+import { routeScopes } from './requiredScopesOf.js';
 import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
 import { TaskRuns } from './TaskRuns.js';
@@ -70,7 +70,8 @@ export class TaskService {
     this.#input = { ledger: this.ledger, watchers: this.#watchers };
     this.#runs = new TaskRuns({ ...this.#input, clock: this.#clock, leaseMs: this.#leaseMs });
     const [ledger, clock, leaseMs, instance] = [this.ledger, this.#clock, this.#leaseMs, this.#instance];
-    const policyOf = (tool: string): TaskDeclaration | undefined => this.declarationOf(tool);
+    const policyOf = (tool: string): TaskDeclaration | undefined =>
+      this.declarationOf(this.#tools.surface.routes.get(tool));
     this.#queue = options.queue;
     const rerun = (r: TaskRecord): void => void this.#rerun(r);
     const emit = (r: TaskRecord | undefined): void => this.#watchers.emit(r);
@@ -85,24 +86,25 @@ export class TaskService {
       this.#bus?.subscribeCancel((id) => this.#runs.abort(id, new Error(`task ${id} was cancelled`))) ?? (() => {});
   }
 
-  /** The task declaration of the tool a `tools/call` names, when it supports tasks. */
-  declarationOf(name: unknown): TaskDeclaration | undefined {
-    const route = typeof name === 'string' ? this.#tools.surface.routes.get(name) : undefined;
+  /** The task declaration of the tool a `tools/call` resolved to (its `route`), when it supports tasks. */
+  declarationOf(route: Route | undefined): TaskDeclaration | undefined {
     return route === undefined ? undefined : routeTask(route);
   }
 
   /**
    * Calls `name` as a task owned by the caller. With `immediate`, a call that settles within the current
-   * turn is answered with its plain result (or its `input_required` round) and no task is made.
+   * turn is answered with its plain result (or its `input_required` round) and no task is made. `route` is
+   * the call's route, resolved once by the caller (a task-supporting tool's).
    */
   async start(
+    route: Route,
     name: string,
     args: Record<string, unknown> | undefined,
     scope: RequestContext,
     how: { immediate: boolean; ttlMs?: number | undefined },
   ): Promise<TaskStart> {
-    const declaration = this.declarationOf(name)!;
-    if (this.#queue !== undefined) return this.#enqueue(name, args, scope, how.ttlMs);
+    const declaration = routeTask(route)!;
+    if (this.#queue !== undefined) return this.#enqueue(route, name, args, scope, how.ttlMs);
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
@@ -113,7 +115,7 @@ export class TaskService {
     );
     // Not the request's span: it ends when the request does, long before the work.
     const begin = (): Promise<Settled> =>
-      settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }));
+      settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }, route));
     let running: Promise<Settled> | undefined;
     if (how.immediate) {
       running = begin();
@@ -130,10 +132,7 @@ export class TaskService {
         holder: ledgerHolder(scope),
         tool: name,
         arguments: args,
-        requiredScopes: requiredScopesOf({ surface: this.#tools.surface, content: undefined }, 'tools/call', {
-          name,
-          arguments: args,
-        }),
+        requiredScopes: routeScopes(route, args),
         ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
         pollIntervalMs: declaration.pollIntervalMs,
         leaseUntil: this.ledger.now() + this.#leaseMs,
@@ -164,12 +163,13 @@ export class TaskService {
 
   /** A task of a queued service: stored with its call kept, its first run handed to the queue. */
   async #enqueue(
+    route: Route,
     name: string,
     args: Record<string, unknown> | undefined,
     scope: RequestContext,
     ttlMs: number | undefined,
   ): Promise<TaskStart> {
-    const declaration = this.declarationOf(name)!;
+    const declaration = routeTask(route)!;
     let record: TaskRecord;
     try {
       record = await this.ledger.create({
@@ -177,10 +177,7 @@ export class TaskService {
         holder: ledgerHolder(scope),
         tool: name,
         arguments: args,
-        requiredScopes: requiredScopesOf({ surface: this.#tools.surface, content: undefined }, 'tools/call', {
-          name,
-          arguments: args,
-        }),
+        requiredScopes: routeScopes(route, args),
         ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
         pollIntervalMs: declaration.pollIntervalMs,
         run: taskRunOf(args, scope),

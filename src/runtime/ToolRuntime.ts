@@ -80,21 +80,29 @@ export class ToolRuntime<Ctx = any> {
     return view.inState(state, workflow.gate);
   }
 
-  /** `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. */
-  callTool(name: string, args: Record<string, unknown> | undefined, scope: RequestContext): Promise<ToolResponse> {
+  /**
+   * `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. `route`
+   * is the route of `name` when the caller resolved it already (it is resolved once per call).
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    route: Route | undefined = this.surface.routes.get(name),
+  ): Promise<ToolResponse> {
     const debug = this.#parts.core.debug;
     // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
-    if (debug === undefined) return this.#call(name, args, scope, undefined);
-    return observeCall(name, args, scope, debug, (marks) => this.#call(name, args, scope, marks));
+    if (debug === undefined) return this.#call(route, name, args, scope, undefined);
+    return observeCall(name, args, scope, debug, (marks) => this.#call(route, name, args, scope, marks));
   }
 
   #call(
+    route: Route | undefined,
     name: string,
     args: Record<string, unknown> | undefined,
     scope: RequestContext,
     marks: StageMarks | undefined,
   ): Promise<ToolResponse> {
-    const route = this.surface.routes.get(name);
     if (route === undefined) return this.#unknownTool(name, scope);
     let tool: FusionTool;
     let rest: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { FusionRuntime } from './FusionRuntime.js';
 import { pickAction } from './pickAction.js';
+import type { Route } from '../surface/compileSurface.js';
 
 /**
  * The OAuth scopes a request requires (the HTTP front answers a token lacking one with a scope challenge): a
@@ -15,7 +16,11 @@ export function requiredScopesOf(
   if (method !== 'tools/call' || typeof params.name !== 'string')
     return runtime.content?.requiredScopesOf(method, params) ?? [];
   const route = runtime.surface.routes.get(params.name);
-  if (route === undefined) return [];
-  const picked = pickAction(route, params.arguments as Record<string, unknown> | undefined);
+  return route === undefined ? [] : routeScopes(route, params.arguments as Record<string, unknown> | undefined);
+}
+
+/** The OAuth scopes a `tools/call` of `route` with `args` requires (a grouped tool's: the picked action's). */
+export function routeScopes(route: Route, args: Record<string, unknown> | undefined): readonly string[] {
+  const picked = pickAction(route, args);
   return 'tool' in picked ? (picked.tool.requiredScopes ?? []) : [];
 }

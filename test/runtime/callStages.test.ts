@@ -59,7 +59,7 @@ describe('the call path of each tool', () => {
     const pipeline = registry.runtime({}).tools;
     expect(pipeline.stagesOf('notes.list')).toEqual(['switch', 'track', 'validate']);
     expect(pipeline.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'track', 'validate']);
-    expect(pipeline.stagesOf('mail.send')).toEqual(['switch', 'rateLimit', 'track', 'validate']);
+    expect(pipeline.stagesOf('mail.send')).toEqual(['switch', 'track', 'validate', 'rateLimit']);
     expect(pipeline.stagesOf('sprints.update')).toEqual(['switch', 'track', 'validate', 'stateSync']);
     expect(pipeline.stagesOf('nope')).toBeUndefined();
   });
@@ -69,11 +69,11 @@ describe('the call path of each tool', () => {
     const runtime = registry.runtime({ maxConcurrentCalls: 2, rateLimit: { max: 100, windowMs: 1_000 }, fsm: gate });
     expect(runtime.tools.stagesOf('notes.list')).toEqual([
       'switch',
-      'rateLimit',
       'concurrency',
       'track',
       'workflow',
       'validate',
+      'rateLimit',
     ]);
     runtime.dispose();
   });
@@ -83,6 +83,16 @@ describe('the call path of each tool', () => {
     expect(texts(await t.callTool('mail.send'))).toEqual(['sent']);
     expect((await t.callTool('mail.send')).isError, 'the rate-limit stage refuses the second call').toBe(true);
     expect(texts(await t.callTool('notes.list')), 'another tool has no rate-limit stage').toEqual(['notes']);
+  });
+
+  it('validates a call before its rate limit: an invalid call spends no rate budget', async () => {
+    await using t = await createTestClient(registry);
+    const invalid = await t.callTool('mail.send', { to: 'everyone' });
+    expect(invalid.isError).toBe(true);
+    expect(texts(invalid)[0], 'refused for its arguments, not its rate').toContain('to');
+    expect(texts(invalid).join(' ')).not.toMatch(/rate limit/i);
+    expect(texts(await t.callTool('mail.send')), 'the one call of the window is still there').toEqual(['sent']);
+    expect((await t.callTool('mail.send')).isError, 'and now it is spent').toBe(true);
   });
 });
 

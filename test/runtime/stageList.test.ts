@@ -52,11 +52,11 @@ describe('the stage list', () => {
     expect(declared).toEqual([
       'switch:tools',
       'scopes:tools+content',
-      'rateLimit:tools+content',
       'concurrency:tools',
       'track:tools+content',
       'workflow:tools',
       'validate:tools',
+      'rateLimit:tools+content',
       'stateSync:tools',
     ]);
     const names: StageName[] = stageList.map((s) => s.name);

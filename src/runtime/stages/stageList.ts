@@ -16,11 +16,13 @@ import { workflowStage } from './workflow.js';
 export const stageList = [
   switchStage,
   scopesStage,
-  rateLimitStage,
   concurrencyStage,
   trackStage,
   workflowStage,
   validateStage,
+  // After validation (and the workflow gate, which strips a handle argument first): a call refused for
+  // its arguments or its state spends no rate budget.
+  rateLimitStage,
   stateSyncStage,
 ] as const;
 

@@ -1,0 +1,4 @@
+import { taskMethod } from './taskMethod.js';
+
+/** `tasks/get` (see taskHandlers.ts for what each era answers). */
+export const tasksGet = taskMethod('tasks/get');

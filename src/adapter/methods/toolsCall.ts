@@ -1,0 +1,24 @@
+import type { RequestContext } from '../../surface/types.js';
+import { sealTargetOf } from '../../runtime/pickAction.js';
+import { defineMethod } from './MethodDefinition.js';
+
+/** `tools/call`: a tool's call (a task-supporting tool's through the task dispatch), its requestState opened first. */
+export const toolsCall = defineMethod({
+  method: 'tools/call',
+  needs: () => true,
+  handler: (w) => {
+    const tools = w.runtime.tools;
+    const { taskDispatch } = w;
+    return (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
+      const { name, arguments: args } = request.params;
+      // The route is resolved once here and handed on (the seal target, the task dispatch, the tool runtime).
+      const route = tools.surface.routes.get(name);
+      const scope = w.contextOf(ctx, sealTargetOf(route, name, args));
+      const call = (s: RequestContext) => {
+        const plain = () => tools.callTool(name, args, w.track(s), route);
+        return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain, route);
+      };
+      return scope instanceof Promise ? scope.then(call) : call(scope);
+    };
+  },
+});
