@@ -25,7 +25,7 @@ const isolated = [
   'test/redis/{RedisEventBus,busConnectOrder,cluster,failover,instances,multiProcess}.test.ts',
   'test/redis/{rateLimitProcesses,rollingRestart,scalingDocProgram,scalingSnippet}.test.ts',
   'test/redis/{sessionDataProcesses,taskDrain,tasksCluster,tasksCrossInstance}.test.ts',
-  'test/runtime/RequestStateSeal.test.ts',
+  'test/runtime/request-state/RequestStateSeal.test.ts',
   'test/server/sigtermDrain.test.ts',
   'test/state-sync/{StateSyncLayer,globCovers,matchGlob}.test.ts',
 ];

@@ -4,7 +4,7 @@
 // - ESM: `tsc -p tsconfig.build.json`, one file per source file (so lazy imports stay lazy), as tsc writes it
 //   (comments kept), each with a source map that carries its TypeScript source (`inlineSources`, since src/
 //   is not shipped): with source maps on (`node --enable-source-maps`; the CLI in bin/ turns them on) a
-//   frame reads `startServer (…/src/server/startServer.ts:86:11)`.
+//   frame reads `startServer (…/src/server/app/startServer.ts:86:11)`.
 // - Types: only the .d.ts files the three entries reach; `@see docs/…` points at the repository's docs.
 // - CommonJS: esbuild bundles the three entries into one dist/cjs/_bundle.js (so `mcp-fusion`,
 //   `mcp-fusion/redis` and `mcp-fusion/testing` share one copy of every class); dist/cjs/<entry>.js re-exports

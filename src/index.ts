@@ -27,8 +27,8 @@ export type { ToonEncode } from './builder/strategies/types.js';
 export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './adapter/attach.js';
-export { RequestPipeline } from './runtime/RequestPipeline.js';
-export { ToolRuntime } from './runtime/ToolRuntime.js';
+export { RequestPipeline } from './runtime/tools/RequestPipeline.js';
+export { ToolRuntime } from './runtime/tools/ToolRuntime.js';
 export type { FusionRuntime } from './runtime/FusionRuntime.js';
 export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
 export type { ClientAnswer } from './tracing/types.js';
@@ -89,21 +89,21 @@ export type {
   TextResourceContents,
 } from './resources/types.js';
 export type { ContentItem } from './registry/ContentCatalog.js';
-export { ContentPipeline } from './runtime/ContentPipeline.js';
+export { ContentPipeline } from './runtime/content/ContentPipeline.js';
 export {
   ContentRuntime,
   type ContentSource,
   type PromptListResult,
   type ResourceListResult,
   type ResourceTemplateListResult,
-} from './runtime/ContentRuntime.js';
+} from './runtime/content/ContentRuntime.js';
 
 export type { Completer, CompletionContext, CompletionReturn, CompleteResult, Completion } from './completion/types.js';
-export type { RequestStateOptions } from './runtime/RequestStateSeal.js';
-export type { NonceStore } from './runtime/NonceStore.js';
-export { MemoryNonceStore, type MemoryNonceStoreOptions } from './runtime/MemoryNonceStore.js';
+export type { RequestStateOptions } from './runtime/request-state/RequestStateSeal.js';
+export type { NonceStore } from './runtime/request-state/NonceStore.js';
+export { MemoryNonceStore, type MemoryNonceStoreOptions } from './runtime/request-state/MemoryNonceStore.js';
 export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
-export { staleUri } from './runtime/systemResources.js';
+export { staleUri } from './runtime/content/systemResources.js';
 export type { WorkflowChange } from './workflow/WorkflowRuntime.js';
 export type { PeerOptions, Principal } from './principal/types.js';
 export { ByteLedger } from './ledger/ByteLedger.js';
@@ -117,10 +117,10 @@ export * from './presenter/index.js';
 export * from './session/index.js';
 export * from './tasks/index.js';
 export type { TaskOptions } from './builder/taskDeclaration.js';
-export type { TaskServiceOptions } from './runtime/TaskService.js';
-export { startServer, type RunningServer } from './server/startServer.js';
-export { createFusionApp, type FusionApp, type FusionFetchOptions } from './server/createFusionApp.js';
-export { serveStdio, type StdioHandle } from './server/serveStdio.js';
+export type { TaskServiceOptions } from './runtime/tasks/TaskService.js';
+export { startServer, type RunningServer } from './server/app/startServer.js';
+export { createFusionApp, type FusionApp, type FusionFetchOptions } from './server/app/createFusionApp.js';
+export { serveStdio, type StdioHandle } from './server/stdio/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
 export type { DevConsoleOptions } from './console/types.js';
 export type { HttpLimits } from './server/limits.js';

@@ -1,5 +1,5 @@
 import type { ProtocolEra } from '../protocol/types.js';
-import type { TaskService } from '../runtime/TaskService.js';
+import type { TaskService } from '../runtime/tasks/TaskService.js';
 import { taskCall } from './taskHandlers.js';
 import { legacyTask, TASKS_EXTENSION, TASKS_LIST_EXTENSION } from './taskWire.js';
 

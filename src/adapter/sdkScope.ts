@@ -1,7 +1,7 @@
 import type { CLIENT_CAPABILITIES_META_KEY, ServerContext } from '@modelcontextprotocol/server';
 import type { ProtocolEra, HandlerExtra } from '../protocol/types.js';
-import { CallExtra, type ExtraBridge } from '../runtime/CallExtra.js';
-import type { RequestStateSeal } from '../runtime/RequestStateSeal.js';
+import { CallExtra, type ExtraBridge } from '../runtime/core/CallExtra.js';
+import type { RequestStateSeal } from '../runtime/request-state/RequestStateSeal.js';
 import type { RequestContext } from '../surface/types.js';
 
 /** The part of an SDK server a request context reads. */

@@ -6,7 +6,7 @@ import { missingScopes } from '../auth/checkScopes.js';
 import { ScopeGate } from '../auth/ScopeGate.js';
 import { insufficientScopeMeta } from '../auth/insufficientScope.js';
 import { messages } from '../protocol/messages.js';
-import type { TaskService } from '../runtime/TaskService.js';
+import type { TaskService } from '../runtime/tasks/TaskService.js';
 import type { Route } from '../surface/compileSurface.js';
 import type { RequestContext } from '../surface/types.js';
 import { taskTexts } from '../tasks/taskTexts.js';

@@ -3,7 +3,7 @@
 import { devTokens } from '../auth/devTokens.js';
 import type { AuthOptions } from '../auth/types.js';
 import { ServerStartError } from '../errors/FusionError.js';
-import { startServer } from '../server/startServer.js';
+import { startServer } from '../server/app/startServer.js';
 import { trackModuleGraph } from './dev/moduleGraph.js';
 import { prepareLoader } from './importModule.js';
 import { loadTarget, type TargetSelectors } from './loadTarget.js';

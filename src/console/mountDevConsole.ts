@@ -2,7 +2,7 @@ import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import { matchGlob } from '../state-sync/matchGlob.js';
 import type { SessionBus } from '../session/SessionBus.js';
 import type { SessionEvent } from '../session/types.js';
-import { staleResourceUris } from '../runtime/systemResources.js';
+import { staleResourceUris } from '../runtime/content/systemResources.js';
 import type { RequestContext } from '../surface/types.js';
 import type { DebugEvent } from '../tracing/types.js';
 import type { WorkflowChange } from '../workflow/WorkflowRuntime.js';

@@ -13,7 +13,7 @@ export {
   type GateOutcome,
   type GateRunOptions,
   type GateSessionsOptions,
-} from './GateSessions.js';
+} from '../workflow/GateSessions.js';
 export { fsmWarnings } from './analyzeFsm.js';
 export type { FsmLease, FsmLeaseEnd, FsmStateStore } from './FsmStateStore.js';
 export type {

@@ -1,5 +1,5 @@
 import { clockOf } from '../_internal/clock.js';
-import type { NonceStore } from '../runtime/NonceStore.js';
+import type { NonceStore } from '../runtime/request-state/NonceStore.js';
 import { redisCall } from './_internal/redisCall.js';
 import { checkPrefix, hashTag, type RedisClient } from './_internal/redisClient.js';
 

@@ -2,7 +2,7 @@ import type { FusionTool } from '../protocol/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import { attachRuntime, type Attachment } from '../adapter/attach.js';
 import { FusionRuntime } from '../runtime/FusionRuntime.js';
-import type { ToolRuntime } from '../runtime/ToolRuntime.js';
+import type { ToolRuntime } from '../runtime/tools/ToolRuntime.js';
 import { ToolSwitch } from '../surface/ToolSwitch.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionSkill } from '../skills/types.js';

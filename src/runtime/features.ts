@@ -1,8 +1,8 @@
-import type { AttachOptions } from './options.js';
+import type { AttachOptions } from './core/options.js';
 import { ResourceSubscriptions } from '../resources/ResourceSubscriptions.js';
-import type { ContentRuntime } from './ContentRuntime.js';
+import type { ContentRuntime } from './content/ContentRuntime.js';
 import { RequestTracing } from '../tracing/RequestTracing.js';
-import { RequestStateSeal } from './RequestStateSeal.js';
+import { RequestStateSeal } from './request-state/RequestStateSeal.js';
 import { warnOf } from '../logging/warnOf.js';
 
 /** The optional protocol features the servers of one registry and options offer, built once. */

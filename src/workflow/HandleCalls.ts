@@ -1,7 +1,7 @@
 import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, HandlerExtra, ToolResponse } from '../protocol/types.js';
 import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
-import type { GateOutcome } from '../fsm/GateSessions.js';
+import type { GateOutcome } from './GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmStateValue } from '../fsm/types.js';
 import type { Route } from '../surface/compileSurface.js';

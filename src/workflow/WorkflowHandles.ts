@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FusionTool } from '../protocol/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
-import { GateSessions } from '../fsm/GateSessions.js';
+import { GateSessions } from './GateSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmSnapshot } from '../fsm/types.js';
 import type { Holder } from '../ledger/types.js';

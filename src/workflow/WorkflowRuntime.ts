@@ -2,7 +2,7 @@ import type { ByteLedger } from '../ledger/ByteLedger.js';
 import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
-import { GateSessions, type GateOutcome } from '../fsm/GateSessions.js';
+import { GateSessions, type GateOutcome } from './GateSessions.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmStateValue } from '../fsm/types.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { normalizeCompletion } from '../../src/completion/completers.js';
 import { initFusion } from '../../src/index.js';
 import type { ToolRegistry } from '../../src/registry/ToolRegistry.js';
-import { createFusionApp } from '../../src/server/createFusionApp.js';
+import { createFusionApp } from '../../src/server/app/createFusionApp.js';
 import { v2FetchClient } from '../_helpers/clients.js';
 
 interface Ctx {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conformanceOptions, registry } from '../../examples/conformance/server.js';
-import { createFusionApp } from '../../src/server/createFusionApp.js';
+import { createFusionApp } from '../../src/server/app/createFusionApp.js';
 import { v2FetchClient } from '../_helpers/clients.js';
 
 // The fixtures the official conformance suite expects (`npm run conformance` runs the suite itself against

@@ -11,7 +11,7 @@ import { ToolRegistry } from '../../src/registry/ToolRegistry.js';
 import type { AttachOptions } from '../../src/registry/types.js';
 import { ResourceBuilder } from '../../src/resources/ResourceBuilder.js';
 import { ResourceTemplateBuilder } from '../../src/resources/ResourceTemplateBuilder.js';
-import { createFusionApp } from '../../src/server/createFusionApp.js';
+import { createFusionApp } from '../../src/server/app/createFusionApp.js';
 import { createTestClient } from '../../src/testing/createTestClient.js';
 import { v2FetchClient } from '../_helpers/clients.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidHostHeader } from '../../src/server/hostHeader.js';
+import { isValidHostHeader } from '../../src/server/http/hostHeader.js';
 
 describe('isValidHostHeader', () => {
   it('accepts host and host:port, IPv4 and bracketed IPv6', () => {

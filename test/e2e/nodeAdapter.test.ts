@@ -3,9 +3,9 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
-import { serveNodeRequest } from '../../src/server/nodeHandler.js';
-import { abortNodeRequest, nodeRequest, takeNodeBody } from '../../src/server/nodeRequest.js';
-import { readJsonBody } from '../../src/server/readJsonBody.js';
+import { serveNodeRequest } from '../../src/server/app/nodeHandler.js';
+import { abortNodeRequest, nodeRequest, takeNodeBody } from '../../src/server/node/nodeRequest.js';
+import { readJsonBody } from '../../src/server/node/readJsonBody.js';
 import { httpServer } from '../_helpers/clients.js';
 import { until } from '../_helpers/waitFor.js';
 

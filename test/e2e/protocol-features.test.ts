@@ -3,7 +3,7 @@ import { acceptedContent, InMemoryTransport, inputRequired, Server } from '@mode
 import { describe, expect, it } from 'vitest';
 import { initFusion, type ToolExtra } from '../../src/index.js';
 import type { AttachOptions } from '../../src/registry/types.js';
-import { createFusionApp, type FusionApp } from '../../src/server/createFusionApp.js';
+import { createFusionApp, type FusionApp } from '../../src/server/app/createFusionApp.js';
 import { messagesOf } from '../_helpers/raw.js';
 import { watchingStream } from '../_helpers/clients.js';
 import { until } from '../_helpers/waitFor.js';

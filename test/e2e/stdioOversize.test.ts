@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { StdioLineTransport } from '../../src/server/StdioLineTransport.js';
+import { StdioLineTransport } from '../../src/server/stdio/StdioLineTransport.js';
 import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -7,7 +7,7 @@ import type { Outcome } from './_outcome.js';
 /**
  * Refusals in mcp-fusion's own words (docs/errors.md: a named error says what was wrong and how to fix it),
  * written by its HTTP front or its session router before any fast path runs. `code: true`: the code comes
- * from the front's one status↔code table (src/server/httpErrors.ts) where the SDK's transport says -32000.
+ * from the front's one status↔code table (src/server/http/httpErrors.ts) where the SDK's transport says -32000.
  */
 const OWN_WORDS: ReadonlyArray<{ pattern: RegExp; front: boolean; why: string; id?: true }> = [
   { pattern: /^Parse error: the body is not valid JSON/, front: true, why: 'jsonBody names the parser error' },

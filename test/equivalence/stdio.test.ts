@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { initFusion } from '../../src/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
-import { StdioLineTransport } from '../../src/server/StdioLineTransport.js';
+import { StdioLineTransport } from '../../src/server/stdio/StdioLineTransport.js';
 import { ENVELOPE, LEGACY, message } from './_requests.js';
 
 const RUNS = Number(process.env.EQ_STDIO_RUNS ?? 250);

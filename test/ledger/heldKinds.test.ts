@@ -170,11 +170,11 @@ const HOLDING = /(Store|Recorder|Recordings|Queue|Hub|Budget)\.ts$/;
 const EXCEPTIONS: Record<string, string> = {
   'src/limits/MemoryRateLimitStore.ts': 'counters per principal and tool: fixed size, no client bytes',
   'src/redis/RedisRateLimitStore.ts': 'counters per principal and tool, in Redis: fixed size, no client bytes',
-  'src/server/CallBudget.ts': 'counts calls in flight; the bodies are charged where they are read (kind body)',
+  'src/server/http/CallBudget.ts': 'counts calls in flight; the bodies are charged where they are read (kind body)',
   'src/server/middleware/callBudget.ts': 'the HTTP front of CallBudget: counts, holds no bytes',
-  'src/runtime/NonceStore.ts':
+  'src/runtime/request-state/NonceStore.ts':
     'the interface of used requestState nonces; RequestStateSeal charges them (requestState)',
-  'src/runtime/MemoryNonceStore.ts':
+  'src/runtime/request-state/MemoryNonceStore.ts':
     'fixed-size used nonces, charged by RequestStateSeal (requestState) before the claim',
   'src/redis/RedisNonceStore.ts': 'fixed-size used nonces in Redis, charged by RequestStateSeal (requestState)',
   'src/tasks/TaskStore.ts': 'the interface of task records; TaskLedger charges each record before writing it (task)',

@@ -59,7 +59,7 @@ export function describeErrorOutput(project: () => string): void {
     afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
     it.each([
-      ['esm', 'busy.mjs', 'dist/server/startServer.js'],
+      ['esm', 'busy.mjs', 'dist/server/app/startServer.js'],
       ['cjs', 'busy.cjs', 'dist/cjs/_bundle.js'],
     ])(
       '%s: prints the message first, then frames of dist at real lines, or of src/…ts with source maps on',
@@ -74,7 +74,7 @@ export function describeErrorOutput(project: () => string): void {
             `ServerStartError: Port ${port} on 127.0.0.1 is already in use (another server is listening there). Stop that server, or choose another port: set the PORT environment variable (PORT=3001 npm start) or pass { port: 3001 } (0 picks a free port) to startServer().`,
           );
           const frame = (fn: string): string | undefined => lines.find((line) => line.startsWith(`    at ${fn} (`));
-          const where = maps ? 'src/server/startServer.ts' : built;
+          const where = maps ? 'src/server/app/startServer.ts' : built;
           for (const fn of ['listenError', 'startServer']) {
             const line = frame(fn);
             expect(line, stderr).toContain(`/node_modules/mcp-fusion/${where}:`);

@@ -213,13 +213,13 @@ describe('the packed tarball', () => {
       sources: string[];
       sourcesContent: string[];
     };
-    expect(map.sources).toEqual(['../../src/server/startServer.ts']);
+    expect(map.sources).toEqual(['../../src/server/app/startServer.ts']);
     expect(map.sourcesContent[0]).toBe(readFileSync(join(clean, 'src', 'server', 'startServer.ts'), 'utf8'));
     // The CommonJS bundle's map goes through the ES modules' maps to the same sources (without them, for size).
     const bundleMap = JSON.parse(readFileSync(join(installed, 'cjs', '_bundle.js.map'), 'utf8')) as {
       sources: string[];
     };
-    expect(bundleMap.sources).toContain('../../src/server/startServer.ts');
+    expect(bundleMap.sources).toContain('../../src/server/app/startServer.ts');
   });
 
   // Measured when the maps came (scripts/build.ts breaks it down): 4.41 MB unpacked, 1.19 MB packed; 5.38 MB

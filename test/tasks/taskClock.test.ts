@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { createFusionApp, initFusion, MemoryTaskStore, type ToolRegistry } from '../../src/index.js';
-import { TaskWatchers } from '../../src/runtime/TaskWatchers.js';
+import { TaskWatchers } from '../../src/runtime/tasks/TaskWatchers.js';
 import { createClock, type Clock } from '../../src/testing/index.js';
 import { v2FetchClient } from '../_helpers/clients.js';
 

@@ -23,7 +23,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { provideOptional } from '../../src/_internal/loadOptional.js';
 import { initFusion } from '../../src/index.js';
-import { createFusionApp } from '../../src/server/createFusionApp.js';
+import { createFusionApp } from '../../src/server/app/createFusionApp.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import type { TracingOptions } from '../../src/tracing/types.js';
 import { httpServer, texts, v2FetchClient, v2HttpClient, type Mode } from '../_helpers/clients.js';

@@ -1,6 +1,6 @@
 import type { ProtocolEra } from '../../protocol/types.js';
 import type { FusionRuntime } from '../../runtime/FusionRuntime.js';
-import type { TaskService } from '../../runtime/TaskService.js';
+import type { TaskService } from '../../runtime/tasks/TaskService.js';
 import type { SkillSet } from '../../skills/SkillSet.js';
 import type { RequestContext } from '../../surface/types.js';
 import type { ContextOf, MethodHandler } from '../contentHandlers.js';

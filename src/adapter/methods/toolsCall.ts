@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../surface/types.js';
-import { sealTargetOf } from '../../runtime/pickAction.js';
+import { sealTargetOf } from '../../runtime/stages/pickAction.js';
 import { defineMethod } from './MethodDefinition.js';
 
 /** `tools/call`: a tool's call (a task-supporting tool's through the task dispatch), its requestState opened first. */

@@ -1,8 +1,8 @@
 import { errorResult } from '../../protocol/normalizeResult.js';
 import { messages } from '../../protocol/messages.js';
 import { traceRefusal } from '../../tracing/traceRefusal.js';
-import { CallTracker } from '../CallTracker.js';
-import { logRefusal } from '../callLogFields.js';
+import { CallTracker } from '../core/CallTracker.js';
+import { logRefusal } from './callLogFields.js';
 import { defineStage } from './StageDefinition.js';
 
 /** `maxConcurrentCalls`: at most that many tool calls running per principal; the next is refused with what to do. */

@@ -1,6 +1,6 @@
 import type { FusionTool } from '../../protocol/types.js';
-import type { CallStage } from '../callStages.js';
-import type { ContentStage, ContentTarget } from '../contentCall.js';
+import type { CallStage } from './callStages.js';
+import type { ContentStage, ContentTarget } from './contentCall.js';
 import type { ContentStageParts, StageDefinition, StageParts } from './StageDefinition.js';
 
 /** The named stages of `tool`'s call path, in the order of `stages`: those that apply to it, each built once. */

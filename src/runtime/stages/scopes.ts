@@ -4,7 +4,7 @@ import { ScopeGate, type ScopedItem } from '../../auth/ScopeGate.js';
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { messages } from '../../protocol/messages.js';
 import { traceRefusal } from '../../tracing/traceRefusal.js';
-import { actionKey } from '../pickAction.js';
+import { actionKey } from './pickAction.js';
 import { defineStage } from './StageDefinition.js';
 
 const requiresScopes = (item: ScopedItem): boolean => (item.requiredScopes ?? []).length > 0;

@@ -1,7 +1,7 @@
 import { errorResult } from '../../protocol/normalizeResult.js';
 import { messages } from '../../protocol/messages.js';
 import { protoKeyPath } from '../../protocol/protoKeys.js';
-import { actionKey } from '../pickAction.js';
+import { actionKey } from './pickAction.js';
 import { defineStage } from './StageDefinition.js';
 
 /** Strict validation of the arguments (every tool); an invalid call gets the issues and the accepted fields. */

@@ -3,9 +3,9 @@ import type { HandlerExtra, ToolResponse } from '../../protocol/types.js';
 import { hasSuggestions } from '../../presenter/filterSuggestions.js';
 import { thrownBy } from '../../protocol/thrownBy.js';
 import type { OperatorLog } from '../../logging/OperatorLog.js';
-import type { ToolCall } from '../callStages.js';
-import { CallExtra } from '../CallExtra.js';
-import { callLogFields } from '../callLogFields.js';
+import type { ToolCall } from './callStages.js';
+import { CallExtra } from '../core/CallExtra.js';
+import { callLogFields } from './callLogFields.js';
 import { defineStage } from './StageDefinition.js';
 
 /**

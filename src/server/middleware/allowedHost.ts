@@ -1,5 +1,5 @@
 import { hostHeaderValidationResponse } from '@modelcontextprotocol/server';
-import type { Middleware } from './types.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The SDK's `403` for a `Host` outside `hosts` (DNS rebinding protection). */
 export function allowedHost(hosts: string[]): Middleware {

@@ -1,5 +1,5 @@
 import { originValidationResponse } from '@modelcontextprotocol/server';
-import type { Middleware } from './types.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The SDK's `403` for a browser `Origin` outside `origins` (a request without `Origin` passes). */
 export function allowedOrigin(origins: string[]): Middleware {

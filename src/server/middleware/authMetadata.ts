@@ -1,5 +1,5 @@
 import type { AuthGate } from '../../auth/AuthGate.js';
-import type { Middleware } from './types.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The OAuth Protected Resource Metadata document, at its well-known path (`auth.resourceMetadata`). */
 export function authMetadata(auth: AuthGate): Middleware {

@@ -1,7 +1,7 @@
 import type { AuthGate } from '../../auth/AuthGate.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
 import { traced } from './traced.js';
-import type { Middleware } from './types.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The bearer token verified (`auth` option): its `AuthInfo` goes on, a missing or bad one gets the 401 challenge. */
 export function authenticate(auth: AuthGate, tracing: RequestTracing | undefined): Middleware {

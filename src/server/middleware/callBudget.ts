@@ -1,5 +1,5 @@
-import type { CallBudget } from '../CallBudget.js';
-import type { Middleware } from './types.js';
+import type { CallBudget } from '../http/CallBudget.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** `limits.maxInFlightCalls`: the tool calls of the body admitted and counted until their answer ends, or refused. */
 export function callBudget(calls: CallBudget): Middleware {

@@ -1,4 +1,4 @@
-import type { Answer, FrontContext, Middleware, Next } from './types.js';
+import type { Answer, FrontContext, Middleware, Next } from '../httpMiddleware.js';
 
 /**
  * Chains `middlewares` in order in front of `end`; `undefined` entries (a concern that is off) are left out.

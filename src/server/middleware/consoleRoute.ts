@@ -1,6 +1,6 @@
-import type { DevConsoleTap } from '../devConsole.js';
-import { pathnameOf } from '../urlPath.js';
-import type { Middleware } from './types.js';
+import type { DevConsoleTap } from '../console/devConsole.js';
+import { pathnameOf } from '../http/urlPath.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The dev console's page and feeds, beside the endpoint (`devConsole` option): served as they are. */
 export function consoleRoute(tap: Pick<DevConsoleTap<unknown>, 'owns' | 'serve'>): Middleware {

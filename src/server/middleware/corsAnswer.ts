@@ -1,6 +1,6 @@
 import { originValidationResponse } from '@modelcontextprotocol/server';
-import { withCors } from '../cors.js';
-import type { Middleware } from './types.js';
+import { withCors } from '../http/cors.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** CORS headers on every answer to a browser origin on the allow-list: a refused origin learns nothing more. */
 export function corsAnswer(origins: string[]): Middleware {

@@ -1,6 +1,6 @@
-import { httpError } from '../httpErrors.js';
-import { pathnameOf } from '../urlPath.js';
-import type { Middleware } from './types.js';
+import { httpError } from '../http/httpErrors.js';
+import { pathnameOf } from '../http/urlPath.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** `404` for any path but the MCP endpoint's. */
 export function endpointPath(path: string): Middleware {

@@ -1,9 +1,9 @@
 import type { AuthGate } from '../../auth/AuthGate.js';
 import type { ByteLedger } from '../../ledger/ByteLedger.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
-import type { CallBudget } from '../CallBudget.js';
-import type { DevConsoleTap } from '../devConsole.js';
-import type { ListenStreams } from '../ListenStreams.js';
+import type { CallBudget } from '../http/CallBudget.js';
+import type { DevConsoleTap } from '../console/devConsole.js';
+import type { ListenStreams } from '../listen/ListenStreams.js';
 import { allowedHost } from './allowedHost.js';
 import { allowedOrigin } from './allowedOrigin.js';
 import { authenticate } from './authenticate.js';
@@ -20,7 +20,7 @@ import { preflight } from './preflight.js';
 import { protoKeys } from './protoKeys.js';
 import { scopeChallenge, type RequiredScopes } from './scopeChallenge.js';
 import { shutdown } from './shutdown.js';
-import type { Middleware } from './types.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** What the middlewares of the HTTP front are built from (the app's resolved options and parts). */
 export interface FrontParts {

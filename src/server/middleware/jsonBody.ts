@@ -1,9 +1,9 @@
 import type { ByteLedger } from '../../ledger/ByteLedger.js';
 import { frontHolder } from '../../principal/frontHolder.js';
-import { bodyHold } from '../bodyHold.js';
-import { httpError } from '../httpErrors.js';
-import { readJsonBody } from '../readJsonBody.js';
-import type { Middleware } from './types.js';
+import { bodyHold } from '../http/bodyHold.js';
+import { httpError } from '../http/httpErrors.js';
+import { readJsonBody } from '../node/readJsonBody.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /**
  * The JSON body of a POST, read once within `limit` bytes (415, 413, 400 `-32700` as {@link readJsonBody}

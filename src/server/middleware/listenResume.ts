@@ -1,7 +1,7 @@
-import type { ListenStreams } from '../ListenStreams.js';
-import { tokenExpiryMs } from '../tokenExpiry.js';
+import type { ListenStreams } from '../listen/ListenStreams.js';
+import { tokenExpiryMs } from '../http/tokenExpiry.js';
 import { isModernWithoutSession } from './modernStreamless.js';
-import type { Middleware } from './types.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** Sends a `subscriptions/listen` request (the one stored beside a stream another instance recorded). */
 export type Relisten = (authInfo: unknown) => (listen: Request, body: unknown) => Promise<Response>;

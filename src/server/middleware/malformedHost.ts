@@ -1,6 +1,6 @@
-import { httpError } from '../httpErrors.js';
-import { badHostMessage, isValidHostHeader } from '../hostHeader.js';
-import type { Middleware } from './types.js';
+import { httpError } from '../http/httpErrors.js';
+import { badHostMessage, isValidHostHeader } from '../http/hostHeader.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** `400` for a `Host` header that is not `host[:port]`: first, before anything reads the URL built from it. */
 export const malformedHost: Middleware = (c, next) => {

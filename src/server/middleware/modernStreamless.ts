@@ -1,5 +1,5 @@
-import { httpError } from '../httpErrors.js';
-import type { Middleware } from './types.js';
+import { httpError } from '../http/httpErrors.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The 2026-07-28 era has no GET stream and no session to DELETE: `405` saying so, so that hosts do not retry. */
 export const modernStreamless: Middleware = (c, next) => {

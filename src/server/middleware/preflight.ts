@@ -1,5 +1,5 @@
-import { preflightResponse } from '../cors.js';
-import type { Middleware } from './types.js';
+import { preflightResponse } from '../http/cors.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The answer to a CORS preflight (`OPTIONS`): it carries no credentials, so it comes before authentication. */
 export const preflight: Middleware = (c, next) =>

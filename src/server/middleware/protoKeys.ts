@@ -1,6 +1,6 @@
 import { protoKeyOfBody } from '../../protocol/protoKeys.js';
-import { httpError } from '../httpErrors.js';
-import type { Middleware } from './types.js';
+import { httpError } from '../http/httpErrors.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /**
  * `400` `-32602` for a `tools/call` (alone or in a batch) whose arguments hold a `__proto__` key: `JSON.parse`

@@ -3,7 +3,7 @@ import { scopeChallengeFor } from '../../auth/scopeChallengeFor.js';
 import { ScopeGate } from '../../auth/ScopeGate.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
 import { traced } from './traced.js';
-import type { Middleware } from './types.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** The OAuth scopes a method with its params needs (a tool's, a prompt's, a resource's). */
 export type RequiredScopes = (method: string, params: Record<string, unknown>) => readonly string[];

@@ -1,5 +1,5 @@
-import { httpError } from '../httpErrors.js';
-import type { Middleware } from './types.js';
+import { httpError } from '../http/httpErrors.js';
+import type { Middleware } from '../httpMiddleware.js';
 
 /** `503` with `Retry-After` once the app is closing (`closing()` true). */
 export function shutdown(closing: () => boolean): Middleware {

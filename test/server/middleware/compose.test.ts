@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compose } from '../../../src/server/middleware/compose.js';
-import type { FrontContext, Middleware } from '../../../src/server/middleware/types.js';
+import type { FrontContext, Middleware } from '../../../src/server/httpMiddleware.js';
 
 const context = (): FrontContext => ({
   request: new Request('http://127.0.0.1/mcp', { method: 'POST' }),

@@ -1,0 +1,26 @@
+import type { FusionRuntime } from '../FusionRuntime.js';
+import { pickAction } from '../stages/pickAction.js';
+import type { Route } from '../../surface/compileSurface.js';
+
+/**
+ * The OAuth scopes a request requires (the HTTP front answers a token lacking one with a scope challenge): a
+ * `tools/call` those of its tool (or, for a grouped tool, of the action its arguments pick); `prompts/get`,
+ * `resources/read`, `resources/subscribe` and `completion/complete` those of their prompt or resource
+ * (`ContentRuntime.requiredScopesOf`); anything else none.
+ */
+export function requiredScopesOf(
+  runtime: Pick<FusionRuntime, 'surface' | 'content'>,
+  method: string,
+  params: Record<string, unknown>,
+): readonly string[] {
+  if (method !== 'tools/call' || typeof params.name !== 'string')
+    return runtime.content?.requiredScopesOf(method, params) ?? [];
+  const route = runtime.surface.routes.get(params.name);
+  return route === undefined ? [] : routeScopes(route, params.arguments as Record<string, unknown> | undefined);
+}
+
+/** The OAuth scopes a `tools/call` of `route` with `args` requires (a grouped tool's: the picked action's). */
+export function routeScopes(route: Route, args: Record<string, unknown> | undefined): readonly string[] {
+  const picked = pickAction(route, args);
+  return 'tool' in picked ? (picked.tool.requiredScopes ?? []) : [];
+}

@@ -1,0 +1,50 @@
+import type { FusionTool, ToolResponse } from '../../protocol/types.js';
+import { errorResult } from '../../protocol/normalizeResult.js';
+import { messages } from '../../protocol/messages.js';
+import type { Route } from '../../surface/compileSurface.js';
+
+/** The tool a call addresses; an unknown action's message lists the actions of `visible` (the caller's view of the route). */
+export function pickAction(
+  route: Route,
+  args: Record<string, unknown> | undefined,
+  visibleRoute: () => Route | undefined = () => route,
+): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
+  const given = args ?? {};
+  if (route.kind === 'flat') return { tool: route.tool, rest: given };
+  const { [route.discriminator]: key, ...rest } = given;
+  const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
+  if (tool === undefined) {
+    const visible = visibleRoute();
+    return {
+      error: errorResult(
+        messages.unknownAction(
+          route.exposed,
+          route.discriminator,
+          key,
+          visible?.kind === 'grouped' ? [...visible.actions.keys()] : [],
+        ),
+      ),
+    };
+  }
+  return { tool, rest };
+}
+
+/**
+ * What a sealed `requestState` of a `tools/call` is bound to: the called name and, for a grouped tool, the
+ * action, so that a state minted by one action (`ask`) cannot be presented to another (`confirm_delete`).
+ */
+export function sealTargetOf(
+  route: Route | undefined,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): string {
+  if (route?.kind !== 'grouped') return `tools/call:${name}`;
+  const key = args?.[route.discriminator];
+  return `tools/call:${name}#${typeof key === 'string' ? key : ''}`;
+}
+
+/** The action key of `tool` in a grouped route (its own name in a flat one). */
+export function actionKey(route: Route, tool: FusionTool<any>): string {
+  if (route.kind === 'grouped') for (const [key, t] of route.actions) if (t === tool) return key;
+  return tool.name;
+}

@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { clockOf, type Clock } from '../../_internal/clock.js';
+import type { ByteLedger } from '../../ledger/ByteLedger.js';
+import { ledgerHolder } from '../../principal/ledgerHolder.js';
+import { errorResult } from '../../protocol/normalizeResult.js';
+import { MemoryTaskStore } from '../../tasks/MemoryTaskStore.js';
+import { TaskLedger, TaskRefused } from '../../tasks/TaskLedger.js';
+import type { TaskBus } from '../../tasks/TaskBus.js';
+import type { TaskQueue } from '../../tasks/TaskQueue.js';
+import { answer, cancelTask, claimRun } from '../../tasks/transitions.js';
+import { taskTexts } from '../../tasks/taskTexts.js';
+import { isTerminal, type TaskDeclaration, type TaskRecord } from '../../tasks/types.js';
+import type { DebugEvent } from '../../tracing/types.js';
+import { routeTask, type Route } from '../../surface/compileSurface.js';
+import type { RequestContext } from '../../surface/types.js';
+import type { ToolRuntime } from '../tools/ToolRuntime.js';
+import { runExtra } from './taskExtra.js';
+import { attemptOf, settle, type Settled } from './taskOutcome.js';
+import { TaskWatchers } from './TaskWatchers.js';
+import { routeScopes } from '../content/requiredScopesOf.js';
+import type { TaskInputParts } from './taskInput.js';
+import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
+import { TaskRuns } from './TaskRuns.js';
+import { TaskTakeovers } from './TaskTakeovers.js';
+import type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
+
+export type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
+
+const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
+
+/**
+ * Runs task-supporting tools as tasks: the call goes through the tool's usual call path (scopes, limits,
+ * workflow, validation, State Sync), detached from its request, and its outcome lands in the task store
+ * once. Also answers the task methods in era-neutral terms (the adapter shapes them for the wire).
+ * @see docs/tasks.md
+ */
+export class TaskService {
+  readonly ledger: TaskLedger;
+  readonly #tools: ToolRuntime<any>;
+  readonly #leaseMs: number;
+  readonly #pageSize: number;
+  /** The timers of lease renewals and waits: the `now` option's clock (real, unref'd timers by default). */
+  readonly #clock: Clock;
+  readonly #ownsStore: boolean;
+  readonly #runs: TaskRuns;
+  readonly #queue: TaskQueue | undefined;
+  readonly #watchers: TaskWatchers;
+  readonly #input: TaskInputParts;
+  readonly #bus: TaskBus | undefined;
+  readonly #unsubscribe: () => void;
+  readonly #instance: string;
+  readonly #takeovers: TaskTakeovers;
+
+  constructor(
+    tools: ToolRuntime<any>,
+    options: TaskServiceOptions = {},
+    now?: () => number,
+    debug?: (event: DebugEvent) => void,
+    held?: ByteLedger,
+  ) {
+    this.#clock = clockOf(now);
+    this.#watchers = new TaskWatchers(this.#clock, debug);
+    this.#tools = tools;
+    this.#ownsStore = options.store === undefined;
+    const store = options.store ?? new MemoryTaskStore(now === undefined ? {} : { now });
+    this.#instance = options.instanceId ?? randomUUID();
+    const lost = (r: TaskRecord): Promise<TaskRecord | undefined> => this.#takeovers.lost(r);
+    this.ledger = new TaskLedger({ store, budgets: options.budgets, now, held, lost });
+    this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#input = { ledger: this.ledger, watchers: this.#watchers };
+    this.#runs = new TaskRuns({ ...this.#input, clock: this.#clock, leaseMs: this.#leaseMs });
+    const [ledger, clock, leaseMs, instance] = [this.ledger, this.#clock, this.#leaseMs, this.#instance];
+    const policyOf = (tool: string): TaskDeclaration | undefined =>
+      this.declarationOf(this.#tools.surface.routes.get(tool));
+    this.#queue = options.queue;
+    const rerun = (r: TaskRecord): void => void this.#rerun(r);
+    const emit = (r: TaskRecord | undefined): void => this.#watchers.emit(r);
+    const queued = this.#queue !== undefined;
+    this.#takeovers = new TaskTakeovers({ ledger, clock, leaseMs, instance, policyOf, rerun, emit, queued });
+    // A store of this process alone has no other instance to take over from.
+    if (!this.#ownsStore) this.#takeovers.start();
+    this.#bus = options.bus;
+    this.#pageSize = Math.max(1, Math.trunc(options.pageSize ?? 50));
+    // A cancel taken on another instance: abort the work here at once (when it runs here).
+    this.#unsubscribe =
+      this.#bus?.subscribeCancel((id) => this.#runs.abort(id, new Error(`task ${id} was cancelled`))) ?? (() => {});
+  }
+
+  /** The task declaration of the tool a `tools/call` resolved to (its `route`), when it supports tasks. */
+  declarationOf(route: Route | undefined): TaskDeclaration | undefined {
+    return route === undefined ? undefined : routeTask(route);
+  }
+
+  /**
+   * Calls `name` as a task owned by the caller. With `immediate`, a call that settles within the current
+   * turn is answered with its plain result (or its `input_required` round) and no task is made. `route` is
+   * the call's route, resolved once by the caller (a task-supporting tool's).
+   */
+  async start(
+    route: Route,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    how: { immediate: boolean; ttlMs?: number | undefined },
+  ): Promise<TaskStart> {
+    const declaration = routeTask(route)!;
+    if (this.#queue !== undefined) return this.#enqueue(route, name, args, scope, how.ttlMs);
+    const controller = new AbortController();
+    let created!: (id: string) => void;
+    const id = new Promise<string>((resolve) => (created = resolve));
+    let taskId: string | undefined = undefined;
+    // No task yet (a call settling before its task is stored): nothing could have cancelled it.
+    const extra = runExtra(this.#input, scope.extra, controller, id, () =>
+      taskId === undefined ? true : this.#runs.claim(taskId, 1),
+    );
+    // Not the request's span: it ends when the request does, long before the work.
+    const begin = (): Promise<Settled> =>
+      settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }, route));
+    let running: Promise<Settled> | undefined;
+    if (how.immediate) {
+      running = begin();
+      const first = await Promise.race([running, nextTurn()]);
+      if (first !== undefined) {
+        if (first.ok) return { kind: 'result', result: first.result };
+        throw first.error;
+      }
+    }
+    let record: TaskRecord;
+    try {
+      record = await this.ledger.create({
+        owner: scope.extra.principal.key,
+        holder: ledgerHolder(scope),
+        tool: name,
+        arguments: args,
+        requiredScopes: routeScopes(route, args),
+        ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
+        pollIntervalMs: declaration.pollIntervalMs,
+        leaseUntil: this.ledger.now() + this.#leaseMs,
+        instance: this.#instance,
+        ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, scope) } : {}),
+      });
+    } catch (error) {
+      controller.abort(error);
+      if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
+      throw error;
+    }
+    taskId = record.id;
+    created(record.id);
+    this.#runs.drive(record, controller, extra, running ?? begin(), scope.sessionKey);
+    return { kind: 'task', record };
+  }
+
+  /**
+   * A worker's side: claims run `attempt` of the queued task `id` and runs it here; resolves once its outcome
+   * is stored (or at once when the task ended, moved on to another attempt, or another worker claimed it).
+   */
+  async work(id: string, attempt: number): Promise<void> {
+    const until = this.ledger.now() + this.#leaseMs;
+    const claimed = await this.ledger.step(id, (r) => claimRun(r, attempt, this.#instance, until));
+    if (claimed === undefined || isTerminal(claimed.status) || claimed.instance !== this.#instance) return;
+    if (attemptOf(claimed) === attempt) await this.#rerun(claimed, true);
+  }
+
+  /** A task of a queued service: stored with its call kept, its first run handed to the queue. */
+  async #enqueue(
+    route: Route,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    ttlMs: number | undefined,
+  ): Promise<TaskStart> {
+    const declaration = routeTask(route)!;
+    let record: TaskRecord;
+    try {
+      record = await this.ledger.create({
+        owner: scope.extra.principal.key,
+        holder: ledgerHolder(scope),
+        tool: name,
+        arguments: args,
+        requiredScopes: routeScopes(route, args),
+        ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
+        pollIntervalMs: declaration.pollIntervalMs,
+        run: taskRunOf(args, scope),
+      });
+    } catch (error) {
+      if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
+      throw error;
+    }
+    // The work runs on a worker: this process holds no run of it.
+    this.ledger.release(record.id);
+    await this.#queue!.enqueue(record.id, 1);
+    this.#watchers.emit(record, scope.sessionKey);
+    return { kind: 'task', record };
+  }
+
+  /** Runs `record` (taken over from a lost instance, or claimed by a worker) here as its current attempt. */
+  async #rerun(record: TaskRecord, here = this.#queue === undefined): Promise<void> {
+    if (!here) return this.#queue!.enqueue(record.id, attemptOf(record)).catch(() => {});
+    if (this.#runs.has(record.id) || record.run === undefined) return;
+    const controller = new AbortController();
+    const claim = (): Promise<boolean> => this.#runs.claim(record.id, attemptOf(record));
+    const extra = runExtra(this.#input, replayExtra(record.run), controller, Promise.resolve(record.id), claim);
+    this.ledger.adopt();
+    const call = this.#tools.callTool(record.tool, record.run.arguments, replayContext(record.run, extra));
+    return this.#runs.drive(record, controller, extra, settle(call));
+  }
+
+  /** Hears every change of a task this process sees (legacy status notifications); returns unsubscribe. */
+  onStatus(listener: (record: TaskRecord) => void): () => void {
+    return this.#watchers.onStatus(listener);
+  }
+
+  /** The task as its owner may see it; undefined for an unknown, expired or another caller's task. */
+  get(id: string, owner: string): Promise<TaskRecord | undefined> {
+    return this.ledger.get(id, owner);
+  }
+
+  /** One page of the caller's tasks (`tasks/list`), after the opaque `cursor` of the previous page. */
+  list(owner: string, cursor: string | undefined): Promise<{ records: TaskRecord[]; nextCursor?: string }> {
+    return this.ledger.list(owner, cursor, this.#pageSize);
+  }
+
+  /**
+   * Cancels an active task (once; a terminal task stays as it is), aborts its work here and, through the bus,
+   * on the instance running it; undefined when not found. A task whose work already returned and is applying
+   * its outcome cannot be cancelled any more: this resolves its outcome once stored (waiting on `signal`).
+   */
+  async cancel(id: string, owner: string, signal?: AbortSignal): Promise<TaskRecord | undefined> {
+    const found = await this.ledger.get(id, owner);
+    if (found === undefined || isTerminal(found.status)) return found;
+    const after = await this.ledger.step(id, (r) => cancelTask(r, this.ledger.now(), taskTexts.cancelled(r.tool)));
+    if (after?.status !== 'cancelled') return after === undefined ? after : this.settled(id, owner, signal);
+    this.#runs.abort(id, new Error(taskTexts.cancelled(found.tool)));
+    this.#bus?.publishCancel(id);
+    this.#watchers.emit(after);
+    return after;
+  }
+
+  /** Delivers answers to outstanding input requests (`tasks/update`); undefined when not found. */
+  async update(
+    id: string,
+    owner: string,
+    responses: Readonly<Record<string, unknown>>,
+  ): Promise<TaskRecord | undefined> {
+    const found = await this.ledger.get(id, owner);
+    if (found === undefined) return undefined;
+    const after = await this.ledger.step(id, (r) => answer(r, this.ledger.now(), responses));
+    this.#watchers.emit(after);
+    return after;
+  }
+
+  /** Resolves the task once it is terminal (legacy `tasks/result`), polling at its interval; undefined when not found. */
+  async settled(id: string, owner: string, signal?: AbortSignal): Promise<TaskRecord | undefined> {
+    for (;;) {
+      const found = await this.ledger.get(id, owner);
+      if (found === undefined || isTerminal(found.status)) return found;
+      await this.#watchers.pause(id, found.pollIntervalMs, signal);
+      if (signal?.aborted === true) throw signal.reason;
+    }
+  }
+
+  /**
+   * Graceful shutdown, after the drain: resolves once every task of this process has its outcome in the store
+   * (those still running were aborted by the drain and end as failed), or after `ms` of the service's clock.
+   */
+  stored(ms: number): Promise<void> {
+    return this.#runs.stored(ms);
+  }
+
+  /** Closes the store when the service made it. */
+  dispose(): void {
+    this.#unsubscribe();
+    this.#takeovers.stop();
+    this.#runs.abortAll(new Error('the server is shutting down'));
+    if (this.#ownsStore) this.ledger.store.close?.();
+  }
+}

@@ -1,0 +1,119 @@
+import type { HandlerExtra } from '../../protocol/types.js';
+import { withMessage } from '../../tasks/transitions.js';
+import { CallExtra } from '../core/CallExtra.js';
+import { askThroughTask, relayThroughTask, type TaskInputParts } from './taskInput.js';
+
+/** What a task's run does instead of the request's: its own signal, progress into the task, input through the task. */
+export interface TaskExtraParts {
+  readonly signal: AbortSignal;
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Asks the client (`elicitation/create`, `sampling/createMessage`) through the task and resolves its answer. */
+  ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * Sends a request to a legacy client itself (`send`, with the params the task gives it: the related-task
+   * `_meta` added), the task showing `input_required` meanwhile.
+   */
+  relay(
+    method: string,
+    params: Record<string, unknown>,
+    send: (params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>>;
+  /** Claims the handler's result for the task before it counts: false when the task was cancelled meanwhile. */
+  claimResult(): Promise<boolean> | true;
+}
+
+/**
+ * The `extra` a task's handler gets: the request's identity (principal, auth, capabilities, `_meta`,
+ * multi-round-trip answers), read from the request's extra when asked for (its data outlives the request),
+ * and the task's own signal, progress and input. Logs reach a legacy session while it lives; a modern request's stream is
+ * gone, so they are dropped there.
+ */
+export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExtra {
+  const legacy = base.era === 'legacy';
+  const log: HandlerExtra['log'] = legacy
+    ? (level, data, logger) => base.log(level, data, logger).catch(() => {})
+    : async () => {};
+  const elicit: HandlerExtra['elicit'] = legacy
+    ? (params) => parts.relay('elicitation/create', params, (sent) => base.elicit(sent))
+    : (params) => parts.ask('elicitation/create', params);
+  const sample: HandlerExtra['sample'] = legacy
+    ? (params) => parts.relay('sampling/createMessage', params, (sent) => base.sample(sent))
+    : (params) => parts.ask('sampling/createMessage', params);
+  // The adapters' own extra: a copy that reads the request's data on demand, as the call path expects.
+  if (base instanceof CallExtra)
+    return base.detach({
+      signal: parts.signal,
+      progress: parts.progress,
+      log,
+      elicit,
+      sample,
+      claimResult: parts.claimResult,
+    });
+  // An extra built elsewhere (runtime.tools.callTool): getters over it.
+  return {
+    signal: parts.signal,
+    era: base.era,
+    get sessionId() {
+      return base.sessionId;
+    },
+    get requestId() {
+      return base.requestId;
+    },
+    get authInfo() {
+      return base.authInfo;
+    },
+    get meta() {
+      return base.meta;
+    },
+    get clientCapabilities() {
+      return base.clientCapabilities;
+    },
+    get inputResponses() {
+      return base.inputResponses;
+    },
+    get requestState() {
+      return base.requestState;
+    },
+    get raw() {
+      return base.raw;
+    },
+    get principal() {
+      return base.principal;
+    },
+    get sealState() {
+      return base.sealState;
+    },
+    progress: parts.progress,
+    log,
+    elicit,
+    sample,
+    claimResult: parts.claimResult,
+  } as HandlerExtra;
+}
+
+/**
+ * The extra of one run of task `id` (resolved once it is stored): `base`'s request data, the run's signal
+ * (`controller`), progress into the task's status message, and input through the task.
+ */
+export function runExtra(
+  input: TaskInputParts,
+  base: HandlerExtra,
+  controller: AbortController,
+  id: Promise<string>,
+  claimResult: () => Promise<boolean> | true,
+): HandlerExtra {
+  const { ledger, watchers } = input;
+  let asked = 0;
+  const keyOf = (method: string): string => `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`;
+  return taskExtra(base, {
+    signal: controller.signal,
+    progress: async (done, total, message) => {
+      const text = message ?? (total === undefined ? `${done}` : `${done}/${total}`);
+      watchers.emit(await ledger.step(await id, (r) => withMessage(r, ledger.now(), text)));
+    },
+    ask: async (method, params) =>
+      askThroughTask(input, await id, keyOf(method), { method, params }, controller.signal),
+    relay: async (method, params, send) => relayThroughTask(input, await id, keyOf(method), { method, params }, send),
+    claimResult,
+  });
+}

@@ -1,0 +1,53 @@
+import { detachedExtra } from '../../builder/detachedExtra.js';
+import type { HandlerExtra } from '../../protocol/types.js';
+import type { TaskRun } from '../../tasks/types.js';
+import type { RequestContext } from '../../surface/types.js';
+
+/** A JSON copy (what a remote store would keep), or undefined for what JSON cannot carry. */
+function json<T>(value: T): T | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(value)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The call of a task as another instance (or a worker) needs it to run the work again: its arguments and the
+ * caller's identity as the request had it. The bearer token is left out: the run is already authorized.
+ */
+export function taskRunOf(args: Record<string, unknown> | undefined, scope: RequestContext): TaskRun {
+  const { extra } = scope;
+  const auth = json(extra.authInfo) as Record<string, unknown> | undefined;
+  if (auth !== undefined && typeof auth === 'object') delete auth.token;
+  return {
+    ...(args !== undefined ? { arguments: json(args) } : {}),
+    ...(scope.sessionKey !== undefined ? { sessionKey: scope.sessionKey } : {}),
+    era: extra.era,
+    principal: json(extra.principal)!,
+    ...(auth !== undefined ? { authInfo: auth } : {}),
+    ...(extra.meta !== undefined ? { meta: json(extra.meta) } : {}),
+    ...(extra.clientCapabilities !== undefined ? { clientCapabilities: json(extra.clientCapabilities) } : {}),
+  };
+}
+
+/**
+ * The request side of a run of `run` away from its request (another instance, a worker): the caller's
+ * identity as kept; asking a legacy client fails with a clear error (its session is on another instance).
+ */
+export function replayExtra(run: TaskRun): HandlerExtra {
+  return detachedExtra({
+    era: run.era,
+    sessionId: run.era === 'legacy' ? run.sessionKey : undefined,
+    authInfo: run.authInfo,
+    meta: run.meta,
+    clientCapabilities: run.clientCapabilities,
+    principal: run.principal,
+  });
+}
+
+/** The request context of a run of `run` away from its request, with the task's `extra`. */
+export function replayContext(run: TaskRun, extra: HandlerExtra): RequestContext {
+  return { sessionKey: run.sessionKey, extra };
+}

@@ -1,0 +1,89 @@
+import type { HandlerExtra, ToolResponse } from '../../protocol/types.js';
+import { errorResult } from '../../protocol/normalizeResult.js';
+import { messages } from '../../protocol/messages.js';
+import { neutralizeResult } from '../../protocol/neutralizeSignals.js';
+import { markThrown, thrownBy } from '../../protocol/thrownBy.js';
+import type { NextStage, ToolCall } from '../stages/callStages.js';
+import { CallExtra } from '../core/CallExtra.js';
+import { callLogFields } from '../stages/callLogFields.js';
+import type { RequestSignal, RunningHandler } from '../core/Deadlines.js';
+import type { RuntimeCore } from '../core/RuntimeCore.js';
+import { logHandlerError } from '../core/logHandlerError.js';
+
+/**
+ * The handler, last on a tool's path: the tool under its deadline (timeout, the request's cancellation,
+ * shutdown) with the context factory's context. The extra gets the run's signal and its session data, both
+ * made on first read. A throwing handler or context factory is an `isError` result, logged once.
+ */
+export function runTool(core: RuntimeCore): NextStage {
+  const { tracker, timeoutMs, sessionOf, log } = core;
+  const contextFactory = core.options.contextFactory;
+  const clock = tracker.deadlines.clock;
+  // Built once: a call's run is this function with the call as its argument, not a closure per call.
+  const start = (running: RunningHandler, call: ToolCall): Promise<ToolResponse> => {
+    const { tool, args, extra } = call;
+    let scoped: HandlerExtra;
+    if (extra instanceof CallExtra) {
+      extra.beginRun(running, sessionOf);
+      scoped = extra;
+    } else {
+      scoped = {
+        ...extra,
+        session: sessionOf(extra, call.scope.sessionKey),
+        get signal() {
+          return running.signal;
+        },
+      };
+    }
+    const pending =
+      contextFactory === undefined
+        ? tool.run(args, undefined, scoped)
+        : withContext(contextFactory, scoped, (ctx) => tool.run(args, ctx, scoped), tool.name);
+    // One reaction: the handler text that reads like a framework signal is marked as data before any signal
+    // block is added, and a failure is logged with its duration (from the deadline's start: no second clock read).
+    return pending.then(
+      (result) => {
+        const thrown = thrownBy(result);
+        if (thrown !== undefined) {
+          const fields = callLogFields(call, clock.now() - running.started, log);
+          // A context factory that throws is the server's own failure; a handler's error is the call's outcome.
+          if (thrown.source !== 'handler') log.error('contextFactory threw', fields, thrown.error);
+          else
+            logHandlerError(log, 'tool handler threw', fields, {
+              error: thrown.error,
+              aborted: running.signal.aborted,
+            });
+        }
+        return neutralizeResult(result);
+      },
+      (error: unknown) => {
+        log.error('tool call failed', callLogFields(call, clock.now() - running.started, log), error);
+        throw error;
+      },
+    );
+  };
+  return (call) => {
+    const extra = call.extra;
+    // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
+    const request =
+      extra instanceof CallExtra
+        ? extra
+        : { requestSignal: extra.signal, claimResult: (extra as Partial<RequestSignal>).claimResult };
+    return tracker.deadlines.run(call.tool.name, call.tool.timeoutMs ?? timeoutMs, request, start, call);
+  };
+}
+
+async function withContext<Ctx>(
+  factory: (extra: HandlerExtra) => Ctx | Promise<Ctx>,
+  extra: HandlerExtra,
+  run: (ctx: Ctx) => Promise<ToolResponse>,
+  tool: string,
+): Promise<ToolResponse> {
+  let ctx: Ctx;
+  try {
+    ctx = await factory(extra);
+  } catch (error) {
+    return markThrown(errorResult(messages.contextFailed(tool, error)), error, 'contextFactory');
+  }
+  return run(ctx);
+}
