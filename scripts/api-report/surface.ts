@@ -110,7 +110,8 @@ function signatureOf(checker: ts.TypeChecker, symbol: ts.Symbol, what: string): 
       const members = checker
         .getDeclaredTypeOfSymbol(symbol)
         .getProperties()
-        .map((p) => p.name);
+        // A symbol-keyed member's internal name carries a per-program id (`__@asyncDispose@1734`); name it stably.
+        .map((p) => p.name.replace(/^__@(\w+)@\d+$/, '[Symbol.$1]'));
       return `{ ${members.join(', ')} }`;
     }
     case 'type':
