@@ -105,6 +105,7 @@ export { MemoryNonceStore, type MemoryNonceStoreOptions } from './runtime/reques
 export type { ResourceSubscriptionOptions } from './resources/ResourceSubscriptions.js';
 export { staleUri } from './runtime/content/systemResources.js';
 export type { WorkflowChange } from './workflow/WorkflowRuntime.js';
+export { GateSessions, type GateSessionsOptions } from './workflow/GateSessions.js';
 export type { PeerOptions, Principal } from './principal/types.js';
 export { ByteLedger } from './ledger/ByteLedger.js';
 export type { Hold } from './ledger/ByteLedger.js';
@@ -117,7 +118,7 @@ export * from './presenter/index.js';
 export * from './session/index.js';
 export * from './tasks/index.js';
 export type { TaskOptions } from './builder/taskDeclaration.js';
-export type { TaskServiceOptions } from './runtime/tasks/TaskService.js';
+export type { TaskServiceOptions } from './tasks/TaskServiceOptions.js';
 export { startServer, type RunningServer } from './server/app/startServer.js';
 export { createFusionApp, type FusionApp, type FusionFetchOptions } from './server/app/createFusionApp.js';
 export { serveStdio, type StdioHandle } from './server/stdio/serveStdio.js';

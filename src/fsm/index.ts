@@ -7,16 +7,12 @@ export {
 export { initFsmEngine } from './initFsmEngine.js';
 export { setXStateModule } from './setXStateModule.js';
 export { MemoryFsmStore } from './MemoryFsmStore.js';
-export {
-  GateSessions,
-  WorkflowStateError,
-  type GateOutcome,
-  type GateRunOptions,
-  type GateSessionsOptions,
-} from '../workflow/GateSessions.js';
+export { WorkflowStateError } from './WorkflowStateError.js';
 export { fsmWarnings } from './analyzeFsm.js';
 export type { FsmLease, FsmLeaseEnd, FsmStateStore } from './FsmStateStore.js';
 export type {
+  GateOutcome,
+  GateRunOptions,
   FsmBinding,
   FsmConfig,
   FsmSnapshot,

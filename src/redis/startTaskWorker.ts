@@ -1,6 +1,6 @@
 import { AttachError } from '../errors/FusionError.js';
 import type { AttachOptions } from '../runtime/core/options.js';
-import type { TaskServiceOptions } from '../runtime/tasks/taskServiceOptions.js';
+import type { TaskServiceOptions } from '../tasks/TaskServiceOptions.js';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { loadBullmq, TASK_QUEUE, type TaskJob } from './_internal/bullmq.js';
 

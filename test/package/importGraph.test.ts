@@ -113,11 +113,28 @@ const LAYERS = [
   'cli', // the other entries
 ] as const;
 
+/**
+ * The subfolders of the folders split by subsystem, lowest first, with `(root)` for the files directly in the folder:
+ * inside one of these folders a file may import (types included) only its own subfolder and those before it.
+ */
+const SUBLAYERS = {
+  // The serve options, the HTTP limits and the server built per connection; then the HTTP wire pieces (errors,
+  // JSON answers, bodies, SSE frames, the call budget); Node's request and response; the legacy sessions and their
+  // transport; the modern dispatcher; the listen streams; stdio; the dev console's mount; the front as middleware;
+  // the app that wires them (createFusionApp, startServer).
+  server: ['(root)', 'http', 'node', 'legacy', 'modern', 'listen', 'stdio', 'console', 'middleware', 'app'],
+  // requestState sealing; the parts every call shares (options, core, deadlines, the extra, rate limits); the stage
+  // list and the call shapes; the tool path; prompts, resources and completions; tasks; the runtime of a registry.
+  runtime: ['request-state', 'core', 'stages', 'tools', 'content', 'tasks', '(root)'],
+} as const satisfies Record<string, readonly string[]>;
+
 /** Every relative import (static, type-only, re-export or dynamic) of every file under src/, by folder. */
-function folderEdges(): Array<{ from: string; to: string; file: string; spec: string }> {
+function folderEdges(depth: 1 | 2 = 1): Array<{ from: string; to: string; file: string; spec: string }> {
   const edges: Array<{ from: string; to: string; file: string; spec: string }> = [];
   const folderOf = (file: string): string => {
     const parts = relative(src, file).split(sep);
+    if (depth === 2)
+      return parts.length <= 2 ? `${parts.length === 1 ? '' : parts[0]}/(root)` : `${parts[0]}/${parts[1]}`;
     return parts.length === 1 ? '(root)' : parts[0]!;
   };
   const visit = (dir: string): void => {
@@ -152,6 +169,27 @@ describe('the folder layers', () => {
     const rank = new Map<string, number>(LAYERS.map((name, i) => [name, i]));
     const upward = folderEdges()
       .filter(({ from, to }) => from !== '(root)' && (to === '(root)' || rank.get(to)! > rank.get(from)!))
+      .map(({ from, to, file, spec }) => `${from} -> ${to} (${file} imports ${spec})`);
+    expect(upward).toEqual([]);
+  });
+
+  it('declares every subfolder of the folders split by subsystem exactly once', () => {
+    for (const [folder, order] of Object.entries(SUBLAYERS)) {
+      const found = readdirSync(join(src, folder), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name);
+      expect([...order].sort(), folder).toEqual(['(root)', ...found].sort());
+    }
+  });
+
+  it('has every subfolder of those folders import only its own and lower subfolders, so each is acyclic', () => {
+    const upward = folderEdges(2)
+      .map((edge) => ({ ...edge, top: edge.from.split('/')[0]! }))
+      .filter(({ top, to }) => top in SUBLAYERS && to.split('/')[0] === top)
+      .filter(({ top, from, to }) => {
+        const order: readonly string[] = SUBLAYERS[top as keyof typeof SUBLAYERS];
+        return order.indexOf(to.split('/')[1]!) > order.indexOf(from.split('/')[1]!);
+      })
       .map(({ from, to, file, spec }) => `${from} -> ${to} (${file} imports ${spec})`);
     expect(upward).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { StageName } from '../../src/runtime/stages/callStages.js';
+import type { StageName } from '../../src/runtime/stages/stageList.js';
 import { defineStage } from '../../src/runtime/stages/StageDefinition.js';
 import type { stageList } from '../../src/runtime/stages/stageList.js';
 

@@ -1,4 +1,5 @@
-import type { FusionRuntime } from '../FusionRuntime.js';
+import type { Surface } from '../../surface/compileSurface.js';
+import type { ContentRuntime } from './ContentRuntime.js';
 import { pickAction } from '../stages/pickAction.js';
 import type { Route } from '../../surface/compileSurface.js';
 
@@ -9,7 +10,10 @@ import type { Route } from '../../surface/compileSurface.js';
  * (`ContentRuntime.requiredScopesOf`); anything else none.
  */
 export function requiredScopesOf(
-  runtime: Pick<FusionRuntime, 'surface' | 'content'>,
+  runtime: {
+    readonly surface: Surface;
+    readonly content: Pick<ContentRuntime<unknown>, 'requiredScopesOf'> | undefined;
+  },
   method: string,
   params: Record<string, unknown>,
 ): readonly string[] {

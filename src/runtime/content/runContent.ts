@@ -1,13 +1,13 @@
-import type { HandlerExtra, ToolResponse } from '../../protocol/types.js';
+import type { ToolResponse } from '../../protocol/types.js';
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { messages } from '../../protocol/messages.js';
 import { contentMessages } from '../../protocol/contentMessages.js';
-import { requestPrincipal } from '../../principal/requestPrincipal.js';
 import type { ContentCall } from '../stages/contentCall.js';
 import { CallExtra } from '../core/CallExtra.js';
 import { guardHandler } from '../core/guardHandler.js';
 import { logHandlerError } from '../core/logHandlerError.js';
 import type { RuntimeCore } from '../core/RuntimeCore.js';
+import { logFields } from '../stages/callLogFields.js';
 
 /** A handler's value carried through the deadline (which settles with tool results). */
 class Settled {
@@ -57,9 +57,4 @@ export function runContent(core: RuntimeCore): (call: ContentCall) => Promise<un
       );
     });
   };
-}
-
-/** A failed handler's record: what failed, the session and the principal (never the token). */
-export function logFields(label: string, extra: HandlerExtra): Record<string, unknown> {
-  return { handler: label, session: extra.sessionId, principal: requestPrincipal({ extra }).key };
 }

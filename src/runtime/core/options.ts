@@ -1,5 +1,5 @@
 import type { HandlerExtra } from '../../protocol/types.js';
-import type { TaskServiceOptions } from '../tasks/TaskService.js';
+import type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
 import type { StateSyncConfig } from '../../state-sync/types.js';
 import type { FsmStateStore } from '../../fsm/FsmStateStore.js';
 import type { StateMachineGate } from '../../fsm/StateMachineGate.js';

@@ -2,7 +2,7 @@ import type { FusionTool } from '../../protocol/types.js';
 import type { CallStage, ToolCall } from './callStages.js';
 import type { ContentStage, ContentTarget } from './contentCall.js';
 import type { RuntimeCore } from '../core/RuntimeCore.js';
-import type { ToolParts } from '../tools/buildToolParts.js';
+import type { ToolParts } from '../core/ToolParts.js';
 import type { RateLimiter } from '../core/RateLimiter.js';
 
 /** The runtime's parts a content stage is built from: the shared core and the rate limits. */

@@ -1,5 +1,6 @@
 import { WireError } from '../../errors/WireError.js';
 import type { LogFields } from '../../logging/types.js';
+import type { HandlerExtra } from '../../protocol/types.js';
 import type { OperatorLog } from '../../logging/OperatorLog.js';
 import { requestPrincipal } from '../../principal/requestPrincipal.js';
 import type { ToolCall } from './callStages.js';
@@ -49,4 +50,9 @@ export function listLogFields(scope: RequestContext): LogFields {
 export function rethrowLogged(log: OperatorLog, message: string, fields: LogFields, error: unknown): never {
   if (!(error instanceof WireError)) log.error(message, fields, error);
   throw error;
+}
+
+/** A failed handler's record: what failed, the session and the principal (never the token). */
+export function logFields(label: string, extra: HandlerExtra): Record<string, unknown> {
+  return { handler: label, session: extra.sessionId, principal: requestPrincipal({ extra }).key };
 }

@@ -2,8 +2,6 @@ import type { FusionTool, HandlerExtra, ToolResponse } from '../../protocol/type
 import type { Route } from '../../surface/compileSurface.js';
 import type { RequestContext } from '../../surface/types.js';
 
-export type { StageName } from './stageList.js';
-
 /** One `tools/call` as it travels through the stages of its tool. */
 export interface ToolCall {
   /** The route the called name resolved to (its exposed name, and the discriminator of a grouped tool). */

@@ -1,7 +1,7 @@
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { traceRefusal } from '../../tracing/traceRefusal.js';
 import { logRefusal } from './callLogFields.js';
-import { logFields } from '../content/runContent.js';
+import { logFields } from './callLogFields.js';
 import { defineStage } from './StageDefinition.js';
 
 /**

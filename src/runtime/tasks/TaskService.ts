@@ -7,6 +7,7 @@ import { MemoryTaskStore } from '../../tasks/MemoryTaskStore.js';
 import { TaskLedger, TaskRefused } from '../../tasks/TaskLedger.js';
 import type { TaskBus } from '../../tasks/TaskBus.js';
 import type { TaskQueue } from '../../tasks/TaskQueue.js';
+import type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
 import { answer, cancelTask, claimRun } from '../../tasks/transitions.js';
 import { taskTexts } from '../../tasks/taskTexts.js';
 import { isTerminal, type TaskDeclaration, type TaskRecord } from '../../tasks/types.js';
@@ -22,9 +23,10 @@ import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
 import { TaskRuns } from './TaskRuns.js';
 import { TaskTakeovers } from './TaskTakeovers.js';
-import type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
+import type { TaskStart } from './TaskStart.js';
 
-export type { TaskServiceOptions, TaskStart } from './taskServiceOptions.js';
+export type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
+export type { TaskStart } from './TaskStart.js';
 
 const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
 

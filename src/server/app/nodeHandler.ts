@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FusionApp } from './createFusionApp.js';
+import type { FusionApp } from './FusionApp.js';
 import { httpError, writeHttpError } from '../http/httpErrors.js';
 import { abortNodeRequest, nodeRequest } from '../node/nodeRequest.js';
 import { requestUrl } from '../http/urlPath.js';

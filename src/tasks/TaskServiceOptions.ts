@@ -1,8 +1,7 @@
-import type { ToolResponse } from '../../protocol/types.js';
-import type { TaskBus } from '../../tasks/TaskBus.js';
-import type { TaskQueue } from '../../tasks/TaskQueue.js';
-import type { TaskStore } from '../../tasks/TaskStore.js';
-import type { TaskBudgets, TaskRecord } from '../../tasks/types.js';
+import type { TaskBus } from './TaskBus.js';
+import type { TaskQueue } from './TaskQueue.js';
+import type { TaskStore } from './TaskStore.js';
+import type { TaskBudgets } from './types.js';
 
 /** The `tasks` option: where tasks live and their budgets. */
 export interface TaskServiceOptions {
@@ -37,7 +36,3 @@ export interface TaskServiceOptions {
    */
   queue?: TaskQueue;
 }
-
-/** How a task-capable `tools/call` was answered: the plain result (it finished at once) or a task. */
-export type TaskStart =
-  { readonly kind: 'result'; readonly result: ToolResponse } | { readonly kind: 'task'; readonly record: TaskRecord };
