@@ -24,4 +24,4 @@ export type Next = (c: FrontContext) => Answer;
  * One concern of the HTTP front, in Hono's shape: answer the request itself (a refusal, a document) or
  * pass it on with `next(c)`, and maybe change the answer that comes back.
  */
-export type Middleware = (c: FrontContext, next: Next) => Answer;
+export type HttpMiddleware = (c: FrontContext, next: Next) => Answer;

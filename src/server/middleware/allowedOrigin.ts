@@ -1,7 +1,7 @@
 import { originValidationResponse } from '@modelcontextprotocol/server';
-import type { Middleware } from '../httpMiddleware.js';
+import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /** The SDK's `403` for a browser `Origin` outside `origins` (a request without `Origin` passes). */
-export function allowedOrigin(origins: string[]): Middleware {
+export function allowedOrigin(origins: string[]): HttpMiddleware {
   return (c, next) => originValidationResponse(c.request, origins) ?? next(c);
 }

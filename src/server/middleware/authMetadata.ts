@@ -1,7 +1,7 @@
 import type { AuthGate } from '../../auth/AuthGate.js';
-import type { Middleware } from '../httpMiddleware.js';
+import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /** The OAuth Protected Resource Metadata document, at its well-known path (`auth.resourceMetadata`). */
-export function authMetadata(auth: AuthGate): Middleware {
+export function authMetadata(auth: AuthGate): HttpMiddleware {
   return (c, next) => auth.metadata(c.request) ?? next(c);
 }

@@ -1,10 +1,13 @@
-import type { Answer, FrontContext, Middleware, Next } from '../httpMiddleware.js';
+import type { Answer, FrontContext, HttpMiddleware, Next } from '../httpMiddleware.js';
 
 /**
  * Chains `middlewares` in order in front of `end`; `undefined` entries (a concern that is off) are left out.
  * The chain is built once: a request allocates nothing to pass from one middleware to the next.
  */
-export function compose(middlewares: ReadonlyArray<Middleware | undefined>, end: Next): (c: FrontContext) => Answer {
+export function compose(
+  middlewares: ReadonlyArray<HttpMiddleware | undefined>,
+  end: Next,
+): (c: FrontContext) => Answer {
   let chain: Next = end;
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const middleware = middlewares[i];

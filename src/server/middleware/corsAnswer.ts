@@ -1,9 +1,9 @@
 import { originValidationResponse } from '@modelcontextprotocol/server';
 import { withCors } from '../http/cors.js';
-import type { Middleware } from '../httpMiddleware.js';
+import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /** CORS headers on every answer to a browser origin on the allow-list: a refused origin learns nothing more. */
-export function corsAnswer(origins: string[]): Middleware {
+export function corsAnswer(origins: string[]): HttpMiddleware {
   return (c, next) => {
     const { request } = c;
     if (request.headers.get('origin') === null) return next(c);

@@ -20,7 +20,7 @@ import { preflight } from './preflight.js';
 import { protoKeys } from './protoKeys.js';
 import { scopeChallenge, type RequiredScopes } from './scopeChallenge.js';
 import { shutdown } from './shutdown.js';
-import type { Middleware } from '../httpMiddleware.js';
+import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /** What the middlewares of the HTTP front are built from (the app's resolved options and parts). */
 export interface FrontParts {
@@ -44,7 +44,7 @@ export interface FrontParts {
  * The HTTP front, in order: the only place that knows it. A new concern is one file in this folder and one
  * entry here; `undefined` leaves a concern out (no auth, no dev console). The eras come after the last.
  */
-export function frontMiddleware(p: FrontParts): Array<Middleware | undefined> {
+export function frontMiddleware(p: FrontParts): Array<HttpMiddleware | undefined> {
   return [
     malformedHost, // 400 before anything reads the URL built from the Host header
     p.devConsole && consoleRoute(p.devConsole), // its own page and checks (loopback, token)

@@ -3,7 +3,7 @@ import { frontHolder } from '../../principal/frontHolder.js';
 import { bodyHold } from '../http/bodyHold.js';
 import { httpError } from '../http/httpErrors.js';
 import { readJsonBody } from '../node/readJsonBody.js';
-import type { Middleware } from '../httpMiddleware.js';
+import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /**
  * The JSON body of a POST, read once within `limit` bytes (415, 413, 400 `-32700` as {@link readJsonBody}
@@ -11,7 +11,7 @@ import type { Middleware } from '../httpMiddleware.js';
  * `ledger`, the body's bytes are held for the caller (its verified principal, else its peer) as they arrive
  * (429/503 past a budget, the reading stopped) until the request is answered.
  */
-export function jsonBody(limit: number, ledger?: ByteLedger): Middleware {
+export function jsonBody(limit: number, ledger?: ByteLedger): HttpMiddleware {
   return async (c, next) => {
     const { method } = c.request;
     if (method === 'POST') {

@@ -1,8 +1,8 @@
 import { httpError } from '../http/httpErrors.js';
-import type { Middleware } from '../httpMiddleware.js';
+import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /** The 2026-07-28 era has no GET stream and no session to DELETE: `405` saying so, so that hosts do not retry. */
-export const modernStreamless: Middleware = (c, next) => {
+export const modernStreamless: HttpMiddleware = (c, next) => {
   const { request } = c;
   if (request.method === 'POST' || !isModernWithoutSession(request)) return next(c);
   const version = request.headers.get('mcp-protocol-version') ?? '2026-07-28';

@@ -3,13 +3,13 @@ import { scopeChallengeFor } from '../../auth/scopeChallengeFor.js';
 import { ScopeGate } from '../../auth/ScopeGate.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
 import { traced } from './traced.js';
-import type { Middleware } from '../httpMiddleware.js';
+import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /** The OAuth scopes a method with its params needs (a tool's, a prompt's, a resource's). */
 export type RequiredScopes = (method: string, params: Record<string, unknown>) => readonly string[];
 
 /** The SDK's `403 insufficient_scope` challenge for a request its token's OAuth scopes do not cover. */
-export function scopeChallenge(requiredOf: RequiredScopes, tracing: RequestTracing | undefined): Middleware {
+export function scopeChallenge(requiredOf: RequiredScopes, tracing: RequestTracing | undefined): HttpMiddleware {
   return (c, next) => {
     if (c.authInfo === undefined || c.body === undefined) return next(c);
     const challenge = scopeChallengeFor(c.body, ScopeGate.scopesOf(c.authInfo), requiredOf);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compose } from '../../../src/server/middleware/compose.js';
-import type { FrontContext, Middleware } from '../../../src/server/httpMiddleware.js';
+import type { FrontContext, HttpMiddleware } from '../../../src/server/httpMiddleware.js';
 
 const context = (): FrontContext => ({
   request: new Request('http://127.0.0.1/mcp', { method: 'POST' }),
@@ -11,7 +11,7 @@ const context = (): FrontContext => ({
 });
 
 /** A middleware that records its name on the way in and out, and tags the answer. */
-function step(name: string, trail: string[]): Middleware {
+function step(name: string, trail: string[]): HttpMiddleware {
   return async (c, next) => {
     trail.push(`${name} in`);
     const response = await next(c);
@@ -35,7 +35,7 @@ describe('compose', () => {
 
   it('stops at a middleware that answers: nothing after it runs', async () => {
     const trail: string[] = [];
-    const refuse: Middleware = () => new Response('no', { status: 403 });
+    const refuse: HttpMiddleware = () => new Response('no', { status: 403 });
     const chain = compose([step('a', trail), refuse, step('b', trail)], () => {
       trail.push('end');
       return new Response('ok');
@@ -46,7 +46,7 @@ describe('compose', () => {
   });
 
   it('hands what a middleware learnt to the ones after it, through the context', async () => {
-    const learn: Middleware = (c, next) => {
+    const learn: HttpMiddleware = (c, next) => {
       c.body = { method: 'tools/call' };
       c.authInfo = { token: 't', clientId: 'c', scopes: [] };
       return next(c);
