@@ -125,6 +125,7 @@ export { serveStdio, type StdioHandle } from './server/stdio/serveStdio.js';
 export type { HttpOptions, ServeOptions, StartServerOptions } from './server/types.js';
 export type { DevConsoleOptions } from './console/types.js';
 export type { HttpLimits } from './server/limits.js';
+export type { FrontContext, HttpMiddleware } from './server/httpMiddleware.js';
 export type { WorkflowHandleLimits } from './workflow/HandleBudget.js';
 export type { TracingOptions } from './tracing/types.js';
 

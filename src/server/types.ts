@@ -9,6 +9,7 @@ import type { TaskBus } from '../tasks/TaskBus.js';
 import type { SessionStore } from '../session/SessionStore.js';
 import type { SessionEvent, SessionTimeouts } from '../session/types.js';
 import type { HttpLimits } from './limits.js';
+import type { HttpMiddleware } from './httpMiddleware.js';
 import type { PeerOptions } from '../principal/types.js';
 
 /** Options shared by every serving entry point. */
@@ -49,6 +50,15 @@ export interface HttpOptions<Ctx> extends ServeOptions<Ctx> {
   auth?: AuthOptions;
   /** Largest accepted request body in bytes (default 4 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
+  /**
+   * Your own HTTP middlewares, run in order after the built-in front (Host, Origin, auth, body, scopes, call
+   * budget) and before the MCP dispatch: answer a request yourself, or `return next(c)` and maybe change the
+   * answer. One that throws (or whose answer rejects) is logged at `error` and answered `500` with a JSON-RPC
+   * `-32603` error; errors from further down pass through it.
+   * @example use: [async (c, next) => { const res = await next(c); res.headers.set('X-Served-By', 'a'); return res; }]
+   * @see docs/serving.md#your-own-http-middleware
+   */
+  use?: readonly HttpMiddleware[];
   /** Where legacy session metadata (and, without an `fsmStore`, workflow state) lives; in memory by default. */
   sessionStore?: SessionStore;
   /**

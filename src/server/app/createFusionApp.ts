@@ -155,6 +155,8 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       requiredScopes: requiredOf,
       calls,
       resume,
+      use: options.use,
+      log,
     }),
     (c) => {
       rememberPeer(c.request, c.peerKey);

@@ -21,6 +21,8 @@ import { protoKeys } from './protoKeys.js';
 import { scopeChallenge, type RequiredScopes } from './scopeChallenge.js';
 import { shutdown } from './shutdown.js';
 import type { HttpMiddleware } from '../httpMiddleware.js';
+import { userMiddleware } from './userMiddleware.js';
+import type { OperatorLog } from '../../logging/OperatorLog.js';
 
 /** What the middlewares of the HTTP front are built from (the app's resolved options and parts). */
 export interface FrontParts {
@@ -38,11 +40,16 @@ export interface FrontParts {
   readonly calls: CallBudget;
   /** Resumable listen streams (`eventStore` on): the streams and how to listen again. */
   readonly resume: { readonly listens: ListenStreams; readonly relisten: Relisten } | undefined;
+  /** The user's own middlewares (the `use` option), after the built-in ones, each behind an error boundary. */
+  readonly use?: readonly HttpMiddleware[] | undefined;
+  /** Where a user middleware's failure is logged. */
+  readonly log: OperatorLog;
 }
 
 /**
  * The HTTP front, in order: the only place that knows it. A new concern is one file in this folder and one
- * entry here; `undefined` leaves a concern out (no auth, no dev console). The eras come after the last.
+ * entry here; `undefined` leaves a concern out (no auth, no dev console). The user's `use` middlewares come
+ * after the built-in ones (so they see only requests the front admitted), then the eras.
  */
 export function frontMiddleware(p: FrontParts): Array<HttpMiddleware | undefined> {
   return [
@@ -62,5 +69,6 @@ export function frontMiddleware(p: FrontParts): Array<HttpMiddleware | undefined
     protoKeys, // 400 -32602 for a __proto__ argument
     scopeChallenge(p.requiredScopes, p.tracing), // 403 insufficient_scope
     callBudget(p.calls), // 503 / 400 past limits.maxInFlightCalls
+    ...(p.use ?? []).map((m, i) => userMiddleware(m, i, p.log)), // the user's, each behind an error boundary
   ];
 }
