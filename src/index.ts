@@ -27,7 +27,6 @@ export type { ToonEncode } from './builder/strategies/types.js';
 export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './adapter/attach.js';
-export { RequestPipeline } from './runtime/tools/RequestPipeline.js';
 export { ToolRuntime } from './runtime/tools/ToolRuntime.js';
 export type { FusionRuntime } from './runtime/FusionRuntime.js';
 export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
@@ -89,7 +88,6 @@ export type {
   TextResourceContents,
 } from './resources/types.js';
 export type { ContentItem } from './registry/ContentCatalog.js';
-export { ContentPipeline } from './runtime/content/ContentPipeline.js';
 export {
   ContentRuntime,
   type ContentSource,

@@ -2,7 +2,6 @@ import type { FusionTool } from '../protocol/types.js';
 import { DefinitionError } from '../errors/FusionError.js';
 import { attachRuntime, type Attachment } from '../adapter/attach.js';
 import { FusionRuntime } from '../runtime/FusionRuntime.js';
-import type { ToolRuntime } from '../runtime/tools/ToolRuntime.js';
 import { ToolSwitch } from '../surface/ToolSwitch.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { FusionSkill } from '../skills/types.js';
@@ -138,14 +137,6 @@ export class ToolRegistry<Ctx = any> {
       this.#runtimes.set(options, runtime);
     }
     return runtime;
-  }
-
-  /**
-   * The tool runtime of {@link runtime}`(options)`: `tools/list` and `tools/call` without an SDK server.
-   * @deprecated use `registry.runtime(options).tools`.
-   */
-  pipeline(options: AttachOptions<Ctx> = EMPTY): ToolRuntime<Ctx> {
-    return this.runtime(options).tools;
   }
 
   /**

@@ -103,7 +103,6 @@ describe('registry.runtime', () => {
     const options = { logging: true };
     const runtime = tools.runtime(options);
     expect(tools.runtime(options)).toBe(runtime);
-    expect(tools.pipeline(options)).toBe(runtime.tools);
     expect(runtime.content, 'no prompts or resources').toBeUndefined();
     expect(runtime.features.logging).toBe(true);
     expect(tools.runtime({}).features.logging).toBe(false);
