@@ -5,7 +5,7 @@ import { nowOf, type Timer } from '../_internal/clock.js';
  * option: the option carries the whole clock, so TTLs, store sweeps, debounces, listen-stream lifetimes and
  * tool deadlines all run on it, and nothing waits for real time.
  */
-export interface Clock {
+export interface TestClock {
   /** The current time in epoch milliseconds. A plain function: `now: clock.now` works detached. */
   readonly now: () => number;
   /**
@@ -49,7 +49,7 @@ interface Scheduled {
  * clock.advance(6_000); // the store's sweep ran on the way: the record is gone without a read
  * @see docs/testing.md
  */
-export function createClock(startMs: number = DEFAULT_START): Clock {
+export function createClock(startMs: number = DEFAULT_START): TestClock {
   let current = checked(startMs, 'createClock(startMs)');
   let seq = 0;
   const timers = new Set<Scheduled>();

@@ -7,16 +7,16 @@ import type { ToolResponse } from '../protocol/types.js';
 import type { ToolRegistry } from '../registry/ToolRegistry.js';
 import { buildServer } from '../server/buildServer.js';
 import type { ServeOptions } from '../server/types.js';
-import type { Clock } from './createClock.js';
+import type { TestClock } from './createClock.js';
 import { sessionStateStore, type SessionStateStore } from './sessionStateStore.js';
 
 /** Options of {@link createTestClient}: the serve options, plus the test's own clock. */
 export type TestClientOptions<Ctx> = ServeOptions<Ctx> & {
   /**
    * The test's clock (`createClock()`): timestamps, TTLs, and the runtime's timers (tool deadlines, the
-   * `list_changed` debounce, store sweeps) run on it; see {@link Clock}.
+   * `list_changed` debounce, store sweeps) run on it; see {@link TestClock}.
    */
-  clock?: Pick<Clock, 'now'>;
+  clock?: Pick<TestClock, 'now'>;
   /**
    * The verified token every request of this client carries, as an authenticated HTTP request would
    * (`extra.authInfo`, the principal, scopes, rate limits): test a principal's view without a server.

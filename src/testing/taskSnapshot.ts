@@ -1,14 +1,8 @@
 import type { ProtocolEra, ToolResponse } from '../protocol/types.js';
 
-/** The states of a task, the same in both eras. */
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+import type { TaskError, TaskStatus } from '../tasks/types.js';
 
-/** A JSON-RPC error a task failed with. */
-export interface TaskError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+export type { TaskError, TaskStatus } from '../tasks/types.js';
 
 /**
  * One look at a task, the same shape in both eras (2025-11-25 `ttl`/`pollInterval` read as `ttlMs` and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFusionApp, initFusion } from '../../src/index.js';
-import { createClock, type Clock } from '../../src/testing/index.js';
+import { createClock, type TestClock } from '../../src/testing/index.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';
 import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
 import { until } from '../_helpers/waitFor.js';
@@ -12,7 +12,7 @@ const LAST_MOMENT = DRAIN_MS - 1;
  * A registry whose tool ends when `clock` reaches `endsAfterMs` of its own time, or when the drain cuts it;
  * `reportFirst`: it reports progress before it ends, so a legacy answer is a stream (SSE) rather than one JSON body.
  */
-function lateRegistry(clock: Clock, endsAfterMs: number, reportFirst = false) {
+function lateRegistry(clock: TestClock, endsAfterMs: number, reportFirst = false) {
   const f = initFusion();
   let started = 0;
   const registry = f.registry().register(
@@ -35,7 +35,7 @@ function lateRegistry(clock: Clock, endsAfterMs: number, reportFirst = false) {
 /** Starts `app.close()` once the call is inside its handler; resolves (to the closing) once the drain deadline is armed. */
 async function closeDuringCall(
   app: { close(): Promise<void> },
-  clock: Clock,
+  clock: TestClock,
   started: () => number,
 ): Promise<{ closed: Promise<void> }> {
   await until(() => started() === 1, 'the call to be inside its handler');

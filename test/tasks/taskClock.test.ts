@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { createFusionApp, initFusion, MemoryTaskStore, type ToolRegistry } from '../../src/index.js';
 import { TaskWatchers } from '../../src/runtime/tasks/TaskWatchers.js';
-import { createClock, type Clock } from '../../src/testing/index.js';
+import { createClock, type TestClock } from '../../src/testing/index.js';
 import { v2FetchClient } from '../_helpers/clients.js';
 
 // Tasks run on the clock of the `now` option: a test clock moves lease renewals, waits and the drain by hand.
@@ -41,7 +41,7 @@ async function hasSettled(promise: Promise<unknown>): Promise<boolean> {
   return settled;
 }
 
-async function app(registry: ToolRegistry<void>, clock: Clock, store: MemoryTaskStore, leaseMs = 3_000) {
+async function app(registry: ToolRegistry<void>, clock: TestClock, store: MemoryTaskStore, leaseMs = 3_000) {
   const fusion = createFusionApp(registry, { now: clock.now, tasks: { store, leaseMs } });
   const client = await v2FetchClient(fusion);
   return { fusion, client };

@@ -29,7 +29,7 @@ import { logHandlerError } from '../core/logHandlerError.js';
 import { composeStages } from '../stages/callStages.js';
 import type { ContentCall, ContentMethod } from '../stages/contentCall.js';
 import { RuntimeCore } from '../core/RuntimeCore.js';
-import { ContentCatalog } from './ContentCatalog.js';
+import { ContentIndex } from './ContentIndex.js';
 import { completionTarget } from './completionTarget.js';
 import { RateLimiter } from '../core/RateLimiter.js';
 import { runContent } from './runContent.js';
@@ -51,7 +51,7 @@ const MAX_URI_LENGTH = 2_048;
  * @see docs/prompts-and-resources.md
  */
 export class ContentRuntime<Ctx> {
-  readonly #catalog: ContentCatalog<Ctx>;
+  readonly #catalog: ContentIndex<Ctx>;
   readonly #core: RuntimeCore;
   readonly #parts: ContentStageParts;
   readonly #stages: readonly StageDefinition[];
@@ -65,7 +65,7 @@ export class ContentRuntime<Ctx> {
     parts?: ContentStageParts,
     stages: readonly StageDefinition[] = stageList,
   ) {
-    this.#catalog = new ContentCatalog(source);
+    this.#catalog = new ContentIndex(source);
     const core = parts?.core ?? new RuntimeCore(options);
     this.#core = core;
     this.#parts = parts ?? { core, limits: RateLimiter.for([], options) };

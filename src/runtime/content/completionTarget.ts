@@ -3,7 +3,7 @@ import type { Completer } from '../../completion/types.js';
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { contentMessages as messages } from '../../protocol/contentMessages.js';
 import type { RequestContext } from '../../surface/types.js';
-import type { ContentCatalog } from './ContentCatalog.js';
+import type { ContentIndex } from './ContentIndex.js';
 import type { ContentCall } from '../stages/contentCall.js';
 
 /** What one `completion/complete` request completes, found in the catalog. */
@@ -25,7 +25,7 @@ export interface CompletionTarget<Ctx> {
  * or a malformed request, throws -32602 naming what the caller may use instead.
  */
 export function completionTarget<Ctx>(
-  catalog: ContentCatalog<Ctx>,
+  catalog: ContentIndex<Ctx>,
   request: { readonly ref: unknown; readonly argument: unknown; readonly context: unknown },
   scope: RequestContext,
 ): CompletionTarget<Ctx> {

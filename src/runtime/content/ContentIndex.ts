@@ -18,7 +18,7 @@ import type {
  * The prompts and resources of a content runtime, found by name or URI, and what each caller may see of them:
  * the frozen lists, one view per OAuth scope set, and the scope checks of a single item.
  */
-export class ContentCatalog<Ctx> {
+export class ContentIndex<Ctx> {
   readonly prompts: ReadonlyMap<string, FusionPrompt<Ctx>>;
   readonly resources: ReadonlyMap<string, FusionResource<Ctx>>;
   readonly templates: readonly FusionResourceTemplate<Ctx>[];
