@@ -27,7 +27,7 @@ export type { ToonEncode } from './builder/strategies/types.js';
 export { ToolRegistry } from './registry/ToolRegistry.js';
 export type { AttachOptions, DebugEvent, NameStyle, ToolFilter, ToolSource } from './registry/types.js';
 export type { Attachment } from './adapter/attach.js';
-export { ToolRuntime } from './runtime/tools/ToolRuntime.js';
+export type { ToolRuntime } from './runtime/tools/ToolRuntime.js';
 export type { FusionRuntime } from './runtime/FusionRuntime.js';
 export { createDebugObserver, formatDebugEvent } from './tracing/createDebugObserver.js';
 export type { ClientAnswer } from './tracing/types.js';
@@ -88,12 +88,12 @@ export type {
   TextResourceContents,
 } from './resources/types.js';
 export type { ContentItem } from './registry/ContentCatalog.js';
-export {
+export type {
   ContentRuntime,
-  type ContentSource,
-  type PromptListResult,
-  type ResourceListResult,
-  type ResourceTemplateListResult,
+  ContentSource,
+  PromptListResult,
+  ResourceListResult,
+  ResourceTemplateListResult,
 } from './runtime/content/ContentRuntime.js';
 
 export type { Completer, CompletionContext, CompletionReturn, CompleteResult, Completion } from './completion/types.js';
