@@ -4,6 +4,7 @@
  * child runs on the patched SDK while the repository's own node_modules stay untouched.
  */
 import { register } from 'node:module';
+import { URL } from 'node:url';
 
 register(
   'data:text/javascript,' +

@@ -32,6 +32,7 @@ export const childModules = [
   'test/abuse/fixtures/taskFlood.ts',
   'test/abuse/fixtures/workflowData.ts',
   'test/abuse/fixtures/workspaceExample.ts',
+  'test/abuse/fixtures/rateLimited.ts',
   'test/console/fixtures/bulky.ts',
 ];
 
