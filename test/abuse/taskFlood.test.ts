@@ -74,7 +74,11 @@ function postUntilAnswered(
         });
       },
     );
-    req.on('error', (error) => void (answered || reject(error)));
+    // A refused body may be cut by the server while this side still writes (EPIPE): the answer, when it came,
+    // is what counts; a socket that closes with none fails with its error.
+    let failure: Error | undefined;
+    req.on('error', (error) => void (failure = error));
+    req.on('close', () => void (answered || reject(failure ?? new Error('the connection closed with no answer'))));
     let sent = 0;
     const more = (): void => {
       if (answered) return;

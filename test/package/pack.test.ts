@@ -206,15 +206,15 @@ describe('the packed tarball', () => {
 
   it('is not minified, and its source maps carry the TypeScript sources', () => {
     const installed = join(project, 'node_modules', 'mcp-fusion', 'dist');
-    const code = readFileSync(join(installed, 'server', 'startServer.js'), 'utf8');
+    const code = readFileSync(join(installed, 'server', 'app', 'startServer.js'), 'utf8');
     expect(code.split('\n').length).toBeGreaterThan(100);
     expect(code).toMatch(/\n\/\/# sourceMappingURL=startServer\.js\.map\n?$/);
-    const map = JSON.parse(readFileSync(join(installed, 'server', 'startServer.js.map'), 'utf8')) as {
+    const map = JSON.parse(readFileSync(join(installed, 'server', 'app', 'startServer.js.map'), 'utf8')) as {
       sources: string[];
       sourcesContent: string[];
     };
-    expect(map.sources).toEqual(['../../src/server/app/startServer.ts']);
-    expect(map.sourcesContent[0]).toBe(readFileSync(join(clean, 'src', 'server', 'startServer.ts'), 'utf8'));
+    expect(map.sources).toEqual(['../../../src/server/app/startServer.ts']);
+    expect(map.sourcesContent[0]).toBe(readFileSync(join(clean, 'src', 'server', 'app', 'startServer.ts'), 'utf8'));
     // The CommonJS bundle's map goes through the ES modules' maps to the same sources (without them, for size).
     const bundleMap = JSON.parse(readFileSync(join(installed, 'cjs', '_bundle.js.map'), 'utf8')) as {
       sources: string[];
