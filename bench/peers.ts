@@ -18,7 +18,7 @@ import { startRedis } from './redis.js';
 import { cpuMs } from './cpuMs.js';
 import { fmtSpread, ratiosPerRound, spread } from './spread.js';
 
-const PEERS_DIR = fileURLToPath(new URL('./peers', import.meta.url));
+const PEERS_DIR = fileURLToPath(new URL('./peers/', import.meta.url));
 const SERVE = fileURLToPath(new URL('./peerServe.ts', import.meta.url));
 
 /** One row: a server kind driven in one era. The first is the base of every ratio. */

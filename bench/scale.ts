@@ -16,7 +16,7 @@ import type { Section, SectionOptions } from './section.js';
 import { cpuMs } from './cpuMs.js';
 
 export const SCALE = 'Scale-out on one Redis: independent clients, round-robin over instances (calls/s)';
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../', import.meta.url));
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

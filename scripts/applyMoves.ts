@@ -81,6 +81,8 @@ function specifierTo(fromFile: string, target: string, original: string, isUrl: 
     }
   }
   if (path === '') path = '.';
+  // A folder URL keeps its trailing slash: `new URL('../', …)` names the folder, `new URL('..', …)` its parent's entry.
+  if (isUrl && original.endsWith('/') && !path.endsWith('/')) path = `${path}/`;
   return path.startsWith('.') ? path : `./${path}`;
 }
 

@@ -8,7 +8,7 @@ import { startServer } from '../src/index.js';
 import { options, registry } from '../test/console/fixture.js';
 
 const TOKEN = 'screenshots';
-const OUT = new URL('../docs', import.meta.url);
+const OUT = new URL('../docs/', import.meta.url);
 
 async function client(url: string): Promise<Client> {
   const c = new Client({ name: 'screenshots', version: '1' });

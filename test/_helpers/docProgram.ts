@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docProgram } from '../../scripts/docs-typecheck/docPrograms.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A documented program's server, started as a reader starts it. */
 export interface RunningDocProgram {

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-const src = fileURLToPath(new URL('../../src', import.meta.url));
+const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
 it('mcp-fusion/redis exports exactly these names', async () => {
   expect(Object.keys(await import('../../src/redis/index.js')).sort()).toEqual([

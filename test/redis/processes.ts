@@ -6,7 +6,7 @@ import { fetchFrom } from '../_helpers/peerFetch.js';
 import { freePort } from './redisServer.js';
 import { sourceChild } from '../_helpers/sourceChild.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** One example-server process (`examples/workspace/main.ts`) on its own port. */
 export interface Instance {

@@ -5,7 +5,7 @@ import { openSession, request, type RawApp } from '../_helpers/raw.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 import { forkedChild } from '../_helpers/sourceChild.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const started: ChildProcess[] = [];
 
 /** The data-server fixture in its own process on one Redis under `prefix`; resolves its URL once it says (over IPC) that it serves. */

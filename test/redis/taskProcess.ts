@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { freePort } from '../_helpers/freePort.js';
 import { portAnswers } from '../_helpers/waitFor.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A process of `fixtures/taskServer.ts` (or another fixture `script`) on the run's Redis. */
 export interface TaskProcess {

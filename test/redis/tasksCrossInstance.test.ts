@@ -12,7 +12,7 @@ import { extTaskSession, modernRequest } from '../_helpers/extTasks.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 import { sourceChild } from '../_helpers/sourceChild.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const f = initFusion();
 const LEASE_MS = 600;
 
