@@ -9,7 +9,7 @@ import { peerFallback, sessionFallback } from '../../principal/requestPrincipal.
 import { callerKey, openerPeer } from './sessionPrincipal.js';
 import { jsonRpcIdOf } from '../../protocol/jsonRpcId.js';
 import { httpError } from '../http/httpErrors.js';
-import { checkInitializeParams, refuseInitialize } from './initializeParams.js';
+import { checkInitializeParams, isHandshake, refuseInitialize } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from '../limits.js';
 import { tokenExpiryMs } from '../http/tokenExpiry.js';
 import { trackBody } from '../http/trackBody.js';
@@ -22,6 +22,7 @@ import { sessionRoom } from './sessionRoom.js';
 import { SessionHolds } from './sessionHolds.js';
 import type { ByteLedger } from '../../ledger/ByteLedger.js';
 import { replayHandshake } from './replayHandshake.js';
+import type { Classified } from '../http/classify.js';
 import { storeUnavailable } from './storeUnavailable.js';
 
 /** One live legacy session: its own server and transport. */
@@ -34,7 +35,6 @@ interface LiveSession {
   unwatch: () => void;
 }
 
-const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
 /** Session-bus control message (never sent to a client): the session ended on another instance. */
 const SESSION_ENDED = 'fusion/session-ended';
 
@@ -94,9 +94,14 @@ export class LegacySessions {
    * (`peerKey`): an anonymous opener's principal and session budget are its peer, and every request of the
    * session is then that peer's, whatever connection or address in its /64 it comes from.
    */
-  async handle(request: Request, parsedBody: unknown, authInfo: unknown, peer?: string): Promise<Response> {
-    const id = request.headers.get('mcp-session-id');
-    const options = authInfo === undefined ? { parsedBody } : { parsedBody, authInfo: authInfo as never };
+  async handle(
+    request: Request,
+    parsedBody: unknown,
+    front: { authInfo: unknown; peer?: string | undefined; classified: Classified },
+  ): Promise<Response> {
+    const { authInfo, peer, classified } = front;
+    const id = classified.sessionId;
+    const options = { parsedBody, classified, ...(authInfo === undefined ? {} : { authInfo: authInfo as never }) };
     if (id !== null) {
       let live = this.#live.get(id);
       if (live === undefined) {
@@ -292,8 +297,4 @@ export class LegacySessions {
     for (const live of all) live.unwatch();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
-}
-
-function isHandshake(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && HANDSHAKE.has((body as { method?: string }).method ?? '');
 }

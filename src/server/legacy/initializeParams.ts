@@ -91,3 +91,10 @@ function depthOf(value: unknown, cap: number): number {
   }
   return max;
 }
+
+const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
+
+/** True for a message of the handshake (`initialize`, `notifications/initialized`): it does not keep a session alive. */
+export function isHandshake(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && HANDSHAKE.has((body as { method?: string }).method ?? '');
+}
