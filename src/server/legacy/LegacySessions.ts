@@ -9,7 +9,7 @@ import { peerFallback, sessionFallback } from '../../principal/requestPrincipal.
 import { callerKey, openerPeer } from './sessionPrincipal.js';
 import { jsonRpcIdOf } from '../../protocol/jsonRpcId.js';
 import { httpError } from '../http/httpErrors.js';
-import { checkInitializeParams, isHandshake, refuseInitialize } from './initializeParams.js';
+import { checkInitializeParams, refuseInitialize } from './initializeParams.js';
 import { DEFAULT_HTTP_LIMITS, type ResolvedHttpLimits } from '../limits.js';
 import { tokenExpiryMs } from '../http/tokenExpiry.js';
 import { trackBody } from '../http/trackBody.js';
@@ -35,6 +35,7 @@ interface LiveSession {
   unwatch: () => void;
 }
 
+const HANDSHAKE = new Set<unknown>(['initialize', 'notifications/initialized']);
 /** Session-bus control message (never sent to a client): the session ended on another instance. */
 const SESSION_ENDED = 'fusion/session-ended';
 
@@ -90,9 +91,8 @@ export class LegacySessions {
   }
 
   /**
-   * Serves one legacy HTTP request (POST with a parsed body, GET or DELETE). `peer` is the request's peer key
-   * (`peerKey`): an anonymous opener's principal and session budget are its peer, and every request of the
-   * session is then that peer's, whatever connection or address in its /64 it comes from.
+   * Serves one legacy HTTP request (POST with a parsed body, GET or DELETE) as the app classified it. `peer`
+   * (`peerKey`) owns an anonymous opener's session: each of its requests is that peer's, from any address in its /64.
    */
   async handle(
     request: Request,
@@ -100,6 +100,7 @@ export class LegacySessions {
     front: { authInfo: unknown; peer?: string | undefined; classified: Classified },
   ): Promise<Response> {
     const { authInfo, peer, classified } = front;
+    const method = (parsedBody as { method?: unknown } | null)?.method;
     const id = classified.sessionId;
     const options = { parsedBody, classified, ...(authInfo === undefined ? {} : { authInfo: authInfo as never }) };
     if (id !== null) {
@@ -126,7 +127,7 @@ export class LegacySessions {
           jsonRpcIdOf(parsedBody),
         );
       }
-      this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
+      this.manager.touch(id, request.method === 'POST' && !HANDSHAKE.has(method));
       const refused = request.method === 'GET' ? await live.events?.refuse(request, live.transport) : undefined;
       if (refused !== undefined) return refused;
       const served =
@@ -145,8 +146,7 @@ export class LegacySessions {
     if (request.method === 'POST' && isInitializeRequest(parsedBody))
       return this.#open(request, options, authInfo, peer);
     // Not a valid initialize request (the SDK's check failed): say which field, not "send initialize first".
-    if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize')
-      return refuseInitialize(parsedBody, this.#limits);
+    if (request.method === 'POST' && method === 'initialize') return refuseInitialize(parsedBody, this.#limits);
     return httpError(
       'noSession',
       'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.',

@@ -91,10 +91,3 @@ function depthOf(value: unknown, cap: number): number {
   }
   return max;
 }
-
-const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
-
-/** True for a message of the handshake (`initialize`, `notifications/initialized`): it does not keep a session alive. */
-export function isHandshake(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && HANDSHAKE.has((body as { method?: string }).method ?? '');
-}
