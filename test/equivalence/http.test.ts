@@ -1,4 +1,4 @@
-// mcp-fusion's HTTP fast paths (admitModern, isOrdinaryLegacy, plainRequest, SessionTransport, CallAnswer,
+// mcp-fusion's HTTP fast paths (classifyRequest with admitModern and isPlainRequest, SessionTransport, CallAnswer,
 // ModernDispatcher/SharedModernTransport) against the plain SDK serving the same tools: thousands of generated
 // requests of both eras, valid and malformed, must be routed and answered alike. A failure prints fast-check's
 // seed and path; replay it with EQ_SEED=<seed> EQ_PATH=<path> npx vitest run test/equivalence/http.test.ts.

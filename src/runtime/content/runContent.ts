@@ -24,8 +24,8 @@ export function runContent(core: RuntimeCore): (call: ContentCall) => Promise<un
   const factory = core.options.contextFactory;
   return (call) => {
     const { label, scope } = call;
-    const extra = scope.extra;
-    const own = extra instanceof CallExtra;
+    // Every extra in its one shape (the adapters' is one already: no copy).
+    const extra = CallExtra.of(scope.extra, scope.sessionKey);
     const failed = (what: string) => (error: unknown) => log.error(what, logFields(label, extra), error);
     const context = async (): Promise<unknown> => {
       if (factory === undefined) return undefined;
@@ -36,9 +36,8 @@ export function runContent(core: RuntimeCore): (call: ContentCall) => Promise<un
         throw new WireError(JsonRpcCode.InternalError, contentMessages.contextFailed(label, error));
       }
     };
-    const request = own ? extra : { requestSignal: extra.signal };
-    const settled = tracker.deadlines.run(label, timeoutMs, request, async (running) => {
-      if (own) extra.beginRun(running, core.sessionOf);
+    const settled = tracker.deadlines.run(label, timeoutMs, extra, async (running) => {
+      extra.beginRun(running, core.sessionOf);
       const value = await guardHandler(
         label,
         () => call.run(context, extra),

@@ -38,6 +38,8 @@ export interface ExtraBridge {
   elicit(extra: CallExtra, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   sample(extra: CallExtra, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   sealState(extra: CallExtra, payload: unknown): Promise<string>;
+  /** The caller, when the bridge knows it already (an extra built elsewhere); else it is made from the request. */
+  principal?(): Principal;
 }
 
 /**
@@ -72,6 +74,26 @@ export class CallExtra implements HandlerExtra {
     readonly detached?: DetachedParts,
   ) {
     this.#bridge = bridge;
+  }
+
+  /**
+   * The one shape of every handler's extra: `extra` itself when it is one already (the adapters' own, a
+   * task's), else one over an extra built elsewhere (`detachedExtra`, a test's or a script's, a re-run's)
+   * whose request data and helpers are read from it. `sessionKey`: the request context's. The runtime makes
+   * every extra it hands on here, so nothing after its entries tells two kinds of extra apart.
+   */
+  static of(extra: HandlerExtra, sessionKey: string | undefined): CallExtra {
+    if (extra instanceof CallExtra) return extra;
+    const made = new CallExtra(recordBridge(extra), extra.era, sessionKey, extra.requestState, extra.raw, undefined, {
+      signal: extra.signal,
+      progress: extra.progress,
+      log: extra.log,
+      elicit: extra.elicit,
+      sample: extra.sample,
+      claimResult: (extra as { claimResult?: DetachedParts['claimResult'] }).claimResult,
+    });
+    made.workflow = extra.workflow;
+    return made;
   }
 
   /** This request's extra for work that outlives it (a task): the same request data, `parts` for the rest. */
@@ -116,7 +138,8 @@ export class CallExtra implements HandlerExtra {
   }
 
   get principal(): Principal {
-    return (this.#principal ??= requestPrincipal({ sessionKey: this.sessionKey, extra: this }));
+    return (this.#principal ??=
+      this.#bridge.principal?.() ?? requestPrincipal({ sessionKey: this.sessionKey, extra: this }));
   }
 
   get session(): SessionData | undefined {
@@ -159,4 +182,23 @@ export class CallExtra implements HandlerExtra {
     this.#sessionOf = sessionOf;
     this.#session = undefined;
   }
+}
+
+/** The bridge of an extra built elsewhere: its request data read from it when asked for. */
+function recordBridge(source: HandlerExtra): ExtraBridge {
+  return {
+    sessionId: () => source.sessionId,
+    requestId: () => source.requestId,
+    authInfo: () => source.authInfo,
+    meta: () => source.meta,
+    inputResponses: () => source.inputResponses,
+    requestSignal: () => source.signal,
+    clientCapabilities: () => source.clientCapabilities,
+    progress: () => source.progress,
+    log: () => source.log,
+    elicit: (_extra, params) => source.elicit(params),
+    sample: (_extra, params) => source.sample(params),
+    sealState: (_extra, payload) => source.sealState(payload),
+    principal: () => source.principal,
+  };
 }

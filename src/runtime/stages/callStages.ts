@@ -1,4 +1,5 @@
-import type { FusionTool, HandlerExtra, ToolResponse } from '../../protocol/types.js';
+import type { FusionTool, ToolResponse } from '../../protocol/types.js';
+import type { CallExtra } from '../core/CallExtra.js';
 import type { Route } from '../../surface/compileSurface.js';
 import type { RequestContext } from '../../surface/types.js';
 
@@ -11,8 +12,8 @@ export interface ToolCall {
   /** The arguments without a grouped tool's discriminator (validation replaces them with the parsed ones). */
   args: Record<string, unknown>;
   readonly scope: RequestContext;
-  /** What the handler receives (the workflow stage adds the workflow instance). */
-  extra: HandlerExtra;
+  /** What the handler receives, in its one shape (the workflow stage sets the workflow instance on it). */
+  readonly extra: CallExtra;
   /** When an observer is set: the stages' entry times (the dev console shows where a call spent its time). */
   readonly marks?: Array<string | number> | undefined;
 }

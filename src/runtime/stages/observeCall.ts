@@ -5,7 +5,7 @@ import { requestPrincipal } from '../../principal/requestPrincipal.js';
 import { ScopeGate } from '../../auth/ScopeGate.js';
 import type { RequestContext } from '../../surface/types.js';
 import type { DebugEvent } from '../../tracing/types.js';
-import { CallExtra } from '../core/CallExtra.js';
+import type { CallExtra } from '../core/CallExtra.js';
 import type { ClientAnswer } from '../core/clientAnswers.js';
 import { composeStages, type CallStage, type NextStage } from './callStages.js';
 
@@ -58,13 +58,13 @@ export function timedHandler(run: NextStage): NextStage {
 export function observeCall(
   tool: string,
   args: unknown,
-  scope: RequestContext,
+  scope: RequestContext & { readonly extra: CallExtra },
   emit: (event: DebugEvent) => void,
   run: (marks: StageMarks) => Promise<ToolResponse>,
 ): Promise<ToolResponse> {
   const marks: StageMarks = [];
   const answers: ClientAnswer[] = [];
-  if (scope.extra instanceof CallExtra) scope.extra.answers = answers;
+  scope.extra.answers = answers;
   const started = monotonicClock.now();
   const report = (ok: boolean, text: string, stack?: string): void => {
     const ended = monotonicClock.now();

@@ -4,7 +4,6 @@ import { hasSuggestions } from '../../presenter/filterSuggestions.js';
 import { thrownBy } from '../../protocol/thrownBy.js';
 import type { OperatorLog } from '../../logging/OperatorLog.js';
 import type { ToolCall } from './callStages.js';
-import { CallExtra } from '../core/CallExtra.js';
 import { callLogFields } from './callLogFields.js';
 import { defineStage } from './StageDefinition.js';
 
@@ -40,11 +39,10 @@ export const workflowStage = defineStage({
 
 type WorkflowInstance = NonNullable<HandlerExtra['workflow']>;
 
-/** The call acting on a workflow instance: the framework's own extra gets it set, any other a copy with it. */
+/** The call acting on a workflow instance: its extra gets it set. */
 function withWorkflow(call: ToolCall, args: Record<string, unknown>, instance: WorkflowInstance): ToolCall {
   call.args = args;
-  if (call.extra instanceof CallExtra) call.extra.workflow = instance;
-  else call.extra = { ...call.extra, workflow: instance };
+  call.extra.workflow = instance;
   return call;
 }
 

@@ -16,6 +16,7 @@ import { routeTask, type Route } from '../../surface/compileSurface.js';
 import type { RequestContext } from '../../surface/types.js';
 import type { ToolRuntime } from '../tools/ToolRuntime.js';
 import { runExtra } from './taskExtra.js';
+import { CallExtra } from '../core/CallExtra.js';
 import { attemptOf, settle, type Settled } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
 import { routeScopes } from '../content/requiredScopesOf.js';
@@ -112,7 +113,7 @@ export class TaskService {
     const id = new Promise<string>((resolve) => (created = resolve));
     let taskId: string | undefined = undefined;
     // No task yet (a call settling before its task is stored): nothing could have cancelled it.
-    const extra = runExtra(this.#input, scope.extra, controller, id, () =>
+    const extra = runExtra(this.#input, CallExtra.of(scope.extra, scope.sessionKey), controller, id, () =>
       taskId === undefined ? true : this.#runs.claim(taskId, 1),
     );
     // Not the request's span: it ends when the request does, long before the work.

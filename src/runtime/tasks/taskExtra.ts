@@ -1,6 +1,6 @@
 import type { HandlerExtra } from '../../protocol/types.js';
 import { withMessage } from '../../tasks/transitions.js';
-import { CallExtra } from '../core/CallExtra.js';
+import type { CallExtra } from '../core/CallExtra.js';
 import { askThroughTask, relayThroughTask, type TaskInputParts } from './taskInput.js';
 
 /** What a task's run does instead of the request's: its own signal, progress into the task, input through the task. */
@@ -23,12 +23,13 @@ export interface TaskExtraParts {
 }
 
 /**
- * The `extra` a task's handler gets: the request's identity (principal, auth, capabilities, `_meta`,
- * multi-round-trip answers), read from the request's extra when asked for (its data outlives the request),
+ * The `extra` a task's handler gets, in the one shape of every extra ({@link CallExtra.detach}): the request's
+ * identity (principal, auth, capabilities, `_meta`, multi-round-trip answers), read from the request's extra
+ * when asked for (its data outlives the request),
  * and the task's own signal, progress and input. Logs reach a legacy session while it lives; a modern request's stream is
  * gone, so they are dropped there.
  */
-export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExtra {
+export function taskExtra(base: CallExtra, parts: TaskExtraParts): CallExtra {
   const legacy = base.era === 'legacy';
   const log: HandlerExtra['log'] = legacy
     ? (level, data, logger) => base.log(level, data, logger).catch(() => {})
@@ -39,56 +40,15 @@ export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExt
   const sample: HandlerExtra['sample'] = legacy
     ? (params) => parts.relay('sampling/createMessage', params, (sent) => base.sample(sent))
     : (params) => parts.ask('sampling/createMessage', params);
-  // The adapters' own extra: a copy that reads the request's data on demand, as the call path expects.
-  if (base instanceof CallExtra)
-    return base.detach({
-      signal: parts.signal,
-      progress: parts.progress,
-      log,
-      elicit,
-      sample,
-      claimResult: parts.claimResult,
-    });
-  // An extra built elsewhere (runtime.tools.callTool): getters over it.
-  return {
+  // A copy that reads the request's data on demand, with the run's own signal and helpers.
+  return base.detach({
     signal: parts.signal,
-    era: base.era,
-    get sessionId() {
-      return base.sessionId;
-    },
-    get requestId() {
-      return base.requestId;
-    },
-    get authInfo() {
-      return base.authInfo;
-    },
-    get meta() {
-      return base.meta;
-    },
-    get clientCapabilities() {
-      return base.clientCapabilities;
-    },
-    get inputResponses() {
-      return base.inputResponses;
-    },
-    get requestState() {
-      return base.requestState;
-    },
-    get raw() {
-      return base.raw;
-    },
-    get principal() {
-      return base.principal;
-    },
-    get sealState() {
-      return base.sealState;
-    },
     progress: parts.progress,
     log,
     elicit,
     sample,
     claimResult: parts.claimResult,
-  } as HandlerExtra;
+  });
 }
 
 /**
@@ -97,11 +57,11 @@ export function taskExtra(base: HandlerExtra, parts: TaskExtraParts): HandlerExt
  */
 export function runExtra(
   input: TaskInputParts,
-  base: HandlerExtra,
+  base: CallExtra,
   controller: AbortController,
   id: Promise<string>,
   claimResult: () => Promise<boolean> | true,
-): HandlerExtra {
+): CallExtra {
   const { ledger, watchers } = input;
   let asked = 0;
   const keyOf = (method: string): string => `${method === 'elicitation/create' ? 'elicit' : 'sample'}-${++asked}`;

@@ -1,4 +1,5 @@
 import { detachedExtra } from '../../builder/detachedExtra.js';
+import { CallExtra } from '../core/CallExtra.js';
 import type { HandlerExtra } from '../../protocol/types.js';
 import type { TaskRun } from '../../tasks/types.js';
 import type { RequestContext } from '../../surface/types.js';
@@ -36,8 +37,8 @@ export function taskRunOf(args: Record<string, unknown> | undefined, scope: Requ
  * The request side of a run of `run` away from its request (another instance, a worker): the caller's
  * identity as kept; asking a legacy client fails with a clear error (its session is on another instance).
  */
-export function replayExtra(run: TaskRun): HandlerExtra {
-  return detachedExtra({
+export function replayExtra(run: TaskRun): CallExtra {
+  const extra = detachedExtra({
     era: run.era,
     sessionId: run.era === 'legacy' ? run.sessionKey : undefined,
     authInfo: run.authInfo,
@@ -45,6 +46,7 @@ export function replayExtra(run: TaskRun): HandlerExtra {
     clientCapabilities: run.clientCapabilities,
     principal: run.principal,
   });
+  return CallExtra.of(extra, run.sessionKey);
 }
 
 /** The request context of a run of `run` away from its request, with the task's `extra`. */

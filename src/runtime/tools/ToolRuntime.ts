@@ -11,10 +11,13 @@ import { callLogFields, listLogFields, rethrowLogged } from '../stages/callLogFi
 import type { RuntimeCore } from '../core/RuntimeCore.js';
 import type { ToolParts } from './buildToolParts.js';
 import { runTool } from './runTool.js';
+import { CallExtra } from '../core/CallExtra.js';
 import { stageList, type StageName } from '../stages/stageList.js';
 import type { StageDefinition, StageParts } from '../stages/StageDefinition.js';
 import { toolPath } from '../stages/pathOf.js';
 
+/** A request context whose extra is in its one shape. */
+type CallContext = RequestContext & { readonly extra: CallExtra };
 /**
  * The tool runtime of an attachment, SDK-independent and built once per registry and options: it answers
  * `tools/list` from frozen data and runs each `tools/call` through its tool's stages (`stages/stageList.ts`,
@@ -91,16 +94,19 @@ export class ToolRuntime<Ctx = any> {
     route: Route | undefined = this.surface.routes.get(name),
   ): Promise<ToolResponse> {
     const debug = this.#parts.core.debug;
+    // Every extra in its one shape from here on (the adapters' is one already: no copy).
+    const extra = CallExtra.of(scope.extra, scope.sessionKey);
+    const context = extra === scope.extra ? (scope as CallContext) : { ...scope, extra };
     // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
-    if (debug === undefined) return this.#call(route, name, args, scope, undefined);
-    return observeCall(name, args, scope, debug, (marks) => this.#call(route, name, args, scope, marks));
+    if (debug === undefined) return this.#call(route, name, args, context, undefined);
+    return observeCall(name, args, context, debug, (marks) => this.#call(route, name, args, context, marks));
   }
 
   #call(
     route: Route | undefined,
     name: string,
     args: Record<string, unknown> | undefined,
-    scope: RequestContext,
+    scope: CallContext,
     marks: StageMarks | undefined,
   ): Promise<ToolResponse> {
     if (route === undefined) return this.#unknownTool(name, scope);

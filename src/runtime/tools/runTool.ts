@@ -4,9 +4,8 @@ import { messages } from '../../protocol/messages.js';
 import { neutralizeResult } from '../../protocol/neutralizeSignals.js';
 import { markThrown, thrownBy } from '../../protocol/thrownBy.js';
 import type { NextStage, ToolCall } from '../stages/callStages.js';
-import { CallExtra } from '../core/CallExtra.js';
 import { callLogFields } from '../stages/callLogFields.js';
-import type { RequestSignal, RunningHandler } from '../core/Deadlines.js';
+import type { RunningHandler } from '../core/Deadlines.js';
 import type { RuntimeCore } from '../core/RuntimeCore.js';
 import { logHandlerError } from '../core/logHandlerError.js';
 
@@ -21,20 +20,8 @@ export function runTool(core: RuntimeCore): NextStage {
   const clock = tracker.deadlines.clock;
   // Built once: a call's run is this function with the call as its argument, not a closure per call.
   const start = (running: RunningHandler, call: ToolCall): Promise<ToolResponse> => {
-    const { tool, args, extra } = call;
-    let scoped: HandlerExtra;
-    if (extra instanceof CallExtra) {
-      extra.beginRun(running, sessionOf);
-      scoped = extra;
-    } else {
-      scoped = {
-        ...extra,
-        session: sessionOf(extra, call.scope.sessionKey),
-        get signal() {
-          return running.signal;
-        },
-      };
-    }
+    const { tool, args, extra: scoped } = call;
+    scoped.beginRun(running, sessionOf);
     const pending =
       contextFactory === undefined
         ? tool.run(args, undefined, scoped)
@@ -62,15 +49,7 @@ export function runTool(core: RuntimeCore): NextStage {
       },
     );
   };
-  return (call) => {
-    const extra = call.extra;
-    // The adapters' own extra takes the run's parts; an extra built elsewhere (runtime.tools.callTool) gets a copy with them.
-    const request =
-      extra instanceof CallExtra
-        ? extra
-        : { requestSignal: extra.signal, claimResult: (extra as Partial<RequestSignal>).claimResult };
-    return tracker.deadlines.run(call.tool.name, call.tool.timeoutMs ?? timeoutMs, request, start, call);
-  };
+  return (call) => tracker.deadlines.run(call.tool.name, call.tool.timeoutMs ?? timeoutMs, call.extra, start, call);
 }
 
 async function withContext<Ctx>(

@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../../registry/ToolRegistry.js';
 import { requiredScopesOf } from '../../runtime/content/requiredScopesOf.js';
 import { unwatchableUris } from '../../workflow/mayWatchUri.js';
 import { AuthGate } from '../../auth/AuthGate.js';
-import { isOrdinaryLegacy } from '../legacy/isOrdinaryLegacy.js';
+import { classifyRequest } from '../http/classify.js';
 import { rememberPeer } from '../../principal/peers.js';
 import { peerKey } from '../../principal/peerKey.js';
 import { peerPolicy } from '../../principal/peerPolicy.js';
@@ -169,13 +169,13 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     authInfo: unknown,
     peer: string | undefined,
   ): Promise<Response> => {
-    // An ordinary modern request is classified once, here; anything else as the SDK's entry routes it.
-    const admitted = modern.admit(request, parsedBody);
-    if (admitted !== undefined) return modern.serve(admitted, request, authInfo as never);
-    if (isOrdinaryLegacy(request, parsedBody, legacy) || (await isLegacyRequest(request, parsedBody)))
-      return legacy.handle(request, parsedBody, authInfo, peer);
+    // Classified once, here (era, session id, body shape), and handed on; when unsure, as the SDK's entry routes it.
+    const classified = classifyRequest(request, parsedBody, { sessions: legacy, envelopes: modern.envelopes });
+    if (classified.admitted !== undefined) return modern.serve(classified.admitted, request, authInfo as never);
+    if (classified.era === 'legacy' || (await isLegacyRequest(request, parsedBody)))
+      return legacy.handle(request, parsedBody, { authInfo, peer, classified });
     const auth = authInfo !== undefined ? { authInfo: authInfo as never } : {};
-    if (!isListen(parsedBody)) return modern.fetch(request, { parsedBody, ...auth });
+    if (!isListen(parsedBody)) return modern.refer(request, { parsedBody, ...auth });
     // A listen filter obeys scopes as resources/read does: a URI the caller may not read is left out, unnamed.
     // So does a URI of a workflow instance the caller does not own.
     const unwatchable = await unwatchableUris(runtime.workflow, parsedBody, {
@@ -195,7 +195,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
     const detached = listens.detached(request);
     rememberPeer(detached, peer);
     try {
-      response = await modern.fetch(detached, { parsedBody: slot.body, ...auth });
+      response = await modern.refer(detached, { parsedBody: slot.body, ...auth });
     } catch (error) {
       listens.release(slot);
       throw error;

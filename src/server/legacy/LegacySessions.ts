@@ -22,6 +22,7 @@ import { sessionRoom } from './sessionRoom.js';
 import { SessionHolds } from './sessionHolds.js';
 import type { ByteLedger } from '../../ledger/ByteLedger.js';
 import { replayHandshake } from './replayHandshake.js';
+import type { Classified } from '../http/classify.js';
 import { storeUnavailable } from './storeUnavailable.js';
 
 /** One live legacy session: its own server and transport. */
@@ -34,7 +35,7 @@ interface LiveSession {
   unwatch: () => void;
 }
 
-const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
+const HANDSHAKE = new Set<unknown>(['initialize', 'notifications/initialized']);
 /** Session-bus control message (never sent to a client): the session ended on another instance. */
 const SESSION_ENDED = 'fusion/session-ended';
 
@@ -90,13 +91,18 @@ export class LegacySessions {
   }
 
   /**
-   * Serves one legacy HTTP request (POST with a parsed body, GET or DELETE). `peer` is the request's peer key
-   * (`peerKey`): an anonymous opener's principal and session budget are its peer, and every request of the
-   * session is then that peer's, whatever connection or address in its /64 it comes from.
+   * Serves one legacy HTTP request (POST with a parsed body, GET or DELETE) as the app classified it. `peer`
+   * (`peerKey`) owns an anonymous opener's session: each of its requests is that peer's, from any address in its /64.
    */
-  async handle(request: Request, parsedBody: unknown, authInfo: unknown, peer?: string): Promise<Response> {
-    const id = request.headers.get('mcp-session-id');
-    const options = authInfo === undefined ? { parsedBody } : { parsedBody, authInfo: authInfo as never };
+  async handle(
+    request: Request,
+    parsedBody: unknown,
+    front: { authInfo: unknown; peer?: string | undefined; classified: Classified },
+  ): Promise<Response> {
+    const { authInfo, peer, classified } = front;
+    const method = (parsedBody as { method?: unknown } | null)?.method;
+    const id = classified.sessionId;
+    const options = { parsedBody, classified, ...(authInfo === undefined ? {} : { authInfo: authInfo as never }) };
     if (id !== null) {
       let live = this.#live.get(id);
       if (live === undefined) {
@@ -121,7 +127,7 @@ export class LegacySessions {
           jsonRpcIdOf(parsedBody),
         );
       }
-      this.manager.touch(id, request.method === 'POST' && !isHandshake(parsedBody));
+      this.manager.touch(id, request.method === 'POST' && !HANDSHAKE.has(method));
       const refused = request.method === 'GET' ? await live.events?.refuse(request, live.transport) : undefined;
       if (refused !== undefined) return refused;
       const served =
@@ -140,8 +146,7 @@ export class LegacySessions {
     if (request.method === 'POST' && isInitializeRequest(parsedBody))
       return this.#open(request, options, authInfo, peer);
     // Not a valid initialize request (the SDK's check failed): say which field, not "send initialize first".
-    if (request.method === 'POST' && (parsedBody as { method?: unknown } | null)?.method === 'initialize')
-      return refuseInitialize(parsedBody, this.#limits);
+    if (request.method === 'POST' && method === 'initialize') return refuseInitialize(parsedBody, this.#limits);
     return httpError(
       'noSession',
       'Bad Request: no valid Mcp-Session-Id header. Send initialize first (without a session id) and repeat the Mcp-Session-Id it returns on every request.',
@@ -292,8 +297,4 @@ export class LegacySessions {
     for (const live of all) live.unwatch();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
-}
-
-function isHandshake(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && HANDSHAKE.has((body as { method?: string }).method ?? '');
 }

@@ -14,7 +14,7 @@ import {
 import { ServerRequestIds } from '../../session/ServerRequestIds.js';
 import { CallAnswer, type CallAnswerContext } from './CallAnswer.js';
 import { legacyJsonAnswer } from './legacyAnswer.js';
-import { isPlainRequest } from './plainRequest.js';
+import { isPlainRequest, type Classified } from '../http/classify.js';
 import { requestIdInUse } from '../http/requestIdInUse.js';
 import { acceptsPriming } from '../http/sseFrames.js';
 import { EVENT_KEY, type SessionEvents } from './SessionEvents.js';
@@ -185,13 +185,16 @@ export class SessionTransport implements Transport {
     return call.send(message, final);
   }
 
-  /** Serves one HTTP request of this session (`parsedBody`: the POST's JSON body). */
+  /**
+   * Serves one HTTP request of this session (`parsedBody`: the POST's JSON body; `classified`: the app's
+   * classification of it, whose session id and shape are taken as found, not read again).
+   */
   async handleRequest(
     request: Request,
-    options: { parsedBody?: unknown; authInfo?: AuthInfo } = {},
+    options: { parsedBody?: unknown; authInfo?: AuthInfo; classified?: Classified } = {},
   ): Promise<Response> {
     if (request.method === 'POST') {
-      const message = this.#ownRequest(request, options.parsedBody);
+      const message = this.#ownRequest(request, options.parsedBody, options.classified);
       if (message !== undefined && (this.#calls.has(message.id) || this.#innerCalls.has(message.id)))
         return legacyJsonAnswer(requestIdInUse(message.id, 'session'), this.sessionId!);
       if (message !== undefined) return this.#answer(request, message, options.authInfo);
@@ -199,7 +202,8 @@ export class SessionTransport implements Transport {
       const resumed = await this.#resume(request);
       if (resumed !== undefined) return resumed;
     }
-    return this.#inner.handleRequest(request, options);
+    const { classified: _, ...sdk } = options;
+    return this.#inner.handleRequest(request, sdk);
   }
 
   #answer(request: Request, message: JSONRPCMessage & { id: RequestId }, authInfo: AuthInfo | undefined) {
@@ -219,7 +223,11 @@ export class SessionTransport implements Transport {
   }
 
   /** The POST's message when it is one request this transport answers itself, with the SDK's checks passed. */
-  #ownRequest(request: Request, body: unknown): (JSONRPCMessage & { id: RequestId }) | undefined {
+  #ownRequest(
+    request: Request,
+    body: unknown,
+    classified?: Classified,
+  ): (JSONRPCMessage & { id: RequestId }) | undefined {
     if (this.#closed || this.sessionId === undefined || typeof body !== 'object' || body === null) return undefined;
     const { method, id } = body as { method?: unknown; id?: unknown };
     if (typeof method !== 'string' || method === 'initialize' || id === undefined) return undefined;
@@ -227,11 +235,12 @@ export class SessionTransport implements Transport {
     if (accept === null || !accept.includes('application/json') || !accept.includes('text/event-stream'))
       return undefined;
     if (!isJsonContentType(request.headers.get('content-type'))) return undefined;
-    if (request.headers.get('mcp-session-id') !== this.sessionId) return undefined;
+    const sessionId = classified === undefined ? request.headers.get('mcp-session-id') : classified.sessionId;
+    if (sessionId !== this.sessionId) return undefined;
     const version = request.headers.get('mcp-protocol-version');
     if (version !== null && !this.#supported(version)) return undefined;
     // A plain request passes the SDK's schema for certain; anything else is parsed by it (and refused as it refuses).
-    if (isPlainRequest(body)) return body as JSONRPCMessage & { id: RequestId };
+    if (classified?.plain ?? isPlainRequest(body)) return body as JSONRPCMessage & { id: RequestId };
     try {
       const message = parseJSONRPCMessage(body);
       return 'method' in message && 'id' in message ? (message as JSONRPCMessage & { id: RequestId }) : undefined;

@@ -8,9 +8,9 @@ import { clockOf } from '../../_internal/clock.js';
 import { attachOwn } from '../../adapter/attach.js';
 import type { FusionServer } from '../../adapter/FusionServer.js';
 import type { FusionRuntime } from '../../runtime/FusionRuntime.js';
-import { admitModern, type Admitted } from './admitModern.js';
+import { admitModern, EnvelopeMemory, MODERN_REVISION, type Admitted } from '../http/classify.js';
 import { ownServer } from '../buildServer.js';
-import { MODERN_REVISION, SharedModernTransport } from './SharedModernTransport.js';
+import { SharedModernTransport } from './SharedModernTransport.js';
 import type { ServeOptions } from '../types.js';
 
 /**
@@ -28,6 +28,8 @@ import type { ServeOptions } from '../types.js';
 export class ModernDispatcher {
   /** The listen streams' notifier (the SDK handler's). */
   readonly notify: McpHttpHandler['notify'];
+  /** The envelopes the SDK found valid for this leg; absent when it answers nothing itself (a user's `server`). */
+  readonly envelopes: EnvelopeMemory | undefined;
   readonly #sdk: McpHttpHandler;
   readonly #build: (() => Promise<FusionServer>) | undefined;
   readonly #transport: SharedModernTransport;
@@ -44,7 +46,11 @@ export class ModernDispatcher {
     this.#sdk = sdk;
     this.notify = sdk.notify;
     this.#transport = new SharedModernTransport({ clock: clockOf(options.now) });
-    if (options.server !== undefined) return;
+    if (options.server !== undefined) {
+      this.envelopes = undefined;
+      return;
+    }
+    this.envelopes = new EnvelopeMemory();
     const transport = this.#transport;
     // Built on the first request, not here: Workers refuse random values (ids) and timers at module scope.
     this.#build = async () => {
@@ -69,7 +75,12 @@ export class ModernDispatcher {
    * ({@link admitModern}); `undefined` for anything the SDK's entry answers (and with a user's `server`).
    */
   admit(request: Request, body: unknown): Admitted | undefined {
-    return this.#build === undefined ? undefined : admitModern(request, body);
+    return this.envelopes === undefined ? undefined : admitModern(request, body, this.envelopes);
+  }
+
+  /** Serves a request the app's classification did not admit: the SDK's entry answers (or refuses) it. */
+  refer(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo }): Promise<Response> {
+    return this.#sdk.fetch(request, options);
   }
 
   /** Serves a request {@link admit} admitted, on the long-lived server. */

@@ -10,11 +10,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { systemClock, type Clock, type Timer } from '../../_internal/clock.js';
 import { stringifyMessage } from '../../_internal/fixedJson.js';
+import { MODERN_REVISION } from '../http/classify.js';
 import { jsonAnswer } from '../http/jsonAnswer.js';
 import { onClientGone } from '../node/nodeRequest.js';
-
-/** The modern revision this transport binds its server to. */
-export const MODERN_REVISION = '2026-07-28';
 
 /** JSON-RPC errors the SDK answers with an HTTP status when its dispatch ladder (not a handler) raised them. */
 const LADDER_STATUS: Readonly<Record<number, number>> = {

@@ -4,8 +4,8 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { describe, expect, it, vi } from 'vitest';
-import { initFusion, type ToolExtra } from '../../../src/index.js';
-import { createTestClient } from '../../../src/testing/index.js';
+import { detachedExtra, initFusion, type ToolExtra } from '../../../src/index.js';
+import { callToolAsTask, createTestClient, waitForTask } from '../../../src/testing/index.js';
 import { texts } from '../../_helpers/clients.js';
 
 /** A tool that destructures its extra, as handlers do, and reports what it got. */
@@ -114,5 +114,35 @@ describe("a handler's extra", () => {
       sessionId: 'none',
     });
     await client.close();
+  });
+
+  it('is one shape for a call through the client, a task and a call made outside any request', async () => {
+    const f = initFusion();
+    const seen: Array<{ how: string; shape: unknown; principal: string }> = [];
+    const note = (how: string, extra: ToolExtra) =>
+      seen.push({ how, shape: Object.getPrototypeOf(extra), principal: extra.principal.kind });
+    const reg = f.registry().registerAll(
+      f.query('shape.plain').handle(async (_input, _ctx, extra) => (note('plain', extra), 'plain')),
+      f
+        .query('shape.task')
+        .task()
+        .handle(async (_input, _ctx, extra) => (note('task', extra), 'task')),
+    );
+    await using client = await createTestClient(reg);
+    expect(texts(await client.callTool('shape.plain'))).toEqual(['plain']);
+    const task = await callToolAsTask(client, 'shape.task');
+    expect((await waitForTask(client, task)).status).toBe('completed');
+    // Outside any request (a script, a test): the runtime takes the extra detachedExtra built in the same shape.
+    const authInfo = { token: 't', clientId: 'script', scopes: [] };
+    const outside = await reg
+      .runtime({})
+      .tools.callTool('shape.plain', {}, { sessionKey: 'script', extra: detachedExtra({ authInfo }) });
+    expect(texts(outside)).toEqual(['plain']);
+    expect(seen.map(({ how, principal }) => [how, principal])).toEqual([
+      ['plain', 'anonymous'],
+      ['task', 'anonymous'],
+      ['plain', 'client'],
+    ]);
+    expect(new Set(seen.map((s) => s.shape)).size).toBe(1);
   });
 });

@@ -7,15 +7,66 @@ import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   RELATED_TASK_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCRequest,
   type MessageClassification,
 } from '@modelcontextprotocol/server';
-import { MODERN_REVISION } from './SharedModernTransport.js';
+
+/** The revision the modern (per-request) leg serves. */
+export const MODERN_REVISION = '2026-07-28';
+
+/**
+ * An HTTP request classified once, at the front of dispatch, and handed on to the leg that serves it: nothing
+ * after this step reads the `Mcp-Session-Id` header or checks the body's shape again.
+ */
+export interface Classified {
+  /**
+   * `modern`: a request the modern dispatcher answers itself (`admitted`); `legacy`: for certain one the SDK's
+   * `isLegacyRequest` classifies as legacy; `undefined`: not sure, the SDK's classifier decides.
+   */
+  readonly era: 'modern' | 'legacy' | undefined;
+  /** The `Mcp-Session-Id` header (`null`: none). */
+  readonly sessionId: string | null;
+  /** A POST whose body is one request the SDK's schema takes as it is ({@link isPlainRequest}). */
+  readonly plain: boolean;
+  /** The admitted modern request (with `era` `modern`). */
+  readonly admitted: Admitted | undefined;
+}
 
 /** A modern request the dispatcher answers itself: the message and its era classification. */
 export interface Admitted {
   readonly message: JSONRPCRequest;
   readonly classification: MessageClassification;
+}
+
+/** What {@link classifyRequest} consults: the legacy sessions live here, and the modern leg's envelope memory. */
+export interface ClassifyParts {
+  readonly sessions: { has(sessionId: string): boolean };
+  /** Absent when the modern leg answers nothing itself (a user's `server`). */
+  readonly envelopes: EnvelopeMemory | undefined;
+}
+
+/**
+ * Every fast path of the HTTP app, in one step: the era, the session id and the body's shape, each found once.
+ * A modern request of the ordinary shape is admitted ({@link admitModern}); a GET or DELETE, or one plain
+ * request (not `initialize`) on a session live here with no or a legacy `MCP-Protocol-Version`, is legacy for
+ * certain (the SDK classifies every such request as legacy); anything else is left to the SDK's classifier,
+ * whose answer stands, so a malformed or unusual request is routed as the SDK routes it.
+ */
+export function classifyRequest(request: Request, body: unknown, parts: ClassifyParts): Classified {
+  const sessionId = request.headers.get('mcp-session-id');
+  if (request.method.toUpperCase() !== 'POST') return { era: 'legacy', sessionId, plain: false, admitted: undefined };
+  const admitted = parts.envelopes === undefined ? undefined : admitModern(request, body, parts.envelopes);
+  if (admitted !== undefined) return { era: 'modern', sessionId, plain: false, admitted };
+  const plain = isPlainRequest(body);
+  const version = request.headers.get('mcp-protocol-version');
+  const ordinary =
+    plain &&
+    (body as { method: string }).method !== 'initialize' &&
+    (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) &&
+    sessionId !== null &&
+    parts.sessions.has(sessionId);
+  return { era: ordinary ? 'legacy' : undefined, sessionId, plain, admitted: undefined };
 }
 
 /** The request field the SDK checks the `Mcp-Name` header against, per method (SEP-2243). */
@@ -31,11 +82,33 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
 const MODERN: MessageClassification = Object.freeze({ era: 'modern', revision: MODERN_REVISION });
 /** The keys a JSON-RPC request may have (the SDK's request schema is strict). */
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-/** Envelopes (client info, capabilities, log level) the SDK found valid, as JSON text; a client sends one each time. */
-const validEnvelopes = new Set<string>();
-/** Bounds of that memory: 256 envelopes of at most 2 KiB of text (a larger one is always the SDK's to check). */
+/** Bounds of an {@link EnvelopeMemory}: 256 envelopes of at most 2 KiB of text (a larger one is always the SDK's to check). */
 const MAX_ENVELOPES = 256;
 const MAX_ENVELOPE_TEXT = 2048;
+
+/**
+ * The envelopes (client info, capabilities, log level) the SDK found valid, as JSON text, for one modern leg: a
+ * client sends the same one each time. One per app, never shared across apps.
+ */
+export class EnvelopeMemory {
+  readonly #valid = new Set<string>();
+
+  /** How many envelopes are remembered. */
+  get size(): number {
+    return this.#valid.size;
+  }
+
+  has(envelope: string): boolean {
+    return this.#valid.has(envelope);
+  }
+
+  remember(envelope: string): void {
+    if (envelope.length > MAX_ENVELOPE_TEXT) return;
+    // Full: start again, so that clients seen later are not left out for good.
+    if (this.#valid.size >= MAX_ENVELOPES) this.#valid.clear();
+    this.#valid.add(envelope);
+  }
+}
 
 /**
  * The request when the SDK's entry would hand it to a server unchanged: a JSON POST of one request (not a
@@ -48,7 +121,7 @@ const MAX_ENVELOPE_TEXT = 2048;
  * client, every malformed or unusual case) goes through the SDK's `classifyInboundRequest`, whose answer
  * stands, so both give the same answer for every request.
  */
-export function admitModern(request: Request, body: unknown): Admitted | undefined {
+export function admitModern(request: Request, body: unknown, envelopes: EnvelopeMemory): Admitted | undefined {
   if (request.method !== 'POST' || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const message = body as Record<string, unknown>;
   const method = message.method;
@@ -68,7 +141,7 @@ export function admitModern(request: Request, body: unknown): Admitted | undefin
     if (!plain) return undefined;
   }
   const envelope = wellFormed(message);
-  if (envelope !== undefined && validEnvelopes.has(envelope))
+  if (envelope !== undefined && envelopes.has(envelope))
     return { message: message as JSONRPCRequest, classification: MODERN };
   if (!isJSONRPCRequest(body)) return undefined;
   const outcome = classifyInboundRequest({
@@ -84,11 +157,7 @@ export function admitModern(request: Request, body: unknown): Admitted | undefin
     outcome.classification.revision !== MODERN_REVISION
   )
     return undefined;
-  if (envelope !== undefined && envelope.length <= MAX_ENVELOPE_TEXT) {
-    // Full: start again, so that clients seen later are not left out for good.
-    if (validEnvelopes.size >= MAX_ENVELOPES) validEnvelopes.clear();
-    validEnvelopes.add(envelope);
-  }
+  if (envelope !== undefined) envelopes.remember(envelope);
   return { message: outcome.message, classification: outcome.classification };
 }
 
@@ -96,7 +165,7 @@ export function admitModern(request: Request, body: unknown): Admitted | undefin
  * For a body of the plain shape of a modern request (the SDK's strict JSON-RPC request keys, `jsonrpc` 2.0,
  * an integer or string id, not `initialize`, `params._meta` naming the revision served, no related-task key, a
  * string or integer progress token, JSON values only): its envelope's other keys as JSON text, the key of
- * {@link validEnvelopes}. `undefined` when unsure.
+ * an {@link EnvelopeMemory}. `undefined` when unsure.
  */
 function wellFormed(message: Record<string, unknown>): string | undefined {
   for (const key in message) if (!REQUEST_KEYS.has(key)) return undefined;
@@ -138,4 +207,38 @@ function isJson(value: unknown, depth: number): boolean {
     if (!Object.hasOwn(value, key) || item === undefined || !isJson(item, depth + 1)) return false;
   }
   return true;
+}
+
+/**
+ * Whether `body` is, for certain, one JSON-RPC request the SDK's schemas take without an envelope claim,
+ * told by hand: a plain object of the request's keys only, `jsonrpc` "2.0", a string or integer id, a
+ * string method, and params (if any) an object whose `_meta` holds a progress token at most. `false` means
+ * "not sure": the caller asks the SDK's own schema, whose answer stands.
+ */
+export function isPlainRequest(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype) return false;
+  const message = body as Record<string, unknown>;
+  for (const key in message) if (!REQUEST_KEYS.has(key)) return false;
+  const { params } = message;
+  return (
+    message.jsonrpc === '2.0' &&
+    isId(message.id) &&
+    typeof message.method === 'string' &&
+    (params === undefined || plainParams(params))
+  );
+}
+
+/** A request id or progress token the SDK's schema takes: a string or a (safe) integer. */
+function isId(value: unknown): boolean {
+  return typeof value === 'string' || Number.isSafeInteger(value);
+}
+
+function plainParams(params: unknown): boolean {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (meta === undefined) return true;
+  if (typeof meta !== 'object' || meta === null || Object.getPrototypeOf(meta) !== Object.prototype) return false;
+  for (const key in meta) if (key !== 'progressToken') return false;
+  const token = (meta as { progressToken?: unknown }).progressToken;
+  return token === undefined || isId(token);
 }
