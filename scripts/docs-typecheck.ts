@@ -11,7 +11,9 @@ import ts from 'typescript';
 import { docProgram, type ProgramFile } from './docs-typecheck/docPrograms.js';
 import { extractBlocks } from './docs-typecheck/extractBlocks.js';
 import { fragmentMarker, NOT_YET_STANDALONE } from './docs-typecheck/fragments.js';
+import { ownDiagnostics } from './docs-typecheck/ownDiagnostics.js';
 import { pageModule } from './docs-typecheck/pageModule.js';
+import { sharedHost } from './docs-typecheck/sharedHost.js';
 import { checkStandalone, type StandaloneBlock } from './docs-typecheck/standalone.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -59,25 +61,25 @@ for (const page of pages) {
 
 const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
 const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-const program = ts.createProgram([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')], {
-  ...options,
-  noEmit: true,
-  noUnusedLocals: false,
-});
-const own = new Set([...generated.keys(), join(root, 'scripts', 'docs-typecheck', 'app.d.ts')]);
+// The three programs below share the package's parsed sources and declarations (the generated files apart).
+const parsed = new Map<string, ts.SourceFile>();
+const host = (opts: ts.CompilerOptions): ts.CompilerHost =>
+  sharedHost(opts, parsed, (fileName) => resolve(fileName).startsWith(`${out}/`));
+const pageOptions = { ...options, noEmit: true, noUnusedLocals: false };
+const appTypes = join(root, 'scripts', 'docs-typecheck', 'app.d.ts');
+const program = ts.createProgram([...generated.keys(), appTypes], pageOptions, host(pageOptions));
+const own = new Set([...generated.keys(), appTypes]);
 // The documented programs, alone: what they use they must import or define.
-const programs = ts.createProgram([...programFiles.keys()], { ...options, noEmit: true, noUnusedLocals: false });
+const programs = ts.createProgram([...programFiles.keys()], pageOptions, host(pageOptions));
 for (const [file, origin] of programFiles) generated.set(file, origin);
 // The blocks alone, each as a reader pastes it.
-const { diagnostics: aloneDiagnostics, fragmentErrors } = checkStandalone(standalone, options);
+const { diagnostics: aloneDiagnostics, fragmentErrors } = checkStandalone(standalone, options, host);
 for (const [file, { page, block }] of standalone)
   generated.set(file, { page, pageLine: (line) => block.line + line - 1 });
-// Errors inside the package itself are the type check's business; here only the docs' own count.
+// Errors inside the package itself are the type check's business (and not looked for): only the docs' count.
 const diagnostics = [
-  ...ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || own.has(resolve(d.file.fileName))),
-  ...ts
-    .getPreEmitDiagnostics(programs)
-    .filter((d) => d.file === undefined || programFiles.has(resolve(d.file.fileName))),
+  ...ownDiagnostics(program, (file) => own.has(file)),
+  ...ownDiagnostics(programs, (file) => programFiles.has(file)),
   ...aloneDiagnostics,
 ];
 

@@ -40,9 +40,16 @@ check() {
     echo "$status" >"$checks/$name.status"
   ) &
 }
-check typecheck npx tsc --noEmit -p tsconfig.json
-check format npx prettier --check . --log-level warn
-check lint npx eslint .
+# Each check reads every file, and reuses from its previous run the verdict on a file whose content (and the
+# tool's version and configuration) has not changed: tsc's incremental build info (it re-checks a changed file
+# and the files whose types depend on it), Prettier's and ESLint's caches by content (no rule of
+# eslint.config.js reads types, so a file's lint depends on that file alone). Kept per checkout, under the
+# node_modules that several worktrees may share; delete node_modules/.cache/mcp-fusion-checks/ to start afresh.
+cache="node_modules/.cache/mcp-fusion-checks/$(pwd -P | cksum | cut -d ' ' -f 1)"
+mkdir -p "$cache"
+check typecheck npx tsc --noEmit -p tsconfig.json --incremental --tsBuildInfoFile "$cache/tsc.tsbuildinfo"
+check format npx prettier --check . --log-level warn --cache --cache-strategy content --cache-location "$cache/prettier"
+check lint npx eslint . --cache --cache-strategy content --cache-location "$cache/eslint"
 check docs npx tsx scripts/docs-typecheck.ts
 wait
 failed=0

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import ts from 'typescript';
 import type { CodeBlock } from './extractBlocks.js';
 import { fragmentMarker, fragmentVerdict, UNKNOWN_NAME_CODES } from './fragments.js';
+import { ownDiagnostics } from './ownDiagnostics.js';
 
 /** One block written to a file of its own: the file's path and where the block stands. */
 export interface StandaloneBlock {
@@ -24,20 +25,22 @@ export interface StandaloneResult {
 export function checkStandalone(
   files: ReadonlyMap<string, StandaloneBlock>,
   options: ts.CompilerOptions,
+  host?: (options: ts.CompilerOptions) => ts.CompilerHost,
 ): StandaloneResult {
-  const alone = ts.createProgram([...files.keys()], {
+  const aloneOptions: ts.CompilerOptions = {
     ...options,
     noEmit: true,
     noUnusedLocals: false,
     // A pasted file of a `"type": "module"` project is a module, imports or not.
     moduleDetection: ts.ModuleDetectionKind.Force,
-  });
+  };
+  const alone = ts.createProgram([...files.keys()], aloneOptions, host?.(aloneOptions));
   const unknown = new Map<string, Set<string>>([...files.keys()].map((file) => [file, new Set()]));
-  const diagnostics = ts.getPreEmitDiagnostics(alone).filter((d) => {
+  // Only the blocks' files are checked (the package's sources they import are the type check's business).
+  const diagnostics = ownDiagnostics(alone, (file) => files.has(file)).filter((d) => {
     const file = d.file === undefined ? undefined : resolve(d.file.fileName);
     if (file === undefined) return true;
-    const origin = files.get(file);
-    if (origin === undefined) return false;
+    const origin = files.get(file)!;
     if (fragmentMarker(origin.block.code) === undefined) return true;
     const name = /'([^']+)'/.exec(ts.flattenDiagnosticMessageText(d.messageText, '\n'))?.[1];
     if (UNKNOWN_NAME_CODES.has(d.code) && name !== undefined) unknown.get(file)!.add(name);

@@ -66,22 +66,27 @@ export async function clientFrom(
 /**
  * Every `everyMs` until stopped, a brand-new SDK client from `localAddress` (another principal) connects and
  * lists the tools; `stop` resolves the slowest HTTP round trip of those clients (until the response headers)
- * and the failures seen.
+ * and the failures seen. Given `progress` (how many calls the abusive peers have had answered so far), it
+ * also resolves `mostDuring`: the most abusive calls answered while one probe request waited for its answer.
  */
 export function probeFreshClients(
   url: string,
   localAddress: string,
   everyMs = 250,
-): { stop(): Promise<{ rounds: number; slowestMs: number; failures: string[] }> } {
+  progress: () => number = () => 0,
+): { stop(): Promise<{ rounds: number; slowestMs: number; mostDuring: number; failures: string[] }> } {
   let stopped = false;
   let slowestMs = 0;
+  let mostDuring = 0;
   let rounds = 0;
   const failures: string[] = [];
   const base = fetchFrom(localAddress);
   const timed: typeof fetch = async (input, init) => {
     const started = performance.now();
+    const before = progress();
     const response = await base(input, init);
     slowestMs = Math.max(slowestMs, performance.now() - started);
+    mostDuring = Math.max(mostDuring, progress() - before);
     return response;
   };
   const loop = (async () => {
@@ -100,7 +105,7 @@ export function probeFreshClients(
     async stop() {
       stopped = true;
       await loop;
-      return { rounds, slowestMs, failures };
+      return { rounds, slowestMs, mostDuring, failures };
     },
   };
 }

@@ -21,6 +21,7 @@ import { openSession, request, type RawApp } from '../_helpers/raw.js';
 import { startIssuer } from '../auth/issuer.js';
 import { ready, redisClient, uniquePrefix } from '../redis/clients.js';
 import { freePort } from '../_helpers/freePort.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -342,7 +343,7 @@ describe('the default logger', () => {
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'MCP_FUSION_LOG') env[k] = v;
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/e2e/fixtures/throwingStdio.ts'],
+      args: sourceChild('test/e2e/fixtures/throwingStdio.ts'),
       cwd: root,
       env,
       stderr: 'pipe',

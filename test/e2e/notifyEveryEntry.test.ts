@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { initFusion, startServer } from '../../src/index.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -62,7 +63,7 @@ describe('startServer announces resource updates and deletions', () => {
     const client = new Client({ name: 'stdio', version: '1.0.0' });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/e2e/fixtures/watchedStdio.ts'],
+      args: sourceChild('test/e2e/fixtures/watchedStdio.ts'),
       cwd: root,
       stderr: 'pipe',
     });

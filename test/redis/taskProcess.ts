@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { freePort } from '../_helpers/freePort.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 import { portAnswers } from '../_helpers/waitFor.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,7 +24,7 @@ export async function taskProcess(
   script = 'test/redis/fixtures/taskServer.ts',
 ): Promise<TaskProcess> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=mcp-fusion-source', script], {
+  const proc = spawn(process.execPath, sourceChild(script), {
     cwd: root,
     env: {
       ...process.env,
@@ -53,15 +54,11 @@ export async function workerProcess(
   prefix: string,
   env: Record<string, string>,
 ): Promise<Omit<TaskProcess, 'url' | 'port'>> {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=mcp-fusion-source', 'test/redis/fixtures/taskWorker.ts'],
-    {
-      cwd: root,
-      env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, NODE_OPTIONS: '', ...env },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    },
-  );
+  const proc = spawn(process.execPath, sourceChild('test/redis/fixtures/taskWorker.ts'), {
+    cwd: root,
+    env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let log = '';
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await new Promise<void>((resolve, reject) => {

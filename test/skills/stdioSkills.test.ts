@@ -6,18 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { registry, workspaceOptions } from '../../examples/workspace/registry.js';
 import { workflowSkill } from '../../src/skills/workflowSkill.js';
 import { heard } from '../_helpers/heard.js';
+import { sourceChild } from '../_helpers/sourceChild.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A v2 SDK client over stdio to a child process running `script` (through tsx, on mcp-fusion's sources). */
-async function stdioClient(mode: 'legacy' | 'auto', ...script: string[]) {
+/** A v2 SDK client over stdio to a child process running `script` (its bundle of the sources: sourceChild). */
+async function stdioClient(mode: 'legacy' | 'auto', script: string, ...args: string[]) {
   const client = new Client(
     { name: 'skills-stdio', version: '1.0.0' },
     mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', '--conditions=mcp-fusion-source', ...script],
+    args: [...sourceChild(script), ...args],
     cwd: root,
     stderr: 'pipe',
   });
@@ -25,7 +26,7 @@ async function stdioClient(mode: 'legacy' | 'auto', ...script: string[]) {
   return Object.assign(client, { skills: new SkillsClient(client), [Symbol.asyncDispose]: () => client.close() });
 }
 
-/** A child process through tsx starts slowly on a loaded machine. */
+/** A child process starts slowly on a loaded machine. */
 const STDIO_MS = 60_000;
 
 const SWITCHED = 'test/skills/fixtures/switchedSkillStdio.ts';
