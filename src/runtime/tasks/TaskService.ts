@@ -23,6 +23,7 @@ import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
 import { TaskRuns } from './TaskRuns.js';
 import { TaskTakeovers } from './TaskTakeovers.js';
+import { handOff } from './taskHandOff.js';
 import type { TaskStart } from './TaskStart.js';
 
 export type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
@@ -190,18 +191,24 @@ export class TaskService {
     }
     // The work runs on a worker: this process holds no run of it.
     this.ledger.release(record.id);
-    await this.#queue!.enqueue(record.id, 1);
-    this.#watchers.emit(record, scope.sessionKey);
-    return { kind: 'task', record };
+    const handed = (await handOff(this.ledger, this.#queue!, record, 1)) ?? record;
+    this.#watchers.emit(handed, scope.sessionKey);
+    return { kind: 'task', record: handed };
   }
 
-  /** Runs `record` (taken over from a lost instance, or claimed by a worker) here as its current attempt. */
-  async #rerun(record: TaskRecord, here = this.#queue === undefined): Promise<void> {
-    if (!here) return this.#queue!.enqueue(record.id, attemptOf(record)).catch(() => {});
+  /**
+   * Runs `record` as its current attempt: claimed by this worker (`worker`), or taken over from a lost
+   * instance (here, or handed to the queue when runs go there).
+   */
+  async #rerun(record: TaskRecord, worker = false): Promise<void> {
+    if (!worker && this.#queue !== undefined)
+      return this.#watchers.emit(
+        await handOff(this.ledger, this.#queue, record, attemptOf(record)).catch(() => undefined),
+      );
     if (this.#runs.has(record.id) || record.run === undefined) return;
     const controller = new AbortController();
     const claim = (): Promise<boolean> => this.#runs.claim(record.id, attemptOf(record));
-    const extra = runExtra(this.#input, replayExtra(record.run), controller, Promise.resolve(record.id), claim);
+    const extra = runExtra(this.#input, replayExtra(record.run, record), controller, Promise.resolve(record.id), claim);
     this.ledger.adopt();
     const call = this.#tools.callTool(record.tool, record.run.arguments, replayContext(record.run, extra));
     return this.#runs.drive(record, controller, extra, settle(call));
