@@ -29,6 +29,8 @@ import type { TaskStart } from './TaskStart.js';
 export type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
 export type { TaskStart } from './TaskStart.js';
 
+type NewTask = Parameters<TaskLedger['create']>[0];
+
 const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
 
 /**
@@ -130,14 +132,7 @@ export class TaskService {
     }
     let record: TaskRecord;
     try {
-      record = await this.ledger.create({
-        owner: scope.extra.principal.key,
-        holder: ledgerHolder(scope),
-        tool: name,
-        arguments: args,
-        requiredScopes: routeScopes(route, args),
-        ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
-        pollIntervalMs: declaration.pollIntervalMs,
+      record = await this.#store(route, name, args, scope, how.ttlMs, {
         leaseUntil: this.ledger.now() + this.#leaseMs,
         instance: this.#instance,
         ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, scope) } : {}),
@@ -164,6 +159,28 @@ export class TaskService {
     if (attemptOf(claimed) === attempt) await this.#rerun(claimed, true);
   }
 
+  /** Stores a new task of the call to `route` (owner, scopes, lifetimes from its declaration) with `more`. */
+  #store(
+    route: Route,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    ttlMs: number | undefined,
+    more: Partial<NewTask>,
+  ): Promise<TaskRecord> {
+    const declaration = routeTask(route)!;
+    return this.ledger.create({
+      owner: scope.extra.principal.key,
+      holder: ledgerHolder(scope),
+      tool: name,
+      arguments: args,
+      requiredScopes: routeScopes(route, args),
+      ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
+      pollIntervalMs: declaration.pollIntervalMs,
+      ...more,
+    });
+  }
+
   /** A task of a queued service: stored with its call kept, its first run handed to the queue. */
   async #enqueue(
     route: Route,
@@ -172,19 +189,9 @@ export class TaskService {
     scope: RequestContext,
     ttlMs: number | undefined,
   ): Promise<TaskStart> {
-    const declaration = routeTask(route)!;
     let record: TaskRecord;
     try {
-      record = await this.ledger.create({
-        owner: scope.extra.principal.key,
-        holder: ledgerHolder(scope),
-        tool: name,
-        arguments: args,
-        requiredScopes: routeScopes(route, args),
-        ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
-        pollIntervalMs: declaration.pollIntervalMs,
-        run: taskRunOf(args, scope),
-      });
+      record = await this.#store(route, name, args, scope, ttlMs, { run: taskRunOf(args, scope) });
     } catch (error) {
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
       throw error;
