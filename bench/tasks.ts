@@ -46,9 +46,9 @@ export async function tasksSection(options: SectionOptions): Promise<Section> {
       .withString('text')
       .task()
       .handle(async ({ text }) => {
-        // Two turns of the loop, so never settled within the call's first turn: always stored. (A 0 ms timer
-        // fired first when the call started in the loop's check phase and the loop stayed busy 1 ms or more: answered
-        // inline, no task, and the tasks/get row's setup failed.)
+        // Two turns of the loop, so never settled within the call's first turn: always stored. (A 0 ms
+        // timer fired first when the call started in the loop's check phase and the loop stayed busy 1 ms
+        // or more: answered inline, no task, and the tasks/get row's setup failed.)
         await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
         return text;
       }),
