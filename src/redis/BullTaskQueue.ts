@@ -14,7 +14,7 @@ export interface BullTaskQueueOptions {
   /** BullMQ's key prefix (default BullMQ's own, `bull`). */
   prefix?: string;
   /**
-   * How long a hand-off may take (ms, default 5,000): BullMQ waits for its Redis to become ready, so a queue
+   * How long a hand-off may take (ms, default 30,000): BullMQ waits for its Redis to become ready, so a queue
    * whose Redis refuses connections would hold the `tools/call` forever; past this the hand-off fails and the
    * task ends `failed`, saying it was not started. Give `connection` fail-fast options
    * (`failFastRedisOptions()`) so that a Redis that goes away mid-life fails the hand-off at once.
@@ -45,14 +45,18 @@ export class BullTaskQueue implements TaskQueue {
 
   /** Adds the run's job; rejects when BullMQ refuses it or does not take it within `handOffMs`. */
   async enqueue(taskId: string, attempt: number): Promise<void> {
-    const ms = this.#options.handOffMs ?? 5_000;
+    // BullMQ imported and its queue made first: the deadline is for Redis, not for loading the module.
+    const queue = await (this.#queue ??= this.#open());
+    const ms = this.#options.handOffMs ?? 30_000;
     let timer: Timer | undefined;
     const late = new Promise<never>((_, reject) => {
       const text = `BullMQ did not take the job within ${ms} ms; check that the queue's Redis is reachable`;
       timer = clockOf(this.#options.now).setTimeout(() => reject(new Error(text)), ms);
     });
+    const job: TaskJob = { taskId, attempt };
+    const options = { jobId: `${taskId}-${attempt}`, attempts: 1, removeOnComplete: true, removeOnFail: true };
     try {
-      await Promise.race([this.#add(taskId, attempt), late]);
+      await Promise.race([queue.add('run', job, options), late]);
     } finally {
       timer?.cancel();
     }
@@ -60,17 +64,6 @@ export class BullTaskQueue implements TaskQueue {
 
   async close(): Promise<void> {
     if (this.#queue !== undefined) await (await this.#queue).close();
-  }
-
-  async #add(taskId: string, attempt: number): Promise<void> {
-    const queue = await (this.#queue ??= this.#open());
-    const job: TaskJob = { taskId, attempt };
-    await queue.add('run', job, {
-      jobId: `${taskId}-${attempt}`,
-      attempts: 1,
-      removeOnComplete: true,
-      removeOnFail: true,
-    });
   }
 
   async #open(): Promise<BullQueue> {
