@@ -1,7 +1,8 @@
 /**
  * `npm run bench` — mcp-fusion against the bare SDK, side by side in one process (HTTP servers and heap
  * measurements in child processes). `-- --quick` is the CI smoke run; `-- --only=list,call` runs some
- * sections (`redis` prints Redis commands per call of each kind); `-- --long` (or BENCH_LONG=1) measures the load rows
+ * sections (`redis` prints Redis commands per call of each kind; `workers`, plain calls on the front while 50 CPU-heavy
+ * tasks run on BullMQ workers, runs only when named there); `-- --long` (or BENCH_LONG=1) measures the load rows
  * (64 in flight, HTTP) over more and longer slices, so that three runs give the same verdicts. The full run
  * (without --only) writes bench/RESULTS.md. `-- --peers` runs only the peer frameworks' comparison (bench/peers.ts,
  * docs/performance.md), installing them under bench/peers/ on first use; `-- --peers --quick` is its short run.
@@ -22,6 +23,7 @@ import { redisSection } from './redis.js';
 import { registryScaleSection } from './registryScale.js';
 import { scaleSection } from './scale.js';
 import { tasksSection } from './tasks.js';
+import { workersSection } from './workers.js';
 import { nodeHandlerSection } from './nodeHandler.js';
 import { issueVerdicts, Rows, type Verdict } from './verdicts.js';
 import type { Section, SectionOptions } from './section.js';
@@ -58,7 +60,10 @@ const SECTIONS: Record<string, (o: SectionOptions) => Promise<Section>> = {
   scale: scaleSection,
   console: consoleSection,
   tasks: tasksSection,
+  workers: workersSection,
 };
+/** Sections that run only when named in `--only` (several processes and a redis-server; about a minute). */
+const OPT_IN = new Set(['workers']);
 
 const started = performance.now();
 const loadAtStart = os.loadavg();
@@ -66,7 +71,7 @@ const loadAtStart = os.loadavg();
 const measured = relative(process.cwd(), fileURLToPath(import.meta.resolve('mcp-fusion')));
 const sections: Section[] = [];
 for (const [name, run] of Object.entries(SECTIONS)) {
-  if (only !== undefined && !only.includes(name)) continue;
+  if (only === undefined ? OPT_IN.has(name) : !only.includes(name)) continue;
   options.log(`${name}…`);
   const t0 = performance.now();
   sections.push(await run(options));

@@ -1,3 +1,4 @@
+import { clockOf, type Timer } from '../_internal/clock.js';
 import type { TaskQueue } from '../tasks/TaskQueue.js';
 import { loadBullmq, TASK_QUEUE, type BullQueue, type TaskJob } from './_internal/bullmq.js';
 
@@ -12,6 +13,15 @@ export interface BullTaskQueueOptions {
   queueName?: string;
   /** BullMQ's key prefix (default BullMQ's own, `bull`). */
   prefix?: string;
+  /**
+   * How long a hand-off may take (ms, default 30,000): BullMQ waits for its Redis to become ready, so a queue
+   * whose Redis refuses connections would hold the `tools/call` forever; past this the hand-off fails and the
+   * task ends `failed`, saying it was not started. Give `connection` fail-fast options
+   * (`failFastRedisOptions()`) so that a Redis that goes away mid-life fails the hand-off at once.
+   */
+  handOffMs?: number;
+  /** The clock of the hand-off deadline (the `now` of `createClock()` in tests); default the system clock. */
+  now?: () => number;
 }
 
 /**
@@ -33,15 +43,23 @@ export class BullTaskQueue implements TaskQueue {
     this.#options = options;
   }
 
+  /** Adds the run's job; rejects when BullMQ refuses it or does not take it within `handOffMs`. */
   async enqueue(taskId: string, attempt: number): Promise<void> {
+    // BullMQ imported and its queue made first: the deadline is for Redis, not for loading the module.
     const queue = await (this.#queue ??= this.#open());
-    const job: TaskJob = { taskId, attempt };
-    await queue.add('run', job, {
-      jobId: `${taskId}-${attempt}`,
-      attempts: 1,
-      removeOnComplete: true,
-      removeOnFail: true,
+    const ms = this.#options.handOffMs ?? 30_000;
+    let timer: Timer | undefined;
+    const late = new Promise<never>((_, reject) => {
+      const text = `BullMQ did not take the job within ${ms} ms; check that the queue's Redis is reachable`;
+      timer = clockOf(this.#options.now).setTimeout(() => reject(new Error(text)), ms);
     });
+    const job: TaskJob = { taskId, attempt };
+    const options = { jobId: `${taskId}-${attempt}`, attempts: 1, removeOnComplete: true, removeOnFail: true };
+    try {
+      await Promise.race([queue.add('run', job, options), late]);
+    } finally {
+      timer?.cancel();
+    }
   }
 
   async close(): Promise<void> {
@@ -51,6 +69,9 @@ export class BullTaskQueue implements TaskQueue {
   async #open(): Promise<BullQueue> {
     const { Queue } = await loadBullmq();
     const { connection, queueName, prefix } = this.#options;
-    return new Queue(queueName ?? TASK_QUEUE, { connection, ...(prefix !== undefined ? { prefix } : {}) });
+    const queue = new Queue(queueName ?? TASK_QUEUE, { connection, ...(prefix !== undefined ? { prefix } : {}) });
+    // Connection errors (BullMQ logs them when nobody listens) reach the caller as a failed hand-off.
+    queue.on('error', () => {});
+    return queue;
   }
 }

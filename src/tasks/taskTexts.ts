@@ -24,6 +24,21 @@ export const taskTexts = {
       : how.repeatSafe
         ? `"${tool}" is safe to repeat: call it again.`
         : `Its work may be partly done and "${tool}" is not declared safe to repeat: check its effects before calling again.`),
+  /**
+   * Handing run `attempt` of a task to the worker queue failed (`reason`): nothing of that run started, and the
+   * task ends failed.
+   */
+  notStarted: (id: string, tool: string, attempt: number, reason: string) =>
+    `Task "${id}" (${tool}) was not started: handing ${attempt > 1 ? `attempt ${attempt}` : 'it'} to a worker failed (${reason}). ` +
+    (attempt > 1
+      ? `"${tool}" is declared safe to repeat: call it again.`
+      : 'None of its work ran, so calling the tool again is safe.'),
+  /** A legacy `elicit`/`sample` of a run away from the session that started the task (a worker, a takeover). */
+  legacyAskAway: (id: string, tool: string, method: string) =>
+    `Task "${id}" (${tool}) cannot send ${method} to its client: it runs away from the 2025-11-25 session that started it ` +
+    '(on a task worker, or run again after its instance stopped), and only an instance holding that session can send it requests. ' +
+    'Ask for the input before starting the task (in its arguments), run the tool in the front process (no task queue), ' +
+    'or call it from a 2026-07-28 client, whose task input goes through tasks/update on any instance.',
   /** The status message of a task run again on another instance. */
   retried: (attempt: number, maxAttempts: number) =>
     `Attempt ${attempt} of ${maxAttempts}: the server instance running the previous attempt stopped; running again.`,

@@ -2,8 +2,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
-import { RedisEventBus, RedisSessionStore, RedisTaskStore } from '../../src/redis/index.js';
+import { RedisTaskStore } from '../../src/redis/index.js';
 import { callToolAsTask } from '../../src/testing/index.js';
+import { busInstance } from './_busInstances.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 
 const f = initFusion();
@@ -40,18 +41,16 @@ function registry() {
 }
 
 /** One instance in this process on the shared Redis under `prefix`, with the Redis bus. */
-async function instance(client: Redis, prefix: string) {
-  const bus = new RedisEventBus({ publisher: client, subscriber: redisClient(), prefix: `${prefix}bus:` });
-  await bus.ready();
-  const app = createFusionApp(registry(), {
-    drainMs: 0,
-    eventStore: false,
-    sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),
-    tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }), leaseMs: 120_000 },
-    bus,
-  });
-  return { app, close: async () => (await app.close(), await bus.close()) };
-}
+const instance = (client: Redis, prefix: string) =>
+  busInstance(client, prefix, ({ bus, sessionStore }) =>
+    createFusionApp(registry(), {
+      drainMs: 0,
+      eventStore: false,
+      sessionStore,
+      tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }), leaseMs: 120_000 },
+      bus,
+    }),
+  );
 
 /**
  * A 2025-11-25 SDK client (elicitation and sampling declared) whose requests and GET stream go to A and

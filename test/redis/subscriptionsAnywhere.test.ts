@@ -1,12 +1,11 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
-import { RedisEventBus, RedisSessionStore } from '../../src/redis/index.js';
+import { busInstance, legacyClientTo } from './_busInstances.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 
 const f = initFusion();
-const URL_ = 'http://127.0.0.1/mcp';
 
 /** A documents resource that mirrors the `docs.*` domain, a mutation that invalidates it, and a read. */
 function registry() {
@@ -33,34 +32,19 @@ function registry() {
 }
 
 /** One instance in this process on the shared Redis under `prefix`, with the Redis bus. */
-async function instance(client: Redis, prefix: string) {
-  const bus = new RedisEventBus({ publisher: client, subscriber: redisClient(), prefix: `${prefix}bus:` });
-  await bus.ready();
-  const app = createFusionApp(registry(), {
-    drainMs: 0,
-    eventStore: false,
-    resourceSubscriptions: true,
-    stateSync: { policies: [] },
-    sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),
-    bus,
-  });
-  return { app, close: async () => (await app.close(), await bus.close()) };
-}
-
-/** A 2025-11-25 SDK client whose requests go to `to.app` (switch it to move the next request). */
-async function legacyClient(to: { app: FusionApp }): Promise<Client> {
-  const client = new Client({ name: 'subscriber', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(URL_), {
-      fetch: (url, init) => {
-        const request = new Request(url, init);
-        request.headers.set('host', '127.0.0.1');
-        return to.app.fetch(request);
-      },
+const instance = (client: Redis, prefix: string) =>
+  busInstance(client, prefix, ({ bus, sessionStore }) =>
+    createFusionApp(registry(), {
+      drainMs: 0,
+      eventStore: false,
+      resourceSubscriptions: true,
+      stateSync: { policies: [] },
+      sessionStore,
+      bus,
     }),
   );
-  return client;
-}
+
+const legacyClient = (to: { app: FusionApp }): Promise<Client> => legacyClientTo(to, 'subscriber');
 
 /** Records `notifications/resources/updated`; `next(n)` resolves once `n` have arrived. */
 function updates(client: Client) {

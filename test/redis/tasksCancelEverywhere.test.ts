@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createFusionApp, initFusion, type FusionApp, type WorkflowChange } from '../../src/index.js';
@@ -11,6 +11,7 @@ import {
   type TaskChannel,
 } from '../../src/testing/index.js';
 import { until } from '../_helpers/waitFor.js';
+import { legacyClientTo } from './_busInstances.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 
 const f = initFusion();
@@ -107,19 +108,7 @@ async function instance(client: Redis, prefix: string, wf: Approval, bus: boolea
 }
 
 /** A 2025-11-25 SDK client whose requests go to `to.app` (switch it to move the next request to another instance). */
-async function legacyClient(to: { app: FusionApp }): Promise<Client> {
-  const client = new Client({ name: 'cancel-everywhere', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(URL_), {
-      fetch: (url, init) => {
-        const request = new Request(url, init);
-        request.headers.set('host', '127.0.0.1');
-        return to.app.fetch(request);
-      },
-    }),
-  );
-  return client;
-}
+const legacyClient = (to: { app: FusionApp }): Promise<Client> => legacyClientTo(to, 'cancel-everywhere');
 
 const modernOn = (app: FusionApp): TaskChannel => modernTaskEndpoint(URL_, { fetch: (r) => app.fetch(r) });
 const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name).sort();

@@ -2,34 +2,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createTaskSessionFromClient, type TaskSessionEndpointId } from '@modelcontextprotocol/ext-tasks/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
-import { RedisSessionStore, RedisTaskStore } from '../../src/redis/index.js';
+import type { FusionApp } from '../../src/index.js';
 import { callToolAsTask } from '../../src/testing/index.js';
+import { instance, user } from './_listInstances.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 
-const f = initFusion();
-const ISS = 'https://id.example';
-/** A verified user as a verifier would pass it to `app.fetch`. */
-const user = (sub: string) => ({
-  authInfo: { token: `t-${sub}`, clientId: 'app', scopes: [], extra: { sub, iss: ISS } },
-});
 const anything = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } as any;
-
-/** One instance in this process; tasks and sessions in the shared Redis under `prefix`, two tasks a page. */
-function instance(client: Redis, prefix: string): FusionApp {
-  const registry = f.registry().registerAll(
-    f
-      .action('jobs.run')
-      .withString('name')
-      .task({ pollIntervalMs: 20 })
-      .handle(() => new Promise<string>(() => {})),
-  );
-  return createFusionApp(registry, {
-    drainMs: 0,
-    sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),
-    tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }), leaseMs: 120_000, pageSize: 2 },
-  });
-}
 
 /** A 2025-11-25 SDK client of `caller` whose requests go to each app in turn (no affinity). */
 async function roundRobin(apps: FusionApp[], caller: object): Promise<Client & { sent: number[] }> {

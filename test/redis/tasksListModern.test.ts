@@ -6,37 +6,15 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createFusionApp, initFusion, type FusionApp } from '../../src/index.js';
-import { RedisSessionStore, RedisTaskStore } from '../../src/redis/index.js';
+import type { FusionApp } from '../../src/index.js';
 import { modernTaskEndpoint, type TaskChannel } from '../../src/testing/index.js';
+import { instance, user } from './_listInstances.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 
-const f = initFusion();
 const URL_ = 'http://127.0.0.1/mcp';
 const MODERN = '2026-07-28';
 /** The inventory method of the io.mcp-fusion/tasks-list extension (SEP-2663 removes `tasks/list`). */
 const LIST = 'io.mcp-fusion/tasks/list';
-const ISS = 'https://id.example';
-/** A verified user as a verifier would pass it to `app.fetch`. */
-const user = (sub: string) => ({
-  authInfo: { token: `t-${sub}`, clientId: 'app', scopes: [], extra: { sub, iss: ISS } },
-});
-
-/** One instance in this process; tasks in the shared Redis under `prefix`, two tasks a page. */
-function instance(client: Redis, prefix: string): FusionApp {
-  const registry = f.registry().registerAll(
-    f
-      .action('jobs.run')
-      .withString('name')
-      .task({ pollIntervalMs: 20 })
-      .handle(() => new Promise<string>(() => {})),
-  );
-  return createFusionApp(registry, {
-    drainMs: 0,
-    sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),
-    tasks: { store: new RedisTaskStore({ client, prefix: `${prefix}tasks:` }), leaseMs: 120_000, pageSize: 2 },
-  });
-}
 
 /** 2026-07-28 task channels of `caller`, one per instance, used in turn (no affinity); `sent` records which. */
 function channels(apps: FusionApp[], caller: object) {

@@ -3,6 +3,7 @@ import { requireOptional } from '../../_internal/loadOptional.js';
 /** The part of BullMQ's `Queue` the task queue uses. */
 export interface BullQueue {
   add(name: string, data: unknown, options: Record<string, unknown>): Promise<unknown>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
   close(): Promise<void>;
 }
 

@@ -24,10 +24,13 @@ import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
 import { TaskRuns } from './TaskRuns.js';
 import { TaskTakeovers } from './TaskTakeovers.js';
+import { handOff } from './taskHandOff.js';
 import type { TaskStart } from './TaskStart.js';
 
 export type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
 export type { TaskStart } from './TaskStart.js';
+
+type NewTask = Parameters<TaskLedger['create']>[0];
 
 const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
 
@@ -130,14 +133,7 @@ export class TaskService {
     }
     let record: TaskRecord;
     try {
-      record = await this.ledger.create({
-        owner: scope.extra.principal.key,
-        holder: ledgerHolder(scope),
-        tool: name,
-        arguments: args,
-        requiredScopes: routeScopes(route, args),
-        ttlMs: Math.min(how.ttlMs ?? declaration.ttlMs, declaration.ttlMs),
-        pollIntervalMs: declaration.pollIntervalMs,
+      record = await this.#store(route, name, args, scope, how.ttlMs, {
         leaseUntil: this.ledger.now() + this.#leaseMs,
         instance: this.#instance,
         ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, scope) } : {}),
@@ -164,6 +160,28 @@ export class TaskService {
     if (attemptOf(claimed) === attempt) await this.#rerun(claimed, true);
   }
 
+  /** Stores a new task of the call to `route` (owner, scopes, lifetimes from its declaration) with `more`. */
+  #store(
+    route: Route,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    scope: RequestContext,
+    ttlMs: number | undefined,
+    more: Partial<NewTask>,
+  ): Promise<TaskRecord> {
+    const declaration = routeTask(route)!;
+    return this.ledger.create({
+      owner: scope.extra.principal.key,
+      holder: ledgerHolder(scope),
+      tool: name,
+      arguments: args,
+      requiredScopes: routeScopes(route, args),
+      ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
+      pollIntervalMs: declaration.pollIntervalMs,
+      ...more,
+    });
+  }
+
   /** A task of a queued service: stored with its call kept, its first run handed to the queue. */
   async #enqueue(
     route: Route,
@@ -172,37 +190,33 @@ export class TaskService {
     scope: RequestContext,
     ttlMs: number | undefined,
   ): Promise<TaskStart> {
-    const declaration = routeTask(route)!;
     let record: TaskRecord;
     try {
-      record = await this.ledger.create({
-        owner: scope.extra.principal.key,
-        holder: ledgerHolder(scope),
-        tool: name,
-        arguments: args,
-        requiredScopes: routeScopes(route, args),
-        ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
-        pollIntervalMs: declaration.pollIntervalMs,
-        run: taskRunOf(args, scope),
-      });
+      record = await this.#store(route, name, args, scope, ttlMs, { run: taskRunOf(args, scope) });
     } catch (error) {
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
       throw error;
     }
     // The work runs on a worker: this process holds no run of it.
     this.ledger.release(record.id);
-    await this.#queue!.enqueue(record.id, 1);
-    this.#watchers.emit(record, scope.sessionKey);
-    return { kind: 'task', record };
+    const handed = (await handOff(this.ledger, this.#queue!, record, 1)) ?? record;
+    this.#watchers.emit(handed, scope.sessionKey);
+    return { kind: 'task', record: handed };
   }
 
-  /** Runs `record` (taken over from a lost instance, or claimed by a worker) here as its current attempt. */
-  async #rerun(record: TaskRecord, here = this.#queue === undefined): Promise<void> {
-    if (!here) return this.#queue!.enqueue(record.id, attemptOf(record)).catch(() => {});
+  /**
+   * Runs `record` as its current attempt: claimed by this worker (`worker`), or taken over from a lost
+   * instance (here, or handed to the queue when runs go there).
+   */
+  async #rerun(record: TaskRecord, worker = false): Promise<void> {
+    if (!worker && this.#queue !== undefined)
+      return this.#watchers.emit(
+        await handOff(this.ledger, this.#queue, record, attemptOf(record)).catch(() => undefined),
+      );
     if (this.#runs.has(record.id) || record.run === undefined) return;
     const controller = new AbortController();
     const claim = (): Promise<boolean> => this.#runs.claim(record.id, attemptOf(record));
-    const extra = runExtra(this.#input, replayExtra(record.run), controller, Promise.resolve(record.id), claim);
+    const extra = runExtra(this.#input, replayExtra(record.run, record), controller, Promise.resolve(record.id), claim);
     this.ledger.adopt();
     const call = this.#tools.callTool(record.tool, record.run.arguments, replayContext(record.run, extra));
     return this.#runs.drive(record, controller, extra, settle(call));

@@ -1,6 +1,7 @@
 import { detachedExtra } from '../../builder/detachedExtra.js';
 import { CallExtra } from '../core/CallExtra.js';
 import type { HandlerExtra } from '../../protocol/types.js';
+import { taskTexts } from '../../tasks/taskTexts.js';
 import type { TaskRun } from '../../tasks/types.js';
 import type { RequestContext } from '../../surface/types.js';
 
@@ -34,11 +35,17 @@ export function taskRunOf(args: Record<string, unknown> | undefined, scope: Requ
 }
 
 /**
- * The request side of a run of `run` away from its request (another instance, a worker): the caller's
- * identity as kept; asking a legacy client fails with a clear error (its session is on another instance).
+ * The request side of a run of `run` (task `task`) away from its request (another instance, a worker): the
+ * caller's identity as kept; asking a legacy client fails at once with a {@link taskTexts.legacyAskAway} error
+ * (its session is on another instance; nothing here could send it the request).
  */
-export function replayExtra(run: TaskRun): CallExtra {
+export function replayExtra(run: TaskRun, task: { readonly id: string; readonly tool: string }): CallExtra {
+  const away = (method: string) => async (): Promise<never> => {
+    throw new Error(taskTexts.legacyAskAway(task.id, task.tool, method));
+  };
   const extra = detachedExtra({
+    elicit: away('elicitation/create'),
+    sample: away('sampling/createMessage'),
     era: run.era,
     sessionId: run.era === 'legacy' ? run.sessionKey : undefined,
     authInfo: run.authInfo,
