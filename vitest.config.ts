@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './test/slowFirst.js';
 
-// In the repository, `mcp-fusion`, `mcp-fusion/redis` and `mcp-fusion/testing` are the TypeScript sources (as
+// In the repository, `mcp-fusion` and its subpaths (`/redis`, `/testing`, `/advanced`) are the TypeScript sources (as
 // tsconfig.json's `paths` say for tsc and tsx), never a stale dist/.
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
@@ -37,7 +37,7 @@ const isolated = [
 const alone = ['test/console/load.test.ts', 'test/e2e/soak.test.ts'];
 
 export default defineConfig({
-  resolve: { alias: [{ find: /^mcp-fusion(\/redis|\/testing)?$/, replacement: `${src}$1/index.ts` }] },
+  resolve: { alias: [{ find: /^mcp-fusion(\/redis|\/testing|\/advanced)?$/, replacement: `${src}$1/index.ts` }] },
   test: {
     setupFiles: ['test/setup.ts'],
     // A private redis-server for the Redis stores, bus and multi-process tests (scripts/test.sh installs it),

@@ -3,7 +3,8 @@
  * in memory (what a legacy session's bound call pays on top of its handler), sequential or N in flight:
  * `npm run build && npx tsx --tsconfig bench/tsconfig.json bench/gateRun.ts [inFlight] [rounds] [engine]`. Prints µs per run (median of rounds).
  */
-import { GateSessions, StateMachineGate } from 'mcp-fusion';
+import { StateMachineGate } from 'mcp-fusion';
+import { GateSessions } from 'mcp-fusion/advanced';
 import { quantile } from './harness.js';
 
 const [inFlight = '1', rounds = '8', engine = 'auto'] = process.argv.slice(2);

@@ -1,4 +1,5 @@
-import { detectOverlaps, matchGlob, PolicyEngine, type SyncPolicy } from 'mcp-fusion';
+import { detectOverlaps, matchGlob, type SyncPolicy } from 'mcp-fusion';
+import { PolicyEngine } from 'mcp-fusion/advanced';
 import { compileGlob, globCovers, stateSyncWarnings } from './internals.js';
 import { fmt, quantile, type Row } from './harness.js';
 import type { Section, SectionOptions } from './section.js';

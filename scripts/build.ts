@@ -5,8 +5,8 @@
 //   (comments kept), each with a source map that carries its TypeScript source (`inlineSources`, since src/
 //   is not shipped): with source maps on (`node --enable-source-maps`; the CLI in bin/ turns them on) a
 //   frame reads `startServer (…/src/server/app/startServer.ts:86:11)`.
-// - Types: only the .d.ts files the three entries reach; `@see docs/…` points at the repository's docs.
-// - CommonJS: esbuild bundles the three entries into one dist/cjs/_bundle.js (so `mcp-fusion`,
+// - Types: only the .d.ts files the four entries reach; `@see docs/…` points at the repository's docs.
+// - CommonJS: esbuild bundles the four entries into one dist/cjs/_bundle.js (so `mcp-fusion`, `mcp-fusion/advanced`,
 //   `mcp-fusion/redis` and `mcp-fusion/testing` share one copy of every class); dist/cjs/<entry>.js re-exports
 //   its part. Packages stay external and dynamic `import()` of optional peers stays `import()`, so they stay
 //   lazy and ESM-only peers load too. `import.meta.url` becomes the bundle's own URL. Its source map goes
@@ -28,7 +28,7 @@ import ts from 'typescript';
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 const cjs = join(dist, 'cjs');
-const entries = ['index', 'redis/index', 'testing/index'];
+const entries = ['index', 'redis/index', 'testing/index', 'advanced/index'];
 const docs = 'https://github.com/mcp-fusion/mcp-fusion/blob/main/docs/';
 
 function files(dir: string): string[] {

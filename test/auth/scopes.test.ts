@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { detachedExtra, initFusion, StateMachineGate, type ServeOptions, type ToolRegistry } from '../../src/index.js';
+import { initFusion, StateMachineGate, type ServeOptions, type ToolRegistry } from '../../src/index.js';
+import { detachedExtra } from '../../src/advanced/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { texts } from '../_helpers/clients.js';
 import { checkout } from '../fsm/fixtures.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DefinitionError, detachedExtra, FrozenBuilderError, initFusion, type ToolExtra } from '../../src/index.js';
+import { DefinitionError, FrozenBuilderError, initFusion, type ToolExtra } from '../../src/index.js';
+import { detachedExtra } from '../../src/advanced/index.js';
 
 const f = initFusion<{ user: string }>();
 const extra: ToolExtra = detachedExtra({ requestId: 1 });

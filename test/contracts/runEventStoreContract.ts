@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { ByteLedger, type EventStore, type EventStoreLimits } from '../../src/index.js';
+import { type EventStore, type EventStoreLimits } from '../../src/index.js';
+import { ByteLedger } from '../../src/advanced/index.js';
 import { createClock } from '../../src/testing/index.js';
 
 /** A store under test and how to let `ms` pass for its expiry (a fake clock, or Redis' own time). */

@@ -2,17 +2,16 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import {
-  detachedExtra,
   initFusion,
   MemoryFsmStore,
   StateMachineGate,
   type FsmStateStore,
-  type FusionRuntime,
   type ServeOptions,
   type ToolExtra,
   type ToolRegistry,
   type ToolResponse,
 } from '../../src/index.js';
+import { detachedExtra, type FusionRuntime } from '../../src/advanced/index.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClient } from '../_helpers/clients.js';

@@ -6,13 +6,13 @@ import {
   createFusionApp,
   createStderrLogger,
   initFusion,
-  StateSyncLayer,
   type DebugEvent,
   type InvalidationEvent,
   type ResourceNotification,
   type StateSyncConfig,
   type ToolRegistry,
 } from '../../src/index.js';
+import { StateSyncLayer } from '../../src/advanced/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import type { RequestContext } from '../../src/surface/types.js';
 import { texts, v2FetchClient } from '../_helpers/clients.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { formatDebugEvent, initFusion, MemoryTaskStore, type DebugEvent } from '../../src/index.js';
+import { initFusion, MemoryTaskStore, type DebugEvent } from '../../src/index.js';
+import { formatDebugEvent } from '../../src/advanced/index.js';
 import { httpServer, v2HttpClient, v2HttpClientFrom } from '../_helpers/clients.js';
 
 const f = initFusion();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fsmWarnings, StateMachineGate } from '../../src/index.js';
+import { StateMachineGate } from '../../src/index.js';
+import { fsmWarnings } from '../../src/advanced/index.js';
 import { checkout } from './fixtures.js';
 
 describe('fsmWarnings', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { provideOptional, requireOptional } from '../../src/_internal/loadOptional.js';
-import { initFsmEngine, MissingPeerError, setXStateModule, StateMachineGate } from '../../src/index.js';
+import { initFsmEngine, MissingPeerError, StateMachineGate } from '../../src/index.js';
+import { setXStateModule } from '../../src/advanced/index.js';
 import { checkout } from './fixtures.js';
 
 // Each test file runs in its own module graph, so hiding xstate here affects no other file.

@@ -16,7 +16,12 @@ describe('the API report', () => {
   });
 
   it('covers every entry point of package.json, and counts the root’s values and types at the top', () => {
-    expect(surface.map((e) => e.subpath)).toEqual(['mcp-fusion', 'mcp-fusion/redis', 'mcp-fusion/testing']);
+    expect(surface.map((e) => e.subpath)).toEqual([
+      'mcp-fusion',
+      'mcp-fusion/redis',
+      'mcp-fusion/testing',
+      'mcp-fusion/advanced',
+    ]);
     const root = surface[0]!;
     const values = root.exports.filter((x) => x.kind === 'value').length;
     expect(committed).toContain(

@@ -108,6 +108,7 @@ const LAYERS = [
   'registry', // the SDK adapter, the public registry
   'console', // the dev console (loaded lazily by the server's devConsole option)
   'server', // the HTTP and stdio servers
+  'advanced', // the parts the framework composes, as an entry of their own
   'testing',
   'redis',
   'cli', // the other entries

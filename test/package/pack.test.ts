@@ -169,7 +169,7 @@ describe('the packed tarball', () => {
     const listing = run('tar', ['-tzf', tarball], work)
       .split('\n')
       .filter((f) => f !== '');
-    for (const entry of ['index', 'redis/index', 'testing/index']) {
+    for (const entry of ['index', 'redis/index', 'testing/index', 'advanced/index']) {
       for (const file of [
         `dist/${entry}.js`,
         `dist/${entry}.js.map`,

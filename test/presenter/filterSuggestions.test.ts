@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  detachedExtra,
-  GateSessions,
-  initFusion,
-  StateMachineGate,
-  type ToolExtra,
-  type ToolResponse,
-} from '../../src/index.js';
+import { initFusion, StateMachineGate, type ToolExtra, type ToolResponse } from '../../src/index.js';
+import { detachedExtra, GateSessions } from '../../src/advanced/index.js';
 import { filterSuggestions, hasSuggestions } from '../../src/presenter/filterSuggestions.js';
 import { createPresenter, presentResult } from '../../src/presenter/index.js';
 import { withPresenter } from '../../src/presenter/withPresenter.js';

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
-import { GateSessions, StateMachineGate, type FsmConfig } from '../../src/index.js';
+import { StateMachineGate, type FsmConfig } from '../../src/index.js';
+import { GateSessions } from '../../src/advanced/index.js';
 import { failFastRedisOptions, RedisFsmStore } from '../../src/redis/index.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 import { freePort } from './redisServer.js';

@@ -1,6 +1,7 @@
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateSessions, StateMachineGate, type FsmConfig, type SessionNotification } from '../../src/index.js';
+import { StateMachineGate, type FsmConfig, type SessionNotification } from '../../src/index.js';
+import { GateSessions } from '../../src/advanced/index.js';
 import { RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } from '../../src/redis/index.js';
 import { openSession, request } from '../_helpers/raw.js';
 import { runFsmStoreContract } from '../contracts/runFsmStoreContract.js';

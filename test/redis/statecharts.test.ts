@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GateSessions, initFusion } from '../../src/index.js';
+import { initFusion } from '../../src/index.js';
+import { GateSessions } from '../../src/advanced/index.js';
 import { RedisFsmStore } from '../../src/redis/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { statechart } from '../fsm/fixtures.js';

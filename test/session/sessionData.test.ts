@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemorySessionStore, SessionDataError, SessionManager } from '../../src/index.js';
+import { MemorySessionStore, SessionDataError } from '../../src/index.js';
+import { SessionManager } from '../../src/advanced/index.js';
 import { memorySessionData, sessionDataFor, storeSessionData } from '../../src/session/sessionData.js';
 
 describe('sessionDataFor', () => {

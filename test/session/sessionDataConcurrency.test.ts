@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemorySessionStore, SessionDataError, memorySessionData, storeSessionData } from '../../src/index.js';
+import { MemorySessionStore, SessionDataError } from '../../src/index.js';
+import { memorySessionData, storeSessionData } from '../../src/advanced/index.js';
 import { sessionDataFor } from '../../src/session/sessionData.js';
 
 /** Two "instances" in one process: each its own data backend over one shared store, as two servers on one Redis would be. */

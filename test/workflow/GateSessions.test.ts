@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  GateSessions,
   MemoryFsmStore,
   StateMachineGate,
   WorkflowStateError,
@@ -8,6 +7,7 @@ import {
   type FsmSnapshot,
   type FsmStateStore,
 } from '../../src/index.js';
+import { GateSessions } from '../../src/advanced/index.js';
 import { createClock } from '../../src/testing/index.js';
 import { chain, checkout, engines } from '../fsm/fixtures.js';
 
