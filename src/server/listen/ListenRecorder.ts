@@ -203,7 +203,9 @@ export class ListenRecorder {
         while ((at = pending.indexOf('\n\n')) >= 0) {
           const raw = pending.slice(0, at + 2);
           pending = pending.slice(at + 2);
-          this.#sink?.(await this.#frame(raw));
+          // Stored first, attached or not: `this.#sink?.(await …)` would skip the store while lingering.
+          const frame = await this.#frame(raw);
+          this.#sink?.(frame);
         }
       }
     } catch {
