@@ -12,7 +12,9 @@ import { ledgerHolder } from '../principal/ledgerHolder.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { taskDispatch } from './installTasks.js';
 import { methodList } from './methods/methodList.js';
-import type { MethodWire, ParamsSchema } from './methods/MethodDefinition.js';
+import type { MethodDefinition, MethodWire, ParamsSchema } from './methods/MethodDefinition.js';
+import { OperatorLog } from '../logging/OperatorLog.js';
+import { logFailures } from './logFailures.js';
 import type { Attachment } from './attach.js';
 
 /** The part of an SDK server (v2 `Server`, or v1 `Server`) a runtime's handlers talk to. */
@@ -144,16 +146,19 @@ export function wireRuntime<Ctx>(
       if (bus !== undefined && subscriptions !== undefined) announceSubscription(bus, subscriptions, key, uri);
     },
   };
-  // The one wrapper every method goes through: its span (when tracing), then the request context's adoption.
-  const served = (method: string, handler: MethodHandler): MethodHandler => {
-    const traced = tracing === undefined ? handler : tracing.wrap(method, handler, negotiated);
+  // The one wrapper every method goes through: its span (when tracing), its failures logged (with the
+  // method, session and principal), then the request context's adoption.
+  const log = OperatorLog.of(runtime.options);
+  const served = ({ method, logsFailures }: MethodDefinition, handler: MethodHandler): MethodHandler => {
+    const bounded = logsFailures === true ? handler : logFailures(method, handler, scopeOf, log);
+    const traced = tracing === undefined ? bounded : tracing.wrap(method, bounded, negotiated);
     return adopt === undefined ? traced : (request, ctx) => (adopt(ctx as ServerContext), traced(request, ctx));
   };
   const handlers = new Map<string, MethodHandler>();
   const alone: AloneMethod[] = [];
   for (const definition of methodList) {
     if (!definition.needs(wire)) continue;
-    const handler = served(definition.method, definition.handler(wire));
+    const handler = served(definition, definition.handler(wire));
     if (definition.alone === undefined) handlers.set(definition.method, handler);
     else {
       const { schema, installedAs } = definition.alone(wire);

@@ -51,7 +51,7 @@ export type ParamsSchema = Readonly<Record<'params', unknown>>;
 /**
  * One MCP method, in a file of its own under `adapter/methods/`: its name, whether a server of this wiring
  * answers it (the capability it needs), and its handler over the runtime. Every method is installed through
- * the one wrapper of `wireRuntime` (its span, the request context's adoption); its place is given by
+ * the one wrapper of `wireRuntime` (its span, its failures logged, the request context's adoption); its place is given by
  * `methodList.ts` alone.
  */
 export interface MethodDefinition {
@@ -60,6 +60,8 @@ export interface MethodDefinition {
   readonly needs: (wire: MethodWire) => boolean;
   /** The handler, `(request, sdkContext) => result` with `request` as `{ method, params }`. */
   readonly handler: (wire: MethodWire) => MethodHandler;
+  /** True when the runtime logs the method's failures itself (the wrapper's error boundary then does not). */
+  readonly logsFailures?: true;
   /**
    * Set for methods installed on the server as they are, never composed with a server's own handler of the
    * same name (the task methods); the params schema the SDK validates them with, when it wants one.

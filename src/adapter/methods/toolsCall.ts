@@ -5,6 +5,8 @@ import { defineMethod } from './MethodDefinition.js';
 /** `tools/call`: a tool's call (a task-supporting tool's through the task dispatch), its requestState opened first. */
 export const toolsCall = defineMethod({
   method: 'tools/call',
+  // ToolRuntime logs its failures ('tools/call failed').
+  logsFailures: true,
   needs: () => true,
   handler: (w) => {
     const tools = w.runtime.tools;

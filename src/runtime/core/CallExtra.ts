@@ -1,4 +1,4 @@
-import type { ProtocolEra, HandlerExtra } from '../../protocol/types.js';
+import type { ProtocolEra, HandlerExtra, ToolResponse } from '../../protocol/types.js';
 import type { Principal } from '../../principal/types.js';
 import { requestPrincipal } from '../../principal/requestPrincipal.js';
 import type { SessionData } from '../../session/sessionData.js';
@@ -13,6 +13,12 @@ export interface DetachedParts {
   readonly sample: HandlerExtra['sample'];
   /** Claims the handler's result for the task before it counts (see `RequestSignal.claimResult`). */
   readonly claimResult?: (() => Promise<boolean> | true) | undefined;
+  /**
+   * Called once the call's stages admitted it, just before its handler runs: a task's record is made there,
+   * so a call a stage refuses leaves no task. The handler waits for the promise; when it resolves to a
+   * result (the record could not be made), that is the call's answer and the handler never runs.
+   */
+  readonly admitted?: (() => Promise<ToolResponse | undefined> | undefined) | undefined;
 }
 
 /** What a running call lends its extra: the signal that also aborts on timeout and shutdown. */
@@ -130,6 +136,11 @@ export class CallExtra implements HandlerExtra {
   /** Work detached from its request (a task): claims the handler's result before it counts. */
   get claimResult(): (() => Promise<boolean> | true) | undefined {
     return this.detached?.claimResult;
+  }
+
+  /** Work detached from its request (a task): told when its stages admitted it (see {@link DetachedParts.admitted}). */
+  get admitted(): (() => Promise<ToolResponse | undefined> | undefined) | undefined {
+    return this.detached?.admitted;
   }
 
   /** Aborted on timeout, cancellation or shutdown once a handler runs; before that, the request's own signal. */

@@ -22,6 +22,7 @@ import { TaskWatchers } from './TaskWatchers.js';
 import { routeScopes } from '../content/requiredScopesOf.js';
 import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
+import { admissionOf } from './taskAdmission.js';
 import { TaskRuns } from './TaskRuns.js';
 import { TaskTakeovers } from './TaskTakeovers.js';
 import { handOff } from './taskHandOff.js';
@@ -33,6 +34,12 @@ export type { TaskStart } from './TaskStart.js';
 type NewTask = Parameters<TaskLedger['create']>[0];
 
 const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
+
+/** A call settled before its task was made, answered as it settled. */
+const startOf = (settled: Settled): TaskStart => {
+  if (settled.ok) return { kind: 'result', result: settled.result };
+  throw settled.error;
+};
 
 /**
  * Runs task-supporting tools as tasks: the call goes through the tool's usual call path (scopes, limits,
@@ -115,22 +122,22 @@ export class TaskService {
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
     let taskId: string | undefined = undefined;
+    // The stages admit the call before its record exists: a refused call takes no task slot. Not `immediate`:
+    // the handler then waits for the record (`stored`); `immediate` runs it at once, to answer it inline.
+    const admission = admissionOf(how.immediate);
     // No task yet (a call settling before its task is stored): nothing could have cancelled it.
-    const extra = runExtra(this.#input, CallExtra.of(scope.extra, scope.sessionKey), controller, id, () =>
-      taskId === undefined ? true : this.#runs.claim(taskId, 1),
-    );
+    const base = CallExtra.of(scope.extra, scope.sessionKey);
+    const claim = (): Promise<boolean> | true => (taskId === undefined ? true : this.#runs.claim(taskId, 1));
+    const extra = runExtra(this.#input, base, controller, id, claim, admission.admitted);
     // Not the request's span: it ends when the request does, long before the work.
-    const begin = (): Promise<Settled> =>
-      settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }, route));
-    let running: Promise<Settled> | undefined;
+    const running = settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }, route));
     if (how.immediate) {
-      running = begin();
       const first = await Promise.race([running, nextTurn()]);
-      if (first !== undefined) {
-        if (first.ok) return { kind: 'result', result: first.result };
-        throw first.error;
-      }
+      if (first !== undefined) return startOf(first);
     }
+    // Settled before its handler ran: a stage refused it (scopes, gate, arguments, rate limit): no task.
+    const past = await Promise.race([running, admission.reached]);
+    if (past !== undefined) return startOf(past);
     let record: TaskRecord;
     try {
       record = await this.#store(route, name, args, scope, how.ttlMs, {
@@ -140,12 +147,15 @@ export class TaskService {
       });
     } catch (error) {
       controller.abort(error);
-      if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
+      const refused = errorResult(error instanceof TaskRefused ? error.message : 'the task could not be stored');
+      admission.refused(refused);
+      if (error instanceof TaskRefused) return { kind: 'result', result: refused };
       throw error;
     }
     taskId = record.id;
     created(record.id);
-    this.#runs.drive(record, controller, extra, running ?? begin(), scope.sessionKey);
+    admission.stored();
+    this.#runs.drive(record, controller, extra, running, scope.sessionKey);
     return { kind: 'task', record };
   }
 

@@ -1,4 +1,4 @@
-import type { HandlerExtra } from '../../protocol/types.js';
+import type { HandlerExtra, ToolResponse } from '../../protocol/types.js';
 import { withMessage } from '../../tasks/transitions.js';
 import type { CallExtra } from '../core/CallExtra.js';
 import { askThroughTask, relayThroughTask, type TaskInputParts } from './taskInput.js';
@@ -20,6 +20,8 @@ export interface TaskExtraParts {
   ): Promise<Record<string, unknown>>;
   /** Claims the handler's result for the task before it counts: false when the task was cancelled meanwhile. */
   claimResult(): Promise<boolean> | true;
+  /** Told when the stages admitted the call, before its handler runs (see `DetachedParts.admitted`). */
+  readonly admitted?: (() => Promise<ToolResponse | undefined> | undefined) | undefined;
 }
 
 /**
@@ -48,6 +50,7 @@ export function taskExtra(base: CallExtra, parts: TaskExtraParts): CallExtra {
     elicit,
     sample,
     claimResult: parts.claimResult,
+    admitted: parts.admitted,
   });
 }
 
@@ -61,6 +64,7 @@ export function runExtra(
   controller: AbortController,
   id: Promise<string>,
   claimResult: () => Promise<boolean> | true,
+  admitted?: () => Promise<ToolResponse | undefined> | undefined,
 ): CallExtra {
   const { ledger, watchers } = input;
   let asked = 0;
@@ -75,5 +79,6 @@ export function runExtra(
       askThroughTask(input, await id, keyOf(method), { method, params }, controller.signal),
     relay: async (method, params, send) => relayThroughTask(input, await id, keyOf(method), { method, params }, send),
     claimResult,
+    admitted,
   });
 }

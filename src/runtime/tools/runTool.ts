@@ -11,8 +11,8 @@ import { logHandlerError } from '../core/logHandlerError.js';
 
 /**
  * The handler, last on a tool's path: the tool under its deadline (timeout, the request's cancellation,
- * shutdown) with the context factory's context. The extra gets the run's signal and its session data, both
- * made on first read. A throwing handler or context factory is an `isError` result, logged once.
+ * shutdown) with the context factory's context, once a task's record exists (`extra.admitted`). The extra
+ * gets the run's signal and its session data, both made on first read. A throwing handler or context factory is an `isError` result, logged once.
  */
 export function runTool(core: RuntimeCore): NextStage {
   const { tracker, timeoutMs, sessionOf, log } = core;
@@ -49,7 +49,13 @@ export function runTool(core: RuntimeCore): NextStage {
       },
     );
   };
-  return (call) => tracker.deadlines.run(call.tool.name, call.tool.timeoutMs ?? timeoutMs, call.extra, start, call);
+  const run = (call: ToolCall): Promise<ToolResponse> =>
+    tracker.deadlines.run(call.tool.name, call.tool.timeoutMs ?? timeoutMs, call.extra, start, call);
+  // A task's call: every stage admitted it; its record is made now, and the handler runs once it exists.
+  return (call) => {
+    const admitted = call.extra.admitted?.();
+    return admitted === undefined ? run(call) : admitted.then((answer) => answer ?? run(call));
+  };
 }
 
 async function withContext<Ctx>(
