@@ -4,7 +4,8 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { describe, expect, it, vi } from 'vitest';
-import { detachedExtra, initFusion, type ToolExtra } from '../../../src/index.js';
+import { detachedExtra } from '../../../src/advanced/index.js';
+import { initFusion, type ToolExtra } from '../../../src/index.js';
 import { callToolAsTask, createTestClient, waitForTask } from '../../../src/testing/index.js';
 import { texts } from '../../_helpers/clients.js';
 
