@@ -87,3 +87,16 @@ export function clockOf(now: (() => number) | undefined): Clock {
   if (now === undefined) return systemClock;
   return carriedClock(now) ?? { ...systemClock, now };
 }
+
+const nows = new WeakMap<Clock, () => number>();
+
+/**
+ * The `now` of a `clock` option, for the parts that take a `now` function: it carries the clock ({@link nowOf}),
+ * so their timers run on it too; the same function for the same clock; `undefined` without one.
+ */
+export function nowOption(clock: Clock | undefined): (() => number) | undefined {
+  if (clock === undefined) return undefined;
+  let now = nows.get(clock);
+  if (now === undefined) nows.set(clock, (now = nowOf(clock)));
+  return now;
+}

@@ -31,10 +31,11 @@ export class OperatorLog {
     this.level = resolveLogLevel(options.logLevel);
     this.#rank = LOG_RANK[this.level];
     const limits = resolveLogLimits(options.logLimits);
-    this.#logger = options.logger ?? createStderrLogger(undefined, options.now, limits);
+    const now = options.clock?.now;
+    this.#logger = options.logger ?? createStderrLogger(undefined, now, limits);
     this.#maxValueBytes = selfBounded.has(this.#logger) ? undefined : limits.maxValueBytes;
     this.logArguments = options.logArguments === true;
-    this.#throttle = new RefusalThrottle(options.now === undefined ? {} : { now: options.now });
+    this.#throttle = new RefusalThrottle(now === undefined ? {} : { now });
   }
 
   /** The log of `options`, built once per options object (so the pipelines of one attachment share its throttle). */

@@ -1,3 +1,4 @@
+import type { Clock } from '../_internal/clock.js';
 /**
  * What mcp-fusion logs to: any object with pino's four methods (`pino()`, a `console`-like adapter, your
  * own). Each record is one call with its fields first and a short message second.
@@ -31,8 +32,8 @@ export interface LogOptions {
   logArguments?: boolean;
   /** How much one value and the waiting output may hold (see {@link LogLimits}). */
   logLimits?: LogLimits;
-  /** The clock of the default logger's timestamps and of the refusal throttle (default `Date.now`). */
-  now?: () => number;
+  /** The clock of the default logger's timestamps and of the refusal throttle (default the wall clock). */
+  clock?: Clock;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { nowOption } from '../_internal/clock.js';
 import type { FusionTool } from '../protocol/types.js';
 import type { FusionPrompt } from '../prompts/types.js';
 import type { AttachOptions } from './core/options.js';
@@ -123,7 +124,7 @@ export class FusionRuntime<Ctx = any> {
       const tasked = this.surface.tools.some((t) => t.task !== undefined);
       const { ledger } = this.#core;
       this.#tasks = tasked
-        ? new TaskService(tools, options.tasks, options.now, debugSink(options.debug), ledger)
+        ? new TaskService(tools, options.tasks, nowOption(options.clock), debugSink(options.debug), ledger)
         : undefined;
     }
     return this.#tasks;
@@ -154,7 +155,7 @@ export class FusionRuntime<Ctx = any> {
    * lets the tasks write their outcomes to the store (at least a second more), so that none is left `working`.
    */
   async drain(deadlineMs: number): Promise<void> {
-    // The deadlines' clock: monotonic time, or the test clock that the `now` option carries.
+    // The deadlines' clock: monotonic time, or the `clock` option's (a test clock).
     const { tracker } = this.#core;
     const started = tracker.deadlines.clock.now();
     await tracker.drain(deadlineMs);

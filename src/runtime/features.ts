@@ -1,3 +1,4 @@
+import { nowOf, nowOption } from '../_internal/clock.js';
 import type { AttachOptions } from './core/options.js';
 import { ResourceSubscriptions } from '../resources/ResourceSubscriptions.js';
 import type { ContentRuntime } from './content/ContentRuntime.js';
@@ -29,10 +30,10 @@ export function buildFeatures<Ctx>(
       subscribe === undefined || subscribe === false || content?.hasResources !== true
         ? undefined
         : new ResourceSubscriptions((uri) => content.hasResource(uri), {
-            ...(options.now !== undefined ? { now: options.now } : {}),
+            ...(options.clock !== undefined ? { now: nowOf(options.clock) } : {}),
             ...(subscribe === true ? {} : subscribe),
           }),
-    requestState: new RequestStateSeal(options.requestState, options.now),
+    requestState: new RequestStateSeal(options.requestState, nowOption(options.clock)),
     tracing:
       options.tracing === undefined || options.tracing === false
         ? undefined

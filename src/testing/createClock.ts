@@ -1,9 +1,9 @@
 import { nowOf, type Timer } from '../_internal/clock.js';
 
 /**
- * A time source and timers that tests move by hand. Pass `clock.now` wherever mcp-fusion accepts a `now`
- * option: the option carries the whole clock, so TTLs, store sweeps, debounces, listen-stream lifetimes and
- * tool deadlines all run on it, and nothing waits for real time.
+ * A time source and timers that tests move by hand. Pass it as the `clock` option of the app, the attachment
+ * or the test client, and `clock.now` wherever a part takes a `now` function (it carries the whole clock): TTLs,
+ * store sweeps, debounces, listen-stream lifetimes and tool deadlines all run on it, and nothing waits for real time.
  */
 export interface TestClock {
   /** The current time in epoch milliseconds. A plain function: `now: clock.now` works detached. */

@@ -1,4 +1,4 @@
-import { keepAliveClock, systemClock } from '../_internal/clock.js';
+import { clockOf, keepAliveClock, systemClock } from '../_internal/clock.js';
 import type { FsmStateValue } from '../fsm/types.js';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
@@ -11,7 +11,7 @@ import type { TestClock } from './createClock.js';
 import { sessionStateStore, type SessionStateStore } from './sessionStateStore.js';
 
 /** Options of {@link createTestClient}: the serve options, plus the test's own clock. */
-export type TestClientOptions<Ctx> = ServeOptions<Ctx> & {
+export type TestClientOptions<Ctx> = Omit<ServeOptions<Ctx>, 'clock'> & {
   /**
    * The test's clock (`createClock()`): timestamps, TTLs, and the runtime's timers (tool deadlines, the
    * `list_changed` debounce, store sweeps) run on it; see {@link TestClock}.
@@ -87,7 +87,7 @@ export async function connectTestClient<Ctx>(
   const store: SessionStateStore | undefined =
     serve.fsm === undefined ? undefined : sessionStateStore(serve.fsmStore, `mcp-fusion-test:${randomUUID()}`);
   // A fresh options object gives this client its own runtime, so the store above sees only its session.
-  const withClock: ServeOptions<Ctx> = clock === undefined ? serve : { ...serve, now: clock.now };
+  const withClock: ServeOptions<Ctx> = clock === undefined ? serve : { ...serve, clock: clockOf(clock.now) };
   const attachOptions: ServeOptions<Ctx> = store === undefined ? withClock : { ...withClock, fsmStore: store };
   const runtime = registry.runtime(attachOptions);
   const { server, attachment } = buildServer(runtime, attachOptions, 'legacy');

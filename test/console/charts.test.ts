@@ -39,7 +39,7 @@ describe('the console charts (Chromium)', () => {
   it('draws calls, errors, latency per tool, sessions and sessions per workflow state with the numbers of a known load', async () => {
     const clock = createClock(Date.UTC(2026, 0, 1, 12, 0, 2));
     await using srv = closedOnClock(
-      await httpServer(registry, { ...options, now: clock.now, devConsole: { token: TOKEN, announce: () => {} } }),
+      await httpServer(registry, { ...options, clock, devConsole: { token: TOKEN, announce: () => {} } }),
       clock,
     );
     const base = `http://127.0.0.1:${srv.port}`;

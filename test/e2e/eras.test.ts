@@ -225,7 +225,7 @@ describe('one definition, modern era: workflow handles', () => {
       .bindState('running', 'STOP')
       .handle(() => 'stopped');
     const clock = createClock();
-    const app = createFusionApp(f.registry().registerAll(start, stop), { fsm: flow, now: clock.now });
+    const app = createFusionApp(f.registry().registerAll(start, stop), { fsm: flow, clock });
     await using client = await v2FetchClient(app, 'auto');
     const started = await client.callTool({ name: 'job.start', arguments: {} });
     const handle = /job_id: (job_[\w-]+)/.exec(texts(started).join('\n'))![1];

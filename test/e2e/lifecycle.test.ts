@@ -14,7 +14,7 @@ describe('legacy connection and session lifecycle', () => {
     const clock = createClock();
     const app = createFusionApp(registry, {
       ...workspaceOptions(),
-      now: clock.now,
+      clock,
       sessionTimeouts: { initializeMs: 40, sweepIntervalMs: NEVER },
       onSessionEvent: (e) => events.push(e),
     });
@@ -39,7 +39,7 @@ describe('legacy connection and session lifecycle', () => {
     const clock = createClock();
     const app = createFusionApp(registry, {
       ...workspaceOptions(),
-      now: clock.now,
+      clock,
       sessionTimeouts: { neverUsedMs: 40, sweepIntervalMs: NEVER },
       onSessionEvent: (e) => events.push(e),
     });
@@ -64,7 +64,7 @@ describe('legacy connection and session lifecycle', () => {
     const clock = createClock();
     const app = createFusionApp(registry, {
       ...workspaceOptions(),
-      now: clock.now,
+      clock,
       sessionTimeouts: { idleMs: 60, sweepIntervalMs: NEVER },
       onSessionEvent: (e) => events.push(e),
     });
@@ -96,7 +96,7 @@ describe('legacy connection and session lifecycle', () => {
     const clock = createClock();
     const app = createFusionApp(registry, {
       ...workspaceOptions(),
-      now: clock.now,
+      clock,
       sessionTimeouts: { ttlMs: 80, sweepIntervalMs: NEVER },
       onSessionEvent: (e) => events.push(e),
     });
@@ -174,7 +174,7 @@ describe('soak: abandoned legacy sessions', () => {
     const clock = createClock();
     const app = createFusionApp(registry, {
       ...workspaceOptions(),
-      now: clock.now,
+      clock,
       sessionTimeouts: { idleMs: 100, ttlMs: 400, sweepIntervalMs: NEVER },
       limits: { maxSessions: SESSIONS },
     });

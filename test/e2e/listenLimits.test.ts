@@ -136,7 +136,7 @@ describe('listen filters obey scopes; streams end with their token', () => {
       await httpServer(registry(), {
         port,
         stateSync,
-        now: clock.now,
+        clock,
         auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
       }),
       clock,
@@ -175,7 +175,7 @@ describe('listen filters obey scopes; streams end with their token', () => {
       await httpServer(registry(), {
         port,
         stateSync,
-        now: clock.now,
+        clock,
         auth: { verifier: jwksVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: resource }) },
       }),
       clock,

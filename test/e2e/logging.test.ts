@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { systemClock } from '../../src/_internal/clock.js';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -275,7 +276,7 @@ describe('the logger option with real pino', () => {
     const client = await connect(tools(), {
       logger,
       logLevel: 'debug',
-      now: () => now,
+      clock: { ...systemClock, now: () => now },
       rateLimit: { max: 1, windowMs: 60_000 },
     });
     for (let i = 0; i < 20; i++) await client.callTool({ name: 'fine', arguments: {} });

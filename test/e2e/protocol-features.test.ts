@@ -309,7 +309,7 @@ describe('resource subscriptions (option resourceSubscriptions: true)', () => {
 
   it('expires an idle subscription on time by itself, with no other subscribe happening', async () => {
     const clock = createClock();
-    const idle: AttachOptions<void> = { resourceSubscriptions: { idleMs: 60_000, sweepEveryMs: 10 }, now: clock.now };
+    const idle: AttachOptions<void> = { resourceSubscriptions: { idleMs: 60_000, sweepEveryMs: 10 }, clock };
     const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
     const attachment = registry.attachToServer(server, idle);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

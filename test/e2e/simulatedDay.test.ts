@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { clockOf } from '../../src/_internal/clock.js';
 import { describe, expect, it } from 'vitest';
 import {
   createFusionApp,
@@ -68,7 +69,7 @@ function dayApp(now: () => number) {
   const app = createFusionApp(registry, {
     ...stores,
     fsm: gate,
-    now,
+    clock: clockOf(now),
     rateLimit: { max: 1_000, windowMs: MINUTE },
     sessionTimeouts: { ttlMs: 2 * HOUR, idleMs: 30 * MINUTE, sweepIntervalMs: MINUTE },
   });

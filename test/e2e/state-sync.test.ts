@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/client';
+import { systemClock } from '../../src/_internal/clock.js';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
@@ -369,7 +370,7 @@ describe('State Sync on the wire, byte for byte', () => {
       f.query('sprints.list').handle(() => []),
     );
     const app = createFusionApp(registry, {
-      now: () => Date.parse('2026-01-01T00:00:00.000Z'),
+      clock: { ...systemClock, now: () => Date.parse('2026-01-01T00:00:00.000Z') },
       stateSync: {
         defaults: { cacheControl: 'no-store' },
         policies: [{ match: 'tasks.update', invalidates: ['tasks.*', 'sprints.*'] }],

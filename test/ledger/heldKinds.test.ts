@@ -40,7 +40,7 @@ describe('every kind of held data is charged to the ledger', () => {
     const ledger = new ByteLedger({}, clock);
     const registry = jobsRegistry(10);
     await using srv = closedOnClock(
-      await startServer(registry, { port: 0, heldBytes: ledger, now: clock.now, drainMs: 0 }),
+      await startServer(registry, { port: 0, heldBytes: ledger, clock, drainMs: 0 }),
       clock,
     );
     const client = await legacyClient(srv.url, '127.0.0.2');
@@ -97,7 +97,7 @@ describe('every kind of held data is charged to the ledger', () => {
           f.query('big.get').handle(async (_i, _c, extra) => (await extra.progress(1, 1), 'r'.repeat(60_000))),
         );
       await using srv = closedOnClock(
-        await startServer(registry, { port: 0, heldBytes: ledger, now: clock.now, drainMs: 0, eventStore }),
+        await startServer(registry, { port: 0, heldBytes: ledger, clock, drainMs: 0, eventStore }),
         clock,
       );
       const client = await legacyClient(srv.url, '127.0.0.5');

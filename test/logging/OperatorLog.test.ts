@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { OperatorLog } from '../../src/logging/OperatorLog.js';
+import { createClock } from '../../src/testing/createClock.js';
 
 /** Real pino writing JSON lines into memory. */
 function memoryPino(level = 'debug') {
@@ -53,12 +54,12 @@ describe('OperatorLog', () => {
 
   it('throttles refusals per key on its clock and reports how many it left out', () => {
     const { logger, records } = memoryPino();
-    let now = 0;
-    const log = new OperatorLog({ logger, logLevel: 'info', now: () => now });
+    const clock = createClock();
+    const log = new OperatorLog({ logger, logLevel: 'info', clock });
     for (let i = 0; i < 12; i++)
       log.refusal('rate_limited:notes.list', 'rate limit refused a tool call', { tool: 'notes.list' });
     expect(records).toHaveLength(5);
-    now = 60_000;
+    clock.advance(60_000);
     log.refusal('rate_limited:notes.list', 'rate limit refused a tool call', { tool: 'notes.list' });
     expect(records.at(-1)).toMatchObject({
       level: 40,

@@ -57,7 +57,7 @@ describe('close() waits until the answers of the drained calls are written, then
     it(`legacy session: a call ${label} gets its answer on its POST`, async () => {
       const clock = createClock();
       const { registry, started } = lateRegistry(clock, endsAfterMs);
-      const app = createFusionApp(registry, { now: clock.now, drainMs: DRAIN_MS });
+      const app = createFusionApp(registry, { clock, drainMs: DRAIN_MS });
       const sid = await openSession(app);
       const answer = request(app, sid, 1, 'tools/call', { name: 'slow.finish', arguments: {} });
       const { closed } = await closeDuringCall(app, clock, started);
@@ -70,7 +70,7 @@ describe('close() waits until the answers of the drained calls are written, then
     it(`modern request: a call ${label} gets its answer`, async () => {
       const clock = createClock();
       const { registry, started } = lateRegistry(clock, endsAfterMs);
-      const app = createFusionApp(registry, { now: clock.now, drainMs: DRAIN_MS });
+      const app = createFusionApp(registry, { clock, drainMs: DRAIN_MS });
       const client = await v2FetchClient(app, 'auto');
       const answer = client.callTool({ name: 'slow.finish', arguments: {} });
       const { closed } = await closeDuringCall(app, clock, started);
@@ -94,7 +94,7 @@ describe('close() waits until the answers of the drained calls are written, then
           }),
       ),
     );
-    const app = createFusionApp(registry, { now: clock.now, drainMs: DRAIN_MS });
+    const app = createFusionApp(registry, { clock, drainMs: DRAIN_MS });
     const client = await v2FetchClient(app, 'auto');
     const answer = client.getPrompt({ name: 'late' });
     const { closed } = await closeDuringCall(app, clock, () => started);
@@ -107,7 +107,7 @@ describe('close() waits until the answers of the drained calls are written, then
   it('an answer stream nobody reads holds close() no longer than the drain deadline', async () => {
     const clock = createClock();
     const { registry, started } = lateRegistry(clock, DRAIN_MS / 2, true);
-    const app = createFusionApp(registry, { now: clock.now, drainMs: DRAIN_MS });
+    const app = createFusionApp(registry, { clock, drainMs: DRAIN_MS });
     const sid = await openSession(app);
     const unread = await post(
       app,

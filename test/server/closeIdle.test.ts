@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { nowOf } from '../../src/_internal/clock.js';
+import type { Clock } from '../../src/_internal/clock.js';
 import { initFusion, startServer } from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
 import { texts, v2HttpClient } from '../_helpers/clients.js';
@@ -21,12 +21,12 @@ const LINGER_MS = 250;
 function recordingClock() {
   const clock = createClock();
   const delays: number[] = [];
-  const now = nowOf({
+  const recording: Clock = {
     now: clock.now,
     setTimeout: (fn, ms) => (delays.push(ms), clock.setTimeout(fn, ms)),
     setInterval: (fn, ms) => clock.setInterval(fn, ms),
-  });
-  return { clock, now, delays };
+  };
+  return { clock, recording, delays };
 }
 
 /** `close()`, and whether it has returned yet. */
@@ -40,8 +40,8 @@ function closing(server: { close(): Promise<void> }): { closed: Promise<void>; d
 // (a linger, a drain, a bound on the last answers) could not return.
 describe('closing a started server', () => {
   it('returns without waiting when no socket is open, leaving no timer behind', async () => {
-    const { clock, now } = recordingClock();
-    const server = await startServer(registry, { port: 0, now });
+    const { clock, recording } = recordingClock();
+    const server = await startServer(registry, { port: 0, clock: recording });
     const startedAt = clock.now();
     // No global timer either: close() is awaited as it is, with no polling of ours in between.
     const globalTimers = vi.spyOn(globalThis, 'setTimeout');
@@ -59,8 +59,8 @@ describe('closing a started server', () => {
 
   it('with an idle keep-alive socket that carried a request, answers 503 for a while on the clock', async () => {
     // A proxy or a client's pool may send down such a socket at any moment: a reset there is a lost request.
-    const { clock, now, delays } = recordingClock();
-    const server = await startServer(registry, { port: 0, now });
+    const { clock, recording, delays } = recordingClock();
+    const server = await startServer(registry, { port: 0, clock: recording });
     const client = await v2HttpClient(server.url, 'auto');
     expect(texts((await client.callTool({ name: 'ping', arguments: {} })) as never)).toEqual(['pong']);
     await client.close();
@@ -74,7 +74,7 @@ describe('closing a started server', () => {
 
   it('cuts a connection that never sent a byte at once (it holds no request)', async () => {
     const clock = createClock();
-    const server = await startServer(registry, { port: 0, now: clock.now });
+    const server = await startServer(registry, { port: 0, clock });
     const spare = connect(server.port!, '127.0.0.1');
     await new Promise<void>((resolve) => spare.once('connect', () => resolve()));
     const gone = new Promise<void>((resolve) => spare.once('close', () => resolve()));
@@ -87,8 +87,8 @@ describe('closing a started server', () => {
   });
 
   it('with a stream open, answers 503 for a while on the clock before it stops listening', async () => {
-    const { clock, now, delays } = recordingClock();
-    const server = await startServer(registry, { port: 0, now });
+    const { clock, recording, delays } = recordingClock();
+    const server = await startServer(registry, { port: 0, clock: recording });
     const client = await v2HttpClient(server.url, 'legacy');
     await client.streamOpen;
     const { closed, done } = closing(server);

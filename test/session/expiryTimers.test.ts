@@ -112,7 +112,7 @@ describe('closing an app clears the expiry timers', () => {
         .handle(async (input, _c, extra) => (await extra.session!.set('note', input.note), 'noted')),
     );
     const clock = createClock();
-    const app = createFusionApp(registry, { fsm: gate, now: clock.now });
+    const app = createFusionApp(registry, { fsm: gate, clock });
     const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(
       new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {

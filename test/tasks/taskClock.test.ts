@@ -42,7 +42,7 @@ async function hasSettled(promise: Promise<unknown>): Promise<boolean> {
 }
 
 async function app(registry: ToolRegistry<void>, clock: TestClock, store: MemoryTaskStore, leaseMs = 3_000) {
-  const fusion = createFusionApp(registry, { now: clock.now, tasks: { store, leaseMs } });
+  const fusion = createFusionApp(registry, { clock, tasks: { store, leaseMs } });
   const client = await v2FetchClient(fusion);
   return { fusion, client };
 }

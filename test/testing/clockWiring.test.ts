@@ -79,7 +79,7 @@ describe('a test clock drives the timers of a served registry', () => {
             }),
         ),
     );
-    const app = createFusionApp(registry, { now: clock.now, drainMs: 10_000 });
+    const app = createFusionApp(registry, { clock, drainMs: 10_000 });
     const client = await v2FetchClient(app, 'auto');
     const call = client.callTool({ name: 'slow.wait', arguments: {} }).catch(() => undefined);
     await started.promise;

@@ -203,7 +203,7 @@ describe('mcp.server.session.duration of legacy HTTP sessions', () => {
     const clock = createClock();
     const app = createFusionApp(notes(), {
       tracing,
-      now: clock.now,
+      clock,
       sessionTimeouts: { ttlMs: 5_000, sweepIntervalMs: NEVER },
     });
     const sid = await openSession(app);
@@ -218,7 +218,7 @@ describe('mcp.server.session.duration of legacy HTTP sessions', () => {
     const clock = createClock();
     const app = createFusionApp(notes(), {
       tracing,
-      now: clock.now,
+      clock,
       limits: { maxSessionsPerPrincipal: 1 },
       sessionTimeouts: { sweepIntervalMs: NEVER },
     });
@@ -233,7 +233,7 @@ describe('mcp.server.session.duration of legacy HTTP sessions', () => {
     const clock = createClock();
     const app = createFusionApp(notes(), {
       tracing,
-      now: clock.now,
+      clock,
       sessionTimeouts: { idleMs: 1_000, sweepIntervalMs: NEVER },
     });
     const sid = await openSession(app);

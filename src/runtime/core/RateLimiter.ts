@@ -1,3 +1,4 @@
+import { nowOf, type Clock } from '../../_internal/clock.js';
 import { errorResult } from '../../protocol/normalizeResult.js';
 import type { FusionTool, ToolResponse } from '../../protocol/types.js';
 import type { RequestContext } from '../../surface/types.js';
@@ -19,7 +20,7 @@ export interface RateLimitOptions {
   readonly rateLimit?: RateLimit | undefined;
   /** Where counts live (memory by default; `RedisRateLimitStore` to share them between instances). */
   readonly rateLimitStore?: RateLimitStore | undefined;
-  readonly now?: (() => number) | undefined;
+  readonly clock?: Clock | undefined;
 }
 
 /**
@@ -49,7 +50,8 @@ export class RateLimiter {
     const owned = options.rateLimitStore === undefined;
     return new RateLimiter(
       server,
-      options.rateLimitStore ?? new MemoryRateLimitStore(options.now === undefined ? {} : { now: options.now }),
+      options.rateLimitStore ??
+        new MemoryRateLimitStore(options.clock === undefined ? {} : { now: nowOf(options.clock) }),
       owned,
     );
   }

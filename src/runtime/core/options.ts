@@ -1,3 +1,4 @@
+import type { Clock } from '../../_internal/clock.js';
 import type { HandlerExtra } from '../../protocol/types.js';
 import type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
 import type { StateSyncConfig } from '../../state-sync/types.js';
@@ -124,11 +125,12 @@ export interface AttachOptions<Ctx> {
    */
   heldBytes?: HeldBytesLimits | ByteLedger;
   /**
-   * The clock of timestamps, expiries and TTLs (default `Date.now`, with real unref'd timers). `createClock().now`
-   * of `mcp-fusion/testing` carries its timers: store sweeps, debounces, deadlines and stream lifetimes run on it.
+   * The clock of timestamps, expiries and TTLs, and of every timer (store sweeps, debounces, tool deadlines,
+   * stream lifetimes, the drain): default the wall clock with real unref'd timers. In tests, `createClock()` of
+   * `mcp-fusion/testing`, which moves only when the test advances it.
    * @see docs/testing.md
    */
-  now?: () => number;
+  clock?: Clock;
   /**
    * OpenTelemetry: every MCP request becomes a SERVER span (`tools/call notes.delete`) with the MCP semantic
    * conventions' attributes, parented on the caller's `params._meta` trace context, plus the

@@ -52,7 +52,7 @@ export class TaskService {
   readonly #tools: ToolRuntime<any>;
   readonly #leaseMs: number;
   readonly #pageSize: number;
-  /** The timers of lease renewals and waits: the `now` option's clock (real, unref'd timers by default). */
+  /** The timers of lease renewals and waits: the clock the `now` it is given carries (the `clock` option's; real, unref'd timers by default). */
   readonly #clock: Clock;
   readonly #ownsStore: boolean;
   readonly #runs: TaskRuns;

@@ -1,3 +1,4 @@
+import { nowOf, nowOption } from '../../_internal/clock.js';
 import { fsmWarnings } from '../../fsm/analyzeFsm.js';
 import type { StateMachineGate } from '../../fsm/StateMachineGate.js';
 import { StateSyncLayer } from '../../state-sync/StateSyncLayer.js';
@@ -40,7 +41,11 @@ export function buildToolParts(
   });
   const inline = new Map<string, InlineSyncDeclaration>();
   for (const t of surface.tools) if (t.sync !== undefined) inline.set(t.name, t.sync);
-  const layer = new StateSyncLayer(options.stateSync, inline, options.now === undefined ? {} : { now: options.now });
+  const layer = new StateSyncLayer(
+    options.stateSync,
+    inline,
+    options.clock === undefined ? {} : { now: nowOf(options.clock) },
+  );
   const sync = layer.hasAnything ? layer : undefined;
   const warnings =
     sync === undefined
@@ -58,7 +63,7 @@ export function buildToolParts(
     bindSurfaceTools(options.fsm, surface);
     warnings.push(...fsmWarnings(options.fsm));
     workflow = new WorkflowRuntime(options.fsm, surface, {
-      now: options.now,
+      now: nowOption(options.clock),
       store: options.fsmStore,
       handleStore: options.workflowStore ?? options.fsmStore,
       ledger: core.ledger,

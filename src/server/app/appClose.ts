@@ -1,4 +1,4 @@
-import { carriedClock, monotonicClock } from '../../_internal/clock.js';
+import { monotonicClock } from '../../_internal/clock.js';
 import type { FusionRuntime } from '../../runtime/FusionRuntime.js';
 import type { AppNotifications } from './appNotifications.js';
 import type { CallBudget } from '../http/CallBudget.js';
@@ -35,9 +35,9 @@ export interface AppClose {
  * `drainMs` (the option's, or the call's; default 10 s) on the runtime's clock, their answers get written, then
  * the session bus, listen streams, notifications, dev console, legacy sessions and the runtime close.
  */
-export function appClose(options: Pick<HttpOptions<unknown>, 'drainMs' | 'now'>, parts: ClosingParts): AppClose {
-  // The drain's clock (the runtime's deadlines run on it): a test clock's `now` carries its timers.
-  const clock = carriedClock(options.now) ?? monotonicClock;
+export function appClose(options: Pick<HttpOptions<unknown>, 'drainMs' | 'clock'>, parts: ClosingParts): AppClose {
+  // The drain's clock (the runtime's deadlines run on it): the `clock` option, else monotonic time.
+  const clock = options.clock ?? monotonicClock;
   let closing = false;
   return {
     closing: () => closing,

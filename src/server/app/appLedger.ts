@@ -1,4 +1,4 @@
-import { clockOf } from '../../_internal/clock.js';
+import { systemClock } from '../../_internal/clock.js';
 import { ByteLedger } from '../../ledger/ByteLedger.js';
 import type { HttpOptions } from '../types.js';
 
@@ -7,9 +7,9 @@ import type { HttpOptions } from '../types.js';
  * else one made from its limits on the app's clock. The app hands it to its runtime, so every store of both
  * counts in it.
  */
-export function appLedger(options: Pick<HttpOptions<unknown>, 'heldBytes' | 'now'>): ByteLedger {
+export function appLedger(options: Pick<HttpOptions<unknown>, 'heldBytes' | 'clock'>): ByteLedger {
   const held = options.heldBytes;
-  return held instanceof ByteLedger ? held : new ByteLedger(held, clockOf(options.now));
+  return held instanceof ByteLedger ? held : new ByteLedger(held, options.clock ?? systemClock);
 }
 
 /** Bytes of a parsed JSON message as it came (re-serialized: the bytes a request of it held). */

@@ -1,4 +1,4 @@
-import { clockOf } from '../../_internal/clock.js';
+import { systemClock, nowOption } from '../../_internal/clock.js';
 import type { ByteLedger } from '../../ledger/ByteLedger.js';
 import type { AppEvents } from './appSessions.js';
 import type { ResolvedHttpLimits } from '../limits.js';
@@ -20,7 +20,7 @@ export interface AppListens {
  * `modern` for `listenResumeMs` after it dropped. Each stream's whole request is held in `ledger` meanwhile.
  */
 export function appListens(
-  options: Pick<HttpOptions<unknown>, 'maxListenStreamsPerPrincipal' | 'now' | 'listenResumeMs'>,
+  options: Pick<HttpOptions<unknown>, 'maxListenStreamsPerPrincipal' | 'clock' | 'listenResumeMs'>,
   limits: ResolvedHttpLimits,
   events: AppEvents | undefined,
   modern: ModernDispatcher,
@@ -35,10 +35,10 @@ export function appListens(
       maxFilterBytes: limits.maxListenFilterBytes,
       maxFilterBytesTotal: limits.maxListenFilterBytesTotal,
     },
-    options.now,
+    nowOption(options.clock),
     events === undefined
       ? undefined
-      : { ...events, lingerMs: options.listenResumeMs ?? 30_000, clock: clockOf(options.now), ledger },
+      : { ...events, lingerMs: options.listenResumeMs ?? 30_000, clock: options.clock ?? systemClock, ledger },
     ledger,
   );
   const relisten: Relisten = (authInfo) => (listen, body) =>

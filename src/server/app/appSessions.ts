@@ -1,3 +1,4 @@
+import { nowOf } from '../../_internal/clock.js';
 import { MemoryFsmStore } from '../../fsm/MemoryFsmStore.js';
 import type { OperatorLog } from '../../logging/OperatorLog.js';
 import { warnOf } from '../../logging/warnOf.js';
@@ -48,7 +49,7 @@ export function appSessions<Ctx>(
   log: OperatorLog,
   hooks: AppSessionHooks,
 ): AppSessions<Ctx> {
-  const now = options.now !== undefined ? { now: options.now } : {};
+  const now = options.clock !== undefined ? { now: nowOf(options.clock) } : {};
   const storeFailed = (message: string, session: string) => (error: unknown) => log.error(message, { session }, error);
   const manager = new SessionManager({
     ...(options.sessionStore !== undefined ? { store: options.sessionStore } : {}),

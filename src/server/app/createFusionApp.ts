@@ -1,3 +1,4 @@
+import { nowOption } from '../../_internal/clock.js';
 import {
   createMcpHandler,
   InMemoryServerEventBus,
@@ -87,7 +88,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const legacy = new LegacySessions(() => buildServer(runtime, attach, 'legacy').server, manager, {
     sessionBus,
     limits,
-    now: options.now,
+    now: nowOption(options.clock),
     log,
     events,
     ledger,

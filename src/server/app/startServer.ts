@@ -10,7 +10,7 @@ import { ServerStartError } from '../../errors/FusionError.js';
 import { interceptServe } from '../../_internal/interceptServe.js';
 import { warnOf } from '../../logging/warnOf.js';
 import { HttpDrain } from '../node/HttpDrain.js';
-import { carriedClock, monotonicClock, type Clock } from '../../_internal/clock.js';
+import { monotonicClock, type Clock } from '../../_internal/clock.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -63,8 +63,8 @@ export async function startServer<Ctx>(
     };
   }
   const app = createFusionApp(registry, options);
-  // The shutdown's waits run on the runtime's clock: a test clock (`now: clock.now`) drives them.
-  const clock = carriedClock(options.now) ?? monotonicClock;
+  // The shutdown's waits run on the runtime's clock: a test clock (the `clock` option) drives them.
+  const clock = options.clock ?? monotonicClock;
   const drain = new HttpDrain(clock);
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node requires headersTimeout <= requestTimeout.

@@ -8,7 +8,7 @@ import { debugSink } from '../../runtime/core/debugSink.js';
 import { AttachError } from '../../errors/FusionError.js';
 import type { HttpOptions } from '../types.js';
 import { ByteLedger } from '../../ledger/ByteLedger.js';
-import { clockOf } from '../../_internal/clock.js';
+import { systemClock, nowOption } from '../../_internal/clock.js';
 import { resolveHttpLimits } from '../limits.js';
 
 const KiB = 1024;
@@ -41,7 +41,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
   const ledger =
     options.heldBytes instanceof ByteLedger
       ? options.heldBytes
-      : new ByteLedger(options.heldBytes, clockOf(options.now));
+      : new ByteLedger(options.heldBytes, options.clock ?? systemClock);
   const host = (options as { host?: string }).host;
   const hosts = [
     ...new Set([
@@ -98,7 +98,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
           hosts,
           bus: options.sessionBus ?? options.bus?.sessions,
           gate: options.fsm,
-          now: options.now,
+          now: nowOption(options.clock),
           tools: toolRuntime.surface.tools.map((t) => t.name),
           resources: registry.resources,
           visibleToolNames: (scope) => toolRuntime.visibleToolNames(scope),

@@ -4,7 +4,7 @@ import {
   type McpHttpHandler,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { clockOf } from '../../_internal/clock.js';
+import { systemClock } from '../../_internal/clock.js';
 import { attachOwn } from '../../adapter/attach.js';
 import type { FusionServer } from '../../adapter/FusionServer.js';
 import type { FusionRuntime } from '../../runtime/FusionRuntime.js';
@@ -45,7 +45,7 @@ export class ModernDispatcher {
   ) {
     this.#sdk = sdk;
     this.notify = sdk.notify;
-    this.#transport = new SharedModernTransport({ clock: clockOf(options.now) });
+    this.#transport = new SharedModernTransport({ clock: options.clock ?? systemClock });
     if (options.server !== undefined) {
       this.envelopes = undefined;
       return;

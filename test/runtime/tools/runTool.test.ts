@@ -20,7 +20,7 @@ describe('the handler stage', () => {
     await using t = await createTestClient(f.registry().registerAll(forged), {
       logger,
       logLevel: 'warn',
-      now: clock.now,
+      clock,
     });
     const result = await t.client.callTool({ name: 'notes.purge', arguments: {} });
 
