@@ -21,7 +21,7 @@ const isolated = [
   'test/builder/grouped/loadToon.test.ts',
   'test/e2e/{busyPort,exampleAuth,fuzz,lifecycle,npmStart,soak,state-sync,stdioOversize}.test.ts',
   'test/fsm/{initFsmEngine,statecharts}.test.ts',
-  'test/workflow/GateSessions.test.ts',
+  'test/workflow/WorkflowSessions.test.ts',
   'test/logging/{LogQueue,logLevel}.test.ts',
   'test/redis/{RedisEventBus,busConnectOrder,cluster,failover,instances,multiProcess}.test.ts',
   'test/redis/{rateLimitProcesses,rollingRestart,scalingDocProgram,scalingSnippet}.test.ts',

@@ -1,10 +1,10 @@
 /**
- * The FSM gate alone: `GateSessions.run` of a tool that flips a two-state machine on every call, one key,
+ * The FSM gate alone: `WorkflowSessions.run` of a tool that flips a two-state machine on every call, one key,
  * in memory (what a legacy session's bound call pays on top of its handler), sequential or N in flight:
  * `npm run build && npx tsx --tsconfig bench/tsconfig.json bench/gateRun.ts [inFlight] [rounds] [engine]`. Prints µs per run (median of rounds).
  */
 import { StateMachineGate } from 'mcp-fusion';
-import { GateSessions } from 'mcp-fusion/advanced';
+import { WorkflowSessions } from 'mcp-fusion/advanced';
 import { quantile } from './harness.js';
 
 const [inFlight = '1', rounds = '8', engine = 'auto'] = process.argv.slice(2);
@@ -13,7 +13,7 @@ const gate = new StateMachineGate(
   { engine: engine as 'auto' | 'builtin' | 'xstate' },
 ).bindTool('flip', ['idle', 'busy'], 'toggle');
 let notified = 0;
-const sessions = new GateSessions(gate, { onListChanged: () => void notified++ });
+const sessions = new WorkflowSessions(gate, { onListChanged: () => void notified++ });
 const result: { isError?: boolean; content: unknown[] } = { content: [{ type: 'text', text: 'ok' }] };
 const handler = async () => result;
 const per = 20_000;
@@ -29,7 +29,7 @@ for (let r = -2; r < Number(rounds); r++) {
   if (r >= 0) samples.push(((performance.now() - t0) * 1000) / per);
 }
 process.stdout.write(
-  `GateSessions.run (${await gate.engine()}) ×${inFlight}: ${quantile(samples, 0.5).toFixed(2)} µs/run (median of ${rounds})\n`,
+  `WorkflowSessions.run (${await gate.engine()}) ×${inFlight}: ${quantile(samples, 0.5).toFixed(2)} µs/run (median of ${rounds})\n`,
 );
 sessions.dispose();
 process.exit(0);

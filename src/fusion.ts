@@ -1,7 +1,7 @@
 import { FluentToolBuilder } from './builder/FluentToolBuilder.js';
 import { GroupedToolBuilder } from './builder/grouped/GroupedToolBuilder.js';
 import type { Middleware } from './protocol/types.js';
-import { StateMachineGate, type GateOptions } from './fsm/StateMachineGate.js';
+import { StateMachineGate, type StateMachineGateOptions } from './fsm/StateMachineGate.js';
 import type { FsmConfig, FsmFlatConfig } from './fsm/types.js';
 import { PromptBuilder } from './prompts/PromptBuilder.js';
 import { ToolRegistry } from './registry/ToolRegistry.js';
@@ -42,8 +42,8 @@ export interface Fusion<Ctx> {
    * A workflow gate over `config` (XState v5 when installed, the built-in engine otherwise); `options`
    * chooses the engine, the clock and XState `guards`. A flat machine's states are typed `string`.
    */
-  fsm(config: FsmFlatConfig, options?: GateOptions): StateMachineGate<string>;
-  fsm(config: FsmConfig, options?: GateOptions): StateMachineGate;
+  fsm(config: FsmFlatConfig, options?: StateMachineGateOptions): StateMachineGate<string>;
+  fsm(config: FsmConfig, options?: StateMachineGateOptions): StateMachineGate;
 }
 
 /**
@@ -65,6 +65,7 @@ export function initFusion<Ctx = void>(options: FusionOptions<Ctx> = {}): Fusion
     resourceTemplate: <const T extends string>(uriTemplate: T) => new ResourceTemplateBuilder<Ctx, T>(uriTemplate),
     skill: (name: string) => new SkillBuilder(name),
     registry: () => new ToolRegistry<Ctx>(),
-    fsm: ((config: FsmConfig, options?: GateOptions) => new StateMachineGate(config, options)) as Fusion<Ctx>['fsm'],
+    fsm: ((config: FsmConfig, options?: StateMachineGateOptions) =>
+      new StateMachineGate(config, options)) as Fusion<Ctx>['fsm'],
   });
 }

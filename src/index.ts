@@ -23,7 +23,6 @@ export type {
   Middleware,
   ProtocolEra,
   ToolAnnotations,
-  ToolExtra,
   ToolHandler,
   ToolKind,
   ToolResponse,
@@ -110,7 +109,7 @@ export type {
 export {
   StateMachineGate,
   type FsmEngineChoice,
-  type GateOptions,
+  type StateMachineGateOptions,
   type StateMachineGateConstructor,
 } from './fsm/StateMachineGate.js';
 export { initFsmEngine } from './fsm/initFsmEngine.js';

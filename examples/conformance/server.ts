@@ -1,5 +1,5 @@
 import { acceptedContent, inputRequired, type InputRequest } from '@modelcontextprotocol/server';
-import { initFusion, type StartServerOptions, type ToolExtra } from 'mcp-fusion';
+import { initFusion, type StartServerOptions, type HandlerExtra } from 'mcp-fusion';
 import { taskTools } from './taskTools.js';
 
 export const f = initFusion();
@@ -89,7 +89,7 @@ const tools = [
   f
     .query('test_tool_with_logging')
     .describe('Logs three messages while it runs')
-    .handle(async (_input, _ctx, extra: ToolExtra) => {
+    .handle(async (_input, _ctx, extra: HandlerExtra) => {
       await extra.log('info', 'Tool execution started');
       await sleep(50);
       await extra.log('info', 'Tool processing data');

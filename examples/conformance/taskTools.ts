@@ -1,5 +1,5 @@
 import { acceptedContent, inputRequired } from '@modelcontextprotocol/server';
-import { initFusion, JsonRpcCode, WireError, type ToolExtra } from 'mcp-fusion';
+import { initFusion, JsonRpcCode, WireError, type HandlerExtra } from 'mcp-fusion';
 
 const f = initFusion();
 
@@ -33,7 +33,7 @@ export const taskTools = [
     .withNumber('seconds')
     .withOptionalString('label')
     .task({ pollIntervalMs: 100 })
-    .handle(async ({ seconds, label }, _ctx, extra: ToolExtra) => {
+    .handle(async ({ seconds, label }, _ctx, extra: HandlerExtra) => {
       await sleep(seconds * 1000, extra.signal);
       return `Computed ${label ?? 'result'} after ${seconds}s`;
     }),

@@ -3,7 +3,7 @@
 // live here. Add a name when a new snippet needs one (docs/contributing.md).
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
-import type { FsmConfig, Fusion, FusionTool, Middleware, SyncPolicy, ToolExtra, ToolRegistry } from 'mcp-fusion';
+import type { FsmConfig, Fusion, FusionTool, Middleware, SyncPolicy, HandlerExtra, ToolRegistry } from 'mcp-fusion';
 
 declare global {
   type Db = any;
@@ -15,8 +15,8 @@ declare global {
   const f: Fusion<AppContext>;
   const registry: ToolRegistry<any>;
   const server: McpServer;
-  const contextFactory: (extra: ToolExtra) => AppContext;
-  const createAppContext: (extra: ToolExtra) => AppContext | Promise<AppContext>;
+  const contextFactory: (extra: HandlerExtra) => AppContext;
+  const createAppContext: (extra: HandlerExtra) => AppContext | Promise<AppContext>;
   const logger: { info(message: string): void; warn(message: string): void; error(message: string): void };
   const metrics: { increment(name: string, tags?: Record<string, string>): void };
   const config: FsmConfig;

@@ -12,12 +12,12 @@ import type { MethodHandler } from './contentHandlers.js';
 export function logFailures(
   method: string,
   handler: MethodHandler,
-  scopeOf: (ctx: unknown) => RequestContext,
+  rctxOf: (ctx: unknown) => RequestContext,
   log: OperatorLog,
 ): MethodHandler {
   return (request, ctx) => {
     const failed = (error: unknown): never =>
-      rethrowLogged(log, `${method} failed`, { method, ...listLogFields(scopeOf(ctx)) }, error);
+      rethrowLogged(log, `${method} failed`, { method, ...listLogFields(rctxOf(ctx)) }, error);
     let answer: unknown;
     try {
       answer = handler(request, ctx);

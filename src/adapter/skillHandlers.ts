@@ -1,6 +1,6 @@
 import { RESOURCES_DIRECTORY_READ_METHOD, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '../skills/skillsWire.js';
 import { skillFileMimeType } from '../skills/skillDirectories.js';
-import { ScopeGate } from '../auth/ScopeGate.js';
+import { ScopeFilter } from '../auth/ScopeFilter.js';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { ProtocolEra } from '../protocol/types.js';
 import type { SkillSet } from '../skills/SkillSet.js';
@@ -21,8 +21,8 @@ const MODERN_CACHE = Object.freeze({ ttlMs: 0, cacheScope: 'private' as const })
 export type GrantedOf = (ctx: unknown) => readonly string[];
 
 /** The scopes granted to the caller of `ctx`, read from its request context. */
-export function grantedBy(scopeOf: (ctx: unknown) => RequestContext): GrantedOf {
-  return (ctx) => ScopeGate.scopesOf(scopeOf(ctx).extra.authInfo);
+export function grantedBy(rctxOf: (ctx: unknown) => RequestContext): GrantedOf {
+  return (ctx) => ScopeFilter.scopesOf(rctxOf(ctx).extra.authInfo);
 }
 
 /** The result fields every skills answer of `era` carries. */

@@ -3,7 +3,7 @@ import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { ProtocolEra } from '../protocol/types.js';
 import { requestPrincipal } from '../principal/requestPrincipal.js';
 import { missingScopes } from '../auth/checkScopes.js';
-import { ScopeGate } from '../auth/ScopeGate.js';
+import { ScopeFilter } from '../auth/ScopeFilter.js';
 import { insufficientScopeMeta } from '../auth/insufficientScope.js';
 import { messages } from '../protocol/messages.js';
 import type { TaskService } from '../runtime/tasks/TaskService.js';
@@ -34,24 +34,24 @@ export function taskCall(
 ) {
   return async (
     params: CallParams,
-    scope: RequestContext,
+    rctx: RequestContext,
     plain: () => Promise<unknown>,
     route: Route | undefined,
   ): Promise<unknown> => {
     const declaration = service.declarationOf(route);
     if (declaration === undefined || route === undefined) return plain();
     if (era === 'modern') {
-      if (!declaresExtension(scope.extra.clientCapabilities)) {
+      if (!declaresExtension(rctx.extra.clientCapabilities)) {
         if (declaration.mode === 'required')
           throw new WireError(MISSING_CAPABILITY, taskTexts.requiresTask(params.name), {
             requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
           });
         return plain();
       }
-      const started = await service.start(route, params.name, params.arguments, scope, { immediate: true });
+      const started = await service.start(route, params.name, params.arguments, rctx, { immediate: true });
       if (started.kind === 'result') return started.result;
       created(started.record);
-      scope.trace?.task?.(started.record.id, started.record.status);
+      rctx.trace?.task?.(started.record.id, started.record.status);
       return { resultType: 'task', ...modernTask(started.record) };
     }
     const task = params.task;
@@ -61,14 +61,14 @@ export function taskCall(
       return plain();
     }
     const ttl = (task as { ttl?: unknown }).ttl;
-    const started = await service.start(route, params.name, params.arguments, scope, {
+    const started = await service.start(route, params.name, params.arguments, rctx, {
       immediate: false,
       ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined,
     });
     // `content: []` beside `task`: the SDK checks every 2025 tools/call result against CallToolResult.
     if (started.kind === 'result') return started.result;
     created(started.record);
-    scope.trace?.task?.(started.record.id, started.record.status);
+    rctx.trace?.task?.(started.record.id, started.record.status);
     return { content: [], task: legacyTask(started.record) };
   };
 }
@@ -82,21 +82,21 @@ export function declaresExtension(capabilities: Readonly<Record<string, unknown>
 /** A task method's handler: its params and the caller's request context. */
 export type TaskHandler = (
   params: { taskId: string; inputResponses?: Record<string, unknown>; cursor?: unknown },
-  scope: RequestContext,
+  rctx: RequestContext,
 ) => Promise<Record<string, unknown>>;
 
 /** The task methods of an era, era-neutral handlers over the service (the attachment installs them). */
 export function taskMethods(service: TaskService, era: ProtocolEra | undefined): Array<readonly [string, TaskHandler]> {
-  const owner = (scope: RequestContext): string => requestPrincipal(scope).key;
-  const found = async (record: Promise<TaskRecord | undefined>, id: string, scope: RequestContext) => {
+  const owner = (rctx: RequestContext): string => requestPrincipal(rctx).key;
+  const found = async (record: Promise<TaskRecord | undefined>, id: string, rctx: RequestContext) => {
     const task = await record;
     if (task === undefined) throw new WireError(JsonRpcCode.InvalidParams, taskTexts.notFound(id));
-    authorizeTask(task, scope);
+    authorizeTask(task, rctx);
     return task;
   };
   if (era === 'modern') {
-    const gate = (scope: RequestContext): void => {
-      if (!declaresExtension(scope.extra.clientCapabilities)) {
+    const gate = (rctx: RequestContext): void => {
+      if (!declaresExtension(rctx.extra.clientCapabilities)) {
         throw new WireError(
           MISSING_CAPABILITY,
           `Missing required client capability: declare the ${TASKS_EXTENSION} extension to use the task methods.`,
@@ -105,58 +105,58 @@ export function taskMethods(service: TaskService, era: ProtocolEra | undefined):
       }
     };
     return [
-      ['tasks/list', async (p, scope) => (gate(scope), listed(service, owner(scope), p.cursor, scope, modernTask))],
+      ['tasks/list', async (p, rctx) => (gate(rctx), listed(service, owner(rctx), p.cursor, rctx, modernTask))],
       [
         'tasks/get',
-        async (p, scope) => (
-          gate(scope),
-          modernTask(await found(service.get(p.taskId, owner(scope)), p.taskId, scope), true)
+        async (p, rctx) => (
+          gate(rctx),
+          modernTask(await found(service.get(p.taskId, owner(rctx)), p.taskId, rctx), true)
         ),
       ],
       // The SDK lifts `inputResponses` out of the params into the request's context (the extra).
       [
         'tasks/update',
-        async (p, scope) => {
-          gate(scope);
-          await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
-          const answers = p.inputResponses ?? scope.extra.inputResponses ?? {};
-          await found(service.update(p.taskId, owner(scope), answers), p.taskId, scope);
+        async (p, rctx) => {
+          gate(rctx);
+          await found(service.get(p.taskId, owner(rctx)), p.taskId, rctx);
+          const answers = p.inputResponses ?? rctx.extra.inputResponses ?? {};
+          await found(service.update(p.taskId, owner(rctx), answers), p.taskId, rctx);
           return {};
         },
       ],
       [
         'tasks/cancel',
-        async (p, scope) => {
-          gate(scope);
-          await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
-          await found(service.cancel(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope);
+        async (p, rctx) => {
+          gate(rctx);
+          await found(service.get(p.taskId, owner(rctx)), p.taskId, rctx);
+          await found(service.cancel(p.taskId, owner(rctx), rctx.extra.signal), p.taskId, rctx);
           return {};
         },
       ],
     ];
   }
   return [
-    ['tasks/get', async (p, scope) => legacyTask(await found(service.get(p.taskId, owner(scope)), p.taskId, scope))],
-    ['tasks/list', (p, scope) => listed(service, owner(scope), p.cursor, scope, legacyTask)],
+    ['tasks/get', async (p, rctx) => legacyTask(await found(service.get(p.taskId, owner(rctx)), p.taskId, rctx))],
+    ['tasks/list', (p, rctx) => listed(service, owner(rctx), p.cursor, rctx, legacyTask)],
     [
       'tasks/result',
-      async (p, scope) => {
+      async (p, rctx) => {
         // Authorized before the wait: a caller who may not read the task must not hold a wait on it.
-        await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
-        const task = await found(service.settled(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope);
+        await found(service.get(p.taskId, owner(rctx)), p.taskId, rctx);
+        const task = await found(service.settled(p.taskId, owner(rctx), rctx.extra.signal), p.taskId, rctx);
         return taskPayload(task);
       },
     ],
     [
       'tasks/cancel',
-      async (p, scope) => {
-        const before = await found(service.get(p.taskId, owner(scope)), p.taskId, scope);
+      async (p, rctx) => {
+        const before = await found(service.get(p.taskId, owner(rctx)), p.taskId, rctx);
         if (isTerminal(before.status))
           throw new WireError(
             JsonRpcCode.InvalidParams,
             `Cannot cancel task "${p.taskId}": it is already ${before.status}.`,
           );
-        return legacyTask(await found(service.cancel(p.taskId, owner(scope), scope.extra.signal), p.taskId, scope));
+        return legacyTask(await found(service.cancel(p.taskId, owner(rctx), rctx.extra.signal), p.taskId, rctx));
       },
     ],
   ];
@@ -170,11 +170,11 @@ async function listed(
   service: TaskService,
   owner: string,
   cursor: unknown,
-  scope: RequestContext,
+  rctx: RequestContext,
   show: (record: TaskRecord) => Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const page = await listPage(service, owner, cursor);
-  const tasks = page.records.filter((task) => mayRead(task, scope)).map((task) => show(task));
+  const tasks = page.records.filter((task) => mayRead(task, rctx)).map((task) => show(task));
   return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
 }
 
@@ -207,19 +207,19 @@ async function listPage(service: TaskService, owner: string, cursor: unknown) {
 }
 
 /** True when the caller's token grants every scope the task's call needed. */
-function mayRead(task: TaskRecord, scope: RequestContext): boolean {
+function mayRead(task: TaskRecord, rctx: RequestContext): boolean {
   const required = task.requiredScopes ?? [];
-  return required.length === 0 || missingScopes(required, ScopeGate.scopesOf(scope.extra.authInfo)).length === 0;
+  return required.length === 0 || missingScopes(required, ScopeFilter.scopesOf(rctx.extra.authInfo)).length === 0;
 }
 
 /**
  * Refuses a task whose call needed scopes the caller's token no longer grants (-32602 `insufficient_scope`,
  * the missing scopes in `data`): the same user with a narrower token cannot read, answer or cancel it.
  */
-function authorizeTask(task: TaskRecord, scope: RequestContext): void {
+function authorizeTask(task: TaskRecord, rctx: RequestContext): void {
   const required = task.requiredScopes ?? [];
   if (required.length === 0) return;
-  const missing = missingScopes(required, ScopeGate.scopesOf(scope.extra.authInfo));
+  const missing = missingScopes(required, ScopeFilter.scopesOf(rctx.extra.authInfo));
   if (missing.length === 0) return;
   throw new WireError(
     JsonRpcCode.InvalidParams,

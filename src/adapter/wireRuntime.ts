@@ -3,7 +3,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../protocol/types.js';
 import type { MethodHandler } from './contentHandlers.js';
 import type { Member, ServedNames } from './composeServer.js';
-import { scopeV1, scopeV2, v1Bridge, v2Bridge } from './sdkScope.js';
+import { rctxV1, rctxV2, v1Bridge, v2Bridge } from './sdkRequestContext.js';
 import type { FusionRuntime } from '../runtime/FusionRuntime.js';
 import type { RequestContext } from '../surface/types.js';
 import type { SessionNotification } from '../session/SessionBus.js';
@@ -87,11 +87,11 @@ export function wireRuntime<Ctx>(
   const bridge = sdk === 'v2' ? v2Bridge(low, seal) : v1Bridge(low, seal, connectionId, v1Levels);
   const untraced =
     sdk === 'v2'
-      ? (ctx: any, target?: string, state?: unknown) => scopeV2(ctx, bridge, connectionId, era, target, state)
-      : (extra: any, target?: string) => scopeV1(extra, bridge, connectionId, target);
-  // Tracing is decided once here: without it the handlers and scopes are the untraced ones.
+      ? (ctx: any, target?: string, state?: unknown) => rctxV2(ctx, bridge, connectionId, era, target, state)
+      : (extra: any, target?: string) => rctxV1(extra, bridge, connectionId, target);
+  // Tracing is decided once here: without it the handlers and request contexts are untraced.
   const tracing = features.tracing;
-  const scopeOf =
+  const rctxOf =
     tracing === undefined
       ? untraced
       : (ctx: any, target?: string, state?: unknown): RequestContext => ({
@@ -101,12 +101,12 @@ export function wireRuntime<Ctx>(
   const negotiated = (): string | undefined => low.getNegotiatedProtocolVersion?.();
   // Multi-round-trip requests (tools/call, prompts/get, resources/read): an echoed requestState is opened
   // (verified for this target and caller) before anything runs; a first round stays synchronous.
-  const scopeFor = (ctx: any, target: string): RequestContext | Promise<RequestContext> => {
+  const rctxFor = (ctx: any, target: string): RequestContext | Promise<RequestContext> => {
     const raw = typeof ctx?.mcpReq?.requestState === 'function' ? ctx.mcpReq.requestState() : undefined;
-    if (typeof raw !== 'string') return scopeOf(ctx, target, raw);
-    const source = scopeOf(ctx);
+    if (typeof raw !== 'string') return rctxOf(ctx, target, raw);
+    const source = rctxOf(ctx);
     const opened = seal.open(raw, target, requestPrincipal(source).key, ledgerHolder(source));
-    return opened.then((state) => scopeOf(ctx, target, state));
+    return opened.then((state) => rctxOf(ctx, target, state));
   };
   const { adopt } = options;
   const taskSetup = tasks === undefined ? undefined : taskDispatch(low, tasks, era);
@@ -124,14 +124,14 @@ export function wireRuntime<Ctx>(
     sdk,
     era,
     connectionId,
-    scopeOf,
-    contextOf: (ctx, target) => (target === undefined ? scopeOf(ctx) : scopeFor(ctx, target)),
-    track: (scope) => {
-      if (scope.sessionKey !== undefined && toolRuntime.gated && !keys.has(scope.sessionKey)) {
-        keys.add(scope.sessionKey);
-        runtime.registerSession(scope.sessionKey, notify);
+    rctxOf,
+    contextOf: (ctx, target) => (target === undefined ? rctxOf(ctx) : rctxFor(ctx, target)),
+    track: (rctx) => {
+      if (rctx.sessionKey !== undefined && toolRuntime.gated && !keys.has(rctx.sessionKey)) {
+        keys.add(rctx.sessionKey);
+        runtime.registerSession(rctx.sessionKey, notify);
       }
-      return scope;
+      return rctx;
     },
     tasks,
     taskDispatch: taskSetup?.dispatch,
@@ -150,7 +150,7 @@ export function wireRuntime<Ctx>(
   // method, session and principal), then the request context's adoption.
   const log = OperatorLog.of(runtime.options);
   const served = ({ method, logsFailures }: MethodDefinition, handler: MethodHandler): MethodHandler => {
-    const bounded = logsFailures === true ? handler : logFailures(method, handler, scopeOf, log);
+    const bounded = logsFailures === true ? handler : logFailures(method, handler, rctxOf, log);
     const traced = tracing === undefined ? bounded : tracing.wrap(method, bounded, negotiated);
     return adopt === undefined ? traced : (request, ctx) => (adopt(ctx as ServerContext), traced(request, ctx));
   };
@@ -184,7 +184,7 @@ export function wireRuntime<Ctx>(
           : templates.has(params?.ref?.uri) || ownsUri(params?.ref?.uri);
       return ownsUri(params?.uri);
     },
-    visibleTools: (ctx) => toolRuntime.visibleToolNames(scopeOf(ctx)),
+    visibleTools: (ctx) => toolRuntime.visibleToolNames(rctxOf(ctx)),
   };
   // Run-time enable/disable of tools reaches this server's client (legacy sessions, stdio, in-memory);
   // modern servers cannot notify, the HTTP app tells their listen streams instead.

@@ -31,8 +31,8 @@ export { staleUri } from '../runtime/content/systemResources.js';
 // Workflows: the engine hand-over, the attach-time warnings, the per-session state the server keeps.
 export { setXStateModule } from '../fsm/setXStateModule.js';
 export { fsmWarnings } from '../fsm/analyzeFsm.js';
-export type { GateOutcome, GateRunOptions } from '../fsm/types.js';
-export { GateSessions, type GateSessionsOptions } from '../workflow/GateSessions.js';
+export type { WorkflowOutcome, WorkflowRunOptions } from '../fsm/types.js';
+export { WorkflowSessions, type WorkflowSessionsOptions } from '../workflow/WorkflowSessions.js';
 
 // Sessions, streams and the bytes held for clients.
 export { SessionManager, type SessionManagerOptions } from '../session/SessionManager.js';

@@ -56,9 +56,12 @@ export async function loadTarget(path: string, cwd: string, selectors: TargetSel
   const options = resolveOptions(rawOptions, path, selectors.options);
   const gate =
     selectors.fsm !== undefined
-      ? pick(mod, path, 'fsm', selectors.fsm, isGate, () => [], false)
+      ? pick(mod, path, 'fsm', selectors.fsm, isStateMachineGate, () => [], false)
       : (options.fsm ??
-        pick(mod, path, 'fsm', undefined, isGate, () => ['fsm', ...unique(names.filter((n) => isGate(mod[n])))]));
+        pick(mod, path, 'fsm', undefined, isStateMachineGate, () => [
+          'fsm',
+          ...unique(names.filter((n) => isStateMachineGate(mod[n]))),
+        ]));
   return { path, registry, options: gate === undefined ? options : { ...options, fsm: gate }, gate, notes };
 }
 
@@ -115,7 +118,7 @@ function isRegistry(value: unknown): value is ToolRegistry {
   );
 }
 
-function isGate(value: unknown): value is StateMachineGate {
+function isStateMachineGate(value: unknown): value is StateMachineGate {
   const gate = value as StateMachineGate | null;
   return (
     typeof gate === 'object' &&
@@ -128,7 +131,11 @@ function isGate(value: unknown): value is StateMachineGate {
 
 function isOptionsLike(value: unknown): value is object {
   return (
-    (typeof value === 'object' && value !== null && !Array.isArray(value) && !isRegistry(value) && !isGate(value)) ||
+    (typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      !isRegistry(value) &&
+      !isStateMachineGate(value)) ||
     (typeof value === 'function' && (value as () => unknown).length === 0)
   );
 }

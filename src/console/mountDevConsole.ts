@@ -38,7 +38,7 @@ export interface DevConsoleParts {
   /** The registry's tool names (canonical), to show which ones an invalidation reached. */
   readonly tools: readonly string[];
   readonly resources: ReadonlyArray<{ uri: string; reflects?: readonly string[] | undefined }>;
-  readonly visibleToolNames: (scope: RequestContext) => Promise<string[]>;
+  readonly visibleToolNames: (rctx: RequestContext) => Promise<string[]>;
   readonly onInvalidation: (listener: (patterns: readonly string[], causedBy: string) => void) => () => void;
   readonly now?: (() => number) | undefined;
   /** The skills the server publishes (the workflow's generated one first). */
@@ -65,7 +65,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
   const hub = new ConsoleHub({ ...bounds, ledger, instance, bus: parts.bus, now });
   const metrics = new ConsoleMetrics(now, { maxSessions: bounds.maxSessions });
   hub.listen((entry) => metrics.add(entry));
-  const scopeOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestContext =>
+  const rctxOf = (key: string | undefined, modern: boolean, scopes: readonly string[]): RequestContext =>
     ({
       sessionKey: modern ? undefined : key,
       extra: {
@@ -80,7 +80,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
     let list = visible.get(key);
     if (list === undefined) {
       if (visible.size >= 1_000) visible.clear();
-      list = parts.visibleToolNames(scopeOf(sessionId, false, scopes));
+      list = parts.visibleToolNames(rctxOf(sessionId, false, scopes));
       visible.set(key, list);
       list.catch(() => visible.delete(key));
     }
@@ -109,7 +109,7 @@ export function mountDevConsole(parts: DevConsoleParts): DevConsole {
     view: async ({ key, principal }) => {
       const row = key !== undefined ? hub.session(key) : hub.sessions().find((s) => s.principal === principal);
       if (row === undefined) return [];
-      return parts.visibleToolNames(scopeOf(row.key, key === undefined || row.kind === 'workflow', row.scopes));
+      return parts.visibleToolNames(rctxOf(row.key, key === undefined || row.kind === 'workflow', row.scopes));
     },
   });
   return {

@@ -27,7 +27,7 @@ export const hasTransitionListeners: unique symbol = Symbol('mcp-fusion.hasTrans
 export const resolvedEngine: unique symbol = Symbol('mcp-fusion.resolvedEngine');
 
 /** Options of {@link StateMachineGate}. */
-export interface GateOptions {
+export interface StateMachineGateOptions {
   engine?: FsmEngineChoice;
   now?: () => number;
   /**
@@ -47,7 +47,7 @@ export interface GateOptions {
  * or parallel one's full {@link FsmStateValue}s.
  * @see docs/fsm-state-gate.md
  */
-class Gate<S extends FsmStateValue = FsmStateValue> {
+class StateMachineGateImpl<S extends FsmStateValue = FsmStateValue> {
   readonly config: Readonly<FsmConfig>;
   readonly #bindings = new Map<string, FsmBinding>();
   readonly #listeners = new Set<(event: TransitionEvent) => void>();
@@ -63,7 +63,7 @@ class Gate<S extends FsmStateValue = FsmStateValue> {
   #state: FsmStateValue;
   #updatedAt: number;
 
-  constructor(config: FsmConfig, options: GateOptions = {}) {
+  constructor(config: FsmConfig, options: StateMachineGateOptions = {}) {
     validateFsmConfig(config, options.guards);
     this.config = Object.freeze(structuredClone(config));
     this.#choice = options.engine ?? 'auto';
@@ -269,14 +269,14 @@ class Gate<S extends FsmStateValue = FsmStateValue> {
 
 /** How `new StateMachineGate(config)` types the gate: `string` states for a flat config, full values otherwise. */
 export interface StateMachineGateConstructor {
-  new (config: FsmFlatConfig, options?: GateOptions): Gate<string>;
-  new (config: FsmConfig, options?: GateOptions): Gate;
-  readonly prototype: Gate;
+  new (config: FsmFlatConfig, options?: StateMachineGateOptions): StateMachineGateImpl<string>;
+  new (config: FsmConfig, options?: StateMachineGateOptions): StateMachineGateImpl;
+  readonly prototype: StateMachineGateImpl;
 }
 
 /**
  * A workflow gate (see the class above): `StateMachineGate<string>` for a flat machine, `StateMachineGate`
  * (full {@link FsmStateValue}s) for a nested or parallel one, or when the machine is not known.
  */
-export type StateMachineGate<S extends FsmStateValue = FsmStateValue> = Gate<S>;
-export const StateMachineGate: StateMachineGateConstructor = Gate;
+export type StateMachineGate<S extends FsmStateValue = FsmStateValue> = StateMachineGateImpl<S>;
+export const StateMachineGate: StateMachineGateConstructor = StateMachineGateImpl;

@@ -1,7 +1,7 @@
 export {
   StateMachineGate,
   type FsmEngineChoice,
-  type GateOptions,
+  type StateMachineGateOptions,
   type StateMachineGateConstructor,
 } from './StateMachineGate.js';
 export { initFsmEngine } from './initFsmEngine.js';
@@ -11,8 +11,8 @@ export { WorkflowStateError } from './WorkflowStateError.js';
 export { fsmWarnings } from './analyzeFsm.js';
 export type { FsmLease, FsmLeaseEnd, FsmStateStore } from './FsmStateStore.js';
 export type {
-  GateOutcome,
-  GateRunOptions,
+  WorkflowOutcome,
+  WorkflowRunOptions,
   FsmBinding,
   FsmConfig,
   FsmSnapshot,

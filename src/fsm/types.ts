@@ -98,17 +98,17 @@ export interface FsmBinding {
   readonly event?: string;
 }
 
-/** Outcome of {@link GateSessions.run}. */
-export type GateOutcome<R, A = never> =
+/** Outcome of {@link WorkflowSessions.run}. */
+export type WorkflowOutcome<R, A = never> =
   /** `allowed`: the bound tools allowed in `state` (the caller adds the unbound ones it exposes). */
   | { outcome: 'refused'; state: FsmStateValue; allowed: string[] }
   /** `state`: the session's state after the call (bound tools only), e.g. to filter suggested next actions. */
   | { outcome: 'ran'; result: R; state?: FsmStateValue; transition?: TransitionResult; persistError?: Error }
-  /** `admit` turned the call away before the gate looked at it (see {@link GateRunOptions.admit}). */
+  /** `admit` turned the call away before the gate looked at it (see {@link WorkflowRunOptions.admit}). */
   | ([A] extends [never] ? never : { outcome: 'rejected'; reason: A });
 
-/** Per-call options of {@link GateSessions.run}. */
-export interface GateRunOptions<R, A> {
+/** Per-call options of {@link WorkflowSessions.run}. */
+export interface WorkflowRunOptions<R, A> {
   /**
    * Looks at the stored snapshot (`undefined` when none, or expired) under the key's lock, before the gate
    * does; a returned reason turns the call away without running it (outcome `rejected`). Handle-keyed

@@ -2,7 +2,7 @@ import { peerOf } from './peers.js';
 import { principalOf } from './principalOf.js';
 import type { Principal } from './types.js';
 
-/** What {@link requestPrincipal} reads of a request: the pipeline's scope shape, structurally. */
+/** What {@link requestPrincipal} reads of a request: the request context's shape, structurally. */
 export interface PrincipalSource {
   readonly sessionKey?: string | undefined;
   readonly extra: {

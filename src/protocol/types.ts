@@ -130,9 +130,6 @@ export interface HandlerExtra {
   readonly session?: SessionData | undefined;
 }
 
-/** The extra of a tool handler: the same {@link HandlerExtra} every handler (and `contextFactory`) receives. */
-export type ToolExtra = HandlerExtra;
-
 /**
  * A multi-round-trip `input_required` return, as the SDK's `inputRequired({ inputRequests, requestState })`
  * builds it: the client fulfils the embedded requests and calls again with `inputResponses` (and the

@@ -1,6 +1,6 @@
 import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import type { FusionTool } from '../protocol/types.js';
-import { ScopeGate } from '../auth/ScopeGate.js';
+import { ScopeFilter } from '../auth/ScopeFilter.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { Surface } from '../surface/compileSurface.js';
 import { narrowSurface } from '../surface/narrowSurface.js';
@@ -49,7 +49,7 @@ export class SkillSet {
   readonly #switch: ToolSwitch | undefined;
   /** The switch version the cached views below were built at. */
   #version = 0;
-  #scopes: ScopeGate<SkillView>;
+  #scopes: ScopeFilter<SkillView>;
   /** The one view when no item requires a scope; built on first use, not with the runtime. */
   #open: SkillView | undefined;
   #everything: SkillView | undefined;
@@ -65,7 +65,7 @@ export class SkillSet {
     this.#own = own;
     this.#switch = toolSwitch;
     this.#version = toolSwitch?.version ?? 0;
-    this.#scopes = new ScopeGate([...surface.tools, ...own]);
+    this.#scopes = new ScopeFilter([...surface.tools, ...own]);
   }
 
   /** True when some caller may see a skill (the capability is declared only then). */
@@ -119,7 +119,7 @@ export class SkillSet {
     const version = this.#switch?.version ?? 0;
     if (version === this.#version) return;
     this.#version = version;
-    this.#scopes = new ScopeGate([...this.#surface.tools, ...this.#own]);
+    this.#scopes = new ScopeFilter([...this.#surface.tools, ...this.#own]);
     this.#open = this.#everything = undefined;
   }
 

@@ -1,5 +1,5 @@
 import { fixedJson } from '../_internal/fixedJson.js';
-import { ScopeGate } from '../auth/ScopeGate.js';
+import { ScopeFilter } from '../auth/ScopeFilter.js';
 import { narrowSurface } from './narrowSurface.js';
 import type { ToolSwitch } from './ToolSwitch.js';
 import type { StateSyncLayer } from '../state-sync/StateSyncLayer.js';
@@ -27,7 +27,7 @@ export interface ListCache {
 export class Visibility {
   readonly surface: Surface;
   readonly listCache: ListCache;
-  readonly #scopes: ScopeGate<ListView>;
+  readonly #scopes: ScopeFilter<ListView>;
   readonly #base: ListView;
   readonly #build: (surface: Surface) => ListView;
 
@@ -41,7 +41,7 @@ export class Visibility {
     },
   ) {
     this.surface = surface;
-    this.#scopes = new ScopeGate(surface.tools);
+    this.#scopes = new ScopeFilter(surface.tools);
     // Lists that depend on who asks must not be shared by caches between principals.
     const cache = parts.listCache ?? { ttlMs: 60_000, cacheScope: this.#scopes.active ? 'private' : 'public' };
     this.listCache = cache;
@@ -60,14 +60,14 @@ export class Visibility {
   }
 
   /** The scope gate of the surface's tools (active when some tool requires a scope). */
-  get scopes(): ScopeGate<ListView> {
+  get scopes(): ScopeFilter<ListView> {
     return this.#scopes;
   }
 
   /** The lists the caller of `scope` may see: the whole surface, or the part its scopes allow. */
-  viewOf(scope: RequestContext): ListView {
+  viewOf(rctx: RequestContext): ListView {
     if (!this.#scopes.active) return this.#base;
-    return this.#scopes.view(ScopeGate.scopesOf(scope.extra.authInfo), (allowed) =>
+    return this.#scopes.view(ScopeFilter.scopesOf(rctx.extra.authInfo), (allowed) =>
       this.#build(narrowSurface(this.surface, allowed)),
     );
   }

@@ -113,7 +113,7 @@ export async function connectTestClient<Ctx>(
     await server.close();
     if (store !== undefined) runtime.dispose();
   };
-  const requireGate = (method: string) => {
+  const requireStateMachineGate = (method: string) => {
     if (serve.fsm === undefined || store === undefined) {
       throw new Error(`${method} needs a workflow gate: pass { fsm: gate } to createTestClient(registry, options).`);
     }
@@ -131,7 +131,7 @@ export async function connectTestClient<Ctx>(
       return { isError: result.isError === true, content, result };
     },
     async setState(state, { notify = false } = {}) {
-      const { gate, store: own } = requireGate(`setState("${state}")`);
+      const { gate, store: own } = requireStateMachineGate(`setState("${state}")`);
       const states = Object.keys(gate.config.states);
       if (!states.includes(state)) {
         const machine = gate.id === undefined ? 'the FSM' : `FSM "${gate.id}"`;
@@ -141,7 +141,7 @@ export async function connectTestClient<Ctx>(
       if (notify) await attachment.notifyToolListChanged();
     },
     async state() {
-      const { gate, store: own } = requireGate('state()');
+      const { gate, store: own } = requireStateMachineGate('state()');
       return (await own.read())?.state ?? gate.initialState;
     },
     get listChangedCount() {

@@ -29,7 +29,7 @@ export type RefusalReason =
   | (string & {});
 
 /**
- * What the request path tells the span of the MCP request it serves. Present on a request scope only
+ * What the request path tells the span of the MCP request it serves. Present on a request context only
  * when tracing is on, so the untraced path costs an `undefined` check.
  */
 export interface RequestTrace {

@@ -1,7 +1,7 @@
 import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, HandlerExtra, ToolResponse } from '../protocol/types.js';
 import { errorResult, isInputRequired } from '../protocol/normalizeResult.js';
-import type { GateOutcome } from './GateSessions.js';
+import type { WorkflowOutcome } from './WorkflowSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmStateValue } from '../fsm/types.js';
 import type { Route } from '../surface/compileSurface.js';
@@ -68,18 +68,18 @@ export class HandleCalls {
   async run(
     tool: FusionTool,
     args: Record<string, unknown>,
-    scope: RequestContext,
+    rctx: RequestContext,
     route: Route,
     execute: Execute,
   ): Promise<ToolResponse> {
     const s = this.#handles.settings;
     const { [s.handleArg]: handleValue, ...rest } = args;
-    const owner = ownerOf(scope);
-    const holder = ledgerHolder(scope);
+    const owner = ownerOf(rctx);
+    const holder = ledgerHolder(rctx);
     const resolved = this.#handles.resolve(tool, s.mode === 'handle' ? handleValue : undefined, owner, holder);
-    if (resolved.kind !== 'run') return traceRefusal(scope.trace, this.#unresolved(tool, resolved), 'workflow_handle');
+    if (resolved.kind !== 'run') return traceRefusal(rctx.trace, this.#unresolved(tool, resolved), 'workflow_handle');
     const { key, handle, minted } = resolved;
-    let outcome: GateOutcome<ToolResponse, HandleRejection>;
+    let outcome: WorkflowOutcome<ToolResponse, HandleRejection>;
     try {
       outcome = await this.#handles.sessions.run(
         key,
@@ -90,7 +90,7 @@ export class HandleCalls {
           // A successful call that does not transition slides the instance's expiry (and stores a minted one).
           keepAlive: (result) => result.isError !== true && !isInputRequired(result),
           // A task holds the instance's lock only to check the state at its start and to transition at its end.
-          detached: (scope.extra as { claimResult?: unknown }).claimResult !== undefined,
+          detached: (rctx.extra as { claimResult?: unknown }).claimResult !== undefined,
         },
       );
     } catch (error) {
@@ -102,11 +102,11 @@ export class HandleCalls {
         reason.kind === 'unknown'
           ? handleTexts.unknown(tool, s, reason.handle, this.#entries)
           : handleTexts.finished(tool, s, reason.handle, reason.state, this.#entries);
-      return traceRefusal(scope.trace, text, 'workflow_handle');
+      return traceRefusal(rctx.trace, text, 'workflow_handle');
     }
     if (outcome.outcome === 'refused') {
-      const refusal = this.#answers.refusal(tool, outcome.state, scope, {
-        sessionId: scope.sessionKey,
+      const refusal = this.#answers.refusal(tool, outcome.state, rctx, {
+        sessionId: rctx.sessionKey,
         workflowKey: key,
       });
       return handle === undefined
@@ -123,7 +123,7 @@ export class HandleCalls {
       );
     let result = outcome.result;
     if (result.isError === true || isInputRequired(result)) return result;
-    this.#answers.traceTransition(scope, tool, outcome.transition);
+    this.#answers.traceTransition(rctx, tool, outcome.transition);
     const changed = outcome.transition?.changed === true;
     const state = changed ? outcome.transition!.currentState : (outcome.state ?? this.#gate.initialState);
     if (handle !== undefined) {
@@ -136,7 +136,7 @@ export class HandleCalls {
         machine: s.machine,
         ...(handle !== undefined ? { handle, handleArg: s.handleArg } : {}),
         state,
-        allowed: this.#answers.allowedIn(state, this.#answers.surfaceOf(scope)),
+        allowed: this.#answers.allowedIn(state, this.#answers.surfaceOf(rctx)),
       },
     };
     if (minted && handle !== undefined) {
@@ -146,8 +146,8 @@ export class HandleCalls {
       }
     }
     if (changed) {
-      this.#answers.reported(tool, outcome.transition!, { sessionId: scope.sessionKey, workflowKey: key, handle });
-      result = appendToResult(result, nextLine(this.#gate, state, this.#answers.surfaceOf(scope)), meta);
+      this.#answers.reported(tool, outcome.transition!, { sessionId: rctx.sessionKey, workflowKey: key, handle });
+      result = appendToResult(result, nextLine(this.#gate, state, this.#answers.surfaceOf(rctx)), meta);
       if (handle !== undefined)
         this.#onChange?.({ machine: s.machine, handle, uri: this.#handles.uri(handle), state, minted });
     } else if (!minted) {

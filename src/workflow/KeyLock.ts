@@ -1,5 +1,5 @@
 /**
- * The in-process lock of one key of {@link GateSessions}: the holder runs, later runs wait in arrival order.
+ * The in-process lock of one key of {@link WorkflowSessions}: the holder runs, later runs wait in arrival order.
  * Taking a free lock costs nothing asynchronous; a waiter costs one promise, resolved when the lock is
  * handed to it (the hand-over is a resolution, never a nested call, so long queues cannot grow the stack).
  */

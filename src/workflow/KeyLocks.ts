@@ -4,7 +4,7 @@ import { KeyLock } from './KeyLock.js';
 const HELD = 'held';
 
 /**
- * The in-process locks of {@link GateSessions}, one per key in use: the holder runs, later runs wait in
+ * The in-process locks of {@link WorkflowSessions}, one per key in use: the holder runs, later runs wait in
  * arrival order ({@link KeyLock}, made only when a second run arrives while the key is held).
  */
 export class KeyLocks {

@@ -1,7 +1,7 @@
 import type { Clock, Timer } from '../_internal/clock.js';
 
 /**
- * The debounced `list_changed` of {@link GateSessions}: a burst of transitions of one key within `delayMs`
+ * The debounced `list_changed` of {@link WorkflowSessions}: a burst of transitions of one key within `delayMs`
  * yields one `notify(key)` on its trailing edge, with one timer per burst (a pending timer is restarted, not
  * replaced). Failures of `notify`, thrown or rejected, go to `onError`.
  */

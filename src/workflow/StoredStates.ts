@@ -3,7 +3,7 @@ import { isKnownValue } from '../fsm/stateValue.js';
 import type { FsmConfig, FsmSnapshot } from '../fsm/types.js';
 
 /**
- * What {@link GateSessions} accepts from a store: a snapshot past its `expiresAt` counts as none, and one whose
+ * What {@link WorkflowSessions} accepts from a store: a snapshot past its `expiresAt` counts as none, and one whose
  * state the machine does not have is refused (flat state names checked once are remembered).
  */
 export class StoredStates {

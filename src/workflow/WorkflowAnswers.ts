@@ -26,7 +26,7 @@ export class WorkflowAnswers {
   readonly #gate: StateMachineGate;
   readonly #machine: string;
   readonly #surface: Surface;
-  readonly #surfaceOf: (scope: RequestContext) => Surface;
+  readonly #surfaceOf: (rctx: RequestContext) => Surface;
   readonly #onEvent: ((event: DebugEvent) => void) | undefined;
   readonly #known: Set<string>;
   /** The "Next: …" block a transition into a state appends, by state key (states are finite; shared, frozen). */
@@ -39,7 +39,7 @@ export class WorkflowAnswers {
     machine: string,
     surface: Surface,
     options: {
-      surfaceOf?: ((scope: RequestContext) => Surface) | undefined;
+      surfaceOf?: ((rctx: RequestContext) => Surface) | undefined;
       onEvent?: ((e: DebugEvent) => void) | undefined;
     },
   ) {
@@ -52,8 +52,8 @@ export class WorkflowAnswers {
   }
 
   /** The part of the surface a request's caller may see. */
-  surfaceOf(scope: RequestContext): Surface {
-    return this.#surfaceOf(scope);
+  surfaceOf(rctx: RequestContext): Surface {
+    return this.#surfaceOf(rctx);
   }
 
   /** Keeps only the suggested next actions the gate shows in `state` (unbound tools when it is unknown). */
@@ -68,7 +68,7 @@ export class WorkflowAnswers {
   }
 
   /** The gate's refusal of `tool` in `state`, told to the debug observer and traced. */
-  refusal(tool: FusionTool, state: FsmStateValue, scope: RequestContext, callee: WorkflowCallee): ToolResponse {
+  refusal(tool: FusionTool, state: FsmStateValue, rctx: RequestContext, callee: WorkflowCallee): ToolResponse {
     this.#onEvent?.({
       type: 'refusal',
       tool: tool.name,
@@ -77,7 +77,7 @@ export class WorkflowAnswers {
       sessionId: callee.sessionId,
       ...(callee.workflowKey !== undefined ? { workflowKey: callee.workflowKey } : {}),
     });
-    return traceRefusal(scope.trace, gateRefusal(this.#gate, tool, state, this.#surfaceOf(scope)), 'workflow_state');
+    return traceRefusal(rctx.trace, gateRefusal(this.#gate, tool, state, this.#surfaceOf(rctx)), 'workflow_state');
   }
 
   /**
@@ -140,9 +140,9 @@ export class WorkflowAnswers {
   }
 
   /** Adds a changing transition to the request's trace. */
-  traceTransition(scope: RequestContext, tool: FusionTool, transition: TransitionResult | undefined): void {
-    if (scope.trace === undefined || transition?.changed !== true) return;
-    scope.trace.transition(
+  traceTransition(rctx: RequestContext, tool: FusionTool, transition: TransitionResult | undefined): void {
+    if (rctx.trace === undefined || transition?.changed !== true) return;
+    rctx.trace.transition(
       this.#machine,
       describeState(transition.previousState),
       describeState(transition.currentState),

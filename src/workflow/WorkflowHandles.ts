@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FusionTool } from '../protocol/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
-import { GateSessions } from './GateSessions.js';
+import { WorkflowSessions } from './WorkflowSessions.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmSnapshot } from '../fsm/types.js';
 import type { Holder } from '../ledger/types.js';
@@ -40,7 +40,7 @@ export type HandleResolution =
  */
 export class WorkflowHandles {
   readonly settings: WorkflowSettings;
-  readonly sessions: GateSessions;
+  readonly sessions: WorkflowSessions;
   readonly #gate: StateMachineGate;
   readonly #store: FsmStateStore;
   readonly #now: () => number;
@@ -57,7 +57,7 @@ export class WorkflowHandles {
     this.#now = options.now ?? Date.now;
     this.budget = new HandleBudget(options.limits, this.#now);
     this.settings = workflowSettings(gate);
-    this.sessions = new GateSessions(gate, {
+    this.sessions = new WorkflowSessions(gate, {
       store,
       ttlMs: this.settings.idleTtlMs,
       now: this.#now,

@@ -2,7 +2,7 @@ import type { ByteLedger } from '../ledger/ByteLedger.js';
 import { copyOf } from '../_internal/copyOf.js';
 import type { FusionTool, ToolResponse } from '../protocol/types.js';
 import type { FsmStateStore } from '../fsm/FsmStateStore.js';
-import { GateSessions, type GateOutcome } from './GateSessions.js';
+import { WorkflowSessions, type WorkflowOutcome } from './WorkflowSessions.js';
 import { MemoryFsmStore } from '../fsm/MemoryFsmStore.js';
 import type { StateMachineGate } from '../fsm/StateMachineGate.js';
 import type { FsmStateValue } from '../fsm/types.js';
@@ -20,8 +20,8 @@ export type { WorkflowChange } from './HandleCalls.js';
 export { ownerOf } from './ownerOf.js';
 
 /** A task's call (its extra claims its result): it holds the workflow's lock only at its start and its end. */
-function isTask(scope: RequestContext): boolean {
-  return (scope.extra as { claimResult?: unknown }).claimResult !== undefined;
+function isTask(rctx: RequestContext): boolean {
+  return (rctx.extra as { claimResult?: unknown }).claimResult !== undefined;
 }
 
 /** Options of {@link WorkflowRuntime}. */
@@ -40,7 +40,7 @@ export interface WorkflowRuntimeOptions {
   /** The runtime's held-bytes ledger: each live handle instance is held there (kind `handle`). */
   ledger?: ByteLedger | undefined;
   /** The part of the surface a request's caller may see (its scopes): gate texts name only those tools. */
-  surfaceOf?: ((scope: RequestContext) => Surface) | undefined;
+  surfaceOf?: ((rctx: RequestContext) => Surface) | undefined;
 }
 
 /**
@@ -50,7 +50,7 @@ export interface WorkflowRuntimeOptions {
  */
 export class WorkflowRuntime {
   readonly gate: StateMachineGate;
-  readonly sessions: GateSessions;
+  readonly sessions: WorkflowSessions;
   readonly handles: WorkflowHandles;
   readonly #answers: WorkflowAnswers;
   readonly #handleCalls: HandleCalls;
@@ -58,7 +58,7 @@ export class WorkflowRuntime {
   constructor(gate: StateMachineGate, surface: Surface, options: WorkflowRuntimeOptions) {
     this.gate = gate;
     const now = options.now ?? Date.now;
-    this.sessions = new GateSessions(gate, {
+    this.sessions = new WorkflowSessions(gate, {
       now,
       ...(options.store !== undefined ? { store: options.store } : {}),
       debounceMs: options.debounceMs,
@@ -91,39 +91,39 @@ export class WorkflowRuntime {
    * The bound tools allowed in `state` that the request's caller may see (its scopes): what a workflow result's
    * `_meta` and the workflow-instance resource name as `allowed`.
    */
-  allowedIn(state: FsmStateValue, scope: Pick<RequestContext, 'extra'>): readonly string[] {
-    return this.#answers.allowedIn(state, this.#answers.surfaceOf(scope as RequestContext));
+  allowedIn(state: FsmStateValue, rctx: Pick<RequestContext, 'extra'>): readonly string[] {
+    return this.#answers.allowedIn(state, this.#answers.surfaceOf(rctx as RequestContext));
   }
 
   /** The state a request's suggestions are filtered against (a session's current state, when it has one). */
-  async stateFor(scope: RequestContext): Promise<FsmStateValue | undefined> {
-    if (scope.sessionKey === undefined || this.usesHandles(scope)) return undefined;
-    return this.sessions.snapshot(scope.sessionKey).then(
+  async stateFor(rctx: RequestContext): Promise<FsmStateValue | undefined> {
+    if (rctx.sessionKey === undefined || this.usesHandles(rctx)) return undefined;
+    return this.sessions.snapshot(rctx.sessionKey).then(
       (s) => s.state,
       () => undefined,
     );
   }
 
   /** True when this request is served with handles rather than session state. */
-  usesHandles(scope: RequestContext): boolean {
-    return scope.sessionKey === undefined || this.handles.settings.legacy === 'handle';
+  usesHandles(rctx: RequestContext): boolean {
+    return rctx.sessionKey === undefined || this.handles.settings.legacy === 'handle';
   }
 
   /** Runs a call of a bound tool; `execute` validates and runs the handler. */
   run(
     tool: FusionTool,
     args: Record<string, unknown>,
-    scope: RequestContext,
+    rctx: RequestContext,
     route: Route,
     execute: Execute,
   ): Promise<ToolResponse> {
-    if (this.usesHandles(scope)) return this.#handleCalls.run(tool, args, scope, route, execute);
-    const key = scope.sessionKey!;
+    if (this.usesHandles(rctx)) return this.#handleCalls.run(tool, args, rctx, route, execute);
+    const key = rctx.sessionKey!;
     const instance = { machine: this.handles.settings.machine, key, handle: undefined };
     return this.sessions
-      .run(key, tool.name, () => execute(args, instance), { detached: isTask(scope) })
+      .run(key, tool.name, () => execute(args, instance), { detached: isTask(rctx) })
       .then(
-        (outcome) => this.#sessionAnswer(tool, key, scope, outcome),
+        (outcome) => this.#sessionAnswer(tool, key, rctx, outcome),
         (error: unknown) => loadFailure(tool, error),
       );
   }
@@ -132,24 +132,24 @@ export class WorkflowRuntime {
   #sessionAnswer(
     tool: FusionTool,
     key: string,
-    scope: RequestContext,
-    outcome: GateOutcome<ToolResponse>,
+    rctx: RequestContext,
+    outcome: WorkflowOutcome<ToolResponse>,
   ): ToolResponse {
-    if (outcome.outcome === 'refused') return this.#answers.refusal(tool, outcome.state, scope, { sessionId: key });
+    if (outcome.outcome === 'refused') return this.#answers.refusal(tool, outcome.state, rctx, { sessionId: key });
     if (outcome.persistError !== undefined)
       return markThrown(
         this.suggest(persistFailure(tool, outcome.result, outcome.persistError, this.gate), outcome.state),
         outcome.persistError,
         'store',
       );
-    this.#answers.traceTransition(scope, tool, outcome.transition);
+    this.#answers.traceTransition(rctx, tool, outcome.transition);
     const result = this.suggest(outcome.result, outcome.state);
     if (outcome.transition?.changed !== true) return result;
     this.#answers.reported(tool, outcome.transition, { sessionId: key });
     const out = copyOf(result);
     out.content = [
       ...result.content,
-      this.#answers.nextBlock(outcome.transition.currentState, this.#answers.surfaceOf(scope)),
+      this.#answers.nextBlock(outcome.transition.currentState, this.#answers.surfaceOf(rctx)),
     ];
     return out;
   }

@@ -10,14 +10,14 @@ import type { WorkflowRuntime } from './WorkflowRuntime.js';
 export async function mayWatchUri(
   workflow: WorkflowRuntime | undefined,
   uri: unknown,
-  scope: Pick<RequestContext, 'extra'>,
+  rctx: Pick<RequestContext, 'extra'>,
 ): Promise<boolean> {
   if (typeof uri !== 'string' || workflow === undefined) return true;
   const { settings } = workflow.handles;
   const prefix = `fusion://fsm/${settings.machine}/`;
   if (settings.mode !== 'handle' || !uri.startsWith(prefix)) return true;
   const handle = uri.slice(prefix.length);
-  const owner = ownerOf({ sessionKey: undefined, extra: scope.extra } as RequestContext);
+  const owner = ownerOf({ sessionKey: undefined, extra: rctx.extra } as RequestContext);
   return (await workflow.handles.read(owner, handle).catch(() => undefined)) !== undefined;
 }
 

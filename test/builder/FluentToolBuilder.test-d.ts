@@ -1,6 +1,6 @@
 import { expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { initFusion, type ToolExtra } from '../../src/index.js';
+import { initFusion, type HandlerExtra } from '../../src/index.js';
 
 interface AppContext {
   db: { name: string };
@@ -17,7 +17,7 @@ test('with* fields infer the handler input', () => {
     .handle((input, ctx, extra) => {
       expectTypeOf(input).toEqualTypeOf<{ id: string; title?: string; n: number; p: 'low' | 'high'; tags: number[] }>();
       expectTypeOf(ctx).toEqualTypeOf<AppContext>();
-      expectTypeOf(extra).toEqualTypeOf<ToolExtra>();
+      expectTypeOf(extra).toEqualTypeOf<HandlerExtra>();
       return 'ok';
     });
 });

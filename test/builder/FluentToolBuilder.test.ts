@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DefinitionError, FrozenBuilderError, initFusion, type ToolExtra } from '../../src/index.js';
+import { DefinitionError, FrozenBuilderError, initFusion, type HandlerExtra } from '../../src/index.js';
 import { detachedExtra } from '../../src/advanced/index.js';
 
 const f = initFusion<{ user: string }>();
-const extra: ToolExtra = detachedExtra({ requestId: 1 });
+const extra: HandlerExtra = detachedExtra({ requestId: 1 });
 
 describe('fluent tools', () => {
   it('derives a strict JSON Schema once from the with* fields', () => {

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { createFusionApp, DefinitionError, initFusion, StateMachineGate, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, DefinitionError, initFusion, StateMachineGate, type HandlerExtra } from '../../src/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { texts } from '../_helpers/clients.js';
 import { checkout } from '../fsm/fixtures.js';
@@ -17,7 +17,7 @@ describe(".bindState('*') and extra.principal", () => {
   });
 
   it('legacy: a reader is listed in every state and gets the session as its workflow instance, and the caller as its principal', async () => {
-    const seen: Array<Pick<ToolExtra, 'workflow' | 'principal'>> = [];
+    const seen: Array<Pick<HandlerExtra, 'workflow' | 'principal'>> = [];
     const registry = f.registry().registerAll(
       f
         .action('cart.add_item')

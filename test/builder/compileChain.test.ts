@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { compileChain } from '../../src/builder/compileChain.js';
 import { WireError, JsonRpcCode } from '../../src/errors/WireError.js';
-import type { Middleware, ToolExtra } from '../../src/protocol/types.js';
+import type { Middleware, HandlerExtra } from '../../src/protocol/types.js';
 
-const extra = {} as ToolExtra;
+const extra = {} as HandlerExtra;
 const forward: Middleware<object> = (_ctx, _args, next) => next();
 
 describe('compileChain', () => {

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createFusionApp, initFusion, jwksVerifier, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, jwksVerifier, type HandlerExtra } from '../../src/index.js';
 import { httpServer, texts, type Mode } from '../_helpers/clients.js';
 import { startIssuer, type TestIssuer } from '../auth/issuer.js';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
@@ -35,7 +35,7 @@ function notesRegistry() {
   registry.registerAll(list, remove, admin);
   return {
     registry,
-    contextFactory: (extra: ToolExtra) => ({
+    contextFactory: (extra: HandlerExtra) => ({
       who: (extra.authInfo as { extra?: { sub?: string } } | undefined)?.extra?.sub,
     }),
   };

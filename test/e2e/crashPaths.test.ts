@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { inputRequired } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, type FusionApp, type HandlerExtra } from '../../src/index.js';
 import { openSession, post, request } from '../_helpers/raw.js';
 
 const f = initFusion();
@@ -17,7 +17,7 @@ function gatedApp(): FusionApp {
     initial: 'new',
     states: { new: { on: { START: 'running' } }, running: { on: { STOP: 'new' } } },
   });
-  const answer = (extra: ToolExtra) =>
+  const answer = (extra: HandlerExtra) =>
     (extra.inputResponses as Record<string, { content?: { name?: string } }> | undefined)?.who?.content?.name;
   const start = f
     .mutation('job.start')

@@ -7,7 +7,7 @@ import {
   StateMachineGate,
   type FsmStateStore,
   type ServeOptions,
-  type ToolExtra,
+  type HandlerExtra,
   type ToolRegistry,
   type ToolResponse,
 } from '../../src/index.js';
@@ -262,7 +262,7 @@ describe('fsmStore through the SDK client', () => {
 });
 
 describe('per-session state does not leak', () => {
-  const extra = (sessionId: string): ToolExtra => detachedExtra({ sessionId, requestId: 1 });
+  const extra = (sessionId: string): HandlerExtra => detachedExtra({ sessionId, requestId: 1 });
 
   it('leaves sessionCount 0 after 10,000 sessions are used and released', async () => {
     const { registry, gate } = cart('builtin');

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { inputRequired } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { registry as workspace, workspaceOptions } from '../../examples/workspace/registry.js';
-import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, type FusionApp, type HandlerExtra } from '../../src/index.js';
 import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
 import { texts } from '../_helpers/clients.js';
 
@@ -57,7 +57,7 @@ let payments = 0;
 const pay = f
   .mutation('pay')
   .describe('Pays the order in the sealed state')
-  .handle(async (_i, _c, extra: ToolExtra) => {
+  .handle(async (_i, _c, extra: HandlerExtra) => {
     const state = extra.requestState as { order: string } | undefined;
     if (state === undefined) {
       return inputRequired({

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { acceptedContent, InMemoryTransport, inputRequired, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { initFusion, type ToolExtra } from '../../src/index.js';
+import { initFusion, type HandlerExtra } from '../../src/index.js';
 import type { AttachOptions } from '../../src/registry/types.js';
 import { createFusionApp, type FusionApp } from '../../src/server/app/createFusionApp.js';
 import { messagesOf } from '../_helpers/raw.js';
@@ -21,7 +21,7 @@ const askName = (message: string) =>
 const wizard = f
   .query('wizard')
   .describe('Asks two questions')
-  .handle(async (_input, _ctx, extra: ToolExtra) => {
+  .handle(async (_input, _ctx, extra: HandlerExtra) => {
     const state = extra.requestState as { round: number; first?: string } | undefined;
     const answer = acceptedContent(extra.inputResponses, state?.round === 2 ? 'second' : 'first');
     if (state === undefined)

@@ -1,6 +1,6 @@
 import { inputRequired } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, type FusionApp, type HandlerExtra } from '../../src/index.js';
 import { messagesOf } from '../_helpers/raw.js';
 
 const ISS = 'https://id.example';
@@ -38,7 +38,7 @@ const confirm = inputRequired.elicit({
 const answers = { ok: { action: 'accept', content: { ok: true } } };
 const deleted: string[] = [];
 /** Two rounds per action: each seals its own step, and only a state of its own round may finish it. */
-const twoRounds = (name: string) => async (_input: unknown, _ctx: unknown, extra: ToolExtra) => {
+const twoRounds = (name: string) => async (_input: unknown, _ctx: unknown, extra: HandlerExtra) => {
   if (extra.requestState === undefined)
     return inputRequired({ inputRequests: { ok: confirm }, requestState: await extra.sealState({ step: name }) });
   if (name === 'confirm_delete') deleted.push('everything');
@@ -50,7 +50,7 @@ const notes = f
   .action({ name: 'confirm_delete', destructive: true, handler: twoRounds('confirm_delete') });
 const pay = f
   .mutation('pay')
-  .handle(async (_i, _c, extra: ToolExtra) =>
+  .handle(async (_i, _c, extra: HandlerExtra) =>
     extra.requestState === undefined
       ? inputRequired({ inputRequests: { ok: confirm }, requestState: await extra.sealState({ order: 1 }) })
       : 'paid',

@@ -554,12 +554,12 @@ describe('State Sync zero overhead when not configured', () => {
       .withString('name')
       .handle((input) => ({ id: 's2', name: input.name })),
   );
-  const scope = { sessionKey: undefined, extra: { era: 'legacy' } } as unknown as RequestContext;
+  const rctx = { sessionKey: undefined, extra: { era: 'legacy' } } as unknown as RequestContext;
 
   it('answers tools/list with the same frozen object every time', async () => {
     const pipeline = registry.runtime({}).tools;
-    const first = await pipeline.listTools(scope);
-    expect(await pipeline.listTools(scope)).toBe(first);
+    const first = await pipeline.listTools(rctx);
+    expect(await pipeline.listTools(rctx)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(first.tools.map((t) => t.description)).toEqual(['List workspace sprints', 'Create a new sprint']);
   });
@@ -584,8 +584,8 @@ describe('State Sync zero overhead when not configured', () => {
   it('decorates tools/list once at build time when configured: the same object on every call', async () => {
     const pipeline = registry.runtime({ stateSync: { policies: [], defaults: { cacheControl: 'no-store' } } }).tools;
     const resolve = vi.spyOn(StateSyncLayer.prototype, 'resolve');
-    const first = await pipeline.listTools(scope);
-    expect(await pipeline.listTools(scope)).toBe(first);
+    const first = await pipeline.listTools(rctx);
+    expect(await pipeline.listTools(rctx)).toBe(first);
     expect(first.tools.map((t) => t.description)).toEqual([
       'List workspace sprints [Cache-Control: no-store]',
       'Create a new sprint [Cache-Control: no-store]',

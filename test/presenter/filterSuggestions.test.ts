@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { initFusion, StateMachineGate, type ToolExtra, type ToolResponse } from '../../src/index.js';
-import { detachedExtra, GateSessions } from '../../src/advanced/index.js';
+import { initFusion, StateMachineGate, type HandlerExtra, type ToolResponse } from '../../src/index.js';
+import { detachedExtra, WorkflowSessions } from '../../src/advanced/index.js';
 import { filterSuggestions, hasSuggestions } from '../../src/presenter/filterSuggestions.js';
 import { createPresenter, presentResult } from '../../src/presenter/index.js';
 import { withPresenter } from '../../src/presenter/withPresenter.js';
 import { checkout, engines } from '../fsm/fixtures.js';
 
-const extra: ToolExtra = detachedExtra({ sessionId: 's', requestId: 1 });
+const extra: HandlerExtra = detachedExtra({ sessionId: 's', requestId: 1 });
 
 const cartItem = createPresenter('CartItem')
   .schema(z.object({ id: z.string() }))
@@ -62,7 +62,7 @@ describe.each(engines)('suggestActions after an FSM transition (%s engine)', (en
       .bindTool('cart.add_item', ['empty', 'has_items'], 'ADD_ITEM')
       .bindTool('cart.checkout', ['has_items'], 'CHECKOUT')
       .bindTool('cart.pay', ['payment'], 'PAY');
-    const sessions = new GateSessions(gate);
+    const sessions = new WorkflowSessions(gate);
     const outcome = await sessions.run('k', 'cart.add_item', () => addItem.run({}, undefined, extra));
     expect(outcome.outcome).toBe('ran');
     if (outcome.outcome !== 'ran') return;
@@ -84,7 +84,7 @@ describe.each(engines)('suggestActions after an FSM transition (%s engine)', (en
       ['empty', 'has_items'],
       'ADD_ITEM',
     );
-    const sessions = new GateSessions(gate);
+    const sessions = new WorkflowSessions(gate);
     const outcome = await sessions.run('k', 'cart.add_item', () => addItem.run({}, undefined, extra));
     expect(outcome).toMatchObject({ outcome: 'ran', state: 'empty', result: { isError: true } });
     expect(texts((outcome as { result: ToolResponse }).result)[0]).toMatch(

@@ -1,6 +1,6 @@
 import { expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import type { ToolExtra } from '../../src/protocol/types.js';
+import type { HandlerExtra } from '../../src/protocol/types.js';
 import { PromptBuilder } from '../../src/prompts/PromptBuilder.js';
 
 interface AppContext {
@@ -15,7 +15,7 @@ test('.argument() infers required and optional string arguments', () => {
     .handle((args, ctx, extra) => {
       expectTypeOf(args).toEqualTypeOf<{ code: string; style?: string; tone?: string }>();
       expectTypeOf(ctx).toEqualTypeOf<AppContext>();
-      expectTypeOf(extra).toEqualTypeOf<ToolExtra>();
+      expectTypeOf(extra).toEqualTypeOf<HandlerExtra>();
       return 'ok';
     });
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
 import { StateMachineGate, type FsmConfig } from '../../src/index.js';
-import { GateSessions } from '../../src/advanced/index.js';
+import { WorkflowSessions } from '../../src/advanced/index.js';
 import { failFastRedisOptions, RedisFsmStore } from '../../src/redis/index.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
 import { freePort } from './redisServer.js';
@@ -175,7 +175,7 @@ describe('RedisFsmStore', () => {
           const gate = new StateMachineGate(config, { engine: 'builtin' });
           for (const [name, b] of Object.entries(tools)) gate.bindTool(name, b.states, b.event);
           const own = await ready(redisClient());
-          return new GateSessions(gate, { store: new RedisFsmStore({ client: own, prefix }) });
+          return new WorkflowSessions(gate, { store: new RedisFsmStore({ client: own, prefix }) });
         }),
       );
     };

@@ -1,6 +1,6 @@
 import { inputRequired } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, type FusionApp, type HandlerExtra } from '../../src/index.js';
 import { RedisNonceStore } from '../../src/redis/index.js';
 import { messagesOf } from '../_helpers/raw.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
@@ -45,7 +45,7 @@ const confirm = inputRequired.elicit({
 const answers = { ok: { action: 'accept', content: { ok: true } } };
 let paid = 0;
 const registry = f.registry().registerAll(
-  f.mutation('pay').handle(async (_i, _c, extra: ToolExtra) => {
+  f.mutation('pay').handle(async (_i, _c, extra: HandlerExtra) => {
     if (extra.requestState === undefined)
       return inputRequired({ inputRequests: { ok: confirm }, requestState: await extra.sealState({ order: 1 }) });
     paid++;

@@ -1,7 +1,7 @@
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StateMachineGate, type FsmConfig, type SessionNotification } from '../../src/index.js';
-import { GateSessions } from '../../src/advanced/index.js';
+import { WorkflowSessions } from '../../src/advanced/index.js';
 import { RedisEventBus, RedisFsmStore, RedisRateLimitStore, RedisSessionStore } from '../../src/redis/index.js';
 import { openSession, request } from '../_helpers/raw.js';
 import { runFsmStoreContract } from '../contracts/runFsmStoreContract.js';
@@ -303,7 +303,7 @@ describe('several instances on a Redis Cluster', () => {
           Array.from({ length: 40 }, (_, i) => `s${i}`),
           'NEXT',
         );
-        return new GateSessions(gate, { store: new RedisFsmStore({ client: await fresh(), prefix }) });
+        return new WorkflowSessions(gate, { store: new RedisFsmStore({ client: await fresh(), prefix }) });
       }),
     );
     await sessions[0]!.run('moving', 'next', async () => ({}));

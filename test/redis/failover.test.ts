@@ -1,6 +1,6 @@
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, type FusionApp, type HandlerExtra } from '../../src/index.js';
 import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { openSession, request } from '../_helpers/raw.js';
 import { clusterClient, ready, uniquePrefix } from './clients.js';
@@ -83,7 +83,7 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
       await bus.ready();
       const app = createFusionApp(registry, {
         fsm: job,
-        contextFactory: (extra: ToolExtra) => ({ key: extra.workflow?.key ?? 'none' }),
+        contextFactory: (extra: HandlerExtra) => ({ key: extra.workflow?.key ?? 'none' }),
         sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),
         fsmStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:s:`, lockLeaseMs: 1_000 }),
         workflowStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:h:`, lockLeaseMs: 1_000 }),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFusionApp, initFusion, type FusionApp, type ToolExtra } from '../../src/index.js';
+import { createFusionApp, initFusion, type FusionApp, type HandlerExtra } from '../../src/index.js';
 import { RedisEventBus, RedisFsmStore, RedisSessionStore } from '../../src/redis/index.js';
 import { messagesOf, openSession, post, request } from '../_helpers/raw.js';
 import { ready, redisClient, uniquePrefix } from './clients.js';
@@ -69,7 +69,7 @@ describe('Redis outage under load (two instances, a private redis-server stopped
       await bus.ready();
       const app = createFusionApp(registry, {
         fsm: job,
-        contextFactory: (extra: ToolExtra) => ({ key: extra.workflow?.key ?? 'none' }),
+        contextFactory: (extra: HandlerExtra) => ({ key: extra.workflow?.key ?? 'none' }),
         sessionStore: new RedisSessionStore({ client, prefix: `${prefix}session:` }),
         fsmStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:s:`, lockLeaseMs: 1_000 }),
         workflowStore: new RedisFsmStore({ client, prefix: `${prefix}fsm:h:`, lockLeaseMs: 1_000 }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initFusion } from '../../src/index.js';
-import { GateSessions } from '../../src/advanced/index.js';
+import { WorkflowSessions } from '../../src/advanced/index.js';
 import { RedisFsmStore } from '../../src/redis/index.js';
 import { createTestClient } from '../../src/testing/index.js';
 import { statechart } from '../fsm/fixtures.js';
@@ -38,7 +38,7 @@ describe('nested and parallel state values on the Redis FSM store', () => {
     const key = stateKey!.slice(`${prefix}state:{`.length, -1);
     const store = new RedisFsmStore({ client: other, prefix });
     expect((await store.load(key))?.state).toEqual({ review: { legal: 'open', tech: 'ok' } });
-    const sessions = new GateSessions(
+    const sessions = new WorkflowSessions(
       initFusion()
         .fsm(statechart)
         .bindTool('legal.approve', 'review.legal.open', 'APPROVE_LEGAL')

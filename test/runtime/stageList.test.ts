@@ -80,7 +80,7 @@ describe('the stage list', () => {
           ({ method }) =>
           async (call, next) => {
             seen.push(`${method} ${call.what}`);
-            if (call.scope.extra.meta?.blocked === true)
+            if (call.rctx.extra.meta?.blocked === true)
               throw new WireError(JsonRpcCode.InvalidParams, `${call.label} blocked by audit`);
             return next(call);
           },

@@ -17,11 +17,11 @@ export interface MethodWire {
   /** The id of this connection (the session key of a request without one). */
   readonly connectionId: string;
   /** The request context of an SDK handler context (`target` and `state`: an opened `requestState`). */
-  readonly scopeOf: (ctx: unknown, target?: string, state?: unknown) => RequestContext;
+  readonly rctxOf: (ctx: unknown, target?: string, state?: unknown) => RequestContext;
   /** The context of a multi-round-trip request addressing `target` (its echoed `requestState` opened first). */
   readonly contextOf: ContextOf;
-  /** Registers the caller's session with the runtime once (gated tools notify it), and returns `scope`. */
-  readonly track: (scope: RequestContext) => RequestContext;
+  /** Registers the caller's session with the runtime once (gated tools notify it), and returns its request context (`rctx`). */
+  readonly track: (rctx: RequestContext) => RequestContext;
   /** The task service on the v2 SDK line (undefined when no tool supports tasks). */
   readonly tasks: TaskService | undefined;
   /** The `tools/call` task dispatch (with `tasks`). */

@@ -1,4 +1,4 @@
-import { LOG_LEVELS } from '../sdkScope.js';
+import { LOG_LEVELS } from '../sdkRequestContext.js';
 import { defineMethod } from './MethodDefinition.js';
 
 /** `logging/setLevel` on a v1 server without its own: mcp-fusion keeps the connection's level. */

@@ -6,5 +6,5 @@ import { defineMethod } from './MethodDefinition.js';
 export const resourcesDirectoryRead = defineMethod({
   method: RESOURCES_DIRECTORY_READ_METHOD,
   needs: (w) => w.skills !== undefined,
-  handler: (w) => readSkillDirectory(w.skills!, w.era, grantedBy(w.scopeOf)),
+  handler: (w) => readSkillDirectory(w.skills!, w.era, grantedBy(w.rctxOf)),
 });

@@ -12,6 +12,6 @@ export const resourcesList = defineMethod({
       content?.hasResources === true
         ? async (_request, ctx) => content.listResources(await w.contextOf(ctx))
         : undefined;
-    return w.skills === undefined ? own! : listWithSkillFiles(w.skills, grantedBy(w.scopeOf), own);
+    return w.skills === undefined ? own! : listWithSkillFiles(w.skills, grantedBy(w.rctxOf), own);
   },
 });

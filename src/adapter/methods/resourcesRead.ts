@@ -16,6 +16,6 @@ export const resourcesRead = defineMethod({
               await w.contextOf(ctx, `resources/read:${String(request?.params?.uri)}`),
             )
         : undefined;
-    return w.skills === undefined ? own! : readWithSkillFiles(w.skills, w.era, grantedBy(w.scopeOf), own);
+    return w.skills === undefined ? own! : readWithSkillFiles(w.skills, w.era, grantedBy(w.rctxOf), own);
   },
 });

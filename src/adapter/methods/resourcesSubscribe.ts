@@ -8,14 +8,14 @@ export const resourcesSubscribe = defineMethod({
   method: 'resources/subscribe',
   needs: (w) => w.subscriptions !== undefined,
   handler: (w) => async (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-    const scope = w.scopeOf(ctx);
+    const rctx = w.rctxOf(ctx);
     const uri = request?.params?.uri;
     // A scope-hidden resource is refused as resources/read refuses it; so is another's workflow instance.
-    w.runtime.content!.authorizeUri(uri, scope.extra);
-    if (!(await mayWatchUri(w.runtime.workflow, uri, scope)))
+    w.runtime.content!.authorizeUri(uri, rctx.extra);
+    if (!(await mayWatchUri(w.runtime.workflow, uri, rctx)))
       throw new WireError(JsonRpcCode.ResourceNotFound, unknownInstanceText(String(uri)), { uri });
-    const key = scope.sessionKey ?? w.connectionId;
-    w.subscriptions!.subscribe(key, uri, w.sendToSession(key), budgetOwner(scope));
+    const key = rctx.sessionKey ?? w.connectionId;
+    w.subscriptions!.subscribe(key, uri, w.sendToSession(key), budgetOwner(rctx));
     w.subscribed.add(key);
     w.announceSubscription(key, uri);
     return {};

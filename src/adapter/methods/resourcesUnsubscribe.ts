@@ -5,7 +5,7 @@ export const resourcesUnsubscribe = defineMethod({
   method: 'resources/unsubscribe',
   needs: (w) => w.subscriptions !== undefined,
   handler: (w) => (request: { params?: { uri?: unknown } }, ctx: unknown) => {
-    const key = w.scopeOf(ctx).sessionKey ?? w.connectionId;
+    const key = w.rctxOf(ctx).sessionKey ?? w.connectionId;
     w.subscriptions!.unsubscribe(key, request?.params?.uri);
     w.announceSubscription(key, request?.params?.uri);
     return {};

@@ -6,5 +6,5 @@ import { defineMethod } from './MethodDefinition.js';
 export const skillsGet = defineMethod({
   method: SKILLS_GET_METHOD,
   needs: (w) => w.skills !== undefined,
-  handler: (w) => getSkill(w.skills!, w.era, grantedBy(w.scopeOf)),
+  handler: (w) => getSkill(w.skills!, w.era, grantedBy(w.rctxOf)),
 });

@@ -6,5 +6,5 @@ import { defineMethod } from './MethodDefinition.js';
 export const skillsList = defineMethod({
   method: SKILLS_LIST_METHOD,
   needs: (w) => w.skills !== undefined,
-  handler: (w) => listSkills(w.skills!, w.era, grantedBy(w.scopeOf)),
+  handler: (w) => listSkills(w.skills!, w.era, grantedBy(w.rctxOf)),
 });

@@ -15,7 +15,7 @@ export function taskMethod(
     needs: (w) => w.tasks !== undefined && taskHandlerOf(w.tasks, w.era, method) !== undefined,
     handler: (w) => {
       const handler = taskHandlerOf(w.tasks!, w.era, method)!;
-      return (request, ctx) => handler(request?.params ?? {}, w.scopeOf(ctx));
+      return (request, ctx) => handler(request?.params ?? {}, w.rctxOf(ctx));
     },
     alone,
   });

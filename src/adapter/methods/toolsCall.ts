@@ -15,12 +15,12 @@ export const toolsCall = defineMethod({
       const { name, arguments: args } = request.params;
       // The route is resolved once here and handed on (the seal target, the task dispatch, the tool runtime).
       const route = tools.surface.routes.get(name);
-      const scope = w.contextOf(ctx, sealTargetOf(route, name, args));
+      const rctx = w.contextOf(ctx, sealTargetOf(route, name, args));
       const call = (s: RequestContext) => {
         const plain = () => tools.callTool(name, args, w.track(s), route);
         return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain, route);
       };
-      return scope instanceof Promise ? scope.then(call) : call(scope);
+      return rctx instanceof Promise ? rctx.then(call) : call(rctx);
     };
   },
 });

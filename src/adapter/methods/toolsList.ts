@@ -6,5 +6,5 @@ export const toolsList = defineMethod({
   // ToolRuntime logs its failures ('tools/list failed').
   logsFailures: true,
   needs: () => true,
-  handler: (w) => (_request, ctx) => w.runtime.tools.listTools(w.track(w.scopeOf(ctx))),
+  handler: (w) => (_request, ctx) => w.runtime.tools.listTools(w.track(w.rctxOf(ctx))),
 });

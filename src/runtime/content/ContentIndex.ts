@@ -1,4 +1,4 @@
-import { ScopeGate, type ScopedItem } from '../../auth/ScopeGate.js';
+import { ScopeFilter, type ScopedItem } from '../../auth/ScopeFilter.js';
 import { insufficientScopeMeta } from '../../auth/insufficientScope.js';
 import type { WirePrompt, WireResource, WireResourceTemplate } from '../../domain/types.js';
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
@@ -29,7 +29,7 @@ export class ContentIndex<Ctx> {
   readonly #promptList: PromptListResult;
   readonly #resourceList: ResourceListResult;
   readonly #templateList: ResourceTemplateListResult;
-  readonly #scopes: ScopeGate<ContentView>;
+  readonly #scopes: ScopeFilter<ContentView>;
 
   constructor(source: ContentSource<Ctx>) {
     this.prompts = new Map(source.prompts.map((p) => [p.name, p]));
@@ -48,7 +48,7 @@ export class ContentIndex<Ctx> {
     this.#templateList = Object.freeze({
       resourceTemplates: Object.freeze(this.templates.map((t) => t.definition)) as WireResourceTemplate[],
     });
-    this.#scopes = new ScopeGate([...source.prompts, ...source.resources, ...this.templates]);
+    this.#scopes = new ScopeFilter([...source.prompts, ...source.resources, ...this.templates]);
   }
 
   /** The lists the caller may see: everything, or what its token's scopes allow (cached per scope set). */
@@ -60,7 +60,7 @@ export class ContentIndex<Ctx> {
       listers: this.#listers,
     };
     if (!this.#scopes.active) return all;
-    return this.#scopes.view(ScopeGate.scopesOf(extra?.authInfo), (allowed) => ({
+    return this.#scopes.view(ScopeFilter.scopesOf(extra?.authInfo), (allowed) => ({
       prompts: Object.freeze({
         prompts: [...this.prompts.values()].filter(allowed).map((p) => p.definition) as WirePrompt[],
       }),
@@ -82,7 +82,7 @@ export class ContentIndex<Ctx> {
   /** Refuses `item` (-32602 `insufficient_scope`, with the missing scopes in `data`) unless the caller's scopes allow it. */
   authorize(item: ScopedItem, what: string, extra: HandlerExtra): void {
     if (!this.#scopes.active) return;
-    const missing = this.#scopes.missing(item, ScopeGate.scopesOf(extra.authInfo));
+    const missing = this.#scopes.missing(item, ScopeFilter.scopesOf(extra.authInfo));
     if (missing.length === 0) return;
     const required = item.requiredScopes!;
     throw new WireError(
@@ -98,13 +98,13 @@ export class ContentIndex<Ctx> {
    */
   hides(item: ScopedItem, extra: HandlerExtra | undefined): boolean {
     if (!this.#scopes.active) return false;
-    return this.#scopes.missing(item, ScopeGate.scopesOf(extra?.authInfo)).length > 0;
+    return this.#scopes.missing(item, ScopeFilter.scopesOf(extra?.authInfo)).length > 0;
   }
 
   /** True when a caller with `authInfo` may read `uri` (an unknown URI included). */
   allowsUri(uri: string, authInfo: unknown): boolean {
     const item = this.resourceAt(uri);
-    return item === undefined || !this.#scopes.active || this.#scopes.allows(item, ScopeGate.scopesOf(authInfo));
+    return item === undefined || !this.#scopes.active || this.#scopes.allows(item, ScopeFilter.scopesOf(authInfo));
   }
 
   /** The fixed resource at `uri`, else the first template that matches it. */

@@ -23,7 +23,7 @@ import type { ReadResourceResult } from '../../resources/types.js';
 import { canonicalUri } from '../../resources/SubscriptionManager.js';
 import { contentMessages as messages } from '../../protocol/contentMessages.js';
 import { neutralizeMessages } from '../../protocol/neutralizeSignals.js';
-import type { ScopedItem } from '../../auth/ScopeGate.js';
+import type { ScopedItem } from '../../auth/ScopeFilter.js';
 import { guardHandler } from '../core/guardHandler.js';
 import { logHandlerError } from '../core/logHandlerError.js';
 import { composeStages } from '../stages/callStages.js';
@@ -138,22 +138,22 @@ export class ContentRuntime<Ctx> {
 
   /** `prompts/get`: finds the prompt, runs its stages, validates the arguments, runs the handler. */
   async getPrompt(name: unknown, args: unknown, context: ContextOrExtra): Promise<GetPromptResult> {
-    const scope = contextOf(context);
+    const rctx = contextOf(context);
     if (typeof name !== 'string')
       throw new WireError(
         JsonRpcCode.InvalidParams,
-        messages.promptNameMissing(this.#catalog.visiblePrompts(scope.extra)),
+        messages.promptNameMissing(this.#catalog.visiblePrompts(rctx.extra)),
       );
     const prompt = this.#catalog.prompts.get(name);
     if (prompt === undefined)
       throw new WireError(
         JsonRpcCode.InvalidParams,
-        messages.unknownPrompt(name, this.#catalog.visiblePrompts(scope.extra)),
+        messages.unknownPrompt(name, this.#catalog.visiblePrompts(rctx.extra)),
       );
     const result = await this.#call(
       'prompts/get',
       prompt,
-      { scope, what: `prompt "${name}"`, kind: 'prompt', label: `Prompt "${name}"` },
+      { rctx, what: `prompt "${name}"`, kind: 'prompt', label: `Prompt "${name}"` },
       async (ctxOf, extra) => {
         const parsed = prompt.validate(args);
         if (!parsed.ok) throw new WireError(JsonRpcCode.InvalidParams, parsed.message);
@@ -189,15 +189,15 @@ export class ContentRuntime<Ctx> {
 
   /** `resources/read`: the exact URI first, then the first template that matches it; then its stages and handler. */
   async readResource(uri: unknown, context: ContextOrExtra): Promise<ReadResourceResult> {
-    const scope = contextOf(context);
+    const rctx = contextOf(context);
     if (typeof uri !== 'string') throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriMissing());
     if (uri.length > MAX_URI_LENGTH)
       throw new WireError(JsonRpcCode.InvalidParams, messages.resourceUriTooLong(uri.length, MAX_URI_LENGTH));
-    const how = { scope, what: `resource "${uri}"`, kind: 'resource', label: `Resource "${uri}"` } as const;
+    const how = { rctx, what: `resource "${uri}"`, kind: 'resource', label: `Resource "${uri}"` } as const;
     let result: unknown;
     const catalog = this.#catalog;
     const resource = catalog.resources.get(uri);
-    if (resource !== undefined && !catalog.hides(resource, scope.extra))
+    if (resource !== undefined && !catalog.hides(resource, rctx.extra))
       result = await this.#call('resources/read', resource, how, async (ctxOf, extra) =>
         resource.read(uri, (await ctxOf()) as Ctx, extra),
       );
@@ -205,7 +205,7 @@ export class ContentRuntime<Ctx> {
       for (const template of catalog.templates) {
         const vars = template.compiled.match(uri);
         if (vars === undefined) continue;
-        if (catalog.hides(template, scope.extra)) break;
+        if (catalog.hides(template, rctx.extra)) break;
         result = await this.#call('resources/read', template, how, async (ctxOf, extra) =>
           template.read(uri, vars, (await ctxOf()) as Ctx, extra),
         );
@@ -214,7 +214,7 @@ export class ContentRuntime<Ctx> {
     }
     // A template whose handler found nothing reads as not found.
     if (result !== undefined) return result as ReadResourceResult;
-    const view = this.#catalog.view(scope.extra);
+    const view = this.#catalog.view(rctx.extra);
     const known = [
       view.resources.resources.map((r) => r.uri),
       view.templates.resourceTemplates.map((t) => t.uriTemplate),

@@ -1,4 +1,4 @@
-import type { ScopedItem } from '../../auth/ScopeGate.js';
+import type { ScopedItem } from '../../auth/ScopeFilter.js';
 import type { Completer } from '../../completion/types.js';
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { contentMessages as messages } from '../../protocol/contentMessages.js';
@@ -27,7 +27,7 @@ export interface CompletionTarget<Ctx> {
 export function completionTarget<Ctx>(
   catalog: ContentIndex<Ctx>,
   request: { readonly ref: unknown; readonly argument: unknown; readonly context: unknown },
-  scope: RequestContext,
+  rctx: RequestContext,
 ): CompletionTarget<Ctx> {
   const r = (request.ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
   const a = (request.argument ?? {}) as { name?: unknown; value?: unknown };
@@ -41,11 +41,11 @@ export function completionTarget<Ctx>(
     if (prompt === undefined)
       throw new WireError(
         JsonRpcCode.InvalidParams,
-        messages.unknownPrompt(r.name, catalog.visiblePrompts(scope.extra)),
+        messages.unknownPrompt(r.name, catalog.visiblePrompts(rctx.extra)),
       );
     ({ completers } = item = prompt);
     how = {
-      scope,
+      rctx,
       what: `prompt "${r.name}"`,
       kind: 'prompt',
       label: `Completion of "${a.name}" of prompt "${r.name}"`,
@@ -53,15 +53,15 @@ export function completionTarget<Ctx>(
   } else if (r.type === 'ref/resource' && typeof r.uri === 'string') {
     const template = catalog.templatesByUri.get(r.uri);
     const fixed = catalog.resources.get(r.uri);
-    const hidden = (template ?? fixed) !== undefined && catalog.hides((template ?? fixed)!, scope.extra);
+    const hidden = (template ?? fixed) !== undefined && catalog.hides((template ?? fixed)!, rctx.extra);
     if ((template === undefined && fixed === undefined) || hidden) {
-      const known = catalog.view(scope.extra).templates.resourceTemplates.map((t) => t.uriTemplate);
+      const known = catalog.view(rctx.extra).templates.resourceTemplates.map((t) => t.uriTemplate);
       throw new WireError(JsonRpcCode.InvalidParams, messages.unknownCompletionResource(r.uri, known));
     }
     item = (template ?? fixed)!;
     completers = template?.completers ?? new Map();
     how = {
-      scope,
+      rctx,
       what: `resource "${r.uri}"`,
       kind: 'resource',
       label: `Completion of "${a.name}" of resource template "${r.uri}"`,

@@ -42,8 +42,8 @@ export type ContextOrExtra = RequestContext | HandlerExtra;
 
 /** A request's context from what a caller passed: the context itself, or a bare extra (no session key). */
 export function contextOf(given: ContextOrExtra): RequestContext {
-  const scope = given as Partial<RequestContext>;
-  return typeof scope.extra === 'object' && scope.extra !== null
+  const rctx = given as Partial<RequestContext>;
+  return typeof rctx.extra === 'object' && rctx.extra !== null
     ? (given as RequestContext)
     : { sessionKey: undefined, extra: given as HandlerExtra };
 }

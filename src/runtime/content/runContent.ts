@@ -23,9 +23,9 @@ export function runContent(core: RuntimeCore): (call: ContentCall) => Promise<un
   const { tracker, timeoutMs, log } = core;
   const factory = core.options.contextFactory;
   return (call) => {
-    const { label, scope } = call;
+    const { label, rctx } = call;
     // Every extra in its one shape (the adapters' is one already: no copy).
-    const extra = CallExtra.of(scope.extra, scope.sessionKey);
+    const extra = CallExtra.of(rctx.extra, rctx.sessionKey);
     const failed = (what: string) => (error: unknown) => log.error(what, logFields(label, extra), error);
     const context = async (): Promise<unknown> => {
       if (factory === undefined) return undefined;

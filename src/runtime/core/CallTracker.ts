@@ -52,8 +52,8 @@ export class CallTracker {
   }
 
   /** Who a concurrency limit counts against: the request's principal (an anonymous legacy caller is its session). */
-  static ownerOf(scope: RequestContext): string {
-    return requestPrincipal(scope).key;
+  static ownerOf(rctx: RequestContext): string {
+    return requestPrincipal(rctx).key;
   }
 
   /** Takes one of `limit` slots of `owner`; false when all are taken. Release with {@link release}. */

@@ -72,8 +72,8 @@ export class RateLimiter {
   }
 
   /** Counts one call of `tool`; resolves to the refusal to return, or `undefined` to go on. Never rejects. */
-  async hit(tool: FusionTool, scope: RequestContext): Promise<ToolResponse | undefined> {
-    const principal = requestPrincipal(scope);
+  async hit(tool: FusionTool, rctx: RequestContext): Promise<ToolResponse | undefined> {
+    const principal = requestPrincipal(rctx);
     const what = `Tool "${tool.name}"`;
     let refusal: RateLimitRefusal | undefined;
     try {
@@ -89,7 +89,7 @@ export class RateLimiter {
       what,
       refusal.scope === 'server' ? `tool ${calls}` : `${calls} of "${tool.name}"`,
       refusal,
-      whoOf(principal, scope),
+      whoOf(principal, rctx),
     );
   }
 
@@ -97,8 +97,8 @@ export class RateLimiter {
    * Counts one `prompts/get`, `resources/read` or `completion/complete` (`what`: `Prompt "review"`) against
    * the server-wide limit, in a count apart from tool calls; the refusal as for a tool, or `undefined`.
    */
-  async hitRequest(what: string, scope: RequestContext): Promise<ToolResponse | undefined> {
-    const principal = requestPrincipal(scope);
+  async hitRequest(what: string, rctx: RequestContext): Promise<ToolResponse | undefined> {
+    const principal = requestPrincipal(rctx);
     let refusal: RateLimitRefusal | undefined;
     try {
       refusal = await this.#count(`content:${principal.key}`, this.#server!, 'server');
@@ -106,7 +106,7 @@ export class RateLimiter {
       return unavailable(what, 'request', error);
     }
     if (refusal === undefined) return undefined;
-    return refused(what, refusal.limit.max === 1 ? 'request' : 'requests', refusal, whoOf(principal, scope));
+    return refused(what, refusal.limit.max === 1 ? 'request' : 'requests', refusal, whoOf(principal, rctx));
   }
 
   async #count(key: string, limit: RateLimit, scope: 'tool' | 'server'): Promise<RateLimitRefusal | undefined> {
@@ -115,10 +115,10 @@ export class RateLimiter {
   }
 }
 
-function whoOf(principal: Principal, scope: RequestContext): string {
+function whoOf(principal: Principal, rctx: RequestContext): string {
   if (principal.kind === 'anonymous') {
     if (principal.key.startsWith(ANONYMOUS_PEER)) return 'this network address, every session from it together';
-    return scope.sessionKey === undefined ? 'this caller' : 'this session';
+    return rctx.sessionKey === undefined ? 'this caller' : 'this session';
   }
   return principal.kind === 'user' ? 'this user' : 'this client';
 }

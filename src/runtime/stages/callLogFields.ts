@@ -12,14 +12,14 @@ import type { RequestContext } from '../../surface/types.js';
  * traced, the duration in ms, and the arguments when `logArguments` is on.
  */
 export function callLogFields(call: ToolCall, durationMs: number | undefined, log: OperatorLog): LogFields {
-  const { route, tool, scope } = call;
+  const { route, tool, rctx } = call;
   return {
     tool: route.exposed,
     action: route.kind === 'grouped' ? actionOf(route.actions, tool) : undefined,
-    session: scope.sessionKey,
+    session: rctx.sessionKey,
     workflow: call.extra.workflow?.key,
-    principal: requestPrincipal(scope).key,
-    traceId: scope.trace?.traceId,
+    principal: requestPrincipal(rctx).key,
+    traceId: rctx.trace?.traceId,
     durationMs: durationMs === undefined ? undefined : Math.round(durationMs * 100) / 100,
     ...log.argumentsField(call.args),
   };
@@ -39,8 +39,8 @@ export function logRefusal(log: OperatorLog, call: ToolCall, reason: 'rate_limit
 }
 
 /** The fields of a `tools/list` record: the session (legacy), the principal and the trace id. */
-export function listLogFields(scope: RequestContext): LogFields {
-  return { session: scope.sessionKey, principal: requestPrincipal(scope).key, traceId: scope.trace?.traceId };
+export function listLogFields(rctx: RequestContext): LogFields {
+  return { session: rctx.sessionKey, principal: requestPrincipal(rctx).key, traceId: rctx.trace?.traceId };
 }
 
 /**

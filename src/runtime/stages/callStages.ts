@@ -11,7 +11,7 @@ export interface ToolCall {
   readonly tool: FusionTool<any>;
   /** The arguments without a grouped tool's discriminator (validation replaces them with the parsed ones). */
   args: Record<string, unknown>;
-  readonly scope: RequestContext;
+  readonly rctx: RequestContext;
   /** What the handler receives, in its one shape (the workflow stage sets the workflow instance on it). */
   readonly extra: CallExtra;
   /** When an observer is set: the stages' entry times (the dev console shows where a call spent its time). */

@@ -14,13 +14,13 @@ export const concurrencyStage = defineStage({
       const { tracker, log } = core;
       const limit = core.options.maxConcurrentCalls!;
       return async (call, next) => {
-        const owner = CallTracker.ownerOf(call.scope);
+        const owner = CallTracker.ownerOf(call.rctx);
         if (!tracker.acquire(owner, limit)) {
-          core.emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.scope.sessionKey });
+          core.emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.rctx.sessionKey });
           logRefusal(log, call, 'too_many_calls');
-          const perSession = owner.startsWith('a:') && call.scope.sessionKey !== undefined;
+          const perSession = owner.startsWith('a:') && call.rctx.sessionKey !== undefined;
           const refusal = errorResult(messages.tooManyCalls(call.route.exposed, limit, perSession));
-          return traceRefusal(call.scope.trace, refusal, 'too_many_calls');
+          return traceRefusal(call.rctx.trace, refusal, 'too_many_calls');
         }
         try {
           return await next(call);

@@ -1,5 +1,5 @@
 import type { HandlerExtra } from '../../protocol/types.js';
-import type { ScopedItem } from '../../auth/ScopeGate.js';
+import type { ScopedItem } from '../../auth/ScopeFilter.js';
 import type { RequestContext } from '../../surface/types.js';
 import type { Stage } from './callStages.js';
 
@@ -16,7 +16,7 @@ export interface ContentTarget {
 /** One `prompts/get`, `resources/read` or `completion/complete` as it travels through the stages of its target. */
 export interface ContentCall {
   readonly target: ContentTarget;
-  readonly scope: RequestContext;
+  readonly rctx: RequestContext;
   /** The target in refusals: `prompt "review"`, `resource "vault://7"`. */
   readonly what: string;
   /** What the caller may continue without when refused. */

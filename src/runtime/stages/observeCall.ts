@@ -2,7 +2,7 @@ import { monotonicClock } from '../../_internal/clock.js';
 import type { ToolResponse } from '../../protocol/types.js';
 import { thrownBy } from '../../protocol/thrownBy.js';
 import { requestPrincipal } from '../../principal/requestPrincipal.js';
-import { ScopeGate } from '../../auth/ScopeGate.js';
+import { ScopeFilter } from '../../auth/ScopeFilter.js';
 import type { RequestContext } from '../../surface/types.js';
 import type { DebugEvent } from '../../tracing/types.js';
 import type { CallExtra } from '../core/CallExtra.js';
@@ -58,25 +58,25 @@ export function timedHandler(run: NextStage): NextStage {
 export function observeCall(
   tool: string,
   args: unknown,
-  scope: RequestContext & { readonly extra: CallExtra },
+  rctx: RequestContext & { readonly extra: CallExtra },
   emit: (event: DebugEvent) => void,
   run: (marks: StageMarks) => Promise<ToolResponse>,
 ): Promise<ToolResponse> {
   const marks: StageMarks = [];
   const answers: ClientAnswer[] = [];
-  scope.extra.answers = answers;
+  rctx.extra.answers = answers;
   const started = monotonicClock.now();
   const report = (ok: boolean, text: string, stack?: string): void => {
     const ended = monotonicClock.now();
-    const principal = requestPrincipal(scope);
+    const principal = requestPrincipal(rctx);
     // One literal of a fixed shape (no conditional spreads): cheap to build and to copy.
     emit({
       type: 'result',
       tool,
-      sessionId: scope.sessionKey,
-      workflowKey: scope.extra.workflow?.key,
+      sessionId: rctx.sessionKey,
+      workflowKey: rctx.extra.workflow?.key,
       principal: principal.key,
-      scopes: ScopeGate.scopesOf(scope.extra.authInfo),
+      scopes: ScopeFilter.scopesOf(rctx.extra.authInfo),
       args,
       ok,
       refused: !marks.includes('handler'),

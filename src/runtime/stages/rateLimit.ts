@@ -16,10 +16,10 @@ export const rateLimitStage = defineStage({
     build:
       (_tool, { limits, core }) =>
       async (call, next) => {
-        const limited = await limits!.hit(call.tool, call.scope);
+        const limited = await limits!.hit(call.tool, call.rctx);
         if (limited === undefined) return next(call);
         logRefusal(core.log, call, 'rate_limited');
-        return traceRefusal(call.scope.trace, limited, 'rate_limited');
+        return traceRefusal(call.rctx.trace, limited, 'rate_limited');
       },
   },
   content: {
@@ -27,11 +27,11 @@ export const rateLimitStage = defineStage({
     build:
       (_target, { limits, core }) =>
       async (call, next) => {
-        const limited = await limits!.hitRequest(call.label, call.scope);
+        const limited = await limits!.hitRequest(call.label, call.rctx);
         if (limited === undefined) return next(call);
         const text = (limited.content[0] as { text: string }).text;
-        call.scope.trace?.refusal('rate_limited', text);
-        const fields = { ...logFields(call.label, call.scope.extra), reason: 'rate_limited' };
+        call.rctx.trace?.refusal('rate_limited', text);
+        const fields = { ...logFields(call.label, call.rctx.extra), reason: 'rate_limited' };
         if (core.log.enabled('warn'))
           core.log.refusal(`rate_limited:${call.label}`, 'rate limit refused a request', fields);
         throw new WireError(JsonRpcCode.InternalError, text, limited._meta);

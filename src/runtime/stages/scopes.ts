@@ -1,6 +1,6 @@
 import { missingScopes } from '../../auth/checkScopes.js';
 import { insufficientScope, insufficientScopeMeta } from '../../auth/insufficientScope.js';
-import { ScopeGate, type ScopedItem } from '../../auth/ScopeGate.js';
+import { ScopeFilter, type ScopedItem } from '../../auth/ScopeFilter.js';
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { messages } from '../../protocol/messages.js';
 import { traceRefusal } from '../../tracing/traceRefusal.js';
@@ -19,13 +19,13 @@ export const scopesStage = defineStage({
   tools: {
     appliesTo: requiresScopes,
     build: () => async (call, next) => {
-      const missing = missingScopes(call.tool.requiredScopes, ScopeGate.scopesOf(call.scope.extra.authInfo));
+      const missing = missingScopes(call.tool.requiredScopes, ScopeFilter.scopesOf(call.rctx.extra.authInfo));
       if (missing.length === 0) return next(call);
       const { route, tool } = call;
       const what =
         route.kind === 'flat' ? route.exposed : `${route.exposed} (${route.discriminator} "${actionKey(route, tool)}")`;
       const refusal = insufficientScope(what, tool.requiredScopes!, missing);
-      return traceRefusal(call.scope.trace, refusal, 'insufficient_scope');
+      return traceRefusal(call.rctx.trace, refusal, 'insufficient_scope');
     },
   },
   content: {
@@ -34,10 +34,10 @@ export const scopesStage = defineStage({
       ({ item }) =>
       async (call, next) => {
         const required = item.requiredScopes!;
-        const missing = missingScopes(required, ScopeGate.scopesOf(call.scope.extra.authInfo));
+        const missing = missingScopes(required, ScopeFilter.scopesOf(call.rctx.extra.authInfo));
         if (missing.length === 0) return next(call);
         const text = messages.insufficientScope(call.what, required, missing, call.kind);
-        call.scope.trace?.refusal('insufficient_scope', text);
+        call.rctx.trace?.refusal('insufficient_scope', text);
         throw new WireError(JsonRpcCode.InvalidParams, text, insufficientScopeMeta(required, missing));
       },
   },

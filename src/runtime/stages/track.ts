@@ -18,7 +18,7 @@ export const trackStage = defineStage({
           const result = await next(call);
           const durationMs = monotonicClock.now() - started;
           const ok = result.isError !== true;
-          debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.scope.sessionKey });
+          debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.rctx.sessionKey });
           return result;
         }, undefined);
     },

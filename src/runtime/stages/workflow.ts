@@ -22,7 +22,7 @@ export const workflowStage = defineStage({
       if (tool.fsm === undefined) {
         const suggest = (call: ToolCall, result: ToolResponse): ToolResponse | Promise<ToolResponse> =>
           hasSuggestions(result)
-            ? workflow.stateFor(call.scope).then((state) => workflow.suggest(result, state))
+            ? workflow.stateFor(call.rctx).then((state) => workflow.suggest(result, state))
             : result;
         return (call, next) => next(call).then((result) => suggest(call, result));
       }
@@ -30,7 +30,7 @@ export const workflowStage = defineStage({
         const started = monotonicClock.now();
         const run = (args: Record<string, unknown>, instance: WorkflowInstance): Promise<ToolResponse> =>
           next(withWorkflow(call, args, instance));
-        const ran = workflow.run(call.tool, call.args, call.scope, call.route, run);
+        const ran = workflow.run(call.tool, call.args, call.rctx, call.route, run);
         return ran.then((r) => logStoreFailure(r, call, started, log));
       };
     },

@@ -113,11 +113,11 @@ export class TaskService {
     route: Route,
     name: string,
     args: Record<string, unknown> | undefined,
-    scope: RequestContext,
+    rctx: RequestContext,
     how: { immediate: boolean; ttlMs?: number | undefined },
   ): Promise<TaskStart> {
     const declaration = routeTask(route)!;
-    if (this.#queue !== undefined) return this.#enqueue(route, name, args, scope, how.ttlMs);
+    if (this.#queue !== undefined) return this.#enqueue(route, name, args, rctx, how.ttlMs);
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
@@ -126,11 +126,11 @@ export class TaskService {
     // the handler then waits for the record (`stored`); `immediate` runs it at once, to answer it inline.
     const admission = admissionOf(how.immediate);
     // No task yet (a call settling before its task is stored): nothing could have cancelled it.
-    const base = CallExtra.of(scope.extra, scope.sessionKey);
+    const base = CallExtra.of(rctx.extra, rctx.sessionKey);
     const claim = (): Promise<boolean> | true => (taskId === undefined ? true : this.#runs.claim(taskId, 1));
     const extra = runExtra(this.#input, base, controller, id, claim, admission.admitted);
     // Not the request's span: it ends when the request does, long before the work.
-    const running = settle(this.#tools.callTool(name, args, { sessionKey: scope.sessionKey, extra }, route));
+    const running = settle(this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, route));
     if (how.immediate) {
       const first = await Promise.race([running, nextTurn()]);
       if (first !== undefined) return startOf(first);
@@ -140,10 +140,10 @@ export class TaskService {
     if (past !== undefined) return startOf(past);
     let record: TaskRecord;
     try {
-      record = await this.#store(route, name, args, scope, how.ttlMs, {
+      record = await this.#store(route, name, args, rctx, how.ttlMs, {
         leaseUntil: this.ledger.now() + this.#leaseMs,
         instance: this.#instance,
-        ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, scope) } : {}),
+        ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, rctx) } : {}),
       });
     } catch (error) {
       controller.abort(error);
@@ -155,7 +155,7 @@ export class TaskService {
     taskId = record.id;
     created(record.id);
     admission.stored();
-    this.#runs.drive(record, controller, extra, running, scope.sessionKey);
+    this.#runs.drive(record, controller, extra, running, rctx.sessionKey);
     return { kind: 'task', record };
   }
 
@@ -175,14 +175,14 @@ export class TaskService {
     route: Route,
     name: string,
     args: Record<string, unknown> | undefined,
-    scope: RequestContext,
+    rctx: RequestContext,
     ttlMs: number | undefined,
     more: Partial<NewTask>,
   ): Promise<TaskRecord> {
     const declaration = routeTask(route)!;
     return this.ledger.create({
-      owner: scope.extra.principal.key,
-      holder: ledgerHolder(scope),
+      owner: rctx.extra.principal.key,
+      holder: ledgerHolder(rctx),
       tool: name,
       arguments: args,
       requiredScopes: routeScopes(route, args),
@@ -197,12 +197,12 @@ export class TaskService {
     route: Route,
     name: string,
     args: Record<string, unknown> | undefined,
-    scope: RequestContext,
+    rctx: RequestContext,
     ttlMs: number | undefined,
   ): Promise<TaskStart> {
     let record: TaskRecord;
     try {
-      record = await this.#store(route, name, args, scope, ttlMs, { run: taskRunOf(args, scope) });
+      record = await this.#store(route, name, args, rctx, ttlMs, { run: taskRunOf(args, rctx) });
     } catch (error) {
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
       throw error;
@@ -210,7 +210,7 @@ export class TaskService {
     // The work runs on a worker: this process holds no run of it.
     this.ledger.release(record.id);
     const handed = (await handOff(this.ledger, this.#queue!, record, 1)) ?? record;
-    this.#watchers.emit(handed, scope.sessionKey);
+    this.#watchers.emit(handed, rctx.sessionKey);
     return { kind: 'task', record: handed };
   }
 

@@ -19,13 +19,13 @@ function json<T>(value: T): T | undefined {
  * The call of a task as another instance (or a worker) needs it to run the work again: its arguments and the
  * caller's identity as the request had it. The bearer token is left out: the run is already authorized.
  */
-export function taskRunOf(args: Record<string, unknown> | undefined, scope: RequestContext): TaskRun {
-  const { extra } = scope;
+export function taskRunOf(args: Record<string, unknown> | undefined, rctx: RequestContext): TaskRun {
+  const { extra } = rctx;
   const auth = json(extra.authInfo) as Record<string, unknown> | undefined;
   if (auth !== undefined && typeof auth === 'object') delete auth.token;
   return {
     ...(args !== undefined ? { arguments: json(args) } : {}),
-    ...(scope.sessionKey !== undefined ? { sessionKey: scope.sessionKey } : {}),
+    ...(rctx.sessionKey !== undefined ? { sessionKey: rctx.sessionKey } : {}),
     era: extra.era,
     principal: json(extra.principal)!,
     ...(auth !== undefined ? { authInfo: auth } : {}),

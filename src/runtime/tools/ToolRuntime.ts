@@ -33,7 +33,7 @@ export class ToolRuntime<Ctx = any> {
   /** The tool path over `parts`; `stages` is {@link stageList} unless a test brings its own. */
   constructor(core: RuntimeCore<Ctx>, parts: ToolParts, stages: readonly StageDefinition[] = stageList) {
     this.surface = parts.surface;
-    this.#parts = { ...parts, core, hidden: (call) => this.#unknownTool(call.route.exposed, call.scope) };
+    this.#parts = { ...parts, core, hidden: (call) => this.#unknownTool(call.route.exposed, call.rctx) };
     this.#stages = stages;
   }
 
@@ -58,28 +58,28 @@ export class ToolRuntime<Ctx = any> {
   }
 
   /** `tools/list`: the frozen list, filtered by the session's workflow state when a gate is set. */
-  async listTools(scope: RequestContext): Promise<ToolListResult> {
+  async listTools(rctx: RequestContext): Promise<ToolListResult> {
     const { core, workflow } = this.#parts;
-    const failed = (error: unknown): never => rethrowLogged(core.log, 'tools/list failed', listLogFields(scope), error);
-    const list = await this.#visibleList(scope).catch(failed);
-    if (scope.extra.era !== 'modern' && workflow !== undefined && !workflow.usesHandles(scope)) {
-      core.emit({ type: 'list', count: list.tools.length, sessionId: scope.sessionKey });
+    const failed = (error: unknown): never => rethrowLogged(core.log, 'tools/list failed', listLogFields(rctx), error);
+    const list = await this.#visibleList(rctx).catch(failed);
+    if (rctx.extra.era !== 'modern' && workflow !== undefined && !workflow.usesHandles(rctx)) {
+      core.emit({ type: 'list', count: list.tools.length, sessionId: rctx.sessionKey });
     }
     return list;
   }
 
   /** The exposed names of the tools this caller may see now (workflow state, run-time switch, filter, scopes). */
-  async visibleToolNames(scope: RequestContext): Promise<string[]> {
-    return (await this.#visibleList(scope)).tools.map((t) => t.name as string);
+  async visibleToolNames(rctx: RequestContext): Promise<string[]> {
+    return (await this.#visibleList(rctx)).tools.map((t) => t.name as string);
   }
 
-  async #visibleList(scope: RequestContext): Promise<ToolListResult> {
+  async #visibleList(rctx: RequestContext): Promise<ToolListResult> {
     const { visibility, workflow } = this.#parts;
-    const view = visibility.viewOf(scope);
-    if (scope.extra.era === 'modern') return view.modern;
+    const view = visibility.viewOf(rctx);
+    if (rctx.extra.era === 'modern') return view.modern;
     if (workflow === undefined) return view.legacy;
-    if (workflow.usesHandles(scope)) return view.modern;
-    const { state } = await workflow.sessions.snapshot(scope.sessionKey!);
+    if (workflow.usesHandles(rctx)) return view.modern;
+    const { state } = await workflow.sessions.snapshot(rctx.sessionKey!);
     return view.inState(state, workflow.gate);
   }
 
@@ -90,13 +90,13 @@ export class ToolRuntime<Ctx = any> {
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
-    scope: RequestContext,
+    rctx: RequestContext,
     route: Route | undefined = this.surface.routes.get(name),
   ): Promise<ToolResponse> {
     const debug = this.#parts.core.debug;
     // Every extra in its one shape from here on (the adapters' is one already: no copy).
-    const extra = CallExtra.of(scope.extra, scope.sessionKey);
-    const context = extra === scope.extra ? (scope as CallContext) : { ...scope, extra };
+    const extra = CallExtra.of(rctx.extra, rctx.sessionKey);
+    const context = extra === rctx.extra ? (rctx as CallContext) : { ...rctx, extra };
     // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
     if (debug === undefined) return this.#call(route, name, args, context, undefined);
     return observeCall(name, args, context, debug, (marks) => this.#call(route, name, args, context, marks));
@@ -128,7 +128,7 @@ export class ToolRuntime<Ctx = any> {
       run = composeCall(toolPath(this.#stages, tool, this.#parts), runTool(core), core.debug !== undefined);
       this.#plans.set(tool, run);
     }
-    const call: ToolCall = { route, tool, args: rest, scope, extra: scope.extra, marks };
+    const call: ToolCall = { route, tool, args: rest, rctx: scope, extra: scope.extra, marks };
     const log = this.#parts.core.log;
     return run(call).catch((error: unknown) =>
       rethrowLogged(log, 'tools/call failed', callLogFields(call, undefined, log), error),
@@ -146,10 +146,10 @@ export class ToolRuntime<Ctx = any> {
   }
 
   /** An unknown (or disabled) tool, refused with the caller's visible tools; a store failure must not hide the real error. */
-  async #unknownTool(name: string, scope: RequestContext): Promise<never> {
+  async #unknownTool(name: string, rctx: RequestContext): Promise<never> {
     let available: string[];
     try {
-      available = await this.visibleToolNames(scope);
+      available = await this.visibleToolNames(rctx);
     } catch {
       available = [];
     }

@@ -80,7 +80,7 @@ export function buildToolParts(
       onChange: options.onWorkflowChange,
       onError: (error: unknown) => core.emit({ type: 'error', message: 'FSM gate error', error }),
       handleLimits: options.workflowHandles,
-      surfaceOf: (scope) => late.visibility!.viewOf(scope).surface,
+      surfaceOf: (rctx) => late.visibility!.viewOf(rctx).surface,
     });
     sessions.workflow = workflow;
     core.workflowTtlMs = workflow.handles.settings.idleTtlMs;

@@ -10,7 +10,7 @@ import {
 import type { ToolRegistry } from '../../registry/ToolRegistry.js';
 import { requiredScopesOf } from '../../runtime/content/requiredScopesOf.js';
 import { unwatchableUris } from '../../workflow/mayWatchUri.js';
-import { AuthGate } from '../../auth/AuthGate.js';
+import { BearerAuth } from '../../auth/BearerAuth.js';
 import { classifyRequest } from '../http/classify.js';
 import { rememberPeer } from '../../principal/peers.js';
 import { peerKey } from '../../principal/peerKey.js';
@@ -121,7 +121,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   const shared = options.bus === undefined ? undefined : modernBus;
   const notifications = appNotifications(runtime, registry, { modern, legacy, ...(shared ? { shared } : {}) });
   const { listens, resume } = appListens(options, limits, events, modern, ledger);
-  const auth = options.auth === undefined ? undefined : new AuthGate(options.auth, path);
+  const auth = options.auth === undefined ? undefined : new BearerAuth(options.auth, path);
   const scoped = runtime.surface.tools.filter((t) => (t.requiredScopes ?? []).length > 0).map((t) => t.name);
   if (auth === undefined && scoped.length > 0) {
     warnOf(options)(

@@ -101,7 +101,7 @@ export function devConsoleTap<Ctx>(options: HttpOptions<Ctx>): DevConsoleTap<Ctx
           now: nowOption(options.clock),
           tools: toolRuntime.surface.tools.map((t) => t.name),
           resources: registry.resources,
-          visibleToolNames: (scope) => toolRuntime.visibleToolNames(scope),
+          visibleToolNames: (rctx) => toolRuntime.visibleToolNames(rctx),
           onInvalidation: (listener) => toolRuntime.onInvalidation(listener),
           skills: skills ?? (() => []),
         });

@@ -1,4 +1,4 @@
-import type { AuthGate } from '../../auth/AuthGate.js';
+import type { BearerAuth } from '../../auth/BearerAuth.js';
 import type { ByteLedger } from '../../ledger/ByteLedger.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
 import type { CallBudget } from '../http/CallBudget.js';
@@ -17,7 +17,7 @@ import { listenResume, type Relisten } from './listenResume.js';
 import { malformedHost } from './malformedHost.js';
 import { modernStreamless } from './modernStreamless.js';
 import { preflight } from './preflight.js';
-import { protoKeys } from './protoKeys.js';
+import { refuseProtoKeys } from './refuseProtoKeys.js';
 import { scopeChallenge, type RequiredScopes } from './scopeChallenge.js';
 import { shutdown } from './shutdown.js';
 import type { HttpMiddleware } from '../httpMiddleware.js';
@@ -32,7 +32,7 @@ export interface FrontParts {
   readonly maxBodyBytes: number;
   /** The runtime's ledger of held bytes: bodies are counted in it as they are read. */
   readonly ledger?: ByteLedger | undefined;
-  readonly auth: AuthGate | undefined;
+  readonly auth: BearerAuth | undefined;
   readonly tracing: RequestTracing | undefined;
   readonly devConsole: Pick<DevConsoleTap<unknown>, 'owns' | 'serve'> | undefined;
   readonly closing: () => boolean;
@@ -66,7 +66,7 @@ export function frontMiddleware(p: FrontParts): Array<HttpMiddleware | undefined
     jsonBody(p.maxBodyBytes, p.ledger), // 415, 413, 429/503 (ledger), 400 -32700, 405; the parsed body
     p.resume && listenResume(p.resume.listens, p.resume.relisten), // a listen stream resumed by Last-Event-ID
     modernStreamless, // 405 for a 2026-07-28 GET or DELETE
-    protoKeys, // 400 -32602 for a __proto__ argument
+    refuseProtoKeys, // 400 -32602 for a __proto__ argument
     scopeChallenge(p.requiredScopes, p.tracing), // 403 insufficient_scope
     callBudget(p.calls), // 503 / 400 past limits.maxInFlightCalls
     ...(p.use ?? []).map((m, i) => userMiddleware(m, i, p.log)), // the user's, each behind an error boundary

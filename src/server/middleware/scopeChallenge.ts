@@ -1,6 +1,6 @@
-import { AuthGate } from '../../auth/AuthGate.js';
+import { BearerAuth } from '../../auth/BearerAuth.js';
 import { scopeChallengeFor } from '../../auth/scopeChallengeFor.js';
-import { ScopeGate } from '../../auth/ScopeGate.js';
+import { ScopeFilter } from '../../auth/ScopeFilter.js';
 import type { RequestTracing } from '../../tracing/RequestTracing.js';
 import { traced } from './traced.js';
 import type { HttpMiddleware } from '../httpMiddleware.js';
@@ -12,8 +12,8 @@ export type RequiredScopes = (method: string, params: Record<string, unknown>) =
 export function scopeChallenge(requiredOf: RequiredScopes, tracing: RequestTracing | undefined): HttpMiddleware {
   return (c, next) => {
     if (c.authInfo === undefined || c.body === undefined) return next(c);
-    const challenge = scopeChallengeFor(c.body, ScopeGate.scopesOf(c.authInfo), requiredOf);
+    const challenge = scopeChallengeFor(c.body, ScopeFilter.scopesOf(c.authInfo), requiredOf);
     if (challenge === undefined) return next(c);
-    return traced(tracing, c, AuthGate.scopeChallenge(challenge, c.authInfo as never));
+    return traced(tracing, c, BearerAuth.scopeChallenge(challenge, c.authInfo as never));
   };
 }

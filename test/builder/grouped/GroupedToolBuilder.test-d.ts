@@ -1,7 +1,7 @@
 import { expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
 import { createTool } from '../../../src/builder/grouped/GroupedToolBuilder.js';
-import type { FusionTool, ToolExtra } from '../../../src/protocol/types.js';
+import type { FusionTool, HandlerExtra } from '../../../src/protocol/types.js';
 import type { ToolSource } from '../../../src/registry/types.js';
 
 interface AppContext {
@@ -22,7 +22,7 @@ test('handler input is the common fields plus the action schema', () => {
           note?: string | undefined;
         }>();
         expectTypeOf(ctx).toEqualTypeOf<AppContext>();
-        expectTypeOf(extra).toEqualTypeOf<ToolExtra>();
+        expectTypeOf(extra).toEqualTypeOf<HandlerExtra>();
         // @ts-expect-error the discriminator is not part of the input
         void input.action;
         return 'ok';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { createTool } from '../../../src/builder/grouped/GroupedToolBuilder.js';
 import { detachedExtra } from '../../../src/builder/detachedExtra.js';
-import type { Middleware, ToolExtra } from '../../../src/protocol/types.js';
+import type { Middleware, HandlerExtra } from '../../../src/protocol/types.js';
 
 export interface AppContext {
   readonly user: string;
   readonly log: string[];
 }
 
-export const extra: ToolExtra = detachedExtra({ requestId: 1 });
+export const extra: HandlerExtra = detachedExtra({ requestId: 1 });
 
 /** Records `name` in ctx.log around the rest of the chain. */
 export function trace(name: string): Middleware<AppContext> {

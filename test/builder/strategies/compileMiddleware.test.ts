@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileMiddleware } from '../../../src/builder/strategies/compileMiddleware.js';
-import type { Middleware, ToolExtra } from '../../../src/protocol/types.js';
+import type { Middleware, HandlerExtra } from '../../../src/protocol/types.js';
 
-const extra = { signal: new AbortController().signal } as ToolExtra;
+const extra = { signal: new AbortController().signal } as HandlerExtra;
 
 function tracer(order: string[], name: string): Middleware<unknown> {
   return async (_ctx, _args, next) => {

@@ -5,14 +5,14 @@ import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { describe, expect, it, vi } from 'vitest';
 import { detachedExtra } from '../../../src/advanced/index.js';
-import { initFusion, type ToolExtra } from '../../../src/index.js';
+import { initFusion, type HandlerExtra } from '../../../src/index.js';
 import { callToolAsTask, createTestClient, waitForTask } from '../../../src/testing/index.js';
 import { texts } from '../../_helpers/clients.js';
 
 /** A tool that destructures its extra, as handlers do, and reports what it got. */
 function registry() {
   const f = initFusion();
-  const seen: ToolExtra[] = [];
+  const seen: HandlerExtra[] = [];
   const reg = f.registry().registerAll(
     f.query('extra.inspect').handle(async (_input, _ctx, extra) => {
       seen.push(extra);
@@ -37,7 +37,7 @@ function registry() {
       .timeout(40)
       .handle(async (_input, _ctx, { signal }) => {
         await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-        seen.push({ signal } as ToolExtra);
+        seen.push({ signal } as HandlerExtra);
         return 'never seen';
       }),
   );
@@ -120,7 +120,7 @@ describe("a handler's extra", () => {
   it('is one shape for a call through the client, a task and a call made outside any request', async () => {
     const f = initFusion();
     const seen: Array<{ how: string; shape: unknown; principal: string }> = [];
-    const note = (how: string, extra: ToolExtra) =>
+    const note = (how: string, extra: HandlerExtra) =>
       seen.push({ how, shape: Object.getPrototypeOf(extra), principal: extra.principal.kind });
     const reg = f.registry().registerAll(
       f.query('shape.plain').handle(async (_input, _ctx, extra) => (note('plain', extra), 'plain')),

@@ -5,7 +5,7 @@ import type { RequestStateSeal } from '../runtime/request-state/RequestStateSeal
 import type { RequestContext } from '../surface/types.js';
 
 /** The part of an SDK server a request context reads. */
-export interface ScopeServer {
+export interface ContextServer {
   notification?(notification: any): Promise<void>;
   getClientCapabilities?(): Record<string, unknown> | undefined;
 }
@@ -21,14 +21,14 @@ interface V1Extra {
 }
 
 /** The part of a v1 SDK server its bridge calls. */
-interface V1Server extends ScopeServer {
+interface V1Server extends ContextServer {
   sendLoggingMessage?(params: Record<string, unknown>, sessionId?: string): Promise<void>;
   elicitInput(params: Record<string, unknown>, options: { relatedRequestId: string | number }): Promise<unknown>;
   createMessage(params: Record<string, unknown>, options: { relatedRequestId: string | number }): Promise<unknown>;
 }
 
 /** How a v2 attachment's extras reach the SDK: `extra.raw` is the handler context (`ctx.mcpReq`, `ctx.http`). */
-export function v2Bridge(low: ScopeServer, seal: RequestStateSeal): ExtraBridge {
+export function v2Bridge(low: ContextServer, seal: RequestStateSeal): ExtraBridge {
   const reqOf = (extra: CallExtra): ServerContext['mcpReq'] => (extra.raw as ServerContext).mcpReq;
   return {
     sessionId: (ctx: ServerContext) => ctx.sessionId,
@@ -72,7 +72,7 @@ function envelopeOf(req: ServerContext['mcpReq']): Readonly<Record<string, unkno
 }
 
 /** The request context for a v2 handler context (`ctx.mcpReq`, `ctx.http`, `ctx.sessionId`). */
-export function scopeV2(
+export function rctxV2(
   ctx: ServerContext,
   bridge: ExtraBridge,
   connectionId: string,
@@ -102,7 +102,7 @@ export const LOG_LEVELS: readonly string[] = [
  * when mcp-fusion answers `logging/setLevel`.
  */
 export function v1Bridge(
-  low: ScopeServer,
+  low: ContextServer,
   seal: RequestStateSeal,
   connectionId: string,
   levels: Map<string, string> | undefined,
@@ -142,7 +142,7 @@ export function v1Bridge(
 }
 
 /** The request context for a v1 handler `extra`. */
-export function scopeV1(
+export function rctxV1(
   extra1: V1Extra,
   bridge: ExtraBridge,
   connectionId: string,
@@ -157,7 +157,7 @@ export function scopeV1(
  * or the client did not declare the capability, instead of a protocol failure on the wire.
  */
 async function clientRequest(
-  low: ScopeServer,
+  low: ContextServer,
   modern: boolean,
   capability: 'elicitation' | 'sampling',
   send: () => Promise<unknown>,

@@ -20,7 +20,7 @@ import type { AuthOptions } from './types.js';
  * expired), and answers a call the token's scopes do not allow with the SDK's 403 scope challenge.
  * @see docs/auth.md
  */
-export class AuthGate {
+export class BearerAuth {
   readonly #options: AuthOptions;
   readonly #path: string;
   readonly #resource: URL | undefined;

@@ -6,14 +6,14 @@ import { storeLease } from './storeLease.js';
 import { resolvedEngine, type StateMachineGate } from '../fsm/StateMachineGate.js';
 import { sameState } from '../fsm/stateValue.js';
 import { StoredStates } from './StoredStates.js';
-import type { FsmSnapshot, FsmStateValue, GateOutcome, GateRunOptions } from '../fsm/types.js';
+import type { FsmSnapshot, FsmStateValue, WorkflowOutcome, WorkflowRunOptions } from '../fsm/types.js';
 import { WorkflowStateError } from '../fsm/WorkflowStateError.js';
 
 export { WorkflowStateError } from '../fsm/WorkflowStateError.js';
-export type { GateOutcome, GateRunOptions } from '../fsm/types.js';
+export type { WorkflowOutcome, WorkflowRunOptions } from '../fsm/types.js';
 
-/** Options of {@link GateSessions}. */
-export interface GateSessionsOptions {
+/** Options of {@link WorkflowSessions}. */
+export interface WorkflowSessionsOptions {
   /** External persistence; without it each key's state lives in memory until `release(key)`. */
   store?: FsmStateStore;
   /** A burst of transitions within this window yields one `onListChanged` (trailing edge). Default 50 ms. */
@@ -49,7 +49,7 @@ function moved(from: FsmStateValue, to: FsmStateValue, key: string): WorkflowSta
  * one every earlier answer described) and the outcome carries `persistError` for the caller to report.
  * @see docs/fsm-state-gate.md
  */
-export class GateSessions {
+export class WorkflowSessions {
   readonly #gate: StateMachineGate;
   readonly #store: FsmStateStore | undefined;
   readonly #onError: (error: unknown) => void;
@@ -62,7 +62,7 @@ export class GateSessions {
   readonly #stored: StoredStates;
   readonly #listChanged: ListChangedDebounce;
 
-  constructor(gate: StateMachineGate, options: GateSessionsOptions = {}) {
+  constructor(gate: StateMachineGate, options: WorkflowSessionsOptions = {}) {
     this.#gate = gate;
     this.#store = options.store;
     this.#onError = options.onError ?? (() => {});
@@ -113,8 +113,8 @@ export class GateSessions {
     key: string,
     tool: string,
     fn: () => Promise<R>,
-    options: GateRunOptions<R, A> = {},
-  ): Promise<GateOutcome<R, A>> {
+    options: WorkflowRunOptions<R, A> = {},
+  ): Promise<WorkflowOutcome<R, A>> {
     const binding = this.#gate.bindings.get(tool);
     if (binding === undefined) return (async () => ({ outcome: 'ran' as const, result: await fn() }))();
     if (options.detached === true) return this.#detached(key, tool, binding.event, fn, options);
@@ -127,8 +127,8 @@ export class GateSessions {
     tool: string,
     event: string | undefined,
     fn: () => Promise<R>,
-    options: GateRunOptions<R, A>,
-  ): Promise<GateOutcome<R, A>> {
+    options: WorkflowRunOptions<R, A>,
+  ): Promise<WorkflowOutcome<R, A>> {
     const checked = await this.#gated(key, tool, undefined, async () => ({}) as R, options);
     if (checked.outcome !== 'ran' || checked.persistError !== undefined) return checked;
     const result = await fn();
@@ -141,8 +141,8 @@ export class GateSessions {
     tool: string,
     event: string | undefined,
     fn: () => Promise<R>,
-    options: GateRunOptions<R, A> & { expected?: FsmStateValue | undefined },
-  ): Promise<GateOutcome<R, A>> {
+    options: WorkflowRunOptions<R, A> & { expected?: FsmStateValue | undefined },
+  ): Promise<WorkflowOutcome<R, A>> {
     const handedOver = this.#locks.take(key);
     if (handedOver !== undefined) await handedOver;
     // Without a store the state is this process's map: read and written in place, no lease, no await.
@@ -163,7 +163,7 @@ export class GateSessions {
           ? this.#stored.unexpired(this.#memory.get(key))
           : this.#stored.checked(key, this.#stored.unexpired(lease.snapshot));
       const reason = options.admit?.(stored);
-      if (reason !== undefined) return { outcome: 'rejected', reason } as GateOutcome<R, A>;
+      if (reason !== undefined) return { outcome: 'rejected', reason } as WorkflowOutcome<R, A>;
       const state = stored === undefined ? this.#gate.initialState : stored.state;
       if (options.expected !== undefined && !sameState(state, options.expected))
         return { outcome: 'ran', result: await fn(), state, persistError: moved(options.expected, state, key) };

@@ -7,7 +7,7 @@ import {
   type FsmSnapshot,
   type FsmStateStore,
 } from '../../src/index.js';
-import { GateSessions } from '../../src/advanced/index.js';
+import { WorkflowSessions } from '../../src/advanced/index.js';
 import { createClock } from '../../src/testing/index.js';
 import { chain, checkout, engines } from '../fsm/fixtures.js';
 
@@ -29,9 +29,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe.each(engines)('GateSessions (%s engine)', (engine) => {
+describe.each(engines)('WorkflowSessions (%s engine)', (engine) => {
   it('keeps each key in its own state', async () => {
-    const sessions = new GateSessions(checkoutGate(engine));
+    const sessions = new WorkflowSessions(checkoutGate(engine));
     const ran = await sessions.run('alice', 'cart.add_item', ok);
     expect(ran).toEqual({
       outcome: 'ran',
@@ -54,7 +54,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   });
 
   it('refuses a tool outside its states without running it', async () => {
-    const sessions = new GateSessions(checkoutGate(engine));
+    const sessions = new WorkflowSessions(checkoutGate(engine));
     const fn = vi.fn(ok);
     expect(await sessions.run('k', 'cart.pay', fn)).toEqual({
       outcome: 'refused',
@@ -65,7 +65,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   });
 
   it('runs unbound tools directly, in any state', async () => {
-    const sessions = new GateSessions(checkoutGate(engine));
+    const sessions = new WorkflowSessions(checkoutGate(engine));
     expect(await sessions.run('k', 'cart.view', async (): Promise<Result> => ({ value: 1 }))).toEqual({
       outcome: 'ran',
       result: { value: 1 },
@@ -74,7 +74,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   });
 
   it('turns a synchronous throw of an unbound tool into a rejection', async () => {
-    const sessions = new GateSessions(checkoutGate(engine));
+    const sessions = new WorkflowSessions(checkoutGate(engine));
     const boom = (() => {
       throw new Error('boom');
     }) as () => Promise<Result>;
@@ -87,7 +87,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   it('sends no event after an error result, nor for a tool without an event', async () => {
     vi.useFakeTimers();
     const onListChanged = vi.fn();
-    const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 0 });
+    const sessions = new WorkflowSessions(checkoutGate(engine), { onListChanged, debounceMs: 0 });
     expect(await sessions.run('k', 'cart.add_item', failed)).toEqual({
       outcome: 'ran',
       result: { isError: true },
@@ -102,7 +102,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   it('reports an unchanged transition without notifying', async () => {
     vi.useFakeTimers();
     const onListChanged = vi.fn();
-    const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 0 });
+    const sessions = new WorkflowSessions(checkoutGate(engine), { onListChanged, debounceMs: 0 });
     await sessions.run('k', 'cart.add_item', ok);
     await vi.runAllTimersAsync();
     const again = await sessions.run('k', 'cart.add_item', ok);
@@ -118,7 +118,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('turns a burst of transitions into exactly one call, after the last one', async () => {
       const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, now: clock.now });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { onListChanged, now: clock.now });
       await sessions.run('k', 'cart.add_item', ok);
       clock.advance(30);
       await sessions.run('k', 'cart.checkout', ok);
@@ -137,7 +137,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('sends one call for a single transition, and never zero', async () => {
       const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, debounceMs: 200, now: clock.now });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { onListChanged, debounceMs: 200, now: clock.now });
       await sessions.run('k', 'cart.add_item', ok);
       clock.advance(199);
       expect(onListChanged).not.toHaveBeenCalled();
@@ -148,7 +148,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('debounces each key on its own', async () => {
       const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, now: clock.now });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { onListChanged, now: clock.now });
       await sessions.run('a', 'cart.add_item', ok);
       await sessions.run('b', 'cart.add_item', ok);
       await sessions.run('a', 'cart.checkout', ok);
@@ -159,7 +159,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('reports a failing notifier to onError', async () => {
       const clock = createClock();
       const onError = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), {
+      const sessions = new WorkflowSessions(checkoutGate(engine), {
         onError,
         onListChanged: () => Promise.reject(new Error('closed')),
         now: clock.now,
@@ -176,7 +176,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
         { initial: 'open', states: { open: { on: { FLIP: 'shut' } }, shut: { on: { FLIP: 'open' } } } },
         { engine },
       ).bindTool('flip', ['open', 'shut'], 'FLIP');
-      const sessions = new GateSessions(gate, { onListChanged, now: clock.now });
+      const sessions = new WorkflowSessions(gate, { onListChanged, now: clock.now });
       for (let i = 0; i < 20; i++) await sessions.run('k', 'flip', ok);
       expect(clock.pending).toBe(1);
       clock.advance(49);
@@ -194,7 +194,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('cancels the pending call when the key is released', async () => {
       const clock = createClock();
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { onListChanged, now: clock.now });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { onListChanged, now: clock.now });
       await sessions.run('k', 'cart.add_item', ok);
       sessions.release('k');
       clock.advance(100);
@@ -206,7 +206,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
 
   describe('concurrency on one key', () => {
     it('runs a tool that leaves its state exactly once among 100 concurrent calls', async () => {
-      const sessions = new GateSessions(checkoutGate(engine));
+      const sessions = new WorkflowSessions(checkoutGate(engine));
       await sessions.run('k', 'cart.add_item', ok);
       let runs = 0;
       const outcomes = await Promise.all(
@@ -230,7 +230,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
         { initial: 'open', states: { open: { on: { COUNT: 'open' } } } },
         { engine },
       ).bindTool('counter.add', ['open'], 'COUNT');
-      const sessions = new GateSessions(gate);
+      const sessions = new WorkflowSessions(gate);
       let count = 0;
       const outcomes = await Promise.all(
         Array.from({ length: 100 }, () =>
@@ -253,7 +253,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
         'NEXT',
       );
       const store = new MemoryFsmStore();
-      const sessions = new GateSessions(gate, { store });
+      const sessions = new WorkflowSessions(gate, { store });
       const outcomes = await Promise.all(Array.from({ length: 100 }, () => sessions.run('k', 'step', ok)));
       expect(outcomes.map((o) => (o.outcome === 'ran' ? o.state : 'refused'))).toEqual(
         Array.from({ length: 100 }, (_, i) => `s${i + 1}`),
@@ -263,7 +263,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('starts an uncontended run at once, without an asynchronous hop (no store)', () => {
-      const sessions = new GateSessions(checkoutGate(engine));
+      const sessions = new WorkflowSessions(checkoutGate(engine));
       const fn = vi.fn(ok);
       const pending = sessions.run('k', 'cart.add_item', fn);
       expect(fn).toHaveBeenCalledTimes(1);
@@ -275,7 +275,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
         { initial: 'open', states: { open: { on: { COUNT: 'open' } } } },
         { engine },
       ).bindTool('counter.add', ['open'], 'COUNT');
-      const sessions = new GateSessions(gate);
+      const sessions = new WorkflowSessions(gate);
       const order: number[] = [];
       let inside = 0;
       let most = 0;
@@ -304,7 +304,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
         .bindTool('flip', ['a', 'b'], 'GO')
         .bindTool('look', ['a', 'b'])
         .bindTool('edit', ['a']);
-      const sessions = new GateSessions(gate);
+      const sessions = new WorkflowSessions(gate);
       let inside = 0;
       let most = 0;
       const slow = async (): Promise<Result> => {
@@ -333,7 +333,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('settles 10,000 runs queued behind a slow one (refused without running) without growing the stack', async () => {
-      const sessions = new GateSessions(checkoutGate(engine));
+      const sessions = new WorkflowSessions(checkoutGate(engine));
       let release!: () => void;
       const slow = sessions.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
       const fn = vi.fn(ok);
@@ -349,7 +349,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
 
     it('forgets a released key, and deletes it from the store, only after the runs queued on it have settled', async () => {
       const store = new MemoryFsmStore();
-      const sessions = new GateSessions(checkoutGate(engine), { store, deleteOnRelease: true });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { store, deleteOnRelease: true });
       let release!: () => void;
       const slow = sessions.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
       const next = sessions.run('k', 'cart.checkout', ok);
@@ -365,7 +365,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('serializes per key only: a slow call on one key does not block another', async () => {
-      const sessions = new GateSessions(checkoutGate(engine));
+      const sessions = new WorkflowSessions(checkoutGate(engine));
       let release!: () => void;
       const slow = sessions.run('a', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
       await tick();
@@ -379,12 +379,12 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   describe('with a store', () => {
     it('loads before and saves after each changing transition, with versions', async () => {
       const store = new MemoryFsmStore();
-      const sessions = new GateSessions(checkoutGate(engine), { store, now: () => 42 });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { store, now: () => 42 });
       await sessions.run('k', 'cart.add_item', ok);
       await sessions.run('k', 'cart.add_item', ok);
       await sessions.run('k', 'cart.checkout', ok);
       expect(await store.load('k')).toEqual({ state: 'payment', updatedAt: 42, version: 2 });
-      const other = new GateSessions(checkoutGate(engine), { store });
+      const other = new WorkflowSessions(checkoutGate(engine), { store });
       expect(await other.visible('k', ['cart.pay', 'cart.add_item'])).toEqual(['cart.pay']);
       expect(sessions.size).toBe(1); // the pending notification, nothing else
       sessions.release('k');
@@ -397,7 +397,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
         load: async () => null as unknown as undefined,
         save: async (key, snap) => void saved.push([key, snap]),
       };
-      const sessions = new GateSessions(checkoutGate(engine), { store, now: () => 1 });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { store, now: () => 1 });
       expect(await sessions.run('k', 'cart.add_item', ok)).toMatchObject({ state: 'has_items' });
       expect(saved).toEqual([['k', { state: 'has_items', updatedAt: 1, version: 1 }]]);
       sessions.dispose();
@@ -405,7 +405,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
 
     it('throws a WorkflowStateError when the store cannot load, without running the tool', async () => {
       const store: FsmStateStore = { load: () => Promise.reject(new Error('redis down')), save: async () => {} };
-      const sessions = new GateSessions(checkoutGate(engine), { store });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { store });
       const fn = vi.fn(ok);
       const error = await sessions.run('k', 'cart.add_item', fn).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WorkflowStateError);
@@ -425,7 +425,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('throws a WorkflowStateError for a stored state the machine does not have', async () => {
       const store = new MemoryFsmStore();
       await store.save('k', { state: 'shipped', updatedAt: 0 });
-      const sessions = new GateSessions(checkoutGate(engine), { store });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { store });
       await expect(sessions.snapshot('k')).rejects.toMatchObject({
         code: 'FSM_STORE_STATE',
         message: 'the stored workflow state "shipped" is not a state of the machine',
@@ -437,7 +437,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
       const store = new MemoryFsmStore();
       store.compareAndSet = () => Promise.reject(new Error('disk full'));
       const onListChanged = vi.fn();
-      const sessions = new GateSessions(checkoutGate(engine), { store, onListChanged, debounceMs: 0 });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { store, onListChanged, debounceMs: 0 });
       const fn = vi.fn(ok);
       const outcome = await sessions.run('k', 'cart.add_item', fn);
       expect(fn).toHaveBeenCalledTimes(1);
@@ -462,8 +462,8 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
         save: (k, s) => store.save(k, s),
         compareAndSet: (k, v, s) => store.compareAndSet(k, v, s),
       };
-      const one = new GateSessions(checkoutGate(engine), { store: unlocked });
-      const two = new GateSessions(checkoutGate(engine), { store: unlocked });
+      const one = new WorkflowSessions(checkoutGate(engine), { store: unlocked });
+      const two = new WorkflowSessions(checkoutGate(engine), { store: unlocked });
       let release!: () => void;
       const slow = one.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
       await tick();
@@ -483,10 +483,10 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   });
 
   describe('with a store that has leases (acquire)', () => {
-    it('lets a run on another GateSessions over the same store wait for the lease, then see the new state', async () => {
+    it('lets a run on another WorkflowSessions over the same store wait for the lease, then see the new state', async () => {
       const store = new MemoryFsmStore();
-      const one = new GateSessions(checkoutGate(engine), { store });
-      const two = new GateSessions(checkoutGate(engine), { store });
+      const one = new WorkflowSessions(checkoutGate(engine), { store });
+      const two = new WorkflowSessions(checkoutGate(engine), { store });
       let release!: () => void;
       const slow = one.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
       await tick();
@@ -506,7 +506,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     it('admit turns a call away under the lease without running it, and keepAlive slides expiresAt', async () => {
       const store = new MemoryFsmStore();
       let now = 1_000;
-      const sessions = new GateSessions(checkoutGate(engine), { store, ttlMs: 500, now: () => now });
+      const sessions = new WorkflowSessions(checkoutGate(engine), { store, ttlMs: 500, now: () => now });
       let ran = 0;
       const run = () => (ran++, Promise.resolve({}));
       const rejected = await sessions.run('k', 'cart.add_item', run, {
@@ -535,14 +535,14 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
   describe('release', () => {
     it('keeps the store by default, and deletes the key with deleteOnRelease', async () => {
       const store = new MemoryFsmStore();
-      const keep = new GateSessions(checkoutGate(engine), { store });
+      const keep = new WorkflowSessions(checkoutGate(engine), { store });
       await keep.run('a', 'cart.add_item', ok);
       keep.release('a');
       await tick();
       expect(await store.load('a')).toMatchObject({ state: 'has_items' });
 
       const onError = vi.fn();
-      const drop = new GateSessions(checkoutGate(engine), { store, deleteOnRelease: true, onError });
+      const drop = new WorkflowSessions(checkoutGate(engine), { store, deleteOnRelease: true, onError });
       await drop.run('b', 'cart.add_item', ok);
       drop.release('b');
       await tick();
@@ -556,7 +556,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('leaves size 0 after 10,000 keys are used and released', async () => {
-      const sessions = new GateSessions(checkoutGate(engine));
+      const sessions = new WorkflowSessions(checkoutGate(engine));
       for (let i = 0; i < 10_000; i++) {
         await sessions.run(`k${i}`, 'cart.add_item', ok);
         await sessions.visible(`k${i}`, ['cart.pay']);
@@ -567,7 +567,7 @@ describe.each(engines)('GateSessions (%s engine)', (engine) => {
     });
 
     it('forgets a key released while a call is still running', async () => {
-      const sessions = new GateSessions(checkoutGate(engine));
+      const sessions = new WorkflowSessions(checkoutGate(engine));
       let release!: () => void;
       const running = sessions.run('k', 'cart.add_item', () => new Promise<Result>((r) => (release = () => r({}))));
       await tick();

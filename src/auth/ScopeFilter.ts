@@ -14,7 +14,7 @@ export interface ScopedItem {
  * item requires count, so every principal with the same relevant grants shares one cached view.
  * @see docs/security.md#scopes
  */
-export class ScopeGate<View> {
+export class ScopeFilter<View> {
   /** True when some item requires a scope, i.e. lists depend on who asks. */
   readonly active: boolean;
   readonly #relevant: ReadonlySet<string>;
