@@ -17,7 +17,7 @@ import type { RequestContext } from '../../surface/types.js';
 import type { ToolRuntime } from '../tools/ToolRuntime.js';
 import { runExtra } from './taskExtra.js';
 import { CallExtra } from '../core/CallExtra.js';
-import { attemptOf, settle, type Settled } from './taskOutcome.js';
+import { attemptOf, nextTurn, settle, startOf } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
 import { routeScopes } from '../content/requiredScopesOf.js';
 import type { TaskInputParts } from './taskInput.js';
@@ -28,18 +28,7 @@ import { TaskTakeovers } from './TaskTakeovers.js';
 import { handOff } from './taskHandOff.js';
 import type { TaskStart } from './TaskStart.js';
 
-export type { TaskServiceOptions } from '../../tasks/TaskServiceOptions.js';
-export type { TaskStart } from './TaskStart.js';
-
 type NewTask = Parameters<TaskLedger['create']>[0];
-
-const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
-
-/** A call settled before its task was made, answered as it settled. */
-const startOf = (settled: Settled): TaskStart => {
-  if (settled.ok) return { kind: 'result', result: settled.result };
-  throw settled.error;
-};
 
 /**
  * Runs task-supporting tools as tasks: the call goes through the tool's usual call path (scopes, limits,

@@ -1,3 +1,4 @@
+import type { TaskStart } from './TaskStart.js';
 import { JsonRpcCode, WireError } from '../../errors/WireError.js';
 import { errorResult, isInputRequired } from '../../protocol/normalizeResult.js';
 import type { ToolResponse } from '../../protocol/types.js';
@@ -71,3 +72,12 @@ export async function keptOutcome(ledger: TaskLedger, record: TaskRecord, settle
     return outcome;
   return { status: 'completed', result: errorResult(taskTexts.storedFull(record.tool, maxBytes)) };
 }
+
+/** Resolves `undefined` on the event loop's next turn (a call that settles before it is answered inline). */
+export const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(() => resolve(undefined)));
+
+/** A call settled before its task was made, answered as it settled. */
+export const startOf = (settled: Settled): TaskStart => {
+  if (settled.ok) return { kind: 'result', result: settled.result };
+  throw settled.error;
+};
