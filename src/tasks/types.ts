@@ -80,6 +80,11 @@ export interface TaskRun {
   readonly authInfo?: unknown;
   readonly meta?: Readonly<Record<string, unknown>> | undefined;
   readonly clientCapabilities?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The call's rate limit was spent when the stages admitted it, before its record was made: its runs (a
+   * worker's, a retry's) do not spend it again.
+   */
+  readonly rateLimitSpent?: boolean | undefined;
 }
 
 /** A stored record with the version a compare-and-set must name. */

@@ -19,6 +19,8 @@ export interface DetachedParts {
    * result (the record could not be made), that is the call's answer and the handler never runs.
    */
   readonly admitted?: (() => Promise<ToolResponse | undefined> | undefined) | undefined;
+  /** A task's run whose call spent its rate limit when the stages admitted it: the rate limit lets it pass. */
+  readonly rateLimitSpent?: boolean | undefined;
 }
 
 /** What a running call lends its extra: the signal that also aborts on timeout and shutdown. */
@@ -141,6 +143,11 @@ export class CallExtra implements HandlerExtra {
   /** Work detached from its request (a task): told when its stages admitted it (see {@link DetachedParts.admitted}). */
   get admitted(): (() => Promise<ToolResponse | undefined> | undefined) | undefined {
     return this.detached?.admitted;
+  }
+
+  /** Work detached from its request (a task) whose rate limit was spent at admission (see {@link DetachedParts.rateLimitSpent}). */
+  get rateLimitSpent(): boolean {
+    return this.detached?.rateLimitSpent === true;
   }
 
   /** Aborted on timeout, cancellation or shutdown once a handler runs; before that, the request's own signal. */

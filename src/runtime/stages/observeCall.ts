@@ -8,6 +8,7 @@ import type { DebugEvent } from '../../tracing/types.js';
 import type { CallExtra } from '../core/CallExtra.js';
 import type { ClientAnswer } from '../core/clientAnswers.js';
 import { composeStages, type CallStage, type NextStage } from './callStages.js';
+import { isNotRun } from './notRun.js';
 
 /** Entry times of the stages one observed call went through, flat (`name, time, name, time, …`; `handler`, then `after`). */
 export type StageMarks = Array<string | number>;
@@ -89,6 +90,8 @@ export function observeCall(
   };
   return run(marks).then(
     (result) => {
+      // An admission-only pass (a queued task's call on the front): the agent reads the task, the run reports.
+      if (isNotRun(result)) return result;
       const error = result.isError === true ? thrownBy(result)?.error : undefined;
       report(result.isError !== true, textOf(result), error instanceof Error ? error.stack : undefined);
       return result;

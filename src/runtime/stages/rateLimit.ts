@@ -16,6 +16,8 @@ export const rateLimitStage = defineStage({
     build:
       (_tool, { limits, core }) =>
       async (call, next) => {
+        // A task's run whose call spent the limit when the stages admitted it (a worker's, a retry's).
+        if (call.extra.rateLimitSpent) return next(call);
         const limited = await limits!.hit(call.tool, call.rctx);
         if (limited === undefined) return next(call);
         logRefusal(core.log, call, 'rate_limited');

@@ -1,4 +1,5 @@
 import { monotonicClock } from '../../_internal/clock.js';
+import { isNotRun } from './notRun.js';
 import { defineStage } from './StageDefinition.js';
 
 /**
@@ -16,6 +17,8 @@ export const trackStage = defineStage({
         tracker.track(async () => {
           const started = monotonicClock.now();
           const result = await next(call);
+          // An admission-only pass (a queued task's call on the front): no call ran, the worker's run reports.
+          if (isNotRun(result)) return result;
           const durationMs = monotonicClock.now() - started;
           const ok = result.isError !== true;
           debug({ type: 'call', tool: call.tool.name, ok, durationMs, sessionId: call.rctx.sessionKey });

@@ -23,6 +23,7 @@ import { routeScopes } from '../content/requiredScopesOf.js';
 import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
 import { admissionOf } from './taskAdmission.js';
+import { admitQueued } from './admitQueued.js';
 import { TaskRuns } from './TaskRuns.js';
 import { TaskTakeovers } from './TaskTakeovers.js';
 import { handOff } from './taskHandOff.js';
@@ -117,7 +118,7 @@ export class TaskService {
     // No task yet (a call settling before its task is stored): nothing could have cancelled it.
     const base = CallExtra.of(rctx.extra, rctx.sessionKey);
     const claim = (): Promise<boolean> | true => (taskId === undefined ? true : this.#runs.claim(taskId, 1));
-    const extra = runExtra(this.#input, base, controller, id, claim, admission.admitted);
+    const extra = runExtra(this.#input, base, controller, id, claim, { admitted: admission.admitted });
     // Not the request's span: it ends when the request does, long before the work.
     const running = settle(this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, route));
     if (how.immediate) {
@@ -181,7 +182,7 @@ export class TaskService {
     });
   }
 
-  /** A task of a queued service: stored with its call kept, its first run handed to the queue. */
+  /** A task of a queued service: admitted by the stages here, then stored with its call kept and queued. */
   async #enqueue(
     route: Route,
     name: string,
@@ -189,6 +190,8 @@ export class TaskService {
     rctx: RequestContext,
     ttlMs: number | undefined,
   ): Promise<TaskStart> {
+    const refused = await admitQueued(this.#tools, route, name, args, rctx);
+    if (refused !== undefined) return { kind: 'result', result: refused };
     let record: TaskRecord;
     try {
       record = await this.#store(route, name, args, rctx, ttlMs, { run: taskRunOf(args, rctx) });
@@ -215,7 +218,9 @@ export class TaskService {
     if (this.#runs.has(record.id) || record.run === undefined) return;
     const controller = new AbortController();
     const claim = (): Promise<boolean> => this.#runs.claim(record.id, attemptOf(record));
-    const extra = runExtra(this.#input, replayExtra(record.run, record), controller, Promise.resolve(record.id), claim);
+    const spent = { rateLimitSpent: record.run.rateLimitSpent };
+    const id = Promise.resolve(record.id);
+    const extra = runExtra(this.#input, replayExtra(record.run, record), controller, id, claim, spent);
     this.ledger.adopt();
     const call = this.#tools.callTool(record.tool, record.run.arguments, replayContext(record.run, extra));
     return this.#runs.drive(record, controller, extra, settle(call));

@@ -22,6 +22,8 @@ export interface TaskExtraParts {
   claimResult(): Promise<boolean> | true;
   /** Told when the stages admitted the call, before its handler runs (see `DetachedParts.admitted`). */
   readonly admitted?: (() => Promise<ToolResponse | undefined> | undefined) | undefined;
+  /** The call spent its rate limit when the stages admitted it: this run does not spend it again. */
+  readonly rateLimitSpent?: boolean | undefined;
 }
 
 /**
@@ -51,12 +53,14 @@ export function taskExtra(base: CallExtra, parts: TaskExtraParts): CallExtra {
     sample,
     claimResult: parts.claimResult,
     admitted: parts.admitted,
+    rateLimitSpent: parts.rateLimitSpent,
   });
 }
 
 /**
  * The extra of one run of task `id` (resolved once it is stored): `base`'s request data, the run's signal
- * (`controller`), progress into the task's status message, and input through the task.
+ * (`controller`), progress into the task's status message, and input through the task; `more`: how the
+ * stages admit it (`admitted`, `rateLimitSpent`).
  */
 export function runExtra(
   input: TaskInputParts,
@@ -64,7 +68,7 @@ export function runExtra(
   controller: AbortController,
   id: Promise<string>,
   claimResult: () => Promise<boolean> | true,
-  admitted?: () => Promise<ToolResponse | undefined> | undefined,
+  more: Pick<TaskExtraParts, 'admitted' | 'rateLimitSpent'> = {},
 ): CallExtra {
   const { ledger, watchers } = input;
   let asked = 0;
@@ -79,6 +83,6 @@ export function runExtra(
       askThroughTask(input, await id, keyOf(method), { method, params }, controller.signal),
     relay: async (method, params, send) => relayThroughTask(input, await id, keyOf(method), { method, params }, send),
     claimResult,
-    admitted,
+    ...more,
   });
 }

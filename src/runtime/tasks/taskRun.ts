@@ -17,7 +17,8 @@ function json<T>(value: T): T | undefined {
 
 /**
  * The call of a task as another instance (or a worker) needs it to run the work again: its arguments and the
- * caller's identity as the request had it. The bearer token is left out: the run is already authorized.
+ * caller's identity as the request had it. The bearer token is left out: the run is already authorized. Made
+ * once the stages admitted the call (a task's record exists only then), so its rate limit is spent.
  */
 export function taskRunOf(args: Record<string, unknown> | undefined, rctx: RequestContext): TaskRun {
   const { extra } = rctx;
@@ -31,6 +32,7 @@ export function taskRunOf(args: Record<string, unknown> | undefined, rctx: Reque
     ...(auth !== undefined ? { authInfo: auth } : {}),
     ...(extra.meta !== undefined ? { meta: json(extra.meta) } : {}),
     ...(extra.clientCapabilities !== undefined ? { clientCapabilities: json(extra.clientCapabilities) } : {}),
+    rateLimitSpent: true,
   };
 }
 
