@@ -438,8 +438,6 @@ describe("the README's twenty lines under the installed command line", () => {
   }, 60_000);
 });
 
-describeScaffold(() => scaffold);
-
 describeErrorOutput(() => project);
 
 const consumer = (kind: 'esm' | 'cjs'): string =>
@@ -518,3 +516,6 @@ describe('an ES module and a CommonJS file beside them', () => {
     60_000,
   );
 });
+
+// Last, so that its chain (started in beforeAll) has run beside every test above before these await it.
+describeScaffold(() => scaffold);

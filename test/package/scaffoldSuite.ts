@@ -26,6 +26,8 @@ export interface ScaffoldRun {
   readonly work: string;
   readonly created: Promise<Output>;
   readonly tested: Promise<Output>;
+  /** `npm run -s inspect`, `lint:fusion` and `diagram`, one after the other once `npm test` has passed. */
+  readonly scripts: Promise<Record<'inspect' | 'lint' | 'diagram', Output>>;
 }
 
 interface Output {
@@ -121,10 +123,16 @@ export function startScaffold({ work, tarball, npmFlags }: ScaffoldInputs): Scaf
   const created = create().catch((error: Error) =>
     /\bECOMPROMISED\b/.test(error.message) ? create() : Promise.reject(error),
   );
-  const tested = created.then(() => npm(demoOf(work), 'test'));
+  const demo = demoOf(work);
+  const tested = created.then(() => npm(demo, 'test'));
+  const scripts = tested.then(async () => ({
+    inspect: await npm(demo, 'run', '-s', 'inspect'),
+    lint: await npm(demo, 'run', '-s', 'lint:fusion'),
+    diagram: await npm(demo, 'run', '-s', 'diagram'),
+  }));
   // Awaited by the tests below (a failure fails them), not before: not an unhandled rejection meanwhile.
-  tested.catch(() => undefined);
-  return { tarball, work, created, tested };
+  scripts.catch(() => undefined);
+  return { tarball, work, created, tested, scripts };
 }
 
 export function describeScaffold(started: () => ScaffoldRun): void {
@@ -213,18 +221,16 @@ export function describeScaffold(started: () => ScaffoldRun): void {
     }, 90_000);
 
     it('runs its inspect, lint:fusion and diagram scripts', async () => {
-      const inspect = await npm(demo, 'run', '-s', 'inspect');
+      const { inspect, lint, diagram } = await started().scripts;
       expect(inspect.stdout).toMatch(
         /^src\/registry\.ts: 3 tools, FSM "tasks" \(initial "empty"; states empty, has_tasks\)/,
       );
       expect(inspect.stdout).toMatch(/tasks\.clear\s+mutation\s+destructive/);
-      expect(await npm(demo, 'run', '-s', 'lint:fusion')).toEqual({
+      expect(lint).toEqual({
         stdout: '✔ src/registry.ts: no problems\n',
         stderr: '',
       });
-      expect((await npm(demo, 'run', '-s', 'diagram')).stdout).toBe(
-        'wrote diagrams/tasks.mmd\nwrote diagrams/tasks.svg\n',
-      );
+      expect(diagram.stdout).toBe('wrote diagrams/tasks.mmd\nwrote diagrams/tasks.svg\n');
       expect(readFileSync(join(demo, 'diagrams', 'tasks.svg'), 'utf8')).toContain('>tasks.clear</text>');
       expect(existsSync(join(demo, 'diagrams', 'tasks.mmd'))).toBe(true);
     }, 120_000);
