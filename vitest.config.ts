@@ -14,8 +14,17 @@ const src = fileURLToPath(new URL('./src', import.meta.url));
 // shares its worker's module graph with the files that ran there before it: the sources are loaded and
 // transformed once per worker instead of once per file, which halves the CPU of the in-process tests (see
 // docs/testing.md, The slowest files).
+// The in-process files of these folders share workers (none of the reasons above holds for them): the CLI's
+// help (it loads no module, so no tsx loader), its file watcher, FSM drawings and findTsx; the package's checks
+// that read the tree or the sources' exports; the docs check's and the soak's pure parts; the console's bounds,
+// guards and hub (in-process servers); the tracing attributes (no provider).
 const isolated = [
-  'test/{abuse,cli,console,package,scripts,tracing}/**/*.test.ts',
+  'test/abuse/**/*.test.ts',
+  'test/console/{charts,console,deployment,dev,docProgram,flood,load,slowPage,tasks}.test.ts',
+  'test/cli/{bin,create,devPortBusy,devReload,devToken,diagram,inspect,lint,serveOnImport,statecharts}.test.ts',
+  'test/package/{lockfile,pack}.test.ts',
+  'test/scripts/soak.test.ts',
+  'test/tracing/{everyMethodSpans,extractParent,refusalsAndSessions,taskSpans,tracing}.test.ts',
   'test/_internal/clock.test.ts',
   'test/adapter/sdkLineUnloaded.test.ts',
   'test/builder/grouped/loadToon.test.ts',

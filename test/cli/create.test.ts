@@ -43,14 +43,11 @@ describe('mcp-fusion create', () => {
     expect(stdout).toContain(`(mcp-fusion file:${repo})`);
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     expect(manifest.dependencies['mcp-fusion']).toBe(`file:${repo}`);
+    // Linked to this checkout, its type check and its tests load the TypeScript sources (tsconfig.json's
+    // `paths`, vitest.config.ts's alias): what the scaffold from the tarball (test/package/scaffoldSuite.ts, which
+    // also runs its `mcp-fusion lint` and the other scripts) does not prove.
     const test = await run('npm', ['test'], { cwd: dir, env: childEnv(), timeout: 180_000 });
     expect(test.stdout).toMatch(/Tests\s+.*5 passed/);
-    const lint = await run('npx', ['mcp-fusion', 'lint', 'src/registry.ts'], {
-      cwd: dir,
-      env: childEnv(),
-      timeout: 60_000,
-    });
-    expect(lint.stdout).toBe('✔ src/registry.ts: no problems\n');
   });
 
   it('--no-install writes the files and says what to run next', async () => {

@@ -235,7 +235,23 @@ describe("the README's MCP host configs, launched exactly as written", () => {
     expect(hosts.map((h) => h.host).sort()).toEqual(['claude-code', 'claude-desktop', 'cursor', 'inspector', 'vscode']);
   });
 
-  it.each(hosts.map((h) => [h.host, h] as const))(
+  // Hosts whose configs launch the same command with the same arguments and environment (from the same folder:
+  // every host but MCP Inspector starts servers from anywhere) would start the same process: it is launched
+  // once, for all of them.
+  const launches = new Map<string, HostCommand[]>();
+  for (const host of hosts) {
+    const key = JSON.stringify([host.host === 'inspector', host.command, host.args, host.env]);
+    launches.set(key, [...(launches.get(key) ?? []), host]);
+  }
+
+  it('launch two distinct commands: MCP Inspector its own, the four others one and the same', () => {
+    expect([...launches.values()].map((same) => same.map((h) => h.host).sort())).toEqual([
+      ['inspector'],
+      ['claude-code', 'claude-desktop', 'cursor', 'vscode'],
+    ]);
+  });
+
+  it.each([...launches.values()].map((same) => [same.map((h) => h.host).join(', '), same[0]!] as const))(
     '%s: lists the tools and calls one over a clean stdout',
     async (_name, host) => {
       const transport = new HostStdio(host);

@@ -13,11 +13,26 @@ import { until } from '../_helpers/waitFor.js';
 const exec = promisify(execFile);
 
 interface ScaffoldInputs {
-  /** A temporary folder outside the repository. */
+  /** A temporary folder outside the repository, where the tarball lies. */
   readonly work: string;
-  /** The packed tarball (known once pack.test.ts's beforeAll has run). */
-  readonly tarball: () => string;
+  /** The packed tarball. */
+  readonly tarball: string;
   readonly npmFlags: readonly string[];
+}
+
+/** What the scaffold's two long steps printed: `npx … create demo` (with its `npm install`), then `npm test`. */
+export interface ScaffoldRun {
+  readonly tarball: string;
+  readonly work: string;
+  readonly created: Promise<Output>;
+  readonly tested: Promise<Output>;
+  /** `npm run -s inspect`, `lint:fusion` and `diagram`, one after the other once `npm test` has passed. */
+  readonly scripts: Promise<Record<'inspect' | 'lint' | 'diagram', Output>>;
+}
+
+interface Output {
+  stdout: string;
+  stderr: string;
 }
 
 /** The environment of the nested npm commands: without the variables of the vitest running this file. */
@@ -73,7 +88,7 @@ async function groupEnds(pgid: number, withinMs: number): Promise<boolean> {
   );
 }
 
-async function npm(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+async function npm(cwd: string, ...args: string[]): Promise<Output> {
   try {
     return await exec(args[0] === 'npx' ? 'npx' : 'npm', args[0] === 'npx' ? args.slice(1) : args, {
       cwd,
@@ -87,23 +102,53 @@ async function npm(cwd: string, ...args: string[]): Promise<{ stdout: string; st
   }
 }
 
-export function describeScaffold({ work, tarball, npmFlags }: ScaffoldInputs): void {
+const demoOf = (work: string): string => join(work, 'new-user', 'demo');
+
+/**
+ * Starts `npx --package <tarball> mcp-fusion create demo` (which runs `npm install`), then the project's own
+ * `npm test`, as soon as the tarball exists: pack.test.ts meanwhile installs and exercises getting-started's
+ * project (the two chains are independent, so each core runs one). {@link describeScaffold}'s tests await them.
+ */
+export function startScaffold({ work, tarball, npmFlags }: ScaffoldInputs): ScaffoldRun {
+  const home = join(work, 'new-user');
+  mkdirSync(home);
+  // The path as the user types it, relative to where the tarball lies.
+  const given = join('..', basename(tarball));
+  expect(dirname(tarball)).toBe(work);
+  const create = (): Promise<Output> =>
+    npm(home, 'npx', '--yes', ...npmFlags, '--package', given, 'mcp-fusion', 'create', 'demo');
+  // npx locks its install folder twice (read, then install); under load, a touch of the first lock still under
+  // way when the second is taken changes the second's time stamp, and npx fails with "Lock compromised"
+  // (ECOMPROMISED) before it runs `create`. That race is npm's: npx is run once more then, as a user would.
+  const created = create().catch((error: Error) =>
+    /\bECOMPROMISED\b/.test(error.message) ? create() : Promise.reject(error),
+  );
+  const demo = demoOf(work);
+  const tested = created.then(() => npm(demo, 'test'));
+  const scripts = tested.then(async () => ({
+    inspect: await npm(demo, 'run', '-s', 'inspect'),
+    lint: await npm(demo, 'run', '-s', 'lint:fusion'),
+    diagram: await npm(demo, 'run', '-s', 'diagram'),
+  }));
+  // Awaited by the tests below (a failure fails them), not before: not an unhandled rejection meanwhile.
+  scripts.catch(() => undefined);
+  return { tarball, work, created, tested, scripts };
+}
+
+export function describeScaffold(started: () => ScaffoldRun): void {
   describe('npx --package <tarball> mcp-fusion create, outside the repository', () => {
-    const home = join(work, 'new-user');
-    const demo = join(home, 'demo');
-    let created = { stdout: '', stderr: '' };
+    const tarball = (): string => started().tarball;
+    let demo = '';
+    let created: Output = { stdout: '', stderr: '' };
 
     beforeAll(async () => {
-      mkdirSync(home);
-      // The path as the user types it, relative to where the tarball lies.
-      const given = join('..', basename(tarball()));
-      expect(dirname(tarball())).toBe(work);
-      created = await npm(home, 'npx', '--yes', ...npmFlags, '--package', given, 'mcp-fusion', 'create', 'demo');
+      demo = demoOf(started().work);
+      created = await started().created;
     }, 240_000);
 
     // npx keeps what it installed in <npm cache>/_npx/<hash>/: remove the folder that holds this run's tarball.
     afterAll(async () => {
-      const npx = join((await npm(work, 'config', 'get', 'cache')).stdout.trim(), '_npx');
+      const npx = join((await npm(started().work, 'config', 'get', 'cache')).stdout.trim(), '_npx');
       for (const dir of existsSync(npx) ? readdirSync(npx) : []) {
         const manifest = join(npx, dir, 'package.json');
         const spec = existsSync(manifest)
@@ -120,6 +165,10 @@ export function describeScaffold({ work, tarball, npmFlags }: ScaffoldInputs): v
       expect(created.stdout).toContain(
         `mcp-fusion dependency: file:${tarball()} (the tarball this command was installed from; --fusion <spec> chooses another)\n`,
       );
+      // It installed the project's dependencies itself, and said so.
+      expect(created.stderr).toContain('Installing dependencies (npm install)…\n');
+      expect(created.stderr).toMatch(/✔ Installed in \d+\.\ds/);
+      expect(existsSync(join(demo, 'node_modules', 'mcp-fusion', 'package.json'))).toBe(true);
       const manifest = JSON.parse(readFileSync(join(demo, 'package.json'), 'utf8')) as {
         dependencies: Record<string, string>;
         devDependencies: Record<string, string>;
@@ -135,7 +184,7 @@ export function describeScaffold({ work, tarball, npmFlags }: ScaffoldInputs): v
     });
 
     it('passes its own npm test', async () => {
-      expect((await npm(demo, 'test')).stdout).toMatch(/Tests\s+.*5 passed/);
+      expect((await started().tested).stdout).toMatch(/Tests\s+.*5 passed/);
     }, 200_000);
 
     it('npm start stops with npm: `kill <npm pid>` ends the server too and releases the port', async () => {
@@ -172,18 +221,16 @@ export function describeScaffold({ work, tarball, npmFlags }: ScaffoldInputs): v
     }, 90_000);
 
     it('runs its inspect, lint:fusion and diagram scripts', async () => {
-      const inspect = await npm(demo, 'run', '-s', 'inspect');
+      const { inspect, lint, diagram } = await started().scripts;
       expect(inspect.stdout).toMatch(
         /^src\/registry\.ts: 3 tools, FSM "tasks" \(initial "empty"; states empty, has_tasks\)/,
       );
       expect(inspect.stdout).toMatch(/tasks\.clear\s+mutation\s+destructive/);
-      expect(await npm(demo, 'run', '-s', 'lint:fusion')).toEqual({
+      expect(lint).toEqual({
         stdout: '✔ src/registry.ts: no problems\n',
         stderr: '',
       });
-      expect((await npm(demo, 'run', '-s', 'diagram')).stdout).toBe(
-        'wrote diagrams/tasks.mmd\nwrote diagrams/tasks.svg\n',
-      );
+      expect(diagram.stdout).toBe('wrote diagrams/tasks.mmd\nwrote diagrams/tasks.svg\n');
       expect(readFileSync(join(demo, 'diagrams', 'tasks.svg'), 'utf8')).toContain('>tasks.clear</text>');
       expect(existsSync(join(demo, 'diagrams', 'tasks.mmd'))).toBe(true);
     }, 120_000);
