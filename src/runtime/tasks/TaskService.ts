@@ -119,7 +119,7 @@ export class TaskService {
     const claim = (): Promise<boolean> | true => (taskId === undefined ? true : this.#runs.claim(taskId, 1));
     const extra = runExtra(this.#input, base, controller, id, claim, admission.admitted);
     // Not the request's span: it ends when the request does, long before the work.
-    const running = settle(this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, route));
+    const running = settle(this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, { route }));
     if (how.immediate) {
       const first = await Promise.race([running, nextTurn()]);
       if (first !== undefined) return startOf(first);

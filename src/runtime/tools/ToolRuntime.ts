@@ -5,7 +5,6 @@ import type { NextStage, ToolCall } from '../stages/callStages.js';
 import type { Route, Surface } from '../../surface/compileSurface.js';
 import { messages } from '../../protocol/messages.js';
 import type { RequestContext, ToolListResult } from '../../surface/types.js';
-import { pickAction } from '../stages/pickAction.js';
 import { composeCall, observeCall, type StageMarks } from '../stages/observeCall.js';
 import { callLogFields, listLogFields, rethrowLogged } from '../stages/callLogFields.js';
 import type { RuntimeCore } from '../core/RuntimeCore.js';
@@ -15,6 +14,7 @@ import { CallExtra } from '../core/CallExtra.js';
 import { stageList, type StageName } from '../stages/stageList.js';
 import type { StageDefinition, StageParts } from '../stages/StageDefinition.js';
 import { toolPath } from '../stages/pathOf.js';
+import { pickAction, resolveCall, type ResolvedCall } from '../stages/pickAction.js';
 
 /** A request context whose extra is in its one shape. */
 type CallContext = RequestContext & { readonly extra: CallExtra };
@@ -84,26 +84,27 @@ export class ToolRuntime<Ctx = any> {
   }
 
   /**
-   * `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. `route`
-   * is the route of `name` when the caller resolved it already (it is resolved once per call).
+   * `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}.
+   * `resolved` is the call's resolution when the caller made it already (a call is resolved once), or its
+   * route alone (its action is then picked here).
    */
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
-    route: Route | undefined = this.surface.routes.get(name),
+    resolved: Omit<ResolvedCall, 'name'> = resolveCall(this.surface, name, args),
   ): Promise<ToolResponse> {
     const debug = this.#parts.core.debug;
     // Every extra in its one shape from here on (the adapters' is one already: no copy).
     const extra = CallExtra.of(rctx.extra, rctx.sessionKey);
     const context = extra === rctx.extra ? (rctx as CallContext) : { ...rctx, extra };
     // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
-    if (debug === undefined) return this.#call(route, name, args, context, undefined);
-    return observeCall(name, args, context, debug, (marks) => this.#call(route, name, args, context, marks));
+    if (debug === undefined) return this.#call(resolved, name, args, context, undefined);
+    return observeCall(name, args, context, debug, (marks) => this.#call(resolved, name, args, context, marks));
   }
 
   #call(
-    route: Route | undefined,
+    { route, action }: Omit<ResolvedCall, 'name'>,
     name: string,
     args: Record<string, unknown> | undefined,
     scope: CallContext,
@@ -112,7 +113,8 @@ export class ToolRuntime<Ctx = any> {
     if (route === undefined) return this.#unknownTool(name, scope);
     let tool: FusionTool;
     let rest: Record<string, unknown>;
-    if (route.kind === 'flat') {
+    if (action !== undefined) ({ tool, rest } = action);
+    else if (route.kind === 'flat') {
       tool = route.tool;
       rest = args ?? {};
     } else {
