@@ -1,11 +1,15 @@
+import type { Ticket } from './core/CallTracker.js';
 import type { ResolvedCall } from './stages/pickAction.js';
 
 /**
  * What the HTTP front found for one JSON-RPC message of a request, handed on to the runtime so that it is
- * not found again: the route of a `tools/call` (resolved for its scope challenge).
+ * not found again or counted twice: the route of a `tools/call` (resolved for its scope challenge), and the
+ * message's tickets in the count of requests in flight (reserved by the call budget; more than one when a batch
+ * repeats an id), each adopted by the handler of one message.
  */
 export interface FrontNote {
   call?: ResolvedCall | undefined;
+  tickets?: Ticket[] | undefined;
 }
 
 /**
@@ -36,4 +40,13 @@ export function frontNoteOf(ctx: unknown, id: unknown): FrontNote | undefined {
 export function carryNotes(from: Request, to: Request): void {
   const byId = notes.get(from);
   if (byId !== undefined && from !== to) notes.set(to, byId);
+}
+
+/**
+ * The ticket the HTTP front reserved for the message an SDK handler context answers (`ctx.http.req`, and the
+ * request id), taken once; `undefined` without one (the handler then counts itself).
+ */
+export function reservedTicket(ctx: unknown): Ticket | undefined {
+  const id = (ctx as { mcpReq?: { id?: unknown } } | undefined)?.mcpReq?.id;
+  return frontNoteOf(ctx, id)?.tickets?.shift();
 }

@@ -12,7 +12,7 @@ export const toolsCall = defineMethod({
   handler: (w) => {
     const tools = w.runtime.tools;
     const { taskDispatch } = w;
-    return (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx) => {
+    return (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx, ticket) => {
       const { name, arguments: args } = request.params;
       // The route is resolved once per call and handed on (the seal target, the task dispatch, the tool
       // runtime): over HTTP the front resolved it already (its scope challenge) and noted it for this message.
@@ -21,8 +21,9 @@ export const toolsCall = defineMethod({
       const { route } = resolved;
       const rctx = w.contextOf(ctx, sealTargetOf(route, name, args));
       const call = (s: RequestContext) => {
-        const plain = () => tools.callTool(name, args, w.track(s), resolved);
-        return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain, route);
+        // The request's ticket (counted by the method wrapper) is held by the run too: a task's outlives it.
+        const plain = () => tools.callTool(name, args, w.track(s), resolved, ticket);
+        return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain, route, ticket);
       };
       return rctx instanceof Promise ? rctx.then(call) : call(rctx);
     };

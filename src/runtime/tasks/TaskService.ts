@@ -1,3 +1,4 @@
+import type { Ticket } from '../core/CallTracker.js';
 import { randomUUID } from 'node:crypto';
 import { clockOf, type Clock } from '../../_internal/clock.js';
 import type { ByteLedger } from '../../ledger/ByteLedger.js';
@@ -103,7 +104,7 @@ export class TaskService {
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
-    how: { immediate: boolean; ttlMs?: number | undefined },
+    how: { immediate: boolean; ttlMs?: number | undefined; ticket?: Ticket | undefined },
   ): Promise<TaskStart> {
     const declaration = routeTask(route)!;
     if (this.#queue !== undefined) return this.#enqueue(route, name, args, rctx, how.ttlMs);
@@ -119,7 +120,9 @@ export class TaskService {
     const claim = (): Promise<boolean> | true => (taskId === undefined ? true : this.#runs.claim(taskId, 1));
     const extra = runExtra(this.#input, base, controller, id, claim, admission.admitted);
     // Not the request's span: it ends when the request does, long before the work.
-    const running = settle(this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, { route }));
+    const running = settle(
+      this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, { route }, how.ticket),
+    );
     if (how.immediate) {
       const first = await Promise.race([running, nextTurn()]);
       if (first !== undefined) return startOf(first);

@@ -8,6 +8,7 @@ import type { RequestContext, ToolListResult } from '../../surface/types.js';
 import { composeCall, observeCall, type StageMarks } from '../stages/observeCall.js';
 import { callLogFields, listLogFields, rethrowLogged } from '../stages/callLogFields.js';
 import type { RuntimeCore } from '../core/RuntimeCore.js';
+import type { Ticket } from '../core/CallTracker.js';
 import type { ToolParts } from './buildToolParts.js';
 import { runTool } from './runTool.js';
 import { CallExtra } from '../core/CallExtra.js';
@@ -86,21 +87,29 @@ export class ToolRuntime<Ctx = any> {
   /**
    * `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}.
    * `resolved` is the call's resolution when the caller made it already (a call is resolved once), or its
-   * route alone (its action is then picked here).
+   * route alone (its action is then picked here). `ticket` is the request's entry in the count of requests in
+   * flight (`CallTracker`): the run holds it until it settles (a task's run outlives its request); without one
+   * (a task run again, a worker's) the run takes its own.
    */
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
     resolved: Omit<ResolvedCall, 'name'> = resolveCall(this.surface, name, args),
+    ticket?: Ticket,
   ): Promise<ToolResponse> {
-    const debug = this.#parts.core.debug;
+    const { debug, tracker } = this.#parts.core;
     // Every extra in its one shape from here on (the adapters' is one already: no copy).
     const extra = CallExtra.of(rctx.extra, rctx.sessionKey);
     const context = extra === rctx.extra ? (rctx as CallContext) : { ...rctx, extra };
     // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
-    if (debug === undefined) return this.#call(resolved, name, args, context, undefined);
-    return observeCall(name, args, context, debug, (marks) => this.#call(resolved, name, args, context, marks));
+    if (debug === undefined)
+      return tracker.track('tools/call', (t) => this.#call(resolved, name, args, context, undefined, t), ticket);
+    return tracker.track(
+      'tools/call',
+      (t) => observeCall(name, args, context, debug, (marks) => this.#call(resolved, name, args, context, marks, t)),
+      ticket,
+    );
   }
 
   #call(
@@ -109,6 +118,7 @@ export class ToolRuntime<Ctx = any> {
     args: Record<string, unknown> | undefined,
     scope: CallContext,
     marks: StageMarks | undefined,
+    ticket: Ticket,
   ): Promise<ToolResponse> {
     if (route === undefined) return this.#unknownTool(name, scope);
     let tool: FusionTool;
@@ -130,7 +140,7 @@ export class ToolRuntime<Ctx = any> {
       run = composeCall(toolPath(this.#stages, tool, this.#parts), runTool(core), core.debug !== undefined);
       this.#plans.set(tool, run);
     }
-    const call: ToolCall = { route, tool, args: rest, rctx: scope, extra: scope.extra, marks };
+    const call: ToolCall = { route, tool, args: rest, rctx: scope, extra: scope.extra, marks, ticket };
     const log = this.#parts.core.log;
     return run(call).catch((error: unknown) =>
       rethrowLogged(log, 'tools/call failed', callLogFields(call, undefined, log), error),

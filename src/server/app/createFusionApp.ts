@@ -133,10 +133,9 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
   // A tools/call's route, resolved for the scope challenge, is noted for its handler: resolved once per call.
   const requiredOf: RequiredScopes = (request, id, method, params) =>
     requiredScopesOf(runtime, method, params, (call) => (noteOf(request, id).call = call));
-  const calls = new CallBudget(limits.maxInFlightCalls, () => runtime.inFlight);
+  const calls = new CallBudget(limits.maxInFlightCalls, runtime.tracker);
   const shutdown = appClose(options, {
     runtime,
-    calls,
     modern,
     listens,
     notifications,
@@ -188,6 +187,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       raw: request,
     });
     handOverBody(request); // the listen holds the whole request from here on
+    calls.letGo(request, parsedBody); // and no drain waits for it
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },
