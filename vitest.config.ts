@@ -36,6 +36,7 @@ const isolated = [
   'test/redis/{rateLimitProcesses,rollingRestart,scalingDocProgram,scalingSnippet}.test.ts',
   'test/redis/{sessionDataProcesses,taskDrain,tasksCluster,tasksCrossInstance}.test.ts',
   'test/runtime/request-state/RequestStateSeal.test.ts',
+  'test/server/http/routeOnceHttp.test.ts',
   'test/server/sigtermDrain.test.ts',
   'test/state-sync/{StateSyncLayer,globCovers,matchGlob}.test.ts',
 ];

@@ -1,7 +1,12 @@
+import type { Ticket } from '../runtime/core/CallTracker.js';
 import type { RequestContext } from '../surface/types.js';
 
 /** One request handler as the SDK adapter installs it: `(request, sdkContext) => result`. */
-export type MethodHandler = (request: any, ctx: unknown) => unknown;
+/**
+ * An installed method's handler. The one wrapper (`wireRuntime`'s `served`) hands the handler it wraps the
+ * request's `ticket` in the count of requests in flight (a `tools/call` hands it on to its run).
+ */
+export type MethodHandler = (request: any, ctx: unknown, ticket?: Ticket) => unknown;
 
 /**
  * The framework's {@link RequestContext} for an SDK handler context. `target` names what a multi-round-trip

@@ -1,3 +1,4 @@
+import type { Ticket } from '../runtime/core/CallTracker.js';
 import { z } from 'zod';
 import { JsonRpcCode, WireError } from '../errors/WireError.js';
 import type { ProtocolEra } from '../protocol/types.js';
@@ -25,7 +26,8 @@ interface CallParams {
  * `tools/call` with tasks: a task-supporting tool runs as a task when the client can take one (modern: the
  * request declares the `io.modelcontextprotocol/tasks` extension; legacy: `params.task` is set), and as a
  * plain call otherwise, except that a `required` tool then gets the revision's error. Other tools go
- * straight to `plain`. `route` is the call's route, resolved once by `tools/call`.
+ * straight to `plain`. `route` is the call's route, resolved once by `tools/call`; `ticket` the request's count
+ * in flight, which the task's run holds on to.
  */
 export function taskCall(
   service: TaskService,
@@ -37,6 +39,7 @@ export function taskCall(
     rctx: RequestContext,
     plain: () => Promise<unknown>,
     route: Route | undefined,
+    ticket?: Ticket,
   ): Promise<unknown> => {
     const declaration = service.declarationOf(route);
     if (declaration === undefined || route === undefined) return plain();
@@ -48,7 +51,7 @@ export function taskCall(
           });
         return plain();
       }
-      const started = await service.start(route, params.name, params.arguments, rctx, { immediate: true });
+      const started = await service.start(route, params.name, params.arguments, rctx, { immediate: true, ticket });
       if (started.kind === 'result') return started.result;
       created(started.record);
       rctx.trace?.task?.(started.record.id, started.record.status);
@@ -64,6 +67,7 @@ export function taskCall(
     const started = await service.start(route, params.name, params.arguments, rctx, {
       immediate: false,
       ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined,
+      ticket,
     });
     // `content: []` beside `task`: the SDK checks every 2025 tools/call result against CallToolResult.
     if (started.kind === 'result') return started.result;

@@ -14,6 +14,7 @@ import { taskDispatch } from './installTasks.js';
 import { methodList } from './methods/methodList.js';
 import type { MethodDefinition, MethodWire, ParamsSchema } from './methods/MethodDefinition.js';
 import { OperatorLog } from '../logging/OperatorLog.js';
+import { reservedTicket } from '../runtime/frontNotes.js';
 import { logFailures } from './logFailures.js';
 import type { Attachment } from './attach.js';
 
@@ -146,11 +147,15 @@ export function wireRuntime<Ctx>(
       if (bus !== undefined && subscriptions !== undefined) announceSubscription(bus, subscriptions, key, uri);
     },
   };
-  // The one wrapper every method goes through: its span (when tracing), its failures logged (with the
-  // method, session and principal), then the request context's adoption.
+  // The one wrapper every method goes through: the request context's adoption, its count in flight (drain
+  // waits for it), its span (when tracing), its failures logged (with the method, session and principal).
   const log = OperatorLog.of(runtime.options);
+  const { tracker } = runtime;
   const served = ({ method, logsFailures }: MethodDefinition, handler: MethodHandler): MethodHandler => {
-    const bounded = logsFailures === true ? handler : logFailures(method, handler, rctxOf, log);
+    // Counted while it runs: on the ticket the HTTP front reserved for this message (adopted), else a new one.
+    const counted: MethodHandler = (request, ctx) =>
+      tracker.track(method, (ticket) => handler(request, ctx, ticket), reservedTicket(ctx));
+    const bounded = logsFailures === true ? counted : logFailures(method, counted, rctxOf, log);
     const traced = tracing === undefined ? bounded : tracing.wrap(method, bounded, negotiated);
     return adopt === undefined ? traced : (request, ctx) => (adopt(ctx as ServerContext), traced(request, ctx));
   };

@@ -1,8 +1,11 @@
 import type { ScopeChallenge } from '@modelcontextprotocol/server';
 import { missingScopes } from './checkScopes.js';
 
-/** The scopes one JSON-RPC request's target requires (a tool call's tool or action, a prompt, a resource). */
-export type RequiredScopesOf = (method: string, params: Record<string, unknown>) => readonly string[];
+/**
+ * The scopes one JSON-RPC request's target requires (a tool call's tool or action, a prompt, a resource);
+ * `id` is the request's id (what is found for it may be noted under it).
+ */
+export type RequiredScopesOf = (method: string, params: Record<string, unknown>, id: unknown) => readonly string[];
 
 /**
  * The SDK `ScopeChallenge` for an HTTP body (one JSON-RPC message or a batch) whose target requires scopes
@@ -20,6 +23,7 @@ export function scopeChallengeFor(
     const required = requiredOf(
       method,
       typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {},
+      id,
     );
     const missing = missingScopes(required, granted);
     if (missing.length > 0) {

@@ -1,3 +1,4 @@
+import type { CallTracker } from './core/CallTracker.js';
 import { nowOption } from '../_internal/clock.js';
 import type { FusionTool } from '../protocol/types.js';
 import type { FusionPrompt } from '../prompts/types.js';
@@ -145,13 +146,19 @@ export class FusionRuntime<Ctx = any> {
     return this.#sessions.count;
   }
 
-  /** Requests running now, on every path (tools, prompts, resources); the HTTP in-flight budget reads it. */
+  /** Requests in flight now, every method (and the runs of tasks). */
   get inFlight(): number {
     return this.#core.tracker.inFlight;
   }
 
+  /** The one count of requests in flight (the HTTP call budget reserves its tickets there). */
+  get tracker(): CallTracker {
+    return this.#core.tracker;
+  }
+
   /**
-   * Graceful shutdown: waits up to `deadlineMs` for running tool calls (tasks' included), aborts the rest, then
+   * Graceful shutdown: waits up to `deadlineMs` for the requests in flight (every method, tasks' runs, answers
+   * being written), aborts the rest, then
    * lets the tasks write their outcomes to the store (at least a second more), so that none is left `working`.
    */
   async drain(deadlineMs: number): Promise<void> {

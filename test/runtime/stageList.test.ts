@@ -53,7 +53,7 @@ describe('the stage list', () => {
       'switch:tools',
       'scopes:tools+content',
       'concurrency:tools',
-      'track:tools+content',
+      'track:tools',
       'workflow:tools',
       'validate:tools',
       'rateLimit:tools+content',
@@ -90,7 +90,7 @@ describe('the stage list', () => {
     const stages = [...stageList.slice(0, scopesAt + 1), audit, ...stageList.slice(scopesAt + 1)];
     await using client = await connect({}, stages);
 
-    expect(client.runtime.tools.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'audit', 'track', 'validate']);
+    expect(client.runtime.tools.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'audit', 'validate']);
     expect(texts(await client.callTool({ name: 'notes.list', arguments: {} }))).toEqual(['notes']);
     expect(await client.callTool({ name: 'notes.list', arguments: { blocked: true } })).toMatchObject({
       isError: true,
@@ -114,9 +114,8 @@ describe('the stage list', () => {
     await using client = await connect({}, stageList);
     expect(client.runtime.tools.stagesOf('notes.list'), 'no scope stage without required scopes').toEqual([
       'switch',
-      'track',
       'validate',
     ]);
-    expect(client.runtime.tools.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'track', 'validate']);
+    expect(client.runtime.tools.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'validate']);
   });
 });

@@ -1,13 +1,14 @@
 import type { Surface } from '../../surface/compileSurface.js';
 import type { ContentRuntime } from './ContentRuntime.js';
-import { pickAction } from '../stages/pickAction.js';
 import type { Route } from '../../surface/compileSurface.js';
+import { pickAction, resolveCall, type ResolvedCall } from '../stages/pickAction.js';
 
 /**
  * The OAuth scopes a request requires (the HTTP front answers a token lacking one with a scope challenge): a
  * `tools/call` those of its tool (or, for a grouped tool, of the action its arguments pick); `prompts/get`,
  * `resources/read`, `resources/subscribe` and `completion/complete` those of their prompt or resource
- * (`ContentRuntime.requiredScopesOf`); anything else none.
+ * (`ContentRuntime.requiredScopesOf`); anything else none. `resolved` hears a `tools/call`'s resolution (the
+ * HTTP front hands it on, so the call is not resolved again).
  */
 export function requiredScopesOf(
   runtime: {
@@ -16,11 +17,13 @@ export function requiredScopesOf(
   },
   method: string,
   params: Record<string, unknown>,
+  resolved?: (call: ResolvedCall) => void,
 ): readonly string[] {
   if (method !== 'tools/call' || typeof params.name !== 'string')
     return runtime.content?.requiredScopesOf(method, params) ?? [];
-  const route = runtime.surface.routes.get(params.name);
-  return route === undefined ? [] : routeScopes(route, params.arguments as Record<string, unknown> | undefined);
+  const call = resolveCall(runtime.surface, params.name, params.arguments as Record<string, unknown> | undefined);
+  resolved?.(call);
+  return call.action?.tool.requiredScopes ?? [];
 }
 
 /** The OAuth scopes a `tools/call` of `route` with `args` requires (a grouped tool's: the picked action's). */

@@ -217,10 +217,12 @@ export class Deadlines {
     for (const queue of this.#queues.values()) if (queue.head === undefined) queue.disarm();
   }
 
-  /** Aborts the signal of every running call (shutdown after a drain ran out of time). */
-  abortAll(reason: Error): void {
+  /** Aborts the signal of every running call (shutdown after a drain ran out of time); returns how many. */
+  abortAll(reason: Error): number {
+    let aborted = 0;
     for (const queue of this.#queues.values()) {
-      for (let call = queue.head; call !== undefined; call = call.next) call.abort(reason);
+      for (let call = queue.head; call !== undefined; call = call.next, aborted++) call.abort(reason);
     }
+    return aborted;
   }
 }

@@ -1,5 +1,6 @@
 import type { FusionTool, ToolResponse } from '../../protocol/types.js';
 import type { CallExtra } from '../core/CallExtra.js';
+import type { Ticket } from '../core/CallTracker.js';
 import type { Route } from '../../surface/compileSurface.js';
 import type { RequestContext } from '../../surface/types.js';
 
@@ -16,6 +17,8 @@ export interface ToolCall {
   readonly extra: CallExtra;
   /** When an observer is set: the stages' entry times (the dev console shows where a call spent its time). */
   readonly marks?: Array<string | number> | undefined;
+  /** The call's entry in the one count of requests in flight (`CallTracker`), held while it runs. */
+  readonly ticket: Ticket;
 }
 
 /** Runs the rest of the stages. */

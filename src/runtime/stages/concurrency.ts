@@ -5,7 +5,10 @@ import { CallTracker } from '../core/CallTracker.js';
 import { logRefusal } from './callLogFields.js';
 import { defineStage } from './StageDefinition.js';
 
-/** `maxConcurrentCalls`: at most that many tool calls running per principal; the next is refused with what to do. */
+/**
+ * `maxConcurrentCalls`: at most that many tool calls running per principal (their tickets in the one count of
+ * `CallTracker`, owned while they run); the next is refused with what to do.
+ */
 export const concurrencyStage = defineStage({
   name: 'concurrency',
   tools: {
@@ -15,7 +18,7 @@ export const concurrencyStage = defineStage({
       const limit = core.options.maxConcurrentCalls!;
       return async (call, next) => {
         const owner = CallTracker.ownerOf(call.rctx);
-        if (!tracker.acquire(owner, limit)) {
+        if (!tracker.own(call.ticket, owner, limit)) {
           core.emit({ type: 'refusal', tool: call.tool.name, reason: 'budget', sessionId: call.rctx.sessionKey });
           logRefusal(log, call, 'too_many_calls');
           const perSession = owner.startsWith('a:') && call.rctx.sessionKey !== undefined;
@@ -25,7 +28,7 @@ export const concurrencyStage = defineStage({
         try {
           return await next(call);
         } finally {
-          tracker.release(owner);
+          tracker.disown(call.ticket);
         }
       };
     },

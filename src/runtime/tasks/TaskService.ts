@@ -17,6 +17,7 @@ import type { RequestContext } from '../../surface/types.js';
 import type { ToolRuntime } from '../tools/ToolRuntime.js';
 import { runExtra } from './taskExtra.js';
 import { CallExtra } from '../core/CallExtra.js';
+import type { Ticket } from '../core/CallTracker.js';
 import { attemptOf, nextTurn, settle, startOf } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
 import { routeScopes } from '../content/requiredScopesOf.js';
@@ -32,9 +33,8 @@ import type { TaskStart } from './TaskStart.js';
 type NewTask = Parameters<TaskLedger['create']>[0];
 
 /**
- * Runs task-supporting tools as tasks: the call goes through the tool's usual call path (scopes, limits,
- * workflow, validation, State Sync), detached from its request, and its outcome lands in the task store
- * once. Also answers the task methods in era-neutral terms (the adapter shapes them for the wire).
+ * Runs task-supporting tools as tasks: the call goes through every stage of the tool, detached from its request,
+ * its outcome stored once. Also answers the task methods in era-neutral terms (the adapter shapes the wire).
  * @see docs/tasks.md
  */
 export class TaskService {
@@ -104,10 +104,10 @@ export class TaskService {
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
-    how: { immediate: boolean; ttlMs?: number | undefined },
+    how: { immediate: boolean; ttlMs?: number | undefined; ticket?: Ticket | undefined },
   ): Promise<TaskStart> {
     const declaration = routeTask(route)!;
-    if (this.#queue !== undefined) return this.#enqueue(route, name, args, rctx, how.ttlMs);
+    if (this.#queue !== undefined) return this.#enqueue(route, name, args, rctx, how);
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
@@ -120,7 +120,9 @@ export class TaskService {
     const claim = (): Promise<boolean> | true => (taskId === undefined ? true : this.#runs.claim(taskId, 1));
     const extra = runExtra(this.#input, base, controller, id, claim, { admitted: admission.admitted });
     // Not the request's span: it ends when the request does, long before the work.
-    const running = settle(this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, route));
+    const running = settle(
+      this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, { route }, how.ticket),
+    );
     if (how.immediate) {
       const first = await Promise.race([running, nextTurn()]);
       if (first !== undefined) return startOf(first);
@@ -188,13 +190,13 @@ export class TaskService {
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
-    ttlMs: number | undefined,
+    how: { ttlMs?: number | undefined; ticket?: Ticket | undefined },
   ): Promise<TaskStart> {
-    const refused = await admitQueued(this.#tools, route, name, args, rctx);
+    const refused = await admitQueued(this.#tools, route, name, args, rctx, how.ticket);
     if (refused !== undefined) return { kind: 'result', result: refused };
     let record: TaskRecord;
     try {
-      record = await this.#store(route, name, args, rctx, ttlMs, { run: taskRunOf(args, rctx) });
+      record = await this.#store(route, name, args, rctx, how.ttlMs, { run: taskRunOf(args, rctx) });
     } catch (error) {
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
       throw error;

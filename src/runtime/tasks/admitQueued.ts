@@ -4,6 +4,7 @@ import type { RequestContext } from '../../surface/types.js';
 import { CallExtra } from '../core/CallExtra.js';
 import { isNotRun, notRun } from '../stages/notRun.js';
 import type { ToolRuntime } from '../tools/ToolRuntime.js';
+import type { Ticket } from '../core/CallTracker.js';
 
 const admittedOnly = (): Promise<ToolResponse> => Promise.resolve(notRun);
 
@@ -14,7 +15,8 @@ const admittedOnly = (): Promise<ToolResponse> => Promise.resolve(notRun);
  * refused call is answered at once and takes no task slot, and the rate limit is spent here, once (the run on
  * the worker passes it: `TaskRun.rateLimitSpent`). The gate only checks here (nothing runs, nothing moves);
  * the worker's run checks it again, since the state may move while the task waits in the queue.
- * Resolves undefined when every stage admitted the call, else the refusal that answers it.
+ * `ticket`: the request's ticket in the in-flight count (its HTTP reservation), held by the pass rather than
+ * counted again. Resolves undefined when every stage admitted the call, else the refusal that answers it.
  */
 export async function admitQueued(
   tools: ToolRuntime<any>,
@@ -22,6 +24,7 @@ export async function admitQueued(
   name: string,
   args: Record<string, unknown> | undefined,
   rctx: RequestContext,
+  ticket?: Ticket,
 ): Promise<ToolResponse | undefined> {
   const base = CallExtra.of(rctx.extra, rctx.sessionKey);
   // Detached only to carry `admitted`; no `claimResult`: the gate checks the state under its lock as for a
@@ -34,6 +37,6 @@ export async function admitQueued(
     sample: base.sample,
     admitted: admittedOnly,
   });
-  const answer = await tools.callTool(name, args, { ...rctx, extra }, route);
+  const answer = await tools.callTool(name, args, { ...rctx, extra }, { route }, ticket);
   return isNotRun(answer) ? undefined : answer;
 }

@@ -5,16 +5,17 @@ import type { NextStage, ToolCall } from '../stages/callStages.js';
 import type { Route, Surface } from '../../surface/compileSurface.js';
 import { messages } from '../../protocol/messages.js';
 import type { RequestContext, ToolListResult } from '../../surface/types.js';
-import { pickAction } from '../stages/pickAction.js';
 import { composeCall, observeCall, type StageMarks } from '../stages/observeCall.js';
 import { callLogFields, listLogFields, rethrowLogged } from '../stages/callLogFields.js';
 import type { RuntimeCore } from '../core/RuntimeCore.js';
+import type { Ticket } from '../core/CallTracker.js';
 import type { ToolParts } from './buildToolParts.js';
 import { runTool } from './runTool.js';
 import { CallExtra } from '../core/CallExtra.js';
 import { stageList, type StageName } from '../stages/stageList.js';
 import type { StageDefinition, StageParts } from '../stages/StageDefinition.js';
 import { toolPath } from '../stages/pathOf.js';
+import { pickAction, resolveCall, type ResolvedCall } from '../stages/pickAction.js';
 
 /** A request context whose extra is in its one shape. */
 type CallContext = RequestContext & { readonly extra: CallExtra };
@@ -84,35 +85,46 @@ export class ToolRuntime<Ctx = any> {
   }
 
   /**
-   * `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}. `route`
-   * is the route of `name` when the caller resolved it already (it is resolved once per call).
+   * `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}.
+   * `resolved` is the call's resolution when the caller made it already (a call is resolved once), or its
+   * route alone (its action is then picked here). `ticket` is the request's entry in the count of requests in
+   * flight (`CallTracker`): the run holds it until it settles (a task's run outlives its request); without one
+   * (a task run again, a worker's) the run takes its own.
    */
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
-    route: Route | undefined = this.surface.routes.get(name),
+    resolved: Omit<ResolvedCall, 'name'> = resolveCall(this.surface, name, args),
+    ticket?: Ticket,
   ): Promise<ToolResponse> {
-    const debug = this.#parts.core.debug;
+    const { debug, tracker } = this.#parts.core;
     // Every extra in its one shape from here on (the adapters' is one already: no copy).
     const extra = CallExtra.of(rctx.extra, rctx.sessionKey);
     const context = extra === rctx.extra ? (rctx as CallContext) : { ...rctx, extra };
     // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
-    if (debug === undefined) return this.#call(route, name, args, context, undefined);
-    return observeCall(name, args, context, debug, (marks) => this.#call(route, name, args, context, marks));
+    if (debug === undefined)
+      return tracker.track('tools/call', (t) => this.#call(resolved, name, args, context, undefined, t), ticket);
+    return tracker.track(
+      'tools/call',
+      (t) => observeCall(name, args, context, debug, (marks) => this.#call(resolved, name, args, context, marks, t)),
+      ticket,
+    );
   }
 
   #call(
-    route: Route | undefined,
+    { route, action }: Omit<ResolvedCall, 'name'>,
     name: string,
     args: Record<string, unknown> | undefined,
     scope: CallContext,
     marks: StageMarks | undefined,
+    ticket: Ticket,
   ): Promise<ToolResponse> {
     if (route === undefined) return this.#unknownTool(name, scope);
     let tool: FusionTool;
     let rest: Record<string, unknown>;
-    if (route.kind === 'flat') {
+    if (action !== undefined) ({ tool, rest } = action);
+    else if (route.kind === 'flat') {
       tool = route.tool;
       rest = args ?? {};
     } else {
@@ -128,7 +140,7 @@ export class ToolRuntime<Ctx = any> {
       run = composeCall(toolPath(this.#stages, tool, this.#parts), runTool(core), core.debug !== undefined);
       this.#plans.set(tool, run);
     }
-    const call: ToolCall = { route, tool, args: rest, rctx: scope, extra: scope.extra, marks };
+    const call: ToolCall = { route, tool, args: rest, rctx: scope, extra: scope.extra, marks, ticket };
     const log = this.#parts.core.log;
     return run(call).catch((error: unknown) =>
       rethrowLogged(log, 'tools/call failed', callLogFields(call, undefined, log), error),

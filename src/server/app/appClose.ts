@@ -1,7 +1,6 @@
 import { monotonicClock } from '../../_internal/clock.js';
 import type { FusionRuntime } from '../../runtime/FusionRuntime.js';
 import type { AppNotifications } from './appNotifications.js';
-import type { CallBudget } from '../http/CallBudget.js';
 import type { DevConsoleTap } from '../console/devConsole.js';
 import type { LegacySessions } from '../legacy/LegacySessions.js';
 import type { ListenStreams } from '../listen/ListenStreams.js';
@@ -14,7 +13,6 @@ const ANSWER_MS = 1_000;
 /** What an app closes, in this order after the drain. */
 export interface ClosingParts {
   readonly runtime: FusionRuntime;
-  readonly calls: CallBudget;
   readonly modern: ModernDispatcher;
   readonly listens: ListenStreams;
   readonly notifications: Pick<AppNotifications, 'stop'>;
@@ -43,13 +41,14 @@ export function appClose(options: Pick<HttpOptions<unknown>, 'drainMs' | 'clock'
     closing: () => closing,
     async close(how = {}) {
       closing = true;
-      const { runtime, calls, modern, listens, notifications, devConsole, legacy, unsubscribe } = parts;
+      const { runtime, modern, listens, notifications, devConsole, legacy, unsubscribe } = parts;
       const drainMs = how.drainMs ?? options.drainMs ?? 10_000;
       const started = clock.now();
       await runtime.drain(drainMs);
-      // The drained calls' answers are written once their responses end: up to the drain deadline, and at least
-      // ANSWER_MS for the calls the deadline cut.
-      await calls.answered(Math.max(drainMs - (clock.now() - started), ANSWER_MS), clock);
+      // The drained requests' answers are written once their responses end (their tickets end then): up to the
+      // drain deadline, and ANSWER_MS past it when it cut handlers still running (their answers are still to come).
+      const { tracker } = runtime;
+      await tracker.idle(started + drainMs + (tracker.cut ? ANSWER_MS : 0) - clock.now());
       unsubscribe?.();
       // The SDK ends its listen streams gracefully (the empty listen result): clients then listen elsewhere.
       await modern.close();

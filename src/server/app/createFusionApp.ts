@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../../registry/ToolRegistry.js';
 import { requiredScopesOf } from '../../runtime/content/requiredScopesOf.js';
+import { noteOf } from '../../runtime/frontNotes.js';
 import { unwatchableUris } from '../../workflow/mayWatchUri.js';
 import { BearerAuth } from '../../auth/BearerAuth.js';
 import { classifyRequest } from '../http/classify.js';
@@ -35,6 +36,7 @@ import { resolveHttpLimits } from '../limits.js';
 import { isListen } from '../listen/ListenStreams.js';
 import { compose } from '../middleware/compose.js';
 import { frontMiddleware } from '../middleware/front.js';
+import type { RequiredScopes } from '../middleware/scopeChallenge.js';
 import { ModernDispatcher } from '../modern/ModernDispatcher.js';
 import { serveNodeRequest } from './nodeHandler.js';
 import { tokenExpiryMs } from '../http/tokenExpiry.js';
@@ -128,12 +130,12 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       `[mcp-fusion] ${scoped.join(', ')} require${scoped.length === 1 ? 's' : ''} OAuth scopes but the app has no auth option: unless your host passes a verified authInfo to app.fetch, no caller holds a scope and they stay hidden. Set auth: { verifier } (see docs/auth.md).`,
     );
   }
-  const requiredOf = (method: string, params: Record<string, unknown>): readonly string[] =>
-    requiredScopesOf(runtime, method, params);
-  const calls = new CallBudget(limits.maxInFlightCalls, () => runtime.inFlight);
+  // A tools/call's route, resolved for the scope challenge, is noted for its handler: resolved once per call.
+  const requiredOf: RequiredScopes = (request, id, method, params) =>
+    requiredScopesOf(runtime, method, params, (call) => (noteOf(request, id).call = call));
+  const calls = new CallBudget(limits.maxInFlightCalls, runtime.tracker);
   const shutdown = appClose(options, {
     runtime,
-    calls,
     modern,
     listens,
     notifications,
@@ -185,6 +187,7 @@ export function createFusionApp<Ctx>(registry: ToolRegistry<Ctx>, appOptions: Ht
       raw: request,
     });
     handOverBody(request); // the listen holds the whole request from here on
+    calls.letGo(request, parsedBody); // and no drain waits for it
     const slot = listens.open(
       parsedBody,
       { authInfo, peer },

@@ -1,127 +1,105 @@
-import type { Clock } from '../../_internal/clock.js';
+import type { CallTracker, Ticket } from '../../runtime/core/CallTracker.js';
+import { noteOf } from '../../runtime/frontNotes.js';
 import { jsonRpcIdOf } from '../../protocol/jsonRpcId.js';
 import { httpError } from './httpErrors.js';
 import { isJsonAnswer } from './jsonAnswer.js';
 import { trackBody } from './trackBody.js';
 
 /**
- * `limits.maxInFlightCalls` at the HTTP entry: every `tools/call` message counts, one alone or many in a
- * batch, from the moment its body is admitted until its response ends (or, for calls that outlive their
- * response such as tasks, while the runtime still runs them). Responses to the other methods a drain waits
- * for (prompts, resources, completion) are counted too, outside the budget, so that `close()` knows when
- * every drained answer is written.
+ * `limits.maxInFlightCalls` at the HTTP entry, on the runtime's one count of requests in flight
+ * (`CallTracker`): every request message of a body gets a ticket there from the moment its body is admitted
+ * until its response ends, noted for its handler (`runtime/frontNotes.ts`), which adopts it instead of counting
+ * again; a `tools/call`'s ticket lives on while its run does (a task's). Tool calls are refused past the budget.
  */
 export class CallBudget {
   readonly #max: number;
-  readonly #running: () => number;
-  #admitted = 0;
-  /** Responses counted here (tool calls or other drained methods) whose bodies have not ended. */
-  #open = 0;
-  #answered: Array<() => void> = [];
+  readonly #tracker: CallTracker;
+  /** The tickets whose HTTP hold is not let go yet. */
+  readonly #held = new WeakSet<Ticket>();
 
-  /** `running`: the calls the runtime runs now (the larger of the two counts is the load). */
-  constructor(max: number, running: () => number) {
+  constructor(max: number, tracker: CallTracker) {
     this.#max = max;
-    this.#running = running;
-  }
-
-  /** Tool calls admitted over HTTP whose responses have not ended. */
-  get admitted(): number {
-    return this.#admitted;
+    this.#tracker = tracker;
   }
 
   /**
-   * Resolves once every counted response has ended (its answers written), or after `ms` of `clock`,
-   * whichever comes first: `close()` waits for it after the drain.
+   * Admits the request messages of `body` (posted as `request`) and returns `serve`'s response, their tickets
+   * held until its body ends; or refuses them all: `503` with `Retry-After` while the budget is full, `400` for
+   * a batch holding more calls than the budget (it could never run).
    */
-  answered(ms: number, clock: Clock): Promise<void> {
-    if (this.#open === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = clock.setTimeout(resolve, ms);
-      this.#answered.push(() => (timer.cancel(), resolve()));
-    });
-  }
-
-  /**
-   * Admits the tool calls of `body` and returns `serve`'s response, counted until its body ends; or refuses
-   * them all: `503` with `Retry-After` while the budget is full, `400` for a batch holding more calls than
-   * the budget (it could never run).
-   */
-  async run(body: unknown, serve: () => Promise<Response>): Promise<Response> {
-    const calls = callsIn(body);
-    if (calls === 0) return drained(body) ? this.#counted(0, serve) : serve();
-    const id = jsonRpcIdOf(body);
+  async run(request: Request, body: unknown, serve: () => Promise<Response>): Promise<Response> {
+    const messages = requestsIn(body);
+    if (messages.length === 0) return serve();
+    let calls = 0;
+    for (const message of messages) if (message.method === 'tools/call') calls++;
     if (calls > this.#max) {
       return httpError(
         'batchTooLarge',
         `Bad Request: this batch holds ${calls} tool calls, more than the ${this.#max} this server runs at once. Send at most ${this.#max} tool calls per batch.`,
-        id,
+        jsonRpcIdOf(body),
       );
     }
-    if (Math.max(this.#admitted, this.#running()) + calls > this.#max) {
+    if (calls > 0 && this.#tracker.calls + calls > this.#max) {
       return httpError(
         'callsBusy',
         `Service Unavailable: this server is running its maximum of ${this.#max} tool calls. Retry the call shortly.`,
-        id,
+        jsonRpcIdOf(body),
       );
     }
-    return this.#counted(calls, serve);
+    const tickets = messages.map(({ id, method }) => {
+      const ticket = this.#tracker.open(method);
+      this.#held.add(ticket);
+      (noteOf(request, id).tickets ??= []).push(ticket);
+      return ticket;
+    });
+    return this.#counted(tickets, serve);
   }
 
   /**
-   * `serve`'s response, counted (with `calls` admitted) until its body ends. Without calls, a JSON answer is
-   * written once it exists: only a stream (a legacy POST's SSE) is watched, so prompts and resources keep the
-   * cheap path.
+   * Ends the reservations of `request` now: a listen stream holds its request for as long as it listens, which
+   * no drain waits for.
    */
-  async #counted(calls: number, serve: () => Promise<Response>): Promise<Response> {
-    this.#admitted += calls;
-    this.#open++;
+  letGo(request: Request, body: unknown): void {
+    for (const { id } of requestsIn(body))
+      for (const ticket of noteOf(request, id).tickets?.splice(0) ?? []) this.#release(ticket);
+  }
+
+  /** Lets go of the HTTP hold of `ticket`, once. */
+  #release(ticket: Ticket): void {
+    if (this.#held.delete(ticket)) this.#tracker.release(ticket);
+  }
+
+  /** `serve`'s response, with `tickets` held until its body ends (a JSON answer ends at once). */
+  async #counted(tickets: readonly Ticket[], serve: () => Promise<Response>): Promise<Response> {
+    const release = (): void => {
+      for (const ticket of tickets) this.#release(ticket);
+    };
     let response: Response;
     try {
       response = await serve();
     } catch (error) {
-      this.#release(calls);
+      release();
       throw error;
     }
-    // A complete answer (a JSON one) ends at once in trackBody; a stream when its body ends.
-    if (calls === 0 && !isJsonAnswer(response) && !isEventStream(response)) {
-      this.#release(0);
+    if (!isJsonAnswer(response) && !isEventStream(response)) {
+      release();
       return response;
     }
-    return trackBody(response, () => this.#release(calls)).response;
-  }
-
-  #release(calls: number): void {
-    this.#admitted -= calls;
-    if (--this.#open > 0 || this.#answered.length === 0) return;
-    const waiting = this.#answered;
-    this.#answered = [];
-    for (const resolve of waiting) resolve();
+    return trackBody(response, release).response;
   }
 }
 
-/** The `tools/call` messages of a body (one message or a batch). */
-function callsIn(body: unknown): number {
-  if (!Array.isArray(body)) return isCall(body) ? 1 : 0;
-  let calls = 0;
-  for (const message of body) if (isCall(message)) calls++;
-  return calls;
-}
-
-/** The methods a drain waits for besides `tools/call` (the runtime tracks them: runtime/stages/track.ts). */
-const DRAINED = new Set(['prompts/get', 'resources/read', 'completion/complete']);
-
-/** True when `body` holds a request the drain waits for, other than a tool call. */
-function drained(body: unknown): boolean {
-  const method = (message: unknown) => (message as { method?: unknown } | null)?.method;
-  if (!Array.isArray(body)) return DRAINED.has(method(body) as string);
-  return body.some((message) => DRAINED.has(method(message) as string));
+/** The request messages (with an id and a method) of a body (one message or a batch). */
+function requestsIn(body: unknown): Array<{ id: unknown; method: string }> {
+  const found: Array<{ id: unknown; method: string }> = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (id !== undefined && typeof method === 'string') found.push({ id, method });
+  }
+  return found;
 }
 
 function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').includes('text/event-stream');
-}
-
-function isCall(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call';
 }

@@ -9,6 +9,7 @@ import type { EventOwner } from '../../session/StreamHolds.js';
 
 import { httpError } from '../http/httpErrors.js';
 import { acceptsPriming, primingFrame, withPrefix } from '../http/sseFrames.js';
+import { carryNotes } from '../../runtime/frontNotes.js';
 
 /** `_meta` key the session bus wrapper stamps on a notification: the event's identity across instances (never sent). */
 export const EVENT_KEY = 'io.mcp-fusion/event';
@@ -119,7 +120,9 @@ export class SessionEvents implements SdkEventStore {
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(claimed)) return request;
     const headers = new Headers(request.headers);
     headers.set('mcp-protocol-version', negotiated!);
-    return new Request(request.url, { method: request.method, headers, signal: request.signal });
+    const aligned = new Request(request.url, { method: request.method, headers, signal: request.signal });
+    carryNotes(request, aligned); // what the front found for its messages reaches their handlers
+    return aligned;
   }
 
   storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {

@@ -57,10 +57,10 @@ describe('the call path of each tool', () => {
 
   it('has only the stages the tool uses', () => {
     const pipeline = registry.runtime({}).tools;
-    expect(pipeline.stagesOf('notes.list')).toEqual(['switch', 'track', 'validate']);
-    expect(pipeline.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'track', 'validate']);
-    expect(pipeline.stagesOf('mail.send')).toEqual(['switch', 'track', 'validate', 'rateLimit']);
-    expect(pipeline.stagesOf('sprints.update')).toEqual(['switch', 'track', 'validate', 'stateSync']);
+    expect(pipeline.stagesOf('notes.list')).toEqual(['switch', 'validate']);
+    expect(pipeline.stagesOf('notes.delete')).toEqual(['switch', 'scopes', 'validate']);
+    expect(pipeline.stagesOf('mail.send')).toEqual(['switch', 'validate', 'rateLimit']);
+    expect(pipeline.stagesOf('sprints.update')).toEqual(['switch', 'validate', 'stateSync']);
     expect(pipeline.stagesOf('nope')).toBeUndefined();
   });
 
@@ -70,7 +70,6 @@ describe('the call path of each tool', () => {
     expect(runtime.tools.stagesOf('notes.list')).toEqual([
       'switch',
       'concurrency',
-      'track',
       'workflow',
       'validate',
       'rateLimit',
