@@ -62,8 +62,21 @@ export class BullTaskQueue implements TaskQueue {
     }
   }
 
+  /**
+   * Closes BullMQ's connection: a `QUIT` when its Redis answers, else (Redis gone, ioredis reconnecting) the
+   * socket is dropped at once, which ends the reconnection: a `QUIT` would wait for a Redis that may never
+   * come back, or fail on the closed stream. Errors the client reports after it are not printed.
+   */
   async close(): Promise<void> {
-    if (this.#queue !== undefined) await (await this.#queue).close();
+    if (this.#queue === undefined) return;
+    const queue = await this.#queue;
+    const owner = queue.getBackend?.() ?? queue.connection;
+    // A connection that was never ready has no client yet (BullMQ's own close drops that one): do not wait for it.
+    const client = await Promise.race([owner?.client, undefined]).catch(() => undefined);
+    // ioredis prints "Unhandled error event" for errors nobody listens to (BullMQ stops listening on close).
+    client?.on('error', () => {});
+    if (client !== undefined && client.status !== 'ready') await owner?.close?.(true);
+    await queue.close();
   }
 
   async #open(): Promise<BullQueue> {

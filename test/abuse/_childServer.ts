@@ -83,6 +83,8 @@ export interface ForkedChild extends AsyncDisposable {
   readonly port: number;
   /** Heap in use in the child after a full collection, in MiB. */
   heapMiB(): Promise<number>;
+  /** Moves the fixture's test clock by `ms` (its timers run on the way); for fixtures that return a `clock`. */
+  advance(ms: number): Promise<void>;
   /** True while the child process runs (it died, e.g. of an out-of-memory, otherwise). */
   alive(): boolean;
   /** What the child wrote to stderr ('' when its stderr is left unread). */
@@ -136,6 +138,17 @@ export async function forkHeapCapped(
       child.on('message', onMessage);
       child.send({ type: 'heap', id });
     });
+  const advance = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const id = ++asked;
+      const onMessage = (m: { type?: string; id?: number }): void => {
+        if (m.type !== 'advanced' || m.id !== id) return;
+        child.off('message', onMessage);
+        resolve();
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'advance', id, ms });
+    });
   const close = async (): Promise<void> => {
     if (!alive()) return;
     // Unread stderr may block the child's own shutdown: it is killed outright then.
@@ -145,5 +158,14 @@ export async function forkHeapCapped(
     await exited;
     clearTimeout(timer);
   };
-  return { url: ready.url, port: ready.port, heapMiB, alive, log: () => log, close, [Symbol.asyncDispose]: close };
+  return {
+    url: ready.url,
+    port: ready.port,
+    heapMiB,
+    advance,
+    alive,
+    log: () => log,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

@@ -90,17 +90,23 @@ export function modernRequest(
   };
 }
 
-/** Calls `probe` every `everyMs` until `stop()` is called; resolves every probe's time (ms) and status. */
+/**
+ * Calls `probe` every `everyMs` until `stop()` is called; resolves every probe's time (ms), status and, given
+ * `progress` (how many requests the abusive peers have had answered so far), `during`: how many of those were
+ * answered while the probe waited.
+ */
 export function probeEvery(
   everyMs: number,
   probe: () => Promise<PeerAnswer>,
-): { stop: () => Promise<Array<{ ms: number; status: number }>> } {
-  const seen: Array<{ ms: number; status: number }> = [];
+  progress: () => number = () => 0,
+): { stop: () => Promise<Array<{ ms: number; status: number; during: number }>> } {
+  const seen: Array<{ ms: number; status: number; during: number }> = [];
   let running = true;
   const loop = (async () => {
     while (running) {
+      const before = progress();
       const answer = await probe().catch(() => ({ ms: Number.POSITIVE_INFINITY, status: 0 }));
-      seen.push({ ms: answer.ms, status: answer.status });
+      seen.push({ ms: answer.ms, status: answer.status, during: progress() - before });
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   })();

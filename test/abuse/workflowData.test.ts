@@ -5,9 +5,17 @@ import { clientFrom, heapSettles, probeFreshClients, startRuntimeChild } from '.
  * Attack #2 of the second abuse round: workflow data (`extra.session`) of 60 KB per handle from 8 loopback
  * peers, against budgets of 1 MiB per principal and 6 MiB in total, in a child process capped at 256 MiB.
  * Bounded: 8 × 24 calls. Stated: the process survives, every peer is refused once its share (or the total)
- * is full, a fresh client from another peer is served within 1 s throughout, and once the workflows' idle
- * TTL (10 s) passes the heap returns within 2 MiB of its baseline, without any read.
+ * is full, a fresh client from another peer is served in turn with the peers' calls throughout, and once the
+ * workflows' idle TTL (10 s of the fixture's test clock, which stands still through the flood and is then moved
+ * past it) passes the heap returns within 2 MiB of its baseline, without any read.
  */
+/**
+ * The most of the peers' calls answered while one request of the probing client waits for its answer: five per
+ * peer (eight, one call in flight each; up to 2.4 per peer measured under a CPU hog), so the server takes a
+ * fresh client's requests in turn with the peers' calls, not after them (a server that served the flood first
+ * would answer up to all 192). A count, not a time: a wall-clock bound (1 s) measured the machine.
+ */
+const MOST_DURING = 40;
 describe('abuse: workflow data per handle from many peers', () => {
   it('refuses past each peer’s share, keeps serving others and frees the data when the handles expire', async () => {
     await using child = await startRuntimeChild('workflowData');
@@ -15,7 +23,8 @@ describe('abuse: workflow data per handle from many peers', () => {
     await using warm = await clientFrom(child.url, '127.0.0.70');
     await warm.callTool({ name: 'trip.note', arguments: { note: 'warm-up' } });
     const baseline = await child.heapMiB();
-    const probe = probeFreshClients(child.url, '127.0.0.50');
+    let answered = 0;
+    const probe = probeFreshClients(child.url, '127.0.0.50', 250, () => answered);
     const note = 'n'.repeat(60_000);
     const outcomes = await Promise.all(
       Array.from({ length: 8 }, async (_, p) => {
@@ -23,6 +32,7 @@ describe('abuse: workflow data per handle from many peers', () => {
         const seen = { noted: 0, refused: 0, other: [] as string[] };
         for (let i = 0; i < 24; i++) {
           const result = await client.callTool({ name: 'trip.note', arguments: { note } });
+          answered++;
           const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
           if (text === 'noted') seen.noted++;
           else if (
@@ -45,14 +55,18 @@ describe('abuse: workflow data per handle from many peers', () => {
       expect(seen.refused).toBeGreaterThan(0);
     }
     expect(served.failures).toEqual([]);
-    expect(served.rounds).toBeGreaterThan(0);
-    expect(served.slowestMs).toBeLessThan(1_000);
+    expect(served.rounds).toBeGreaterThanOrEqual(2);
+    expect(served.mostDuring).toBeLessThanOrEqual(MOST_DURING);
     expect(outcomes.reduce((n, o) => n + o.noted, 0)).toBeLessThanOrEqual(Math.floor((6 * 2 ** 20) / 60_000));
     // The data was held (several MiB over the baseline), and far from the ceiling.
     expect(peak - baseline).toBeGreaterThan(4);
     expect(peak - baseline).toBeLessThan(160);
-    const settled = await heapSettles(child, baseline, 2, 16_000);
-    process.stderr.write(`abuse workflow data (MiB): ${JSON.stringify({ baseline, peak, settled })}\n`);
+    // Past the idle TTL, 250 ms (a sweep) at a time, so that each sweep's work settles before the next.
+    for (let ms = 0; ms <= 10_500; ms += 250) await child.advance(250);
+    const settled = await heapSettles(child, baseline, 2, 10_000);
+    process.stderr.write(
+      `abuse workflow data (MiB): ${JSON.stringify({ baseline, peak, settled, slowestMs: served.slowestMs, mostDuring: served.mostDuring, rounds: served.rounds })}\n`,
+    );
     expect(settled - baseline).toBeLessThan(2);
     // A fresh peer stores data again once the others' expired.
     await using fresh = await clientFrom(child.url, '127.0.0.60');

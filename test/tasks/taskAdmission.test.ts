@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { initFusion } from '../../src/index.js';
+import {
+  createFusionApp,
+  initFusion,
+  MemoryRateLimitStore,
+  MemoryTaskStore,
+  type RateLimitCount,
+  type RateLimitStore,
+} from '../../src/index.js';
+import { callToolAsTask, cancelTask, modernTaskEndpoint } from '../../src/testing/index.js';
 import { httpServer, v2HttpClient } from '../_helpers/clients.js';
 
 const f = initFusion();
@@ -53,5 +61,54 @@ describe('a task is admitted by its stages before its record exists (2025-11-25 
     expect(listed.map((t) => t.taskId)).toEqual([first.task.taskId]);
     await expect.poll(() => ran).toEqual([1]);
     await request(client, 'tasks/cancel', { taskId: first.task.taskId });
+  });
+});
+
+/** A rate-limit store that answers after `turns` turns of the event loop (as a remote store would), counting its hits. */
+class SlowRateLimitStore implements RateLimitStore {
+  readonly #counts = new MemoryRateLimitStore();
+  readonly #turns: number;
+  hits = 0;
+  constructor(turns: number) {
+    this.#turns = turns;
+  }
+  async hit(key: string, windowMs: number): Promise<RateLimitCount> {
+    this.hits++;
+    for (let i = 0; i < this.#turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    return this.#counts.hit(key, windowMs);
+  }
+}
+
+describe('a task is admitted by its stages before its record exists (2026-07-28, immediate)', () => {
+  it('answers a refusal that took more than one turn, and leaves no task', async () => {
+    const ran: number[] = [];
+    const store = new MemoryTaskStore();
+    // Five turns: past the one turn an immediate call is given to settle without a task.
+    const limits = new SlowRateLimitStore(5);
+    const app = createFusionApp(registry(ran), {
+      drainMs: 0,
+      rateLimitStore: limits,
+      tasks: { store, budgets: { maxActivePerPrincipal: 1 } },
+    });
+    const channel = modernTaskEndpoint('http://127.0.0.1/mcp', { fetch: (request) => app.fetch(request) });
+    try {
+      // Admitted (the slow limiter's one call): a task.
+      const first = await callToolAsTask(channel, 'jobs.run', { n: 1 });
+      expect(first.status).toBe('working');
+      const owner = (await store.get(first.taskId))!.record.owner;
+
+      // Refused by the slow limiter: the refusal is the answer (not a task, nor the task budget's refusal).
+      const limited = await channel.request('tools/call', { name: 'jobs.run', arguments: { n: 2 } });
+      expect(limits.hits).toBe(2);
+      expect(limited.resultType).not.toBe('task');
+      expect(limited.isError).toBe(true);
+      expect((limited._meta as Record<string, unknown>)['fusion/rateLimit']).toMatchObject({ max: 1 });
+      const listed = await store.list!(owner, { limit: 10 });
+      expect(listed.records.map((r) => r.id)).toEqual([first.taskId]);
+      await expect.poll(() => ran).toEqual([1]);
+      await cancelTask(channel, first);
+    } finally {
+      await app.close();
+    }
   });
 });
