@@ -8,7 +8,7 @@ import { ScopeFilter } from '../auth/ScopeFilter.js';
 import { insufficientScopeMeta } from '../auth/insufficientScope.js';
 import { messages } from '../protocol/messages.js';
 import type { TaskService } from '../runtime/tasks/TaskService.js';
-import type { Route } from '../surface/compileSurface.js';
+import type { ResolvedCall } from '../runtime/stages/pickAction.js';
 import type { RequestContext } from '../surface/types.js';
 import { taskTexts } from '../tasks/taskTexts.js';
 import { isTerminal, type TaskRecord } from '../tasks/types.js';
@@ -26,7 +26,7 @@ interface CallParams {
  * `tools/call` with tasks: a task-supporting tool runs as a task when the client can take one (modern: the
  * request declares the `io.modelcontextprotocol/tasks` extension; legacy: `params.task` is set), and as a
  * plain call otherwise, except that a `required` tool then gets the revision's error. Other tools go
- * straight to `plain`. `route` is the call's route, resolved once by `tools/call`; `ticket` the request's count
+ * straight to `plain`. `resolved` is the call's route and action, resolved once (by the front or `tools/call`); `ticket` the request's count
  * in flight, which the task's run holds on to.
  */
 export function taskCall(
@@ -38,11 +38,11 @@ export function taskCall(
     params: CallParams,
     rctx: RequestContext,
     plain: () => Promise<unknown>,
-    route: Route | undefined,
+    resolved: Omit<ResolvedCall, 'name'>,
     ticket?: Ticket,
   ): Promise<unknown> => {
-    const declaration = service.declarationOf(route);
-    if (declaration === undefined || route === undefined) return plain();
+    const declaration = service.declarationOf(resolved.route);
+    if (declaration === undefined) return plain();
     if (era === 'modern') {
       if (!declaresExtension(rctx.extra.clientCapabilities)) {
         if (declaration.mode === 'required')
@@ -51,7 +51,7 @@ export function taskCall(
           });
         return plain();
       }
-      const started = await service.start(route, params.name, params.arguments, rctx, { immediate: true, ticket });
+      const started = await service.start(resolved, params.name, params.arguments, rctx, { immediate: true, ticket });
       if (started.kind === 'result') return started.result;
       created(started.record);
       rctx.trace?.task?.(started.record.id, started.record.status);
@@ -64,7 +64,7 @@ export function taskCall(
       return plain();
     }
     const ttl = (task as { ttl?: unknown }).ttl;
-    const started = await service.start(route, params.name, params.arguments, rctx, {
+    const started = await service.start(resolved, params.name, params.arguments, rctx, {
       immediate: false,
       ttlMs: typeof ttl === 'number' && ttl > 0 ? ttl : undefined,
       ticket,

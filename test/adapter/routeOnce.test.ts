@@ -15,6 +15,11 @@ it('resolves the route of a tools/call once: a plain call and a call run as a ta
       .mutation('reports.generate')
       .task()
       .handle(() => 'the report'),
+    f
+      .tool('jobs')
+      .task()
+      .action({ name: 'run', handler: () => 'ran' })
+      .action({ name: 'stop', handler: () => 'stopped' }),
   );
   const options = {};
   const runtime = registry.runtime(options);
@@ -23,6 +28,12 @@ it('resolves the route of a tools/call once: a plain call and a call run as a ta
   const get = routes.get.bind(routes);
   let lookups = 0;
   routes.get = (name) => (lookups++, get(name));
+  // And the picks of a grouped route's action (the route and its action are resolved together, once).
+  const jobs = routes.get('jobs')!;
+  if (jobs.kind !== 'grouped') throw new Error('jobs is a grouped tool');
+  const pick = jobs.actions.get.bind(jobs.actions);
+  let picks = 0;
+  jobs.actions.get = (key) => (picks++, pick(key));
   const { server } = buildServer(runtime, options, 'legacy');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'route-once', version: '1.0.0' });
@@ -39,6 +50,14 @@ it('resolves the route of a tools/call once: a plain call and a call run as a ta
     )) as any;
     expect(created.task.status).toMatch(/working|completed/);
     expect(lookups, 'a call run as a task: dispatch, declaration, required scopes and the run').toBe(1);
+    lookups = 0;
+    picks = 0;
+    const grouped = (await client.request(
+      { method: 'tools/call', params: { name: 'jobs', arguments: { action: 'run' }, task: {} } } as any,
+      anything,
+    )) as any;
+    expect(grouped.task.status).toMatch(/working|completed/);
+    expect([lookups, picks], 'a grouped call run as a task: its route and its action, each once').toEqual([1, 1]);
   } finally {
     await client.close();
     runtime.dispose();

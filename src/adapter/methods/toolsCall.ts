@@ -23,7 +23,7 @@ export const toolsCall = defineMethod({
       const call = (s: RequestContext) => {
         // The request's ticket (counted by the method wrapper) is held by the run too: a task's outlives it.
         const plain = () => tools.callTool(name, args, w.track(s), resolved, ticket);
-        return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain, route, ticket);
+        return taskDispatch === undefined ? plain() : taskDispatch(request.params, w.track(s), plain, resolved, ticket);
       };
       return rctx instanceof Promise ? rctx.then(call) : call(rctx);
     };

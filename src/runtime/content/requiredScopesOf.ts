@@ -1,7 +1,6 @@
 import type { Surface } from '../../surface/compileSurface.js';
 import type { ContentRuntime } from './ContentRuntime.js';
-import type { Route } from '../../surface/compileSurface.js';
-import { pickAction, resolveCall, type ResolvedCall } from '../stages/pickAction.js';
+import { resolveCall, type ResolvedCall } from '../stages/pickAction.js';
 
 /**
  * The OAuth scopes a request requires (the HTTP front answers a token lacking one with a scope challenge): a
@@ -24,10 +23,4 @@ export function requiredScopesOf(
   const call = resolveCall(runtime.surface, params.name, params.arguments as Record<string, unknown> | undefined);
   resolved?.(call);
   return call.action?.tool.requiredScopes ?? [];
-}
-
-/** The OAuth scopes a `tools/call` of `route` with `args` requires (a grouped tool's: the picked action's). */
-export function routeScopes(route: Route, args: Record<string, unknown> | undefined): readonly string[] {
-  const picked = pickAction(route, args);
-  return 'tool' in picked ? (picked.tool.requiredScopes ?? []) : [];
 }

@@ -20,7 +20,7 @@ import { CallExtra } from '../core/CallExtra.js';
 import type { Ticket } from '../core/CallTracker.js';
 import { attemptOf, nextTurn, settle, startOf } from './taskOutcome.js';
 import { TaskWatchers } from './TaskWatchers.js';
-import { routeScopes } from '../content/requiredScopesOf.js';
+import type { ResolvedCall } from '../stages/pickAction.js';
 import type { TaskInputParts } from './taskInput.js';
 import { replayContext, replayExtra, taskRunOf } from './taskRun.js';
 import { admissionOf } from './taskAdmission.js';
@@ -31,6 +31,7 @@ import { handOff } from './taskHandOff.js';
 import type { TaskStart } from './TaskStart.js';
 
 type NewTask = Parameters<TaskLedger['create']>[0];
+type Resolved = Omit<ResolvedCall, 'name'>;
 
 /**
  * Runs task-supporting tools as tasks: the call goes through every stage of the tool, detached from its request,
@@ -96,18 +97,18 @@ export class TaskService {
 
   /**
    * Calls `name` as a task owned by the caller. With `immediate`, a call that settles within the current
-   * turn is answered with its plain result (or its `input_required` round) and no task is made. `route` is
-   * the call's route, resolved once by the caller (a task-supporting tool's).
+   * turn is answered with its plain result (or its `input_required` round) and no task is made. `call` is
+   * the call's route and action, resolved once by the caller (a task-supporting tool's).
    */
   async start(
-    route: Route,
+    call: Resolved,
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
     how: { immediate: boolean; ttlMs?: number | undefined; ticket?: Ticket | undefined },
   ): Promise<TaskStart> {
-    const declaration = routeTask(route)!;
-    if (this.#queue !== undefined) return this.#enqueue(route, name, args, rctx, how);
+    const declaration = routeTask(call.route!)!;
+    if (this.#queue !== undefined) return this.#enqueue(call, name, args, rctx, how);
     const controller = new AbortController();
     let created!: (id: string) => void;
     const id = new Promise<string>((resolve) => (created = resolve));
@@ -120,9 +121,7 @@ export class TaskService {
     const claim = (): Promise<boolean> | true => (taskId === undefined ? true : this.#runs.claim(taskId, 1));
     const extra = runExtra(this.#input, base, controller, id, claim, { admitted: admission.admitted });
     // Not the request's span: it ends when the request does, long before the work.
-    const running = settle(
-      this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, { route }, how.ticket),
-    );
+    const running = settle(this.#tools.callTool(name, args, { sessionKey: rctx.sessionKey, extra }, call, how.ticket));
     if (how.immediate) {
       const first = await Promise.race([running, nextTurn()]);
       if (first !== undefined) return startOf(first);
@@ -132,7 +131,7 @@ export class TaskService {
     if (past !== undefined) return startOf(past);
     let record: TaskRecord;
     try {
-      record = await this.#store(route, name, args, rctx, how.ttlMs, {
+      record = await this.#store(call, name, args, rctx, how.ttlMs, {
         leaseUntil: this.ledger.now() + this.#leaseMs,
         instance: this.#instance,
         ...(declaration.onLost === 'retry' ? { run: taskRunOf(args, rctx) } : {}),
@@ -162,22 +161,22 @@ export class TaskService {
     if (attemptOf(claimed) === attempt) await this.#rerun(claimed, true);
   }
 
-  /** Stores a new task of the call to `route` (owner, scopes, lifetimes from its declaration) with `more`. */
+  /** Stores a new task of `call` (owner, scopes, lifetimes from its route's declaration) with `more`. */
   #store(
-    route: Route,
+    call: Resolved,
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
     ttlMs: number | undefined,
     more: Partial<NewTask>,
   ): Promise<TaskRecord> {
-    const declaration = routeTask(route)!;
+    const declaration = routeTask(call.route!)!;
     return this.ledger.create({
       owner: rctx.extra.principal.key,
       holder: ledgerHolder(rctx),
       tool: name,
       arguments: args,
-      requiredScopes: routeScopes(route, args),
+      requiredScopes: call.action?.tool.requiredScopes ?? [],
       ttlMs: Math.min(ttlMs ?? declaration.ttlMs, declaration.ttlMs),
       pollIntervalMs: declaration.pollIntervalMs,
       ...more,
@@ -186,17 +185,17 @@ export class TaskService {
 
   /** A task of a queued service: admitted by the stages here, then stored with its call kept and queued. */
   async #enqueue(
-    route: Route,
+    call: Resolved,
     name: string,
     args: Record<string, unknown> | undefined,
     rctx: RequestContext,
     how: { ttlMs?: number | undefined; ticket?: Ticket | undefined },
   ): Promise<TaskStart> {
-    const refused = await admitQueued(this.#tools, route, name, args, rctx, how.ticket);
+    const refused = await admitQueued(this.#tools, call, name, args, rctx, how.ticket);
     if (refused !== undefined) return { kind: 'result', result: refused };
     let record: TaskRecord;
     try {
-      record = await this.#store(route, name, args, rctx, how.ttlMs, { run: taskRunOf(args, rctx) });
+      record = await this.#store(call, name, args, rctx, how.ttlMs, { run: taskRunOf(args, rctx) });
     } catch (error) {
       if (error instanceof TaskRefused) return { kind: 'result', result: errorResult(error.message) };
       throw error;

@@ -1,5 +1,5 @@
 import type { ToolResponse } from '../../protocol/types.js';
-import type { Route } from '../../surface/compileSurface.js';
+import type { ResolvedCall } from '../stages/pickAction.js';
 import type { RequestContext } from '../../surface/types.js';
 import { CallExtra } from '../core/CallExtra.js';
 import { isNotRun, notRun } from '../stages/notRun.js';
@@ -20,7 +20,7 @@ const admittedOnly = (): Promise<ToolResponse> => Promise.resolve(notRun);
  */
 export async function admitQueued(
   tools: ToolRuntime<any>,
-  route: Route,
+  call: Omit<ResolvedCall, 'name'>,
   name: string,
   args: Record<string, unknown> | undefined,
   rctx: RequestContext,
@@ -37,6 +37,6 @@ export async function admitQueued(
     sample: base.sample,
     admitted: admittedOnly,
   });
-  const answer = await tools.callTool(name, args, { ...rctx, extra }, { route }, ticket);
+  const answer = await tools.callTool(name, args, { ...rctx, extra }, call, ticket);
   return isNotRun(answer) ? undefined : answer;
 }
