@@ -14,8 +14,10 @@ const src = fileURLToPath(new URL('./src', import.meta.url));
 //   logging/logLevel, redis/{RedisEventBus,busConnectOrder,scalingSnippet};
 // - process listeners (`unhandledRejection`) or spies on a shared class's prototype: e2e/{fuzz,state-sync},
 //   state-sync/StateSyncLayer;
-// - the tsx loader the CLI registers when it loads a registry in this process: cli/{devToken,diagram,inspect,
-//   lint,statecharts}; and cli/serveOnImport, which counts this process's listening servers;
+// - the CLI run in this process: it imports a user's module once per process (a module that calls
+//   startServer() when imported is intercepted the first time only), and `dev` registers Node's module hooks
+//   (from dist it also registers tsx): cli/{devToken,diagram,inspect,lint,statecharts}; and cli/serveOnImport,
+//   which also counts this process's listening servers;
 // - OpenTelemetry's global providers and propagator: tracing/{tracing,extractParent};
 // - optional peers provided by hand (provideOptional): fsm/{initFsmEngine,statecharts};
 // - a module that must not be loaded yet, or loaded afresh: adapter/sdkLineUnloaded, builder/grouped/loadToon;
