@@ -7,37 +7,42 @@ import { SlowFirstSequencer } from './test/slowFirst.js';
 // tsconfig.json's `paths` say for tsc and tsx), never a stale dist/.
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
-// Files that each get a fresh worker (Vitest's isolation): those that change the worker process itself (fake
-// timers, module mocks, environment variables, process listeners, optional peers provided by hand, the tsx
-// loader the CLI registers, OpenTelemetry's global providers), need a module not to be loaded yet, measure the
-// heap or the time, or start child processes (their cost is the children, not the import). Every other file
-// shares its worker's module graph with the files that ran there before it: the sources are loaded and
-// transformed once per worker instead of once per file, which halves the CPU of the in-process tests (see
-// docs/testing.md, The slowest files).
-// The in-process files of these folders share workers (none of the reasons above holds for them): the CLI's
-// help (it loads no module, so no tsx loader), its file watcher, FSM drawings and findTsx; the package's checks
-// that read the tree or the sources' exports; the docs check's and the soak's pure parts; the console's bounds,
-// guards and hub (in-process servers); the tracing attributes (no provider).
+// Files that each get a fresh worker (Vitest's isolation), because they change or measure the worker process
+// itself, which a file sharing the worker after them would inherit:
+// - fake timers: WorkflowSessions, RequestStateSeal;
+// - module mocks (vi.mock, a spy around one module's export): server/http/routeOnceHttp;
+// - environment variables (vi.stubEnv, or writes to process.env read when a module loads): cli/create,
+//   logging/logLevel, redis/{RedisEventBus,busConnectOrder,scalingSnippet};
+// - process listeners (`unhandledRejection`) or spies on a shared class's prototype: e2e/{fuzz,state-sync},
+//   state-sync/StateSyncLayer;
+// - the CLI run in this process: it imports a user's module once per process (a module that calls
+//   startServer() when imported is intercepted the first time only), and `dev` registers Node's module hooks
+//   (from dist it also registers tsx): cli/{devToken,diagram,inspect,lint,statecharts}; and cli/serveOnImport,
+//   which also counts this process's listening servers;
+// - OpenTelemetry's global providers and propagator: tracing/{tracing,extractParent};
+// - optional peers provided by hand (provideOptional): fsm/{initFsmEngine,statecharts};
+// - a module that must not be loaded yet, or loaded afresh: adapter/sdkLineUnloaded, builder/grouped/loadToon;
+// - this process's heap or time (a shared worker's is its earlier files' too): e2e/lifecycle,
+//   state-sync/{globCovers,matchGlob}.
+// Starting child processes or Chromium is no reason: their cost is the children's, and a file that closes
+// what it started in its own hooks leaves the worker as it found it (the abuse, console, Redis processes, e2e
+// and pack files share). Every other file shares its worker's module graph with the files that ran there before
+// it: the sources are loaded and transformed once per worker instead of once per file, which halves the CPU
+// of the in-process tests (see docs/testing.md, The slowest files). A helper module's own `afterAll` would be
+// registered by the first file that imports it only: test/_helpers/closeAfterFile.ts is how helpers close
+// what they opened for each file.
 const isolated = [
-  'test/abuse/**/*.test.ts',
-  'test/console/{charts,console,deployment,dev,docProgram,flood,load,slowPage,tasks}.test.ts',
-  'test/cli/{bin,create,devPortBusy,devReload,devToken,diagram,inspect,lint,serveOnImport,statecharts}.test.ts',
-  'test/package/{lockfile,pack}.test.ts',
-  'test/scripts/soak.test.ts',
-  'test/tracing/{everyMethodSpans,extractParent,refusalsAndSessions,taskSpans,tracing}.test.ts',
-  'test/_internal/clock.test.ts',
+  'test/cli/{create,devToken,diagram,inspect,lint,serveOnImport,statecharts}.test.ts',
+  'test/tracing/{extractParent,tracing}.test.ts',
   'test/adapter/sdkLineUnloaded.test.ts',
   'test/builder/grouped/loadToon.test.ts',
-  'test/e2e/{busyPort,exampleAuth,fuzz,lifecycle,npmStart,soak,state-sync,stdioOversize}.test.ts',
+  'test/e2e/{fuzz,lifecycle,state-sync}.test.ts',
   'test/fsm/{initFsmEngine,statecharts}.test.ts',
   'test/workflow/WorkflowSessions.test.ts',
-  'test/logging/{LogQueue,logLevel}.test.ts',
-  'test/redis/{RedisEventBus,busConnectOrder,cluster,failover,instances,multiProcess}.test.ts',
-  'test/redis/{rateLimitProcesses,rollingRestart,scalingDocProgram,scalingSnippet}.test.ts',
-  'test/redis/{sessionDataProcesses,taskDrain,tasksCluster,tasksCrossInstance}.test.ts',
+  'test/logging/logLevel.test.ts',
+  'test/redis/{RedisEventBus,busConnectOrder,scalingSnippet}.test.ts',
   'test/runtime/request-state/RequestStateSeal.test.ts',
   'test/server/http/routeOnceHttp.test.ts',
-  'test/server/sigtermDrain.test.ts',
   'test/state-sync/{StateSyncLayer,globCovers,matchGlob}.test.ts',
 ];
 

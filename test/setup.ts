@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
+import { closeOpened } from './_helpers/closeAfterFile.js';
 import { consoleGuard } from './_helpers/console.js';
 
 // Stray console output hides real warnings: a test that expects output calls allowConsole().
@@ -22,3 +23,6 @@ afterEach(() => {
 
 // Tests throw from handlers on purpose: the operator's log stays quiet unless a test sets a logger or level.
 process.env.MCP_FUSION_LOG ??= 'silent';
+
+// The Redis clients test/redis/clients.ts opened for this file (test/_helpers/closeAfterFile.ts says why here).
+afterAll(closeOpened);
