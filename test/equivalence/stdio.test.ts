@@ -96,7 +96,7 @@ describe('equivalence with the SDK over stdio', () => {
       fc.asyncProperty(connection, async (lines) => {
         const [mine, theirs] = await Promise.all([served(lines, 'fusion'), served(lines, 'sdk')]);
         expect(mine, lines.join('\n').slice(0, 2000)).toEqual(theirs);
-        results += mine.filter((line) => line.includes('"result"')).length;
+        results += mine.filter((line) => line.includes('"result"') && !line.includes('"id":"init"')).length;
       }),
       {
         numRuns: RUNS,
@@ -104,7 +104,9 @@ describe('equivalence with the SDK over stdio', () => {
         ...(process.env.EQ_PATH ? { path: process.env.EQ_PATH } : {}),
       },
     );
-    // Not a comparison of silences: most connections were answered with results (tool calls, lists, pings).
-    expect(results).toBeGreaterThan(RUNS);
+    // Not a comparison of silences: the connections' requests were answered with results (tool calls, lists,
+    // pings), not only with errors. The legacy handshake's own result is not counted: with it, the count sat
+    // near 250 for 250 runs and a bound there failed by chance. Without it, seeds 1 to 8 gave 105 to 146.
+    expect(results).toBeGreaterThan(RUNS / 4);
   }, 120_000);
 });
