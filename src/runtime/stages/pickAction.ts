@@ -3,30 +3,18 @@ import { errorResult } from '../../protocol/normalizeResult.js';
 import { messages } from '../../protocol/messages.js';
 import type { Route, Surface } from '../../surface/compileSurface.js';
 
-/** The tool a call addresses; an unknown action's message lists the actions of `visible` (the caller's view of the route). */
-export function pickAction(
-  route: Route,
+/**
+ * The refusal of a grouped call whose arguments name no action of `route` (its {@link resolveCall} found no
+ * `action`): the message lists the actions of `visible`, the caller's view of the route.
+ */
+export function unknownAction(
+  route: Route & { kind: 'grouped' },
   args: Record<string, unknown> | undefined,
-  visibleRoute: () => Route | undefined = () => route,
-): { tool: FusionTool; rest: Record<string, unknown> } | { error: ToolResponse } {
-  const given = args ?? {};
-  if (route.kind === 'flat') return { tool: route.tool, rest: given };
-  const { [route.discriminator]: key, ...rest } = given;
-  const tool = typeof key === 'string' ? route.actions.get(key) : undefined;
-  if (tool === undefined) {
-    const visible = visibleRoute();
-    return {
-      error: errorResult(
-        messages.unknownAction(
-          route.exposed,
-          route.discriminator,
-          key,
-          visible?.kind === 'grouped' ? [...visible.actions.keys()] : [],
-        ),
-      ),
-    };
-  }
-  return { tool, rest };
+  visible: Route | undefined,
+): ToolResponse {
+  const key = args?.[route.discriminator];
+  const keys = visible?.kind === 'grouped' ? [...visible.actions.keys()] : [];
+  return errorResult(messages.unknownAction(route.exposed, route.discriminator, key, keys));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FusionTool, ToolResponse } from '../../protocol/types.js';
+import type { ToolResponse } from '../../protocol/types.js';
 import { WireError, JsonRpcCode } from '../../errors/WireError.js';
 import { traceRefusal } from '../../tracing/traceRefusal.js';
 import type { NextStage, ToolCall } from '../stages/callStages.js';
@@ -15,7 +15,7 @@ import { CallExtra } from '../core/CallExtra.js';
 import { stageList, type StageName } from '../stages/stageList.js';
 import type { StageDefinition, StageParts } from '../stages/StageDefinition.js';
 import { toolPath } from '../stages/pathOf.js';
-import { pickAction, resolveCall, type ResolvedCall } from '../stages/pickAction.js';
+import { resolveCall, unknownAction, type ResolvedCall } from '../stages/pickAction.js';
 
 /** A request context whose extra is in its one shape. */
 type CallContext = RequestContext & { readonly extra: CallExtra };
@@ -86,8 +86,7 @@ export class ToolRuntime<Ctx = any> {
 
   /**
    * `tools/call`: resolves to exactly one result; protocol problems reject with a {@link WireError}.
-   * `resolved` is the call's resolution when the caller made it already (a call is resolved once), or its
-   * route alone (its action is then picked here). `ticket` is the request's entry in the count of requests in
+   * `resolved` is the call's resolution when the caller made it already (a call is resolved once). `ticket` is the request's entry in the count of requests in
    * flight (`CallTracker`): the run holds it until it settles (a task's run outlives its request); without one
    * (a task run again, a worker's) the run takes its own.
    */
@@ -103,13 +102,11 @@ export class ToolRuntime<Ctx = any> {
     const extra = CallExtra.of(rctx.extra, rctx.sessionKey);
     const context = extra === rctx.extra ? (rctx as CallContext) : { ...rctx, extra };
     // With an observer, each call also reports what the agent read (nothing of it is computed otherwise).
-    if (debug === undefined)
-      return tracker.track('tools/call', (t) => this.#call(resolved, name, args, context, undefined, t), ticket);
-    return tracker.track(
-      'tools/call',
-      (t) => observeCall(name, args, context, debug, (marks) => this.#call(resolved, name, args, context, marks, t)),
-      ticket,
-    );
+    const run = (t: Ticket): Promise<ToolResponse> =>
+      debug === undefined
+        ? this.#call(resolved, name, args, context, undefined, t)
+        : observeCall(name, args, context, debug, (marks) => this.#call(resolved, name, args, context, marks, t));
+    return tracker.track('tools/call', run, ticket);
   }
 
   #call(
@@ -121,18 +118,13 @@ export class ToolRuntime<Ctx = any> {
     ticket: Ticket,
   ): Promise<ToolResponse> {
     if (route === undefined) return this.#unknownTool(name, scope);
-    let tool: FusionTool;
-    let rest: Record<string, unknown>;
-    if (action !== undefined) ({ tool, rest } = action);
-    else if (route.kind === 'flat') {
-      tool = route.tool;
-      rest = args ?? {};
-    } else {
-      const visibleRoute = (): Route | undefined => this.#parts.visibility.viewOf(scope).surface.routes.get(name);
-      const picked = pickAction(route, args, visibleRoute);
-      if ('error' in picked) return Promise.resolve(traceRefusal(scope.trace, picked.error, 'unknown_action'));
-      ({ tool, rest } = picked);
+    if (action === undefined) {
+      // Only a grouped route resolves without an action: its arguments name none of its actions.
+      const visible = this.#parts.visibility.viewOf(scope).surface.routes.get(name);
+      const refusal = unknownAction(route as Route & { kind: 'grouped' }, args, visible);
+      return Promise.resolve(traceRefusal(scope.trace, refusal, 'unknown_action'));
     }
+    const { tool, rest } = action;
     let run = this.#plans.get(tool);
     if (run === undefined) {
       // The call path of one tool, compiled on its first call: only the stages it needs.

@@ -7,7 +7,7 @@ import type { HttpMiddleware } from '../httpMiddleware.js';
 
 /**
  * The OAuth scopes a method with its params needs (a tool's, a prompt's, a resource's), for message `id` of
- * `request` (a `tools/call`'s route, resolved here, is noted on it for the runtime: `runtime/core/frontNotes.ts`).
+ * `request` (a `tools/call`'s route, resolved here, is noted on it for the runtime: `runtime/frontNotes.ts`).
  */
 export type RequiredScopes = (
   request: Request,
