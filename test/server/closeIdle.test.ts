@@ -1,4 +1,5 @@
-import { connect } from 'node:net';
+import { Server as HttpServer } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../../src/_internal/clock.js';
 import { initFusion, startServer } from '../../src/index.js';
@@ -100,5 +101,52 @@ describe('closing a started server', () => {
     await closed;
     expect(done()).toBe(true);
     await client.close().catch(() => {});
+  });
+
+  it('hears a connection accepted while it lingered that speaks only once the listener closed, and answers it 503', async () => {
+    // A proxy opens a connection per request and writes once connected: under load, the request may come after
+    // the listener closed. Cut as a spare connection, it would be a reset (a 502) for a request never seen.
+    const { clock, recording, delays } = recordingClock();
+    const emit = vi.spyOn(HttpServer.prototype, 'emit');
+    try {
+      const server = await startServer(registry, { port: 0, clock: recording });
+      const client = await v2HttpClient(server.url, 'legacy');
+      await client.streamOpen;
+      const { closed, done } = closing(server);
+      await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+      // A connection made while the server lingers, silent for now; known once the server accepted it.
+      const late = connect(server.port!, '127.0.0.1');
+      late.on('error', () => {});
+      await new Promise<void>((resolve) => late.once('connect', () => resolve()));
+      const acceptedLate = (): boolean =>
+        emit.mock.calls.some(
+          ([event, socket]) => event === 'connection' && (socket as Socket).remotePort === late.localPort,
+        );
+      await until(acceptedLate, 'the server to accept the late connection');
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        late.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        late.once('close', () => resolve(text));
+      });
+      // The linger ends: the listener closes (a new connection is refused), and the late connection gets a moment.
+      await clock.advanceAsync(LINGER_MS);
+      await until(() => delays.filter((ms) => ms === LINGER_MS).length === 2, 'the late connection to get its moment');
+      const refused = connect(server.port!, '127.0.0.1');
+      await expect(
+        new Promise((resolve, reject) => refused.once('connect', resolve).once('error', reject)),
+      ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      expect(done()).toBe(false);
+      const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+      late.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      const text = await answer;
+      expect(text).toMatch(/^HTTP\/1\.1 503 /);
+      expect(text.toLowerCase()).toContain('retry-after: 1');
+      await closed;
+      await client.close().catch(() => {});
+    } finally {
+      emit.mockRestore();
+    }
   });
 });

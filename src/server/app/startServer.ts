@@ -1,5 +1,5 @@
 import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { ToolRegistry } from '../../registry/ToolRegistry.js';
 import { createFusionApp, type FusionApp } from './createFusionApp.js';
 import { serveStdio } from '../stdio/serveStdio.js';
@@ -10,7 +10,8 @@ import { ServerStartError } from '../../errors/FusionError.js';
 import { interceptServe } from '../../_internal/interceptServe.js';
 import { warnOf } from '../../logging/warnOf.js';
 import { HttpDrain } from '../node/HttpDrain.js';
-import { monotonicClock, type Clock } from '../../_internal/clock.js';
+import { shutDown, trackSilent } from '../node/shutDown.js';
+import { monotonicClock } from '../../_internal/clock.js';
 
 /** A running server started by {@link startServer}. */
 export interface RunningServer {
@@ -78,12 +79,7 @@ export async function startServer<Ctx>(
     },
   );
   // Connections that never sent a byte (a client's spare one) hold no request: close() cuts them at once.
-  const silent = new Set<Socket>();
-  http.on('connection', (socket: Socket) => {
-    silent.add(socket);
-    const heard = (): void => void silent.delete(socket);
-    socket.once('data', heard).once('close', heard);
-  });
+  const silent = trackSilent(http);
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;
@@ -119,54 +115,17 @@ export async function startServer<Ctx>(
     app,
     notifyResourceUpdated: (uri) => app.notifyResourceUpdated(uri),
     notifyResourceDeleted: (uri) => app.notifyResourceDeleted(uri),
-    close: () => (closing ??= shutDown(http, app, drain, options.drainMs ?? 10_000, clock, silent)),
+    close: () =>
+      (closing ??= shutDown(
+        http,
+        (drainMs) => app.close({ drainMs }),
+        drain,
+        options.drainMs ?? 10_000,
+        clock,
+        silent,
+      )),
   };
 }
-
-/**
- * Drains, then stops: `503` to new requests; the exchanges under way (and the tool calls and tasks running)
- * get `drainMs` in all; the app then ends its streams and sessions, and the listener and sockets close. With
- * no exchange under way and no stream open when it starts (or their clients gone since), nothing waits: it
- * returns once the sockets closed.
- */
-async function shutDown(
-  http: HttpServer,
-  app: FusionApp,
-  drain: HttpDrain,
-  drainMs: number,
-  clock: Clock,
-  silent: ReadonlySet<Socket>,
-): Promise<void> {
-  const deadline = clock.now() + drainMs;
-  drain.start();
-  await drain.settled(drainMs);
-  await app.close({ drainMs: Math.max(0, deadline - clock.now()) });
-  // Clients answered last (or whose streams just ended) send their next request at once, maybe down an idle
-  // keep-alive socket: answer it 503 (and close) for a moment before the idle sockets are closed, rather than
-  // reset it as they close. So is a keep-alive socket that carried a request and sits idle now: a proxy or a
-  // client's pool may send down it at any moment (a reset there is a 502 for a request never seen). Without
-  // such a socket still open, there is nobody to tell.
-  const spoken = (await connectionsOf(http)) - [...silent].filter((s) => !s.destroyed).length;
-  if (drain.clientsLeft || spoken > 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, LINGER_MS));
-  // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
-  // out. close() stops listening and ends idle keep-alive sockets; what is still open after that is cut.
-  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-  for (const socket of silent) socket.destroy();
-  const timer = clock.setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
-  await closed;
-  timer.cancel();
-}
-
-/** The sockets the server holds open now. */
-function connectionsOf(http: HttpServer): Promise<number> {
-  return new Promise((resolve) => http.getConnections((error, count) => resolve(error ? 0 : count)));
-}
-
-/** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
-const LINGER_MS = 250;
-
-/** How long the last answers (of calls aborted at the drain deadline, of ended streams) get before their sockets are cut. */
-const LAST_ANSWERS_MS = 1_000;
 
 /** A listen failure that names the port and how to choose another (EADDRINUSE, EACCES); others unchanged. */
 function listenError(error: unknown, host: string, port: number): unknown {

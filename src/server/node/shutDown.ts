@@ -1,0 +1,123 @@
+import type { Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Clock } from '../../_internal/clock.js';
+import type { HttpDrain } from './HttpDrain.js';
+
+/** The connections that have not sent a byte yet (see {@link trackSilent}). */
+export interface SilentSockets {
+  /** Each silent connection, with its rank among every connection accepted (1 for the first). */
+  readonly sockets: ReadonlyMap<Socket, number>;
+  /** How many connections were accepted so far. */
+  readonly accepted: number;
+}
+
+/**
+ * Tracks the connections of `http` that have not sent a byte yet: a client's spare connection holds no
+ * request and is cut at once by {@link shutDown}, unless it came while the server lingered (then it is most
+ * likely a request on its way).
+ */
+export function trackSilent(http: HttpServer): SilentSockets {
+  const sockets = new Map<Socket, number>();
+  let accepted = 0;
+  http.on('connection', (socket: Socket) => {
+    sockets.set(socket, ++accepted);
+    const heard = (): void => void sockets.delete(socket);
+    socket.once('data', heard).once('close', heard);
+  });
+  return {
+    sockets,
+    get accepted() {
+      return accepted;
+    },
+  };
+}
+
+/**
+ * Drains, then stops: `503` to new requests; the exchanges under way (and the tool calls and tasks running)
+ * get `drainMs` in all; `closeApp` then ends the streams and sessions, and the listener and sockets close.
+ * With no exchange under way and no stream open when it starts (or their clients gone since), nothing waits:
+ * it returns once the sockets closed. Every wait is on `clock`.
+ */
+export async function shutDown(
+  http: HttpServer,
+  closeApp: (drainMs: number) => Promise<void>,
+  drain: HttpDrain,
+  drainMs: number,
+  clock: Clock,
+  silent: SilentSockets,
+): Promise<void> {
+  const deadline = clock.now() + drainMs;
+  drain.start();
+  await drain.settled(drainMs);
+  await closeApp(Math.max(0, deadline - clock.now()));
+  // Clients answered last (or whose streams just ended) send their next request at once, maybe down an idle
+  // keep-alive socket: answer it 503 (and close) for a moment before the idle sockets are closed, rather than
+  // reset it as they close. So is a keep-alive socket that carried a request and sits idle now: a proxy or a
+  // client's pool may send down it at any moment (a reset there is a 502 for a request never seen). Without
+  // such a socket still open, there is nobody to tell.
+  const spoken = (await connectionsOf(http)) - [...silent.sockets.keys()].filter((s) => !s.destroyed).length;
+  // The connections accepted up to now; a later one came while the server lingered.
+  const lingered = drain.clientsLeft || spoken > 0 ? silent.accepted : undefined;
+  if (lingered !== undefined) await sleep(clock, LINGER_MS);
+  // New connections are refused from here on (a load balancer tries another instance), but no connection is
+  // cut yet. One accepted while the server lingered that has not spoken yet is most likely a request on its
+  // way (a proxy opens a connection per request and writes once connected; the kernel accepted it an instant
+  // ago): it is heard (and answered 503) before the idle ones are closed, for a moment at most.
+  const closed = stopListening(http);
+  if (lingered !== undefined) {
+    const late = [...silent.sockets].filter(([s, rank]) => rank > lingered && !s.destroyed).map(([s]) => s);
+    if (late.length > 0) await heardOrGone(late, silent.sockets, clock, LINGER_MS);
+  }
+  http.closeIdleConnections();
+  for (const socket of silent.sockets.keys()) socket.destroy();
+  // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
+  // out; what is still open after that is cut.
+  const timer = clock.setTimeout(() => http.closeAllConnections(), LAST_ANSWERS_MS);
+  await closed;
+  timer.cancel();
+}
+
+/**
+ * Closes the listener (resolving once every connection ended) without closing the idle connections, as
+ * `http.close()` also does: its `closeIdleConnections()` call is made a no-op for that one call.
+ */
+function stopListening(http: HttpServer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    http.closeIdleConnections = () => undefined;
+    try {
+      http.close(() => resolve());
+    } finally {
+      // Back to the prototype's method.
+      Reflect.deleteProperty(http, 'closeIdleConnections');
+    }
+  });
+}
+
+/** Resolves once none of `sockets` is silent any more (it sent a byte or closed), or after `ms` of `clock`. */
+function heardOrGone(sockets: Socket[], silent: ReadonlyMap<Socket, number>, clock: Clock, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const check = (): void => {
+      if (sockets.some((socket) => silent.has(socket))) return;
+      timer.cancel();
+      resolve();
+    };
+    const timer = clock.setTimeout(resolve, ms);
+    for (const socket of sockets) socket.once('data', check).once('close', check);
+    check();
+  });
+}
+
+function sleep(clock: Clock, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
+}
+
+/** The sockets the server holds open now. */
+function connectionsOf(http: HttpServer): Promise<number> {
+  return new Promise((resolve) => http.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+/** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
+const LINGER_MS = 250;
+
+/** How long the last answers (of calls aborted at the drain deadline, of ended streams) get before their sockets are cut. */
+const LAST_ANSWERS_MS = 1_000;
