@@ -108,7 +108,7 @@ for version in "${versions[@]}"; do
   got="server $(version_of . @modelcontextprotocol/server), client $(version_of . @modelcontextprotocol/client)"
   got+=", core $(version_of . @modelcontextprotocol/core), node $(version_of . @modelcontextprotocol/node)"
   results+=("server $version: installed $got ($((SECONDS - t0)) s)")
-  step typecheck npx tsc --noEmit -p tsconfig.json
+  step typecheck node node_modules/typescript-native/bin/tsc --noEmit -p tsconfig.json
   step "equivalence suite and SDK internals" npx vitest run test/equivalence test/adapter/sdkHandlers.test.ts
   step "conformance ($suites)" env CONFORMANCE_RUN="$runner" CONFORMANCE_SUITES="$suites" bash scripts/conformance.sh
 done
