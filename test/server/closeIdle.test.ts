@@ -119,7 +119,7 @@ describe('closing a started server', () => {
       late.on('error', () => {});
       await new Promise<void>((resolve) => late.once('connect', () => resolve()));
       const acceptedLate = (): boolean =>
-        emit.mock.calls.some(
+        (emit.mock.calls as unknown as [string | symbol, ...unknown[]][]).some(
           ([event, socket]) => event === 'connection' && (socket as Socket).remotePort === late.localPort,
         );
       await until(acceptedLate, 'the server to accept the late connection');
