@@ -30,6 +30,19 @@ function recordingClock() {
   return { clock, recording, delays };
 }
 
+/**
+ * Watches every node:http server's accepted connections (a spy on its `emit`): `accepted(socket)` is true once
+ * the server accepted the client socket `socket`. Restore the spy after the test.
+ */
+function watchAccepts() {
+  const emit = vi.spyOn(HttpServer.prototype, 'emit');
+  const accepted = (client: Socket): boolean =>
+    (emit.mock.calls as unknown as [string | symbol, ...unknown[]][]).some(
+      ([event, socket]) => event === 'connection' && (socket as Socket).remotePort === client.localPort,
+    );
+  return { accepted, restore: () => emit.mockRestore() };
+}
+
 /** `close()`, and whether it has returned yet. */
 function closing(server: { close(): Promise<void> }): { closed: Promise<void>; done: () => boolean } {
   let done = false;
@@ -76,15 +89,22 @@ describe('closing a started server', () => {
   it('cuts a connection that never sent a byte at once (it holds no request)', async () => {
     const clock = createClock();
     const server = await startServer(registry, { port: 0, clock });
-    const spare = connect(server.port!, '127.0.0.1');
-    await new Promise<void>((resolve) => spare.once('connect', () => resolve()));
-    const gone = new Promise<void>((resolve) => spare.once('close', () => resolve()));
-    spare.on('error', () => {});
-    const { closed, done } = closing(server);
-    // The clock stands still: a close waiting for that connection would wait for its bound on the clock.
-    await until(done, 'close() to return with a silent connection open');
-    await closed;
-    await gone;
+    const watch = watchAccepts();
+    try {
+      const spare = connect(server.port!, '127.0.0.1');
+      await new Promise<void>((resolve) => spare.once('connect', () => resolve()));
+      // Accepted before the shutdown began: a client's spare connection, not a request on its way.
+      await until(() => watch.accepted(spare), 'the server to accept the spare connection');
+      const gone = new Promise<void>((resolve) => spare.once('close', () => resolve()));
+      spare.on('error', () => {});
+      const { closed, done } = closing(server);
+      // The clock stands still: a close waiting for that connection would wait for its bound on the clock.
+      await until(done, 'close() to return with a silent connection open');
+      await closed;
+      await gone;
+    } finally {
+      watch.restore();
+    }
   });
 
   it('with a stream open, answers 503 for a while on the clock before it stops listening', async () => {
@@ -107,7 +127,7 @@ describe('closing a started server', () => {
     // A proxy opens a connection per request and writes once connected: under load, the request may come after
     // the listener closed. Cut as a spare connection, it would be a reset (a 502) for a request never seen.
     const { clock, recording, delays } = recordingClock();
-    const emit = vi.spyOn(HttpServer.prototype, 'emit');
+    const watch = watchAccepts();
     try {
       const server = await startServer(registry, { port: 0, clock: recording });
       const client = await v2HttpClient(server.url, 'legacy');
@@ -118,11 +138,7 @@ describe('closing a started server', () => {
       const late = connect(server.port!, '127.0.0.1');
       late.on('error', () => {});
       await new Promise<void>((resolve) => late.once('connect', () => resolve()));
-      const acceptedLate = (): boolean =>
-        (emit.mock.calls as unknown as [string | symbol, ...unknown[]][]).some(
-          ([event, socket]) => event === 'connection' && (socket as Socket).remotePort === late.localPort,
-        );
-      await until(acceptedLate, 'the server to accept the late connection');
+      await until(() => watch.accepted(late), 'the server to accept the late connection');
       const answer = new Promise<string>((resolve) => {
         let text = '';
         late.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -146,7 +162,38 @@ describe('closing a started server', () => {
       await closed;
       await client.close().catch(() => {});
     } finally {
-      emit.mockRestore();
+      watch.restore();
     }
+  });
+
+  it('accepts a connection waiting in the backlog when the linger ends, rather than reset it with the listener', async () => {
+    // A busy process accepts late: the kernel completed the connection, the client sent its request, and the
+    // server has not polled its listener yet when the linger's timer fires. Closing the listener then would
+    // reset that connection: a request the client sent, lost.
+    const { clock, recording, delays } = recordingClock();
+    const server = await startServer(registry, { port: 0, clock: recording });
+    const client = await v2HttpClient(server.url, 'legacy');
+    await client.streamOpen;
+    const { closed } = closing(server);
+    await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+    const late = connect(server.port!, '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      late.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      late.on('error', (error: NodeJS.ErrnoException) => (text += `error ${error.code ?? error.message}`));
+      late.once('close', () => resolve(text));
+    });
+    const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    late.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    // net.connect() connects on the next tick; the loopback handshake completes in the kernel at once. Then the
+    // linger's timer fires, with no turn of the event loop in between: the connection still waits in the backlog.
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    clock.advance(LINGER_MS);
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 503 /);
+    await closed;
+    await client.close().catch(() => {});
   });
 });

@@ -13,7 +13,7 @@ export interface SilentSockets {
 
 /**
  * Tracks the connections of `http` that have not sent a byte yet: a client's spare connection holds no
- * request and is cut at once by {@link shutDown}, unless it came while the server lingered (then it is most
+ * request and is cut at once by {@link shutDown}, unless it came once the shutdown began (then it is most
  * likely a request on its way).
  */
 export function trackSilent(http: HttpServer): SilentSockets {
@@ -47,6 +47,8 @@ export async function shutDown(
   silent: SilentSockets,
 ): Promise<void> {
   const deadline = clock.now() + drainMs;
+  // The connections accepted up to now; a later one came while the server shut down.
+  const before = silent.accepted;
   drain.start();
   await drain.settled(drainMs);
   await closeApp(Math.max(0, deadline - clock.now()));
@@ -56,18 +58,17 @@ export async function shutDown(
   // client's pool may send down it at any moment (a reset there is a 502 for a request never seen). Without
   // such a socket still open, there is nobody to tell.
   const spoken = (await connectionsOf(http)) - [...silent.sockets.keys()].filter((s) => !s.destroyed).length;
-  // The connections accepted up to now; a later one came while the server lingered.
-  const lingered = drain.clientsLeft || spoken > 0 ? silent.accepted : undefined;
-  if (lingered !== undefined) await sleep(clock, LINGER_MS);
+  if (drain.clientsLeft || spoken > 0) await sleep(clock, LINGER_MS);
+  // Connections the kernel completed while this process was busy wait in the listener's backlog, and closing
+  // the listener resets them (a request the client sent already, lost): accept what waits there first.
+  await acceptBacklog(silent);
   // New connections are refused from here on (a load balancer tries another instance), but no connection is
-  // cut yet. One accepted while the server lingered that has not spoken yet is most likely a request on its
-  // way (a proxy opens a connection per request and writes once connected; the kernel accepted it an instant
-  // ago): it is heard (and answered 503) before the idle ones are closed, for a moment at most.
+  // cut yet. One accepted since the shutdown began that has not spoken yet is most likely a request on its way
+  // (a proxy opens a connection per request and writes once connected): it is heard (and answered 503) before
+  // the idle ones are closed, for a moment at most. One from before is a client's spare: cut at once.
   const closed = stopListening(http);
-  if (lingered !== undefined) {
-    const late = [...silent.sockets].filter(([s, rank]) => rank > lingered && !s.destroyed).map(([s]) => s);
-    if (late.length > 0) await heardOrGone(late, silent.sockets, clock, LINGER_MS);
-  }
+  const late = [...silent.sockets].filter(([s, rank]) => rank > before && !s.destroyed).map(([s]) => s);
+  if (late.length > 0) await heardOrGone(late, silent.sockets, clock, LINGER_MS);
   http.closeIdleConnections();
   for (const socket of silent.sockets.keys()) socket.destroy();
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
@@ -76,6 +77,21 @@ export async function shutDown(
   await closed;
   timer.cancel();
 }
+
+/**
+ * Lets the event loop turn until a turn accepts no new connection (at most {@link BACKLOG_TURNS}): each turn
+ * polls the listener, and accepts every connection its backlog holds. A turn waits for no time.
+ */
+async function acceptBacklog(silent: SilentSockets): Promise<void> {
+  for (let turn = 0; turn < BACKLOG_TURNS; turn++) {
+    const accepted = silent.accepted;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (silent.accepted === accepted) return;
+  }
+}
+
+/** How many turns of the loop {@link acceptBacklog} takes at most while connections keep coming. */
+const BACKLOG_TURNS = 8;
 
 /**
  * Closes the listener (resolving once every connection ended) without closing the idle connections, as
