@@ -17,6 +17,8 @@ const registry = f.registry().register(
 
 /** How long a drained server with clients to tell still answers 503 (startServer's LINGER_MS). */
 const LINGER_MS = 250;
+/** How long a connection accepted once the shutdown began gets to speak (shutDown.ts's FIRST_BYTE_MS). */
+const FIRST_BYTE_MS = 100;
 
 /** A test clock that also records the delay of every timer set on it. */
 function recordingClock() {
@@ -123,42 +125,51 @@ describe('closing a started server', () => {
     await client.close().catch(() => {});
   });
 
-  it('hears a connection accepted while it lingered that speaks only once the listener closed, and answers it 503', async () => {
+  it('hears a connection accepted as it stops listening that speaks only then, and cuts one silent for long', async () => {
     // A proxy opens a connection per request and writes once connected: under load, the request may come after
-    // the listener closed. Cut as a spare connection, it would be a reset (a 502) for a request never seen.
+    // the listener closed. Cut as a spare connection, it would be a reset (a 502) for a request never seen. A
+    // connection silent for FIRST_BYTE_MS since its accept (a pool's, opened ahead) is cut as before.
     const { clock, recording, delays } = recordingClock();
     const watch = watchAccepts();
+    const open = async (port: number): Promise<{ socket: Socket; answer: Promise<string> }> => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      await until(() => watch.accepted(socket), 'the server to accept the connection');
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.once('close', () => resolve(text));
+      });
+      return { socket, answer };
+    };
     try {
       const server = await startServer(registry, { port: 0, clock: recording });
       const client = await v2HttpClient(server.url, 'legacy');
       await client.streamOpen;
       const { closed, done } = closing(server);
       await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
-      // A connection made while the server lingers, silent for now; known once the server accepted it.
-      const late = connect(server.port!, '127.0.0.1');
-      late.on('error', () => {});
-      await new Promise<void>((resolve) => late.once('connect', () => resolve()));
-      await until(() => watch.accepted(late), 'the server to accept the late connection');
-      const answer = new Promise<string>((resolve) => {
-        let text = '';
-        late.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        late.once('close', () => resolve(text));
-      });
-      // The linger ends: the listener closes (a new connection is refused), and the late connection gets a moment.
-      await clock.advanceAsync(LINGER_MS);
-      await until(() => delays.filter((ms) => ms === LINGER_MS).length === 2, 'the late connection to get its moment');
+      // One connection at the start of the linger, one at its last millisecond: both silent.
+      const early = await open(server.port!);
+      await clock.advanceAsync(LINGER_MS - 1);
+      const late = await open(server.port!);
+      // The linger ends: the listener closes (a new connection is refused), and the late connection gets the rest
+      // of its moment; the early one (silent for the whole linger) is cut once the late one is heard.
+      await clock.advanceAsync(1);
+      await until(() => delays.includes(FIRST_BYTE_MS - 1), 'the late connection to get its moment');
       const refused = connect(server.port!, '127.0.0.1');
       await expect(
         new Promise((resolve, reject) => refused.once('connect', resolve).once('error', reject)),
       ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
       expect(done()).toBe(false);
       const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
-      late.write(
+      late.socket.write(
         `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
       );
-      const text = await answer;
+      const text = await late.answer;
       expect(text).toMatch(/^HTTP\/1\.1 503 /);
       expect(text.toLowerCase()).toContain('retry-after: 1');
+      expect(await early.answer).toBe('');
       await closed;
       await client.close().catch(() => {});
     } finally {

@@ -79,7 +79,7 @@ export async function startServer<Ctx>(
     },
   );
   // Connections that never sent a byte (a client's spare one) hold no request: close() cuts them at once.
-  const silent = trackSilent(http);
+  const silent = trackSilent(http, clock);
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   http.maxConnections = options.maxConnections ?? 1_024;

@@ -3,24 +3,29 @@ import type { Socket } from 'node:net';
 import type { Clock } from '../../_internal/clock.js';
 import type { HttpDrain } from './HttpDrain.js';
 
+/** A connection that has not sent a byte yet: its rank among every connection accepted (1 for the first), and when. */
+export interface SilentSocket {
+  readonly rank: number;
+  readonly acceptedAt: number;
+}
+
 /** The connections that have not sent a byte yet (see {@link trackSilent}). */
 export interface SilentSockets {
-  /** Each silent connection, with its rank among every connection accepted (1 for the first). */
-  readonly sockets: ReadonlyMap<Socket, number>;
+  readonly sockets: ReadonlyMap<Socket, SilentSocket>;
   /** How many connections were accepted so far. */
   readonly accepted: number;
 }
 
 /**
- * Tracks the connections of `http` that have not sent a byte yet: a client's spare connection holds no
- * request and is cut at once by {@link shutDown}, unless it came once the shutdown began (then it is most
- * likely a request on its way).
+ * Tracks the connections of `http` that have not sent a byte yet (accepted at `clock.now()`): a client's spare
+ * connection holds no request and is cut at once by {@link shutDown}, unless it came once the shutdown began
+ * (then it may be a request on its way).
  */
-export function trackSilent(http: HttpServer): SilentSockets {
-  const sockets = new Map<Socket, number>();
+export function trackSilent(http: HttpServer, clock: Clock): SilentSockets {
+  const sockets = new Map<Socket, SilentSocket>();
   let accepted = 0;
   http.on('connection', (socket: Socket) => {
-    sockets.set(socket, ++accepted);
+    sockets.set(socket, { rank: ++accepted, acceptedAt: clock.now() });
     const heard = (): void => void sockets.delete(socket);
     socket.once('data', heard).once('close', heard);
   });
@@ -63,12 +68,24 @@ export async function shutDown(
   // the listener resets them (a request the client sent already, lost): accept what waits there first.
   await acceptBacklog(silent);
   // New connections are refused from here on (a load balancer tries another instance), but no connection is
-  // cut yet. One accepted since the shutdown began that has not spoken yet is most likely a request on its way
-  // (a proxy opens a connection per request and writes once connected): it is heard (and answered 503) before
-  // the idle ones are closed, for a moment at most. One from before is a client's spare: cut at once.
+  // cut yet. One accepted an instant ago, since the shutdown began, that has not spoken yet may be a request
+  // on its way (a proxy opens a connection per request and writes once connected): it gets FIRST_BYTE_MS from
+  // its accept to be heard (and answered 503) before the idle ones are closed. One from before the shutdown is
+  // a client's spare, and one silent for that long since (a pool's, opened ahead): cut.
   const closed = stopListening(http);
-  const late = [...silent.sockets].filter(([s, rank]) => rank > before && !s.destroyed).map(([s]) => s);
-  if (late.length > 0) await heardOrGone(late, silent.sockets, clock, LINGER_MS);
+  const now = clock.now();
+  const late = [...silent.sockets].filter(
+    ([s, { rank, acceptedAt }]) => rank > before && acceptedAt + FIRST_BYTE_MS > now && !s.destroyed,
+  );
+  if (late.length > 0) {
+    const until = Math.max(...late.map(([, { acceptedAt }]) => acceptedAt + FIRST_BYTE_MS));
+    await heardOrGone(
+      late.map(([s]) => s),
+      silent.sockets,
+      clock,
+      until - now,
+    );
+  }
   http.closeIdleConnections();
   for (const socket of silent.sockets.keys()) socket.destroy();
   // Calls aborted at the deadline are answered now, and streams just ended: give those answers a moment to go
@@ -110,7 +127,12 @@ function stopListening(http: HttpServer): Promise<void> {
 }
 
 /** Resolves once none of `sockets` is silent any more (it sent a byte or closed), or after `ms` of `clock`. */
-function heardOrGone(sockets: Socket[], silent: ReadonlyMap<Socket, number>, clock: Clock, ms: number): Promise<void> {
+function heardOrGone(
+  sockets: Socket[],
+  silent: ReadonlyMap<Socket, SilentSocket>,
+  clock: Clock,
+  ms: number,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const check = (): void => {
       if (sockets.some((socket) => silent.has(socket))) return;
@@ -134,6 +156,12 @@ function connectionsOf(http: HttpServer): Promise<number> {
 
 /** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
 const LINGER_MS = 250;
+
+/**
+ * How long a connection accepted once the shutdown began gets, from its accept, to send its first byte before
+ * the sockets are cut: a proxy writes its request as soon as it is connected, a busy machine's a moment later.
+ */
+const FIRST_BYTE_MS = 100;
 
 /** How long the last answers (of calls aborted at the drain deadline, of ended streams) get before their sockets are cut. */
 const LAST_ANSWERS_MS = 1_000;
