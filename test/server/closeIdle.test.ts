@@ -52,6 +52,26 @@ function closing(server: { close(): Promise<void> }): { closed: Promise<void>; d
   return { closed, done: () => done };
 }
 
+/**
+ * A server on a recording clock whose legacy client holds a stream, closed: resolves once the shutdown
+ * lingers (its LINGER_MS timer armed on the clock). `client` is the legacy client, to close at the end.
+ */
+async function lingering() {
+  const { clock, recording, delays } = recordingClock();
+  const server = await startServer(registry, { port: 0, clock: recording });
+  const client = await v2HttpClient(server.url, 'legacy');
+  await client.streamOpen;
+  const { closed, done } = closing(server);
+  await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+  return { clock, delays, server, client, closed, done };
+}
+
+/** A raw HTTP/1.1 request of a JSON-RPC ping to /mcp, as a socket writes it. */
+const PING_REQUEST = (() => {
+  const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+  return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+})();
+
 // Every wait of a shutdown is on the server's clock: with a test clock that never moves, a close that waited
 // (a linger, a drain, a bound on the last answers) could not return.
 describe('closing a started server', () => {
@@ -110,13 +130,8 @@ describe('closing a started server', () => {
   });
 
   it('with a stream open, answers 503 for a while on the clock before it stops listening', async () => {
-    const { clock, recording, delays } = recordingClock();
-    const server = await startServer(registry, { port: 0, clock: recording });
-    const client = await v2HttpClient(server.url, 'legacy');
-    await client.streamOpen;
-    const { closed, done } = closing(server);
     // The app ended the stream and closed the session; the server lingers on the clock.
-    await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+    const { clock, server, client, closed, done } = await lingering();
     expect((await fetch(server.url, { method: 'POST', body: '{}' })).status).toBe(503);
     expect(done()).toBe(false);
     await clock.advanceAsync(LINGER_MS);
@@ -129,7 +144,6 @@ describe('closing a started server', () => {
     // A proxy opens a connection per request and writes once connected: under load, the request may come after
     // the listener closed. Cut as a spare connection, it would be a reset (a 502) for a request never seen. A
     // connection silent for FIRST_BYTE_MS since its accept (a pool's, opened ahead) is cut as before.
-    const { clock, recording, delays } = recordingClock();
     const watch = watchAccepts();
     const open = async (port: number): Promise<{ socket: Socket; answer: Promise<string> }> => {
       const socket = connect(port, '127.0.0.1');
@@ -144,11 +158,7 @@ describe('closing a started server', () => {
       return { socket, answer };
     };
     try {
-      const server = await startServer(registry, { port: 0, clock: recording });
-      const client = await v2HttpClient(server.url, 'legacy');
-      await client.streamOpen;
-      const { closed, done } = closing(server);
-      await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+      const { clock, delays, server, client, closed, done } = await lingering();
       // One connection at the start of the linger, one at its last millisecond: both silent.
       const early = await open(server.port!);
       await clock.advanceAsync(LINGER_MS - 1);
@@ -162,10 +172,7 @@ describe('closing a started server', () => {
         new Promise((resolve, reject) => refused.once('connect', resolve).once('error', reject)),
       ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
       expect(done()).toBe(false);
-      const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
-      late.socket.write(
-        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-      );
+      late.socket.write(PING_REQUEST);
       const text = await late.answer;
       expect(text).toMatch(/^HTTP\/1\.1 503 /);
       expect(text.toLowerCase()).toContain('retry-after: 1');
@@ -181,12 +188,7 @@ describe('closing a started server', () => {
     // A busy process accepts late: the kernel completed the connection, the client sent its request, and the
     // server has not polled its listener yet when the linger's timer fires. Closing the listener then would
     // reset that connection: a request the client sent, lost.
-    const { clock, recording, delays } = recordingClock();
-    const server = await startServer(registry, { port: 0, clock: recording });
-    const client = await v2HttpClient(server.url, 'legacy');
-    await client.streamOpen;
-    const { closed } = closing(server);
-    await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+    const { clock, server, client, closed } = await lingering();
     const late = connect(server.port!, '127.0.0.1');
     const answer = new Promise<string>((resolve) => {
       let text = '';
@@ -194,10 +196,7 @@ describe('closing a started server', () => {
       late.on('error', (error: NodeJS.ErrnoException) => (text += `error ${error.code ?? error.message}`));
       late.once('close', () => resolve(text));
     });
-    const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
-    late.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-    );
+    late.write(PING_REQUEST);
     // net.connect() connects on the next tick; the loopback handshake completes in the kernel at once. Then the
     // linger's timer fires, with no turn of the event loop in between: the connection still waits in the backlog.
     await new Promise<void>((resolve) => process.nextTick(resolve));
