@@ -2,6 +2,9 @@ import { startServer } from 'mcp-fusion';
 import { registry, workspaceOptions } from './registry.js';
 import { securityOptions } from './security.js';
 
+// The parent process (under `npm start`, npm's shell), read before the port opens: a client may connect, and npm
+// be stopped, as soon as it does, before the code after startServer runs (see the end of this file).
+const parent = process.ppid;
 // stdio for MCP hosts: the `--stdio` flag, or MCP_TRANSPORT=stdio where a launcher eats the arguments.
 const stdio = process.argv.includes('--stdio') || process.env.MCP_TRANSPORT === 'stdio';
 // REDIS_URL (one Redis) or REDIS_CLUSTER_NODES=host:port,host:port,… (Redis Cluster / Valkey cluster): several
@@ -50,7 +53,6 @@ process.once('SIGTERM', () => void stop());
 // `npm start` runs this file under a shell that does not pass npm's SIGTERM on (the shell dies, and this
 // process would live on, orphaned): under npm, stop as well when the parent process goes away.
 if (process.env.npm_lifecycle_event !== undefined) {
-  const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) void stop();
   }, 250).unref();

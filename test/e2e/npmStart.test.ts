@@ -143,34 +143,48 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * `npm start` in the repository (no Redis, `env` added): once its port answers, SIGTERM to the npm process; the
+ * processes npm had started (its shell, the server) must all be gone within 10 s of npm's exit.
+ */
+async function stopsWithNpm(env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const port = await freePort();
+  const npm = spawn('npm', ['start'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tree = new Map<number, string>();
+  try {
+    let text = '';
+    npm.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    npm.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    await portAnswers(port, { proc: npm, log: () => text, what: 'npm start' });
+    tree = descendants(npm.pid!);
+    expect([...tree.values()].some((cmd) => cmd.includes('examples/workspace/main.ts') && cmd.startsWith('node'))).toBe(
+      true,
+    );
+    const npmExited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+    process.kill(npm.pid!, 'SIGTERM');
+    await npmExited;
+    const deadline = Date.now() + 10_000;
+    // A process's end is seen only by polling /proc (the grandchild is not ours to wait for).
+    while ([...tree.keys()].some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect([...tree].filter(([pid]) => alive(pid)).map(([, cmd]) => cmd)).toEqual([]);
+  } finally {
+    for (const pid of [npm.pid!, ...tree.keys()]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+}
+
 describe('npm start as a process tree', () => {
-  it('SIGTERM to the npm process stops the server too (no orphan)', async () => {
-    const port = await freePort();
-    const npm = spawn('npm', ['start'], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), REDIS_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let tree = new Map<number, string>();
-    try {
-      let text = '';
-      npm.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      npm.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      await portAnswers(port, { proc: npm, log: () => text, what: 'npm start' });
-      tree = descendants(npm.pid!);
-      expect(
-        [...tree.values()].some((cmd) => cmd.includes('examples/workspace/main.ts') && cmd.startsWith('node')),
-      ).toBe(true);
-      const npmExited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
-      process.kill(npm.pid!, 'SIGTERM');
-      await npmExited;
-      const deadline = Date.now() + 10_000;
-      // A process's end is seen only by polling /proc (the grandchild is not ours to wait for).
-      while ([...tree.keys()].some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect([...tree].filter(([pid]) => alive(pid)).map(([, cmd]) => cmd)).toEqual([]);
-    } finally {
-      for (const pid of [npm.pid!, ...tree.keys()]) if (alive(pid)) process.kill(pid, 'SIGKILL');
-    }
+  it('SIGTERM to the npm process stops the server too (no orphan)', () => stopsWithNpm(), 60_000);
+
+  it('stops with npm even when npm is stopped before the code after startServer has run', async () => {
+    // The port answers as soon as it is open, before the server's code after `await startServer(…)` runs: a
+    // server that read its parent only then would read the new one (npm's shell already gone) and live on.
+    // The preload holds that code 3 s after the port opens (as a busy machine may).
+    const preload = fileURLToPath(new URL('fixtures/slowAfterListen.mjs', import.meta.url));
+    await stopsWithNpm({ NODE_OPTIONS: `--import ${preload}`, SLOW_AFTER_LISTEN_MS: '3000' });
   }, 60_000);
 });
 

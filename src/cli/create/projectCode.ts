@@ -89,6 +89,9 @@ export function options(): ServeOptions<AppContext> {
 export const SERVER = `import { ServerStartError, startServer } from 'mcp-fusion';
 import { options, registry } from './registry.js';
 
+// The shell \`npm start\` runs this file under, read before the port opens: a client may connect (and npm be
+// stopped) as soon as it does, before the code after startServer runs.
+const parent = process.ppid;
 const stdio = process.argv.includes('--stdio');
 const server = await startServer(registry, {
   ...options(),
@@ -109,7 +112,6 @@ process.once('SIGTERM', stop);
 // \`npm start\` runs this file under a shell, and \`kill <npm pid>\` stops npm and that shell only: under npm,
 // stop as well when the parent process (the shell) is gone.
 if (process.env.npm_lifecycle_event !== undefined) {
-  const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) stop();
   }, 250).unref();
