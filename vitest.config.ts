@@ -77,9 +77,15 @@ export default defineConfig({
         extends: true,
         test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...isolated, ...alone], isolate: false },
       },
+      // After the two projects above have ended (a later group), in the same run: one file at a time.
       {
         extends: true,
-        test: { name: 'alone', include: alone },
+        test: {
+          name: 'alone',
+          include: alone,
+          fileParallelism: false,
+          sequence: { sequencer: SlowFirstSequencer, groupOrder: 1 },
+        },
       },
       // The type tests: tsc over test/**/*.test-d.ts (which `npm test`'s typecheck step has already checked, as
       // part of tsconfig.json, so scripts/test.sh runs the two projects above only).

@@ -77,7 +77,8 @@ function floor(n: number): NodeHandler {
   });
   return async (req, res) => {
     const body = (await readBody(req)) as
-      { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } } | undefined;
+      | { id?: number | string; method?: string; params?: { arguments?: { id?: unknown } } }
+      | undefined;
     if (body?.id === undefined) {
       res.writeHead(202).end();
       return;

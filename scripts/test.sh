@@ -40,24 +40,24 @@ check() {
     echo "$status" >"$checks/$name.status"
   ) &
 }
-# Each check reads every file, and reuses from its previous run the verdict on a file whose content (and the
-# tool's version and configuration) has not changed: tsc's incremental build info (it re-checks a changed file
-# and the files whose types depend on it), Prettier's and ESLint's caches by content (no rule of
-# eslint.config.js reads types, so a file's lint depends on that file alone). Kept per checkout, under the
-# node_modules that several worktrees may share; delete node_modules/.cache/mcp-fusion-checks/ to start afresh.
+# The type check reuses from its previous run the verdict on a file whose content has not changed (tsc's
+# incremental build info: it re-checks a changed file and the files whose types depend on it), kept per checkout
+# under the node_modules that several worktrees may share; delete node_modules/.cache/mcp-fusion-checks/ to start
+# afresh. The format and lint checks are oxfmt and oxlint (native, on every file in well under a second; their
+# settings: .oxfmtrc.json, .oxlintrc.json), so they keep no cache.
 cache="node_modules/.cache/mcp-fusion-checks/$(pwd -P | cksum | cut -d ' ' -f 1)"
 mkdir -p "$cache"
 # The type check runs TypeScript 7 (the native compiler, devDependency typescript-native: the same checker, about
 # a third of the CPU of TypeScript 5.9's), named by its path: both packages provide node_modules/.bin/tsc. The build
-# (scripts/build.ts), the docs check, typedoc and typescript-eslint use TypeScript 5.9's API.
+# (scripts/build.ts), the docs check, typedoc and Vitest's type tests use TypeScript 5.9's API.
 check typecheck node node_modules/typescript-native/bin/tsc --noEmit -p tsconfig.json --incremental \
   --tsBuildInfoFile "$cache/tsc.tsbuildinfo"
-check format npx prettier --check . --log-level warn --cache --cache-strategy content --cache-location "$cache/prettier"
-check lint npx eslint . --cache --cache-strategy content --cache-location "$cache/eslint"
+check format npx oxfmt --check
+check lint npx oxlint --deny-warnings
 check docs npx tsx scripts/docs-typecheck.ts
 wait
 failed=0
-for step in "typecheck" "format (Prettier: npm run format writes it)" "lint" \
+for step in "typecheck" "format (oxfmt: npm run format writes it)" "lint" \
   "docs (type-check every ts block of README.md and docs/*.md, each alone unless it says it is a fragment, and the programs they form)"; do
   name=${step%% *}
   echo "== $step"
@@ -67,6 +67,6 @@ done
 [ "$failed" = 0 ] || exit 1
 # The type tests (test/**/*.test-d.ts, Vitest's project "types") were checked above: tsconfig.json includes
 # them, so the typecheck step ran the tsc that Vitest's typecheck would run again, alone, after every other file.
-echo "== tests"; npx vitest run --project isolated --project shared "$@"
-# The timing and heap-peak files (vitest.config.ts, project "alone"), one at a time once the others are done.
-echo "== tests measured alone"; npx vitest run --project alone --no-file-parallelism --passWithNoTests "$@"
+# The timing and heap-peak files (vitest.config.ts, project "alone") run in the same run, once the others have
+# ended (a later group), one at a time.
+echo "== tests"; npx vitest run --project isolated --project shared --project alone "$@"

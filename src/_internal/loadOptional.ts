@@ -64,7 +64,8 @@ export function optionalAvailable(name: OptionalPeer): boolean | undefined {
   if (injected.has(name)) return injected.get(name) !== undefined;
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; cwd?: () => string } }).process;
   const mod = proc?.getBuiltinModule?.('node:module') as
-    { createRequire?: (from: string) => { resolve(id: string): string } } | undefined;
+    | { createRequire?: (from: string) => { resolve(id: string): string } }
+    | undefined;
   if (typeof mod?.createRequire !== 'function' || typeof proc?.cwd !== 'function') return undefined;
   try {
     mod.createRequire(`${proc.cwd()}/`).resolve(name);

@@ -12,7 +12,8 @@ export interface CompletionContext {
  * a longer list is cut and marked `hasMore`.
  */
 export type CompletionReturn =
-  readonly string[] | { readonly values: readonly string[]; readonly total?: number; readonly hasMore?: boolean };
+  | readonly string[]
+  | { readonly values: readonly string[]; readonly total?: number; readonly hasMore?: boolean };
 
 /**
  * `(value, context, ctx, extra)`: suggests values for one prompt argument or template variable from the

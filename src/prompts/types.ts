@@ -44,7 +44,8 @@ export type PromptHandler<Ctx, Args> = (
 
 /** The outcome of checking the arguments of a `prompts/get`. */
 export type PromptArgsOutcome =
-  { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly message: string };
 
 /**
  * A built, frozen prompt: its `prompts/list` entry and its `prompts/get` behaviour, computed once.

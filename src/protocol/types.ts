@@ -120,7 +120,8 @@ export interface HandlerExtra {
    * the handle (modern). Use `key` to keep per-instance data such as a cart.
    */
   readonly workflow?:
-    { readonly machine: string; readonly key: string; readonly handle: string | undefined } | undefined;
+    | { readonly machine: string; readonly key: string; readonly handle: string | undefined }
+    | undefined;
   /**
    * Per-session data for handlers (the seeds' `set_session_data` / `get_session_data`): per session on
    * legacy calls, per workflow instance (bound tools) or authenticated principal on modern ones. Kept in

@@ -5,7 +5,10 @@ import type { FusionSkill } from '../skills/types.js';
 
 /** A built prompt, resource, resource template or skill: what a registry holds besides tools. */
 export type ContentItem<Ctx = any> =
-  FusionPrompt<Ctx> | FusionResource<Ctx> | FusionResourceTemplate<Ctx> | FusionSkill;
+  | FusionPrompt<Ctx>
+  | FusionResource<Ctx>
+  | FusionResourceTemplate<Ctx>
+  | FusionSkill;
 
 /** The `kind` values of {@link ContentItem}s. */
 const CONTENT_KINDS: ReadonlySet<string> = new Set(['prompt', 'resource', 'resourceTemplate', 'skill']);

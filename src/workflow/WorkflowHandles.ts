@@ -12,7 +12,8 @@ import { workflowSettings, type WorkflowSettings } from '../fsm/workflowSettings
 
 /** Why a handle-keyed call was turned away once its instance was read (under its lock). */
 export type HandleRejection =
-  { kind: 'unknown'; handle: string } | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
+  | { kind: 'unknown'; handle: string }
+  | { kind: 'finished'; handle: string | undefined; state: FsmStateValue };
 
 /**
  * Where a modern call of a bound tool runs, or why it cannot. `run` names the instance without reading it:

@@ -10,7 +10,8 @@ import type { TaskRecord } from '../../tasks/types.js';
 
 /** How a task's tool call settled: its result, or what it threw. */
 export type Settled =
-  { readonly ok: true; readonly result: ToolResponse } | { readonly ok: false; readonly error: unknown };
+  | { readonly ok: true; readonly result: ToolResponse }
+  | { readonly ok: false; readonly error: unknown };
 
 /** A call's outcome as a value: its result, or what it threw. */
 export const settle = (call: Promise<ToolResponse>): Promise<Settled> =>
