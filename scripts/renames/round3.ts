@@ -254,7 +254,7 @@ function main(): void {
   if (code.length > 0)
     execFileSync(
       process.execPath,
-      [join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', ...code],
+      [join(ROOT, 'node_modules', 'oxfmt', 'bin', 'oxfmt'), ...code],
       {
         cwd: ROOT,
         stdio: 'inherit',
