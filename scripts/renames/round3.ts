@@ -252,14 +252,10 @@ function main(): void {
   for (const [file, text] of changed) writeFileSync(file, text);
   const code = changed.map(([file]) => file).filter((f) => !f.endsWith('.md'));
   if (code.length > 0)
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules', 'oxfmt', 'bin', 'oxfmt'), ...code],
-      {
-        cwd: ROOT,
-        stdio: 'inherit',
-      },
-    );
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'oxfmt', 'bin', 'oxfmt'), ...code], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   // The public names changed: the API report follows (etc/mcp-fusion.api.md).
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/api-report.ts'], {
     cwd: ROOT,
