@@ -168,11 +168,11 @@ async function stopsWithNpm(env: NodeJS.ProcessEnv = {}): Promise<void> {
     );
     // npm's shell and the server write to npm's own stdout and stderr: those pipes close (the child's 'close')
     // once the last of them has exited, the grandchild included.
-    const allGone = new Promise<void>((resolve) => npm.once('close', () => resolve()));
+    let closed = false;
+    npm.once('close', () => (closed = true));
     process.kill(npm.pid!, 'SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([allGone, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
-    clearTimeout(timer);
+    // Within 10 s; if not, the survivors are named below.
+    await until(() => closed, "npm's output to close", 10_000).catch(() => undefined);
     expect([...tree].filter(([pid]) => alive(pid)).map(([, cmd]) => cmd)).toEqual([]);
   } finally {
     for (const pid of [npm.pid!, ...tree.keys()]) if (alive(pid)) process.kill(pid, 'SIGKILL');
