@@ -84,11 +84,11 @@ export default defineConfig({
           name: 'alone',
           include: alone,
           fileParallelism: false,
-          sequence: { sequencer: SlowFirstSequencer, groupOrder: 1 },
+          sequence: { groupOrder: 1 },
         },
       },
       // The type tests: tsc over test/**/*.test-d.ts (which `npm test`'s typecheck step has already checked, as
-      // part of tsconfig.json, so scripts/test.sh runs the two projects above only).
+      // part of tsconfig.json, so scripts/test.sh runs the three projects above only).
       { test: { name: 'types', typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'] } } },
     ],
   },

@@ -2,9 +2,9 @@
 // modules as CommonJS with their own types, for `require('mcp-fusion')`. Nothing is minified: a thrown error
 // shows its message and frames that name our functions, on lines a reader can follow.
 // - ESM: `tsc -p tsconfig.build.json` (TypeScript 7, the native compiler: devDependency typescript-native; the
-//   declarations and the .d.ts pass below use TypeScript 5.9's API), one file per source file (so lazy imports stay lazy), as tsc writes it
-//   (comments kept), each with a source map that carries its TypeScript source (`inlineSources`, since src/
-//   is not shipped): with source maps on (`node --enable-source-maps`; the CLI in bin/ turns them on) a
+//   .d.ts pass below uses TypeScript 5.9's API), one file per source file (so lazy imports stay lazy), as tsc
+//   writes it (comments kept), each with a source map that carries its TypeScript source (`inlineSources`,
+//   since src/ is not shipped): with source maps on (`node --enable-source-maps`; the CLI in bin/ turns them on) a
 //   frame reads `startServer (…/src/server/app/startServer.ts:86:11)`.
 // - Types: only the .d.ts files the four entries reach; `@see docs/…` points at the repository's docs.
 // - CommonJS: esbuild bundles the four entries into one dist/cjs/_bundle.js (so `mcp-fusion`, `mcp-fusion/advanced`,
