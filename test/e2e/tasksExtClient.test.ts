@@ -19,6 +19,8 @@ function fixture() {
       .task({ pollIntervalMs: 20 })
       .handle(async ({ title }, _ctx, extra) => {
         await extra.progress(1, 2, 'collecting');
+        // A cancel during the await above has fired already: its listener below would never hear it.
+        extra.signal.throwIfAborted();
         await Promise.race([
           released,
           new Promise((_, reject) => extra.signal.addEventListener('abort', () => reject(extra.signal.reason))),

@@ -37,6 +37,8 @@ function fixture(pollIntervalMs = 5_000) {
       .task({ pollIntervalMs })
       .handle(async ({ title }, _ctx, extra) => {
         await extra.progress(1, 2, 'collecting');
+        // A cancel during the await above has fired already: its listener below would never hear it.
+        extra.signal.throwIfAborted();
         await Promise.race([
           finish.opened,
           new Promise((_, reject) => extra.signal.addEventListener('abort', () => reject(extra.signal.reason))),
