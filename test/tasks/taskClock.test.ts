@@ -96,6 +96,15 @@ describe('tasks on the test clock', () => {
     const woken = watchers.pause('t2', 60_000, undefined);
     watchers.wake('t2');
     expect(await hasSettled(woken), 'a change ends the wait without the clock').toBe(true);
+
+    const controller = new AbortController();
+    const aborting = watchers.pause('t3', 60_000, controller.signal);
+    controller.abort();
+    expect(await hasSettled(aborting), 'an abort ends the wait without the clock').toBe(true);
+    const late = watchers.pause('t3', 60_000, controller.signal);
+    expect(await hasSettled(late), 'a signal aborted before the wait (during an earlier await) ends it at once').toBe(
+      true,
+    );
     expect(clock.pending, 'an ended wait leaves no timer').toBe(0);
   });
 

@@ -67,8 +67,12 @@ export class TaskWatchers {
     });
   }
 
-  /** Resolves after `ms` (at least 10) of the clock, when the task `id` changes, or when `signal` aborts, whichever is first. */
+  /**
+   * Resolves after `ms` (at least 10) of the clock, when the task `id` changes, or when `signal` aborts, whichever
+   * is first; at once when `signal` has aborted already (during the caller's previous await).
+   */
   pause(id: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted === true) return Promise.resolve();
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(id) ?? new Set();
       this.#waiters.set(id, waiters);
