@@ -51,11 +51,10 @@ describe('the example over stdio', () => {
 
 describe('stdio lifecycle', () => {
   it('ends cleanly by itself when the client goes away (stdin closes)', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts', '--stdio'],
-      { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [...sourceChild('examples/workspace/main.ts'), '--stdio'], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const firstLine = new Promise<string>((resolve) => {
       let buffered = '';
       child.stdout.on('data', (chunk: Buffer) => {
@@ -80,11 +79,12 @@ describe('npm start lifecycle', () => {
   it('logs where it listens and shuts down cleanly on SIGTERM', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=mcp-fusion-source', 'examples/workspace/main.ts'],
-      { cwd: root, env: { ...process.env, PORT: String(port), REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    // The example's own lifecycle (its bundle: `npm start` itself, npm and tsx included, is stopsWithNpm's below).
+    const child = spawn(process.execPath, sourceChild('examples/workspace/main.ts'), {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), REDIS_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     await portAnswers(port, { proc: child, log: () => text, what: 'npm start' });
