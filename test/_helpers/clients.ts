@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Agent, fetch as poolFetch } from 'undici';
 import { fetchFrom } from './peerFetch.js';
 import { startServer, type RunningServer, type StartServerOptions, type ToolRegistry } from '../../src/index.js';
 import { until } from './waitFor.js';
@@ -67,9 +68,25 @@ async function connected(mode: Mode, url: URL, fetch: Fetch): Promise<TestClient
   return Object.assign(client, { streamOpen: watched.opened, [Symbol.asyncDispose]: () => client.close() });
 }
 
-/** A v2 SDK client over HTTP, in its default (legacy) mode or `auto` (modern when offered). */
+/**
+ * A v2 SDK client over HTTP, in its default (legacy) mode or `auto` (modern when offered). Its requests go
+ * through a connection pool of its own (undici's, which Node's `fetch` is), closed with the client by `await
+ * using`: a server closed after it holds no idle connection of it, so its shutdown has nobody to tell.
+ */
 export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<TestClient> {
-  return connected(mode, new URL(url), (u, init) => fetch(u, init));
+  const pool = new Agent();
+  const fetch: Fetch = (u, init) =>
+    poolFetch(u, { ...init, dispatcher: pool } as Parameters<typeof poolFetch>[1]) as unknown as Promise<Response>;
+  const client = await connected(mode, new URL(url), fetch).catch(async (error: unknown) => {
+    await pool.destroy();
+    throw error;
+  });
+  return Object.assign(client, {
+    [Symbol.asyncDispose]: async () => {
+      await client.close();
+      await pool.destroy();
+    },
+  });
 }
 
 /**

@@ -72,6 +72,17 @@ const PING_REQUEST = (() => {
   return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 })();
 
+/** A raw HTTP/1.1 request of a legacy `initialize`, which the server answers 200 and keeps the connection. */
+const INITIALIZE_REQUEST = (() => {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+  });
+  return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+})();
+
 // Every wait of a shutdown is on the server's clock: with a test clock that never moves, a close that waited
 // (a linger, a drain, a bound on the last answers) could not return.
 describe('closing a started server', () => {
@@ -106,6 +117,39 @@ describe('closing a started server', () => {
     await clock.advanceAsync(LINGER_MS);
     await closed;
     expect(done()).toBe(true);
+  });
+
+  it('ends that while once the idle sockets are closed by their clients: nobody is left to tell', async () => {
+    const { recording, delays } = recordingClock();
+    const server = await startServer(registry, { port: 0, clock: recording });
+    const socket = connect(server.port!, '127.0.0.1');
+    socket.on('error', () => {});
+    const answered = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(String(chunk))));
+    socket.write(INITIALIZE_REQUEST);
+    expect(await answered).toMatch(/^HTTP\/1\.1 200 /);
+    // Kept alive: it carried a request, so the shutdown lingers for it on the clock.
+    const { closed, done } = closing(server);
+    await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+    expect(done()).toBe(false);
+    // The clock stands still: close() returns because the client closed its socket, not because time passed.
+    socket.destroy();
+    await until(done, 'close() to return once the idle socket is gone');
+    await closed;
+  });
+
+  it('closes at once after a client that closed its connection pool first (the SDK client of the test helpers)', async () => {
+    const { recording, delays } = recordingClock();
+    const server = await startServer(registry, { port: 0, clock: recording });
+    {
+      await using client = await v2HttpClient(server.url, 'auto');
+      expect(texts((await client.callTool({ name: 'ping', arguments: {} })) as never)).toEqual(['pong']);
+    }
+    const { closed, done } = closing(server);
+    // The pool's sockets are gone or going: the shutdown does not linger past them on the clock that stands still.
+    await until(done, 'close() to return after the client closed its pool');
+    await closed;
+    expect(done()).toBe(true);
+    expect(delays.filter((ms) => ms === LINGER_MS).length).toBeLessThanOrEqual(1);
   });
 
   it('cuts a connection that never sent a byte at once (it holds no request)', async () => {

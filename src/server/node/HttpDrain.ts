@@ -22,6 +22,7 @@ export class HttpDrain {
   #told = new Set<Socket>();
   readonly #retryAfterS: number;
   #draining = false;
+  #refused = 0;
   #idle: (() => void) | undefined;
 
   /** `clock`: the timers of {@link settled} (the runtime's clock, so that a test clock drives the drain). */
@@ -33,6 +34,11 @@ export class HttpDrain {
   /** True once the drain started. */
   get draining(): boolean {
     return this.#draining;
+  }
+
+  /** Requests answered `503` since the drain started. */
+  get refused(): number {
+    return this.#refused;
   }
 
   /** Exchanges under way that the drain waits for (streams excluded). */
@@ -98,6 +104,7 @@ export class HttpDrain {
   }
 
   #refuse(req: IncomingMessage, res: ServerResponse): void {
+    this.#refused++;
     const id = null;
     const body = JSON.stringify({
       jsonrpc: '2.0',

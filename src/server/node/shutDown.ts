@@ -9,9 +9,11 @@ export interface SilentSocket {
   readonly acceptedAt: number;
 }
 
-/** The connections that have not sent a byte yet (see {@link trackSilent}). */
+/** The connections that have not sent a byte yet (see {@link trackSilent}), and every connection open. */
 export interface SilentSockets {
   readonly sockets: ReadonlyMap<Socket, SilentSocket>;
+  /** Every connection open now, silent or not. */
+  readonly open: ReadonlySet<Socket>;
   /** How many connections were accepted so far. */
   readonly accepted: number;
 }
@@ -23,14 +25,18 @@ export interface SilentSockets {
  */
 export function trackSilent(http: HttpServer, clock: Clock): SilentSockets {
   const sockets = new Map<Socket, SilentSocket>();
+  const open = new Set<Socket>();
   let accepted = 0;
   http.on('connection', (socket: Socket) => {
     sockets.set(socket, { rank: ++accepted, acceptedAt: clock.now() });
+    open.add(socket);
     const heard = (): void => void sockets.delete(socket);
     socket.once('data', heard).once('close', heard);
+    socket.once('close', () => open.delete(socket));
   });
   return {
     sockets,
+    open,
     get accepted() {
       return accepted;
     },
@@ -61,9 +67,20 @@ export async function shutDown(
   // keep-alive socket: answer it 503 (and close) for a moment before the idle sockets are closed, rather than
   // reset it as they close. So is a keep-alive socket that carried a request and sits idle now: a proxy or a
   // client's pool may send down it at any moment (a reset there is a 502 for a request never seen). Without
-  // such a socket still open, there is nobody to tell.
-  const spoken = (await connectionsOf(http)) - [...silent.sockets.keys()].filter((s) => !s.destroyed).length;
-  if (drain.clientsLeft || spoken > 0) await sleep(clock, LINGER_MS);
+  // such a socket still open, there is nobody to tell. When no client was being answered as the drain began
+  // and none was refused since, the idle sockets' clients may also go (a client that closes its pool): with the
+  // last of them gone, nobody is left to tell and the linger ends there.
+  // One turn of the loop first (it waits for no time): it takes in the connections their clients closed a
+  // moment ago, which the kernel holds for this process already.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const spoken = [...silent.open].filter((s) => !silent.sockets.has(s) && !s.destroyed);
+  if (drain.clientsLeft || drain.refused > 0) await sleep(clock, LINGER_MS);
+  else if (spoken.length > 0) {
+    const lingerEnd = clock.now() + LINGER_MS;
+    await goneOrAfter(spoken, clock, LINGER_MS);
+    // A request refused meanwhile (503, its connection closed after it): its client may come back at once.
+    if (drain.refused > 0) await sleep(clock, Math.max(0, lingerEnd - clock.now()));
+  }
   // Connections the kernel completed while this process was busy wait in the listener's backlog, and closing
   // the listener resets them (a request the client sent already, lost): accept what waits there first.
   await acceptBacklog(silent);
@@ -149,9 +166,18 @@ function sleep(clock: Clock, ms: number): Promise<void> {
   return new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
 }
 
-/** The sockets the server holds open now. */
-function connectionsOf(http: HttpServer): Promise<number> {
-  return new Promise((resolve) => http.getConnections((error, count) => resolve(error ? 0 : count)));
+/** Resolves once every one of `sockets` has closed, or after `ms` of `clock`. */
+function goneOrAfter(sockets: Socket[], clock: Clock, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const check = (): void => {
+      if (sockets.some((socket) => !socket.destroyed)) return;
+      timer.cancel();
+      resolve();
+    };
+    const timer = clock.setTimeout(resolve, ms);
+    for (const socket of sockets) socket.once('close', check);
+    check();
+  });
 }
 
 /** How long a drained server still answers 503 before it stops listening and closes its idle sockets. */
