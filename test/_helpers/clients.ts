@@ -74,19 +74,40 @@ async function connected(mode: Mode, url: URL, fetch: Fetch): Promise<TestClient
  * using`: a server closed after it holds no idle connection of it, so its shutdown has nobody to tell.
  */
 export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<TestClient> {
-  const pool = new Agent();
-  const fetch: Fetch = (u, init) =>
-    poolFetch(u, { ...init, dispatcher: pool } as Parameters<typeof poolFetch>[1]) as unknown as Promise<Response>;
-  const client = await connected(mode, new URL(url), fetch).catch(async (error: unknown) => {
-    await pool.destroy();
+  const pool = pooledFetch();
+  const client = await connected(mode, new URL(url), pool.fetch).catch(async (error: unknown) => {
+    await pool.close();
     throw error;
   });
   return Object.assign(client, {
     [Symbol.asyncDispose]: async () => {
       await client.close();
-      await pool.destroy();
+      await pool.close();
     },
   });
+}
+
+/**
+ * A `fetch` with a connection pool of its own (undici's `Agent`; Node's `fetch` is undici with one global
+ * pool), `send` for a `Request` (the shape `modernTaskEndpoint`'s `fetch` option takes), and `close()`, which
+ * closes the pool's connections: a server closed afterwards has no idle connection of this client to linger for.
+ */
+export function pooledFetch(): {
+  fetch: Fetch;
+  send: (request: Request) => Promise<Response>;
+  close: () => Promise<void>;
+} {
+  const pool = new Agent();
+  const fetch: Fetch = (u, init) =>
+    poolFetch(u, { ...init, dispatcher: pool } as Parameters<typeof poolFetch>[1]) as unknown as Promise<Response>;
+  const send = async (request: Request): Promise<Response> =>
+    fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body === null ? null : await request.arrayBuffer(),
+      signal: request.signal,
+    });
+  return { fetch, send, close: () => pool.destroy() };
 }
 
 /**

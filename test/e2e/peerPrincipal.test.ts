@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { initFusion, MemoryRateLimitStore } from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
 import { httpServer, texts, v2HttpClientFrom, type TestClient } from '../_helpers/clients.js';
+import { untilAborted } from '../_helpers/untilAborted.js';
 import { fetchFrom } from '../_helpers/peerFetch.js';
 
 const f = initFusion();
@@ -16,7 +17,7 @@ const registry = () =>
     f
       .action('slow')
       .task({ pollIntervalMs: 10 })
-      .handle(() => new Promise(() => {})),
+      .handle((_input, _ctx, extra) => untilAborted(extra.signal)),
   );
 
 const PER_MINUTE = { max: 5, windowMs: 60_000 };

@@ -3,6 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { initFusion, MemoryTaskStore, type DebugEvent } from '../../src/index.js';
 import { formatDebugEvent } from '../../src/advanced/index.js';
 import { httpServer, v2HttpClient, v2HttpClientFrom } from '../_helpers/clients.js';
+import { untilAborted } from '../_helpers/untilAborted.js';
 
 const f = initFusion();
 const anything = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } as any;
@@ -102,7 +103,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
       f
         .action('slow')
         .task({ pollIntervalMs: 10 })
-        .handle(() => new Promise(() => {})),
+        .handle((_input, _ctx, extra) => untilAborted(extra.signal)),
     );
     await using srv = await httpServer(registry, { drainMs: 0 });
     await using alice = await v2HttpClient(srv.url);
@@ -127,7 +128,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
       f
         .action('slow')
         .task({ ttlMs: 120_000 })
-        .handle(() => new Promise(() => {})),
+        .handle((_input, _ctx, extra) => untilAborted(extra.signal)),
     );
     await using srv = await httpServer(registry, {
       drainMs: 0,
@@ -225,7 +226,7 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
       f
         .action('slow')
         .task()
-        .handle(() => new Promise(() => {})),
+        .handle((_input, _ctx, extra) => untilAborted(extra.signal)),
     );
     await using srv = await httpServer(registry, { drainMs: 0, tasks: { budgets: { maxActivePerProcess: 1 } } });
     await using alice = await v2HttpClient(srv.url);

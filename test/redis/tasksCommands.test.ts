@@ -4,6 +4,7 @@ import { countCommands, perCall } from '../../bench/commandCount.js';
 import { initFusion } from '../../src/index.js';
 import { failFastRedisOptions, RedisTaskStore } from '../../src/redis/index.js';
 import { httpServer } from '../_helpers/clients.js';
+import { untilAborted } from '../_helpers/untilAborted.js';
 import { modernRequest } from '../_helpers/extTasks.js';
 import { ready, uniquePrefix } from './clients.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';
@@ -25,7 +26,7 @@ it('tasks/get costs one Redis round trip (HMGET); starting a task two (the owner
     f
       .action('jobs.run')
       .task()
-      .handle(() => new Promise(() => {})),
+      .handle((_input, _ctx, extra) => untilAborted(extra.signal)),
   );
   await using srv = await httpServer(registry, {
     drainMs: 0,

@@ -15,7 +15,7 @@ import {
   waitForTask,
   type TaskTarget,
 } from '../../src/testing/index.js';
-import { httpServer, v2HttpClient } from '../_helpers/clients.js';
+import { httpServer, pooledFetch, v2HttpClient } from '../_helpers/clients.js';
 
 const f = initFusion();
 
@@ -96,14 +96,21 @@ const targets: Record<string, (registry: ReturnType<typeof fixture>['registry'])
     return {
       target: client,
       async [Symbol.asyncDispose]() {
-        await client.close();
+        await client[Symbol.asyncDispose]();
         await srv.close();
       },
     };
   },
   '2026-07-28 over HTTP (modernTaskEndpoint)': async (registry) => {
     const srv = await httpServer(registry, { drainMs: 0 });
-    return { target: modernTaskEndpoint(srv.url), [Symbol.asyncDispose]: () => srv.close() };
+    const pool = pooledFetch();
+    return {
+      target: modernTaskEndpoint(srv.url, { fetch: pool.send }),
+      async [Symbol.asyncDispose]() {
+        await pool.close();
+        await srv.close();
+      },
+    };
   },
 };
 

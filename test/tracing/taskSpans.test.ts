@@ -3,6 +3,7 @@ import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { expect, it } from 'vitest';
 import { initFusion } from '../../src/index.js';
 import { httpServer, v2HttpClient } from '../_helpers/clients.js';
+import { untilAborted } from '../_helpers/untilAborted.js';
 
 const anything = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } as any;
 
@@ -16,7 +17,7 @@ it('marks the tools/call span of a call answered with a task with the task id', 
       f
         .action('reports.generate')
         .task()
-        .handle(() => new Promise(() => {})),
+        .handle((_input, _ctx, extra) => untilAborted(extra.signal)),
     );
     await using srv = await httpServer(registry, {
       drainMs: 0,
