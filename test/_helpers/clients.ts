@@ -140,8 +140,17 @@ export async function v2FetchClient(
 /** A v1 SDK (`@modelcontextprotocol/sdk`) client over HTTP. */
 export async function v1HttpClient(url: string): Promise<V1Client & AsyncDisposable> {
   const client = new V1Client({ name: 'test-v1', version: '1.0.0' });
-  await client.connect(new V1Transport(new URL(url)));
-  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
+  const pool = pooledFetch();
+  await client.connect(new V1Transport(new URL(url), { fetch: pool.fetch })).catch(async (error: unknown) => {
+    await pool.close();
+    throw error;
+  });
+  return Object.assign(client, {
+    [Symbol.asyncDispose]: async () => {
+      await client.close();
+      await pool.close();
+    },
+  });
 }
 
 /** Text of every text block of a tool result. */

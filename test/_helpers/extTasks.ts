@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { pooledFetch } from './clients.js';
 import {
   createTaskSessionFromClient,
   type JsonRpcResponse,
@@ -13,7 +14,10 @@ const MODERN = '2026-07-28';
  * extension's result shapes): one JSON-RPC POST with the standard headers, answered as JSON or SSE. With
  * several URLs, each request goes to the next one in turn (a load balancer without affinity).
  */
-function rawPost(url: string | readonly string[]): (request: unknown) => Promise<JsonRpcResponse> {
+function rawPost(
+  url: string | readonly string[],
+  send: (url: string, init: RequestInit) => Promise<Response> = fetch,
+): (request: unknown) => Promise<JsonRpcResponse> {
   let id = 0;
   const urls = typeof url === 'string' ? [url] : url;
   return async (request) => {
@@ -24,7 +28,7 @@ function rawPost(url: string | readonly string[]): (request: unknown) => Promise
       id: `raw-${++id}`,
     };
     const name = body.method === 'tools/call' ? body.params?.name : body.params?.taskId;
-    const response = await fetch(target, {
+    const response = await send(target, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -57,13 +61,15 @@ export async function extTaskSession(
   balance?: readonly string[],
 ): Promise<{ client: Client; session: TaskEnabledSession } & AsyncDisposable> {
   const client = new Client(CLIENT_INFO, era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {});
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  // A pool of its own, closed on dispose: the server closed next has no idle connection of it to linger for.
+  const pool = pooledFetch();
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: pool.fetch }));
   const session =
     era === 'legacy'
       ? createTaskSessionFromClient(client, { endpointId: `legacy:${url}` })
       : createTaskSessionFromClient(client, {
           endpointId: `modern:${url}`,
-          rawDispatch: rawPost(balance ?? url),
+          rawDispatch: rawPost(balance ?? url, pool.fetch),
           v2RequestFraming: { protocolVersion: MODERN, clientInfo: CLIENT_INFO, clientCapabilities: {} },
         });
   return {
@@ -72,6 +78,7 @@ export async function extTaskSession(
     async [Symbol.asyncDispose]() {
       await session.close();
       await client.close();
+      await pool.close();
     },
   };
 }
