@@ -78,8 +78,15 @@ function postUntilAnswered(
     // is what counts; a socket that closes with none fails with its error.
     let failure: Error | undefined;
     req.on('error', (error) => void (failure = error));
-    req.on('close', () => void (answered || reject(failure ?? new Error('the connection closed with no answer'))));
     let sent = 0;
+    req.on('close', () => {
+      if (answered) return;
+      const what = failure?.message ?? 'the connection closed';
+      const ms = Math.round(performance.now() - t0);
+      reject(
+        new Error(`${what} with no answer, ${sent} of ${body.length} bytes sent, after ${ms} ms`, { cause: failure }),
+      );
+    });
     const more = (): void => {
       if (answered) return;
       if (sent >= body.length) return void req.end();
@@ -109,6 +116,7 @@ describe('abuse: one address floods tasks with large arguments', () => {
     const blob = JSON.stringify({ blob: 'b'.repeat(0.9 * MB) });
     const call = (id: number): string =>
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"jobs.run","task":{},"arguments":${blob}}}`;
+    // A flood request closed with no answer says so with the child's state (alive or not) and its log.
     const outcomes = await Promise.all(
       sessions.map(async (sid, s) => {
         const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
@@ -128,7 +136,12 @@ describe('abuse: one address floods tasks with large arguments', () => {
         }
         return seen;
       }),
-    );
+    ).catch((error: unknown) => {
+      throw new Error(
+        `a flood request failed (${String(error)}); the child is ${child.alive() ? 'alive' : 'gone'}:\n${child.log()}`,
+        { cause: error },
+      );
+    });
     const used = process.cpuUsage(cpu);
     process.stderr.write(
       `abuse task flood: ${JSON.stringify({ ms: Math.round(performance.now() - startedAt), cpuMs: Math.round((used.user + used.system) / 1000) })}\n`,
