@@ -176,10 +176,13 @@ describe('a Redis Cluster primary killed under gated traffic from two instances 
     expect(recoveredMs).toBeLessThan(10_000);
     // Fail fast: no answer waited longer than the command timeout (1 s) plus slack for a loaded machine.
     expect(Math.max(...calls.map((c) => c.ms))).toBeLessThan(4_000);
-    // Every answer is a correct one or a clean failure saying to retry; the gap had such failures.
+    // Every answer is a correct one or a clean failure saying to retry; the outage had such failures: answered
+    // once the primary was killed, whenever the call started (a call in flight at the kill counts: on a starved
+    // machine the victim's lane may have had no other call answered before the promotion).
     expect(calls.filter((c) => c.outcome === 'other')).toEqual([]);
     expect(
-      calls.filter((c) => c.phase === 'gap' && c.outcome !== 'ok' && c.outcome !== 'refused').length,
+      calls.filter((c) => c.at >= killedAt && c.outcome !== 'ok' && c.outcome !== 'refused').length,
+      JSON.stringify(calls.filter((c) => c.at >= killedAt - 2_000 && c.phase !== 'after')),
     ).toBeGreaterThan(0);
 
     // Never a transition run twice, run in the wrong state, or lost: replay the handler runs in the order
