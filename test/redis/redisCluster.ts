@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,22 +25,17 @@ export interface RedisCluster {
   stop(): Promise<void>;
 }
 
-/** True when `port` can be bound on 127.0.0.1 now. */
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
-
-/** A free port whose cluster-bus port (+10,000) is free too. */
-async function clusterPort(taken: Set<number>): Promise<number> {
+/**
+ * A free port not in `taken` (below the kernel's ephemeral range, as {@link freePort} draws). A node's cluster bus
+ * gets one of its own (`--cluster-port`): the default, port + 10,000, lies in the ephemeral range, where any
+ * outgoing connection may take it between the check and the node's bind.
+ */
+async function untakenPort(taken: Set<number>): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = await freePort();
-    if (port + 10_000 < 65_536 && !taken.has(port) && (await bindable(port + 10_000))) return port;
+    if (!taken.has(port)) return port;
   }
-  throw new Error('no free port pair (port, port + 10000) for a cluster node');
+  throw new Error('no free port for a cluster node after 50 draws');
 }
 
 /** Options of {@link startRedisCluster}. */
@@ -61,6 +55,7 @@ export interface RedisClusterOptions {
 export async function startRedisCluster(masters = 3, options: RedisClusterOptions = {}): Promise<RedisCluster> {
   const { replicas = 0, nodeTimeoutMs = 5_000 } = options;
   const byPort = new Map<number, ChildProcess>();
+  const logs = new Map<number, () => string>();
   const dir = mkdtempSync(join(tmpdir(), 'fusion-cluster-'));
   const procs: ChildProcess[] = [];
   const stop = async (): Promise<void> => {
@@ -81,16 +76,22 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
   try {
     const taken = new Set<number>();
     const ports: number[] = [];
+    const busPorts = new Map<number, number>();
     for (let i = 0; i < masters * (1 + replicas); i++) {
-      const port = await clusterPort(taken);
+      const port = await untakenPort(taken);
       taken.add(port);
+      const bus = await untakenPort(taken);
+      taken.add(bus);
       ports.push(port);
+      busPorts.set(port, bus);
     }
     await Promise.all(
       ports.map(async (port) => {
         const args = [
           '--port',
           String(port),
+          '--cluster-port',
+          String(busPorts.get(port)),
           '--bind',
           '127.0.0.1',
           '--cluster-enabled',
@@ -110,23 +111,27 @@ export async function startRedisCluster(masters = 3, options: RedisClusterOption
         procs.push(proc);
         byPort.set(port, proc);
         let output = '';
+        logs.set(port, () => output);
         proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
         proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
         await redisAnswers(port, { proc, log: () => output, what: `cluster node ${port}` });
       }),
     );
-    await run(
-      'redis-cli',
-      [
-        '--cluster',
-        'create',
-        ...ports.map((p) => `127.0.0.1:${p}`),
-        '--cluster-replicas',
-        String(replicas),
-        '--cluster-yes',
-      ],
-      { timeout: 15_000 },
-    );
+    const create = [
+      '--cluster',
+      'create',
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      '--cluster-replicas',
+      String(replicas),
+      '--cluster-yes',
+    ];
+    await run('redis-cli', create, { timeout: 15_000 }).catch((error: { stdout?: string; killed?: boolean }) => {
+      const nodes = ports.map((p) => `--- node ${p} (bus ${busPorts.get(p)}):\n${logs.get(p)?.().slice(-1_500)}`);
+      throw new Error(
+        `redis-cli ${create.join(' ')} ${error.killed === true ? 'did not finish within 15 s' : 'failed'}:\n${error.stdout ?? ''}\n${nodes.join('\n')}`,
+        { cause: error },
+      );
+    });
     const deadline = Date.now() + 15_000;
     for (const port of ports) {
       while (!(await cli(port, 'cluster', 'info')).includes('cluster_state:ok')) {
