@@ -74,8 +74,15 @@ async function connected(mode: Mode, url: URL, fetch: Fetch): Promise<TestClient
  * using`: a server closed after it holds no idle connection of it, so its shutdown has nobody to tell.
  */
 export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<TestClient> {
+  return pooledClient((fetch) => connected(mode, new URL(url), fetch));
+}
+
+/** A client connected through a {@link pooledFetch} of its own: disposing it closes the client, then the pool. */
+async function pooledClient<C extends { close(): Promise<void> }>(
+  connect: (fetch: Fetch) => Promise<C>,
+): Promise<C & AsyncDisposable> {
   const pool = pooledFetch();
-  const client = await connected(mode, new URL(url), pool.fetch).catch(async (error: unknown) => {
+  const client = await connect(pool.fetch).catch(async (error: unknown) => {
     await pool.close();
     throw error;
   });
@@ -139,17 +146,10 @@ export async function v2FetchClient(
 
 /** A v1 SDK (`@modelcontextprotocol/sdk`) client over HTTP. */
 export async function v1HttpClient(url: string): Promise<V1Client & AsyncDisposable> {
-  const client = new V1Client({ name: 'test-v1', version: '1.0.0' });
-  const pool = pooledFetch();
-  await client.connect(new V1Transport(new URL(url), { fetch: pool.fetch })).catch(async (error: unknown) => {
-    await pool.close();
-    throw error;
-  });
-  return Object.assign(client, {
-    [Symbol.asyncDispose]: async () => {
-      await client.close();
-      await pool.close();
-    },
+  return pooledClient(async (fetch) => {
+    const client = new V1Client({ name: 'test-v1', version: '1.0.0' });
+    await client.connect(new V1Transport(new URL(url), { fetch }));
+    return client;
   });
 }
 
