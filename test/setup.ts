@@ -1,3 +1,4 @@
+import { Agent, setGlobalDispatcher } from 'undici';
 import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import { closeOpened } from './_helpers/closeAfterFile.js';
 import { consoleGuard } from './_helpers/console.js';
@@ -23,6 +24,12 @@ afterEach(() => {
 
 // Tests throw from handlers on purpose: the operator's log stays quiet unless a test sets a logger or level.
 process.env.MCP_FUSION_LOG ??= 'silent';
+
+// Node's global fetch (the tests' raw requests) keeps an idle connection 10 ms, as a short-lived client does,
+// rather than the 4 s of its default pool: a server a test closes then sees its idle keep-alive connections go,
+// and its shutdown ends at once instead of answering 503 down them for its linger (src/server/node/shutDown.ts).
+// A test that needs a longer-lived pool has one of its own (test/_helpers/clients.ts, pooledFetch).
+setGlobalDispatcher(new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 }));
 
 // The Redis clients test/redis/clients.ts opened for this file (test/_helpers/closeAfterFile.ts says why here).
 afterAll(closeOpened);

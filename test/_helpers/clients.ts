@@ -77,7 +77,10 @@ export async function v2HttpClient(url: string, mode: Mode = 'legacy'): Promise<
   return pooledClient((fetch) => connected(mode, new URL(url), fetch));
 }
 
-/** A client connected through a {@link pooledFetch} of its own: disposing it closes the client, then the pool. */
+/**
+ * A client connected through a {@link pooledFetch} of its own: closing it (`close()` or `await using`) closes
+ * the client, then the pool.
+ */
 async function pooledClient<C extends { close(): Promise<void> }>(
   connect: (fetch: Fetch) => Promise<C>,
 ): Promise<C & AsyncDisposable> {
@@ -86,12 +89,12 @@ async function pooledClient<C extends { close(): Promise<void> }>(
     await pool.close();
     throw error;
   });
-  return Object.assign(client, {
-    [Symbol.asyncDispose]: async () => {
-      await client.close();
-      await pool.close();
-    },
-  });
+  const closeClient = client.close.bind(client);
+  const close = async (): Promise<void> => {
+    await closeClient();
+    await pool.close();
+  };
+  return Object.assign(client, { close, [Symbol.asyncDispose]: close });
 }
 
 /**
