@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../../src/_internal/clock.js';
 import { initFusion, startServer } from '../../src/index.js';
 import { createClock } from '../../src/testing/index.js';
-import { texts, v2HttpClient } from '../_helpers/clients.js';
+import { pooledFetch, texts, v2HttpClient } from '../_helpers/clients.js';
 import { until } from '../_helpers/waitFor.js';
 
 const f = initFusion();
@@ -72,14 +72,17 @@ const PING_REQUEST = (() => {
   return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 })();
 
-/** A raw HTTP/1.1 request of a legacy `initialize`, which the server answers 200 and keeps the connection. */
+/** A legacy `initialize`, which the server answers 200, keeping the connection. */
+const INITIALIZE_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+});
+
+/** {@link INITIALIZE_BODY} as a socket writes its request. */
 const INITIALIZE_REQUEST = (() => {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
-  });
+  const body = INITIALIZE_BODY;
   return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 })();
 
@@ -108,15 +111,25 @@ describe('closing a started server', () => {
     // A proxy or a client's pool may send down such a socket at any moment: a reset there is a lost request.
     const { clock, recording, delays } = recordingClock();
     const server = await startServer(registry, { port: 0, clock: recording });
-    const client = await v2HttpClient(server.url, 'auto');
-    expect(texts((await client.callTool({ name: 'ping', arguments: {} })) as never)).toEqual(['pong']);
-    await client.close();
-    const { closed, done } = closing(server);
-    await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
-    expect(done()).toBe(false);
-    await clock.advanceAsync(LINGER_MS);
-    await closed;
-    expect(done()).toBe(true);
+    // A pool that keeps its connection after the answer (until it is closed at the end).
+    const pool = pooledFetch();
+    try {
+      const answer = await pool.fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: INITIALIZE_BODY,
+      });
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+      const { closed, done } = closing(server);
+      await until(() => delays.includes(LINGER_MS), 'the linger to be armed on the clock');
+      expect(done()).toBe(false);
+      await clock.advanceAsync(LINGER_MS);
+      await closed;
+      expect(done()).toBe(true);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('ends that while once the idle sockets are closed by their clients: nobody is left to tell', async () => {
