@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { initFusion, MemoryTaskStore, type DebugEvent } from '../../src/index.js';
 import { formatDebugEvent } from '../../src/advanced/index.js';
-import { httpServer, v2HttpClient, v2HttpClientFrom } from '../_helpers/clients.js';
+import { httpServer, v2HttpClient, v2HttpClientFrom, watchingStream } from '../_helpers/clients.js';
 import { untilAborted } from '../_helpers/untilAborted.js';
 
 const f = initFusion();
@@ -270,7 +270,11 @@ describe('tasks, 2025-11-25 (legacy sessions over HTTP)', () => {
       await replied;
       return { action: 'accept', content: { ok: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+    // The server asks on the session's standalone GET stream, which the client opens after connecting: wait for it
+    // (a request sent before it is open is not delivered).
+    const watched = watchingStream(fetch);
+    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url), { fetch: watched.fetch }));
+    await watched.opened;
     try {
       const { task } = await request(client, 'tools/call', { name: 'publish', arguments: {}, task: {} });
       await wasAsked;
